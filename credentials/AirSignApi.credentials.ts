@@ -1,0 +1,191 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * AirSign access tokens live one hour. "Client Credentials" lets n8n fetch a token
+ * itself: `sessionToken` is an expirable hidden field, so n8n calls
+ * `preAuthentication` when it is empty or when a request answers 401, and stores the
+ * new token with the credential. The node code keeps no token cache of its own.
+ */
+export class AirSignApi implements ICredentialType {
+	name = 'airSignApi';
+
+	displayName = 'AirSign API';
+
+	icon: Icon = {
+		light: 'file:../nodes/AirSign/airsign.svg',
+		dark: 'file:../nodes/AirSign/airsign.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/airsign/n8n-nodes-airsign#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'options',
+			options: [
+				{
+					name: 'Client Credentials',
+					value: 'clientCredentials',
+					description:
+						'Client ID and secret: n8n fetches a new one-hour access token by itself whenever the old one expires',
+				},
+				{
+					name: 'Access Token',
+					value: 'accessToken',
+					description:
+						'A pasted access token. AirSign tokens expire after one hour, so this suits quick tests only.',
+				},
+			],
+			default: 'clientCredentials',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { authentication: ['clientCredentials'] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { authentication: ['clientCredentials'] } },
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { authentication: ['accessToken'] } },
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.airsign.com.au',
+			description: 'Address of the AirSign API. Change it only to use a test or local instance.',
+		},
+		{
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		if (credentials.authentication !== 'clientCredentials') {
+			// Nothing to fetch: `authenticate` sends the pasted token as it is.
+			return {};
+		}
+		const tokenUrl = `${String(credentials.baseUrl ?? '').replace(/\/+$/, '')}/oidc/token`;
+		let response: IDataObject;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: tokenUrl,
+				auth: {
+					username: String(credentials.clientId ?? ''),
+					password: String(credentials.clientSecret ?? ''),
+				},
+				headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+				body: 'grant_type=client_credentials',
+				json: true,
+			})) as IDataObject;
+		} catch (error) {
+			throw new Error(describeTokenFailure(error as TokenRequestError, tokenUrl));
+		}
+		if (typeof response?.access_token !== 'string' || response.access_token === '') {
+			throw new Error(
+				`The address ${tokenUrl} answered, but not with an access token. Check the Base URL of the AirSign credential.`,
+			);
+		}
+		return { sessionToken: response.access_token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization:
+					'=Bearer {{ $credentials.authentication === "accessToken" ? $credentials.accessToken : $credentials.sessionToken }}',
+			},
+		},
+	};
+
+	// One List Sessions request (one unit of the hourly budget). With client
+	// credentials, n8n fetches a token first, which tells a wrong secret apart.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ $credentials.baseUrl.replace(/\\/+$/, "") }}',
+			url: '/api/v1/Sessions',
+			qs: { limit: 1 },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'AirSign rejected the access token: it is wrong, revoked or expired',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'No AirSign API answered at this Base URL: check the address',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message:
+						'The token works, but the organisation has used its 60 List Sessions requests for this hour',
+				},
+			},
+		],
+	};
+}
+
+interface TokenRequestError {
+	code?: string;
+	response?: { status?: number };
+	httpCode?: string;
+	cause?: TokenRequestError;
+}
+
+function describeTokenFailure(error: TokenRequestError, tokenUrl: string): string {
+	const status = error.response?.status ?? error.cause?.response?.status ?? Number(error.httpCode);
+	if (status === 400 || status === 401) {
+		return 'AirSign rejected the client ID or client secret. Check both in the AirSign credential.';
+	}
+	if (status === 404 || status === 405) {
+		return `No AirSign token endpoint at ${tokenUrl}. Check the Base URL of the AirSign credential.`;
+	}
+	if (status && status >= 500) {
+		return `AirSign could not issue an access token (HTTP ${status}). Try again in a few minutes.`;
+	}
+	const code = error.code ?? error.cause?.code;
+	return `Could not reach ${tokenUrl}${code ? ` (${code})` : ''}. Check the Base URL of the AirSign credential.`;
+}
