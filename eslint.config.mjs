@@ -35,8 +35,10 @@ export default [
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
-			// Superseded by @n8n/community-nodes/no-deprecated-workflow-functions.
-			'n8n-nodes-base/node-execute-block-missing-continue-on-fail': 'error',
+			// These two want the string 'main'; the newer official rule
+			// @n8n/community-nodes/node-connection-type-literal wants NodeConnectionTypes.Main.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
 ];

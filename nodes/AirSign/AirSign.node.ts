@@ -1,0 +1,47 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as file from './actions/file/File.resource';
+import { router } from './actions/router';
+import * as session from './actions/session/Session.resource';
+
+export class AirSign implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AirSign',
+		name: 'airSign',
+		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Upload PDFs, send signing sessions and list sessions in AirSign',
+		defaults: { name: 'AirSign' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'airSignApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'File', value: 'file' },
+					{ name: 'Session', value: 'session' },
+				],
+				default: 'session',
+			},
+			...file.description,
+			...session.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as upload from './upload.operation';
+
+export { upload };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['file'] } },
+		options: [
+			{
+				name: 'Upload',
+				value: 'upload',
+				description: 'Upload a PDF from binary data, to attach to a session',
+				action: 'Upload a file',
+			},
+		],
+		default: 'upload',
+	},
+	...upload.description,
+];

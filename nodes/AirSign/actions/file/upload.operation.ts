@@ -1,0 +1,96 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { MAX_UPLOAD_BYTES } from '../../helpers/constants';
+import { assertUploadablePdf, normaliseFileName } from '../../helpers/validation';
+import type { FailureMessages } from '../../transport/request';
+import { apiRequest } from '../../transport/request';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Uploaded PDFs are reference documents: signature fields are placed on block documents, not on uploaded PDFs. Put the output\'s "fileReference" into a session\'s files.',
+		name: 'referenceDocumentNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field holding the PDF',
+		description: `The PDF to upload: at most 7 MB (${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes), and it must really be a PDF`,
+	},
+	{
+		displayName: 'File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. employment-contract.pdf',
+		description:
+			'Name to store the file under, at most 255 characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['upload'] } },
+	properties,
+);
+
+const failures: FailureMessages = {
+	INVALID_BASE64: {
+		message: 'AirSign could not decode the uploaded data',
+		description: 'The node sends the binary file as base64. Check that the input binary field holds the PDF itself.',
+	},
+	INVALID_FILE_TYPE: {
+		message: 'AirSign accepts only PDF files, and this file is not one',
+		description: 'Convert the document to PDF before uploading it.',
+	},
+	FILE_TOO_LARGE: {
+		message: 'The file is larger than AirSign accepts',
+		description: 'AirSign accepts PDFs up to 7 MB. Compress the PDF or split it into several documents.',
+	},
+	413: {
+		message: 'The file is larger than AirSign accepts',
+		description: 'AirSign accepts PDFs up to 7 MB. Compress the PDF or split it into several documents.',
+	},
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const requestedName = (this.getNodeParameter('fileName', itemIndex, '') as string).trim();
+	const fileName = normaliseFileName(
+		this.getNode(),
+		requestedName || binaryData.fileName || 'document.pdf',
+		itemIndex,
+	);
+
+	// getBinaryDataBuffer reads the bytes wherever n8n keeps them (memory, disk or S3).
+	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	assertUploadablePdf(this.getNode(), bytes, binaryPropertyName, itemIndex);
+
+	const { body } = await apiRequest(
+		this,
+		{
+			method: 'POST',
+			path: '/File',
+			body: { fileName, data: bytes.toString('base64') },
+			itemIndex,
+			timeoutMs: 300_000,
+		},
+		failures,
+	);
+	const uploaded = body as IDataObject;
+	return [
+		{
+			fileId: uploaded.fileId,
+			fileName: uploaded.fileName,
+			fileType: uploaded.fileType,
+			sizeBytes: uploaded.sizeBytes,
+			fileReference: { type: 'uploadedPdf', fileId: uploaded.fileId },
+		},
+	];
+}

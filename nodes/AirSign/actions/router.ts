@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as file from './file/File.resource';
+import * as session from './session/Session.resource';
+
+type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
+
+const operations: Record<string, Record<string, OperationRunner>> = {
+	file: { upload: file.upload.execute },
+	session: { send: session.send.execute, getAll: session.getAll.execute },
+};
+
+/** Runs the chosen operation once per input item, keeping each output paired with its item. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = operations[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const results = await run.call(this, itemIndex);
+			returnData.push(
+				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(results), {
+					itemData: { item: itemIndex },
+				}),
+			);
+		} catch (error) {
+			if (this.continueOnFail()) {
+				returnData.push({
+					json: {
+						error: error.message,
+						...(error.description && { description: error.description }),
+						...(error.httpCode && { httpCode: error.httpCode }),
+					},
+					pairedItem: { item: itemIndex },
+				});
+				continue;
+			}
+			// Both constructors hand back an error that is already of their kind, untouched.
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [returnData];
+}

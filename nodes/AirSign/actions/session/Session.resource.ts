@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getAll from './getMany.operation';
+import * as send from './send.operation';
+
+export { getAll, send };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['session'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List sessions, with filters and sorting',
+				action: 'Get many sessions',
+			},
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Send a draft session: its recipients get their signing invitations',
+				action: 'Send a session',
+			},
+		],
+		default: 'send',
+	},
+	...send.description,
+	...getAll.description,
+];

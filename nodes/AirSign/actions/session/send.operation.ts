@@ -1,0 +1,64 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertSessionId } from '../../helpers/validation';
+import type { FailureMessages } from '../../transport/request';
+import { apiRequest } from '../../transport/request';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Session ID',
+		name: 'sessionId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b',
+		description:
+			'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['send'] } },
+	properties,
+);
+
+const failures: FailureMessages = {
+	NOT_A_DRAFT: {
+		message: 'The session is not a draft, so it cannot be sent',
+		description:
+			'It was sent already, or it was completed, cancelled or expired. To remind recipients of a session already sent, use Send Invitation in AirSign.',
+	},
+	NO_RECIPIENTS: {
+		message: 'The session has no recipients',
+		description: 'Add at least one recipient to the draft in the AirSign editor, then send it again.',
+	},
+	INCOMPLETE_RECIPIENTS: {
+		message: 'Some recipients of the session have no name or no email',
+		description:
+			'Finish the draft in the AirSign editor (open its draftUrl): every recipient needs a name and an email. Then send it again.',
+	},
+	SELF_SIGN_ONLY: {
+		message: 'The session is self-sign only, so there is nobody to send it to',
+		description: 'Self-sign sessions are signed by their owner in AirSign and are never sent.',
+	},
+	404: {
+		message: 'AirSign has no session with this ID',
+		description:
+			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
+	},
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const sessionId = assertSessionId(
+		this.getNode(),
+		this.getNodeParameter('sessionId', itemIndex),
+		itemIndex,
+	);
+	const { body } = await apiRequest(
+		this,
+		{ method: 'POST', path: `/Session/${encodeURIComponent(sessionId)}/Send`, itemIndex },
+		failures,
+	);
+	return [body as IDataObject];
+}

@@ -1,0 +1,172 @@
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { LIST_SESSIONS_HOURLY_BUDGET, MAX_PAGE_SIZE } from '../helpers/constants';
+import type { RateLimitState } from './rateLimit';
+import { readRateLimit, readRetryAfterMs } from './rateLimit';
+import type { AirSignContext, ApiResponse, FailureMessages } from './request';
+import { AirSignRequestFailure, sendApiRequest, toNodeError } from './request';
+
+/** Query parameters of List Sessions (spec 4.3) other than limit and offset. */
+export interface SessionsQuery {
+	status?: string;
+	name?: string;
+	recipientEmail?: string;
+	createdAfter?: string;
+	createdBefore?: string;
+	updatedAfter?: string;
+	updatedBefore?: string;
+	sortBy?: string;
+	sortOrder?: string;
+}
+
+export interface Pagination {
+	total: number;
+	limit: number;
+	offset: number;
+	hasMore: boolean;
+}
+
+export interface SessionsPage {
+	sessions: IDataObject[];
+	pagination: Pagination;
+	rateLimit: RateLimitState;
+}
+
+export interface RetryPolicy {
+	/** Longest wait for a 429's Retry-After; a longer one fails with the reset time. 0: never wait. */
+	maxRateLimitWaitMs: number;
+	/** Extra attempts after a 5xx, a dropped connection or a non-JSON answer. */
+	transientRetries: number;
+}
+
+const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
+const MAX_RATE_LIMIT_RETRIES = 3;
+
+/**
+ * Fetches one page. A 429 is waited out when its Retry-After is within the policy;
+ * 5xx answers, dropped connections and malformed bodies are retried a few times
+ * (List Sessions only reads, so a retry is safe). Anything else fails at once.
+ */
+export async function fetchSessionsPage(
+	ctx: AirSignContext,
+	query: SessionsQuery,
+	page: { limit: number; offset: number },
+	itemIndex: number,
+	policy: RetryPolicy,
+): Promise<SessionsPage> {
+	let transientAttempts = 0;
+	let rateLimitAttempts = 0;
+	for (;;) {
+		const response = await sendApiRequest(ctx, {
+			method: 'GET',
+			path: '/Sessions',
+			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
+			itemIndex,
+		});
+		const failure = response.failure ?? malformedPage(response);
+		if (!failure) {
+			const { sessions, pagination } = response.body as { sessions: IDataObject[]; pagination: Pagination };
+			return { sessions, pagination, rateLimit: readRateLimit(response.headers) };
+		}
+
+		const status = failure.failure.status;
+		if (status === 429) {
+			const waitMs = readRetryAfterMs(response.headers) ?? readRateLimit(response.headers).msUntilReset;
+			if (
+				waitMs !== undefined &&
+				waitMs <= policy.maxRateLimitWaitMs &&
+				rateLimitAttempts < MAX_RATE_LIMIT_RETRIES &&
+				!isCancelled(ctx)
+			) {
+				rateLimitAttempts++;
+				await sleep(Math.max(waitMs, 250));
+				continue;
+			}
+			throw toNodeError(ctx, failure, itemIndex, rateLimitMessages(response, policy, waitMs));
+		}
+		const transient =
+			status === undefined
+				? failure.failure.networkCode !== undefined
+				: status >= 500 || failure.failure.code === 'MALFORMED_RESPONSE';
+		if (transient && transientAttempts < policy.transientRetries && !isCancelled(ctx)) {
+			await sleep(TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)]);
+			transientAttempts++;
+			continue;
+		}
+		throw toNodeError(ctx, failure, itemIndex, {});
+	}
+}
+
+/**
+ * Get Many: pages by offset with the largest page the service allows (Return All)
+ * or exactly what the limit still needs, until hasMore is false.
+ */
+export async function listSessions(
+	ctx: AirSignContext,
+	query: SessionsQuery,
+	options: { returnAll: boolean; limit: number },
+	itemIndex: number,
+	policy: RetryPolicy,
+): Promise<IDataObject[]> {
+	const wanted = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
+	const sessions: IDataObject[] = [];
+	// Offset paging over a list that changes while it is read can show a row twice;
+	// one item per session is what a workflow expects.
+	const seen = new Set<unknown>();
+	let offset = 0;
+	while (sessions.length < wanted) {
+		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - sessions.length);
+		const page = await fetchSessionsPage(ctx, query, { limit: pageSize, offset }, itemIndex, policy);
+		for (const session of page.sessions) {
+			if (seen.has(session.sessionId)) continue;
+			seen.add(session.sessionId);
+			sessions.push(session);
+		}
+		if (!page.pagination.hasMore || page.sessions.length === 0) break;
+		offset += page.sessions.length;
+	}
+	return sessions.slice(0, wanted);
+}
+
+function rateLimitMessages(
+	response: ApiResponse,
+	policy: RetryPolicy,
+	waitMs: number | undefined,
+): FailureMessages {
+	const { limit, resetAt } = readRateLimit(response.headers);
+	const budget = limit ?? LIST_SESSIONS_HOURLY_BUDGET;
+	const reset =
+		resetAt !== undefined
+			? ` It resets at ${new Date(resetAt).toISOString().slice(11, 19)} UTC`
+			: '';
+	const inMinutes = waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
+	const waited =
+		policy.maxRateLimitWaitMs > 0
+			? `This node waits at most ${Math.round(policy.maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
+			: '';
+	return {
+		429: {
+			message: `AirSign's List Sessions budget is used up.${reset}${inMinutes}`,
+			description: `The organisation may make ${budget} List Sessions requests per hour, shared by every workflow and trigger that uses it. ${waited}Run again after the reset, use "Limit" instead of "Return All", or poll less often.`,
+		},
+	};
+}
+
+function malformedPage(response: ApiResponse): AirSignRequestFailure | undefined {
+	const body = response.body as { sessions?: unknown; pagination?: { hasMore?: unknown } } | undefined;
+	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean') return undefined;
+	return new AirSignRequestFailure({ status: response.statusCode, code: 'MALFORMED_RESPONSE' }, {});
+}
+
+function isCancelled(ctx: AirSignContext): boolean {
+	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
+}
+
+function withoutEmpty(query: SessionsQuery): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(query)) {
+		if (value !== undefined && value !== '') result[key] = value;
+	}
+	return result;
+}
