@@ -1,0 +1,78 @@
+import { startSandbox, type Sandbox, type SandboxOptions } from './index';
+
+export const DEFAULT_PORT = 8787;
+
+/** `--port N`, `--port=N`, else AIRSIGN_SANDBOX_PORT, else 8787. */
+export function resolvePort(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): number {
+	let raw: string | undefined;
+	argv.forEach((arg, index) => {
+		if (arg === '--port') raw = argv[index + 1];
+		else if (arg.startsWith('--port=')) raw = arg.slice('--port='.length);
+	});
+	raw ??= env.AIRSIGN_SANDBOX_PORT;
+	if (raw === undefined || raw === '') return DEFAULT_PORT;
+	const port = Number(raw);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port number: ${raw}`);
+	return port;
+}
+
+export function describeDemo(sandbox: Sandbox): string {
+	const { baseUrl, demo } = sandbox;
+	return [
+		`AirSign sandbox listening on ${baseUrl}`,
+		'',
+		`  Base URL       ${baseUrl}`,
+		`  Client ID      ${demo.clientId}`,
+		`  Client secret  ${demo.clientSecret}`,
+		`  Access token   ${demo.accessToken}`,
+		`                 (organisation ${demo.orgId}, scopes write:sessions write:files, never expires)`,
+		`  Control plane  ${baseUrl}/_sandbox/state`,
+		'',
+		`  Try: curl -s -H "Authorization: Bearer ${demo.accessToken}" "${baseUrl}/api/v1/Sessions?limit=5"`,
+		'',
+		'Press Ctrl-C to stop.',
+	].join('\n');
+}
+
+/** What `npm run sandbox` does, for scripts that want the same sandbox in their own process. */
+export async function startDemoSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	return startSandbox({ seedDemoData: true, port: DEFAULT_PORT, ...options });
+}
+
+async function main(): Promise<void> {
+	let port: number;
+	try {
+		port = resolvePort();
+	} catch (error) {
+		console.error((error as Error).message);
+		process.exit(2);
+	}
+	let sandbox: Sandbox;
+	try {
+		sandbox = await startDemoSandbox({ port });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		console.error(
+			code === 'EADDRINUSE'
+				? `Port ${port} is already in use. Choose another with --port N or AIRSIGN_SANDBOX_PORT=N.`
+				: `Could not start the sandbox: ${(error as Error).message}`,
+		);
+		process.exit(1);
+	}
+	console.log(describeDemo(sandbox));
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: stopping the sandbox.`);
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (require.main === module) void main();

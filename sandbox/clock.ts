@@ -1,0 +1,68 @@
+import type { TimeInput, TimestampPrecision } from './types';
+
+/**
+ * One clock for everything the sandbox dates: timestamps, token expiry and the
+ * rate-limit window. Tests move it instead of waiting, so an hour-long window or
+ * a one-hour token can be crossed in a millisecond.
+ */
+export interface SandboxClock {
+	now(): number;
+	set(isoOrMs: TimeInput): void;
+	advance(ms: number): void;
+	freeze(): void;
+	unfreeze(): void;
+	readonly frozen: boolean;
+}
+
+export function toMillis(value: TimeInput): number {
+	const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+	if (!Number.isFinite(ms)) throw new Error(`Not a time: ${String(value)}`);
+	return ms;
+}
+
+export function createClock(start?: TimeInput): SandboxClock & { restart(): void } {
+	// Running: real time plus offset. Frozen: a fixed instant.
+	let offset = 0;
+	let frozenAt: number | null = null;
+
+	const restart = () => {
+		offset = 0;
+		frozenAt = start === undefined ? null : toMillis(start);
+	};
+	restart();
+
+	const clock = {
+		now: () => (frozenAt ?? Date.now() + offset),
+		set(isoOrMs: TimeInput) {
+			const target = toMillis(isoOrMs);
+			if (frozenAt !== null) frozenAt = target;
+			else offset = target - Date.now();
+		},
+		advance(ms: number) {
+			clock.set(clock.now() + ms);
+		},
+		freeze() {
+			if (frozenAt === null) frozenAt = clock.now();
+		},
+		unfreeze() {
+			if (frozenAt === null) return;
+			offset = frozenAt - Date.now();
+			frozenAt = null;
+		},
+		get frozen() {
+			return frozenAt !== null;
+		},
+		restart,
+	};
+	return clock;
+}
+
+/** In 's' mode stored times lose their milliseconds, so equal timestamps really occur. */
+export function truncateToPrecision(ms: number, precision: TimestampPrecision): number {
+	return precision === 's' ? Math.floor(ms / 1000) * 1000 : ms;
+}
+
+export function formatTimestamp(ms: number, precision: TimestampPrecision): string {
+	const iso = new Date(ms).toISOString();
+	return precision === 's' ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+}

@@ -1,0 +1,28 @@
+import type { SandboxConfig, SandboxOptions } from './types';
+
+export const DEFAULT_CONFIG: SandboxConfig = {
+	tokenTtlSeconds: 3600,
+	timestampPrecision: 'ms',
+	updatedAfterInclusive: false,
+	tieOrder: 'id',
+	rateLimitPerHour: 60,
+	maxFileBytes: 7 * 1024 * 1024,
+};
+
+const CHECKS: { [K in keyof SandboxConfig]: (value: unknown) => boolean } = {
+	tokenTtlSeconds: (v) => typeof v === 'number' && v >= 0,
+	timestampPrecision: (v) => v === 'ms' || v === 's',
+	updatedAfterInclusive: (v) => typeof v === 'boolean',
+	tieOrder: (v) => v === 'id' || v === 'random',
+	rateLimitPerHour: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+	maxFileBytes: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+};
+
+/** Applies the config keys of `patch` (other keys are ignored) after checking all of them. */
+export function applyConfig(config: SandboxConfig, patch: Partial<SandboxConfig> | SandboxOptions): void {
+	const entries = Object.entries(patch).filter(([key, value]) => key in CHECKS && value !== undefined);
+	for (const [key, value] of entries) {
+		if (!CHECKS[key as keyof SandboxConfig](value)) throw new Error(`Invalid value for ${key}: ${JSON.stringify(value)}`);
+	}
+	Object.assign(config, Object.fromEntries(entries));
+}

@@ -1,0 +1,22 @@
+import type { Auth } from './auth';
+import type { SandboxClock } from './clock';
+import type { FaultList } from './faults';
+import type { RateLimiter } from './rateLimit';
+import type { Store } from './store';
+import type { OrgCredentials, RequestHook, RequestLogEntry, SandboxConfig } from './types';
+
+/** Everything a running sandbox holds; handed to the server and the control plane. */
+export interface SandboxContext {
+	baseUrl: string;
+	config: SandboxConfig;
+	clock: SandboxClock;
+	store: Store;
+	auth: Auth;
+	rateLimiter: RateLimiter;
+	faults: FaultList;
+	hooks: Set<RequestHook>;
+	requests: RequestLogEntry[];
+	demo: OrgCredentials;
+	other: OrgCredentials;
+	reset(): void;
+}

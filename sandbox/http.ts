@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** An answer the router hands back; the server writes it (and logs it) in one place. */
+export interface Reply {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** Raw text sent instead of JSON (the `malformed` fault). */
+	rawBody?: string;
+}
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
+	return { status, body, headers };
+}
+
+export function apiError(
+	status: number,
+	code: string,
+	message: string,
+	extra?: { field?: string; headers?: Record<string, string> },
+): Reply {
+	const body: Record<string, unknown> = { code, message };
+	if (extra?.field !== undefined) body.field = extra.field;
+	return { status, body, headers: extra?.headers };
+}
+
+export function writeReply(res: ServerResponse, reply: Reply): void {
+	const payload = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+	res.writeHead(reply.status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': Buffer.byteLength(payload),
+		...reply.headers,
+	});
+	res.end(payload);
+}
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'tooLarge' };
+
+/** Largest body the sandbox will even keep reading before cutting the connection. */
+const DISCARD_CAP_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a body of at most `maxBytes`. A larger one is drained without being kept,
+ * so the client still gets to read the 413 instead of a reset connection.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let received = 0;
+		let tooLarge = Number(req.headers['content-length'] ?? 0) > maxBytes;
+		req.on('data', (chunk: Buffer) => {
+			received += chunk.length;
+			if (received > maxBytes) tooLarge = true;
+			if (tooLarge) {
+				chunks.length = 0;
+				if (received > DISCARD_CAP_BYTES) req.destroy();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => resolve(tooLarge ? { ok: false, reason: 'tooLarge' } : { ok: true, body: Buffer.concat(chunks) }));
+		req.on('error', reject);
+	});
+}
+
+export function drain(req: IncomingMessage): Promise<void> {
+	return readBody(req, 0).then(
+		() => undefined,
+		() => undefined,
+	);
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+	const mediaType = (header ?? '').split(';')[0].trim().toLowerCase();
+	return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,0 +1,152 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Auth } from './auth';
+import { createClock, type SandboxClock } from './clock';
+import { applyConfig, DEFAULT_CONFIG } from './config';
+import type { SandboxContext } from './context';
+import { seedDemoData } from './demoData';
+import { FaultList } from './faults';
+import { RateLimiter } from './rateLimit';
+import { createRequestListener } from './server';
+import { Store } from './store';
+import type {
+	CreateSessionInput,
+	Fault,
+	IssueTokenOptions,
+	OrgCredentials,
+	OutboxEmail,
+	RequestHook,
+	RequestLogEntry,
+	SandboxConfig,
+	SandboxOptions,
+	Session,
+	StoredFile,
+	UpdateSessionPatch,
+} from './types';
+
+export * from './types';
+export type { SandboxClock } from './clock';
+
+export interface Sandbox {
+	readonly baseUrl: string;
+	close(): Promise<void>;
+	readonly clock: SandboxClock;
+	/** Live options: changes apply to the next request. */
+	readonly config: SandboxConfig;
+	readonly demo: OrgCredentials;
+	readonly other: OrgCredentials;
+	issueToken(options?: IssueTokenOptions): string;
+	createSession(input?: CreateSessionInput): Session;
+	updateSession(sessionId: string, patch: UpdateSessionPatch): Session;
+	getSession(sessionId: string): Session | undefined;
+	/** Every session of every organisation, as snapshots. */
+	listAllSessions(): Session[];
+	readonly outbox: OutboxEmail[];
+	readonly files: Map<string, StoredFile>;
+	readonly requests: RequestLogEntry[];
+	clearRequests(): void;
+	resetRateLimit(orgId?: string): void;
+	injectFault(fault: Fault): void;
+	clearFaults(): void;
+	onRequest(hook: RequestHook): () => void;
+	reset(): void;
+}
+
+const DEMO_ORG = { orgId: 'org-demo', clientId: 'demo-client', clientSecret: 'demo-secret' };
+const OTHER_ORG = { orgId: 'org-other', clientId: 'other-client', clientSecret: 'other-secret' };
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const config: SandboxConfig = { ...DEFAULT_CONFIG };
+	applyConfig(config, options);
+	const clock = createClock(options.now);
+	const auth = new Auth(clock, config);
+	const demo: OrgCredentials = { ...DEMO_ORG, accessToken: auth.issuePermanentToken(DEMO_ORG.orgId) };
+	const other: OrgCredentials = { ...OTHER_ORG, accessToken: auth.issuePermanentToken(OTHER_ORG.orgId) };
+	auth.registerClient(DEMO_ORG);
+	auth.registerClient(OTHER_ORG);
+	const store = new Store(clock, config, demo.orgId);
+
+	const ctx: SandboxContext = {
+		baseUrl: '',
+		config,
+		clock,
+		store,
+		auth,
+		rateLimiter: new RateLimiter(clock, () => config.rateLimitPerHour),
+		faults: new FaultList(),
+		hooks: new Set<RequestHook>(),
+		requests: [],
+		demo,
+		other,
+		reset() {
+			clock.restart();
+			Object.assign(config, DEFAULT_CONFIG);
+			applyConfig(config, options);
+			store.clear();
+			auth.revokeIssuedTokens();
+			ctx.rateLimiter.reset();
+			ctx.faults.clear();
+			ctx.hooks.clear();
+			ctx.requests.length = 0;
+			if (options.seedDemoData) seedDemoData(store, demo.orgId, other.orgId, clock.now());
+		},
+	};
+	if (options.seedDemoData) seedDemoData(store, demo.orgId, other.orgId, clock.now());
+
+	const server = createServer(createRequestListener(ctx));
+	await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+	const address = server.address() as AddressInfo;
+	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+	ctx.baseUrl = `http://${host}:${address.port}`;
+
+	return {
+		baseUrl: ctx.baseUrl,
+		close: () => closeServer(server),
+		clock,
+		config,
+		demo,
+		other,
+		issueToken: (tokenOptions = {}) => auth.issueToken({ ...tokenOptions, orgId: tokenOptions.orgId ?? demo.orgId }),
+		createSession: (input) => store.snapshot(store.createSession(input)),
+		updateSession: (sessionId, patch) => store.snapshot(store.updateSession(sessionId, patch)),
+		getSession: (sessionId) => {
+			const record = store.sessions.get(sessionId.toLowerCase());
+			return record && store.snapshot(record);
+		},
+		listAllSessions: () => [...store.sessions.values()].map((s) => store.snapshot(s)),
+		outbox: store.outbox,
+		files: store.files,
+		requests: ctx.requests,
+		clearRequests: () => {
+			ctx.requests.length = 0;
+		},
+		resetRateLimit: (orgId) => ctx.rateLimiter.reset(orgId),
+		injectFault: (fault) => ctx.faults.add(fault),
+		clearFaults: () => ctx.faults.clear(),
+		onRequest: (hook) => {
+			ctx.hooks.add(hook);
+			return () => {
+				ctx.hooks.delete(hook);
+			};
+		},
+		reset: () => ctx.reset(),
+	};
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+}
+
+/** Keep-alive sockets would hold close() open until they time out. */
+function closeServer(server: Server): Promise<void> {
+	return new Promise((resolve, reject) => {
+		server.close((error) => (error ? reject(error) : resolve()));
+		server.closeAllConnections();
+	});
+}

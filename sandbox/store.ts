@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { formatTimestamp, toMillis, truncateToPrecision, type SandboxClock } from './clock';
+import {
+	SESSION_STATUSES,
+	type CreateSessionInput,
+	type FileReference,
+	type OutboxEmail,
+	type RecipientInput,
+	type SandboxConfig,
+	type Session,
+	type SessionStatus,
+	type StoredFile,
+	type TimeInput,
+	type UpdateSessionPatch,
+} from './types';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Internal form of a session: times as epoch ms so filters and sorts compare numbers. */
+export interface SessionRecord {
+	sessionId: string;
+	orgId: string;
+	name: string;
+	status: SessionStatus;
+	selfSignOnly: boolean;
+	createdAt: number;
+	updatedAt: number;
+	completedDate: number | null;
+	sentAt: number | null;
+	expiryDays: number | null;
+	expiryDate: number | null;
+	recipients: RecipientRecord[];
+	files: FileReference[];
+}
+
+export interface RecipientRecord {
+	recipientId: string;
+	name: string | null;
+	email: string | null;
+	status: string;
+	recipientType: string;
+	signingOrder: number;
+}
+
+const SENT_STATUSES: ReadonlySet<SessionStatus> = new Set(['pending', 'inProgress', 'completed', 'expired']);
+
+/** Organisations' sessions, uploaded files and the invitation outbox. */
+export class Store {
+	readonly sessions = new Map<string, SessionRecord>();
+	readonly files = new Map<string, StoredFile>();
+	readonly outbox: OutboxEmail[] = [];
+
+	constructor(
+		private readonly clock: Pick<SandboxClock, 'now'>,
+		private readonly config: SandboxConfig,
+		private readonly defaultOrgId: string,
+	) {}
+
+	/** Current time at the configured precision: the value every write stores. */
+	stamp(value?: TimeInput): number {
+		return truncateToPrecision(value === undefined ? this.clock.now() : toMillis(value), this.config.timestampPrecision);
+	}
+
+	iso(ms: number): string {
+		return formatTimestamp(ms, this.config.timestampPrecision);
+	}
+
+	isoOrNull(ms: number | null): string | null {
+		return ms === null ? null : this.iso(ms);
+	}
+
+	clear(): void {
+		this.sessions.clear();
+		this.files.clear();
+		this.outbox.length = 0;
+	}
+
+	createSession(input: CreateSessionInput = {}): SessionRecord {
+		const status = input.status ?? 'draft';
+		assertStatus(status);
+		const sessionId = (input.sessionId ?? randomUUID()).toLowerCase();
+		if (this.sessions.has(sessionId)) throw new Error(`Session ${sessionId} already exists`);
+		const createdAt = this.stamp(input.createdAt);
+		const updatedAt = input.updatedAt === undefined ? createdAt : this.stamp(input.updatedAt);
+		const wasSent = SENT_STATUSES.has(status);
+		const sentAt =
+			input.sentAt === undefined ? (wasSent ? createdAt : null) : input.sentAt === null ? null : this.stamp(input.sentAt);
+		const expiryDays = input.expiryDays ?? null;
+		const recipientInputs = input.recipients ?? [{ name: 'Alex Signer', email: 'alex.signer@example.com' }];
+		const record: SessionRecord = {
+			sessionId,
+			orgId: input.orgId ?? this.defaultOrgId,
+			name: input.name ?? 'Untitled session',
+			status,
+			selfSignOnly: input.selfSignOnly ?? false,
+			createdAt,
+			updatedAt,
+			completedDate: null,
+			sentAt,
+			expiryDays,
+			expiryDate: sentAt !== null && expiryDays !== null ? sentAt + expiryDays * DAY_MS : null,
+			recipients: buildRecipients(recipientInputs, defaultRecipientStatus(status)),
+			files: normaliseFiles(input.files ?? []),
+		};
+		if (input.completedDate !== undefined) {
+			record.completedDate = input.completedDate === null ? null : this.stamp(input.completedDate);
+		} else if (status === 'completed') {
+			record.completedDate = updatedAt;
+		}
+		this.sessions.set(sessionId, record);
+		return record;
+	}
+
+	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
+		const record = this.sessions.get(sessionId.toLowerCase());
+		if (!record) throw new Error(`No session ${sessionId}`);
+		if (patch.status !== undefined) {
+			assertStatus(patch.status);
+			record.status = patch.status;
+		}
+		if (patch.name !== undefined) record.name = patch.name;
+		if (patch.selfSignOnly !== undefined) record.selfSignOnly = patch.selfSignOnly;
+		if (patch.expiryDays !== undefined) record.expiryDays = patch.expiryDays;
+		if (patch.recipients !== undefined) {
+			record.recipients = buildRecipients(patch.recipients, defaultRecipientStatus(record.status));
+		}
+		if (patch.files !== undefined) record.files = normaliseFiles(patch.files);
+		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
+		record.updatedAt = this.stamp(patch.updatedAt);
+		if (patch.completedDate !== undefined) {
+			record.completedDate = patch.completedDate === null ? null : this.stamp(patch.completedDate);
+		} else if (patch.status === 'completed' && record.completedDate === null) {
+			record.completedDate = record.updatedAt;
+		}
+		return record;
+	}
+
+	/** A session only exists for the organisation that owns it. */
+	findForOrg(sessionId: string, orgId: string): SessionRecord | undefined {
+		const record = this.sessions.get(sessionId.toLowerCase());
+		return record && record.orgId === orgId ? record : undefined;
+	}
+
+	sessionsOfOrg(orgId: string): SessionRecord[] {
+		return [...this.sessions.values()].filter((s) => s.orgId === orgId);
+	}
+
+	/** Full copy for the control plane and tests; mutations of it do not reach the store. */
+	snapshot(record: SessionRecord): Session {
+		return {
+			sessionId: record.sessionId,
+			orgId: record.orgId,
+			name: record.name,
+			status: record.status,
+			selfSignOnly: record.selfSignOnly,
+			createdAt: this.iso(record.createdAt),
+			updatedAt: this.iso(record.updatedAt),
+			completedDate: this.isoOrNull(record.completedDate),
+			expiryDate: this.isoOrNull(record.expiryDate),
+			sentAt: this.isoOrNull(record.sentAt),
+			expiryDays: record.expiryDays,
+			recipients: record.recipients.map((r) => ({ ...r })),
+			files: record.files.map((f) => ({ ...f })),
+		};
+	}
+}
+
+function assertStatus(status: string): asserts status is SessionStatus {
+	if (!(SESSION_STATUSES as readonly string[]).includes(status)) throw new Error(`Unknown session status ${status}`);
+}
+
+function defaultRecipientStatus(status: SessionStatus): string {
+	if (status === 'draft') return 'notSent';
+	if (status === 'completed') return 'completed';
+	return 'sent';
+}
+
+function buildRecipients(inputs: RecipientInput[], defaultStatus: string): RecipientRecord[] {
+	return inputs
+		.map((input, index) => ({
+			recipientId: input.recipientId ?? randomUUID(),
+			name: input.name ?? null,
+			email: input.email ?? null,
+			status: input.status ?? defaultStatus,
+			recipientType: input.recipientType ?? 'toCompleteEmail',
+			signingOrder: input.signingOrder ?? index + 1,
+		}))
+		.sort((a, b) => a.signingOrder - b.signingOrder);
+}
+
+function normaliseFiles(files: Array<FileReference | string>): FileReference[] {
+	return files.map((f) => (typeof f === 'string' ? { type: 'uploadedPdf', fileId: f } : { ...f }));
+}

@@ -1,0 +1,169 @@
+/** Shapes shared by the sandbox modules and exported to tests via index.ts. */
+
+export const SESSION_STATUSES = [
+	'draft',
+	'pending',
+	'inProgress',
+	'completed',
+	'cancelled',
+	'expired',
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export type TimestampPrecision = 'ms' | 's';
+export type TieOrder = 'id' | 'random';
+/** An instant given by a caller: ISO 8601 text, epoch milliseconds or a Date. */
+export type TimeInput = string | number | Date;
+
+export interface SandboxConfig {
+	tokenTtlSeconds: number;
+	timestampPrecision: TimestampPrecision;
+	updatedAfterInclusive: boolean;
+	tieOrder: TieOrder;
+	rateLimitPerHour: number;
+	maxFileBytes: number;
+}
+
+export interface SandboxOptions extends Partial<SandboxConfig> {
+	port?: number;
+	host?: string;
+	seedDemoData?: boolean;
+	/** Start the clock at this instant, frozen (see README, Clock). Default: real time, running. */
+	now?: TimeInput;
+}
+
+export interface OrgCredentials {
+	orgId: string;
+	clientId: string;
+	clientSecret: string;
+	/** Ready token with `write:sessions write:files` that never expires. */
+	accessToken: string;
+}
+
+export interface Recipient {
+	recipientId: string;
+	name: string | null;
+	email: string | null;
+	status: string;
+	recipientType: string;
+	signingOrder: number;
+}
+
+export interface FileReference {
+	type: 'uploadedPdf';
+	fileId: string;
+}
+
+/** A session as the control plane shows it: everything the sandbox stores, times as ISO text. */
+export interface Session {
+	sessionId: string;
+	orgId: string;
+	name: string;
+	status: SessionStatus;
+	selfSignOnly: boolean;
+	createdAt: string;
+	updatedAt: string;
+	completedDate: string | null;
+	expiryDate: string | null;
+	sentAt: string | null;
+	expiryDays: number | null;
+	recipients: Recipient[];
+	files: FileReference[];
+}
+
+export interface RecipientInput {
+	recipientId?: string;
+	name?: string | null;
+	email?: string | null;
+	status?: string;
+	recipientType?: string;
+	signingOrder?: number;
+}
+
+export interface CreateSessionInput {
+	orgId?: string;
+	sessionId?: string;
+	name?: string;
+	status?: SessionStatus;
+	/** Omitted: one complete recipient. `[]`: none (for NO_RECIPIENTS). */
+	recipients?: RecipientInput[];
+	selfSignOnly?: boolean;
+	expiryDays?: number | null;
+	createdAt?: TimeInput;
+	updatedAt?: TimeInput;
+	completedDate?: TimeInput | null;
+	sentAt?: TimeInput | null;
+	files?: Array<FileReference | string>;
+}
+
+export interface UpdateSessionPatch {
+	status?: SessionStatus;
+	name?: string;
+	/** Only move updatedAt to now. */
+	touch?: boolean;
+	selfSignOnly?: boolean;
+	expiryDays?: number | null;
+	recipients?: RecipientInput[];
+	files?: Array<FileReference | string>;
+	/** Explicit times win over "updatedAt moves to now". */
+	createdAt?: TimeInput;
+	updatedAt?: TimeInput;
+	completedDate?: TimeInput | null;
+}
+
+export interface OutboxEmail {
+	to: string;
+	name: string;
+	sessionId: string;
+	sessionName: string;
+	sentAt: string;
+}
+
+export interface StoredFile {
+	fileName: string;
+	bytes: Buffer;
+	orgId: string;
+}
+
+export interface RequestLogEntry {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** 0 when a `drop` fault cut the connection. */
+	status: number;
+	orgId?: string;
+	/** Sandbox-clock time the request arrived, ISO with milliseconds. */
+	at: string;
+	atMs: number;
+	/** Kind of the fault that answered instead of the API, if any. */
+	fault?: FaultKind;
+}
+
+export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'rateLimit';
+
+export interface Fault {
+	kind: FaultKind;
+	method?: string;
+	path?: string;
+	count?: number;
+	skip?: number;
+	status?: number;
+	delayMs?: number;
+	retryAfter?: number;
+}
+
+export interface RequestInfo {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+}
+
+export type RequestHook = (request: RequestInfo) => void | Promise<void>;
+
+export interface IssueTokenOptions {
+	orgId?: string;
+	/** Array or space-separated list. Default `write:sessions write:files`. */
+	scopes?: string[] | string;
+	/** Default: config.tokenTtlSeconds. `null` or `Infinity`: never expires. */
+	ttlSeconds?: number | null;
+}
