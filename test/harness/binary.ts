@@ -1,0 +1,64 @@
+/**
+ * Binary input for `runNode`: the harness's source node turns these descriptions into
+ * real n8n binary data during the execution with `this.helpers.prepareBinaryData` (the
+ * same helper a Read File / HTTP Request node uses), so in `filesystem` mode n8n-core's
+ * BinaryDataService writes the bytes to disk and `binary.<prop>` only holds an id,
+ * and in `default` mode `data` holds the base64 text.
+ */
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+const BINARY_INPUT = Symbol.for('n8n-harness.binaryInput');
+
+/** A Buffer waiting to become n8n binary data inside the execution. */
+export interface BinaryInput {
+	readonly [BINARY_INPUT]: true;
+	buffer: Buffer;
+	fileName?: string;
+	mimeType?: string;
+}
+
+/** One input item for `runNode`: JSON plus binary properties (real IBinaryData or {@link BinaryInput}). */
+export interface HarnessInputItem {
+	json?: IDataObject;
+	binary?: Record<string, BinaryInput | IBinaryData>;
+}
+
+/** Describes a Buffer as binary input (file name and MIME type as a user's file would have). */
+export function binaryInput(
+	buffer: Buffer,
+	options: { fileName?: string; mimeType?: string } = {},
+): BinaryInput {
+	return { [BINARY_INPUT]: true, buffer, fileName: options.fileName, mimeType: options.mimeType };
+}
+
+/** Shorthand: an input item with JSON and one binary property (default `data`). */
+export function binaryItem(
+	buffer: Buffer,
+	options: { fileName?: string; mimeType?: string; json?: IDataObject; property?: string } = {},
+): HarnessInputItem {
+	return {
+		json: options.json ?? {},
+		binary: { [options.property ?? 'data']: binaryInput(buffer, options) },
+	};
+}
+
+export function isBinaryInput(value: unknown): value is BinaryInput {
+	return typeof value === 'object' && value !== null && BINARY_INPUT in value;
+}
+
+/** What the source node does with each item, given the execution's prepareBinaryData helper. */
+export async function materializeItem(
+	item: HarnessInputItem,
+	prepareBinaryData: (buffer: Buffer, fileName?: string, mimeType?: string) => Promise<IBinaryData>,
+): Promise<INodeExecutionData> {
+	const out: INodeExecutionData = { json: structuredClone(item.json ?? {}) };
+	if (item.binary) {
+		out.binary = {};
+		for (const [key, value] of Object.entries(item.binary)) {
+			out.binary[key] = isBinaryInput(value)
+				? await prepareBinaryData(value.buffer, value.fileName, value.mimeType)
+				: value;
+		}
+	}
+	return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * A minimal `INodeTypes` (what n8n's LoadNodesAndCredentials + NodeTypes provide in the
+ * CLI): node types are registered by their full type name
+ * (`<package name>.<description.name>`, as n8n names community nodes) and versioned
+ * node types are resolved with n8n-workflow's own `NodeHelpers.getVersionedNodeType`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
+
+/** The package name of this repository, the prefix n8n gives to its node types. */
+export const PACKAGE_NAME: string = (() => {
+	try {
+		const pkg = JSON.parse(
+			readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'),
+		) as { name?: string };
+		return pkg.name ?? 'n8n-nodes-test';
+	} catch {
+		return 'n8n-nodes-test';
+	}
+})();
+
+/** `n8n-nodes-airsign.airSign` for a node whose description name is `airSign`. */
+export function fullNodeTypeName(nodeType: INodeType | IVersionedNodeType): string {
+	const { name } = nodeType.description;
+	return name.includes('.') ? name : `${PACKAGE_NAME}.${name}`;
+}
+
+/** Latest version of a node type (what the editor puts on a new node). */
+export function latestVersion(nodeType: INodeType | IVersionedNodeType): number {
+	if ('nodeVersions' in nodeType) {
+		return nodeType.currentVersion ?? Math.max(...Object.keys(nodeType.nodeVersions).map(Number));
+	}
+	const { version } = nodeType.description;
+	return Array.isArray(version) ? Math.max(...version) : version;
+}
+
+/**
+ * Observer hook: called with the error a node's `execute`/`poll` throws, before the
+ * engine turns it into run data. Lets the harness hand back the real error object.
+ */
+export type ErrorObserver = (error: unknown) => void;
+
+export class HarnessNodeTypes implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	constructor(private readonly onNodeError?: ErrorObserver) {}
+
+	add(typeName: string, nodeType: INodeType | IVersionedNodeType): this {
+		this.types.set(typeName, nodeType);
+		return this;
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) throw new UnexpectedError(`Unknown node type "${nodeType}"`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		const resolved = NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		return this.observe(resolved);
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+
+	/**
+	 * Same object seen through a prototype link, with `execute` / `poll` re-thrown
+	 * unchanged after the observer saw the error. Nothing else about the type changes.
+	 */
+	private observe(nodeType: INodeType): INodeType {
+		const { onNodeError } = this;
+		if (!onNodeError) return nodeType;
+		const wrapped = Object.create(nodeType) as INodeType;
+		for (const method of ['execute', 'poll'] as const) {
+			const original = nodeType[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+			if (typeof original !== 'function') continue;
+			Object.defineProperty(wrapped, method, {
+				value: async function (this: unknown, ...args: unknown[]) {
+					try {
+						return await original.apply(this, args);
+					} catch (error) {
+						onNodeError(error);
+						throw error;
+					}
+				},
+			});
+		}
+		return wrapped;
+	}
+}
