@@ -6,7 +6,7 @@
  *
  * - `N8N_USER_FOLDER`: a fresh temp dir per test process, so n8n-core writes its
  *   `.n8n/config` (encryption key) and filesystem binary data there, never in ~/.n8n.
- * - `N8N_LOG_LEVEL`: n8n's logger is quiet unless the caller asked for more.
+ * - `N8N_LOG_LEVEL`: n8n's logger is silent unless the caller set it (e.g. N8N_LOG_LEVEL=warn).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,4 +28,4 @@ export const HARNESS_USER_FOLDER: string = (() => {
 })();
 
 process.env.N8N_USER_FOLDER = HARNESS_USER_FOLDER;
-process.env.N8N_LOG_LEVEL ??= 'error';
+process.env.N8N_LOG_LEVEL ??= 'silent';

@@ -23,7 +23,11 @@ export type { CredentialRef, TestEnvironmentOptions } from './environment';
 
 /** `runNode(options)`: execute an action node in a real workflow via WorkflowExecute. */
 export { runNode, SOURCE_NODE_NAME } from './run-node';
-export type { RunNodeOptions, RunNodeResult } from './run-node';
+export type { HarnessNodeError, RunNodeOptions, RunNodeResult } from './run-node';
+
+/** `createPollingHarness(options)`: one simulated active workflow around a polling trigger; `await h.poll()`, `h.staticData`. */
+export { createPollingHarness } from './poll';
+export type { PollingHarness, PollingHarnessOptions, PollResult } from './poll';
 
 /** n8n runtime switches: binary data mode and SSRF protection (n8n's own settings). */
 export { ensureN8nRuntime, setBinaryDataMode, setSsrfProtection } from './n8n-runtime';

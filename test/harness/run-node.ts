@@ -7,6 +7,7 @@ import './env-setup';
 import { WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
+	NodeApiError,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IExecuteFunctions,
@@ -71,6 +72,10 @@ export interface RunNodeOptions {
 	settings?: IWorkflowSettings;
 }
 
+/** The error a node threw: usually a NodeApiError or NodeOperationError. */
+export type HarnessNodeError = Error &
+	Partial<Pick<NodeApiError, 'httpCode' | 'description' | 'context' | 'node' | 'level' | 'messages'>>;
+
 export interface RunNodeResult {
 	/** Items per output of the node under test (`outputs[0]` main, `outputs[1]` error output...). */
 	outputs: INodeExecutionData[][];
@@ -81,7 +86,7 @@ export interface RunNodeResult {
 	 * with message, description, httpCode, context...). Undefined when the node
 	 * succeeded (also when continueOnFail turned errors into items).
 	 */
-	error?: Error & Partial<ExecutionError>;
+	error?: HarnessNodeError;
 	/**
 	 * The error as n8n's engine records it in run data (a plain spread copy of the
 	 * error: this is what is saved with the execution and shown in the UI).
@@ -237,7 +242,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	if (sourceError) {
 		throw new Error(`The harness input node failed: ${sourceError.message}`, { cause: sourceError });
 	}
-	const error = taskData?.error ? ((thrown as RunNodeResult['error']) ?? taskData.error) : undefined;
+	const error = taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined;
 
 	return {
 		outputs,

@@ -1,0 +1,202 @@
+/**
+ * Polling triggers through n8n-core: one harness object per simulated (active)
+ * workflow. Each `poll()` builds n8n-core's real `PollContext` and runs it with
+ * n8n-core's `PollTriggerExecutor` (the code n8n's poll scheduler calls on every tick:
+ * staging scope, `TriggersAndPollers.runPollFunction`, `__emit` / `__emitError`).
+ * The `Workflow` object, and so its static data, lives as long as the harness, as it
+ * does while a workflow is active in n8n.
+ */
+import './env-setup';
+
+import { Container } from '@n8n/di';
+import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+	IWorkflowBase,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import type { CredentialRef, TestEnvironment } from './environment';
+import { buildAdditionalData, createTestEnvironment } from './environment';
+import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-runtime';
+import { fullNodeTypeName, HarnessNodeTypes, latestVersion } from './node-types';
+
+export interface PollingHarnessOptions {
+	/** The polling trigger node type (has `poll()`). */
+	nodeType: INodeType | IVersionedNodeType;
+	/** Node parameters (may contain expressions). */
+	parameters?: INodeParameters;
+	/** `node.credentials`: refs from `env.addCredential` or plain data (stored once). */
+	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
+	/** Shared simulated n8n instance. Default: a fresh one. */
+	env?: TestEnvironment;
+	credentialTypes?: ICredentialType[];
+	/** 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event"). */
+	mode?: 'trigger' | 'manual';
+	/** Activation reason seen by `getActivationMode()`. Default 'activate' ('manual' mode: 'manual'). */
+	activation?: WorkflowActivateMode;
+	timezone?: string;
+	nodeTypeVersion?: number;
+	nodeName?: string;
+	binaryDataMode?: BinaryDataMode;
+	/** Initial workflow static data (e.g. as loaded from the database). */
+	staticData?: IDataObject;
+}
+
+export interface PollResult {
+	/** What `poll()` returned (null: nothing new). */
+	response: INodeExecutionData[][] | null;
+	/** `response?.[0] ?? []`. */
+	items: INodeExecutionData[];
+	/** True when n8n would have started an execution (`__emit` called). */
+	emitted: boolean;
+	/** The error poll() threw (trigger mode: what n8n hands to `__emitError`). */
+	error?: Error;
+}
+
+export interface PollingHarness {
+	/** Runs one poll tick. Never throws for node errors: see `result.error`. */
+	poll(): Promise<PollResult>;
+	/** The workflow's static data (global + `node:<name>` entries), live. */
+	readonly staticData: IDataObject;
+	/** This node's static data (`getWorkflowStaticData('node')`), live. */
+	readonly nodeStaticData: IDataObject;
+	/**
+	 * Simulates an n8n restart / re-activation: static data goes through JSON (as it is
+	 * saved to and read from the database) into a new Workflow object.
+	 */
+	restart(): void;
+	readonly workflow: Workflow;
+	readonly node: INode;
+	readonly env: TestEnvironment;
+	/** Number of poll() calls so far. */
+	readonly polls: number;
+}
+
+/** Creates a harness for a polling trigger; call `poll()` once per scheduler tick. */
+export function createPollingHarness(options: PollingHarnessOptions): PollingHarness {
+	const env = options.env ?? createTestEnvironment();
+	for (const type of options.credentialTypes ?? []) {
+		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
+	}
+	const mode = options.mode ?? 'trigger';
+	const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
+
+	const nodeTypes = new HarnessNodeTypes();
+	const typeName = fullNodeTypeName(options.nodeType);
+	nodeTypes.add(typeName, options.nodeType);
+	const nodeName = options.nodeName ?? 'Trigger';
+	const baseNode: INode = {
+		id: 'harness-trigger',
+		name: nodeName,
+		type: typeName,
+		typeVersion: options.nodeTypeVersion ?? latestVersion(options.nodeType),
+		position: [0, 0],
+		parameters: structuredClone(options.parameters ?? {}),
+	};
+	const settings = { executionOrder: 'v1' as const, timezone: options.timezone ?? 'UTC' };
+
+	let credentialsResolved = false;
+	let workflow = newWorkflow(structuredClone(options.staticData ?? {}));
+	let polls = 0;
+
+	function newWorkflow(staticData: IDataObject): Workflow {
+		return new Workflow({
+			id: 'harness-poll-workflow',
+			name: 'Harness polling workflow',
+			nodes: [structuredClone(baseNode)],
+			connections: {},
+			active: mode === 'trigger',
+			nodeTypes,
+			settings,
+			staticData,
+		});
+	}
+
+	const harness: PollingHarness = {
+		async poll() {
+			await ensureN8nRuntime();
+			await setBinaryDataMode(options.binaryDataMode ?? 'default');
+			if (!credentialsResolved) {
+				const creds = await env.resolveNodeCredentials(options.credentials);
+				if (creds) {
+					baseNode.credentials = creds;
+					workflow.getNode(nodeName)!.credentials = creds;
+				}
+				credentialsResolved = true;
+			}
+			polls += 1;
+			const node = workflow.getNode(nodeName)!;
+			const workflowData = {
+				id: workflow.id,
+				name: workflow.name,
+				active: workflow.active,
+				nodes: [node],
+				connections: {},
+				settings,
+				createdAt: new Date(),
+				updatedAt: new Date(),
+			} as unknown as IWorkflowBase;
+			const additionalData = await buildAdditionalData({ env, workflowData, mode });
+
+			const result: PollResult = { response: null, items: [], emitted: false };
+			const pollFunctions = new PollContext(
+				workflow,
+				node,
+				additionalData,
+				mode,
+				activation,
+				(data) => {
+					result.emitted = true;
+					result.response = data;
+				},
+				(error) => {
+					result.error = error;
+				},
+			);
+			const execute = Container.get(PollTriggerExecutor).create(
+				workflow,
+				node,
+				pollFunctions,
+				() => true,
+			);
+			try {
+				await execute(mode === 'manual');
+			} catch (error) {
+				result.error = error as Error;
+			}
+			result.items = result.response?.[0] ?? [];
+			return result;
+		},
+		get staticData() {
+			return workflow.staticData;
+		},
+		get nodeStaticData() {
+			return workflow.getStaticData('node', workflow.getNode(nodeName)!);
+		},
+		restart() {
+			const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			delete saved.__dataChanged;
+			workflow = newWorkflow(saved);
+		},
+		get workflow() {
+			return workflow;
+		},
+		get node() {
+			return workflow.getNode(nodeName)!;
+		},
+		env,
+		get polls() {
+			return polls;
+		},
+	};
+	return harness;
+}
