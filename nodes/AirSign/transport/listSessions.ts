@@ -31,6 +31,8 @@ export interface SessionsPage {
 	sessions: IDataObject[];
 	pagination: Pagination;
 	rateLimit: RateLimitState;
+	/** The service's clock, from its Date header (whole seconds), when it sent one. */
+	serverTime?: number;
 }
 
 export interface RetryPolicy {
@@ -67,7 +69,13 @@ export async function fetchSessionsPage(
 		const failure = response.failure ?? malformedPage(response);
 		if (!failure) {
 			const { sessions, pagination } = response.body as { sessions: IDataObject[]; pagination: Pagination };
-			return { sessions, pagination, rateLimit: readRateLimit(response.headers) };
+			const serverTime = Date.parse(String(response.headers.date ?? ''));
+			return {
+				sessions,
+				pagination,
+				rateLimit: readRateLimit(response.headers),
+				serverTime: Number.isNaN(serverTime) ? undefined : serverTime,
+			};
 		}
 
 		const status = failure.failure.status;

@@ -1,0 +1,235 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { SESSION_STATUSES } from '../AirSign/helpers/constants';
+import { toUtcIso } from '../AirSign/helpers/dates';
+import type { SessionsQuery } from '../AirSign/transport/listSessions';
+import { fetchSessionsPage } from '../AirSign/transport/listSessions';
+import { collectUpdates } from './collectUpdates';
+import type { TriggerState } from './triggerState';
+import { deliveryKey, readState, writeState } from './triggerState';
+
+/** Transient failures in a row before the trigger reports one as an error. */
+const FAILED_POLLS_BEFORE_ERROR = 5;
+const MAX_REQUESTS_PER_POLL = 20;
+const SETTLE_MS = 2_000;
+
+export class AirSignTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AirSign Trigger',
+		name: 'airSignTrigger',
+		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "Session Updated" }}',
+		description: 'Starts the workflow when an AirSign signing session changes',
+		defaults: { name: 'AirSign Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'airSignApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'AirSign allows 60 List Sessions requests per hour per organisation, shared by every workflow. A quiet poll costs one request: polling every 2 minutes or slower leaves room for the others.',
+				name: 'budgetNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				options: [
+					{
+						name: 'Session Updated',
+						value: 'sessionUpdated',
+						description: 'A session was created, sent, signed, completed, cancelled, expired or edited',
+					},
+				],
+				default: 'sessionUpdated',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Name Contains',
+						name: 'name',
+						type: 'string',
+						default: '',
+						description: 'Only sessions whose name contains this text',
+					},
+					{
+						displayName: 'Recipient Email',
+						name: 'recipientEmail',
+						type: 'string',
+						placeholder: 'name@email.com',
+						default: '',
+						description: 'Only sessions that include a recipient with this email',
+					},
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'multiOptions',
+						options: SESSION_STATUSES.map((status) => ({
+							name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
+							value: status,
+						})),
+						default: [],
+						description: 'Only sessions whose new state is one of these, e.g. only Completed',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Keep Requests for Other Workflows',
+						name: 'reserveRequests',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 59 },
+						default: 10,
+						description:
+							'When AirSign reports this many List Sessions requests or fewer left in the hour, the trigger stops reading and continues at the next poll',
+					},
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'dateTime',
+						default: '',
+						description:
+							'Deliver updates made since this date when the trigger first runs. Empty: start from the moment it is activated.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const filters = readFilters(this);
+		if (this.getMode() === 'manual') {
+			return await fetchSample(this, filters);
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const startFrom = optionalDate(this, options.startFrom);
+		let state = readState(staticData);
+		if (!state || state.startFrom !== startFrom) {
+			state = await startingState(this, filters, startFrom);
+			if (startFrom === undefined) {
+				// First activation starts from the present: nothing to deliver yet.
+				writeState(staticData, state);
+				return null;
+			}
+		}
+
+		const result = await collectUpdates(this, state, filters, {
+			reserveRequests: Number(options.reserveRequests ?? 10),
+			maxRequests: MAX_REQUESTS_PER_POLL,
+			settleMs: SETTLE_MS,
+		});
+
+		if (result.fault) {
+			const httpCode = Number(result.fault.httpCode);
+			// Wrong credential, missing right, bad filter: the user must see it now.
+			if ([400, 401, 403, 404].includes(httpCode)) throw result.fault;
+			const failedPolls = (state.failedPolls ?? 0) + 1;
+			this.logger.warn(`AirSign Trigger: poll interrupted (${result.fault.message}); continuing next poll`);
+			if (result.sessions.length === 0) {
+				staticData.failedPolls = failedPolls % FAILED_POLLS_BEFORE_ERROR;
+				if (failedPolls >= FAILED_POLLS_BEFORE_ERROR) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`AirSign could not be read for ${failedPolls} polls in a row: ${result.fault.message}`,
+						{ description: result.fault.description ?? undefined },
+					);
+				}
+				return null;
+			}
+		}
+
+		// The cursor moves only together with the items it moved over.
+		writeState(staticData, result.state);
+		return result.sessions.length ? [this.helpers.returnJsonArray(result.sessions)] : null;
+	}
+}
+
+function readFilters(ctx: IPollFunctions): SessionsQuery {
+	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
+	const statuses = Array.isArray(filters.status) ? (filters.status as string[]) : [];
+	const text = (value: unknown) =>
+		typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+	return {
+		status: statuses.length ? statuses.join(',') : undefined,
+		name: text(filters.name),
+		recipientEmail: text(filters.recipientEmail),
+	};
+}
+
+function optionalDate(ctx: IPollFunctions, value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return toUtcIso(ctx.getNode(), value, 'Start From', ctx.getTimezone(), 0);
+}
+
+/** "Fetch Test Event": the most recently updated matching session; the cursor is left alone. */
+async function fetchSample(
+	ctx: IPollFunctions,
+	filters: SessionsQuery,
+): Promise<INodeExecutionData[][] | null> {
+	const page = await fetchSessionsPage(
+		ctx,
+		{ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' },
+		{ limit: 1, offset: 0 },
+		0,
+		{ maxRateLimitWaitMs: 0, transientRetries: 1 },
+	);
+	return page.sessions.length ? [ctx.helpers.returnJsonArray(page.sessions)] : null;
+}
+
+/**
+ * Where a new trigger starts: "now" on the service's clock (its Date header, or
+ * the newest update it lists), or the user's "Start From".
+ */
+async function startingState(
+	ctx: IPollFunctions,
+	filters: SessionsQuery,
+	startFrom: string | undefined,
+): Promise<TriggerState> {
+	if (startFrom !== undefined) {
+		return { cursor: startFrom, delivered: [], startFrom, failedPolls: 0 };
+	}
+	const page = await fetchSessionsPage(
+		ctx,
+		{ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' },
+		{ limit: 1, offset: 0 },
+		0,
+		{ maxRateLimitWaitMs: 0, transientRetries: 1 },
+	);
+	const newest = page.sessions[0];
+	const newestMs = newest ? Date.parse(String(newest.updatedAt)) : Number.NaN;
+	const candidates = [page.serverTime, Number.isNaN(newestMs) ? undefined : newestMs].filter(
+		(t): t is number => t !== undefined,
+	);
+	const cursorMs = candidates.length ? Math.max(...candidates) : 0;
+	return {
+		cursor: new Date(cursorMs).toISOString(),
+		// The newest session is history already, even if it sits exactly at the cursor.
+		delivered: newest && !Number.isNaN(newestMs) ? [deliveryKey(newest.sessionId, newestMs)] : [],
+		failedPolls: 0,
+	};
+}
