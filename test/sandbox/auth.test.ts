@@ -3,8 +3,8 @@ import { call, list, useSandbox } from './helpers';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:00:00.000Z' });
 
-function tokenRequest(body: string, basic?: string, headers: Record<string, string> = {}) {
-	return fetch(`${sandbox().baseUrl}/oidc/token`, {
+async function tokenRequest(body: string, basic?: string, headers: Record<string, string> = {}) {
+	const res = await fetch(`${sandbox().baseUrl}/oidc/token`, {
 		method: 'POST',
 		headers: {
 			'Content-Type': 'application/x-www-form-urlencoded',
@@ -13,6 +13,8 @@ function tokenRequest(body: string, basic?: string, headers: Record<string, stri
 		},
 		body,
 	});
+	// Typed loosely: the assertions check the shape.
+	return { status: res.status, json: async (): Promise<any> => res.json() };
 }
 
 describe('token endpoint (airsign-notes.md): POST /oidc/token, client credentials', () => {

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { describeDemo, resolvePort, startDemoSandbox } from '../../sandbox/cli';
+import { call, list, pdfBase64, useSandbox } from './helpers';
+
+const sandbox = useSandbox();
+const control = async (method: string, path: string, body?: unknown) => {
+	const res = await fetch(`${sandbox().baseUrl}/_sandbox${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: res.status, body: (await res.json()) as any };
+};
+
+describe('clock', () => {
+	it('set, advance, freeze and unfreeze drive every timestamp the sandbox writes', async () => {
+		const clock = sandbox().clock;
+		clock.set('2025-06-16T14:22:00.000Z');
+		clock.freeze();
+		expect(clock.now()).toBe(Date.parse('2025-06-16T14:22:00.000Z'));
+		expect(sandbox().createSession().createdAt).toBe('2025-06-16T14:22:00.000Z');
+		clock.advance(1500);
+		expect(sandbox().createSession().createdAt).toBe('2025-06-16T14:22:01.500Z');
+		clock.unfreeze();
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(clock.now()).toBeGreaterThan(Date.parse('2025-06-16T14:22:01.500Z'));
+		expect(clock.now()).toBeLessThan(Date.parse('2025-06-16T14:22:02.500Z'));
+	});
+
+	it('the `now` option starts the clock frozen at that instant', async () => {
+		const { startSandbox } = await import('../../sandbox');
+		const s = await startSandbox({ now: '2030-01-01T00:00:00.000Z' });
+		try {
+			expect(s.clock.frozen).toBe(true);
+			expect(new Date(s.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
+		} finally {
+			await s.close();
+		}
+	});
+
+	it('POST /_sandbox/clock { set, advanceMs, frozen }', async () => {
+		const res = await control('POST', '/clock', { set: '2025-01-01T00:00:00.000Z', frozen: true, advanceMs: 60_000 });
+		expect(res.body).toEqual({ now: '2025-01-01T00:01:00.000Z', frozen: true });
+		expect(sandbox().clock.now()).toBe(Date.parse('2025-01-01T00:01:00.000Z'));
+	});
+});
+
+describe('timestamp precision switch', () => {
+	it("'ms' (default): ISO with milliseconds and Z", async () => {
+		sandbox().clock.set('2025-06-16T14:22:00.123Z');
+		sandbox().clock.freeze();
+		sandbox().createSession();
+		expect((await list(sandbox())).body.sessions[0].createdAt).toBe('2025-06-16T14:22:00.123Z');
+	});
+
+	it("'s': whole seconds, and stored values are truncated so equal timestamps really occur", async () => {
+		sandbox().config.timestampPrecision = 's';
+		sandbox().clock.set('2025-06-16T14:22:00.123Z');
+		sandbox().clock.freeze();
+		const first = sandbox().createSession({ name: 'first' });
+		sandbox().clock.advance(600);
+		const second = sandbox().createSession({ name: 'second' });
+		expect(first.createdAt).toBe('2025-06-16T14:22:00Z');
+		expect(second.createdAt).toBe('2025-06-16T14:22:00Z');
+		const res = await list(sandbox(), 'updatedAfter=2025-06-16T14:21:59.999Z');
+		expect(res.body.sessions.map((s: { updatedAt: string }) => s.updatedAt)).toEqual(['2025-06-16T14:22:00Z', '2025-06-16T14:22:00Z']);
+		// Truncated, so strictly-after the printed second excludes both.
+		expect((await list(sandbox(), 'updatedAfter=2025-06-16T14:22:00Z')).body.sessions).toEqual([]);
+		const draft = sandbox().createSession({ name: 'to send' });
+		const sent = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		expect(sent.body.sentAt).toBe('2025-06-16T14:22:00Z');
+	});
+});
+
+describe('control plane (/_sandbox)', () => {
+	it('GET /_sandbox/state: baseUrl, demo, other, config, now', async () => {
+		const res = await control('GET', '/state');
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({
+			baseUrl: sandbox().baseUrl,
+			demo: sandbox().demo,
+			other: sandbox().other,
+			config: { tokenTtlSeconds: 3600, timestampPrecision: 'ms', updatedAfterInclusive: false, tieOrder: 'id', rateLimitPerHour: 60, maxFileBytes: 7340032 },
+			now: expect.stringMatching(/Z$/),
+		});
+	});
+
+	it('POST /_sandbox/sessions: default demo org, draft, one complete recipient; 201 with the full session', async () => {
+		const res = await control('POST', '/sessions', {});
+		expect(res.status).toBe(201);
+		expect(res.body).toMatchObject({ orgId: sandbox().demo.orgId, status: 'draft', sentAt: null, expiryDays: null, files: [] });
+		expect(res.body.recipients).toHaveLength(1);
+		expect(res.body.recipients[0]).toMatchObject({ name: expect.any(String), email: expect.stringContaining('@') });
+		const sent = await call(sandbox(), 'POST', `/api/v1/Session/${res.body.sessionId}/Send`);
+		expect(sent.status).toBe(200);
+	});
+
+	it('POST /_sandbox/sessions with fields, GET and PATCH /_sandbox/sessions/{id}', async () => {
+		sandbox().clock.set('2025-06-16T00:00:00.000Z');
+		sandbox().clock.freeze();
+		const created = await control('POST', '/sessions', { orgId: sandbox().other.orgId, name: 'X', status: 'pending', recipients: [{ name: 'A' }], selfSignOnly: true, expiryDays: 3, createdAt: '2025-06-01T00:00:00.000Z' });
+		expect(created.body).toMatchObject({ orgId: sandbox().other.orgId, name: 'X', status: 'pending', selfSignOnly: true, expiryDays: 3, createdAt: '2025-06-01T00:00:00.000Z' });
+		const id = created.body.sessionId;
+		expect((await control('GET', `/sessions/${id}`)).body.name).toBe('X');
+		const patched = await control('PATCH', `/sessions/${id}`, { status: 'completed' });
+		expect(patched.body).toMatchObject({ status: 'completed', updatedAt: '2025-06-16T00:00:00.000Z', completedDate: '2025-06-16T00:00:00.000Z' });
+		sandbox().clock.advance(1000);
+		expect((await control('PATCH', `/sessions/${id}`, { touch: true })).body.updatedAt).toBe('2025-06-16T00:00:01.000Z');
+		expect((await control('GET', '/sessions/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+	});
+
+	it('GET / DELETE /_sandbox/outbox', async () => {
+		const draft = sandbox().createSession();
+		await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		expect((await control('GET', '/outbox')).body).toHaveLength(1);
+		await control('DELETE', '/outbox');
+		expect(sandbox().outbox).toHaveLength(0);
+	});
+
+	it('GET /_sandbox/files/{fileId}: fileName, sizeBytes and the data as base64', async () => {
+		const data = pdfBase64(40);
+		const up = await call(sandbox(), 'POST', '/api/v1/File', { json: { fileName: 'f', data } });
+		expect((await control('GET', `/files/${up.body.fileId}`)).body).toMatchObject({ fileName: 'f.pdf', sizeBytes: 40, data });
+	});
+
+	it('GET / DELETE /_sandbox/requests', async () => {
+		await list(sandbox());
+		expect((await control('GET', '/requests')).body).toHaveLength(1);
+		await control('DELETE', '/requests');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	it('POST /_sandbox/tokens { orgId, scopes, ttlSeconds }', async () => {
+		const { body } = await control('POST', '/tokens', { orgId: sandbox().other.orgId, scopes: ['write:files'], ttlSeconds: 60 });
+		const draft = sandbox().createSession({ orgId: sandbox().other.orgId });
+		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, { token: body.access_token })).status).toBe(403);
+		sandbox().clock.advance(60_000);
+		expect((await list(sandbox(), '', body.access_token)).status).toBe(401);
+	});
+
+	it('POST /_sandbox/rate-limit/reset', async () => {
+		sandbox().config.rateLimitPerHour = 1;
+		await list(sandbox());
+		await control('POST', '/rate-limit/reset', {});
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('POST / DELETE /_sandbox/faults', async () => {
+		expect((await control('POST', '/faults', { kind: 'status', status: 418 })).status).toBe(201);
+		expect((await list(sandbox())).status).toBe(418);
+		await control('POST', '/faults', { kind: 'status', count: 3 });
+		await control('DELETE', '/faults');
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('PATCH /_sandbox/config changes the live options; invalid values → 400', async () => {
+		const res = await control('PATCH', '/config', { updatedAfterInclusive: true, tieOrder: 'random' });
+		expect(res.body.config).toMatchObject({ updatedAfterInclusive: true, tieOrder: 'random' });
+		expect(sandbox().config.updatedAfterInclusive).toBe(true);
+		expect((await control('PATCH', '/config', { timestampPrecision: 'us' })).status).toBe(400);
+	});
+
+	it('POST /_sandbox/reset: back to the state right after start', async () => {
+		sandbox().createSession();
+		sandbox().config.rateLimitPerHour = 5;
+		sandbox().injectFault({ kind: 'status' });
+		await control('POST', '/reset');
+		expect(sandbox().config.rateLimitPerHour).toBe(60);
+		expect(sandbox().listAllSessions()).toEqual([]);
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('is never under /api/v1 and needs no token', async () => {
+		expect((await call(sandbox(), 'GET', '/api/v1/_sandbox/state')).status).toBe(404);
+		expect((await control('GET', '/nope')).status).toBe(404);
+	});
+});
+
+describe('CLI (npm run sandbox)', () => {
+	it('port from --port N, --port=N, AIRSIGN_SANDBOX_PORT, default 8787', () => {
+		expect(resolvePort(['--port', '9000'], {})).toBe(9000);
+		expect(resolvePort(['--port=9001'], {})).toBe(9001);
+		expect(resolvePort([], { AIRSIGN_SANDBOX_PORT: '9002' })).toBe(9002);
+		expect(resolvePort([], {})).toBe(8787);
+		expect(() => resolvePort(['--port', 'x'], {})).toThrow();
+	});
+
+	it('startDemoSandbox seeds a dozen demo sessions in every state and prints the credentials', async () => {
+		const demo = await startDemoSandbox({ port: 0 });
+		try {
+			const res = await list(demo, 'limit=100');
+			expect(res.body.pagination.total).toBe(12);
+			expect(new Set(res.body.sessions.map((s: { status: string }) => s.status))).toEqual(new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']));
+			const text = describeDemo(demo);
+			for (const part of [demo.baseUrl, demo.demo.accessToken, demo.demo.clientId, demo.demo.clientSecret, 'curl']) expect(text).toContain(part);
+		} finally {
+			await demo.close();
+		}
+	});
+});

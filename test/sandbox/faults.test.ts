@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { call, list, useSandbox } from './helpers';
+
+const sandbox = useSandbox();
+
+describe('faults (README, Faults)', () => {
+	it('status: answers the status (default 500) with { code: INTERNAL } once, then disappears', async () => {
+		sandbox().injectFault({ kind: 'status' });
+		const res = await list(sandbox());
+		expect([res.status, res.body.code]).toEqual([500, 'INTERNAL']);
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('status: a chosen status, count times', async () => {
+		sandbox().injectFault({ kind: 'status', status: 503, count: 2 });
+		expect((await list(sandbox())).status).toBe(503);
+		expect((await list(sandbox())).status).toBe(503);
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('skip: lets the first matching requests through', async () => {
+		sandbox().injectFault({ kind: 'status', status: 502, skip: 2 });
+		expect((await list(sandbox())).status).toBe(200);
+		expect((await list(sandbox())).status).toBe(200);
+		expect((await list(sandbox())).status).toBe(502);
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('method and path: only matching requests are affected (path is a prefix)', async () => {
+		sandbox().injectFault({ kind: 'status', method: 'POST', path: '/api/v1/Session/' });
+		expect((await list(sandbox())).status).toBe(200);
+		const draft = sandbox().createSession();
+		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`)).status).toBe(500);
+		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
+	});
+
+	it('latency: waits delayMs, then answers normally', async () => {
+		sandbox().injectFault({ kind: 'latency', delayMs: 150 });
+		const started = Date.now();
+		expect((await list(sandbox())).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+	});
+
+	it('drop: the connection is destroyed without an answer', async () => {
+		sandbox().injectFault({ kind: 'drop' });
+		await expect(list(sandbox())).rejects.toThrow();
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('malformed: 200 with a body that is not JSON', async () => {
+		sandbox().injectFault({ kind: 'malformed' });
+		const res = await fetch(`${sandbox().baseUrl}/api/v1/Sessions`, { headers: { Authorization: `Bearer ${sandbox().demo.accessToken}` } });
+		expect(res.status).toBe(200);
+		await expect(res.json()).rejects.toThrow();
+	});
+
+	it('rateLimit: 429 with Retry-After (default 1) and the rate-limit headers, without using the real budget', async () => {
+		sandbox().injectFault({ kind: 'rateLimit', retryAfter: 7 });
+		const res = await list(sandbox());
+		expect(res.status).toBe(429);
+		expect(res.headers.get('retry-after')).toBe('7');
+		expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+		expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+		expect((await list(sandbox())).headers.get('x-ratelimit-remaining')).toBe('59');
+		sandbox().injectFault({ kind: 'rateLimit' });
+		expect((await list(sandbox())).headers.get('retry-after')).toBe('1');
+	});
+
+	it('faults apply to /oidc too', async () => {
+		sandbox().injectFault({ kind: 'status', status: 503, path: '/oidc' });
+		const res = await fetch(`${sandbox().baseUrl}/oidc/token`, { method: 'POST', body: 'grant_type=client_credentials' });
+		expect(res.status).toBe(503);
+	});
+
+	it('faults never apply to the control plane', async () => {
+		sandbox().injectFault({ kind: 'status' });
+		expect((await fetch(`${sandbox().baseUrl}/_sandbox/state`)).status).toBe(200);
+		expect((await list(sandbox())).status).toBe(500);
+	});
+
+	it('clearFaults() removes pending faults', async () => {
+		sandbox().injectFault({ kind: 'status', count: 5 });
+		sandbox().clearFaults();
+		expect((await list(sandbox())).status).toBe(200);
+	});
+
+	it('an unknown fault kind is refused', () => {
+		expect(() => sandbox().injectFault({ kind: 'explode' as never })).toThrow();
+	});
+});
+
+describe('onRequest hooks', () => {
+	it('run and are awaited before each API request is handled, so tests can change sessions between pages', async () => {
+		const a = sandbox().createSession({ name: 'a', updatedAt: '2025-01-01T00:00:00.000Z' });
+		sandbox().createSession({ name: 'b', updatedAt: '2025-01-02T00:00:00.000Z' });
+		const seen: string[] = [];
+		const off = sandbox().onRequest(async ({ method, path, query }) => {
+			seen.push(`${method} ${path} ${query.offset ?? ''}`);
+			await new Promise((resolve) => setTimeout(resolve, 10));
+			if (query.offset === '1') sandbox().updateSession(a.sessionId, { touch: true });
+		});
+		const page1 = await list(sandbox(), 'limit=1&offset=0');
+		const page2 = await list(sandbox(), 'limit=1&offset=1');
+		off();
+		await list(sandbox());
+		expect(seen).toEqual(['GET /api/v1/Sessions 0', 'GET /api/v1/Sessions 1']);
+		expect(page1.body.sessions[0].name).toBe('b');
+		// a was touched before page 2 was computed, so it moved to the top and page 2 shows b again.
+		expect(page2.body.sessions[0].name).toBe('b');
+	});
+
+	it('do not run for control-plane requests', async () => {
+		let calls = 0;
+		sandbox().onRequest(() => {
+			calls += 1;
+		});
+		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
+		expect(calls).toBe(0);
+	});
+});
+
+describe('request log', () => {
+	it('records every API request with method, path, query, status, orgId and time; not the control plane', async () => {
+		sandbox().clock.set('2025-06-16T14:22:00.000Z');
+		sandbox().clock.freeze();
+		await list(sandbox(), 'limit=5');
+		await list(sandbox(), '', null);
+		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
+		expect(sandbox().requests).toEqual([
+			{ method: 'GET', path: '/api/v1/Sessions', query: { limit: '5' }, status: 200, orgId: sandbox().demo.orgId, at: '2025-06-16T14:22:00.000Z', atMs: Date.parse('2025-06-16T14:22:00.000Z') },
+			{ method: 'GET', path: '/api/v1/Sessions', query: {}, status: 401, at: '2025-06-16T14:22:00.000Z', atMs: Date.parse('2025-06-16T14:22:00.000Z') },
+		]);
+		sandbox().clearRequests();
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	it('records fault answers with the fault kind (a drop as status 0)', async () => {
+		sandbox().injectFault({ kind: 'status', status: 502 });
+		sandbox().injectFault({ kind: 'drop', skip: 1 });
+		await list(sandbox());
+		await list(sandbox());
+		await list(sandbox()).catch(() => undefined);
+		expect(sandbox().requests.map((r) => [r.status, r.fault])).toEqual([
+			[502, 'status'],
+			[200, undefined],
+			[0, 'drop'],
+		]);
+	});
+});
