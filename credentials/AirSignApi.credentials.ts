@@ -187,5 +187,27 @@ function describeTokenFailure(error: TokenRequestError, tokenUrl: string): strin
 		return `AirSign could not issue an access token (HTTP ${status}). Try again in a few minutes.`;
 	}
 	const code = error.code ?? error.cause?.code;
-	return `Could not reach ${tokenUrl}${code ? ` (${code})` : ''}. Check the Base URL of the AirSign credential.`;
+	return `Could not reach ${tokenUrl}${code ? ` (${describeNetworkCode(code)})` : ''}. Check the Base URL of the AirSign credential.`;
+}
+
+// In words, not the raw code: n8n's NodeApiError replaces any message that contains
+// a Node error code such as ECONNREFUSED with its own generic text, which would drop
+// the token URL and the hint above.
+function describeNetworkCode(code: string): string {
+	switch (code.toUpperCase()) {
+		case 'ECONNREFUSED':
+			return 'connection refused';
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return 'host name not found';
+		case 'ETIMEDOUT':
+		case 'ECONNABORTED':
+			return 'timed out';
+		case 'ECONNRESET':
+			return 'connection closed by the server';
+		case 'EHOSTUNREACH':
+			return 'host unreachable';
+		default:
+			return 'network error';
+	}
 }

@@ -29,6 +29,10 @@ export type { HarnessNodeError, RunNodeOptions, RunNodeResult } from './run-node
 export { createPollingHarness } from './poll';
 export type { PollingHarness, PollingHarnessOptions, PollResult } from './poll';
 
+/** `testCredential({ type, credentials, env })`: the credential modal's Test button (CLI CredentialsTester). */
+export { testCredential } from './credential-test';
+export type { TestCredentialOptions, TestCredentialResult } from './credential-test';
+
 /** n8n runtime switches: binary data mode and SSRF protection (n8n's own settings). */
 export { ensureN8nRuntime, setBinaryDataMode, setSsrfProtection } from './n8n-runtime';
 export type { BinaryDataMode } from './n8n-runtime';

@@ -1,0 +1,216 @@
+import {
+	createTestEnvironment,
+	runNode,
+	testCredential,
+	type CredentialRef,
+	type TestEnvironment,
+} from '../harness';
+
+import { NodeApiError } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { AirSignApi } from '../../credentials/AirSignApi.credentials';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { ProbeNode } from '../harness/fixtures/ProbeNode.node';
+
+let sandbox: Sandbox;
+let env: TestEnvironment;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seedDemoData: false });
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+beforeEach(() => {
+	sandbox.reset();
+	sandbox.clearRequests();
+	env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+});
+
+const calls = () => sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+
+async function listSessions(credential: CredentialRef) {
+	return await runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: credential } });
+}
+
+describe('airSignApi credential, access token mode', () => {
+	it('sends Authorization: Bearer <token> (the sandbox accepts it for the demo org)', async () => {
+		const cred = await env.addCredential('airSignApi', {
+			authentication: 'accessToken',
+			accessToken: sandbox.demo.accessToken,
+			baseUrl: sandbox.baseUrl,
+		});
+		const result = await listSessions(cred);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/v1/Sessions',
+			status: 200,
+			orgId: sandbox.demo.orgId,
+		});
+		expect(env.store.counters.updateCredentials).toBe(0);
+	});
+
+	it('a wrong token gives a clear 401 error that does not leak the token', async () => {
+		const token = 'wrong-token-7f3a9c1d2e';
+		const cred = await env.addCredential('airSignApi', {
+			authentication: 'accessToken',
+			accessToken: token,
+			baseUrl: sandbox.baseUrl,
+		});
+		const result = await listSessions(cred);
+		const error = result.error as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.httpCode).toBe('401');
+		expect(error.message).toMatch(/authori[sz]/i);
+		for (const text of [
+			error.message,
+			String(error.description),
+			JSON.stringify(error),
+			JSON.stringify(result.storedError),
+			JSON.stringify(result.runData),
+		]) {
+			expect(text).not.toContain(token);
+		}
+		// n8n-core retries a 401 once after asking preAuthentication for a fresh
+		// token; with a pasted token there is nothing to fetch, so 2 requests.
+		expect(calls()).toEqual(['GET /api/v1/Sessions 401', 'GET /api/v1/Sessions 401']);
+	});
+});
+
+describe('airSignApi credential, client credentials mode', () => {
+	const clientCreds = () => ({
+		authentication: 'clientCredentials',
+		clientId: sandbox.demo.clientId,
+		clientSecret: sandbox.demo.clientSecret,
+		baseUrl: sandbox.baseUrl,
+	});
+
+	it('fetches a token once, persists it, and reuses it across executions', async () => {
+		const cred = await env.addCredential('airSignApi', clientCreds());
+		for (let i = 0; i < 3; i++) {
+			const result = await listSessions(cred);
+			expect(result.error).toBeUndefined();
+		}
+		expect(calls()).toEqual([
+			'POST /oidc/token 200',
+			'GET /api/v1/Sessions 200',
+			'GET /api/v1/Sessions 200',
+			'GET /api/v1/Sessions 200',
+		]);
+		expect(env.store.counters.preAuthentication).toBe(1);
+		expect(env.store.counters.updateCredentials).toBe(1);
+		const stored = await env.store.getData(cred.id);
+		expect(stored.sessionToken).toEqual(expect.any(String));
+		expect(stored.sessionToken).not.toBe('');
+	});
+
+	it('after the token expires, fetches a new one and the execution still succeeds', async () => {
+		const cred = await env.addCredential('airSignApi', clientCreds());
+		expect((await listSessions(cred)).error).toBeUndefined();
+		const firstToken = (await env.store.getData(cred.id)).sessionToken;
+
+		sandbox.clock.advance(3601 * 1000);
+		sandbox.clearRequests();
+		const afterExpiry = await listSessions(cred);
+		expect(afterExpiry.error).toBeUndefined();
+		expect(afterExpiry.run.status).toBe('success');
+		// The expired token is only discovered by the 401; n8n-core then calls
+		// preAuthentication(credentialsExpired = true) and retries once.
+		expect(calls()).toEqual([
+			'GET /api/v1/Sessions 401',
+			'POST /oidc/token 200',
+			'GET /api/v1/Sessions 200',
+		]);
+		const secondToken = (await env.store.getData(cred.id)).sessionToken;
+		expect(secondToken).not.toBe(firstToken);
+		expect(env.store.counters.preAuthentication).toBe(2);
+		expect(env.store.counters.updateCredentials).toBe(2);
+
+		sandbox.clearRequests();
+		expect((await listSessions(cred)).error).toBeUndefined();
+		expect(calls()).toEqual(['GET /api/v1/Sessions 200']);
+	});
+
+	it('a wrong secret fails with a clear message and without leaking the secret', async () => {
+		const secret = 'not-the-secret-5b8e';
+		const cred = await env.addCredential('airSignApi', { ...clientCreds(), clientSecret: secret });
+		const result = await listSessions(cred);
+		expect(result.error).toBeDefined();
+		expect(result.error!.message).toMatch(/client ID or client secret/);
+		expect(JSON.stringify(result.storedError)).not.toContain(secret);
+		expect(JSON.stringify(result.error)).not.toContain(secret);
+		expect(calls()).toEqual(['POST /oidc/token 401']);
+	});
+});
+
+describe('airSignApi credential test (the Test button)', () => {
+	it('OK for good client credentials: one token request plus one List Sessions', async () => {
+		const result = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: {
+				authentication: 'clientCredentials',
+				clientId: sandbox.demo.clientId,
+				clientSecret: sandbox.demo.clientSecret,
+				baseUrl: sandbox.baseUrl,
+			},
+		});
+		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
+		expect(calls()).toEqual(['POST /oidc/token 200', 'GET /api/v1/Sessions 200']);
+		expect(sandbox.requests[1].query).toEqual({ limit: '1' });
+		// The CLI persists the token the test fetched.
+		expect((await env.store.getData(result.credential.id)).sessionToken).not.toBe('');
+	});
+
+	it('OK for a good access token: one request', async () => {
+		const result = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { authentication: 'accessToken', accessToken: sandbox.demo.accessToken, baseUrl: sandbox.baseUrl },
+		});
+		expect(result.status).toBe('OK');
+		expect(calls()).toEqual(['GET /api/v1/Sessions 200']);
+	});
+
+	it('wrong secret, wrong token, wrong base URL and unreachable host give different clear messages', async () => {
+		const base = {
+			authentication: 'clientCredentials',
+			clientId: sandbox.demo.clientId,
+			clientSecret: sandbox.demo.clientSecret,
+			baseUrl: sandbox.baseUrl,
+		};
+		const wrongSecret = await testCredential({ env, type: 'airSignApi', credentials: { ...base, clientSecret: 'nope' } });
+		const wrongUrl = await testCredential({ env, type: 'airSignApi', credentials: { ...base, baseUrl: `${sandbox.baseUrl}/v2` } });
+		const unreachable = await testCredential({ env, type: 'airSignApi', credentials: { ...base, baseUrl: 'http://127.0.0.1:9' } });
+		const wrongToken = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { authentication: 'accessToken', accessToken: 'bad', baseUrl: sandbox.baseUrl },
+		});
+		const wrongUrlToken = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { authentication: 'accessToken', accessToken: 'bad', baseUrl: `${sandbox.baseUrl}/v2` },
+		});
+		const messages = { wrongSecret, wrongUrl, unreachable, wrongToken, wrongUrlToken };
+		for (const result of Object.values(messages)) expect(result.status).toBe('Error');
+		expect(wrongSecret.message).toMatch(/client ID or client secret/);
+		expect(wrongUrl.message).toMatch(/Base URL/);
+		expect(unreachable.message).toBe(
+			"Could not reach http://127.0.0.1:9/oidc/token (connection refused). Check the Base URL of the AirSign credential.",
+		);
+		expect(wrongToken.message).toBe('AirSign rejected the access token: it is wrong, revoked or expired');
+		expect(wrongUrlToken.message).toBe('No AirSign API answered at this Base URL: check the address');
+		expect(new Set(Object.values(messages).map((m) => m.message)).size).toBe(5);
+		expect(calls()).toEqual([
+			'POST /oidc/token 401',
+			'POST /v2/oidc/token 404',
+			'GET /api/v1/Sessions 401',
+			'GET /api/v1/Sessions 401',
+			'GET /v2/api/v1/Sessions 404',
+		]);
+	});
+});
