@@ -114,6 +114,22 @@ describe('runNode', () => {
 		expect(legacy.items[0].json.error).toEqual(expect.any(String));
 	});
 
+	it("continueErrorOutput: failed items go to the node's error output", async () => {
+		server.respond('/api/v1/fail', 500, { code: 'INTERNAL', message: 'boom' });
+		const result = await runNode({
+			env,
+			nodeType: new ProbeNode(),
+			parameters: { path: '={{ $json.path }}' },
+			credentials: { airSignApi: cred },
+			continueOnFail: 'continueErrorOutput',
+			input: [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0]).toHaveLength(1);
+		expect(result.outputs[1]).toHaveLength(1);
+		expect(result.outputs[1][0].json.error).toEqual(expect.any(String));
+	});
+
 	for (const binaryDataMode of ['default', 'filesystem'] as const) {
 		it(`binary input in ${binaryDataMode} mode reads back the same bytes`, async () => {
 			const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from([0, 1, 2, 254, 255])]);
