@@ -24,6 +24,8 @@ interface Handled {
 export function createRequestListener(ctx: SandboxContext) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		// The server's clock is the sandbox clock: Node would otherwise stamp Date from the real one.
+		res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
 		const handling = url.pathname === '/_sandbox' || url.pathname.startsWith('/_sandbox/')
 			? handleControlPlane(ctx, req, res, url)
 			: handleApiRequest(ctx, req, res, url);
@@ -74,6 +76,8 @@ async function handleApiRequest(ctx: SandboxContext, req: IncomingMessage, res: 
 
 	const { reply, orgId } = await route(ctx, req, method, url);
 	if (!req.readableEnded) await drain(req);
+	// Stamped again when answering: hooks may have moved the clock while the request was handled.
+	res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
 	log(reply.status, orgId === undefined ? {} : { orgId });
 	writeReply(res, reply);
 }
