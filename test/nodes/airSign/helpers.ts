@@ -1,0 +1,261 @@
+/**
+ * Shared set-up for the AirSign action node's engine tests: an in-process sandbox per
+ * test file, a fresh simulated n8n instance per test, and small helpers (PDF bytes,
+ * a loopback stub server for error-body shapes the sandbox never produces, log capture).
+ */
+import '../../harness';
+import {
+	createTestEnvironment,
+	runNode,
+	type CredentialRef,
+	type RunNodeOptions,
+	type RunNodeResult,
+	type TestEnvironment,
+} from '../../harness';
+
+import { Logger } from '@n8n/backend-common';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
+
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
+import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '../../../sandbox';
+
+export interface TestContext {
+	sandbox: Sandbox;
+	env: TestEnvironment;
+	/** Access-token credential of the demo organisation (ready token, never expires). */
+	cred: CredentialRef;
+}
+
+/** One sandbox for the file (reset before every test) and a fresh n8n instance per test. */
+export function useSandbox(options: SandboxOptions = {}): TestContext {
+	const ctx = {} as TestContext;
+	beforeAll(async () => {
+		ctx.sandbox = await startSandbox({ seedDemoData: false, ...options });
+	});
+	afterAll(async () => {
+		await ctx.sandbox?.close();
+	});
+	beforeEach(async () => {
+		ctx.sandbox.reset();
+		ctx.env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+		ctx.cred = await ctx.env.addCredential('airSignApi', {
+			authentication: 'accessToken',
+			accessToken: ctx.sandbox.demo.accessToken,
+			baseUrl: ctx.sandbox.baseUrl,
+		});
+	});
+	return ctx;
+}
+
+export async function tokenCredential(ctx: TestContext, accessToken: string, baseUrl = ctx.sandbox.baseUrl) {
+	return await ctx.env.addCredential('airSignApi', { authentication: 'accessToken', accessToken, baseUrl });
+}
+
+export async function clientCredential(
+	ctx: TestContext,
+	clientSecret = ctx.sandbox.demo.clientSecret,
+	baseUrl = ctx.sandbox.baseUrl,
+) {
+	return await ctx.env.addCredential('airSignApi', {
+		authentication: 'clientCredentials',
+		clientId: ctx.sandbox.demo.clientId,
+		clientSecret,
+		baseUrl,
+	});
+}
+
+/** Runs the AirSign node once through n8n's WorkflowExecute. */
+export async function runAirSign(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	extra: Partial<RunNodeOptions> = {},
+): Promise<RunNodeResult> {
+	return await runNode({
+		env: ctx.env,
+		nodeType: new AirSign(),
+		credentials: { airSignApi: ctx.cred },
+		parameters,
+		...extra,
+	});
+}
+
+export const uploadParams = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'file',
+	operation: 'upload',
+	binaryPropertyName: 'data',
+	...extra,
+});
+export const sendParams = (sessionId: string): INodeParameters => ({
+	resource: 'session',
+	operation: 'send',
+	sessionId,
+});
+export const getManyParams = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'session',
+	operation: 'getAll',
+	...extra,
+});
+
+/** Requests to the API (not the token endpoint). */
+export const apiRequests = (sandbox: Sandbox): RequestLogEntry[] =>
+	sandbox.requests.filter((r) => r.path.startsWith('/api/v1'));
+export const tokenRequests = (sandbox: Sandbox): RequestLogEntry[] =>
+	sandbox.requests.filter((r) => r.path === '/oidc/token');
+
+/** A PDF of exactly `size` bytes (header "%PDF-1.7\n", then filler). */
+export function pdf(size: number, fill = 0x20): Buffer {
+	const header = Buffer.from('%PDF-1.7\n');
+	const bytes = Buffer.alloc(size, fill);
+	header.copy(bytes, 0, 0, Math.min(size, header.length));
+	return bytes;
+}
+
+/** Creates `count` sessions in the demo organisation, one second apart. */
+export function seedSessions(sandbox: Sandbox, count: number, start = Date.parse('2025-01-01T00:00:00Z')) {
+	const sessions = [];
+	for (let i = 0; i < count; i++) {
+		const at = new Date(start + i * 1000).toISOString();
+		sessions.push(
+			sandbox.createSession({ name: `Session ${String(i).padStart(3, '0')}`, createdAt: at, updatedAt: at }),
+		);
+	}
+	return sessions;
+}
+
+/**
+ * Everything that could be printed: n8n's logger (every level, even when silent: the
+ * spy sits on Logger.prototype.log, which every scoped logger goes through), console
+ * and the process's stdout / stderr.
+ */
+export function captureOutput() {
+	const chunks: string[] = [];
+	const record = (...args: unknown[]) => {
+		for (const arg of args) {
+			try {
+				chunks.push(typeof arg === 'string' ? arg : JSON.stringify(arg, errorReplacer()));
+			} catch {
+				chunks.push(String(arg));
+			}
+		}
+	};
+	const spies = [
+		vi.spyOn(Logger.prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
+			record(...args);
+		} as never),
+		...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+			vi.spyOn(console, m).mockImplementation((...args: unknown[]) => record(...args)),
+		),
+	];
+	const stdout = process.stdout.write.bind(process.stdout);
+	const stderr = process.stderr.write.bind(process.stderr);
+	process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+		record(String(chunk));
+		return (stdout as (...a: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stdout.write;
+	process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+		record(String(chunk));
+		return (stderr as (...a: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stderr.write;
+	return {
+		text: () => chunks.join('\n'),
+		restore: () => {
+			for (const spy of spies) spy.mockRestore();
+			process.stdout.write = stdout;
+			process.stderr.write = stderr;
+		},
+	};
+}
+
+/** JSON.stringify replacer that also serialises Error objects (own and standard properties, cause). */
+export function errorReplacer() {
+	const seen = new WeakSet<object>();
+	return (_key: string, value: unknown) => {
+		if (value !== null && typeof value === 'object') {
+			if (seen.has(value)) return '[circular]';
+			seen.add(value);
+		}
+		if (value instanceof Error) {
+			const out: Record<string, unknown> = {};
+			for (const key of Object.getOwnPropertyNames(value)) out[key] = (value as unknown as Record<string, unknown>)[key];
+			out.message = value.message;
+			out.stack = value.stack;
+			if ('cause' in value) out.cause = (value as { cause?: unknown }).cause;
+			return out;
+		}
+		if (typeof value === 'bigint') return String(value);
+		if (typeof value === 'function') return undefined;
+		return value;
+	};
+}
+
+/** The whole error, serialised: message, description, context, cause, stack... */
+export function serialise(value: unknown): string {
+	return JSON.stringify(value, errorReplacer()) ?? '';
+}
+
+export interface StubRequest {
+	method: string;
+	url: string;
+	headers: IncomingHttpHeaders;
+	body: string;
+}
+export interface StubAnswer {
+	status: number;
+	body?: unknown;
+	/** Raw text body instead of JSON. */
+	raw?: string;
+	headers?: Record<string, string>;
+}
+export interface StubServer {
+	baseUrl: string;
+	requests: StubRequest[];
+	close(): Promise<void>;
+}
+
+/**
+ * A tiny loopback HTTP server answering every request with `answer(request)`. Used only
+ * where the sandbox cannot produce what a test needs (error-body shapes other than the
+ * sandbox's `{ code, message }`).
+ */
+export async function startStub(answer: (request: StubRequest) => StubAnswer): Promise<StubServer> {
+	const requests: StubRequest[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const request: StubRequest = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
+			requests.push(request);
+			const { status, body, raw, headers } = answer(request);
+			res.writeHead(status, { 'content-type': 'application/json', ...headers });
+			res.end(raw ?? (body === undefined ? '' : JSON.stringify(body)));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		requests,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** A loopback port nothing listens on. */
+export async function closedPort(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}`;
+}
