@@ -1,6 +1,17 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+	resolve: {
+		alias: {
+			// n8n-core loads n8n-workflow's CommonJS build; without this alias vitest would
+			// hand the tests and nodes the ES-module build, a second copy whose error classes
+			// fail every `instanceof` check against the engine's. n8n itself has one copy.
+			'n8n-workflow': require.resolve('n8n-workflow'),
+		},
+	},
 	test: {
 		include: ['test/**/*.test.ts'],
 		testTimeout: 30_000,

@@ -9,6 +9,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { describeNetworkCode } from '../nodes/AirSign/helpers/networkErrors';
+
 /**
  * AirSign access tokens live one hour. "Client Credentials" lets n8n fetch a token
  * itself: `sessionToken` is an expirable hidden field, so n8n calls
@@ -188,26 +190,4 @@ function describeTokenFailure(error: TokenRequestError, tokenUrl: string): strin
 	}
 	const code = error.code ?? error.cause?.code;
 	return `Could not reach ${tokenUrl}${code ? ` (${describeNetworkCode(code)})` : ''}. Check the Base URL of the AirSign credential.`;
-}
-
-// In words, not the raw code: n8n's NodeApiError replaces any message that contains
-// a Node error code such as ECONNREFUSED with its own generic text, which would drop
-// the token URL and the hint above.
-function describeNetworkCode(code: string): string {
-	switch (code.toUpperCase()) {
-		case 'ECONNREFUSED':
-			return 'connection refused';
-		case 'ENOTFOUND':
-		case 'EAI_AGAIN':
-			return 'host name not found';
-		case 'ETIMEDOUT':
-		case 'ECONNABORTED':
-			return 'timed out';
-		case 'ECONNRESET':
-			return 'connection closed by the server';
-		case 'EHOSTUNREACH':
-			return 'host unreachable';
-		default:
-			return 'network error';
-	}
 }

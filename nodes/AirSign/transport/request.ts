@@ -10,6 +10,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
+import { describeNetworkCode } from '../helpers/networkErrors';
 import { readServiceErrorCode, readServiceMessage } from './serviceError';
 
 export type AirSignContext = IExecuteFunctions | IPollFunctions;
@@ -187,7 +188,7 @@ function describeFailure(failure: ApiFailure, messages: FailureMessages): Failur
 	}
 	if (failure.networkCode) {
 		return {
-			message: `Could not reach AirSign (${failure.networkCode})`,
+			message: `Could not reach AirSign: ${describeNetworkCode(failure.networkCode)}`,
 			description:
 				'Check the Base URL in the AirSign credential and the network of this n8n instance, then try again.',
 		};
