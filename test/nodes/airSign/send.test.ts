@@ -1,0 +1,178 @@
+import '../../harness';
+
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { apiRequests, runAirSign, sendParams, tokenCredential, useSandbox } from './helpers';
+
+const ctx = useSandbox();
+
+const recipients = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Witness', email: 'bob@example.com' },
+];
+
+describe('Send Session', () => {
+	it('sends a draft: output is the spec 2.5 result, one invitation per recipient', async () => {
+		const draft = ctx.sandbox.createSession({ name: 'Contract', recipients });
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const out = result.items[0].json;
+		expect(out).toEqual({
+			sessionId: draft.sessionId,
+			status: 'pending',
+			sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+			recipients: [
+				{ recipientId: draft.recipients[0].recipientId, name: 'Ann Signer', email: 'ann@example.com', signingOrder: 1 },
+				{ recipientId: draft.recipients[1].recipientId, name: 'Bob Witness', email: 'bob@example.com', signingOrder: 2 },
+			],
+		});
+		expect(ctx.sandbox.outbox.map((m) => [m.to, m.sessionId])).toEqual([
+			['ann@example.com', draft.sessionId],
+			['bob@example.com', draft.sessionId],
+		]);
+		expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('pending');
+		expect(apiRequests(ctx.sandbox)).toEqual([
+			expect.objectContaining({ method: 'POST', path: `/api/v1/Session/${draft.sessionId}/Send`, status: 200 }),
+		]);
+	});
+
+	it('does not refuse an upper-case UUID with spaces around it locally (trimmed, sent as is)', async () => {
+		const draft = ctx.sandbox.createSession({ recipients });
+		const result = await runAirSign(ctx, sendParams(`  ${draft.sessionId.toUpperCase()} `));
+		// The sandbox compares ids exactly; what matters here is that the node did not refuse it locally.
+		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(apiRequests(ctx.sandbox)[0].path).toBe(`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`);
+		expect(result.error === undefined || result.error instanceof NodeApiError).toBe(true);
+	});
+
+	it('sessionId from an expression over 3 items, each output paired with its item', async () => {
+		const drafts = [0, 1, 2].map((i) => ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }));
+		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
+			drafts.map((d, i) => [d.sessionId, 'pending', { item: i }]),
+		);
+		expect(ctx.sandbox.outbox).toHaveLength(3);
+	});
+
+	describe('service refusals, mapped', () => {
+		const cases: Array<[string, () => string, string, string]> = [
+			[
+				'NOT_A_DRAFT',
+				() => ctx.sandbox.createSession({ status: 'pending', recipients }).sessionId,
+				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+				'Send Invitation',
+			],
+			[
+				'NO_RECIPIENTS',
+				() => ctx.sandbox.createSession({ recipients: [] }).sessionId,
+				'The session has no recipients [NO_RECIPIENTS]',
+				'Add at least one recipient',
+			],
+			[
+				'INCOMPLETE_RECIPIENTS',
+				() => ctx.sandbox.createSession({ recipients: [{ name: 'Ann' }] }).sessionId,
+				'Some recipients of the session have no name or no email [INCOMPLETE_RECIPIENTS]',
+				'draftUrl',
+			],
+			[
+				'SELF_SIGN_ONLY',
+				() => ctx.sandbox.createSession({ selfSignOnly: true, recipients }).sessionId,
+				'The session is self-sign only, so there is nobody to send it to [SELF_SIGN_ONLY]',
+				'Self-sign sessions',
+			],
+		];
+		for (const [code, make, message, hint] of cases) {
+			it(`${code}: 400 with a clear message, no invitation`, async () => {
+				const sessionId = make();
+				const result = await runAirSign(ctx, sendParams(sessionId));
+				expect(result.error).toBeInstanceOf(NodeApiError);
+				expect(result.error!.message).toBe(message);
+				expect(result.error!.description).toContain(hint);
+				expect(result.error!.httpCode).toBe('400');
+				expect(result.error!.context?.itemIndex).toBe(0);
+				expect(result.storedError?.message).toBe(message);
+				expect(ctx.sandbox.outbox).toEqual([]);
+				expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ status: 400 })]);
+			});
+		}
+
+		it('sending twice: the second run answers NOT_A_DRAFT', async () => {
+			const draft = ctx.sandbox.createSession({ recipients });
+			expect((await runAirSign(ctx, sendParams(draft.sessionId))).error).toBeUndefined();
+			const again = await runAirSign(ctx, sendParams(draft.sessionId));
+			expect(again.error?.message).toContain('[NOT_A_DRAFT]');
+			expect(ctx.sandbox.outbox).toHaveLength(2);
+		});
+
+		it('404 for an unknown session', async () => {
+			const result = await runAirSign(ctx, sendParams('3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b'));
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
+			expect(result.error!.httpCode).toBe('404');
+		});
+
+		it("404 for another organisation's session, which stays a draft", async () => {
+			const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, recipients });
+			const result = await runAirSign(ctx, sendParams(theirs.sessionId));
+			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
+			expect(result.error!.description).toContain('another AirSign organisation');
+			expect(ctx.sandbox.getSession(theirs.sessionId)?.status).toBe('draft');
+			expect(ctx.sandbox.outbox).toEqual([]);
+		});
+
+		it('403 when the token lacks write:sessions (write:files alone)', async () => {
+			ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
+			const draft = ctx.sandbox.createSession({ recipients });
+			const result = await runAirSign(ctx, sendParams(draft.sessionId));
+			expect(result.error!.message).toBe('The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]');
+			expect(result.error!.description).toContain('write:sessions');
+			expect(result.error!.httpCode).toBe('403');
+			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
+		});
+
+		it('401 for a wrong token', async () => {
+			ctx.cred = await tokenCredential(ctx, 'not-a-real-token-42');
+			const draft = ctx.sandbox.createSession({ recipients });
+			const result = await runAirSign(ctx, sendParams(draft.sessionId));
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toMatch(/^AirSign rejected the credential \[HTTP 401/);
+			expect(result.error!.description).toContain('Client Credentials');
+			expect(result.error!.httpCode).toBe('401');
+			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
+		});
+	});
+
+	describe('session IDs are validated before any request (no path injection)', () => {
+		const bad = ['={{ "" }}', '   ', '../x', 'a/b', '%2e%2e', '..%2F..%2FFile', 'not-a-uuid', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b/../../File', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b?x=1', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b#'];
+		for (const value of bad) {
+			it(`refuses ${JSON.stringify(value)}`, async () => {
+				const result = await runAirSign(ctx, sendParams(value));
+				expect(result.error).toBeInstanceOf(NodeOperationError);
+				expect(result.error!.message).toMatch(/is not a valid AirSign session ID/);
+				expect(result.error!.context?.itemIndex).toBe(0);
+				expect(ctx.sandbox.requests).toEqual([]);
+			});
+		}
+
+		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
+			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(/Session ID" is required/);
+			expect(ctx.sandbox.requests).toEqual([]);
+		});
+
+		it('refuses a non-string id from an expression (number, object), naming the item', async () => {
+			const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+				input: [{ json: { id: ctx.sandbox.createSession({ recipients }).sessionId } }, { json: { id: 42 } }],
+			});
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toBe('Session ID 42 is not a valid AirSign session ID');
+			expect(result.error!.context?.itemIndex).toBe(1);
+			// Item 0 was sent before item 1 failed; nothing was sent for item 1.
+			expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		});
+	});
+});
