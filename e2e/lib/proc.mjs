@@ -1,0 +1,71 @@
+// Child-process helpers: bounded in time, output captured, errors that show the output's tail.
+import { spawn } from 'node:child_process';
+
+export const tail = (text, max = 4000) => (text.length > max ? '…' + text.slice(-max) : text);
+
+/**
+ * Runs a command; resolves { code, stdout, stderr, ms } or rejects on timeout / spawn error /
+ * (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
+ */
+export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, allowFailure = false, label } = {}) {
+	const name = label ?? [cmd, ...args].join(' ');
+	return new Promise((resolve, reject) => {
+		const t0 = Date.now();
+		const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout.on('data', (c) => (stdout += c));
+		child.stderr.on('data', (c) => (stderr += c));
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killTree(child);
+		}, timeoutMs);
+		child.on('error', (err) => {
+			clearTimeout(timer);
+			reject(new Error(`${name}: could not start: ${err.message}`));
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			const ms = Date.now() - t0;
+			const result = { code, signal, stdout, stderr, ms };
+			if (timedOut) return reject(Object.assign(new Error(`${name}: timed out after ${timeoutMs} ms\n${describeOutput(result)}`), { result }));
+			if (code !== 0 && !allowFailure)
+				return reject(Object.assign(new Error(`${name}: exit ${code ?? signal}\n${describeOutput(result)}`), { result }));
+			resolve(result);
+		});
+		if (input !== undefined) child.stdin.end(input);
+		else child.stdin.end();
+	});
+}
+
+export function describeOutput({ stdout = '', stderr = '' }) {
+	return `--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
+}
+
+/** Kills a detached child and its process group (only that group: the child we started). */
+export function killTree(child, signal = 'SIGTERM') {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			/* already gone */
+		}
+	}
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function timed(label, fn, timings) {
+	const t0 = Date.now();
+	try {
+		return await fn();
+	} finally {
+		const s = (Date.now() - t0) / 1000;
+		if (timings) timings[label] = s;
+		process.stdout.write(`[e2e] ${label}: ${s.toFixed(1)} s\n`);
+	}
+}
