@@ -8,7 +8,9 @@
 //
 //   node e2e/smoke.mjs [--keep] [--no-package]
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { installN8n } from './install-n8n.mjs';
 import {
 	PACKAGE_NAME,
@@ -99,12 +101,14 @@ async function main() {
 	console.log(`[e2e] user folder: ${userFolder}`);
 	let instance;
 	const servers = [];
+	const cleanup = [];
 	try {
 		// 1. The package as npm users get it.
 		let packaged = false;
 		if (tryPackage) {
 			try {
 				const { tarball, files } = await timed('npm run build + npm pack', () => packPackage(), timings);
+				cleanup.push(() => rmSync(path.dirname(tarball), { recursive: true, force: true }));
 				const pkg = (await import('node:fs')).readFileSync(new URL('../package.json', import.meta.url), 'utf8');
 				const declared = [...JSON.parse(pkg).n8n.credentials, ...JSON.parse(pkg).n8n.nodes];
 				const missing = declared.filter((f) => !files.includes(f));
@@ -188,6 +192,7 @@ async function main() {
 	} finally {
 		if (instance) await instance.stop(5_000);
 		for (const s of servers) s.close();
+		for (const fn of cleanup) fn();
 		if (keep) console.log(`[e2e] kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}
