@@ -16,6 +16,7 @@ import {
 import { Logger } from '@n8n/backend-common';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
@@ -258,4 +259,24 @@ export async function closedPort(): Promise<string> {
 	const { port } = server.address() as AddressInfo;
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * The `sleep` n8n-workflow re-exports (a getter onto @n8n/utils/sleep, read at call
+ * time): the same module instance n8n-workflow loaded, so a spy on it sees every wait
+ * the node asks for. `onSleep` decides what really happens (default: a 5 ms wait), so
+ * back-off schedules can be asserted without real multi-second sleeps.
+ */
+const sleepModule = createRequire(createRequire(import.meta.url).resolve('n8n-workflow'))('@n8n/utils/sleep') as {
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+};
+export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
+	const requested: number[] = [];
+	const realSleep = sleepModule.sleep;
+	const spy = vi.spyOn(sleepModule, 'sleep').mockImplementation(async (ms: number) => {
+		requested.push(ms);
+		const real = onSleep(ms);
+		await realSleep(typeof real === 'number' ? real : 5);
+	});
+	return { requested, restore: () => spy.mockRestore() };
 }

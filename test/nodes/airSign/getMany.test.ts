@@ -1,0 +1,419 @@
+import '../../harness';
+
+import { NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { apiRequests, getManyParams, recordSleeps, runAirSign, seedSessions, useSandbox } from './helpers';
+
+const ctx = useSandbox();
+const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
+
+let restoreSleep: (() => void) | undefined;
+afterEach(() => {
+	restoreSleep?.();
+	restoreSleep = undefined;
+});
+
+describe('Get Many: paging', () => {
+	for (const count of [0, 1, 99, 100, 101, 250]) {
+		it(`Return All over ${count} sessions: ${Math.max(1, Math.ceil(count / 100))} request(s) of limit=100`, async () => {
+			const seeded = seedSessions(ctx.sandbox, count);
+			const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(count);
+			expect(new Set(result.items.map((i) => i.json.sessionId))).toEqual(new Set(seeded.map((s) => s.sessionId)));
+			expect(result.items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+			const pages = Math.max(1, Math.ceil(count / 100));
+			expect(listed().map((r) => [r.query.limit, r.query.offset, r.status])).toEqual(
+				Array.from({ length: pages }, (_, i) => ['100', String(i * 100), 200]),
+			);
+		});
+	}
+
+	it('Limit 5: one request with limit=5', async () => {
+		seedSessions(ctx.sandbox, 20);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 5 }));
+		expect(result.items).toHaveLength(5);
+		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([['5', '0']]);
+	});
+
+	it('Limit 150 over 250 sessions: limit=100 then limit=50 at offset 100', async () => {
+		seedSessions(ctx.sandbox, 250);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
+		expect(result.items).toHaveLength(150);
+		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(150);
+		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
+			['100', '0'],
+			['50', '100'],
+		]);
+	});
+
+	it('Limit 150 over 120 sessions: stops when hasMore is false', async () => {
+		seedSessions(ctx.sandbox, 120);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
+		expect(result.items).toHaveLength(120);
+		expect(listed()).toHaveLength(2);
+	});
+
+	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items are spec 2.3 sessions', async () => {
+		seedSessions(ctx.sandbox, 60);
+		const result = await runAirSign(ctx, getManyParams());
+		expect(result.items).toHaveLength(50);
+		expect(listed().map((r) => r.query)).toEqual([{ limit: '50', offset: '0' }]);
+		expect(Object.keys(result.items[0].json).sort()).toEqual(
+			['completedDate', 'createdAt', 'expiryDate', 'name', 'recipients', 'selfSignOnly', 'sessionId', 'status', 'updatedAt'].sort(),
+		);
+		expect(result.items[0].json.name).toBe('Session 059');
+	});
+
+	it('a session that moves while Return All pages is not returned twice', async () => {
+		const seeded = seedSessions(ctx.sandbox, 150);
+		let touched = false;
+		ctx.sandbox.onRequest(({ query }) => {
+			// Before page 2: the oldest session becomes the newest, shifting every row down one.
+			if (query.offset === '100' && !touched) {
+				touched = true;
+				ctx.sandbox.updateSession(seeded[0].sessionId, { updatedAt: '2030-01-01T00:00:00Z' });
+			}
+		});
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const ids = result.items.map((i) => i.json.sessionId);
+		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it('the organisation sees only its own sessions', async () => {
+		seedSessions(ctx.sandbox, 3);
+		ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, name: 'Theirs' });
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(result.items.map((i) => i.json.name)).not.toContain('Theirs');
+		expect(result.items).toHaveLength(3);
+	});
+});
+
+describe('Get Many: filters', () => {
+	it('Status (several) goes out as one comma-separated value', async () => {
+		ctx.sandbox.createSession({ name: 'd', status: 'draft' });
+		ctx.sandbox.createSession({ name: 'c', status: 'completed' });
+		ctx.sandbox.createSession({ name: 'p', status: 'pending' });
+		const result = await runAirSign(
+			ctx,
+			getManyParams({ returnAll: true, filters: { status: ['draft', 'completed'] } }),
+		);
+		expect(listed()[0].query.status).toBe('draft,completed');
+		expect(result.items.map((i) => i.json.status).sort()).toEqual(['completed', 'draft']);
+	});
+
+	it('Status from an expression giving a comma-separated string (spaces trimmed)', async () => {
+		ctx.sandbox.createSession({ status: 'inProgress' });
+		ctx.sandbox.createSession({ status: 'expired' });
+		ctx.sandbox.createSession({ status: 'cancelled' });
+		const result = await runAirSign(
+			ctx,
+			getManyParams({ returnAll: true, filters: { status: '={{ $json.states }}' } }),
+			{ input: [{ json: { states: 'inProgress, expired' } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(listed()[0].query.status).toBe('inProgress,expired');
+		expect(result.items.map((i) => i.json.status).sort()).toEqual(['expired', 'inProgress']);
+	});
+
+	it('Name Contains and Recipient Email', async () => {
+		ctx.sandbox.createSession({ name: 'Employment contract', recipients: [{ name: 'A', email: 'a@x.com' }] });
+		ctx.sandbox.createSession({ name: 'Lease CONTRACT', recipients: [{ name: 'B', email: 'b@x.com' }] });
+		ctx.sandbox.createSession({ name: 'NDA', recipients: [{ name: 'A', email: 'a@x.com' }] });
+		const byName = await runAirSign(ctx, getManyParams({ returnAll: true, filters: { name: ' contract ' } }));
+		expect(byName.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'Lease CONTRACT']);
+		expect(listed()[0].query.name).toBe('contract');
+		ctx.sandbox.clearRequests();
+		const byEmail = await runAirSign(ctx, getManyParams({ returnAll: true, filters: { recipientEmail: 'a@x.com' } }));
+		expect(byEmail.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'NDA']);
+		expect(listed()[0].query.recipientEmail).toBe('a@x.com');
+	});
+
+	it('created/updated After and Before, ISO strings, sent as UTC ISO', async () => {
+		const s = seedSessions(ctx.sandbox, 10); // created = updated = 2025-01-01T00:00:00Z + i s
+		const result = await runAirSign(
+			ctx,
+			getManyParams({
+				returnAll: true,
+				filters: {
+					createdAfter: '2025-01-01T00:00:01Z',
+					createdBefore: '2025-01-01T11:00:08+11:00',
+					updatedAfter: '2025-01-01T00:00:02.000Z',
+					updatedBefore: '2025-01-01T00:00:07Z',
+				},
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(listed()[0].query).toMatchObject({
+			createdAfter: '2025-01-01T00:00:01.000Z',
+			createdBefore: '2025-01-01T00:00:08.000Z',
+			updatedAfter: '2025-01-01T00:00:02.000Z',
+			updatedBefore: '2025-01-01T00:00:07.000Z',
+		});
+		expect(result.items.map((i) => i.json.sessionId).sort()).toEqual(
+			[s[3], s[4], s[5], s[6]].map((x) => x.sessionId).sort(),
+		);
+	});
+
+	it('a Luxon DateTime from an expression ($now.minus({ hours: 1 }))', async () => {
+		const before = Date.now();
+		const result = await runAirSign(
+			ctx,
+			getManyParams({ filters: { updatedAfter: '={{ $now.minus({ hours: 1 }) }}' } }),
+		);
+		const after = Date.now();
+		expect(result.error).toBeUndefined();
+		const sent = listed()[0].query.updatedAfter;
+		expect(sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+		expect(Date.parse(sent)).toBeGreaterThanOrEqual(before - 3_600_000 - 1000);
+		expect(Date.parse(sent)).toBeLessThanOrEqual(after - 3_600_000 + 1000);
+	});
+
+	it('a date without an offset is read in the workflow timezone (Australia/Sydney)', async () => {
+		const result = await runAirSign(
+			ctx,
+			getManyParams({ filters: { createdAfter: '2025-06-16T10:00:00', createdBefore: '2025-07-16T10:00:00+00:00' } }),
+			{ timezone: 'Australia/Sydney' },
+		);
+		// June: AEST (UTC+10); the second has an explicit offset, so the timezone does not apply.
+		expect(result.error).toBeUndefined();
+		expect(listed()[0].query.createdAfter).toBe('2025-06-16T00:00:00.000Z');
+		expect(listed()[0].query.createdBefore).toBe('2025-07-16T10:00:00.000Z');
+	});
+
+	it('a date without an offset in summer time (Sydney, January: UTC+11)', async () => {
+		await runAirSign(ctx, getManyParams({ filters: { updatedAfter: '2025-01-16T10:00:00' } }), {
+			timezone: 'Australia/Sydney',
+		});
+		expect(listed()[0].query.updatedAfter).toBe('2025-01-15T23:00:00.000Z');
+	});
+
+	describe('every Sort By × Sort Order', () => {
+		const keys = ['createdAt', 'updatedAt', 'completedDate', 'name'] as const;
+		for (const sortBy of keys) {
+			for (const sortOrder of ['asc', 'desc'] as const) {
+				it(`${sortBy} ${sortOrder}`, async () => {
+					// Each key orders the four sessions differently.
+					const rows = [
+						{ name: 'b', createdAt: '2025-01-03T00:00:00Z', updatedAt: '2025-02-02T00:00:00Z', completedDate: '2025-03-04T00:00:00Z' },
+						{ name: 'd', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-02-04T00:00:00Z', completedDate: '2025-03-02T00:00:00Z' },
+						{ name: 'a', createdAt: '2025-01-04T00:00:00Z', updatedAt: '2025-02-01T00:00:00Z', completedDate: '2025-03-03T00:00:00Z' },
+						{ name: 'c', createdAt: '2025-01-02T00:00:00Z', updatedAt: '2025-02-03T00:00:00Z', completedDate: '2025-03-01T00:00:00Z' },
+					];
+					for (const row of rows) ctx.sandbox.createSession({ ...row, status: 'completed' });
+					const result = await runAirSign(
+						ctx,
+						getManyParams({ returnAll: true, options: { sortBy, sortOrder } }),
+					);
+					expect(result.error).toBeUndefined();
+					expect(listed()[0].query).toMatchObject({ sortBy, sortOrder });
+					const expected = [...rows]
+						.sort((x, y) => (x[sortBy] < y[sortBy] ? -1 : 1) * (sortOrder === 'asc' ? 1 : -1))
+						.map((r) => r.name);
+					expect(result.items.map((i) => i.json.name)).toEqual(expected);
+				});
+			}
+		}
+	});
+
+	describe('bad input fails before any request, naming the parameter and the item', () => {
+		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+			['an unknown status', { filters: { status: '={{ "draft,signed" }}' } }, /"Status" has an unknown value: signed/],
+			['a wrongly-cased status', { filters: { status: '={{ "Draft" }}' } }, /"Status" has an unknown value: Draft/],
+			['a bad date', { filters: { createdAfter: 'yesterday-ish' } }, /"Created After" is not a valid date: yesterday-ish/],
+			['a bad date from an expression', { filters: { updatedBefore: '={{ "2025-13-45" }}' } }, /"Updated Before" is not a valid date/],
+			['created after >= before', { filters: { createdAfter: '2025-01-02T00:00:00Z', createdBefore: '2025-01-01T00:00:00Z' } }, /"Created After" .* is not earlier than "Created Before"/],
+			['updated after == before', { filters: { updatedAfter: '2025-01-02T00:00:00Z', updatedBefore: '2025-01-02T00:00:00Z' } }, /"Updated After" .* is not earlier than "Updated Before"/],
+			['limit 0', { limit: 0 }, /"Limit" must be a whole number of at least 1, not 0/],
+			['limit 2.5', { limit: '={{ 2.5 }}' }, /"Limit" must be a whole number of at least 1, not 2.5/],
+			['a recipient email that is not one', { filters: { recipientEmail: 'bob' } }, /"Recipient Email" is not an email address: bob/],
+		];
+		for (const [label, params, message] of cases) {
+			it(label, async () => {
+				const result = await runAirSign(ctx, getManyParams(params as never));
+				expect(result.error).toBeInstanceOf(NodeOperationError);
+				expect(result.error!.message).toMatch(message);
+				expect(result.error!.context?.itemIndex).toBe(0);
+				expect(ctx.sandbox.requests).toEqual([]);
+			});
+		}
+
+		it('on the third of three items: earlier items ran, the error names item 2', async () => {
+			const result = await runAirSign(ctx, getManyParams({ filters: { createdAfter: '={{ $json.after }}' } }), {
+				input: [{ json: { after: '2025-01-01T00:00:00Z' } }, { json: { after: '2025-01-02T00:00:00Z' } }, { json: { after: 'soon' } }],
+			});
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toMatch(/"Created After" is not a valid date: soon/);
+			expect(result.error!.context?.itemIndex).toBe(2);
+			expect(listed()).toHaveLength(2);
+		});
+	});
+});
+
+describe('Get Many: rate limit (429)', () => {
+	it('a short Retry-After (1 s) is waited out, then the call succeeds', async () => {
+		seedSessions(ctx.sandbox, 3);
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		const started = Date.now();
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		expect(elapsed).toBeGreaterThanOrEqual(950);
+		expect(listed().map((r) => [r.status, r.fault])).toEqual([
+			[429, 'rateLimit'],
+			[200, undefined],
+		]);
+		// The retry came at least the Retry-After later (the sandbox clock runs in real time here).
+		expect(listed()[1].atMs - listed()[0].atMs).toBeGreaterThanOrEqual(950);
+	});
+
+	it('a Retry-After within "Max Wait on Rate Limit" is waited out for exactly that long', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
+		expect(result.error).toBeUndefined();
+		expect(sleeps.requested).toEqual([45_000]);
+		expect(listed().map((r) => r.status)).toEqual([429, 200]);
+	});
+
+	it('a long Retry-After (3600 s) fails at once with the reset time, without sleeping', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.clock.freeze();
+		const now = ctx.sandbox.clock.now();
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 3600 });
+		const started = Date.now();
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(sleeps.requested).toEqual([]);
+		expect(listed()).toHaveLength(1);
+		expect(result.error).toBeDefined();
+		const resetCandidates = [Math.floor(now / 1000), Math.ceil(now / 1000)].map((s) =>
+			new Date((s + 3600) * 1000).toISOString().slice(11, 19),
+		);
+		const message = result.error!.message;
+		expect(message).toMatch(/^AirSign's List Sessions budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/);
+		expect(resetCandidates.some((t) => message.includes(`It resets at ${t} UTC`))).toBe(true);
+		expect(result.error!.description).toContain('waits at most 60 s');
+		expect(result.error!.httpCode).toBe('429');
+		expect(result.error!.context?.itemIndex).toBe(0);
+	});
+
+	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 5 });
+		const short = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 2 } }));
+		expect(short.error?.message).toMatch(/budget is used up/);
+		expect(short.error?.description).toContain('waits at most 2 s');
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		const never = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 0 } }));
+		expect(never.error?.message).toMatch(/budget is used up/);
+		expect(never.error?.description).not.toContain('waits at most');
+		expect(sleeps.requested).toEqual([]);
+		expect(listed().map((r) => r.status)).toEqual([429, 429]);
+	});
+
+	it('real budget exhaustion (rateLimitPerHour 2): Return All stops at the third page with the reset time', async () => {
+		ctx.sandbox.config.rateLimitPerHour = 2;
+		ctx.sandbox.clock.freeze();
+		seedSessions(ctx.sandbox, 250);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(listed().map((r) => [r.status, r.query.offset])).toEqual([
+			[200, '0'],
+			[200, '100'],
+			[429, '200'],
+		]);
+		expect(result.items).toEqual([]);
+		expect(result.error!.message).toMatch(/budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/);
+		expect(result.error!.description).toContain('2 List Sessions requests per hour');
+	});
+
+	it('real budget exhaustion near the end of the window: waits for the reset and goes on', async () => {
+		ctx.sandbox.config.rateLimitPerHour = 1;
+		ctx.sandbox.clock.freeze();
+		seedSessions(ctx.sandbox, 150);
+		// Spend the budget, then move to 3 s before the window resets.
+		await runAirSign(ctx, getManyParams({ limit: 1 }));
+		ctx.sandbox.clock.advance(3600_000 - 3000);
+		ctx.sandbox.clearRequests();
+		// Sleeping moves the sandbox clock by the time asked for.
+		const sleeps = recordSleeps((ms) => {
+			ctx.sandbox.clock.advance(ms);
+		});
+		restoreSleep = sleeps.restore;
+		const result = await runAirSign(ctx, getManyParams({ limit: 10 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(10);
+		expect(sleeps.requested).toEqual([3000]);
+		expect(listed().map((r) => r.status)).toEqual([429, 200]);
+	});
+});
+
+describe('Get Many: transient failures are retried twice', () => {
+	it('5xx three times: 3 attempts, back-off 0.5 s then 2 s, then a clear error', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
+		expect(sleeps.requested).toEqual([500, 2000]);
+		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 503]');
+		expect(result.error!.description).toContain("on AirSign's side");
+		expect(result.error!.httpCode).toBe('503');
+	});
+
+	it('5xx twice then 200: succeeds', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		seedSessions(ctx.sandbox, 2);
+		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Sessions', count: 2 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		expect(listed().map((r) => r.status)).toEqual([500, 500, 200]);
+	});
+
+	it('a malformed (non-JSON) body: retried, then "not JSON"', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed()).toHaveLength(3);
+		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
+		ctx.sandbox.clearRequests();
+		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 1 });
+		const recovered = await runAirSign(ctx, getManyParams());
+		expect(recovered.error).toBeUndefined();
+		expect(listed()).toHaveLength(2);
+	});
+
+	it('a dropped connection: retried, then "Could not reach AirSign"', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed().map((r) => r.status)).toEqual([0, 0, 0]);
+		// The network code in words: n8n's NodeApiError would replace a message holding a raw code.
+		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
+		expect(result.error!.description).toContain('Base URL');
+		ctx.sandbox.clearRequests();
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 2 });
+		const recovered = await runAirSign(ctx, getManyParams());
+		expect(recovered.error).toBeUndefined();
+		expect(listed()).toHaveLength(3);
+	});
+
+	it('a 400 from the service is not retried', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'status', status: 400, path: '/api/v1/Sessions' });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed()).toHaveLength(1);
+		expect(sleeps.requested).toEqual([]);
+		expect(result.error!.message).toBe('AirSign refused the request [HTTP 400 INTERNAL]');
+	});
+});
