@@ -222,10 +222,10 @@ async function startingState(
 	);
 	const newest = page.sessions[0];
 	const newestMs = newest ? Date.parse(String(newest.updatedAt)) : Number.NaN;
-	const candidates = [page.serverTime, Number.isNaN(newestMs) ? undefined : newestMs].filter(
-		(t): t is number => t !== undefined,
-	);
-	const cursorMs = candidates.length ? Math.max(...candidates) : 0;
+	// The service's clock wins: a session stamped in the future must not put the cursor
+	// there, or every update until that time would be skipped. The newest update only
+	// stands in when no Date header came.
+	const cursorMs = page.serverTime ?? (Number.isNaN(newestMs) ? 0 : newestMs);
 	return {
 		cursor: new Date(cursorMs).toISOString(),
 		// The newest session is history already, even if it sits exactly at the cursor.
