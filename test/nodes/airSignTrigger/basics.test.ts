@@ -1,0 +1,283 @@
+import { createPollingHarness, createTestEnvironment } from '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSignTrigger } from '../../../nodes/AirSignTrigger/AirSignTrigger.node';
+import {
+	createMany,
+	demoSessions,
+	drain,
+	key,
+	Ledger,
+	listRequests,
+	newTrigger,
+	pollAndRecord,
+	T0,
+	useSandbox,
+} from './helpers';
+
+const getSandbox = useSandbox();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe('AirSign Trigger: first activation', () => {
+	it('starts from the present on the server clock: one request, no history delivered', async () => {
+		const sandbox = getSandbox();
+		for (let i = 0; i < 30; i++) {
+			sandbox.createSession({ name: `Old ${i}`, createdAt: T0 - (i + 1) * HOUR, status: 'completed' });
+		}
+		const trigger = newTrigger(sandbox);
+
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(first.emitted).toBe(false);
+		expect(listRequests(sandbox)).toHaveLength(1);
+		expect(listRequests(sandbox)[0].query).toMatchObject({ sortBy: 'updatedAt', sortOrder: 'desc', limit: '1' });
+		// The cursor is the sandbox's "now" (2030), not the machine's.
+		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(T0);
+
+		sandbox.clock.advance(10_000);
+		const ledger = new Ledger();
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+		expect(ledger.errors).toEqual([]);
+
+		// Only what changes after activation arrives.
+		const [a, b] = demoSessions(sandbox);
+		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(1_000);
+		const fresh = sandbox.createSession({ name: 'New one' });
+		sandbox.clock.advance(1_000);
+		sandbox.updateSession(b.sessionId, { name: 'Renamed' });
+		sandbox.clock.advance(3_000);
+
+		const items = await pollAndRecord(sandbox, trigger, ledger);
+		expect(items.map((s) => s.sessionId)).toEqual([a.sessionId, fresh.sessionId, b.sessionId]);
+		expect(items.map((s) => s.status)).toEqual(['cancelled', 'draft', 'completed']);
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+	});
+
+	it('a session stamped in the future at activation does not hold the cursor in the future', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'From the future', updatedAt: T0 + DAY });
+		sandbox.createSession({ name: 'Past', createdAt: T0 - HOUR });
+		const trigger = newTrigger(sandbox);
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger);
+		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(T0);
+
+		const later = sandbox.createSession({ name: 'Made after activation' });
+		sandbox.clock.advance(5_000);
+		const items = await pollAndRecord(sandbox, trigger, ledger);
+		expect(items.map((s) => s.sessionId)).toEqual([later.sessionId]);
+		// The future session was history at activation: never delivered.
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+		expect(ledger.delivered).toBe(1);
+	});
+});
+
+describe('AirSign Trigger: Start From', () => {
+	it('delivers the history since that date, oldest first, then only new updates', async () => {
+		const sandbox = getSandbox();
+		const tooOld = sandbox.createSession({ name: 'ten days', createdAt: T0 - 10 * DAY });
+		const d3 = sandbox.createSession({ name: 'three days', createdAt: T0 - 3 * DAY });
+		const d1 = sandbox.createSession({ name: 'one day', createdAt: T0 - DAY });
+		const d2 = sandbox.createSession({ name: 'two days', createdAt: T0 - 2 * DAY });
+		const trigger = newTrigger(sandbox, { options: { startFrom: new Date(T0 - 4 * DAY).toISOString() } });
+		const ledger = new Ledger();
+
+		const items = await pollAndRecord(sandbox, trigger, ledger);
+		expect(items.map((s) => s.name)).toEqual(['three days', 'two days', 'one day']);
+		expect(items.map((s) => s.sessionId)).toEqual([d3.sessionId, d2.sessionId, d1.sessionId]);
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+
+		sandbox.updateSession(tooOld.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(3_000);
+		const next = await pollAndRecord(sandbox, trigger, ledger);
+		expect(next.map((s) => [s.sessionId, s.status])).toEqual([[tooOld.sessionId, 'cancelled']]);
+		expect(ledger.repeated()).toEqual([]);
+	});
+
+	it('Start From in the workflow timezone is read as that zone', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'before', createdAt: Date.parse('2030-03-01T10:30:00Z') });
+		sandbox.createSession({ name: 'after', createdAt: Date.parse('2030-03-01T11:30:00Z') });
+		// 12:00 in Berlin (UTC+1 in March) is 11:00 UTC.
+		const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+		const trigger = createPollingHarness({
+			env,
+			nodeType: new AirSignTrigger(),
+			timezone: 'Europe/Berlin',
+			parameters: { filters: {}, options: { startFrom: '2030-03-01T12:00:00' } },
+			credentials: {
+				airSignApi: { authentication: 'accessToken', accessToken: sandbox.demo.accessToken, baseUrl: sandbox.baseUrl },
+			},
+		});
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.name)).toEqual(['after']);
+	});
+});
+
+describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
+	it('returns the newest matching session as a sample and leaves static data untouched', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'completed old', status: 'completed', createdAt: T0 - 3 * HOUR });
+		const newestCompleted = sandbox.createSession({ name: 'completed new', status: 'completed', createdAt: T0 - 2 * HOUR });
+		sandbox.createSession({ name: 'draft newest', createdAt: T0 - HOUR });
+		const staticData = {
+			'node:Trigger': { cursor: new Date(T0 - 5 * DAY).toISOString(), delivered: ['x@1'], failedPolls: 2 },
+		};
+		const trigger = newTrigger(sandbox, { mode: 'manual', filters: { status: ['completed'] }, staticData });
+		const before = JSON.stringify(trigger.nodeStaticData);
+
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ sessionId: newestCompleted.sessionId, status: 'completed' });
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(before);
+		expect(listRequests(sandbox).map((r) => r.query)).toEqual([
+			{ status: 'completed', sortBy: 'updatedAt', sortOrder: 'desc', limit: '1', offset: '0' },
+		]);
+
+		// Again: the same sample, still nothing stored.
+		const again = await trigger.poll();
+		expect(again.items[0].json.sessionId).toBe(newestCompleted.sessionId);
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(before);
+	});
+
+	it('with nothing matching it returns nothing and no error', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'draft' });
+		const trigger = newTrigger(sandbox, { mode: 'manual', filters: { status: ['completed'] } });
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		expect(trigger.nodeStaticData).toEqual({});
+	});
+});
+
+describe('AirSign Trigger: filters', () => {
+	it('sends status, name and recipientEmail and delivers only what matches', async () => {
+		const sandbox = getSandbox();
+		const alice = { name: 'Alice', email: 'alice@example.com' };
+		const bob = { name: 'Bob', email: 'bob@example.com' };
+		const match = sandbox.createSession({ name: 'Lease contract', recipients: [bob, alice], createdAt: T0 - DAY });
+		const wrongName = sandbox.createSession({ name: 'Invoice', recipients: [alice], createdAt: T0 - DAY });
+		const wrongEmail = sandbox.createSession({ name: 'Lease contract 2', recipients: [bob], createdAt: T0 - DAY });
+		const trigger = newTrigger(sandbox, {
+			filters: { status: ['completed', 'cancelled'], name: ' contract ', recipientEmail: 'Alice@Example.com' },
+		});
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger);
+
+		sandbox.updateSession(match.sessionId, { status: 'inProgress' }); // wrong status
+		sandbox.updateSession(wrongName.sessionId, { status: 'completed' });
+		sandbox.updateSession(wrongEmail.sessionId, { status: 'completed' });
+		sandbox.clock.advance(5_000);
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+
+		sandbox.updateSession(match.sessionId, { status: 'completed' });
+		sandbox.clock.advance(5_000);
+		const items = await pollAndRecord(sandbox, trigger, ledger);
+		expect(items.map((s) => [s.sessionId, s.status])).toEqual([[match.sessionId, 'completed']]);
+
+		const queries = listRequests(sandbox).map((r) => r.query);
+		expect(queries.length).toBeGreaterThan(0);
+		for (const query of queries) {
+			expect(query).toMatchObject({ status: 'completed,cancelled', name: 'contract', recipientEmail: 'Alice@Example.com' });
+		}
+		expect(listRequests(sandbox).every((r) => r.status === 200)).toBe(true);
+	});
+});
+
+describe('AirSign Trigger: items', () => {
+	it('one item per updated session, in its state as listed, oldest update first', async () => {
+		const sandbox = getSandbox();
+		const sessions = createMany(sandbox, 5, { createdAt: T0 - DAY });
+		const trigger = newTrigger(sandbox);
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger);
+
+		// Session 3 changes three times between polls, session 1 once, in this order.
+		sandbox.updateSession(sessions[3].sessionId, { status: 'pending' });
+		sandbox.clock.advance(10);
+		sandbox.updateSession(sessions[1].sessionId, { status: 'inProgress' });
+		sandbox.clock.advance(10);
+		sandbox.updateSession(sessions[3].sessionId, { status: 'inProgress' });
+		sandbox.clock.advance(10);
+		const last = sandbox.updateSession(sessions[3].sessionId, { status: 'completed', name: 'Signed' });
+		sandbox.clock.advance(5_000);
+
+		const items = await pollAndRecord(sandbox, trigger, ledger);
+		expect(items.map((s) => s.sessionId)).toEqual([sessions[1].sessionId, sessions[3].sessionId]);
+		const listed = (await listDirect(sandbox)).find((s) => s.sessionId === sessions[3].sessionId);
+		expect(items[1]).toEqual(listed);
+		expect(items[1]).toMatchObject({ status: 'completed', name: 'Signed', updatedAt: last.updatedAt });
+		expect(ledger.repeated()).toEqual([]);
+	});
+
+	it('survives a restart (static data through JSON) without loss or repeat', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger);
+		createMany(sandbox, 150);
+		sandbox.clock.advance(5_000);
+		await pollAndRecord(sandbox, trigger, ledger);
+		trigger.restart();
+		createMany(sandbox, 20);
+		sandbox.clock.advance(5_000);
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.delivered).toBe(170);
+		expect(new Set(ledger.items.map((s) => key(s.sessionId, s.updatedAt))).size).toBe(170);
+	});
+});
+
+describe.each([
+	['2030', '2030-03-04T05:06:07.000Z'],
+	['2019', '2019-07-08T09:10:11.000Z'],
+])('AirSign Trigger: the server clock (%s) defines the cursor', (_label, now) => {
+	it('cursor follows the sandbox clock, a future-stamped session does not stall polling', async () => {
+		const sandbox = getSandbox();
+		sandbox.clock.set(now);
+		const start = Date.parse(now);
+		const trigger = newTrigger(sandbox);
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger);
+		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(start);
+
+		const a = sandbox.createSession({ name: 'a' });
+		const future = sandbox.createSession({ name: 'future', updatedAt: start + 7 * DAY });
+		sandbox.clock.advance(5_000);
+		expect((await pollAndRecord(sandbox, trigger, ledger)).map((s) => s.sessionId)).toEqual([
+			a.sessionId,
+			future.sessionId,
+		]);
+		// Never past the server's now (less the settle window), whatever the data says.
+		const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
+		expect(cursor).toBeLessThanOrEqual(sandbox.clock.now());
+		expect(cursor).toBeGreaterThanOrEqual(start);
+
+		for (let round = 0; round < 3; round++) {
+			const b = sandbox.createSession({ name: `b${round}` });
+			sandbox.clock.advance(5_000);
+			expect((await pollAndRecord(sandbox, trigger, ledger)).map((s) => s.sessionId)).toEqual([b.sessionId]);
+		}
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.errors).toEqual([]);
+		// Bounded: only the future session and the settle window are remembered.
+		expect((trigger.nodeStaticData.delivered as string[]).length).toBeLessThanOrEqual(2);
+	});
+});
+
+async function listDirect(sandbox: ReturnType<typeof getSandbox>) {
+	const response = await fetch(`${sandbox.baseUrl}/api/v1/Sessions?limit=100`, {
+		headers: { Authorization: `Bearer ${sandbox.demo.accessToken}` },
+	});
+	return ((await response.json()) as { sessions: Array<Record<string, unknown>> }).sessions;
+}

@@ -1,0 +1,146 @@
+import { createPollingHarness, createTestEnvironment, type PollingHarness, type PollResult } from '../../harness';
+
+import type { IDataObject } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSignTrigger } from '../../../nodes/AirSignTrigger/AirSignTrigger.node';
+import { startSandbox, type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
+
+/** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
+export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
+
+/** One sandbox per test file (clock frozen at `now`), reset before each test. */
+export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ now: T0, ...options });
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	beforeEach(() => {
+		sandbox?.reset();
+	});
+	return () => {
+		if (!sandbox) throw new Error('sandbox not started');
+		return sandbox;
+	};
+}
+
+export interface TriggerOptions {
+	filters?: IDataObject;
+	options?: IDataObject;
+	mode?: 'trigger' | 'manual';
+	/** Credential data; default: the demo organisation's never-expiring token. */
+	credential?: IDataObject;
+	staticData?: IDataObject;
+}
+
+/** One active workflow whose only node is the AirSign Trigger, against the sandbox. */
+export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
+	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+	return createPollingHarness({
+		env,
+		nodeType: new AirSignTrigger(),
+		mode: options.mode,
+		parameters: {
+			event: 'sessionUpdated',
+			filters: options.filters ?? {},
+			options: options.options ?? {},
+		},
+		credentials: {
+			airSignApi: (options.credential ?? {
+				authentication: 'accessToken',
+				accessToken: sandbox.demo.accessToken,
+				baseUrl: sandbox.baseUrl,
+			}) as never,
+		},
+		staticData: options.staticData,
+	});
+}
+
+/** List Sessions requests the sandbox received (fault answers included). */
+export const listRequests = (sandbox: Sandbox) =>
+	sandbox.requests.filter((r) => r.path === '/api/v1/Sessions');
+
+export const key = (sessionId: unknown, updatedAt: unknown) =>
+	`${String(sessionId)}@${Date.parse(String(updatedAt))}`;
+
+/**
+ * Everything a trigger delivered, across polls: which (session, updatedAt) pairs, how
+ * many times, and in what order.
+ */
+export class Ledger {
+	readonly counts = new Map<string, number>();
+	readonly items: IDataObject[] = [];
+	polls = 0;
+	errors: Error[] = [];
+
+	record(result: PollResult): IDataObject[] {
+		this.polls++;
+		if (result.error) this.errors.push(result.error);
+		const json = result.items.map((item) => item.json);
+		for (const session of json) {
+			const k = key(session.sessionId, session.updatedAt);
+			this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+			this.items.push(session);
+		}
+		return json;
+	}
+
+	/** Pairs delivered more than once. */
+	repeated(): string[] {
+		return [...this.counts].filter(([, n]) => n > 1).map(([k]) => k);
+	}
+
+	/** Sessions whose current (sessionId, updatedAt) was never delivered. */
+	lost(sessions: Session[]): Session[] {
+		return sessions.filter((s) => !this.counts.has(key(s.sessionId, s.updatedAt)));
+	}
+
+	get delivered(): number {
+		return this.items.length;
+	}
+}
+
+/** Polls, records, and advances the sandbox clock past the trigger's settle window. */
+export async function pollAndRecord(
+	sandbox: Sandbox,
+	trigger: PollingHarness,
+	ledger: Ledger,
+	advanceMs = 5_000,
+): Promise<IDataObject[]> {
+	const result = await trigger.poll();
+	const items = ledger.record(result);
+	sandbox.clock.advance(advanceMs);
+	return items;
+}
+
+/** Polls until a poll delivers nothing and ends without error (at most `max` polls). */
+export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: Ledger, max = 50): Promise<number> {
+	for (let i = 1; i <= max; i++) {
+		const result = await trigger.poll();
+		ledger.record(result);
+		sandbox.clock.advance(5_000);
+		if (!result.error && result.items.length === 0) return i;
+	}
+	throw new Error(`still delivering after ${max} polls`);
+}
+
+/** Sessions of the demo organisation as the sandbox holds them now. */
+export const demoSessions = (sandbox: Sandbox) =>
+	sandbox.listAllSessions().filter((s) => s.orgId === sandbox.demo.orgId);
+
+/** Creates `n` sessions with the given times (default: now), returns them in creation order. */
+export function createMany(
+	sandbox: Sandbox,
+	n: number,
+	input: Parameters<Sandbox['createSession']>[0] = {},
+): Session[] {
+	const created: Session[] = [];
+	for (let i = 0; i < n; i++) {
+		created.push(sandbox.createSession({ name: `Session ${i}`, ...input }));
+	}
+	return created;
+}
