@@ -31,20 +31,27 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				}),
 			);
 		} catch (error) {
+			// Both constructors hand back an error that is already of their kind, untouched.
+			const nodeError =
+				error instanceof NodeApiError
+					? new NodeApiError(this.getNode(), error as unknown as JsonObject)
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 			if (this.continueOnFail()) {
 				returnData.push({
 					json: {
-						error: error.message,
-						...(error.description && { description: error.description }),
+						error: nodeError.message,
+						...(nodeError.description && { description: nodeError.description }),
 						...(error.httpCode && { httpCode: error.httpCode }),
 					},
 					pairedItem: { item: itemIndex },
+					// "Continue (using error output)" moves an item to the error output only when it
+					// carries `error` (n8n then keeps only json.error); the regular output keeps the
+					// description and httpCode in json.
+					...(this.getNode().onError === 'continueErrorOutput' && { error: nodeError }),
 				});
 				continue;
 			}
-			// Both constructors hand back an error that is already of their kind, untouched.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw nodeError;
 		}
 	}
 	return [returnData];
