@@ -1,0 +1,267 @@
+import '../../harness';
+import { binaryItem } from '../../harness';
+
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/transport/serviceError';
+import {
+	apiRequests,
+	closedPort,
+	getManyParams,
+	pdf,
+	recordSleeps,
+	runAirSign,
+	sendParams,
+	startStub,
+	tokenCredential,
+	uploadParams,
+	useSandbox,
+	type StubAnswer,
+	type StubServer,
+} from './helpers';
+
+const ctx = useSandbox();
+const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
+
+let stub: StubServer | undefined;
+afterEach(async () => {
+	await stub?.close();
+	stub = undefined;
+});
+
+async function sendAgainstStub(answer: StubAnswer) {
+	stub = await startStub(() => answer);
+	ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+	return await runAirSign(ctx, sendParams(SESSION_ID));
+}
+
+describe('error-body shapes (loopback stub: the sandbox always answers { code, message })', () => {
+	const NOT_A_DRAFT = 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]';
+	const shapes: Array<[string, StubAnswer]> = [
+		['code', { status: 400, body: { code: 'NOT_A_DRAFT', message: 'not a draft' } }],
+		['errorCode', { status: 400, body: { errorCode: 'NOT_A_DRAFT', message: 'not a draft' } }],
+		['error (string)', { status: 400, body: { error: 'NOT_A_DRAFT', message: 'not a draft' } }],
+		['error.code', { status: 400, body: { error: { code: 'NOT_A_DRAFT', message: 'not a draft' } } }],
+		[
+			'RFC 7807 problem (type URI, application/problem+json)',
+			{
+				status: 400,
+				headers: { 'content-type': 'application/problem+json' },
+				body: { type: 'https://api.airsign.example/errors/not-a-draft', title: 'Not a draft', status: 400, detail: 'not a draft' },
+			},
+		],
+		[
+			'RFC 7807 problem, camelCase last segment',
+			{ status: 400, body: { type: 'https://api.airsign.example/problems/NotADraft', detail: 'not a draft' } },
+		],
+		['JSON served as text/plain', { status: 400, headers: { 'content-type': 'text/plain' }, raw: JSON.stringify({ code: 'NOT_A_DRAFT', message: 'not a draft' }) }],
+	];
+	for (const [label, answer] of shapes) {
+		it(`finds the code in ${label}`, async () => {
+			const result = await sendAgainstStub(answer);
+			expect(stub!.requests).toHaveLength(1);
+			expect(stub!.requests[0]).toMatchObject({ method: 'POST', url: `/api/v1/Session/${SESSION_ID}/Send` });
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toBe(NOT_A_DRAFT);
+			expect(result.error!.description).toContain('AirSign said: "not a draft"');
+			expect(result.error!.httpCode).toBe('400');
+		});
+	}
+
+	it('falls back to the HTTP status when no code is given (404 → the operation\'s 404 text)', async () => {
+		const result = await sendAgainstStub({ status: 404, body: {} });
+		expect(result.error!.message).toBe('AirSign has no session with this ID [HTTP 404]');
+	});
+
+	it('falls back to the HTTP status with an empty body, a non-JSON body or "about:blank"', async () => {
+		const empty = await sendAgainstStub({ status: 400, raw: '' });
+		expect(empty.error!.message).toBe('AirSign refused the request [HTTP 400]');
+		await stub!.close();
+		const html = await sendAgainstStub({ status: 409, headers: { 'content-type': 'text/html' }, raw: '<html>Conflict</html>' });
+		expect(html.error!.message).toBe('AirSign refused the request [HTTP 409]');
+		await stub!.close();
+		const blank = await sendAgainstStub({ status: 400, body: { type: 'about:blank', title: 'Bad Request' } });
+		expect(blank.error!.message).toBe('AirSign refused the request [HTTP 400]');
+		expect(blank.error!.description).toBe('AirSign said: "Bad Request"');
+	});
+
+	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {
+		stub = await startStub(() => ({ status: 413, headers: { 'content-type': 'text/html' }, raw: '<h1>413 Request Entity Too Large</h1>' }));
+		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		expect(result.error!.message).toBe('The file is larger than AirSign accepts [HTTP 413]');
+	});
+
+	it('a 2xx that is not JSON on Send is reported, not passed on as output', async () => {
+		const result = await sendAgainstStub({ status: 200, headers: { 'content-type': 'text/html' }, raw: '<html>login page</html>' });
+		expect(result.items).toEqual([]);
+		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
+	});
+});
+
+describe('readServiceErrorCode / readServiceMessage (unit)', () => {
+	it.each([
+		[{ code: 'NOT_A_DRAFT' }, 'NOT_A_DRAFT'],
+		[{ errorCode: 'NO_RECIPIENTS' }, 'NO_RECIPIENTS'],
+		[{ error_code: 'SELF_SIGN_ONLY' }, 'SELF_SIGN_ONLY'],
+		[{ error: 'INCOMPLETE_RECIPIENTS' }, 'INCOMPLETE_RECIPIENTS'],
+		[{ error: { code: 'FILE_TOO_LARGE' } }, 'FILE_TOO_LARGE'],
+		[{ error: { errorCode: 'INVALID_BASE64' } }, 'INVALID_BASE64'],
+		[{ errors: [{ code: 'INVALID_FILE_TYPE' }] }, 'INVALID_FILE_TYPE'],
+		[{ type: 'https://x.example/errors/not-a-draft' }, 'NOT_A_DRAFT'],
+		[{ type: 'https://x.example/errors#incomplete-recipients' }, 'INCOMPLETE_RECIPIENTS'],
+		[{ type: 'urn:problem:SelfSignOnly' }, 'SELF_SIGN_ONLY'],
+		[{ type: 'https://x.example/errors/NotADraft' }, 'NOT_A_DRAFT'],
+		[{ type: 'https://x.example/errors/FILE_TOO_LARGE' }, 'FILE_TOO_LARGE'],
+		[{ type: 'https://x.example/errors/invalid.base64' }, 'INVALID_BASE64'],
+		[{ type: 'about:blank' }, undefined],
+		[{ code: 42 }, '42'],
+		[{ code: '  ' }, undefined],
+		['{"code":"NOT_A_DRAFT"}', 'NOT_A_DRAFT'],
+		['not json', undefined],
+		[null, undefined],
+		[[{ code: 'X' }], undefined],
+		[{}, undefined],
+	])('%j → %s', (body, expected) => {
+		expect(readServiceErrorCode(body)).toBe(expected);
+	});
+
+	it('reads the message from message, detail, error_description, error.message, errors[0].message, title', () => {
+		expect(readServiceMessage({ message: 'm' })).toBe('m');
+		expect(readServiceMessage({ detail: 'd', title: 't' })).toBe('d');
+		expect(readServiceMessage({ error_description: 'e' })).toBe('e');
+		expect(readServiceMessage({ error: { message: 'em' } })).toBe('em');
+		expect(readServiceMessage({ errors: [{ message: 'x' }] })).toBe('x');
+		expect(readServiceMessage({ title: 't' })).toBe('t');
+		expect(readServiceMessage({ message: 'y'.repeat(600) })).toHaveLength(500);
+	});
+});
+
+describe('continueOnFail and item indexes', () => {
+	it('On Error: Continue: the failing item becomes an error item, the others go on, pairing kept', async () => {
+		const a = ctx.sandbox.createSession({ recipients });
+		const b = ctx.sandbox.createSession({ recipients, status: 'completed' });
+		const c = ctx.sandbox.createSession({ recipients });
+		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			continueOnFail: true,
+			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		expect(result.items[0].json).toMatchObject({ sessionId: a.sessionId, status: 'pending' });
+		expect(result.items[1].json).toEqual({
+			error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+			description: expect.stringContaining('Send Invitation'),
+			httpCode: '400',
+		});
+		expect(result.items[2].json).toMatchObject({ sessionId: c.sessionId, status: 'pending' });
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(ctx.sandbox.outbox.map((m) => m.sessionId)).toEqual([a.sessionId, c.sessionId]);
+	});
+
+	it('continueOnFail also covers local refusals (bad session ID) and Get Many input errors', async () => {
+		const a = ctx.sandbox.createSession({ recipients });
+		const send = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			continueOnFail: true,
+			input: [{ json: { id: '../x' } }, { json: { id: a.sessionId } }],
+		});
+		expect(send.items[0].json.error).toMatch(/is not a valid AirSign session ID/);
+		expect(send.items[0].pairedItem).toEqual({ item: 0 });
+		expect(send.items[1].json.status).toBe('pending');
+
+		const list = await runAirSign(ctx, getManyParams({ limit: '={{ $json.limit }}' }), {
+			continueOnFail: true,
+			input: [{ json: { limit: 0 } }, { json: { limit: 2 } }],
+		});
+		expect(list.items[0].json.error).toMatch(/"Limit" must be/);
+		expect(list.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('On Error: Continue (using error output): the error item goes to the error output', async () => {
+		const a = ctx.sandbox.createSession({ recipients });
+		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			continueOnFail: 'continueErrorOutput',
+			input: [{ json: { id: a.sessionId } }, { json: { id: SESSION_ID } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0].map((i) => i.json.sessionId)).toEqual([a.sessionId]);
+		expect(result.outputs[1]).toHaveLength(1);
+		expect(result.outputs[1][0].json.error).toBe('AirSign has no session with this ID [NOT_FOUND]');
+		expect(result.outputs[1][0].pairedItem).toEqual({ item: 1 });
+	});
+
+	it('legacy continueOnFail flag behaves the same', async () => {
+		const result = await runAirSign(ctx, sendParams(SESSION_ID), { continueOnFail: 'legacy' });
+		expect(result.items[0].json.error).toBe('AirSign has no session with this ID [NOT_FOUND]');
+	});
+
+	it('without it, the first error stops the node and carries the item index', async () => {
+		const a = ctx.sandbox.createSession({ recipients });
+		const b = ctx.sandbox.createSession({ recipients, selfSignOnly: true });
+		const c = ctx.sandbox.createSession({ recipients });
+		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toContain('[SELF_SIGN_ONLY]');
+		expect(result.error!.context?.itemIndex).toBe(1);
+		expect(result.run.status).toBe('error');
+		// Item 2 was never attempted.
+		expect(apiRequests(ctx.sandbox)).toHaveLength(2);
+		expect(ctx.sandbox.getSession(c.sessionId)?.status).toBe('draft');
+	});
+
+	it('a local error on item 1 carries itemIndex 1 too', async () => {
+		const result = await runAirSign(ctx, uploadParams(), {
+			input: [binaryItem(pdf(100)), binaryItem(Buffer.from('GIF89a'))],
+		});
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error!.context?.itemIndex).toBe(1);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+	});
+});
+
+describe('write operations are not retried; network failures are clear', () => {
+	let restore: (() => void) | undefined;
+	afterEach(() => restore?.());
+
+	it('Send: a 500 is reported after one attempt (not idempotent), the session untouched', async () => {
+		const sleeps = recordSleeps();
+		restore = sleeps.restore;
+		const draft = ctx.sandbox.createSession({ recipients });
+		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(sleeps.requested).toEqual([]);
+		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 500]');
+		expect(result.error!.httpCode).toBe('500');
+	});
+
+	it('Upload: a dropped connection is reported after one attempt', async () => {
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/File' });
+		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
+	});
+
+	it('a Base URL with nothing listening: "connection refused", for every operation', async () => {
+		ctx.cred = await tokenCredential(ctx, 'some-token-1234', await closedPort());
+		const sleeps = recordSleeps();
+		restore = sleeps.restore;
+		for (const [params, input] of [
+			[sendParams(SESSION_ID), undefined],
+			[uploadParams(), [binaryItem(pdf(100))]],
+			[getManyParams(), undefined],
+		] as const) {
+			const result = await runAirSign(ctx, params, { input: input as never });
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toBe('Could not reach AirSign: connection refused');
+			expect(result.error!.description).toContain('Base URL');
+		}
+		// Get Many retried twice (reads are safe to retry).
+		expect(sleeps.requested).toEqual([500, 2000]);
+	});
+});
