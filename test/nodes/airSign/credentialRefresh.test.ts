@@ -1,0 +1,126 @@
+import '../../harness';
+import { binaryItem } from '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import {
+	apiRequests,
+	clientCredential,
+	getManyParams,
+	pdf,
+	runAirSign,
+	seedSessions,
+	sendParams,
+	tokenRequests,
+	uploadParams,
+	useSandbox,
+} from './helpers';
+
+// Tokens live 60 s on the sandbox clock, which is frozen and moved by the tests.
+const ctx = useSandbox({ tokenTtlSeconds: 60, now: '2025-06-16T00:00:00Z' });
+const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+
+describe('client credentials: tokens renewed during long runs', () => {
+	it('first call fetches a token, persists it, and later executions reuse it while it lives', async () => {
+		ctx.cred = await clientCredential(ctx);
+		for (let i = 0; i < 3; i++) {
+			const result = await runAirSign(ctx, getManyParams());
+			expect(result.error).toBeUndefined();
+			ctx.sandbox.clock.advance(10_000);
+		}
+		expect(tokenRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.env.store.counters.preAuthentication).toBe(1);
+		expect(ctx.env.store.counters.updateCredentials).toBe(1);
+		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).toEqual(expect.any(String));
+		expect(apiRequests(ctx.sandbox).every((r) => r.status === 200)).toBe(true);
+	});
+
+	it('ten executions, each after the last token expired: every call succeeds, one new token each time', async () => {
+		ctx.cred = await clientCredential(ctx);
+		const draftIds = Array.from({ length: 10 }, () => ctx.sandbox.createSession({ recipients }).sessionId);
+		for (const [i, id] of draftIds.entries()) {
+			const op = i % 2 === 0 ? sendParams(id) : getManyParams();
+			const result = await runAirSign(ctx, op);
+			expect(result.error).toBeUndefined();
+			ctx.sandbox.clock.advance(61_000);
+		}
+		expect(tokenRequests(ctx.sandbox)).toHaveLength(10);
+		expect(ctx.env.store.counters.preAuthentication).toBe(10);
+		// Each stale token costs one 401, answered by n8n's refresh-and-retry; never a failed item.
+		const api = apiRequests(ctx.sandbox);
+		expect(api.filter((r) => r.status === 401)).toHaveLength(9);
+		expect(api.filter((r) => r.status === 200)).toHaveLength(10);
+		for (const [i, r] of api.entries()) {
+			if (r.status === 401) expect(api[i + 1]).toMatchObject({ path: r.path, status: 200 });
+		}
+	});
+
+	it('one execution over many items outliving several tokens (Send ×8, 25 s per request)', async () => {
+		ctx.cred = await clientCredential(ctx);
+		const drafts = Array.from({ length: 8 }, () => ctx.sandbox.createSession({ recipients }));
+		// Every API request takes 25 s of sandbox time: a token (60 s) lasts about two items.
+		ctx.sandbox.onRequest(({ path }) => {
+			if (path.startsWith('/api/v1')) ctx.sandbox.clock.advance(25_000);
+		});
+		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.status)).toEqual(Array(8).fill('pending'));
+		expect(ctx.sandbox.outbox).toHaveLength(8);
+		const fetches = tokenRequests(ctx.sandbox).length;
+		expect(fetches).toBeGreaterThanOrEqual(3);
+		expect(ctx.env.store.counters.preAuthentication).toBe(fetches);
+		expect(apiRequests(ctx.sandbox).filter((r) => r.status === 401)).toHaveLength(fetches - 1);
+	});
+
+	it('Return All over 400 sessions with the token expiring between pages', async () => {
+		ctx.cred = await clientCredential(ctx);
+		seedSessions(ctx.sandbox, 400);
+		ctx.sandbox.onRequest(({ path }) => {
+			if (path === '/api/v1/Sessions') ctx.sandbox.clock.advance(40_000);
+		});
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(400);
+		const listed = apiRequests(ctx.sandbox);
+		expect(listed.filter((r) => r.status === 200).map((r) => r.query.offset)).toEqual(['0', '100', '200', '300']);
+		expect(tokenRequests(ctx.sandbox).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it('an upload after expiry is re-sent whole with the new token', async () => {
+		ctx.cred = await clientCredential(ctx);
+		expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
+		ctx.sandbox.clock.advance(120_000);
+		const bytes = pdf(50_000);
+		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(bytes, { fileName: 'a.pdf' })] });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes)).toBe(true);
+		expect(apiRequests(ctx.sandbox).map((r) => [r.path, r.status])).toEqual([
+			['/api/v1/Sessions', 200],
+			['/api/v1/File', 401],
+			['/api/v1/File', 200],
+		]);
+		expect(tokenRequests(ctx.sandbox)).toHaveLength(2);
+	});
+
+	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
+		ctx.cred = await clientCredential(ctx);
+		await ctx.env.store.patch(ctx.cred.id, { sessionToken: 'stale-token-from-yesterday' });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([401, 200]);
+		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe('stale-token-from-yesterday');
+	});
+
+	it('a wrong client secret fails with the credential message, and no API call succeeds', async () => {
+		ctx.cred = await clientCredential(ctx, 'wrong-secret-0123456789');
+		const result = await runAirSign(ctx, getManyParams());
+		expect(result.error).toBeDefined();
+		expect(result.error!.message).toBe(
+			'AirSign rejected the client ID or client secret. Check both in the AirSign credential.',
+		);
+		expect(tokenRequests(ctx.sandbox).every((r) => r.status === 401)).toBe(true);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
