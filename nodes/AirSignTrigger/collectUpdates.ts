@@ -189,17 +189,24 @@ async function readTieGroup(
 			createdAfterMs = createdPosition + ONE_MS;
 			continue;
 		}
-		// More than a page share both instants: offsets, twice over.
+		// More than a page share both instants: offsets, at least twice over, and until
+		// every row the service counts has been seen. Offsets cover the group in one pass
+		// only if the service orders equal rows the same way on every request, which
+		// nothing promises; with any other order a pass sees a random part of it.
 		const sameInstants = {
 			...group,
 			createdAfter: iso(createdPosition - ONE_MS),
 			createdBefore: iso(createdPosition + ONE_MS),
 		};
-		for (let pass = 0; pass < 2; pass++) {
+		const seen = new Set<unknown>();
+		let total = Number.POSITIVE_INFINITY;
+		for (let pass = 0; pass < 2 || seen.size < total; pass++) {
 			for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
 				if (requests >= requestBudget) return 'incomplete';
 				const subPage = await fetch(sameInstants, offset);
 				take(subPage);
+				for (const session of subPage.sessions) seen.add(session.sessionId);
+				total = subPage.pagination.total;
 				if (!subPage.pagination.hasMore) break;
 			}
 		}
