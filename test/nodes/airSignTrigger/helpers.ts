@@ -117,13 +117,18 @@ export async function pollAndRecord(
 	return items;
 }
 
-/** Polls until a poll delivers nothing and ends without error (at most `max` polls). */
+/**
+ * Polls until a poll is quiet: delivers nothing, ends without error and costs exactly
+ * one request (at most `max` polls).
+ */
 export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: Ledger, max = 50): Promise<number> {
 	for (let i = 1; i <= max; i++) {
+		const before = listRequests(sandbox).length;
 		const result = await trigger.poll();
 		ledger.record(result);
 		sandbox.clock.advance(5_000);
-		if (!result.error && result.items.length === 0) return i;
+		const cost = listRequests(sandbox).length - before;
+		if (!result.error && result.items.length === 0 && cost === 1) return i;
 	}
 	throw new Error(`still delivering after ${max} polls`);
 }
