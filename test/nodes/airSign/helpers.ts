@@ -144,9 +144,9 @@ export function captureOutput() {
 		}
 	};
 	const spies = [
-		vi.spyOn(Logger.prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
-			record(...args);
-		} as never),
+		vi.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log').mockImplementation(
+			(...args: unknown[]) => record(...args),
+		),
 		...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
 			vi.spyOn(console, m).mockImplementation((...args: unknown[]) => record(...args)),
 		),
@@ -267,7 +267,7 @@ export async function closedPort(): Promise<string> {
  * the node asks for. `onSleep` decides what really happens (default: a 5 ms wait), so
  * back-off schedules can be asserted without real multi-second sleeps.
  */
-const sleepModule = createRequire(createRequire(import.meta.url).resolve('n8n-workflow'))('@n8n/utils/sleep') as {
+const sleepModule = createRequire(createRequire(__filename).resolve('n8n-workflow'))('@n8n/utils/sleep') as {
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
