@@ -1,0 +1,218 @@
+import '../../harness';
+
+import { NodeApiError } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { Sandbox } from '../../../sandbox';
+import { demoSessions, drain, Ledger, listRequests, newTrigger, pollAndRecord, useSandbox } from './helpers';
+
+const getSandbox = useSandbox();
+const SESSIONS = '/api/v1/Sessions';
+
+async function activate(sandbox: Sandbox, options: Parameters<typeof newTrigger>[1] = {}) {
+	const trigger = newTrigger(sandbox, options);
+	const first = await trigger.poll();
+	expect(first.error).toBeUndefined();
+	sandbox.clock.advance(5_000);
+	return { trigger, ledger: new Ledger() };
+}
+
+/** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
+function backlog(sandbox: Sandbox, n: number, name = 'b') {
+	const start = sandbox.clock.now();
+	for (let i = 0; i < n; i++) sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
+	sandbox.clock.advance(n + 5_000);
+}
+
+const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) => Date.parse(String(trigger.nodeStaticData.cursor));
+
+describe.each([false, true])('AirSign Trigger, a fault in the middle of a poll (updatedAfterInclusive=%s)', (inclusive) => {
+	it.each([
+		['a 5xx (after its one retry)', { kind: 'status', status: 503, count: 2 }],
+		['a 429', { kind: 'rateLimit', retryAfter: 30, count: 1 }],
+		['a dropped connection (after its one retry)', { kind: 'drop', count: 2 }],
+	] as const)('%s on page 2: page 1 is delivered, the cursor covers only it, the next poll completes', async (_label, fault) => {
+		const sandbox = getSandbox();
+		sandbox.config.updatedAfterInclusive = inclusive;
+		const { trigger, ledger } = await activate(sandbox);
+		backlog(sandbox, 250);
+		sandbox.clearRequests();
+		sandbox.injectFault({ ...fault, path: SESSIONS, skip: 1 });
+
+		const first = await trigger.poll();
+		ledger.record(first);
+		expect(first.error).toBeUndefined();
+		expect(first.items.map((i) => i.json.name)).toEqual(Array.from({ length: 100 }, (_, i) => `b${i}`));
+		// The cursor moved over what was delivered and no further.
+		const page1Newest = Date.parse(String(first.items[99].json.updatedAt));
+		expect(cursorOf(trigger)).toBeLessThanOrEqual(page1Newest);
+		expect(trigger.nodeStaticData.failedPolls).toBe(0);
+		sandbox.clock.advance(5_000);
+
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expect(ledger.items.map((s) => s.name)).toEqual(Array.from({ length: 250 }, (_, i) => `b${i}`));
+	});
+
+	it('a fault on the first page: nothing delivered, no error, the cursor stays; the next poll delivers all', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.updatedAfterInclusive = inclusive;
+		const { trigger, ledger } = await activate(sandbox);
+		backlog(sandbox, 120);
+		const before = cursorOf(trigger);
+		sandbox.injectFault({ kind: 'status', status: 500, path: SESSIONS, count: 2 });
+		const failed = await pollAndRecord(sandbox, trigger, ledger);
+		expect(failed).toEqual([]);
+		expect(ledger.errors).toEqual([]);
+		expect(cursorOf(trigger)).toBe(before);
+		expect(trigger.nodeStaticData.failedPolls).toBe(1);
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.delivered).toBe(120);
+		expect(ledger.repeated()).toEqual([]);
+		expect(trigger.nodeStaticData.failedPolls).toBe(0);
+	});
+});
+
+describe('AirSign Trigger, transient faults and real errors', () => {
+	it('transient faults are reported only on every 5th consecutive failed poll, with the reason', async () => {
+		const sandbox = getSandbox();
+		const { trigger } = await activate(sandbox);
+		sandbox.injectFault({ kind: 'rateLimit', retryAfter: 600, path: SESSIONS, count: 12 });
+		const outcomes: string[] = [];
+		for (let i = 0; i < 12; i++) {
+			const result = await trigger.poll();
+			sandbox.clock.advance(60_000);
+			outcomes.push(result.error ? 'error' : 'quiet');
+			if (result.error) expect(result.error.message).toMatch(/could not be read for 5 polls in a row.*budget is used up/);
+		}
+		expect(outcomes).toEqual([
+			'quiet', 'quiet', 'quiet', 'quiet', 'error',
+			'quiet', 'quiet', 'quiet', 'quiet', 'error',
+			'quiet', 'quiet',
+		]);
+		// A good poll resets the count.
+		const ok = await trigger.poll();
+		expect(ok.error).toBeUndefined();
+		expect(trigger.nodeStaticData.failedPolls).toBe(0);
+	});
+
+	it('an expired access token (by the sandbox clock) is an error the user sees, on every poll, and moves nothing', async () => {
+		const sandbox = getSandbox();
+		const token = sandbox.issueToken({ ttlSeconds: 3600 });
+		const credential = { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl };
+		const { trigger } = await activate(sandbox, { credential });
+		sandbox.createSession({ name: 'while the token is valid' });
+		sandbox.clock.advance(5_000);
+		const delivered = await trigger.poll();
+		expect(delivered.items).toHaveLength(1);
+		const state = JSON.stringify(trigger.nodeStaticData);
+
+		sandbox.clock.advance(2 * 3_600_000);
+		sandbox.createSession({ name: 'after expiry' });
+		sandbox.clock.advance(5_000);
+		for (let i = 0; i < 2; i++) {
+			const result = await trigger.poll();
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect((result.error as NodeApiError).httpCode).toBe('401');
+			expect(result.error?.message).toMatch(/rejected the credential/);
+			expect(JSON.stringify(result.error)).not.toContain(token);
+			expect(result.emitted).toBe(false);
+			expect(JSON.stringify(trigger.nodeStaticData)).toBe(state);
+		}
+		expect(listRequests(sandbox).filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it('an expired token at activation fails the activation with the 401', async () => {
+		const sandbox = getSandbox();
+		const token = sandbox.issueToken({ ttlSeconds: 1 });
+		sandbox.clock.advance(5_000);
+		const trigger = newTrigger(sandbox, { credential: { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl } });
+		const result = await trigger.poll();
+		expect((result.error as NodeApiError).httpCode).toBe('401');
+		expect(trigger.nodeStaticData.cursor).toBeUndefined();
+	});
+});
+
+describe('AirSign Trigger, rate budget', () => {
+	it('stops paging when X-RateLimit-Remaining reaches the reserve and resumes next poll; a quiet poll costs one request', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 16; // activation leaves 15; the default reserve is 10
+		const { trigger, ledger } = await activate(sandbox);
+		backlog(sandbox, 700);
+		sandbox.clearRequests();
+
+		const first = await pollAndRecord(sandbox, trigger, ledger);
+		const firstRequests = listRequests(sandbox);
+		expect(firstRequests.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+		// Each page re-asks from its newest instant, so consecutive pages overlap by a row.
+		expect(first).toHaveLength(496);
+
+		// Each further poll, below the reserve, reads one page and stops.
+		sandbox.clearRequests();
+		const second = await pollAndRecord(sandbox, trigger, ledger);
+		expect(listRequests(sandbox)).toHaveLength(1);
+		expect(second).toHaveLength(99);
+
+		// The hour ends; the rest arrives, then quiet polls cost exactly one request each.
+		sandbox.clock.advance(3_600_000);
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.delivered).toBe(700);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		for (let i = 0; i < 3; i++) {
+			sandbox.clearRequests();
+			expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+			expect(listRequests(sandbox)).toHaveLength(1);
+		}
+	});
+
+	it('"Keep Requests for Other Workflows" is honoured, and a used-up budget is a quiet poll', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 10;
+		const { trigger, ledger } = await activate(sandbox, { options: { reserveRequests: 6 } });
+		backlog(sandbox, 1_000);
+		sandbox.clearRequests();
+		await pollAndRecord(sandbox, trigger, ledger); // remaining 8, 7, 6: stop
+		expect(listRequests(sandbox)).toHaveLength(3);
+		for (let i = 0; i < 10; i++) await pollAndRecord(sandbox, trigger, ledger);
+		expect(ledger.errors.length).toBeLessThanOrEqual(2); // every 5th 429 in a row is reported
+		expect(listRequests(sandbox).filter((r) => r.status === 200)).toHaveLength(9);
+		sandbox.clock.advance(3_600_000);
+		await drain(sandbox, trigger, ledger, 200);
+		expect(ledger.delivered).toBe(1_000);
+		expect(ledger.repeated()).toEqual([]);
+	});
+});
+
+describe('AirSign Trigger, large backlog', () => {
+	it('3,000 updates between two polls arrive across polls without loss or repeat; static data stays small', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 100_000;
+		const { trigger, ledger } = await activate(sandbox);
+		const existing = Array.from({ length: 500 }, (_, i) =>
+			sandbox.createSession({ name: `e${i}`, createdAt: sandbox.clock.now() - 1e7 + i }),
+		);
+		sandbox.clock.advance(5_000);
+		await drain(sandbox, trigger, ledger);
+		const start = sandbox.clock.now();
+		for (let i = 0; i < 2_500; i++) sandbox.createSession({ name: `n${i}`, updatedAt: start + i * 2, createdAt: start - 1e6 });
+		for (let i = 0; i < 500; i++) sandbox.updateSession(existing[i].sessionId, { status: 'pending', updatedAt: start + i * 10 + 1 });
+		sandbox.clock.advance(10_000);
+
+		const first = await pollAndRecord(sandbox, trigger, ledger);
+		expect(first.length).toBeGreaterThan(1_500);
+		expect(first.length).toBeLessThan(3_000); // 20 requests per poll at most
+		const polls = await drain(sandbox, trigger, ledger);
+		expect(polls).toBeLessThanOrEqual(3);
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		// The 500 existing sessions were history at activation: only their updates count.
+		expect(ledger.delivered).toBe(3_000);
+		const delivered = trigger.nodeStaticData.delivered as string[];
+		expect(delivered.length).toBeLessThan(10);
+		expect(JSON.stringify(trigger.nodeStaticData).length).toBeLessThan(2_000);
+	});
+});
