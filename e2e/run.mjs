@@ -1,21 +1,124 @@
 #!/usr/bin/env node
 // `npm run test:e2e`: the end-to-end tier against a real n8n (see e2e/README.md).
-// First version: installs the pinned n8n (cached in .cache/n8n) and runs the machinery smoke
-// test, which builds, packs and loads this package. Scenario tests get added here.
-import { spawnSync } from 'node:child_process';
+//
+//   node e2e/run.mjs [--keep]
+//
+// 1. installs the pinned n8n into .cache/n8n (once; reused afterwards)
+// 2. builds and packs this package once (the tarball npm users get)
+// 3. runs, side by side, each in its own process with its own n8n user folder and free ports:
+//      scenarios   e2e/scenarios.mjs: the example workflows against the sandbox, checks a–e
+//      machinery   e2e/smoke.mjs: built-in nodes, CLI activation of a polling trigger
+//      npm run dev scripts/dev.mjs --smoke, twice in one fresh folder: the second start must
+//                  reuse the installed package and the imports
+// 4. prints a summary with timings; exits 1 if anything failed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installN8n } from './install-n8n.mjs';
+import { installN8n, REPO_ROOT } from './install-n8n.mjs';
+import { getFreePort, packPackage } from './lib/n8n.mjs';
+import { killTree } from './lib/proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-await installN8n();
-const steps = [['smoke', path.join(here, 'smoke.mjs')]];
-let failed = 0;
-for (const [name, file] of steps) {
-	const t0 = Date.now();
-	const res = spawnSync(process.execPath, [file, ...process.argv.slice(2)], { stdio: 'inherit' });
-	const ok = res.status === 0;
-	if (!ok) failed++;
-	console.log(`[e2e] ${ok ? 'PASS' : 'FAIL'} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+const keep = process.argv.includes('--keep');
+const TIER_TIMEOUT_MS = 6 * 60_000; // hard stop for any child (each bounds itself well below this)
+const t00 = Date.now();
+const secs = (ms) => (ms / 1000).toFixed(1);
+const summary = []; // { name, ok, s, note }
+const children = new Set();
+for (const sig of ['SIGINT', 'SIGTERM'])
+	process.on(sig, () => {
+		// each child stops its own n8n and sandbox on SIGTERM
+		for (const c of children) killTree(c, 'SIGTERM');
+		setTimeout(() => process.exit(130), 20_000).unref();
+	});
+
+/** Runs `node <file> <args>` with each output line prefixed; resolves { code, out, ms }. */
+function runChild(name, file, args) {
+	return new Promise((resolve) => {
+		const t0 = Date.now();
+		const child = spawn(process.execPath, [file, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		children.add(child);
+		let out = '';
+		const pipe = (stream, dest) => {
+			let partial = '';
+			stream.on('data', (chunk) => {
+				out += chunk;
+				const lines = (partial + chunk).split('\n');
+				partial = lines.pop();
+				for (const l of lines) dest.write(`${name.padEnd(10)}| ${l}\n`);
+			});
+			stream.on('end', () => partial && dest.write(`${name.padEnd(10)}| ${partial}\n`));
+		};
+		pipe(child.stdout, process.stdout);
+		pipe(child.stderr, process.stderr);
+		const timer = setTimeout(() => {
+			process.stdout.write(`${name.padEnd(10)}| TIMEOUT after ${TIER_TIMEOUT_MS / 1000} s: killing it\n`);
+			killTree(child, 'SIGTERM');
+			setTimeout(() => killTree(child, 'SIGKILL'), 20_000).unref();
+		}, TIER_TIMEOUT_MS);
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			children.delete(child);
+			resolve({ code: code ?? signal, out, ms: Date.now() - t0 });
+		});
+	});
 }
+
+async function devTwice(tarball) {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-dev-e2e-'));
+	try {
+		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, '--port', String(await getFreePort()), '--sandbox-port', String(await getFreePort())];
+		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
+		summary.push({ name: 'npm run dev --smoke, first start (install + imports + owner)', ok: first.code === 0, s: first.ms / 1000 });
+		if (first.code !== 0) return;
+		const second = await runChild('dev#2', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
+		const reused = /package unchanged/.test(second.out) && /credential .* already imported/.test(second.out) && /example workflows already imported/.test(second.out);
+		summary.push({
+			name: 'npm run dev --smoke, second start (reuses package + imports)',
+			ok: second.code === 0 && reused,
+			s: second.ms / 1000,
+			note: reused ? '' : 'the second start reinstalled or re-imported',
+		});
+	} finally {
+		if (keep) console.log(`[e2e] kept ${dir}`);
+		else rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+let packDir;
+try {
+	let t0 = Date.now();
+	const installed = await installN8n();
+	summary.push({ name: `install n8n into .cache/n8n${installed.skipped ? ' (cached)' : ''}`, ok: true, s: (Date.now() - t0) / 1000 });
+	t0 = Date.now();
+	const { tarball, files } = await packPackage();
+	packDir = path.dirname(tarball);
+	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !files.includes(f));
+	summary.push({ name: 'npm run build + npm pack', ok: !missing.length, s: (Date.now() - t0) / 1000, note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files` });
+	if (!missing.length) {
+		const extra = keep ? ['--keep'] : [];
+		await Promise.all([
+			runChild('scenarios', path.join(here, 'scenarios.mjs'), ['--tarball', tarball, ...extra]).then((r) =>
+				summary.push({ name: 'scenarios a–e (e2e/scenarios.mjs, summary above)', ok: r.code === 0, s: r.ms / 1000 }),
+			),
+			(async () => {
+				const r = await runChild('machinery', path.join(here, 'smoke.mjs'), ['--tarball', tarball, ...extra]);
+				summary.push({ name: 'machinery smoke (e2e/smoke.mjs)', ok: r.code === 0 && !/package steps skipped|NOT loaded/.test(r.out), s: r.ms / 1000 });
+				await devTwice(tarball);
+			})(),
+		]);
+	}
+} catch (err) {
+	summary.push({ name: 'setup', ok: false, s: 0, note: String(err.stack ?? err) });
+} finally {
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+}
+
+console.log('\n[e2e] tier summary');
+for (const r of summary) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`);
+const failed = summary.some((r) => !r.ok) || summary.length < 6;
+console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
 process.exit(failed ? 1 : 0);

@@ -6,7 +6,7 @@
 // If `npm run build` fails (nodes still being written), the package steps are reported as
 // skipped and the machinery is proven with n8n's built-in nodes only.
 //
-//   node e2e/smoke.mjs [--keep] [--no-package]
+//   node e2e/smoke.mjs [--keep] [--no-package] [--tarball <file.tgz>]  (--tarball: use that pack, no build)
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
@@ -35,6 +35,7 @@ import { timed } from './lib/proc.mjs';
 
 const keep = process.argv.includes('--keep');
 const tryPackage = !process.argv.includes('--no-package');
+const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : undefined;
 const timings = {};
 const report = { package: 'not tried' };
 
@@ -107,8 +108,16 @@ async function main() {
 		let packaged = false;
 		if (tryPackage) {
 			try {
-				const { tarball, files } = await timed('npm run build + npm pack', () => packPackage(), timings);
-				cleanup.push(() => rmSync(path.dirname(tarball), { recursive: true, force: true }));
+				let tarball = tarballArg;
+				let files;
+				if (tarball) {
+					// packed by the caller (e2e/run.mjs): list its files with tar
+					const { execFileSync } = await import('node:child_process');
+					files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+				} else {
+					({ tarball, files } = await timed('npm run build + npm pack', () => packPackage(), timings));
+					cleanup.push(() => rmSync(path.dirname(tarball), { recursive: true, force: true }));
+				}
 				const pkg = (await import('node:fs')).readFileSync(new URL('../package.json', import.meta.url), 'utf8');
 				const declared = [...JSON.parse(pkg).n8n.credentials, ...JSON.parse(pkg).n8n.nodes];
 				const missing = declared.filter((f) => !files.includes(f));

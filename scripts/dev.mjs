@@ -1,0 +1,307 @@
+#!/usr/bin/env node
+// `npm run dev`: the AirSign sandbox (demo data) + a real n8n with this package installed from its
+// packed tarball, a credential pointing at the sandbox and the example workflows imported.
+//
+//   npm run dev [-- options]
+//     --port N           n8n editor port (default 5678, env AIRSIGN_DEV_N8N_PORT)
+//     --sandbox-port N   sandbox port (default 8787, env AIRSIGN_SANDBOX_PORT)
+//     --dir PATH         n8n user folder (default .n8n-dev/, env AIRSIGN_DEV_DIR)
+//     --reset            delete that folder first (a fresh n8n: new database, owner, imports)
+//     --smoke            start everything, check the editor, credential and workflows, then stop
+//                        (env AIRSIGN_DEV_SMOKE=1); used by `npm run test:e2e`
+//     --tarball FILE     install this packed tarball instead of building and packing
+//     --verbose          n8n logs at level info (default: warn)
+//
+// The first run installs the pinned n8n into .cache/n8n (about 3 minutes, once). Later runs build
+// and pack the package (a few seconds), reinstall it only when the tarball's SHA-256 changed, and
+// import the credential and examples only when they are missing or their source changed.
+// Ctrl-C (or SIGTERM) stops n8n and the sandbox.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { installN8n, REPO_ROOT } from '../e2e/install-n8n.mjs';
+import {
+	PACKAGE_NAME,
+	importCredential,
+	importWorkflow,
+	installPackageIntoN8n,
+	login,
+	packPackage,
+	queryDb,
+	restGet,
+	setupOwner,
+	startN8n,
+} from '../e2e/lib/n8n.mjs';
+import { killTree } from '../e2e/lib/proc.mjs';
+import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, samplePdf, sandboxCredential, withPdfPath } from '../e2e/lib/fixtures.mjs';
+
+// ------------------------------------------------------------------ options
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+function option(name, envName, fallback) {
+	const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+	if (i >= 0) return argv[i].includes('=') ? argv[i].slice(name.length + 1) : argv[i + 1];
+	return (envName && process.env[envName]) || fallback;
+}
+function portOption(name, envName, fallback) {
+	const raw = option(name, envName, String(fallback));
+	const port = Number(raw);
+	if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${name}: not a port number: ${raw}`);
+	return port;
+}
+function fail(message) {
+	console.error(`[dev] ${message}`);
+	process.exit(1);
+}
+
+const smoke = flag('--smoke') || /^(1|true|yes)$/i.test(process.env.AIRSIGN_DEV_SMOKE ?? '');
+const verbose = flag('--verbose');
+const n8nPort = portOption('--port', 'AIRSIGN_DEV_N8N_PORT', 5678);
+const sandboxPort = portOption('--sandbox-port', 'AIRSIGN_SANDBOX_PORT', 8787);
+const userFolder = path.resolve(REPO_ROOT, option('--dir', 'AIRSIGN_DEV_DIR', '.n8n-dev'));
+const tarballOption = option('--tarball', undefined, undefined);
+const STATE_FILE = path.join(userFolder, 'airsign-dev.json');
+const FILES_DIR = path.join(userFolder, 'n8n-files'); // N8N_RESTRICT_FILE_ACCESS_TO
+const PDF_PATH = path.join(FILES_DIR, 'contract.pdf');
+const OWNER = { email: 'dev@example.com', password: 'AirSign-dev-1', firstName: 'AirSign', lastName: 'Developer' };
+// n8n 2.x lets Read/Write Files from Disk touch this folder only (default ~/.n8n-files).
+const FILE_ENV = { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR };
+const show = (p) => (p.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, p) : p);
+
+const t00 = Date.now();
+const say = (msg) => process.stdout.write(`[dev] ${msg}\n`);
+async function step(label, fn) {
+	const t0 = Date.now();
+	const value = await fn();
+	say(`${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+	return value;
+}
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+const readState = () => {
+	try {
+		return JSON.parse(readFileSync(STATE_FILE, 'utf8'));
+	} catch {
+		return {};
+	}
+};
+const writeState = (state) => writeFileSync(STATE_FILE, JSON.stringify(state, null, 2) + '\n');
+
+function portFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+// ------------------------------------------------------------------ processes and shutdown
+// e2e/lib/n8n.mjs SIGKILLs its n8n on SIGINT/SIGTERM and exits at once (right for tests); here n8n
+// gets a graceful stop instead, so those handlers are replaced. Its 'exit' hook stays as a backstop.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+let sandbox;
+let n8n;
+let stopping = null;
+function stopAll(reason) {
+	stopping ??= (async () => {
+		if (reason) say(`${reason}: stopping n8n and the sandbox ...`);
+		const results = await Promise.allSettled([n8n?.stop(15_000), sandbox?.stop(5_000)]);
+		n8n = undefined;
+		sandbox = undefined;
+		return results;
+	})();
+	return stopping;
+}
+let signals = 0;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+	process.on(sig, () => {
+		if (++signals > 1) {
+			// second Ctrl-C: no more waiting
+			if (n8n) killTree(n8n.process, 'SIGKILL');
+			if (sandbox) killTree(sandbox.process, 'SIGKILL');
+			process.exit(130);
+		}
+		stopAll(sig).then(() => {
+			say('stopped.');
+			process.exit(0);
+		});
+	});
+}
+
+// ------------------------------------------------------------------ steps
+async function installPackage(state) {
+	let tarball = tarballOption && path.resolve(tarballOption);
+	let packDir;
+	if (!tarball) {
+		({ tarball } = await step('built and packed the package (npm run build + npm pack)', () => packPackage()));
+		packDir = path.dirname(tarball);
+	}
+	try {
+		const hash = sha256(readFileSync(tarball));
+		const installed = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+		if (state.packageSha256 === hash && existsSync(installed)) {
+			say(`package unchanged (tarball sha256 ${hash.slice(0, 12)}…): not reinstalled`);
+		} else {
+			await step(`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`, () => installPackageIntoN8n(userFolder, tarball));
+			state.packageSha256 = hash;
+			writeState(state);
+		}
+	} finally {
+		if (packDir) rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+/** Imports what is missing from the database or changed since the last import (n8n upserts by id). */
+async function importFixtures(state, sandboxUrl) {
+	state.imports ??= { workflows: {} };
+	const dbReady = existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+	const ids = async (table) => (dbReady ? (await queryDb(userFolder, `select id from ${table}`)).map((r) => r.id) : []);
+	const [haveCreds, haveWorkflows] = await Promise.all([ids('credentials_entity'), ids('workflow_entity')]);
+
+	const credential = sandboxCredential(sandboxUrl);
+	const credHash = sha256(JSON.stringify(credential));
+	if (!haveCreds.includes(SANDBOX_CREDENTIAL_ID) || state.imports.credential !== credHash) {
+		await step(`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`, () => importCredential(userFolder, credential, { env: FILE_ENV }));
+		state.imports.credential = credHash;
+		writeState(state);
+	} else say(`credential "${SANDBOX_CREDENTIAL_NAME}" already imported`);
+
+	const workflows = Object.values(loadExamples()).map((wf) => withPdfPath(wf, PDF_PATH));
+	const todo = workflows.filter((wf) => !haveWorkflows.includes(wf.id) || state.imports.workflows[wf.id] !== sha256(JSON.stringify(wf)));
+	if (todo.length) {
+		await step(`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`, () => importWorkflow(userFolder, todo, { env: FILE_ENV }));
+		for (const wf of todo) state.imports.workflows[wf.id] = sha256(JSON.stringify(wf));
+		writeState(state);
+	} else say(`${workflows.length} example workflows already imported`);
+	return workflows;
+}
+
+async function ensureOwner(url, state) {
+	try {
+		const res = await setupOwner(url, OWNER);
+		state.owner = { email: OWNER.email, password: OWNER.password };
+		writeState(state);
+		say(`created the n8n owner account ${OWNER.email}`);
+		return res.cookie;
+	} catch (err) {
+		// Set up on an earlier start: log in with what was recorded then.
+		const creds = state.owner ?? OWNER;
+		try {
+			return (await login(url, creds)).cookie;
+		} catch {
+			throw new Error(`the n8n owner exists but ${creds.email} cannot log in (${String(err.message).split('\n')[0]}); run with --reset for a fresh n8n`);
+		}
+	}
+}
+
+async function smokeChecks(url, cookie, workflows) {
+	const editor = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
+	const html = await editor.text();
+	if (editor.status !== 200 || !/<html/i.test(html)) throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
+	const creds = (await restGet(url, '/rest/credentials', cookie)).data;
+	const cred = creds.find((c) => c.id === SANDBOX_CREDENTIAL_ID);
+	if (!cred || cred.type !== 'airSignApi') throw new Error(`credential ${SANDBOX_CREDENTIAL_ID} missing: ${JSON.stringify(creds.map((c) => c.id))}`);
+	const list = (await restGet(url, '/rest/workflows', cookie)).data;
+	const missing = workflows.filter((wf) => !list.some((w) => w.id === wf.id && w.name === wf.name));
+	if (missing.length) throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
+	const types = await (await fetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })).json();
+	for (const name of ['airSign', 'airSignTrigger'])
+		if (!types.some((t) => t.name === `${PACKAGE_NAME}.${name}`)) throw new Error(`node type ${PACKAGE_NAME}.${name} not loaded`);
+	const state = await (await fetch(`${sandbox.url}/_sandbox/state`)).json();
+	if (state.demo?.clientId !== 'demo-client') throw new Error('sandbox control plane did not answer as expected');
+	say(`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`);
+}
+
+function banner(url, state, pendingId) {
+	const wfUrl = (id) => `${url}/workflow/${id}`;
+	const lines = [
+		'',
+		'─'.repeat(78),
+		` n8n with ${PACKAGE_NAME} is ready:  ${url}`,
+		`   log in as  ${state.owner?.email ?? OWNER.email}  /  ${state.owner?.password ?? OWNER.password}`,
+		` AirSign sandbox (demo data):      ${sandbox.url}`,
+		`   control plane                   ${sandbox.url}/_sandbox/state`,
+		`   credential in n8n               "${SANDBOX_CREDENTIAL_NAME}" (client demo-client / demo-secret)`,
+		'',
+		' Try first:',
+		`  1. Open "AirSign: send every draft" (${wfUrl('AirSignExSendDr1')}) and click`,
+		'     "Execute workflow": it lists the drafts and sends each; incomplete drafts',
+		'     come out as error items. See the invitations:',
+		`       curl -s ${sandbox.url}/_sandbox/outbox`,
+		`  2. "AirSign: upload a PDF" (${wfUrl('AirSignExUpload1')}) uploads`,
+		`     ${show(PDF_PATH)} (n8n may read files in ${show(FILES_DIR)}/ only).`,
+		`  3. "AirSign: a failed send does not stop the workflow" (${wfUrl('AirSignExCoFail1')}).`,
+		`  4. The trigger: open "AirSign: notify when a session is completed"`,
+		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session:`,
+		`       curl -s -X PATCH ${sandbox.url}/_sandbox/sessions/${pendingId ?? '<sessionId>'} \\`,
+		`            -H 'content-type: application/json' -d '{"status":"completed"}'`,
+		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
+		'',
+		` Rebuild after changing nodes/ or credentials/: Ctrl-C and run npm run dev again.`,
+		' Ctrl-C stops n8n and the sandbox. A fresh n8n: npm run dev -- --reset',
+		'─'.repeat(78),
+		'',
+	];
+	process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function main() {
+	if (flag('--reset') && existsSync(userFolder)) {
+		if (!/\.n8n-dev|airsign-dev/.test(path.basename(userFolder))) fail(`--reset refuses to delete ${userFolder} (not a .n8n-dev folder)`);
+		rmSync(userFolder, { recursive: true, force: true });
+		say(`--reset: deleted ${userFolder}`);
+	}
+	mkdirSync(FILES_DIR, { recursive: true });
+	for (const [port, what, opt] of [
+		[n8nPort, 'n8n', '--port'],
+		[sandboxPort, 'the sandbox', '--sandbox-port'],
+	])
+		if (!(await portFree(port))) fail(`port ${port} (for ${what}) is in use: is npm run dev already running? Choose another with ${opt} N`);
+
+	const installed = await installN8n(); // ~3 minutes the very first time, instant afterwards
+	if (!installed.skipped) say('n8n installed into .cache/n8n (done once)');
+	const state = readState();
+	await installPackage(state);
+	if (!existsSync(PDF_PATH)) writeFileSync(PDF_PATH, samplePdf());
+
+	sandbox = await step(`sandbox started on ${`http://127.0.0.1:${sandboxPort}`}`, () => startSandboxProcess({ port: sandboxPort }));
+	const workflows = await importFixtures(state, sandbox.url);
+	n8n = await step(`n8n started on http://127.0.0.1:${n8nPort}`, () => startN8n({ userFolder, port: n8nPort, env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' }, timeoutMs: 180_000 }));
+	const cookie = await ensureOwner(n8n.url, state);
+
+	// From here on, n8n's and the sandbox's own output goes to the terminal.
+	const forward = (stream, prefix) =>
+		stream?.on('data', (chunk) => {
+			for (const line of String(chunk).split('\n')) if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
+		});
+
+	if (smoke) {
+		await smokeChecks(n8n.url, cookie, workflows);
+		await stopAll();
+		say(`SMOKE OK in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
+		process.exit(0);
+	}
+
+	const pending = await sandbox.listSessions({ status: 'pending' }).catch(() => []);
+	banner(n8n.url, state, pending[0]?.sessionId);
+	forward(n8n.process.stdout, '[n8n]');
+	forward(n8n.process.stderr, '[n8n]');
+	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
+	// If either process dies on its own, stop the other one and exit.
+	const died = await Promise.race([
+		new Promise((r) => n8n.process.once('exit', (code, sig) => r(`n8n exited (${code ?? sig})`))),
+		new Promise((r) => sandbox.process.once('exit', (code, sig) => r(`the sandbox exited (${code ?? sig})`))),
+	]);
+	if (stopping) return;
+	say(died);
+	await stopAll();
+	process.exit(1);
+}
+
+main().catch(async (err) => {
+	console.error(`[dev] FAILED: ${err.stack ?? err}`);
+	await stopAll();
+	process.exit(1);
+});
