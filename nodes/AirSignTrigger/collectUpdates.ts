@@ -58,6 +58,8 @@ export async function collectUpdates(
 	let requests = 0;
 	let stopped: CollectResult['stopped'];
 	let fault: NodeApiError | undefined;
+	/** The last page said hasMore=false: everything visible up to its Date was read. */
+	let readToEnd = false;
 
 	const take = (page: SessionsPage) => {
 		requests++;
@@ -93,6 +95,7 @@ export async function collectUpdates(
 			const newest = take(page);
 			if (!page.pagination.hasMore || page.sessions.length === 0) {
 				if (page.sessions.length) position = Math.max(position, newest);
+				readToEnd = true;
 				break;
 			}
 			if (budgetLow(page)) {
@@ -126,8 +129,16 @@ export async function collectUpdates(
 	}
 
 	// Never past the service's "now" (less the settling window): a session stamped in
-	// the future must not hide the updates that come before that time.
-	const ceiling = serverTime === undefined ? position : Math.min(position, serverTime - limits.settleMs);
+	// the future must not hide the updates that come before that time. After a read to
+	// the end, the cursor goes up to that point even when the newest update is older:
+	// held at the newest update, a group of 100+ sessions sharing its instant would be
+	// read again, page after page, by every quiet poll.
+	const ceiling =
+		serverTime === undefined
+			? position
+			: readToEnd
+				? serverTime - limits.settleMs
+				: Math.min(position, serverTime - limits.settleMs);
 	const nextCursorMs = Math.max(cursorMs, ceiling);
 	return {
 		sessions,
