@@ -238,6 +238,37 @@ describe('AirSign Trigger: items', () => {
 	});
 });
 
+describe('AirSign Trigger: static data saved only when a poll emits', () => {
+	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
+		const sandbox = getSandbox();
+		const ledger = new Ledger();
+		let trigger = newTrigger(sandbox);
+		// n8n saves static data at activation and when a poll emits; quiet or failed polls
+		// change only memory. The harness's restart() saves memory, so keep the saved copy here.
+		let saved = '';
+		const tick = async () => {
+			const result = await trigger.poll();
+			ledger.record(result);
+			if (result.emitted || saved === '') saved = JSON.stringify(trigger.staticData);
+			sandbox.clock.advance(5_000);
+		};
+		await tick();
+		for (let round = 0; round < 6; round++) {
+			createMany(sandbox, round % 2 ? 0 : 130);
+			sandbox.clock.advance(3_000);
+			if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', skip: 1 });
+			await tick();
+			await tick();
+			trigger = newTrigger(sandbox, { staticData: JSON.parse(saved) });
+		}
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expect(ledger.delivered).toBe(390);
+	});
+});
+
 describe.each([
 	['2030', '2030-03-04T05:06:07.000Z'],
 	['2019', '2019-07-08T09:10:11.000Z'],

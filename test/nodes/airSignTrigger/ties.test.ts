@@ -117,6 +117,23 @@ describe.each(combos)(
 			expect(ledger.items.at(-1)?.name).toBe('after');
 		});
 
+		it('with 100+ sessions at the newest instant, a quiet poll still costs exactly one request', async () => {
+			const sandbox = getSandbox();
+			configure(sandbox, combo);
+			const { trigger, ledger } = await activate(sandbox);
+			const at = sandbox.clock.now();
+			for (let i = 0; i < 150; i++) sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
+			sandbox.clock.advance(10_000);
+			expect(await pollAndRecord(sandbox, trigger, ledger)).toHaveLength(150);
+			for (let i = 0; i < 3; i++) {
+				sandbox.clearRequests();
+				expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+				expect(listRequests(sandbox)).toHaveLength(1);
+			}
+			expect(trigger.nodeStaticData.delivered).toEqual([]);
+			expectExactlyOnce(sandbox, ledger, 150);
+		});
+
 		it('sessions updated and created while a poll is paging: nothing skipped, nothing repeated', async () => {
 			const sandbox = getSandbox();
 			configure(sandbox, combo);
