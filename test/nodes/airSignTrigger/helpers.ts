@@ -1,6 +1,6 @@
 import { createPollingHarness, createTestEnvironment, type PollingHarness, type PollResult } from '../../harness';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
@@ -46,8 +46,8 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 		mode: options.mode,
 		parameters: {
 			event: 'sessionUpdated',
-			filters: options.filters ?? {},
-			options: options.options ?? {},
+			filters: (options.filters ?? {}) as INodeParameters,
+			options: (options.options ?? {}) as INodeParameters,
 		},
 		credentials: {
 			airSignApi: (options.credential ?? {

@@ -3,7 +3,7 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { demoSessions, drain, Ledger, listRequests, newTrigger, pollAndRecord, T0, useSandbox } from './helpers';
+import { demoSessions, drain, Ledger, listRequests, newTrigger, pollAndRecord, useSandbox } from './helpers';
 
 const getSandbox = useSandbox();
 
