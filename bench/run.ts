@@ -1,0 +1,92 @@
+/**
+ * `npm run bench` — performance figures of n8n-nodes-airsign against a raw HTTP client,
+ * in one process against the in-process sandbox (loopback only).
+ *
+ *   npm run bench                 full run, writes bench/RESULTS.md
+ *   npm run bench -- --smoke      tiny sizes, one run, no RESULTS.md (CI keeps it working)
+ *   BENCH_SMOKE=1 npm run bench   the same
+ *   npm run bench -- --only=list,upload,send,trigger,package   some sections
+ *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
+ *
+ * Nothing here asserts timings; it fails only when an operation gives wrong results.
+ */
+import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
+
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startSandbox } from '../sandbox';
+import type { BenchContext, SectionResult } from './lib/context';
+import { createEngine } from './lib/engine';
+import { ANALYSIS } from './lib/notes';
+import { log } from './lib/stats';
+import { benchList } from './list';
+import { benchPackage } from './package';
+import { benchSend } from './send';
+import { benchTrigger } from './trigger';
+import { benchUpload } from './upload';
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke') || ['1', 'true'].includes(String(process.env.BENCH_SMOKE ?? ''));
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const runsArg = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs='.length));
+const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
+const wants = (name: string) => !only || only.includes(name);
+
+async function main(): Promise<void> {
+	const started = performance.now();
+	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
+	const engine = await createEngine(sandbox.baseUrl, sandbox.demo.clientId, sandbox.demo.clientSecret);
+	const ctx: BenchContext = {
+		sandbox,
+		engine,
+		raw: { baseUrl: sandbox.baseUrl, token: sandbox.demo.accessToken },
+		runs,
+		smoke,
+	};
+	const sections: SectionResult[] = [];
+	try {
+		if (wants('list')) sections.push(await benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]));
+		if (wants('upload')) sections.push(await benchUpload(ctx));
+		if (wants('send')) sections.push(await benchSend(ctx, smoke ? 20 : 1_000));
+		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
+		if (wants('package')) sections.push(await benchPackage(ctx));
+	} finally {
+		await sandbox.close();
+	}
+	const seconds = (performance.now() - started) / 1000;
+	const report = render(sections, seconds);
+	process.stdout.write(`${report}\n`);
+	if (!smoke && !only) {
+		writeFileSync(path.join(__dirname, 'RESULTS.md'), `${report}\n`);
+		log('wrote bench/RESULTS.md');
+	}
+	log(`done in ${seconds.toFixed(1)} s${smoke ? ' (smoke)' : ''}`);
+}
+
+function render(sections: SectionResult[], seconds: number): string {
+	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+	const command = smoke ? 'npm run bench -- --smoke' : `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`;
+	return [
+		'# Benchmarks',
+		'',
+		`- date: ${new Date().toISOString().slice(0, 10)}`,
+		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}`,
+		`- reproduce: \`${command}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
+		'- cells: median (min–max) over the runs. Ratios are taken within a run (node and raw side by side, order alternating), then summarised.',
+		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` doing the same HTTP calls in the same process against the same in-process sandbox.',
+		'',
+		...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
+		...(only ? [] : [ANALYSIS]),
+	].join('\n');
+}
+
+// Exit explicitly: n8n-core's runtime may keep timers or sockets alive after the work is done.
+main().then(
+	() => process.exit(process.exitCode ?? 0),
+	(error) => {
+		process.stderr.write(`${error?.stack ?? error}\n`);
+		process.exit(1);
+	},
+);

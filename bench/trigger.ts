@@ -1,0 +1,153 @@
+/**
+ * 4. AirSign Trigger: requests per idle poll, requests and wall time to deliver a burst
+ * of N updates, against a raw loop reading the same updates (updatedAfter, sorted by
+ * updatedAt, offset paging).
+ */
+import type { BenchContext, SectionResult } from './lib/context';
+import { countRequests, resetSandbox } from './lib/context';
+import { triggerHarness } from './lib/engine';
+import { rawListAll } from './lib/raw';
+import { fmt, log, ratioOf, summarize, table, timed } from './lib/stats';
+
+const SESSIONS_PATH = '/api/v1/Sessions';
+
+async function idle(ctx: BenchContext): Promise<string[][]> {
+	resetSandbox(ctx);
+	// Distinct, older timestamps: see the note on sessions sharing the activation instant.
+	const past = Date.now() - 60_000;
+	for (let i = 0; i < 5; i++) {
+		ctx.sandbox.createSession({ name: `Bench idle ${i}`, createdAt: past + i * 1000, updatedAt: past + i * 1000 });
+	}
+	const requests: number[] = [];
+	const nodeMs: number[] = [];
+	const rawMs: number[] = [];
+	const harness = triggerHarness(ctx.engine);
+	// Activation: the first poll only places the cursor (and n8n fetches its token).
+	const first = await harness.poll();
+	if (first.error) throw first.error;
+	const polls = Math.max(ctx.runs, 3);
+	for (let i = 0; i < polls; i++) {
+		ctx.sandbox.clearRequests();
+		const { ms, value } = await timed(() => harness.poll());
+		if (value.error) throw value.error;
+		if (value.items.length) throw new Error('an idle poll delivered items');
+		requests.push(countRequests(ctx.sandbox, SESSIONS_PATH));
+		nodeMs.push(ms);
+		const raw = await timed(() =>
+			rawListAll(ctx.raw, { updatedAfter: new Date().toISOString(), sortBy: 'updatedAt', sortOrder: 'asc' }),
+		);
+		rawMs.push(raw.ms);
+	}
+	return [
+		[
+			'idle poll',
+			fmt(summarize(requests), 2),
+			'1',
+			`${polls}`,
+			fmt(summarize(nodeMs)),
+			fmt(summarize(rawMs)),
+			fmt(summarize(ratioOf(nodeMs, rawMs)), 2),
+		],
+	];
+}
+
+async function burst(ctx: BenchContext, n: number): Promise<string[]> {
+	resetSandbox(ctx);
+	// Updates a day old: the trigger's settling window (2 s behind the service's Date
+	// header) plays no part, every update is readable at once.
+	const base = Date.now() - 86_400_000;
+	for (let i = 0; i < n; i++) {
+		const at = base + i * 7;
+		ctx.sandbox.createSession({ name: `Bench burst ${i}`, createdAt: at, updatedAt: at });
+	}
+	const startFrom = new Date(base - 1000).toISOString();
+	const floor = Math.ceil(n / 100);
+
+	const drain = async () => {
+		const harness = triggerHarness(ctx.engine, { options: { startFrom } });
+		const seen = new Set<unknown>();
+		let requests = 0;
+		let polls = 0;
+		let firstPollMs = Number.NaN;
+		const start = performance.now();
+		for (let guard = 0; guard < 20 + n / 100; guard++) {
+			ctx.sandbox.clearRequests();
+			const { ms, value } = await timed(() => harness.poll());
+			if (value.error) throw value.error;
+			if (value.items.length === 0) break;
+			if (polls === 0) firstPollMs = ms;
+			polls++;
+			requests += countRequests(ctx.sandbox, SESSIONS_PATH);
+			for (const item of value.items) {
+				if (seen.has(item.json.sessionId)) throw new Error('an update was delivered twice');
+				seen.add(item.json.sessionId);
+			}
+		}
+		const totalMs = performance.now() - start;
+		if (seen.size !== n) throw new Error(`the trigger delivered ${seen.size} of ${n} updates`);
+		return { requests, polls, totalMs, firstPollMs };
+	};
+	const raw = async () => {
+		const sessions = await rawListAll(ctx.raw, { updatedAfter: startFrom, sortBy: 'updatedAt', sortOrder: 'asc' });
+		if (sessions.length !== n) throw new Error(`raw read ${sessions.length} of ${n}`);
+	};
+	await drain();
+	await raw();
+
+	const ratio: number[] = [];
+	const polls: number[] = [];
+	const totalMs: number[] = [];
+	const firstMs: number[] = [];
+	const rawMs: number[] = [];
+	for (let run = 0; run < ctx.runs; run++) {
+		const measureNode = async () => {
+			const result = await drain();
+			ratio.push(result.requests / floor);
+			polls.push(result.polls);
+			totalMs.push(result.totalMs);
+			firstMs.push(result.firstPollMs);
+		};
+		const measureRaw = async () => rawMs.push((await timed(raw)).ms);
+		if (run % 2 === 0) {
+			await measureNode();
+			await measureRaw();
+		} else {
+			await measureRaw();
+			await measureNode();
+		}
+	}
+	log(`trigger burst N=${n}: ${fmt(summarize(polls), 0)} polls, ${fmt(summarize(totalMs))} ms; raw ${fmt(summarize(rawMs))} ms`);
+	return [
+		`burst of ${n.toLocaleString('en-US')} updates`,
+		`${fmt(summarize(ratio), 2)} per ⌈N/100⌉`,
+		'1.00 per ⌈N/100⌉',
+		fmt(summarize(polls), 0),
+		`${fmt(summarize(totalMs))} (first poll ${fmt(summarize(firstMs))})`,
+		fmt(summarize(rawMs)),
+		fmt(summarize(ratioOf(totalMs, rawMs)), 2),
+	];
+}
+
+export async function benchTrigger(ctx: BenchContext, sizes: number[]): Promise<SectionResult> {
+	const rows = await idle(ctx);
+	for (const n of sizes) rows.push(await burst(ctx, n));
+	return {
+		title: '4. AirSign Trigger',
+		markdown: [
+			table(
+				[
+					'case',
+					'List Sessions requests (node)',
+					'floor',
+					'polls',
+					'trigger wall time, all polls (ms)',
+					'raw fetch loop (ms)',
+					'trigger / raw',
+				],
+				rows,
+			),
+			'',
+			'Idle poll: one scheduler tick of an active workflow with nothing new (n8n-core `PollContext` + `PollTriggerExecutor`); raw: one `GET /Sessions?updatedAfter=…`. Burst: N sessions updated after the trigger\'s "Start From", distinct timestamps; the trigger is polled until a poll delivers nothing (that last, idle poll is not counted); every update must arrive exactly once. Raw: offset paging over the same `updatedAfter` query.',
+		].join('\n'),
+	};
+}
