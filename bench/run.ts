@@ -75,7 +75,7 @@ function render(sections: SectionResult[], seconds: number): string {
 		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}`,
 		`- reproduce: \`${command}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
 		'- cells: median (min–max) over the runs. Ratios are taken within a run (node and raw side by side, order alternating), then summarised.',
-		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` doing the same HTTP calls in the same process against the same in-process sandbox.',
+		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` (Upload: `node:http`) doing the same HTTP calls in the same process against the same in-process sandbox.',
 		'',
 		...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
 		...(only ? [] : [ANALYSIS]),
