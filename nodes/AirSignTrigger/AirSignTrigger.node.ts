@@ -129,6 +129,10 @@ export class AirSignTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const startFrom = optionalDate(this, options.startFrom);
 		let state = readState(staticData);
+		if (state && startFrom === undefined && state.startFrom !== undefined) {
+			// "Start From" was cleared: carry on from where the trigger is, skipping nothing.
+			state = { ...state, startFrom: undefined };
+		}
 		if (!state || state.startFrom !== startFrom) {
 			state = await startingState(this, filters, startFrom);
 			if (startFrom === undefined) {
@@ -229,7 +233,7 @@ async function startingState(
 	return {
 		cursor: new Date(cursorMs).toISOString(),
 		// The newest session is history already, even if it sits exactly at the cursor.
-		delivered: newest && !Number.isNaN(newestMs) ? [deliveryKey(newest.sessionId, newestMs)] : [],
+		delivered: newest && !Number.isNaN(newestMs) ? [deliveryKey(newest, newestMs)] : [],
 		failedPolls: 0,
 	};
 }

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 export interface TriggerState {
 	/** ISO 8601 instant on the service's clock. */
 	cursor: string;
-	/** `${sessionId}@${updatedAtMs}` of deliveries at or after the cursor (less 1 ms). */
+	/** {@link deliveryKey}s of deliveries at or after the cursor (less 1 ms). */
 	delivered: string[];
 	/** The "Start From" value the cursor was set from, to notice when the user changes it. */
 	startFrom?: string;
@@ -39,10 +39,45 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	staticData.failedPolls = state.failedPolls ?? 0;
 }
 
-export function deliveryKey(sessionId: unknown, updatedAtMs: number): string {
-	return `${String(sessionId)}@${updatedAtMs}`;
+/**
+ * Identifies one delivered state of a session: its ID, its updatedAt and a short
+ * fingerprint of what it shows. With whole-second timestamps a session can change
+ * twice within one updatedAt; the fingerprint lets the second state through, while
+ * the same state read again is still recognised.
+ */
+export function deliveryKey(session: IDataObject, updatedAtMs: number): string {
+	return `${String(session.sessionId)}@${updatedAtMs}#${fingerprint(session)}`;
 }
 
 export function deliveryTime(key: string): number {
-	return Number(key.slice(key.lastIndexOf('@') + 1));
+	const at = key.lastIndexOf('@');
+	const hash = key.indexOf('#', at);
+	return Number(key.slice(at + 1, hash === -1 ? undefined : hash));
+}
+
+/** Dates as instants, so that "…:49Z" and "…:49.000Z" read as the same state. */
+function instant(value: unknown): unknown {
+	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(ms) ? value : ms;
+}
+
+function fingerprint(session: IDataObject): string {
+	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
+	const canonical = JSON.stringify([
+		session.status,
+		session.name,
+		session.selfSignOnly,
+		instant(session.completedDate),
+		instant(session.expiryDate),
+		recipients
+			.map((r) => [r.recipientId, r.status, r.name, r.email, r.signingOrder, r.recipientType])
+			.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+	]);
+	// FNV-1a, 32 bits: a short, stable digest; collisions only matter within one session and instant.
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < canonical.length; i++) {
+		hash ^= canonical.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(36);
 }
