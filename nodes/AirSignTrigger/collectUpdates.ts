@@ -69,7 +69,7 @@ export async function collectUpdates(
 			const updatedAtMs = Date.parse(String(session.updatedAt));
 			if (Number.isNaN(updatedAtMs)) continue;
 			newest = Math.max(newest, updatedAtMs);
-			const key = deliveryKey(session.sessionId, updatedAtMs);
+			const key = deliveryKey(session, updatedAtMs);
 			if (delivered.has(key)) continue;
 			delivered.add(key);
 			sessions.push(session);
