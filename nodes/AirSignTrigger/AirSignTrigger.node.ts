@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { SESSION_STATUSES } from '../AirSign/helpers/constants';
+import { MAX_PAGE_SIZE, SESSION_STATUSES } from '../AirSign/helpers/constants';
 import { toUtcIso } from '../AirSign/helpers/dates';
 import type { SessionsQuery } from '../AirSign/transport/listSessions';
 import { fetchSessionsPage } from '../AirSign/transport/listSessions';
@@ -217,23 +217,27 @@ async function startingState(
 	if (startFrom !== undefined) {
 		return { cursor: startFrom, delivered: [], startFrom, failedPolls: 0 };
 	}
+	// One page of the newest sessions: its Date header gives "now", and every session in
+	// it stamped at or after that instant is history that must not come back later.
 	const page = await fetchSessionsPage(
 		ctx,
 		{ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' },
-		{ limit: 1, offset: 0 },
+		{ limit: MAX_PAGE_SIZE, offset: 0 },
 		0,
 		{ maxRateLimitWaitMs: 0, transientRetries: 1 },
 	);
-	const newest = page.sessions[0];
-	const newestMs = newest ? Date.parse(String(newest.updatedAt)) : Number.NaN;
+	const stamped = page.sessions
+		.map((session) => ({ session, updatedAtMs: Date.parse(String(session.updatedAt)) }))
+		.filter(({ updatedAtMs }) => !Number.isNaN(updatedAtMs));
 	// The service's clock wins: a session stamped in the future must not put the cursor
 	// there, or every update until that time would be skipped. The newest update only
 	// stands in when no Date header came.
-	const cursorMs = page.serverTime ?? (Number.isNaN(newestMs) ? 0 : newestMs);
+	const cursorMs = page.serverTime ?? (stamped.length ? stamped[0].updatedAtMs : 0);
 	return {
 		cursor: new Date(cursorMs).toISOString(),
-		// The newest session is history already, even if it sits exactly at the cursor.
-		delivered: newest && !Number.isNaN(newestMs) ? [deliveryKey(newest, newestMs)] : [],
+		delivered: stamped
+			.filter(({ updatedAtMs }) => updatedAtMs >= cursorMs - 1)
+			.map(({ session, updatedAtMs }) => deliveryKey(session, updatedAtMs)),
 		failedPolls: 0,
 	};
 }

@@ -33,7 +33,7 @@ describe('AirSign Trigger: first activation', () => {
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
 		expect(listRequests(sandbox)).toHaveLength(1);
-		expect(listRequests(sandbox)[0].query).toMatchObject({ sortBy: 'updatedAt', sortOrder: 'desc', limit: '1' });
+		expect(listRequests(sandbox)[0].query).toMatchObject({ sortBy: 'updatedAt', sortOrder: 'desc', limit: '100' });
 		// The cursor is the sandbox's "now" (2030), not the machine's.
 		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(T0);
 
