@@ -20,7 +20,8 @@ export interface ApiRequest {
 	/** Path below /api/v1, built only from validated values. */
 	path: string;
 	qs?: IDataObject;
-	body?: IDataObject;
+	/** A JSON object, or JSON already serialised into a Buffer (sent as it is). */
+	body?: IDataObject | Buffer;
 	itemIndex: number;
 	timeoutMs?: number;
 }
@@ -69,6 +70,7 @@ export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): 
 		url: `${normaliseBaseUrl(credentials.baseUrl)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
 		body: request.body,
+		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
