@@ -7,7 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, SESSION_STATUSES } from '../AirSign/helpers/constants';
+import { MAX_PAGE_SIZE } from '../AirSign/helpers/constants';
+import {
+	nameFilter,
+	readSessionMatch,
+	recipientEmailFilter,
+	statusFilter,
+} from '../AirSign/helpers/sessionFilters';
 import { toUtcIso } from '../AirSign/helpers/dates';
 import type { SessionsQuery } from '../AirSign/transport/listSessions';
 import { fetchSessionsPage } from '../AirSign/transport/listSessions';
@@ -62,30 +68,10 @@ export class AirSignTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				options: [
+					nameFilter,
+					recipientEmailFilter,
 					{
-						displayName: 'Name Contains',
-						name: 'name',
-						type: 'string',
-						default: '',
-						description: 'Only sessions whose name contains this text',
-					},
-					{
-						displayName: 'Recipient Email',
-						name: 'recipientEmail',
-						type: 'string',
-						placeholder: 'name@email.com',
-						default: '',
-						description: 'Only sessions that include a recipient with this email',
-					},
-					{
-						displayName: 'Status',
-						name: 'status',
-						type: 'multiOptions',
-						options: SESSION_STATUSES.map((status) => ({
-							name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
-							value: status,
-						})),
-						default: [],
+						...statusFilter,
 						description: 'Only sessions whose new state is one of these, e.g. only Completed',
 					},
 				],
@@ -174,15 +160,7 @@ export class AirSignTrigger implements INodeType {
 }
 
 function readFilters(ctx: IPollFunctions): SessionsQuery {
-	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
-	const statuses = Array.isArray(filters.status) ? (filters.status as string[]) : [];
-	const text = (value: unknown) =>
-		typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-	return {
-		status: statuses.length ? statuses.join(',') : undefined,
-		name: text(filters.name),
-		recipientEmail: text(filters.recipientEmail),
-	};
+	return readSessionMatch(ctx.getNode(), ctx.getNodeParameter('filters', {}) as IDataObject, 0);
 }
 
 function optionalDate(ctx: IPollFunctions, value: unknown): string | undefined {

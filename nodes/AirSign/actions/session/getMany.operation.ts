@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { SESSION_STATUSES } from '../../helpers/constants';
 import { toUtcIso } from '../../helpers/dates';
+import {
+	nameFilter,
+	optionalText,
+	readSessionMatch,
+	recipientEmailFilter,
+	statusFilter,
+} from '../../helpers/sessionFilters';
 import type { SessionsQuery } from '../../transport/listSessions';
 import { listSessions } from '../../transport/listSessions';
-
-const statusOptions = SESSION_STATUSES.map((status) => ({
-	name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
-	value: status,
-}));
 
 const properties: INodeProperties[] = [
 	{
@@ -56,29 +57,9 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only sessions created before this moment',
 			},
-			{
-				displayName: 'Name Contains',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Only sessions whose name contains this text',
-			},
-			{
-				displayName: 'Recipient Email',
-				name: 'recipientEmail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Only sessions that include a recipient with this email',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: statusOptions,
-				default: [],
-				description: 'Only sessions in one of these states',
-			},
+			nameFilter,
+			recipientEmailFilter,
+			statusFilter,
 			{
 				displayName: 'Updated After',
 				name: 'updatedAfter',
@@ -162,26 +143,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const query: SessionsQuery = {
-		name: optionalText(filters.name),
-		recipientEmail: optionalText(filters.recipientEmail),
-		status: statusFilter(filters.status),
+		...readSessionMatch(node, filters, itemIndex),
 		sortBy: optionalText(options.sortBy),
 		sortOrder: optionalText(options.sortOrder),
 	};
-	const unknownStatus = query.status
-		?.split(',')
-		.find((status) => !(SESSION_STATUSES as readonly string[]).includes(status));
-	if (unknownStatus !== undefined) {
-		throw new NodeOperationError(node, `"Status" has an unknown value: ${unknownStatus}`, {
-			itemIndex,
-			description: `AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
-		});
-	}
-	if (query.recipientEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(query.recipientEmail)) {
-		throw new NodeOperationError(node, `"Recipient Email" is not an email address: ${query.recipientEmail}`, {
-			itemIndex,
-		});
-	}
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[keyof typeof DATE_FILTERS, string]>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
@@ -198,18 +163,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		{ maxRateLimitWaitMs: Math.max(0, maxWaitSeconds) * 1000, transientRetries: 2 },
 	);
-}
-
-function optionalText(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-/** The service takes several states as one comma-separated value. */
-function statusFilter(value: unknown): string | undefined {
-	const statuses = (Array.isArray(value) ? value : String(value ?? '').split(','))
-		.map((status) => String(status).trim())
-		.filter(Boolean);
-	return statuses.length ? statuses.join(',') : undefined;
 }
 
 function assertOrdered(

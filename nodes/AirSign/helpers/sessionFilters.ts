@@ -1,0 +1,81 @@
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { SESSION_STATUSES } from './constants';
+
+/** The filters Get Many and the trigger share, as List Sessions takes them. */
+export interface SessionMatch {
+	status?: string;
+	name?: string;
+	recipientEmail?: string;
+}
+
+export const nameFilter: INodeProperties = {
+	displayName: 'Name Contains',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: 'Only sessions whose name contains this text',
+};
+
+export const recipientEmailFilter: INodeProperties = {
+	displayName: 'Recipient Email',
+	name: 'recipientEmail',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+	description: 'Only sessions that include a recipient with this email',
+};
+
+export const statusFilter: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'multiOptions',
+	options: SESSION_STATUSES.map((status) => ({
+		name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
+		value: status,
+	})),
+	default: [],
+	description: 'Only sessions in one of these states',
+};
+
+/**
+ * Reads the shared filters from a "Filters" collection and checks them, so that an
+ * unknown state or a malformed email fails here, naming the field, not at AirSign.
+ */
+export function readSessionMatch(node: INode, filters: IDataObject, itemIndex: number): SessionMatch {
+	const match: SessionMatch = {
+		name: optionalText(filters.name),
+		recipientEmail: optionalText(filters.recipientEmail),
+		status: statusList(filters.status),
+	};
+	const unknownStatus = match.status
+		?.split(',')
+		.find((status) => !(SESSION_STATUSES as readonly string[]).includes(status));
+	if (unknownStatus !== undefined) {
+		throw new NodeOperationError(node, `"Status" has an unknown value: ${unknownStatus}`, {
+			itemIndex,
+			description: `AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
+		});
+	}
+	if (match.recipientEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(match.recipientEmail)) {
+		throw new NodeOperationError(
+			node,
+			`"Recipient Email" is not an email address: ${match.recipientEmail}`,
+			{ itemIndex },
+		);
+	}
+	return match;
+}
+
+export function optionalText(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The service takes several states as one comma-separated value. */
+function statusList(value: unknown): string | undefined {
+	const statuses = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((status) => String(status).trim())
+		.filter(Boolean);
+	return statuses.length ? statuses.join(',') : undefined;
+}
