@@ -69,7 +69,10 @@ function runChild(name, file, args) {
 async function devTwice(tarball) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-dev-e2e-'));
 	try {
-		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, '--port', String(await getFreePort()), '--sandbox-port', String(await getFreePort())];
+		// the same ports both times, as with the default 5678/8787 (another sandbox port would rightly
+		// re-import the credential, whose Base URL names it)
+		const ports = ['--port', String(await getFreePort()), '--sandbox-port', String(await getFreePort())];
+		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, ...ports];
 		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
 		summary.push({ name: 'npm run dev --smoke, first start (install + imports + owner)', ok: first.code === 0, s: first.ms / 1000 });
 		if (first.code !== 0) return;

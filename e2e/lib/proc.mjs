@@ -1,6 +1,13 @@
 // Child-process helpers: bounded in time, output captured, errors that show the output's tail.
 import { spawn } from 'node:child_process';
 
+// Commands still running when this process exits (a failed assertion, a signal) are killed with
+// their process group, so no `n8n execute` or npm outlives the test that started it.
+const live = new Set();
+process.on('exit', () => {
+	for (const child of live) killTree(child, 'SIGKILL');
+});
+
 export const tail = (text, max = 4000) => (text.length > max ? '…' + text.slice(-max) : text);
 
 /**
@@ -12,6 +19,7 @@ export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, al
 	return new Promise((resolve, reject) => {
 		const t0 = Date.now();
 		const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+		live.add(child);
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -22,10 +30,12 @@ export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, al
 			killTree(child);
 		}, timeoutMs);
 		child.on('error', (err) => {
+			live.delete(child);
 			clearTimeout(timer);
 			reject(new Error(`${name}: could not start: ${err.message}`));
 		});
 		child.on('close', (code, signal) => {
+			live.delete(child);
 			clearTimeout(timer);
 			const ms = Date.now() - t0;
 			const result = { code, signal, stdout, stderr, ms };
