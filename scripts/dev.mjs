@@ -212,6 +212,30 @@ async function smokeChecks(url, cookie, workflows) {
 	const state = await (await fetch(`${sandbox.url}/_sandbox/state`)).json();
 	if (state.demo?.clientId !== 'demo-client') throw new Error('sandbox control plane did not answer as expected');
 	say(`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`);
+
+	// What "Execute workflow" in the editor does: a manual run in the server, against the demo data
+	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
+	const wf = (await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)).data;
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	const res = await fetch(`${url}/rest/workflows/${wf.id}/run`, {
+		method: 'POST',
+		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+		body: JSON.stringify({ workflowData: wf, triggerToStartFrom: { name: trigger.name } }),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const body = await res.json();
+	const executionId = body?.data?.executionId;
+	if (!res.ok || !executionId) throw new Error(`POST /rest/workflows/${wf.id}/run: ${res.status} ${JSON.stringify(body)}`);
+	let exec;
+	for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 300))) {
+		exec = (await restGet(url, `/rest/executions/${executionId}`, cookie)).data;
+		if (exec.finished || ['success', 'error', 'crashed'].includes(exec.status)) break;
+		if (Date.now() - t0 > 30_000) throw new Error(`manual execution ${executionId} did not finish in 30 s`);
+	}
+	if (exec.status !== 'success') throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
+	const sent = await (await fetch(`${sandbox.url}/_sandbox/outbox`)).json();
+	if (sent.length !== 3) throw new Error(`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`);
+	say(`smoke: "${wf.name}" run as from the editor: execution ${executionId} success, 3 invitations in the sandbox outbox`);
 }
 
 function banner(url, state, pendingId) {
