@@ -18,9 +18,6 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** List Sessions: largest page the service serves. */
 export const MAX_PAGE_SIZE = 100;
 
-/** List Sessions: the page size the service uses when none is given. */
-export const DEFAULT_PAGE_SIZE = 50;
-
 /** List Sessions: requests per hour per organisation, shared by every workflow. */
 export const LIST_SESSIONS_HOURLY_BUDGET = 60;
 

@@ -22,7 +22,7 @@ export function assertSessionId(node: INode, value: unknown, itemIndex: number):
 	return sessionId;
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
 	if (bytes < 1024) return `${bytes} bytes`;
 	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
 	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;

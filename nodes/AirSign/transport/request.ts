@@ -267,7 +267,7 @@ function failureFromThrown(error: unknown): ApiFailure {
 	return { otherMessage: thrown.message };
 }
 
-export function normaliseBaseUrl(value: unknown): string {
+function normaliseBaseUrl(value: unknown): string {
 	return String(value ?? '').trim().replace(/\/+$/, '');
 }
 
