@@ -302,6 +302,18 @@ describe('Get Many: rate limit (429)', () => {
 		expect(result.error!.context?.itemIndex).toBe(0);
 	});
 
+	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }), {
+			settings: { executionOrder: 'v1', executionTimeout: 30 },
+		});
+		expect(result.error?.message).toMatch(/budget is used up/);
+		expect(result.error?.description).toContain('waits at most 30 s');
+		expect(sleeps.requested).toEqual([]);
+	});
+
 	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
 		const sleeps = recordSleeps();
 		restoreSleep = sleeps.restore;

@@ -155,13 +155,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
 
-	const maxWaitSeconds = Number(options.maxRateLimitWait ?? 60);
+	// Never wait longer than the workflow's own execution timeout would allow.
+	const executionTimeout = Number(this.getWorkflowSettings().executionTimeout ?? -1);
+	const maxWaitSeconds = Math.min(
+		Math.max(0, Number(options.maxRateLimitWait ?? 60)),
+		executionTimeout > 0 ? executionTimeout : Number.POSITIVE_INFINITY,
+	);
 	return await listSessions(
 		this,
 		query,
 		{ returnAll, limit },
 		itemIndex,
-		{ maxRateLimitWaitMs: Math.max(0, maxWaitSeconds) * 1000, transientRetries: 2 },
+		{ maxRateLimitWaitMs: maxWaitSeconds * 1000, transientRetries: 2 },
 	);
 }
 
