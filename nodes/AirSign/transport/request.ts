@@ -64,10 +64,9 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * request (no headers, so no token).
  */
 export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiResponse> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${normaliseBaseUrl(credentials.baseUrl)}${API_PREFIX}${request.path}`,
+		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
 		body: request.body,
 		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
@@ -88,7 +87,7 @@ export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): 
 			body: response.body,
 		};
 		const failure = failureFromResponse(response.statusCode, response.body);
-		if (failure) result.failure = new AirSignRequestFailure(failure, credentials);
+		if (failure) result.failure = await describedFailure(ctx, failure, request.itemIndex);
 		return result;
 	} catch (error) {
 		const failure = failureFromThrown(error);
@@ -96,9 +95,42 @@ export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): 
 			statusCode: failure.status,
 			headers: {},
 			body: undefined,
-			failure: new AirSignRequestFailure(failure, credentials),
+			failure: await describedFailure(ctx, failure, request.itemIndex),
 		};
 	}
+}
+
+/**
+ * The credential's base URL, read once per execution rather than once per request:
+ * an n8n execution context lives for one execution (or one poll), so the WeakMap
+ * entry goes with it and nothing is shared between executions or workers.
+ */
+const baseUrls = new WeakMap<AirSignContext, Promise<string>>();
+
+async function baseUrlOf(ctx: AirSignContext, itemIndex: number): Promise<string> {
+	let baseUrl = baseUrls.get(ctx);
+	if (baseUrl === undefined) {
+		baseUrl = ctx
+			.getCredentials(CREDENTIAL_TYPE, itemIndex)
+			.then((credentials) => normaliseBaseUrl(credentials.baseUrl));
+		baseUrls.set(ctx, baseUrl);
+	}
+	return await baseUrl;
+}
+
+/** Only a failure needs the secrets (to keep them out of its message): read them now, fresh. */
+async function describedFailure(
+	ctx: AirSignContext,
+	failure: ApiFailure,
+	itemIndex: number,
+): Promise<AirSignRequestFailure> {
+	let credentials: ICredentialDataDecryptedObject = {};
+	try {
+		credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	} catch {
+		// No credential to read: nothing of it can be in the message either.
+	}
+	return new AirSignRequestFailure(failure, credentials);
 }
 
 /** Sends a request and turns any failure into a NodeApiError with the operation's messages. */
