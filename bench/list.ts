@@ -3,7 +3,7 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { runAirSign } from './lib/engine';
 import { rawListAll } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed } from './lib/stats';
+import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
 const SESSIONS_PATH = '/api/v1/Sessions';
 
@@ -43,14 +43,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 				rawMs.push(ms);
 				rawRequestRatio.push(countRequests(ctx.sandbox, SESSIONS_PATH) / floor);
 			};
-			// Alternate the order so drift on a noisy machine hits both sides alike.
-			if (run % 2 === 0) {
-				await measureNode();
-				await measureRaw();
-			} else {
-				await measureRaw();
-				await measureNode();
-			}
+			await inAlternatingOrder(run, measureNode, measureRaw);
 		}
 		log(`list N=${n}: node ${fmt(summarize(nodeMs))} ms, raw ${fmt(summarize(rawMs))} ms`);
 		rows.push([

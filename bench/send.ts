@@ -3,7 +3,7 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { runAirSign } from './lib/engine';
 import { rawSend } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed } from './lib/stats';
+import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
 function drafts(ctx: BenchContext, count: number): string[] {
 	const ids: string[] = [];
@@ -53,13 +53,7 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 			const { ms } = await timed(() => raw(ids));
 			rawMs.push(ms / items);
 		};
-		if (run % 2 === 0) {
-			await measureNode();
-			await measureRaw();
-		} else {
-			await measureRaw();
-			await measureNode();
-		}
+		await inAlternatingOrder(run, measureNode, measureRaw);
 	}
 	log(`send ${items} items: node ${fmt(summarize(nodeMs), 3)} ms/item, raw ${fmt(summarize(rawMs), 3)} ms/item`);
 	return {

@@ -7,7 +7,7 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
 import { rawListAll } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed } from './lib/stats';
+import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
 const SESSIONS_PATH = '/api/v1/Sessions';
 
@@ -108,13 +108,7 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 			firstMs.push(result.firstPollMs);
 		};
 		const measureRaw = async () => rawMs.push((await timed(raw)).ms);
-		if (run % 2 === 0) {
-			await measureNode();
-			await measureRaw();
-		} else {
-			await measureRaw();
-			await measureNode();
-		}
+		await inAlternatingOrder(run, measureNode, measureRaw);
 	}
 	log(`trigger burst N=${n}: ${fmt(summarize(polls), 0)} polls, ${fmt(summarize(totalMs))} ms; raw ${fmt(summarize(rawMs))} ms`);
 	return [

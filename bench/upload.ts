@@ -13,7 +13,7 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
 import { binaryItem, runAirSign } from './lib/engine';
 import { rawUpload } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed } from './lib/stats';
+import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
 const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
 
@@ -121,13 +121,7 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 					execMs.push(value.executeMs);
 				};
 				const measureRaw = async () => rawMs.push((await timed(raw)).ms);
-				if (run % 2 === 0) {
-					await measureNode();
-					await measureRaw();
-				} else {
-					await measureRaw();
-					await measureNode();
-				}
+				await inAlternatingOrder(run, measureNode, measureRaw);
 			}
 			timeRows.push([
 				size.label,

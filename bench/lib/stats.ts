@@ -50,3 +50,18 @@ export function table(header: string[], rows: string[][]): string {
 export function log(message: string): void {
 	process.stderr.write(`[bench] ${message}\n`);
 }
+
+/** Runs both sides of a comparison, alternating which goes first, so drift on a noisy machine hits both alike. */
+export async function inAlternatingOrder(
+	run: number,
+	one: () => Promise<unknown>,
+	other: () => Promise<unknown>,
+): Promise<void> {
+	if (run % 2 === 0) {
+		await one();
+		await other();
+	} else {
+		await other();
+		await one();
+	}
+}
