@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { N8N_BIN, NODE24, REPO_ROOT, n8nEnv } from '../install-n8n.mjs';
-import { describeOutput, killTree, runCommand, sleep, tail } from './proc.mjs';
+import { describeOutput, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mjs';
 
 export { N8N_BIN, NODE24, REPO_ROOT, n8nEnv };
 export const PACKAGE_NAME = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
@@ -230,11 +230,7 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 
 	const stop = async (graceMs = 15_000) => {
 		if (exited) return exited;
-		killTree(child, 'SIGTERM');
-		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-		const res = await exitPromise;
-		clearTimeout(timer);
-		return res;
+		return await stopGracefully(child, exitPromise, graceMs);
 	};
 
 	const t0 = Date.now();

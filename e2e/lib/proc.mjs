@@ -67,6 +67,15 @@ export function killTree(child, signal = 'SIGTERM') {
 	}
 }
 
+/** SIGTERM to the whole process group, SIGKILL after graceMs; resolves with how it exited. */
+export async function stopGracefully(child, exitPromise, graceMs) {
+	killTree(child, 'SIGTERM');
+	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
+	const result = await exitPromise;
+	clearTimeout(timer);
+	return result;
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export async function timed(label, fn, timings) {

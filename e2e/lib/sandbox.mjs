@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mjs';
-import { killTree, sleep, tail } from './proc.mjs';
+import { killTree, sleep, stopGracefully, tail } from './proc.mjs';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -33,11 +33,7 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 	const stop = async (graceMs = 5_000) => {
 		process.off('exit', onExit);
 		if (exited) return exited;
-		killTree(child, 'SIGTERM');
-		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-		const res = await exitPromise;
-		clearTimeout(timer);
-		return res;
+		return await stopGracefully(child, exitPromise, graceMs);
 	};
 
 	const t0 = Date.now();
