@@ -1,32 +1,18 @@
 import { createPollingHarness, createTestEnvironment, type PollingHarness, type PollResult } from '../../harness';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSignTrigger/AirSignTrigger.node';
-import { startSandbox, type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
+import { type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
+import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
 
-/** One sandbox per test file (clock frozen at `now`), reset before each test. */
-export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ now: T0, ...options });
-	});
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-	beforeEach(() => {
-		sandbox?.reset();
-	});
-	return () => {
-		if (!sandbox) throw new Error('sandbox not started');
-		return sandbox;
-	};
-}
+/** One sandbox per test file, its clock frozen at T0, reset before each test. */
+export const useSandbox = (options: SandboxOptions = {}): (() => Sandbox) =>
+	useSandboxPerFile({ now: T0, ...options });
 
 export interface TriggerOptions {
 	filters?: IDataObject;
