@@ -109,9 +109,9 @@ function run(cmd, args, { cwd, env, label }) {
 		child.stdout.on('data', keep);
 		child.stderr.on('data', keep);
 		child.on('error', reject);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			if (code === 0) resolve(tail);
-			else reject(new Error(`${label ?? cmd} failed (exit ${code}):\n${tail}`));
+			else reject(new Error(`${label ?? cmd} failed (${code === null ? `killed by signal ${signal}` : `exit ${code}`}):\n${tail}`));
 		});
 	});
 }

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installN8n, REPO_ROOT } from './install-n8n.mjs';
 import { getFreePort, packPackage } from './lib/n8n.mjs';
-import { killTree } from './lib/proc.mjs';
+import { describeExit, killTree } from './lib/proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const keep = process.argv.includes('--keep');
@@ -34,7 +34,7 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 		setTimeout(() => process.exit(130), 20_000).unref();
 	});
 
-/** Runs `node <file> <args>` with each output line prefixed; resolves { code, out, ms }. */
+/** Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }. */
 function runChild(name, file, args) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
@@ -61,7 +61,8 @@ function runChild(name, file, args) {
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			children.delete(child);
-			resolve({ code: code ?? signal, out, ms: Date.now() - t0 });
+			if (code !== 0) process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
+			resolve({ code, signal, out, ms: Date.now() - t0 });
 		});
 	});
 }

@@ -33,7 +33,7 @@ import {
 	startN8n,
 	waitForTypes,
 } from './lib/n8n.mjs';
-import { sleep } from './lib/proc.mjs';
+import { describeExit, sleep } from './lib/proc.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 import { loadExamples, samplePdf, sandboxCredential, withPdfPath } from './lib/fixtures.mjs';
 
@@ -96,8 +96,8 @@ async function headlessTrack(tarball) {
 			importWorkflow(userFolder, [upload, examples['send-drafts'], examples['send-with-continue-on-fail']], { env }));
 
 		await check('a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes', async () => {
-			const { ok, run } = await executeWorkflow(userFolder, upload.id, { env });
-			assert.ok(ok, `execution failed: ${JSON.stringify(run.data.resultData.error?.message)}`);
+			const { ok, run, failure } = await executeWorkflow(userFolder, upload.id, { env });
+			assert.ok(ok, `execution failed: ${failure}`);
 			const read = run.data.resultData.runData['Read PDF from disk'][0].data.main[0][0];
 			assert.equal(read.binary?.data?.fileName, 'contract.pdf');
 			const [out, ...more] = nodeOutput(run, 'Upload to AirSign');
@@ -131,8 +131,8 @@ async function headlessTrack(tarball) {
 			await sandbox.clearOutbox();
 			const drafts = [ada, duo, half].map((s) => s.sessionId).sort();
 
-			const { ok, run } = await executeWorkflow(userFolder, examples['send-drafts'].id, { env });
-			assert.ok(ok, `execution failed: ${JSON.stringify(run.data.resultData.error?.message)}`);
+			const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-drafts'].id, { env });
+			assert.ok(ok, `execution failed: ${failure}`);
 			const found = nodeOutput(run, 'Find drafts');
 			assert.deepEqual(found.map((s) => s.sessionId).sort(), drafts, 'Get Many returned exactly the drafts');
 			assert.ok(found.every((s) => s.status === 'draft'));
@@ -161,8 +161,8 @@ async function headlessTrack(tarball) {
 
 		await check('c. error path: Send on a completed session → NOT_A_DRAFT item; the Set node after it ran', async () => {
 			const outboxBefore = (await sandbox.outbox()).length;
-			const { ok, run } = await executeWorkflow(userFolder, examples['send-with-continue-on-fail'].id, { env });
-			assert.ok(ok, `the workflow must finish despite the failed send: ${JSON.stringify(run.data.resultData.error?.message)}`);
+			const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-with-continue-on-fail'].id, { env });
+			assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
 			const [target] = nodeOutput(run, 'Find a completed session');
 			assert.equal(target.status, 'completed');
 			const [sendOut] = nodeOutput(run, 'Try to send it');
@@ -289,7 +289,7 @@ async function liveTrack(tarball) {
 	} finally {
 		if (instance) {
 			const res = await instance.stop();
-			log(`live: n8n stopped (${res.code ?? res.signal})`);
+			log(`live: n8n stopped (${describeExit(res)})`);
 		}
 		if (sandbox) await sandbox.stop();
 		if (keep) log(`kept ${userFolder}`);

@@ -33,7 +33,7 @@ import {
 	setupOwner,
 	startN8n,
 } from '../e2e/lib/n8n.mjs';
-import { killTree } from '../e2e/lib/proc.mjs';
+import { describeExit, killTree } from '../e2e/lib/proc.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, samplePdf, sandboxCredential, withPdfPath } from '../e2e/lib/fixtures.mjs';
 
@@ -318,8 +318,8 @@ async function main() {
 	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 	// If either process dies on its own, stop the other one and exit.
 	const died = await Promise.race([
-		new Promise((r) => n8n.process.once('exit', (code, sig) => r(`n8n exited (${code ?? sig})`))),
-		new Promise((r) => sandbox.process.once('exit', (code, sig) => r(`the sandbox exited (${code ?? sig})`))),
+		new Promise((r) => n8n.process.once('exit', (code, sig) => r(`n8n exited (${describeExit({ code, signal: sig })})`))),
+		new Promise((r) => sandbox.process.once('exit', (code, sig) => r(`the sandbox exited (${describeExit({ code, signal: sig })})`))),
 	]);
 	if (stopping) return;
 	say(died);

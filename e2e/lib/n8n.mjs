@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { N8N_BIN, NODE24, REPO_ROOT, n8nEnv } from '../install-n8n.mjs';
-import { describeOutput, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mjs';
+import { describeExit, describeOutput, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mjs';
 
 export { N8N_BIN, NODE24, REPO_ROOT, n8nEnv };
 export const PACKAGE_NAME = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
@@ -72,14 +72,26 @@ export async function installPackageIntoN8n(userFolder, tarball, { timeoutMs = 1
 	return packageDir;
 }
 
-/** Runs `n8n <args>` on Node 24 for `userFolder`; resolves { code, stdout, stderr, ms }. */
+/**
+ * Runs a one-shot `n8n <args>` (import, publish, execute) on Node 24 for `userFolder`; resolves
+ * { code, signal, stdout, stderr, ms }.
+ *
+ * One-shot commands run on n8n's "legacy" expression engine. n8n 2.x defaults to the isolated-vm
+ * engine ("vm"); `execute` and `import:workflow` start it, then leave through
+ * `BaseCommand.finally()` and a bare `process.exit()` without disposing it (only `start`, `worker`
+ * and `webhook` dispose it, in `exitSuccessFully()`). When the CPU is busy, the isolate's threads
+ * are still running while the process tears down, and the command dies of SIGSEGV after it has
+ * printed a complete, successful result. Measured with both cores loaded: `n8n execute` of a
+ * two-node workflow crashed in 9 of 12 runs on the vm engine, 0 of 12 on legacy. `n8n start`
+ * (startN8n: the live trigger, `npm run dev`) keeps n8n's default engine.
+ */
 export async function runN8n(args, { userFolder, env = {}, timeoutMs = 120_000, allowFailure = false } = {}) {
 	if (!userFolder) throw new Error('runN8n: userFolder is required');
 	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed (${N8N_BIN}); run: node e2e/install-n8n.mjs`);
 	const brokerPort = env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort());
 	return runCommand(NODE24, [N8N_BIN, ...args], {
 		cwd: userFolder, // n8n loads `.env` from its cwd: keep the repository's out of it
-		env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: brokerPort, ...env }),
+		env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: brokerPort, N8N_EXPRESSION_ENGINE: 'legacy', ...env }),
 		timeoutMs,
 		allowFailure,
 		label: `n8n ${args.join(' ')}`,
@@ -158,19 +170,28 @@ export function parseExecutionOutput(text) {
 }
 
 /**
- * `n8n execute --id=<id> --rawOutput`. Resolves { ok, run, result } where `run` is the parsed
- * IRun (`run.data.resultData.runData[<node name>][0].data.main[0]` = that node's items,
- * `run.data.resultData.error` on failure). Failed executions do not throw unless `expectSuccess`.
+ * `n8n execute --id=<id> --rawOutput`. Resolves { ok, run, result, failure } where `run` is the
+ * parsed IRun (`run.data.resultData.runData[<node name>][0].data.main[0]` = that node's items,
+ * `run.data.resultData.error` on failure) and `failure` says in words why `ok` is false (the
+ * execution's error, or how the process ended). Failed executions do not throw unless
+ * `expectSuccess`.
+
  */
 export async function executeWorkflow(userFolder, id, { env = {}, timeoutMs = 120_000, expectSuccess = false } = {}) {
 	// log level info so that a failed execution's JSON is printed too (it is logged at info)
-	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], { userFolder, env: { N8N_LOG_LEVEL: 'info', ...env }, timeoutMs, allowFailure: true });
+	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
+		userFolder,
+		env: { N8N_LOG_LEVEL: 'info', ...env },
+		timeoutMs,
+		allowFailure: true,
+	});
 	const run = parseExecutionOutput(result.stdout) ?? parseExecutionOutput(result.stdout + '\n' + result.stderr);
-	const ok = result.code === 0 && !!run && !run.data.resultData.error;
-	if (!run) throw new Error(`n8n execute --id=${id}: no execution JSON in the output (exit ${result.code})\n${describeOutput(result)}`);
-	if (expectSuccess && !ok)
-		throw new Error(`n8n execute --id=${id} failed: ${run.data.resultData.error?.message ?? `exit ${result.code}`}\n${describeOutput(result)}`);
-	return { ok, run, result };
+	if (!run) throw new Error(`n8n execute --id=${id}: no execution JSON in the output (${describeExit(result)})\n${describeOutput(result)}`);
+	const executionError = run.data.resultData.error?.message;
+	const failure = executionError ?? (result.code === 0 ? undefined : `n8n execute printed the execution, then ended: ${describeExit(result)}`);
+	const ok = failure === undefined;
+	if (expectSuccess && !ok) throw new Error(`n8n execute --id=${id} failed: ${failure}\n${describeOutput(result)}`);
+	return { ok, run, result, failure };
 }
 
 /** Items (json only) a node produced on output `output` of its `runIndex`-th run. */
@@ -235,7 +256,7 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 
 	const t0 = Date.now();
 	for (;;) {
-		if (exited) throw new Error(`n8n start exited early (${exited.code ?? exited.signal})\n--- output (tail) ---\n${tail(out)}`);
+		if (exited) throw new Error(`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`);
 		if (Date.now() - t0 > timeoutMs) {
 			await stop(5_000);
 			throw new Error(`n8n start: ${url}/healthz/readiness not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`);

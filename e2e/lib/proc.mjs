@@ -11,6 +11,14 @@ process.on('exit', () => {
 export const tail = (text, max = 4000) => (text.length > max ? '…' + text.slice(-max) : text);
 
 /**
+ * How a process ended, in words: "exit 1", or "killed by signal SIGSEGV". A process that a signal
+ * ended has no exit code; printing only the code ("exit null") hides what happened to it.
+ */
+export function describeExit({ code, signal }) {
+	return code === null || code === undefined ? `killed by signal ${signal ?? '(unknown)'}` : `exit ${code}`;
+}
+
+/**
  * Runs a command; resolves { code, stdout, stderr, ms } or rejects on timeout / spawn error /
  * (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
  */
@@ -41,7 +49,7 @@ export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, al
 			const result = { code, signal, stdout, stderr, ms };
 			if (timedOut) return reject(Object.assign(new Error(`${name}: timed out after ${timeoutMs} ms\n${describeOutput(result)}`), { result }));
 			if (code !== 0 && !allowFailure)
-				return reject(Object.assign(new Error(`${name}: exit ${code ?? signal}\n${describeOutput(result)}`), { result }));
+				return reject(Object.assign(new Error(`${name}: ${describeExit(result)}\n${describeOutput(result)}`), { result }));
 			resolve(result);
 		});
 		if (input !== undefined) child.stdin.end(input);

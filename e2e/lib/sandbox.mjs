@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mjs';
-import { killTree, sleep, stopGracefully, tail } from './proc.mjs';
+import { describeExit, killTree, sleep, stopGracefully, tail } from './proc.mjs';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -38,7 +38,7 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 
 	const t0 = Date.now();
 	for (;;) {
-		if (exited) throw new Error(`sandbox exited early (${exited.code ?? exited.signal})\n${tail(out)}`);
+		if (exited) throw new Error(`sandbox exited early (${describeExit(exited)})\n${tail(out)}`);
 		if (Date.now() - t0 > timeoutMs) {
 			await stop();
 			throw new Error(`sandbox on ${url} did not answer within ${timeoutMs} ms\n${tail(out)}`);
