@@ -15,7 +15,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 		for (let i = 0; i < n; i++) {
 			ctx.sandbox.createSession({ name: `Bench contract ${i}`, createdAt: base + i * 1000 });
 		}
-		const parameters = { resource: 'session', operation: 'getAll', returnAll: true };
+		const parameters = { resource: 'session', operation: 'getMany', returnAll: true };
 		const node = () => runAirSign(ctx.engine, { parameters });
 		// Warm-up: JIT, n8n's token fetch after the reset, connection set-up.
 		await node();

@@ -104,7 +104,7 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		{ name: 'node -e 0 (baseline)', script: '0' },
 		{ name: "require('n8n-workflow')", script: "require('n8n-workflow')" },
 		{ name: 'AirSign.node.js', script: "require('./dist/nodes/AirSign/AirSign.node.js')" },
-		{ name: 'AirSignTrigger.node.js', script: "require('./dist/nodes/AirSignTrigger/AirSignTrigger.node.js')" },
+		{ name: 'AirSignTrigger.node.js', script: "require('./dist/nodes/AirSign/AirSignTrigger.node.js')" },
 		{ name: 'AirSignApi.credentials.js', script: "require('./dist/credentials/AirSignApi.credentials.js')" },
 	];
 	const runs = ctx.smoke ? 2 : 20;

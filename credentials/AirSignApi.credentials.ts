@@ -9,7 +9,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { describeNetworkCode } from '../nodes/AirSign/helpers/networkErrors';
+// Besides n8n-workflow, only files without imports of their own: the service's facts, the Base
+// URL rule and the words for a network failure are one fact each, for credential and nodes alike.
+import { describeNetworkCode } from '../nodes/AirSign/errors/networkCodes';
+import { LIST_SESSIONS_HOURLY_BUDGET, TOKEN_PATH } from '../nodes/AirSign/helpers/constants';
+import { normaliseBaseUrl } from '../nodes/AirSign/transport/baseUrl';
 
 /**
  * AirSign access tokens live one hour. "Client Credentials" lets n8n fetch a token
@@ -100,7 +104,7 @@ export class AirSignApi implements ICredentialType {
 			// Nothing to fetch: `authenticate` sends the pasted token as it is.
 			return {};
 		}
-		const tokenUrl = `${String(credentials.baseUrl ?? '').replace(/\/+$/, '')}/oidc/token`;
+		const tokenUrl = `${normaliseBaseUrl(credentials.baseUrl)}${TOKEN_PATH}`;
 		let response: IDataObject;
 		try {
 			response = (await this.helpers.httpRequest({
@@ -139,6 +143,7 @@ export class AirSignApi implements ICredentialType {
 	// credentials, n8n fetches a token first, which tells a wrong secret apart.
 	test: ICredentialTestRequest = {
 		request: {
+			// An expression cannot import normaliseBaseUrl; it strips the trailing slash the same way.
 			baseURL: '={{ $credentials.baseUrl.replace(/\\/+$/, "") }}',
 			url: '/api/v1/Sessions',
 			qs: { limit: 1 },
@@ -162,8 +167,7 @@ export class AirSignApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 429,
-					message:
-						'The token works, but the organisation has used its 60 List Sessions requests for this hour',
+					message: `The token works, but the organisation has used its ${LIST_SESSIONS_HOURLY_BUDGET} List Sessions requests for this hour`,
 				},
 			},
 		],

@@ -25,7 +25,7 @@ import type { HarnessInputItem } from '../../test/harness/binary';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../nodes/AirSign/AirSign.node';
-import { AirSignTrigger } from '../../nodes/AirSignTrigger/AirSignTrigger.node';
+import { AirSignTrigger } from '../../nodes/AirSign/AirSignTrigger.node';
 
 export { binaryItem, runNode, createPollingHarness };
 export type { HarnessInputItem, PollingHarness, RunNodeResult };

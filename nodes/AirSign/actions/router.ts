@@ -8,7 +8,7 @@ type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<I
 
 const operations: Record<string, Record<string, OperationRunner>> = {
 	file: { upload: file.upload.execute },
-	session: { send: session.send.execute, getAll: session.getAll.execute },
+	session: { send: session.send.execute, getMany: session.getMany.execute },
 };
 
 /** Runs the chosen operation once per input item, keeping each output paired with its item. */

@@ -28,3 +28,8 @@ export function toUtcIso(
 			'Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow\'s timezone.',
 	});
 }
+
+/** Epoch milliseconds as the ISO 8601 UTC text AirSign takes and gives. */
+export function isoFromMs(ms: number): string {
+	return new Date(ms).toISOString();
+}

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, PDF_SIGNATURE } from './constants';
+import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT, PDF_SIGNATURE } from './constants';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,7 +44,7 @@ export function assertUploadablePdf(
 	if (bytes.length > MAX_UPLOAD_BYTES) {
 		throw new NodeOperationError(
 			node,
-			`The file in binary property "${binaryPropertyName}" is ${formatBytes(bytes.length)}; AirSign accepts PDFs up to 7 MB`,
+			`The file in binary property "${binaryPropertyName}" is ${formatBytes(bytes.length)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
 			{
 				itemIndex,
 				description: `The limit is ${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes. Compress the PDF or split it into several documents.`,

@@ -1,17 +1,19 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IPollFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
+import type { RequestFailure } from '../errors/failure';
+import { failureFromAnswer, failureWithoutAnswer } from '../errors/failure';
+import { toNodeError } from '../errors/nodeError';
+import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
-import { describeNetworkCode } from '../helpers/networkErrors';
-import { readServiceErrorCode, readServiceMessage } from './serviceError';
+import type { AnswerHeaders } from './answerHeaders';
+import { readAnswerHeaders } from './answerHeaders';
+import { normaliseBaseUrl } from './baseUrl';
 
 export type AirSignContext = IExecuteFunctions | IPollFunctions;
 
@@ -26,44 +28,26 @@ export interface ApiRequest {
 	timeoutMs?: number;
 }
 
-export interface ApiResponse {
+/** One answer of AirSign (or its absence), read once into what every caller needs. */
+export interface ApiAnswer extends AnswerHeaders {
 	/** Undefined when no answer came (connection refused, dropped, timed out). */
 	statusCode?: number;
-	/** Header names in lower case. */
-	headers: IDataObject;
 	body: unknown;
-	/** Set unless the answer is a 2xx with a JSON body. */
-	failure?: AirSignRequestFailure;
+	/** Set unless the answer is a 2xx with a JSON object body. */
+	failure?: RequestFailure;
 }
-
-/** What went wrong, stripped of everything but what a message may show. */
-export interface ApiFailure {
-	status?: number;
-	code?: string;
-	serviceMessage?: string;
-	networkCode?: string;
-	/** A message raised before any response, e.g. by the credential's token fetch. */
-	otherMessage?: string;
-}
-
-export interface FailureText {
-	message: string;
-	description?: string;
-}
-
-/** Messages an operation gives for its own failures, keyed by service code or HTTP status. */
-export type FailureMessages = Record<string, FailureText>;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * Sends one request with n8n's credential handling and reports the outcome without
- * throwing, so callers can read rate-limit headers and codes before deciding. Every
- * HTTP status except 401 comes back as a response; a 401 is left to n8n, which
- * renews a client-credentials token and retries once. Failures carry nothing of the
- * request (no headers, so no token).
+ * Sends one request with n8n's credential handling and returns the answer, failed or not,
+ * without throwing, so that callers can read the rate-limit headers and the code first.
+ *
+ * n8n throws for every status outside 2xx; a 401 first makes it renew a client-credentials
+ * token and retry once (on every n8n version: the status stays an error, so n8n's own retry
+ * path runs). The answer of a thrown error is read from the error n8n wraps it in.
  */
-export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiResponse> {
+export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiAnswer> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
@@ -72,7 +56,6 @@ export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): 
 		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
 		json: true,
 		returnFullResponse: true,
-		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 	try {
@@ -80,24 +63,46 @@ export async function sendApiRequest(ctx: AirSignContext, request: ApiRequest): 
 			ctx,
 			CREDENTIAL_TYPE,
 			options,
-		)) as { statusCode: number; headers: IDataObject; body: unknown };
-		const result: ApiResponse = {
-			statusCode: response.statusCode,
-			headers: lowerCaseKeys(response.headers),
-			body: response.body,
-		};
-		const failure = failureFromResponse(response.statusCode, response.body);
-		if (failure) result.failure = await describedFailure(ctx, failure, request.itemIndex);
-		return result;
+		)) as { statusCode: number; headers: unknown; body: unknown };
+		return readAnswer(response.statusCode, response.headers, response.body);
 	} catch (error) {
-		const failure = failureFromThrown(error);
-		return {
-			statusCode: failure.status,
-			headers: {},
-			body: undefined,
-			failure: await describedFailure(ctx, failure, request.itemIndex),
-		};
+		const answered = answerOf(error);
+		if (answered) return readAnswer(answered.status, answered.headers, answered.data);
+		return { ...readAnswerHeaders({}), body: undefined, failure: failureWithoutAnswer(error) };
 	}
+}
+
+/** Sends one request; throws a NodeApiError in the operation's words when it fails. */
+export async function apiRequest(
+	ctx: AirSignContext,
+	request: ApiRequest,
+	messages: FailureMessages = {},
+): Promise<ApiAnswer> {
+	const answer = await tryApiRequest(ctx, request);
+	if (answer.failure) throw await toNodeError(ctx, answer.failure, request.itemIndex, messages);
+	return answer;
+}
+
+function readAnswer(statusCode: number, headers: unknown, body: unknown): ApiAnswer {
+	return {
+		...readAnswerHeaders(headers),
+		statusCode,
+		body,
+		failure: failureFromAnswer(statusCode, body),
+	};
+}
+
+interface HttpResponse {
+	status: number;
+	headers?: unknown;
+	data?: unknown;
+}
+
+/** The HTTP answer inside an error n8n threw: its NodeApiError's cause, or the error itself. */
+function answerOf(error: unknown): HttpResponse | undefined {
+	const thrown = error as { response?: HttpResponse; cause?: { response?: HttpResponse } };
+	const response = thrown?.cause?.response ?? thrown?.response;
+	return typeof response?.status === 'number' ? response : undefined;
 }
 
 /**
@@ -116,195 +121,4 @@ async function baseUrlOf(ctx: AirSignContext, itemIndex: number): Promise<string
 		baseUrls.set(ctx, baseUrl);
 	}
 	return await baseUrl;
-}
-
-/** Only a failure needs the secrets (to keep them out of its message): read them now, fresh. */
-async function describedFailure(
-	ctx: AirSignContext,
-	failure: ApiFailure,
-	itemIndex: number,
-): Promise<AirSignRequestFailure> {
-	let credentials: ICredentialDataDecryptedObject = {};
-	try {
-		credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	} catch {
-		// No credential to read: nothing of it can be in the message either.
-	}
-	return new AirSignRequestFailure(failure, credentials);
-}
-
-/** Sends a request and turns any failure into a NodeApiError with the operation's messages. */
-export async function apiRequest(
-	ctx: AirSignContext,
-	request: ApiRequest,
-	messages: FailureMessages = {},
-): Promise<ApiResponse> {
-	const response = await sendApiRequest(ctx, request);
-	if (response.failure) {
-		throw toNodeError(ctx, response.failure, request.itemIndex, messages);
-	}
-	return response;
-}
-
-/** A non-2xx answer, or a 2xx answer that is not the JSON object the spec promises. */
-function failureFromResponse(statusCode: number, body: unknown): ApiFailure | undefined {
-	if (statusCode >= 200 && statusCode < 300) {
-		if (body !== null && typeof body === 'object') return undefined;
-		return { status: statusCode, code: 'MALFORMED_RESPONSE' };
-	}
-	return {
-		status: statusCode,
-		code: readServiceErrorCode(body),
-		serviceMessage: readServiceMessage(body),
-	};
-}
-
-/**
- * A failure (never thrown as it is: see {@link toNodeError}), with the credential's secret values kept in a private field (never
- * enumerated or serialised) so that any text shown to the user can be scrubbed.
- */
-export class AirSignRequestFailure extends Error {
-	readonly #secrets: string[];
-
-	constructor(
-		readonly failure: ApiFailure,
-		credentials: ICredentialDataDecryptedObject,
-	) {
-		super(failure.otherMessage ?? `AirSign request failed${failure.status ? ` (${failure.status})` : ''}`);
-		this.#secrets = ['accessToken', 'clientSecret', 'sessionToken']
-			.map((key) => credentials[key])
-			.filter((value): value is string => typeof value === 'string' && value.length >= 4);
-	}
-
-	scrub(text: string): string {
-		return this.#secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
-	}
-}
-
-export function toNodeError(
-	ctx: AirSignContext,
-	error: unknown,
-	itemIndex: number,
-	messages: FailureMessages,
-): NodeApiError {
-	if (!(error instanceof AirSignRequestFailure)) {
-		// Not a request failure: a bug or an unexpected throw; keep its message, add nothing.
-		return new NodeApiError(ctx.getNode(), { message: String((error as Error)?.message ?? error) }, { itemIndex });
-	}
-	const { failure } = error;
-	const text = describeFailure(failure, messages);
-	const message = error.scrub(text.message);
-	const description = text.description === undefined ? undefined : error.scrub(text.description);
-	const response: JsonObject = {
-		message,
-		...(failure.status !== undefined && { httpCode: String(failure.status) }),
-		...(failure.code !== undefined && { code: failure.code }),
-	};
-	return new NodeApiError(ctx.getNode(), response, {
-		message,
-		description,
-		httpCode: failure.status === undefined ? undefined : String(failure.status),
-		itemIndex,
-	});
-}
-
-function describeFailure(failure: ApiFailure, messages: FailureMessages): FailureText {
-	const serviceSaid = failure.serviceMessage ? ` AirSign said: "${failure.serviceMessage}"` : '';
-	const specific =
-		(failure.code !== undefined ? messages[failure.code] : undefined) ??
-		(failure.status !== undefined ? messages[String(failure.status)] : undefined);
-	if (specific) {
-		const code = failure.code ?? (failure.status !== undefined ? `HTTP ${failure.status}` : undefined);
-		return {
-			message: code ? `${specific.message} [${code}]` : specific.message,
-			description: `${specific.description ?? ''}${serviceSaid}`.trim() || undefined,
-		};
-	}
-	if (failure.networkCode) {
-		return {
-			message: `Could not reach AirSign: ${describeNetworkCode(failure.networkCode)}`,
-			description:
-				'Check the Base URL in the AirSign credential and the network of this n8n instance, then try again.',
-		};
-	}
-	if (failure.status === undefined) {
-		return { message: failure.otherMessage ?? 'The request to AirSign failed' };
-	}
-	if (failure.code === 'MALFORMED_RESPONSE') {
-		return {
-			message: `AirSign answered HTTP ${failure.status} with a body that is not JSON`,
-			description: 'This is usually a passing fault of the service or of a proxy: try again in a few minutes. If it persists, check the Base URL in the credential.',
-		};
-	}
-	const common = COMMON_FAILURES[failure.status];
-	if (common) {
-		return {
-			message: `${common.message} [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`,
-			description: `${common.description ?? ''}${serviceSaid}`.trim() || undefined,
-		};
-	}
-	if (failure.status >= 500) {
-		return {
-			message: `AirSign had an internal problem [HTTP ${failure.status}]`,
-			description: `This is on AirSign's side and usually passes: try again in a few minutes.${serviceSaid}`,
-		};
-	}
-	return {
-		message: `AirSign refused the request [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`,
-		description: serviceSaid.trim() || undefined,
-	};
-}
-
-const COMMON_FAILURES: Record<number, FailureText> = {
-	401: {
-		message: 'AirSign rejected the credential',
-		description:
-			'The access token is wrong, revoked or expired. AirSign tokens last one hour: use the "Client Credentials" method of the AirSign credential so n8n renews them, or paste a new token.',
-	},
-	403: {
-		message: 'The AirSign credential is not allowed to do this',
-		description:
-			'Its token lacks the scope this operation needs: Upload File needs write:files or write:sessions, Send Session needs write:sessions. Ask the AirSign administrator for a client with those scopes.',
-	},
-	404: {
-		message: 'AirSign has no such resource',
-		description: 'Check the ID, and that the credential belongs to the organisation that owns it.',
-	},
-	429: {
-		message: 'AirSign\'s rate limit was reached',
-		description: 'Wait a little and try again.',
-	},
-};
-
-function failureFromThrown(error: unknown): ApiFailure {
-	const thrown = error as {
-		httpCode?: string | null;
-		message?: string;
-		code?: string;
-		cause?: { code?: string; response?: { status?: number; data?: unknown } };
-	};
-	const response = thrown.cause?.response;
-	const status = response?.status ?? (thrown.httpCode ? Number(thrown.httpCode) : undefined);
-	if (status !== undefined && Number.isFinite(status)) {
-		return {
-			status,
-			code: readServiceErrorCode(response?.data),
-			serviceMessage: readServiceMessage(response?.data),
-		};
-	}
-	const networkCode = thrown.cause?.code ?? thrown.code;
-	if (typeof networkCode === 'string' && /^E[A-Z_]+$/.test(networkCode)) {
-		return { networkCode };
-	}
-	return { otherMessage: thrown.message };
-}
-
-function normaliseBaseUrl(value: unknown): string {
-	return String(value ?? '').trim().replace(/\/+$/, '');
-}
-
-function lowerCaseKeys(headers: IDataObject | undefined): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(headers ?? {})) result[key.toLowerCase()] = value;
-	return result;
 }

@@ -97,7 +97,7 @@ export const sendParams = (sessionId: string): INodeParameters => ({
 });
 export const getManyParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
-	operation: 'getAll',
+	operation: 'getMany',
 	...extra,
 });
 

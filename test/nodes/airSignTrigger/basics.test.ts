@@ -3,7 +3,7 @@ import { createPollingHarness, createTestEnvironment } from '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
-import { AirSignTrigger } from '../../../nodes/AirSignTrigger/AirSignTrigger.node';
+import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import {
 	createMany,
 	demoSessions,

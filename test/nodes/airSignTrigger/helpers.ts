@@ -3,7 +3,7 @@ import { createPollingHarness, createTestEnvironment, type PollingHarness, type 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
-import { AirSignTrigger } from '../../../nodes/AirSignTrigger/AirSignTrigger.node';
+import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { MAX_UPLOAD_BYTES } from '../../helpers/constants';
+import type { FailureMessages } from '../../errors/wording';
+import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
 import { assertUploadablePdf, normaliseFileName } from '../../helpers/validation';
-import type { FailureMessages } from '../../transport/request';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field holding the PDF',
-		description: `The PDF to upload: at most 7 MB (${MAX_UPLOAD_BYTES} bytes), and it must really be a PDF`,
+		description: `The PDF to upload: at most ${MAX_UPLOAD_TEXT} (${MAX_UPLOAD_BYTES} bytes), and it must really be a PDF`,
 	},
 	{
 		displayName: 'File Name',
@@ -29,8 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. employment-contract.pdf',
-		description:
-			'Name to store the file under, at most 255 characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.',
+		description: `Name to store the file under, at most ${MAX_FILE_NAME_LENGTH} characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.`,
 	},
 ];
 
@@ -38,6 +37,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['upload'] } },
 	properties,
 );
+
+const tooLarge = {
+	message: 'The file is larger than AirSign accepts',
+	description: `AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}. Compress the PDF or split it into several documents.`,
+};
 
 const failures: FailureMessages = {
 	INVALID_BASE64: {
@@ -48,13 +52,11 @@ const failures: FailureMessages = {
 		message: 'AirSign accepts only PDF files, and this file is not one',
 		description: 'Convert the document to PDF before uploading it.',
 	},
-	FILE_TOO_LARGE: {
-		message: 'The file is larger than AirSign accepts',
-		description: 'AirSign accepts PDFs up to 7 MB. Compress the PDF or split it into several documents.',
-	},
-	413: {
-		message: 'The file is larger than AirSign accepts',
-		description: 'AirSign accepts PDFs up to 7 MB. Compress the PDF or split it into several documents.',
+	FILE_TOO_LARGE: tooLarge,
+	413: tooLarge,
+	403: {
+		description:
+			'Its token lacks the scope write:files or write:sessions, one of which Upload needs. Ask the AirSign administrator for a client with one of them.',
 	},
 };
 

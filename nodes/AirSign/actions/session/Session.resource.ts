@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getAll from './getMany.operation';
+import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 
-export { getAll, send };
+export { getMany, send };
 
 export const description: INodeProperties[] = [
 	{
@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 		options: [
 			{
 				name: 'Get Many',
-				value: 'getAll',
+				value: 'getMany',
 				description: 'List sessions, with filters and sorting',
 				action: 'Get many sessions',
 			},
@@ -29,5 +29,5 @@ export const description: INodeProperties[] = [
 		default: 'send',
 	},
 	...send.description,
-	...getAll.description,
+	...getMany.description,
 ];

@@ -1,21 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { nameFilter, recipientEmailFilter, statusFilter } from '../../descriptions/sessionFilters';
+import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../../helpers/constants';
 import { toUtcIso } from '../../helpers/dates';
-import {
-	nameFilter,
-	optionalText,
-	readSessionMatch,
-	recipientEmailFilter,
-	statusFilter,
-} from '../../helpers/sessionFilters';
-import type { SessionsQuery } from '../../transport/listSessions';
-import { listSessions } from '../../transport/listSessions';
+import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
+import type { SessionsQuery } from '../../transport/sessionPages';
+import { listSessions } from '../../transport/sessionPages';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'AirSign allows 60 List Sessions requests per hour per organisation, shared by every workflow and trigger. Return All costs one request per 100 sessions.',
+		displayName: `${listSessionsBudgetText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',
@@ -119,7 +114,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['getAll'] } },
+	{ show: { resource: ['session'], operation: ['getMany'] } },
 	properties,
 );
 

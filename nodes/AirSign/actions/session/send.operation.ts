@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { FailureMessages } from '../../errors/wording';
 import { assertSessionId } from '../../helpers/validation';
-import type { FailureMessages } from '../../transport/request';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -41,6 +41,10 @@ const failures: FailureMessages = {
 	SELF_SIGN_ONLY: {
 		message: 'The session is self-sign only, so there is nobody to send it to',
 		description: 'Self-sign sessions are signed by their owner in AirSign and are never sent.',
+	},
+	403: {
+		description:
+			'Its token lacks the scope write:sessions, which Send needs. Ask the AirSign administrator for a client with that scope.',
 	},
 	404: {
 		message: 'AirSign has no session with this ID',

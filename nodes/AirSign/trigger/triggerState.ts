@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the trigger remembers between polls, kept in the workflow's static data
- * (n8n persists it whenever a poll emits items). Invariant: every matching update
- * with `updatedAt` before `cursor` has been delivered, or happened before the
- * trigger started. `delivered` holds the (session, updatedAt) pairs delivered at or
- * after the cursor, so re-reading from the cursor never repeats one.
+ * What the trigger remembers between polls, kept in the workflow's static data.
+ * Invariant: every matching update with `updatedAt` before `cursor` has been delivered,
+ * or happened before the trigger started. `delivered` holds the (session, updatedAt) pairs
+ * delivered at or after the cursor (less {@link ONE_MS}), so re-reading from the cursor
+ * never repeats one. Every read and write of the static data goes through this module.
  */
 export interface TriggerState {
 	/** ISO 8601 instant on the service's clock. */
@@ -14,11 +14,12 @@ export interface TriggerState {
 	delivered: string[];
 	/** The "Start From" value the cursor was set from, to notice when the user changes it. */
 	startFrom?: string;
-	/** Transient failures in a row; only their count is kept. */
-	failedPolls?: number;
 }
 
-export function readState(staticData: IDataObject): TriggerState | undefined {
+/** The paging step: updatedAfter asks for 1 ms before the instant it means. */
+export const ONE_MS = 1;
+
+function readState(staticData: IDataObject): TriggerState | undefined {
 	if (typeof staticData.cursor !== 'string' || Number.isNaN(Date.parse(staticData.cursor))) {
 		return undefined;
 	}
@@ -26,17 +27,47 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 		cursor: staticData.cursor,
 		delivered: Array.isArray(staticData.delivered) ? (staticData.delivered as string[]) : [],
 		startFrom: typeof staticData.startFrom === 'string' ? staticData.startFrom : undefined,
-		failedPolls: typeof staticData.failedPolls === 'number' ? staticData.failedPolls : 0,
 	};
 }
 
-/** Writes in place: n8n watches this object to know that it must be saved. */
+/**
+ * The state to continue from, given the "Start From" option now set; undefined when the
+ * trigger must (re)start: on its first poll, or when "Start From" was set or changed.
+ * Clearing "Start From" carries on from where the trigger is, skipping nothing.
+ */
+export function stateToContinue(
+	staticData: IDataObject,
+	startFrom: string | undefined,
+): TriggerState | undefined {
+	const state = readState(staticData);
+	if (!state) return undefined;
+	if (startFrom === undefined) return { ...state, startFrom: undefined };
+	return state.startFrom === startFrom ? state : undefined;
+}
+
+/**
+ * Writes in place: n8n watches this object to know that it must be saved. Saving a state
+ * also ends a run of failed polls: the cursor moves only after a successful read.
+ */
 export function writeState(staticData: IDataObject, state: TriggerState): void {
 	staticData.cursor = state.cursor;
 	staticData.delivered = state.delivered;
 	if (state.startFrom === undefined) delete staticData.startFrom;
 	else staticData.startFrom = state.startFrom;
-	staticData.failedPolls = state.failedPolls ?? 0;
+	staticData.failedPolls = 0;
+}
+
+/**
+ * Counts one more poll in a row that read nothing because of a passing fault; returns the
+ * count. After `reportEvery` the count starts again, so that every run of that many is
+ * reported once. (n8n 2.x saves static data only when a poll emits, so between quiet polls
+ * the count lives in the active workflow's memory and starts again after a restart.)
+ */
+export function countFailedPoll(staticData: IDataObject, reportEvery: number): number {
+	const previous = typeof staticData.failedPolls === 'number' ? staticData.failedPolls : 0;
+	const failedPolls = previous + 1;
+	staticData.failedPolls = failedPolls % reportEvery;
+	return failedPolls;
 }
 
 /**

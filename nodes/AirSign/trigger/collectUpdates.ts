@@ -1,10 +1,14 @@
-import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from '../AirSign/helpers/constants';
-import type { RetryPolicy, SessionsPage, SessionsQuery } from '../AirSign/transport/listSessions';
-import { fetchSessionsPage } from '../AirSign/transport/listSessions';
+import { MAX_PAGE_SIZE } from '../helpers/constants';
+import { isoFromMs } from '../helpers/dates';
+import type { RetryPolicy, SessionsPage, SessionsQuery } from '../transport/sessionPages';
+import { fetchSessionsPage } from '../transport/sessionPages';
+import type { FetchPage, TakePage } from './readTieGroup';
+import { readTieGroup } from './readTieGroup';
 import type { TriggerState } from './triggerState';
-import { deliveryKey, deliveryTime } from './triggerState';
+import { ONE_MS, deliveryKey, deliveryTime } from './triggerState';
 
 export interface CollectLimits {
 	/** Stop paging once the service reports this many List Sessions requests or fewer left. */
@@ -23,13 +27,11 @@ export interface CollectResult {
 	sessions: IDataObject[];
 	/** The state to keep if (and only if) these sessions are delivered. */
 	state: TriggerState;
-	/** Why paging stopped before the end, if it did. */
-	stopped?: 'budget' | 'requestCap' | 'fault';
+	/** The request failure that stopped the paging, if one did. */
 	fault?: NodeApiError;
-	requests: number;
 }
 
-const ONE_MS = 1;
+/** A poll never waits for the budget (the next poll comes anyway) and retries a fault once. */
 const POLL_RETRY_POLICY: RetryPolicy = { maxRateLimitWaitMs: 0, transientRetries: 1 };
 
 /**
@@ -39,7 +41,8 @@ const POLL_RETRY_POLICY: RetryPolicy = { maxRateLimitWaitMs: 0, transientRetries
  * while it is read skips rows; this cannot, and it is correct whether the service's
  * `updatedAfter` is strict or inclusive (it always asks for 1 ms earlier than it
  * needs and removes the repeats). Failures stop the paging; what was read before
- * them is still delivered and the cursor moves over exactly that.
+ * them is still delivered and the cursor moves over exactly that. Only request failures are
+ * absorbed this way; anything else is a bug and surfaces at once.
  */
 export async function collectUpdates(
 	ctx: IPollFunctions,
@@ -56,13 +59,13 @@ export async function collectUpdates(
 	let exhaustedTie: number | undefined;
 	let serverTime: number | undefined;
 	let requests = 0;
-	let stopped: CollectResult['stopped'];
 	let fault: NodeApiError | undefined;
 	/** The last page said hasMore=false: everything visible up to its Date was read. */
 	let readToEnd = false;
 
-	const take = (page: SessionsPage) => {
-		requests++;
+	const fetchPage: FetchPage = async (query, offset) =>
+		await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, POLL_RETRY_POLICY);
+	const take: TakePage = (page) => {
 		serverTime = page.serverTime ?? serverTime;
 		let newest = Number.NEGATIVE_INFINITY;
 		for (const session of page.sessions) {
@@ -81,16 +84,11 @@ export async function collectUpdates(
 
 	try {
 		for (;;) {
-			if (requests >= limits.maxRequests) {
-				stopped = 'requestCap';
-				break;
-			}
-			const page = await fetchSessionsPage(
-				ctx,
-				{ ...filters, updatedAfter: iso(updatedAfterMs), sortBy: 'updatedAt', sortOrder: 'asc' },
-				{ limit: MAX_PAGE_SIZE, offset: 0 },
+			if (requests >= limits.maxRequests) break;
+			requests++;
+			const page = await fetchPage(
+				{ ...filters, updatedAfter: isoFromMs(updatedAfterMs), sortBy: 'updatedAt', sortOrder: 'asc' },
 				0,
-				POLL_RETRY_POLICY,
 			);
 			const newest = take(page);
 			if (!page.pagination.hasMore || page.sessions.length === 0) {
@@ -100,7 +98,6 @@ export async function collectUpdates(
 			}
 			if (budgetLow(page)) {
 				position = Math.max(position, newest);
-				stopped = 'budget';
 				break;
 			}
 			if (newest > position) {
@@ -115,17 +112,16 @@ export async function collectUpdates(
 				updatedAfterMs = position + ONE_MS;
 				continue;
 			}
-			const tie = await readTieGroup(ctx, filters, position, take, limits.maxRequests - requests);
-			if (tie === 'incomplete') {
-				stopped = 'requestCap';
-				break;
-			}
+			const tie = await readTieGroup(fetchPage, filters, position, take, limits.maxRequests - requests);
+			requests += tie.requests;
+			if (!tie.complete) break;
 			exhaustedTie = position;
 			updatedAfterMs = position;
 		}
 	} catch (error) {
-		stopped = 'fault';
-		fault = error as NodeApiError;
+		// A bug (a TypeError, …) is no passing fault: it must not wait five polls to be seen.
+		if (!(error instanceof NodeApiError)) throw new NodeOperationError(ctx.getNode(), error as Error);
+		fault = error;
 	}
 
 	// Never past the service's "now" (less the settling window): a session stamped in
@@ -143,89 +139,10 @@ export async function collectUpdates(
 	return {
 		sessions,
 		state: {
-			cursor: iso(nextCursorMs),
+			cursor: isoFromMs(nextCursorMs),
 			delivered: [...delivered].filter((key) => deliveryTime(key) >= nextCursorMs - ONE_MS),
 			startFrom: previous.startFrom,
-			failedPolls: 0,
 		},
-		stopped,
 		fault,
-		requests,
 	};
-}
-
-/**
- * Reads every session updated at exactly `instant`, a group larger than a page.
- * Within it, pages by creation time (again by cursor); only a group that also
- * shares one creation time falls back to offsets, read twice so that a row
- * shifted by a concurrent change is still seen.
- */
-async function readTieGroup(
-	ctx: IPollFunctions,
-	filters: SessionsQuery,
-	instant: number,
-	take: (page: SessionsPage) => number,
-	requestBudget: number,
-): Promise<'complete' | 'incomplete'> {
-	let requests = 0;
-	const group = {
-		...filters,
-		updatedAfter: iso(instant - ONE_MS),
-		updatedBefore: iso(instant + ONE_MS),
-		sortBy: 'createdAt',
-		sortOrder: 'asc',
-	};
-	const fetch = async (query: SessionsQuery, offset: number) => {
-		requests++;
-		return await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, POLL_RETRY_POLICY);
-	};
-	let createdAfterMs: number | undefined;
-	let createdPosition = Number.NEGATIVE_INFINITY;
-	let exhaustedCreated: number | undefined;
-	for (;;) {
-		if (requests >= requestBudget) return 'incomplete';
-		const query = createdAfterMs === undefined ? group : { ...group, createdAfter: iso(createdAfterMs) };
-		const page = await fetch(query, 0);
-		take(page);
-		if (!page.pagination.hasMore || page.sessions.length === 0) return 'complete';
-		const newestCreated = Math.max(
-			...page.sessions.map((s) => Date.parse(String(s.createdAt))).filter((t) => !Number.isNaN(t)),
-		);
-		if (newestCreated > createdPosition) {
-			createdPosition = newestCreated;
-			createdAfterMs = newestCreated - ONE_MS;
-			continue;
-		}
-		if (exhaustedCreated === createdPosition) {
-			createdAfterMs = createdPosition + ONE_MS;
-			continue;
-		}
-		// More than a page share both instants: offsets, at least twice over, and until
-		// every row the service counts has been seen. Offsets cover the group in one pass
-		// only if the service orders equal rows the same way on every request, which
-		// nothing promises; with any other order a pass sees a random part of it.
-		const sameInstants = {
-			...group,
-			createdAfter: iso(createdPosition - ONE_MS),
-			createdBefore: iso(createdPosition + ONE_MS),
-		};
-		const seen = new Set<unknown>();
-		let total = Number.POSITIVE_INFINITY;
-		for (let pass = 0; pass < 2 || seen.size < total; pass++) {
-			for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
-				if (requests >= requestBudget) return 'incomplete';
-				const subPage = await fetch(sameInstants, offset);
-				take(subPage);
-				for (const session of subPage.sessions) seen.add(session.sessionId);
-				total = subPage.pagination.total;
-				if (!subPage.pagination.hasMore) break;
-			}
-		}
-		exhaustedCreated = createdPosition;
-		createdAfterMs = createdPosition;
-	}
-}
-
-function iso(ms: number): string {
-	return new Date(ms).toISOString();
 }

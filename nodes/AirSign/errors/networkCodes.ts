@@ -1,7 +1,8 @@
 /**
  * A Node network error code in words. Messages must not contain the raw code:
  * n8n's NodeApiError replaces any message that contains one (ECONNREFUSED, ...)
- * with its own generic text, which would drop the address and the hint.
+ * with its own generic text, which would drop the address and the hint. No imports:
+ * the credential words its token-request failures with it too.
  */
 export function describeNetworkCode(code: string): string {
 	switch (code.toUpperCase()) {

@@ -1,43 +1,14 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { SESSION_STATUSES } from './constants';
 
-/** The filters Get Many and the trigger share, as List Sessions takes them. */
+/** The filters Get Many and the trigger share (descriptions/sessionFilters.ts), as List Sessions takes them. */
 export interface SessionMatch {
 	status?: string;
 	name?: string;
 	recipientEmail?: string;
 }
-
-export const nameFilter: INodeProperties = {
-	displayName: 'Name Contains',
-	name: 'name',
-	type: 'string',
-	default: '',
-	description: 'Only sessions whose name contains this text',
-};
-
-export const recipientEmailFilter: INodeProperties = {
-	displayName: 'Recipient Email',
-	name: 'recipientEmail',
-	type: 'string',
-	placeholder: 'name@email.com',
-	default: '',
-	description: 'Only sessions that include a recipient with this email',
-};
-
-export const statusFilter: INodeProperties = {
-	displayName: 'Status',
-	name: 'status',
-	type: 'multiOptions',
-	options: SESSION_STATUSES.map((status) => ({
-		name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
-		value: status,
-	})),
-	default: [],
-	description: 'Only sessions in one of these states',
-};
 
 /**
  * Reads the shared filters from a "Filters" collection and checks them, so that an

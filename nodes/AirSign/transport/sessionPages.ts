@@ -1,11 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { LIST_SESSIONS_HOURLY_BUDGET, MAX_PAGE_SIZE } from '../helpers/constants';
-import type { RateLimitState } from './rateLimit';
-import { readRateLimit, readRetryAfterMs } from './rateLimit';
-import type { AirSignContext, ApiResponse, FailureMessages } from './request';
-import { AirSignRequestFailure, sendApiRequest, toNodeError } from './request';
+import type { RequestFailure } from '../errors/failure';
+import { MALFORMED_RESPONSE, isTransient } from '../errors/failure';
+import { toNodeError } from '../errors/nodeError';
+import type { FailureMessages } from '../errors/wording';
+import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../helpers/constants';
+import type { RateLimitState } from './answerHeaders';
+import type { AirSignContext, ApiAnswer } from './request';
+import { tryApiRequest } from './request';
 
 /** Query parameters of List Sessions (spec 4.3) other than limit and offset. */
 export interface SessionsQuery {
@@ -40,6 +43,8 @@ export interface RetryPolicy {
 	maxRateLimitWaitMs: number;
 	/** Extra attempts after a 5xx, a dropped connection or a non-JSON answer. */
 	transientRetries: number;
+	/** Told what every answer, a 429 included, said about the budget (the trigger keeps it). */
+	onRateLimit?: (rateLimit: RateLimitState) => void;
 }
 
 const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
@@ -48,7 +53,8 @@ const MAX_RATE_LIMIT_RETRIES = 3;
 /**
  * Fetches one page. A 429 is waited out when its Retry-After is within the policy;
  * 5xx answers, dropped connections and malformed bodies are retried a few times
- * (List Sessions only reads, so a retry is safe). Anything else fails at once.
+ * (List Sessions only reads, so a retry is safe). Anything else fails at once with a
+ * NodeApiError.
  */
 export async function fetchSessionsPage(
 	ctx: AirSignContext,
@@ -60,27 +66,21 @@ export async function fetchSessionsPage(
 	let transientAttempts = 0;
 	let rateLimitAttempts = 0;
 	for (;;) {
-		const response = await sendApiRequest(ctx, {
+		const answer = await tryApiRequest(ctx, {
 			method: 'GET',
 			path: '/Sessions',
 			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
 			itemIndex,
 		});
-		const failure = response.failure ?? malformedPage(response);
+		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
+		const failure = answer.failure ?? malformedPage(answer);
 		if (!failure) {
-			const { sessions, pagination } = response.body as { sessions: IDataObject[]; pagination: Pagination };
-			const serverTime = Date.parse(String(response.headers.date ?? ''));
-			return {
-				sessions,
-				pagination,
-				rateLimit: readRateLimit(response.headers),
-				serverTime: Number.isNaN(serverTime) ? undefined : serverTime,
-			};
+			const { sessions, pagination } = answer.body as { sessions: IDataObject[]; pagination: Pagination };
+			return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
 		}
 
-		const status = failure.failure.status;
-		if (status === 429) {
-			const waitMs = readRetryAfterMs(response.headers) ?? readRateLimit(response.headers).msUntilReset;
+		if (failure.status === 429) {
+			const waitMs = answer.rateLimit.retryAfterMs ?? answer.rateLimit.msUntilReset;
 			if (
 				waitMs !== undefined &&
 				waitMs <= policy.maxRateLimitWaitMs &&
@@ -91,18 +91,14 @@ export async function fetchSessionsPage(
 				await sleep(Math.max(waitMs, 250));
 				continue;
 			}
-			throw toNodeError(ctx, failure, itemIndex, rateLimitMessages(response, policy, waitMs));
+			throw await toNodeError(ctx, failure, itemIndex, budgetUsedUp(answer.rateLimit, policy, waitMs));
 		}
-		const transient =
-			status === undefined
-				? failure.failure.networkCode !== undefined
-				: status >= 500 || failure.failure.code === 'MALFORMED_RESPONSE';
-		if (transient && transientAttempts < policy.transientRetries && !isCancelled(ctx)) {
+		if (isTransient(failure) && transientAttempts < policy.transientRetries && !isCancelled(ctx)) {
 			await sleep(TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)]);
 			transientAttempts++;
 			continue;
 		}
-		throw toNodeError(ctx, failure, itemIndex, {});
+		throw await toNodeError(ctx, failure, itemIndex, {});
 	}
 }
 
@@ -137,16 +133,14 @@ export async function listSessions(
 	return sessions.slice(0, wanted);
 }
 
-function rateLimitMessages(
-	response: ApiResponse,
+function budgetUsedUp(
+	rateLimit: RateLimitState,
 	policy: RetryPolicy,
 	waitMs: number | undefined,
 ): FailureMessages {
-	const { limit, resetAt } = readRateLimit(response.headers);
-	const budget = limit ?? LIST_SESSIONS_HOURLY_BUDGET;
 	const reset =
-		resetAt !== undefined
-			? ` It resets at ${new Date(resetAt).toISOString().slice(11, 19)} UTC`
+		rateLimit.resetAt !== undefined
+			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
 			: '';
 	const inMinutes = waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
 	const waited =
@@ -156,15 +150,15 @@ function rateLimitMessages(
 	return {
 		429: {
 			message: `AirSign's List Sessions budget is used up.${reset}${inMinutes}`,
-			description: `The organisation may make ${budget} List Sessions requests per hour, shared by every workflow and trigger that uses it. ${waited}Run again after the reset, use "Limit" instead of "Return All", or poll less often.`,
+			description: `${listSessionsBudgetText(rateLimit.limit)}. ${waited}Run again after the reset, use "Limit" instead of "Return All", or poll less often.`,
 		},
 	};
 }
 
-function malformedPage(response: ApiResponse): AirSignRequestFailure | undefined {
-	const body = response.body as { sessions?: unknown; pagination?: { hasMore?: unknown } } | undefined;
+function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
+	const body = answer.body as { sessions?: unknown; pagination?: { hasMore?: unknown } } | undefined;
 	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean') return undefined;
-	return new AirSignRequestFailure({ status: response.statusCode, code: 'MALFORMED_RESPONSE' }, {});
+	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
 }
 
 function isCancelled(ctx: AirSignContext): boolean {

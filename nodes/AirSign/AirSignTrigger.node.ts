@@ -1,0 +1,94 @@
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { nameFilter, recipientEmailFilter, statusFilter } from './descriptions/sessionFilters';
+import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsBudgetText } from './helpers/constants';
+import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
+
+export class AirSignTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AirSign Trigger',
+		name: 'airSignTrigger',
+		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "Session Updated" }}',
+		description: 'Starts the workflow when an AirSign signing session changes',
+		defaults: { name: 'AirSign Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'airSignApi', required: true }],
+		properties: [
+			{
+				displayName: `${listSessionsBudgetText()}. A quiet poll costs one request: polling every 2 minutes or slower leaves room for the others.`,
+				name: 'budgetNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				options: [
+					{
+						name: 'Session Updated',
+						value: 'sessionUpdated',
+						description: 'A session was created, sent, signed, completed, cancelled, expired or edited',
+					},
+				],
+				default: 'sessionUpdated',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					nameFilter,
+					recipientEmailFilter,
+					{
+						...statusFilter,
+						description: 'Only sessions whose new state is one of these, e.g. only Completed',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Keep Requests for Other Workflows',
+						name: 'reserveRequests',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: LIST_SESSIONS_HOURLY_BUDGET - 1 },
+						default: DEFAULT_RESERVE_REQUESTS,
+						description:
+							'When AirSign reports this many List Sessions requests or fewer left in the hour, the trigger stops reading and continues at the next poll',
+					},
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'dateTime',
+						default: '',
+						description:
+							'Deliver updates made since this date when the trigger first runs. Empty: start from the moment it is activated.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollSessionUpdates(this);
+	}
+}

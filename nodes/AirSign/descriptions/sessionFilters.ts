@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { SESSION_STATUSES } from '../helpers/constants';
+
+/** The session filters that Get Many and the trigger share, as List Sessions takes them. */
+
+export const nameFilter: INodeProperties = {
+	displayName: 'Name Contains',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: 'Only sessions whose name contains this text',
+};
+
+export const recipientEmailFilter: INodeProperties = {
+	displayName: 'Recipient Email',
+	name: 'recipientEmail',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+	description: 'Only sessions that include a recipient with this email',
+};
+
+export const statusFilter: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'multiOptions',
+	options: SESSION_STATUSES.map((status) => ({
+		name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
+		value: status,
+	})),
+	default: [],
+	description: 'Only sessions in one of these states',
+};

@@ -1,0 +1,45 @@
+import { readServiceErrorCode, readServiceMessage } from './serviceBody';
+
+/**
+ * What went wrong with one request, stripped of everything but what a message may show: never
+ * a header, so never a token.
+ */
+export interface RequestFailure {
+	/** HTTP status; undefined when no answer came. */
+	status?: number;
+	/** The service's error code (NOT_A_DRAFT, …), or MALFORMED_RESPONSE for an unusable answer. */
+	code?: string;
+	serviceMessage?: string;
+	/** Node's network error code (ECONNREFUSED, …) when no answer came. */
+	networkCode?: string;
+	/** A message raised before any answer, e.g. by the credential's token request. */
+	otherMessage?: string;
+}
+
+export const MALFORMED_RESPONSE = 'MALFORMED_RESPONSE';
+
+/** A non-2xx answer, or a 2xx answer that is not the JSON object the spec promises. */
+export function failureFromAnswer(status: number, body: unknown): RequestFailure | undefined {
+	if (status >= 200 && status < 300) {
+		if (body !== null && typeof body === 'object') return undefined;
+		return { status, code: MALFORMED_RESPONSE };
+	}
+	return { status, code: readServiceErrorCode(body), serviceMessage: readServiceMessage(body) };
+}
+
+/** A request that got no answer: a network error, a timeout, or a failed token request. */
+export function failureWithoutAnswer(error: unknown): RequestFailure {
+	const thrown = error as { message?: string; code?: string; cause?: { code?: string } };
+	const networkCode = thrown.cause?.code ?? thrown.code;
+	if (typeof networkCode === 'string' && /^E[A-Z_]+$/.test(networkCode)) return { networkCode };
+	return { otherMessage: thrown.message };
+}
+
+/**
+ * A failure that may pass by itself and that a read may retry: no answer, a 5xx, or an
+ * answer that is not JSON. A write is never retried on these: it may have reached AirSign.
+ */
+export function isTransient(failure: RequestFailure): boolean {
+	if (failure.status === undefined) return failure.networkCode !== undefined;
+	return failure.status >= 500 || failure.code === MALFORMED_RESPONSE;
+}

@@ -1,0 +1,52 @@
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
+import type { RequestFailure } from './failure';
+import type { FailureMessages } from './wording';
+import { describeFailure } from './wording';
+
+/**
+ * The NodeApiError a workflow builder sees for a failed request: the operation's words, the
+ * HTTP status and the service's code, and nothing of the credential. The secrets are read only
+ * here, when a failure needs them, so that any of their values the service echoed back is
+ * replaced before the text leaves the node.
+ */
+export async function toNodeError(
+	ctx: IExecuteFunctions | IPollFunctions,
+	failure: RequestFailure,
+	itemIndex: number,
+	messages: FailureMessages,
+): Promise<NodeApiError> {
+	const scrub = redactor(await credentialsOrNothing(ctx, itemIndex));
+	const text = describeFailure(failure, messages);
+	const message = scrub(text.message);
+	const description = text.description === undefined ? undefined : scrub(text.description);
+	const httpCode = failure.status === undefined ? undefined : String(failure.status);
+	const response: JsonObject = {
+		message,
+		...(httpCode !== undefined && { httpCode }),
+		...(failure.code !== undefined && { code: failure.code }),
+	};
+	return new NodeApiError(ctx.getNode(), response, { message, description, httpCode, itemIndex });
+}
+
+async function credentialsOrNothing(
+	ctx: IExecuteFunctions | IPollFunctions,
+	itemIndex: number,
+): Promise<ICredentialDataDecryptedObject> {
+	try {
+		return await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	} catch {
+		// No credential to read: nothing of it can be in the message either.
+		return {};
+	}
+}
+
+/** Replaces every secret value of the credential (4 characters or longer) in a text. */
+function redactor(credentials: ICredentialDataDecryptedObject): (text: string) => string {
+	const secrets = SECRET_FIELDS.map((field) => credentials[field]).filter(
+		(value): value is string => typeof value === 'string' && value.length >= 4,
+	);
+	return (text) => secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}

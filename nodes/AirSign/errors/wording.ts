@@ -1,0 +1,92 @@
+import { describeNetworkCode } from './networkCodes';
+import type { RequestFailure } from './failure';
+import { MALFORMED_RESPONSE } from './failure';
+
+export interface FailureText {
+	message: string;
+	description?: string;
+}
+
+/**
+ * Messages an operation gives for its own failures, keyed by service code or HTTP status. An
+ * entry with only a description explains a common failure (403, …) in the operation's terms
+ * and keeps the common message.
+ */
+export type FailureMessages = Record<string, FailureText | { description: string }>;
+
+/**
+ * The words for a failure: the operation's own message for its code or status first, then
+ * what holds for every operation. Each message ends with the code, so that a workflow
+ * builder can search for it.
+ */
+export function describeFailure(failure: RequestFailure, messages: FailureMessages): FailureText {
+	const serviceSaid = failure.serviceMessage ? ` AirSign said: "${failure.serviceMessage}"` : '';
+	const specific =
+		(failure.code !== undefined ? messages[failure.code] : undefined) ??
+		(failure.status !== undefined ? messages[String(failure.status)] : undefined);
+	if (specific && 'message' in specific) {
+		const code = failure.code ?? (failure.status !== undefined ? `HTTP ${failure.status}` : undefined);
+		return {
+			message: code ? `${specific.message} [${code}]` : specific.message,
+			description: joined(specific.description, serviceSaid),
+		};
+	}
+	if (failure.networkCode) {
+		return {
+			message: `Could not reach AirSign: ${describeNetworkCode(failure.networkCode)}`,
+			description:
+				'Check the Base URL in the AirSign credential and the network of this n8n instance, then try again.',
+		};
+	}
+	if (failure.status === undefined) {
+		return { message: failure.otherMessage ?? 'The request to AirSign failed' };
+	}
+	if (failure.code === MALFORMED_RESPONSE) {
+		return {
+			message: `AirSign answered HTTP ${failure.status} with a body that is not JSON`,
+			description:
+				'This is usually a passing fault of the service or of a proxy: try again in a few minutes. If it persists, check the Base URL in the credential.',
+		};
+	}
+	const codeSuffix = `[HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
+	const common = COMMON_FAILURES[failure.status];
+	if (common) {
+		return {
+			message: `${common.message} ${codeSuffix}`,
+			description: joined(specific?.description ?? common.description, serviceSaid),
+		};
+	}
+	if (failure.status >= 500) {
+		return {
+			message: `AirSign had an internal problem [HTTP ${failure.status}]`,
+			description: `This is on AirSign's side and usually passes: try again in a few minutes.${serviceSaid}`,
+		};
+	}
+	return { message: `AirSign refused the request ${codeSuffix}`, description: joined(serviceSaid) };
+}
+
+function joined(...parts: Array<string | undefined>): string | undefined {
+	return parts.join('').trim() || undefined;
+}
+
+/** What a status means whatever the operation; operations add their own in their failures map. */
+const COMMON_FAILURES: Record<number, FailureText> = {
+	401: {
+		message: 'AirSign rejected the credential',
+		description:
+			'The access token is wrong, revoked or expired. AirSign tokens last one hour: use the "Client Credentials" method of the AirSign credential so n8n renews them, or paste a new token.',
+	},
+	403: {
+		message: 'The AirSign credential is not allowed to do this',
+		description:
+			'Its token lacks the scope this operation needs. Ask the AirSign administrator for a client with that scope.',
+	},
+	404: {
+		message: 'AirSign has no such resource',
+		description: 'Check the ID, and that the credential belongs to the organisation that owns it.',
+	},
+	429: {
+		message: "AirSign's rate limit was reached",
+		description: 'Wait a little and try again.',
+	},
+};
