@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { nameFilter, recipientEmailFilter, statusFilter } from './descriptions/sessionFilters';
+import {
+	filtersCollection,
+	nameFilter,
+	recipientEmailFilter,
+	statusFilter,
+} from './descriptions/sessionFilters';
 import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsBudgetText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
 
@@ -44,21 +49,14 @@ export class AirSignTrigger implements INodeType {
 				],
 				default: 'sessionUpdated',
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
-					nameFilter,
-					recipientEmailFilter,
-					{
-						...statusFilter,
-						description: 'Only sessions whose new state is one of these, e.g. only Completed',
-					},
-				],
-			},
+			filtersCollection([
+				nameFilter,
+				recipientEmailFilter,
+				{
+					...statusFilter,
+					description: 'Only sessions whose new state is one of these, e.g. only Completed',
+				},
+			]),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -32,3 +32,15 @@ export const statusFilter: INodeProperties = {
 	default: [],
 	description: 'Only sessions in one of these states',
 };
+
+/** The "Filters" collection, with the filters an operation offers (sorted by display name). */
+export function filtersCollection(filters: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: filters,
+	};
+}

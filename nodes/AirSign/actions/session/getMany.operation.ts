@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { nameFilter, recipientEmailFilter, statusFilter } from '../../descriptions/sessionFilters';
+import {
+	filtersCollection,
+	nameFilter,
+	recipientEmailFilter,
+	statusFilter,
+} from '../../descriptions/sessionFilters';
 import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../../helpers/constants';
 import { toUtcIso } from '../../helpers/dates';
 import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
@@ -31,46 +36,39 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Created After',
-				name: 'createdAfter',
-				type: 'dateTime',
-				default: '',
-				description: 'Only sessions created after this moment',
-			},
-			{
-				displayName: 'Created Before',
-				name: 'createdBefore',
-				type: 'dateTime',
-				default: '',
-				description: 'Only sessions created before this moment',
-			},
-			nameFilter,
-			recipientEmailFilter,
-			statusFilter,
-			{
-				displayName: 'Updated After',
-				name: 'updatedAfter',
-				type: 'dateTime',
-				default: '',
-				description: 'Only sessions updated after this moment',
-			},
-			{
-				displayName: 'Updated Before',
-				name: 'updatedBefore',
-				type: 'dateTime',
-				default: '',
-				description: 'Only sessions updated before this moment',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Created After',
+			name: 'createdAfter',
+			type: 'dateTime',
+			default: '',
+			description: 'Only sessions created after this moment',
+		},
+		{
+			displayName: 'Created Before',
+			name: 'createdBefore',
+			type: 'dateTime',
+			default: '',
+			description: 'Only sessions created before this moment',
+		},
+		nameFilter,
+		recipientEmailFilter,
+		statusFilter,
+		{
+			displayName: 'Updated After',
+			name: 'updatedAfter',
+			type: 'dateTime',
+			default: '',
+			description: 'Only sessions updated after this moment',
+		},
+		{
+			displayName: 'Updated Before',
+			name: 'updatedBefore',
+			type: 'dateTime',
+			default: '',
+			description: 'Only sessions updated before this moment',
+		},
+	]),
 	{
 		displayName: 'Options',
 		name: 'options',
