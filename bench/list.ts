@@ -31,7 +31,8 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 			const measureNode = async () => {
 				ctx.sandbox.clearRequests();
 				const { ms, value } = await timed(node);
-				if (value.items.length !== n) throw new Error(`Return All gave ${value.items.length} items, not ${n}`);
+				if (value.items.length !== n)
+					throw new Error(`Return All gave ${value.items.length} items, not ${n}`);
 				nodeMs.push(ms);
 				execMs.push(value.executeMs);
 				requestRatio.push(countRequests(ctx.sandbox, SESSIONS_PATH) / floor);

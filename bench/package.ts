@@ -25,7 +25,8 @@ function walk(dir: string, out: string[] = []): string[] {
 function newestMtime(dirs: string[]): number {
 	let newest = 0;
 	for (const dir of dirs) {
-		for (const file of walk(path.join(ROOT, dir))) newest = Math.max(newest, statSync(file).mtimeMs);
+		for (const file of walk(path.join(ROOT, dir)))
+			newest = Math.max(newest, statSync(file).mtimeMs);
 	}
 	return newest;
 }
@@ -39,28 +40,53 @@ interface Timing {
 	ms: number[];
 }
 
-function withHyperfine(commands: Array<{ name: string; script: string }>, runs: number, warmup: number): Timing[] {
+function withHyperfine(
+	commands: Array<{ name: string; script: string }>,
+	runs: number,
+	warmup: number,
+): Timing[] {
 	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-hf-'));
 	const json = path.join(dir, 'hyperfine.json');
 	try {
-		const args = ['-N', '--warmup', String(warmup), '--runs', String(runs), '--export-json', json, '--style', 'none'];
-		for (const command of commands) args.push('-n', command.name, `${process.execPath} -e "${command.script}"`);
+		const args = [
+			'-N',
+			'--warmup',
+			String(warmup),
+			'--runs',
+			String(runs),
+			'--export-json',
+			json,
+			'--style',
+			'none',
+		];
+		for (const command of commands)
+			args.push('-n', command.name, `${process.execPath} -e "${command.script}"`);
 		const result = spawnSync('hyperfine', args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
 		if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
-		const parsed = JSON.parse(readFileSync(json, 'utf8')) as { results: Array<{ command: string; times: number[] }> };
+		const parsed = JSON.parse(readFileSync(json, 'utf8')) as {
+			results: Array<{ command: string; times: number[] }>;
+		};
 		return parsed.results.map((r) => ({ name: r.command, ms: r.times.map((s) => s * 1000) }));
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-function withSpawns(commands: Array<{ name: string; script: string }>, runs: number, warmup: number): Timing[] {
+function withSpawns(
+	commands: Array<{ name: string; script: string }>,
+	runs: number,
+	warmup: number,
+): Timing[] {
 	const timings = commands.map((c) => ({ name: c.name, ms: [] as number[] }));
 	// Interleaved, so drift on a noisy machine hits every command alike.
 	for (let run = -warmup; run < runs; run++) {
 		commands.forEach((command, i) => {
 			const start = performance.now();
-			const result = spawnSync(process.execPath, ['-e', command.script], { cwd: ROOT, stdio: 'ignore', timeout: 60_000 });
+			const result = spawnSync(process.execPath, ['-e', command.script], {
+				cwd: ROOT,
+				stdio: 'ignore',
+				timeout: 60_000,
+			});
 			const ms = performance.now() - start;
 			if (result.status !== 0) throw new Error(`"${command.script}" failed`);
 			if (run >= 0) timings[i].ms.push(ms);
@@ -74,10 +100,16 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 	const notes: string[] = [];
 	if (!existsSync(path.join(dist, 'nodes/AirSign/AirSign.node.js'))) {
 		log('dist is missing: npm run build');
-		const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
+		const build = spawnSync('npm', ['run', 'build'], {
+			cwd: ROOT,
+			stdio: 'inherit',
+			timeout: 300_000,
+		});
 		if (build.status !== 0) throw new Error('npm run build failed');
 	} else if (newestMtime(['nodes', 'credentials']) > newestMtime(['dist'])) {
-		notes.push('Note: some source file is newer than `dist`; run `npm run build` first for figures of the current code.');
+		notes.push(
+			'Note: some source file is newer than `dist`; run `npm run build` first for figures of the current code.',
+		);
 	}
 
 	const files = walk(dist);
@@ -92,11 +124,31 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 	const sizeTable = table(
 		['dist', 'files', 'bytes'],
 		[
-			['total (published)', String(files.length), `${total.toLocaleString('en-US')} (${kb(total)})`],
-			['.js', String(files.filter((f) => f.endsWith('.js')).length), `${js.toLocaleString('en-US')} (${kb(js)})`],
-			['.js.map', String(files.filter((f) => f.endsWith('.map')).length), `${maps.toLocaleString('en-US')} (${kb(maps)})`],
-			['.d.ts', String(files.filter((f) => f.endsWith('.d.ts')).length), `${dts.toLocaleString('en-US')} (${kb(dts)})`],
-			['icons, node JSON', String(files.length - files.filter((f) => /\.(js|map|d\.ts)$/.test(f)).length), `${other.toLocaleString('en-US')} (${kb(other)})`],
+			[
+				'total (published)',
+				String(files.length),
+				`${total.toLocaleString('en-US')} (${kb(total)})`,
+			],
+			[
+				'.js',
+				String(files.filter((f) => f.endsWith('.js')).length),
+				`${js.toLocaleString('en-US')} (${kb(js)})`,
+			],
+			[
+				'.js.map',
+				String(files.filter((f) => f.endsWith('.map')).length),
+				`${maps.toLocaleString('en-US')} (${kb(maps)})`,
+			],
+			[
+				'.d.ts',
+				String(files.filter((f) => f.endsWith('.d.ts')).length),
+				`${dts.toLocaleString('en-US')} (${kb(dts)})`,
+			],
+			[
+				'icons, node JSON',
+				String(files.length - files.filter((f) => /\.(js|map|d\.ts)$/.test(f)).length),
+				`${other.toLocaleString('en-US')} (${kb(other)})`,
+			],
 		],
 	);
 
@@ -104,16 +156,26 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		{ name: 'node -e 0 (baseline)', script: '0' },
 		{ name: "require('n8n-workflow')", script: "require('n8n-workflow')" },
 		{ name: 'AirSign.node.js', script: "require('./dist/nodes/AirSign/AirSign.node.js')" },
-		{ name: 'AirSignTrigger.node.js', script: "require('./dist/nodes/AirSign/AirSignTrigger.node.js')" },
-		{ name: 'AirSignApi.credentials.js', script: "require('./dist/credentials/AirSignApi.credentials.js')" },
+		{
+			name: 'AirSignTrigger.node.js',
+			script: "require('./dist/nodes/AirSign/AirSignTrigger.node.js')",
+		},
+		{
+			name: 'AirSignApi.credentials.js',
+			script: "require('./dist/credentials/AirSignApi.credentials.js')",
+		},
 	];
 	const runs = ctx.smoke ? 2 : 20;
 	const warmup = ctx.smoke ? 1 : 3;
 	const hyperfine = hasHyperfine();
 	if (!hyperfine) {
-		log('hyperfine not found (Debian/Ubuntu: apt-get install -y hyperfine); timing with repeated spawns instead');
+		log(
+			'hyperfine not found (Debian/Ubuntu: apt-get install -y hyperfine); timing with repeated spawns instead',
+		);
 	}
-	const timings = hyperfine ? withHyperfine(commands, runs, warmup) : withSpawns(commands, runs, warmup);
+	const timings = hyperfine
+		? withHyperfine(commands, runs, warmup)
+		: withSpawns(commands, runs, warmup);
 	const baseline = summarize(timings[0].ms).median;
 	const loadRows = timings.map((t, i) => {
 		const s = summarize(t.ms);
@@ -135,7 +197,11 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		const workflowMs: number[] = [];
 		const moduleMs: number[] = [];
 		for (let run = 0; run < runs; run++) {
-			const result = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+			const result = spawnSync(process.execPath, ['-e', script], {
+				cwd: ROOT,
+				encoding: 'utf8',
+				timeout: 60_000,
+			});
 			if (result.status !== 0) throw new Error(`${command.name}: ${result.stderr}`);
 			const [a, b] = JSON.parse(result.stdout.trim()) as [number, number];
 			workflowMs.push(a);
@@ -155,7 +221,10 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 			'',
 			`The package's own share, timed with \`process.hrtime\` inside fresh processes (${runs} each) that require \`n8n-workflow\` first, as n8n has it loaded before it loads a community node:`,
 			'',
-			table(['module', 'require() after n8n-workflow (ms)', "require('n8n-workflow') itself (ms)"], own),
+			table(
+				['module', 'require() after n8n-workflow (ms)', "require('n8n-workflow') itself (ms)"],
+				own,
+			),
 			...(notes.length ? ['', ...notes] : []),
 		].join('\n'),
 	};

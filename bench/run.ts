@@ -28,8 +28,12 @@ import { benchTrigger } from './trigger';
 import { benchUpload } from './upload';
 
 const args = process.argv.slice(2);
-const smoke = args.includes('--smoke') || ['1', 'true'].includes(String(process.env.BENCH_SMOKE ?? ''));
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const smoke =
+	args.includes('--smoke') || ['1', 'true'].includes(String(process.env.BENCH_SMOKE ?? ''));
+const only = args
+	.find((a) => a.startsWith('--only='))
+	?.slice('--only='.length)
+	.split(',');
 const runsArg = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs='.length));
 const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
 const wants = (name: string) => !only || only.includes(name);
@@ -37,7 +41,11 @@ const wants = (name: string) => !only || only.includes(name);
 async function main(): Promise<void> {
 	const started = performance.now();
 	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
-	const engine = await createEngine(sandbox.baseUrl, sandbox.demo.clientId, sandbox.demo.clientSecret);
+	const engine = await createEngine(
+		sandbox.baseUrl,
+		sandbox.demo.clientId,
+		sandbox.demo.clientSecret,
+	);
 	const ctx: BenchContext = {
 		sandbox,
 		engine,
@@ -47,7 +55,8 @@ async function main(): Promise<void> {
 	};
 	const sections: SectionResult[] = [];
 	try {
-		if (wants('list')) sections.push(await benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]));
+		if (wants('list'))
+			sections.push(await benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]));
 		if (wants('upload')) sections.push(await benchUpload(ctx));
 		if (wants('send')) sections.push(await benchSend(ctx, smoke ? 20 : 1_000));
 		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
@@ -67,7 +76,9 @@ async function main(): Promise<void> {
 
 function render(sections: SectionResult[], seconds: number): string {
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-	const command = smoke ? 'npm run bench -- --smoke' : `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`;
+	const command = smoke
+		? 'npm run bench -- --smoke'
+		: `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`;
 	return [
 		'# Benchmarks',
 		'',

@@ -20,13 +20,18 @@ function drafts(ctx: BenchContext, count: number): string[] {
 
 export async function benchSend(ctx: BenchContext, items: number): Promise<SectionResult> {
 	resetSandbox(ctx);
-	const parameters = { resource: 'session', operation: 'send', sessionId: '={{ $json.sessionId }}' };
+	const parameters = {
+		resource: 'session',
+		operation: 'send',
+		sessionId: '={{ $json.sessionId }}',
+	};
 	const node = async (ids: string[]) => {
 		const result = await runAirSign(ctx.engine, {
 			parameters,
 			input: ids.map((sessionId) => ({ json: { sessionId } })),
 		});
-		if (result.items.length !== ids.length) throw new Error(`Send gave ${result.items.length} items`);
+		if (result.items.length !== ids.length)
+			throw new Error(`Send gave ${result.items.length} items`);
 		return result;
 	};
 	const raw = async (ids: string[]) => {
@@ -55,7 +60,9 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 		};
 		await inAlternatingOrder(run, measureNode, measureRaw);
 	}
-	log(`send ${items} items: node ${fmt(summarize(nodeMs), 3)} ms/item, raw ${fmt(summarize(rawMs), 3)} ms/item`);
+	log(
+		`send ${items} items: node ${fmt(summarize(nodeMs), 3)} ms/item, raw ${fmt(summarize(rawMs), 3)} ms/item`,
+	);
 	return {
 		title: `3. Send Session, ${items.toLocaleString('en-US')} items`,
 		markdown: table(

@@ -16,7 +16,11 @@ async function idle(ctx: BenchContext): Promise<string[][]> {
 	// Distinct, older timestamps: see the note on sessions sharing the activation instant.
 	const past = Date.now() - 60_000;
 	for (let i = 0; i < 5; i++) {
-		ctx.sandbox.createSession({ name: `Bench idle ${i}`, createdAt: past + i * 1000, updatedAt: past + i * 1000 });
+		ctx.sandbox.createSession({
+			name: `Bench idle ${i}`,
+			createdAt: past + i * 1000,
+			updatedAt: past + i * 1000,
+		});
 	}
 	const requests: number[] = [];
 	const nodeMs: number[] = [];
@@ -34,7 +38,11 @@ async function idle(ctx: BenchContext): Promise<string[][]> {
 		requests.push(countRequests(ctx.sandbox, SESSIONS_PATH));
 		nodeMs.push(ms);
 		const raw = await timed(() =>
-			rawListAll(ctx.raw, { updatedAfter: new Date().toISOString(), sortBy: 'updatedAt', sortOrder: 'asc' }),
+			rawListAll(ctx.raw, {
+				updatedAfter: new Date().toISOString(),
+				sortBy: 'updatedAt',
+				sortOrder: 'asc',
+			}),
 		);
 		rawMs.push(raw.ms);
 	}
@@ -88,7 +96,11 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 		return { requests, polls, totalMs, firstPollMs };
 	};
 	const raw = async () => {
-		const sessions = await rawListAll(ctx.raw, { updatedAfter: startFrom, sortBy: 'updatedAt', sortOrder: 'asc' });
+		const sessions = await rawListAll(ctx.raw, {
+			updatedAfter: startFrom,
+			sortBy: 'updatedAt',
+			sortOrder: 'asc',
+		});
 		if (sessions.length !== n) throw new Error(`raw read ${sessions.length} of ${n}`);
 	};
 	await drain();
@@ -110,7 +122,9 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 		const measureRaw = async () => rawMs.push((await timed(raw)).ms);
 		await inAlternatingOrder(run, measureNode, measureRaw);
 	}
-	log(`trigger burst N=${n}: ${fmt(summarize(polls), 0)} polls, ${fmt(summarize(totalMs))} ms; raw ${fmt(summarize(rawMs))} ms`);
+	log(
+		`trigger burst N=${n}: ${fmt(summarize(polls), 0)} polls, ${fmt(summarize(totalMs))} ms; raw ${fmt(summarize(rawMs))} ms`,
+	);
 	return [
 		`burst of ${n.toLocaleString('en-US')} updates`,
 		`${fmt(summarize(ratio), 2)} per ⌈N/100⌉`,

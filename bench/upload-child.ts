@@ -20,7 +20,9 @@ interface ChildInput {
 }
 
 function status(field: 'VmRSS' | 'VmHWM'): number {
-	const match = readFileSync('/proc/self/status', 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));
+	const match = readFileSync('/proc/self/status', 'utf8').match(
+		new RegExp(`${field}:\\s+(\\d+) kB`),
+	);
 	return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
@@ -60,7 +62,9 @@ async function main(): Promise<void> {
 				{
 					parameters,
 					binaryDataMode,
-					input: [binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' })],
+					input: [
+						binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
+					],
 				},
 				onStart,
 			);

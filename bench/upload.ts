@@ -32,7 +32,12 @@ interface ChildResult {
 	bytesSent: number;
 }
 
-function child(ctx: BenchContext, mode: Mode, file: string, warmFile: string): Promise<ChildResult> {
+function child(
+	ctx: BenchContext,
+	mode: Mode,
+	file: string,
+	warmFile: string,
+): Promise<ChildResult> {
 	return new Promise((resolve, reject) => {
 		const proc = spawn(
 			process.execPath,
@@ -100,7 +105,8 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 					parameters,
 					input: [binaryItem(bytes, { fileName: 'bench.pdf', mimeType: 'application/pdf' })],
 				});
-				if (result.items[0]?.json.sizeBytes !== size.bytes) throw new Error('node upload: wrong size stored');
+				if (result.items[0]?.json.sizeBytes !== size.bytes)
+					throw new Error('node upload: wrong size stored');
 				ctx.sandbox.files.clear();
 				return result;
 			};
@@ -132,7 +138,9 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 				fmt(summarize(ratioOf(nodeMs, rawMs)), 2),
 				fmt(summarize(ratioOf(execMs, rawMs)), 2),
 			]);
-			log(`upload ${size.label}: node ${fmt(summarize(nodeMs))} ms, raw ${fmt(summarize(rawMs))} ms`);
+			log(
+				`upload ${size.label}: node ${fmt(summarize(nodeMs))} ms, raw ${fmt(summarize(rawMs))} ms`,
+			);
 
 			// Peak memory, one fresh process per measurement.
 			const memoryRuns = ctx.smoke ? 1 : 3;
@@ -140,7 +148,8 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 			for (let run = 0; run < memoryRuns; run++) {
 				for (const mode of ['raw', 'node-default', 'node-filesystem'] as Mode[]) {
 					const result = await child(ctx, mode, file, warmFile);
-					if (result.bytesSent !== size.bytes) throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
+					if (result.bytesSent !== size.bytes)
+						throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
 					hwmResetEverywhere &&= result.hwmReset;
 					const list = perMode.get(mode) ?? [];
 					list.push((result.peak - result.idle) / size.bytes);
@@ -156,7 +165,9 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 				fmt(summarize(ratioOf(perMode.get('node-default')!, rawPeak)), 2),
 				fmt(summarize(ratioOf(perMode.get('node-filesystem')!, rawPeak)), 2),
 			]);
-			log(`upload ${size.label} memory: raw ${fmt(summarize(rawPeak), 2)}×, node ${fmt(summarize(perMode.get('node-default')!), 2)}×`);
+			log(
+				`upload ${size.label} memory: raw ${fmt(summarize(rawPeak), 2)}×, node ${fmt(summarize(perMode.get('node-default')!), 2)}×`,
+			);
 		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });

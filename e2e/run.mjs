@@ -38,7 +38,11 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 function runChild(name, file, args) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
-		const child = spawn(process.execPath, [file, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(process.execPath, [file, ...args], {
+			cwd: REPO_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		children.add(child);
 		let out = '';
 		const pipe = (stream, dest) => {
@@ -54,14 +58,17 @@ function runChild(name, file, args) {
 		pipe(child.stdout, process.stdout);
 		pipe(child.stderr, process.stderr);
 		const timer = setTimeout(() => {
-			process.stdout.write(`${name.padEnd(10)}| TIMEOUT after ${TIER_TIMEOUT_MS / 1000} s: killing it\n`);
+			process.stdout.write(
+				`${name.padEnd(10)}| TIMEOUT after ${TIER_TIMEOUT_MS / 1000} s: killing it\n`,
+			);
 			killTree(child, 'SIGTERM');
 			setTimeout(() => killTree(child, 'SIGKILL'), 20_000).unref();
 		}, TIER_TIMEOUT_MS);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			children.delete(child);
-			if (code !== 0) process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
+			if (code !== 0)
+				process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
 			resolve({ code, signal, out, ms: Date.now() - t0 });
 		});
 	});
@@ -72,13 +79,29 @@ async function devTwice(tarball) {
 	try {
 		// the same ports both times, as with the default 5678/8787 (another sandbox port would rightly
 		// re-import the credential, whose Base URL names it)
-		const ports = ['--port', String(await getFreePort()), '--sandbox-port', String(await getFreePort())];
+		const ports = [
+			'--port',
+			String(await getFreePort()),
+			'--sandbox-port',
+			String(await getFreePort()),
+		];
 		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, ...ports];
 		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
-		summary.push({ name: 'npm run dev --smoke, first start (install + imports + owner)', ok: first.code === 0, s: first.ms / 1000 });
+		summary.push({
+			name: 'npm run dev --smoke, first start (install + imports + owner)',
+			ok: first.code === 0,
+			s: first.ms / 1000,
+		});
 		if (first.code !== 0) return;
-		const second = await runChild('dev#2', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
-		const reused = /package unchanged/.test(second.out) && /credential .* already imported/.test(second.out) && /example workflows already imported/.test(second.out);
+		const second = await runChild(
+			'dev#2',
+			path.join(REPO_ROOT, 'scripts', 'dev.mjs'),
+			await args(),
+		);
+		const reused =
+			/package unchanged/.test(second.out) &&
+			/credential .* already imported/.test(second.out) &&
+			/example workflows already imported/.test(second.out);
 		summary.push({
 			name: 'npm run dev --smoke, second start (reuses package + imports)',
 			ok: second.code === 0 && reused,
@@ -95,22 +118,47 @@ let packDir;
 try {
 	let t0 = Date.now();
 	const installed = await installN8n();
-	summary.push({ name: `install n8n into .cache/n8n${installed.skipped ? ' (cached)' : ''}`, ok: true, s: (Date.now() - t0) / 1000 });
+	summary.push({
+		name: `install n8n into .cache/n8n${installed.skipped ? ' (cached)' : ''}`,
+		ok: true,
+		s: (Date.now() - t0) / 1000,
+	});
 	t0 = Date.now();
 	const { tarball, files } = await packPackage();
 	packDir = path.dirname(tarball);
 	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !files.includes(f));
-	summary.push({ name: 'npm run build + npm pack', ok: !missing.length, s: (Date.now() - t0) / 1000, note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files` });
+	summary.push({
+		name: 'npm run build + npm pack',
+		ok: !missing.length,
+		s: (Date.now() - t0) / 1000,
+		note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files`,
+	});
 	if (!missing.length) {
 		const extra = keep ? ['--keep'] : [];
 		await Promise.all([
-			runChild('scenarios', path.join(here, 'scenarios.mjs'), ['--tarball', tarball, ...extra]).then((r) =>
-				summary.push({ name: 'scenarios a–e (e2e/scenarios.mjs, summary above)', ok: r.code === 0, s: r.ms / 1000 }),
+			runChild('scenarios', path.join(here, 'scenarios.mjs'), [
+				'--tarball',
+				tarball,
+				...extra,
+			]).then((r) =>
+				summary.push({
+					name: 'scenarios a–e (e2e/scenarios.mjs, summary above)',
+					ok: r.code === 0,
+					s: r.ms / 1000,
+				}),
 			),
 			(async () => {
-				const r = await runChild('machinery', path.join(here, 'smoke.mjs'), ['--tarball', tarball, ...extra]);
-				summary.push({ name: 'machinery smoke (e2e/smoke.mjs)', ok: r.code === 0 && !/package steps skipped|NOT loaded/.test(r.out), s: r.ms / 1000 });
+				const r = await runChild('machinery', path.join(here, 'smoke.mjs'), [
+					'--tarball',
+					tarball,
+					...extra,
+				]);
+				summary.push({
+					name: 'machinery smoke (e2e/smoke.mjs)',
+					ok: r.code === 0 && !/package steps skipped|NOT loaded/.test(r.out),
+					s: r.ms / 1000,
+				});
 				await devTwice(tarball);
 			})(),
 		]);
@@ -122,7 +170,10 @@ try {
 }
 
 console.log('\n[e2e] tier summary');
-for (const r of summary) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`);
+for (const r of summary)
+	console.log(
+		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
+	);
 const failed = summary.some((r) => !r.ok) || summary.length < 6;
 console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
 process.exit(failed ? 1 : 0);

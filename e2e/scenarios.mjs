@@ -38,7 +38,9 @@ import { startSandboxProcess } from './lib/sandbox.mjs';
 import { loadExamples, samplePdf, sandboxCredential, withPdfPath } from './lib/fixtures.mjs';
 
 const keep = process.argv.includes('--keep');
-const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : undefined;
+const tarballArg = process.argv.includes('--tarball')
+	? process.argv[process.argv.indexOf('--tarball') + 1]
+	: undefined;
 // The trigger check (d) fails 3 minutes after n8n is ready, whatever happens. The slowest correct
 // run: the change lands < 2 s before a poll (the trigger's settle window defers it by one poll),
 // so it arrives ~2 polls (120 s) later, plus one more poll (60 s) to show no repeat; usually ~100 s.
@@ -59,7 +61,12 @@ async function check(name, fn) {
 		log(`PASS ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s) ${detail ?? ''}`);
 		return true;
 	} catch (err) {
-		results.push({ name, ok: false, s: (Date.now() - t0) / 1000, detail: String(err.message).split('\n')[0] });
+		results.push({
+			name,
+			ok: false,
+			s: (Date.now() - t0) / 1000,
+			detail: String(err.message).split('\n')[0],
+		});
 		log(`FAIL ${name}: ${err.stack ?? err}`);
 		return false;
 	}
@@ -74,7 +81,12 @@ async function step(label, fn) {
 }
 
 const examples = loadExamples();
-for (const name of ['upload-pdf', 'send-drafts', 'send-with-continue-on-fail', 'notify-on-completed'])
+for (const name of [
+	'upload-pdf',
+	'send-drafts',
+	'send-with-continue-on-fail',
+	'notify-on-completed',
+])
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
 // ---------------------------------------------------------------- headless track: a, b, c
@@ -85,98 +97,168 @@ async function headlessTrack(tarball) {
 	const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
 	let sandbox;
 	try {
-		sandbox = await step('headless: sandbox started', async () => startSandboxProcess({ port: await getFreePort() }));
+		sandbox = await step('headless: sandbox started', async () =>
+			startSandboxProcess({ port: await getFreePort() }),
+		);
 		await step('headless: package installed', () => installPackageIntoN8n(userFolder, tarball));
 		mkdirSync(filesDir, { recursive: true });
 		const pdfPath = path.join(filesDir, 'contract.pdf');
 		writeFileSync(pdfPath, samplePdf('AirSign e2e contract'));
-		await step('headless: credential imported (client credentials → sandbox)', () => importCredential(userFolder, sandboxCredential(sandbox.url), { env }));
+		await step('headless: credential imported (client credentials → sandbox)', () =>
+			importCredential(userFolder, sandboxCredential(sandbox.url), { env }),
+		);
 		const upload = withPdfPath(examples['upload-pdf'], pdfPath);
 		await step('headless: 3 example workflows imported', () =>
-			importWorkflow(userFolder, [upload, examples['send-drafts'], examples['send-with-continue-on-fail']], { env }));
+			importWorkflow(
+				userFolder,
+				[upload, examples['send-drafts'], examples['send-with-continue-on-fail']],
+				{ env },
+			),
+		);
 
-		await check('a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes', async () => {
-			const { ok, run, failure } = await executeWorkflow(userFolder, upload.id, { env });
-			assert.ok(ok, `execution failed: ${failure}`);
-			const read = run.data.resultData.runData['Read PDF from disk'][0].data.main[0][0];
-			assert.equal(read.binary?.data?.fileName, 'contract.pdf');
-			const [out, ...more] = nodeOutput(run, 'Upload to AirSign');
-			assert.equal(more.length, 0, 'one upload item');
-			assert.match(String(out.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(out)}`);
-			const stored = await sandbox.file(out.fileId);
-			const onDisk = readFileSync(pdfPath);
-			assert.equal(stored.fileName, 'contract.pdf');
-			assert.equal(stored.sizeBytes, onDisk.length);
-			assert.equal(stored.data, onDisk.toString('base64'), 'sandbox bytes differ from the PDF on disk');
-			// The token came from n8n's preAuthentication (client credentials), not from a pasted token.
-			const reqs = await sandbox.requests();
-			assert.ok(reqs.some((r) => r.method === 'POST' && r.path === '/oidc/token' && r.status === 200), 'no token fetch in the sandbox log');
-			assert.ok(reqs.some((r) => r.method === 'POST' && r.path === '/api/v1/File' && r.status === 200), 'no 200 upload in the sandbox log');
-			return `fileId ${out.fileId}, ${onDisk.length} bytes identical, token via POST /oidc/token`;
-		});
+		await check(
+			'a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes',
+			async () => {
+				const { ok, run, failure } = await executeWorkflow(userFolder, upload.id, { env });
+				assert.ok(ok, `execution failed: ${failure}`);
+				const read = run.data.resultData.runData['Read PDF from disk'][0].data.main[0][0];
+				assert.equal(read.binary?.data?.fileName, 'contract.pdf');
+				const [out, ...more] = nodeOutput(run, 'Upload to AirSign');
+				assert.equal(more.length, 0, 'one upload item');
+				assert.match(String(out.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(out)}`);
+				const stored = await sandbox.file(out.fileId);
+				const onDisk = readFileSync(pdfPath);
+				assert.equal(stored.fileName, 'contract.pdf');
+				assert.equal(stored.sizeBytes, onDisk.length);
+				assert.equal(
+					stored.data,
+					onDisk.toString('base64'),
+					'sandbox bytes differ from the PDF on disk',
+				);
+				// The token came from n8n's preAuthentication (client credentials), not from a pasted token.
+				const reqs = await sandbox.requests();
+				assert.ok(
+					reqs.some((r) => r.method === 'POST' && r.path === '/oidc/token' && r.status === 200),
+					'no token fetch in the sandbox log',
+				);
+				assert.ok(
+					reqs.some((r) => r.method === 'POST' && r.path === '/api/v1/File' && r.status === 200),
+					'no 200 upload in the sandbox log',
+				);
+				return `fileId ${out.fileId}, ${onDisk.length} bytes identical, token via POST /oidc/token`;
+			},
+		);
 
-		await check('b. list + send: Get Many (status draft) → Send Session; outbox = the complete drafts', async () => {
-			// Exact starting point: the demo drafts are cancelled, then three known drafts are created.
-			for (const s of await sandbox.listSessions({ status: 'draft' })) await sandbox.patchSession(s.sessionId, { status: 'cancelled' });
-			const ada = await sandbox.createSession({ name: 'e2e draft – Ada', status: 'draft', recipients: [{ name: 'Ada Lovelace', email: 'ada@example.com' }] });
-			const duo = await sandbox.createSession({
-				name: 'e2e draft – Bob and Cy',
-				status: 'draft',
-				recipients: [
-					{ name: 'Bob Builder', email: 'bob@example.com' },
-					{ name: 'Cy Twombly', email: 'cy@example.com' },
-				],
-			});
-			const half = await sandbox.createSession({ name: 'e2e draft – no email', status: 'draft', recipients: [{ name: 'Dee Nomail' }] });
-			await sandbox.clearOutbox();
-			const drafts = [ada, duo, half].map((s) => s.sessionId).sort();
+		await check(
+			'b. list + send: Get Many (status draft) → Send Session; outbox = the complete drafts',
+			async () => {
+				// Exact starting point: the demo drafts are cancelled, then three known drafts are created.
+				for (const s of await sandbox.listSessions({ status: 'draft' }))
+					await sandbox.patchSession(s.sessionId, { status: 'cancelled' });
+				const ada = await sandbox.createSession({
+					name: 'e2e draft – Ada',
+					status: 'draft',
+					recipients: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
+				});
+				const duo = await sandbox.createSession({
+					name: 'e2e draft – Bob and Cy',
+					status: 'draft',
+					recipients: [
+						{ name: 'Bob Builder', email: 'bob@example.com' },
+						{ name: 'Cy Twombly', email: 'cy@example.com' },
+					],
+				});
+				const half = await sandbox.createSession({
+					name: 'e2e draft – no email',
+					status: 'draft',
+					recipients: [{ name: 'Dee Nomail' }],
+				});
+				await sandbox.clearOutbox();
+				const drafts = [ada, duo, half].map((s) => s.sessionId).sort();
 
-			const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-drafts'].id, { env });
-			assert.ok(ok, `execution failed: ${failure}`);
-			const found = nodeOutput(run, 'Find drafts');
-			assert.deepEqual(found.map((s) => s.sessionId).sort(), drafts, 'Get Many returned exactly the drafts');
-			assert.ok(found.every((s) => s.status === 'draft'));
-			const sent = nodeOutput(run, 'Send draft');
-			assert.equal(sent.length, 3, `one Send output per draft: ${JSON.stringify(sent)}`);
-			const failed = sent.filter((i) => i.error);
-			assert.equal(failed.length, 1, `one error item: ${JSON.stringify(sent)}`);
-			assert.match(failed[0].error, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
-			// Its pairing tells which draft failed: the incomplete one.
-			const sendRun = run.data.resultData.runData['Send draft'][0].data.main[0];
-			const failedItem = sendRun.find((i) => i.json.error);
-			assert.equal(found[failedItem.pairedItem.item ?? failedItem.pairedItem].sessionId, half.sessionId);
-			const okItems = sent.filter((i) => !i.error);
-			assert.deepEqual(okItems.map((i) => i.sessionId).sort(), [ada.sessionId, duo.sessionId].sort());
-			assert.ok(okItems.every((i) => i.status === 'pending'), `sent sessions are pending: ${JSON.stringify(okItems)}`);
+				const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-drafts'].id, {
+					env,
+				});
+				assert.ok(ok, `execution failed: ${failure}`);
+				const found = nodeOutput(run, 'Find drafts');
+				assert.deepEqual(
+					found.map((s) => s.sessionId).sort(),
+					drafts,
+					'Get Many returned exactly the drafts',
+				);
+				assert.ok(found.every((s) => s.status === 'draft'));
+				const sent = nodeOutput(run, 'Send draft');
+				assert.equal(sent.length, 3, `one Send output per draft: ${JSON.stringify(sent)}`);
+				const failed = sent.filter((i) => i.error);
+				assert.equal(failed.length, 1, `one error item: ${JSON.stringify(sent)}`);
+				assert.match(failed[0].error, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
+				// Its pairing tells which draft failed: the incomplete one.
+				const sendRun = run.data.resultData.runData['Send draft'][0].data.main[0];
+				const failedItem = sendRun.find((i) => i.json.error);
+				assert.equal(
+					found[failedItem.pairedItem.item ?? failedItem.pairedItem].sessionId,
+					half.sessionId,
+				);
+				const okItems = sent.filter((i) => !i.error);
+				assert.deepEqual(
+					okItems.map((i) => i.sessionId).sort(),
+					[ada.sessionId, duo.sessionId].sort(),
+				);
+				assert.ok(
+					okItems.every((i) => i.status === 'pending'),
+					`sent sessions are pending: ${JSON.stringify(okItems)}`,
+				);
 
-			const outbox = await sandbox.outbox();
-			assert.deepEqual(
-				outbox.map((m) => `${m.sessionId} ${m.to}`).sort(),
-				[`${ada.sessionId} ada@example.com`, `${duo.sessionId} bob@example.com`, `${duo.sessionId} cy@example.com`].sort(),
-				'outbox = one invitation per recipient of the complete drafts',
-			);
-			assert.equal((await sandbox.getSession(half.sessionId)).status, 'draft', 'the incomplete draft stays a draft');
-			return `3 drafts found, 2 sent (3 invitations in the outbox), 1 error item INCOMPLETE_RECIPIENTS`;
-		});
+				const outbox = await sandbox.outbox();
+				assert.deepEqual(
+					outbox.map((m) => `${m.sessionId} ${m.to}`).sort(),
+					[
+						`${ada.sessionId} ada@example.com`,
+						`${duo.sessionId} bob@example.com`,
+						`${duo.sessionId} cy@example.com`,
+					].sort(),
+					'outbox = one invitation per recipient of the complete drafts',
+				);
+				assert.equal(
+					(await sandbox.getSession(half.sessionId)).status,
+					'draft',
+					'the incomplete draft stays a draft',
+				);
+				return `3 drafts found, 2 sent (3 invitations in the outbox), 1 error item INCOMPLETE_RECIPIENTS`;
+			},
+		);
 
-		await check('c. error path: Send on a completed session → NOT_A_DRAFT item; the Set node after it ran', async () => {
-			const outboxBefore = (await sandbox.outbox()).length;
-			const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-with-continue-on-fail'].id, { env });
-			assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
-			const [target] = nodeOutput(run, 'Find a completed session');
-			assert.equal(target.status, 'completed');
-			const [sendOut] = nodeOutput(run, 'Try to send it');
-			assert.equal(sendOut.error, 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]');
-			assert.match(String(sendOut.description), /sent already|completed/);
-			assert.equal(Number(sendOut.httpCode), 400, `httpCode in ${JSON.stringify(sendOut)}`);
-			const report = nodeOutput(run, 'Report outcome');
-			assert.equal(report.length, 1);
-			assert.equal(report[0].outcome, 'not sent: The session is not a draft, so it cannot be sent [NOT_A_DRAFT]');
-			assert.equal(run.data.resultData.lastNodeExecuted, 'Report outcome');
-			assert.equal((await sandbox.getSession(target.sessionId)).status, 'completed');
-			assert.equal((await sandbox.outbox()).length, outboxBefore, 'nothing was sent');
-			return `session ${target.sessionId}: "${report[0].outcome}"`;
-		});
+		await check(
+			'c. error path: Send on a completed session → NOT_A_DRAFT item; the Set node after it ran',
+			async () => {
+				const outboxBefore = (await sandbox.outbox()).length;
+				const { ok, run, failure } = await executeWorkflow(
+					userFolder,
+					examples['send-with-continue-on-fail'].id,
+					{ env },
+				);
+				assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
+				const [target] = nodeOutput(run, 'Find a completed session');
+				assert.equal(target.status, 'completed');
+				const [sendOut] = nodeOutput(run, 'Try to send it');
+				assert.equal(
+					sendOut.error,
+					'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+				);
+				assert.match(String(sendOut.description), /sent already|completed/);
+				assert.equal(Number(sendOut.httpCode), 400, `httpCode in ${JSON.stringify(sendOut)}`);
+				const report = nodeOutput(run, 'Report outcome');
+				assert.equal(report.length, 1);
+				assert.equal(
+					report[0].outcome,
+					'not sent: The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+				);
+				assert.equal(run.data.resultData.lastNodeExecuted, 'Report outcome');
+				assert.equal((await sandbox.getSession(target.sessionId)).status, 'completed');
+				assert.equal((await sandbox.outbox()).length, outboxBefore, 'nothing was sent');
+				return `session ${target.sessionId}: "${report[0].outcome}"`;
+			},
+		);
 	} finally {
 		if (sandbox) await sandbox.stop();
 		if (keep) log(`kept ${userFolder}`);
@@ -193,34 +275,55 @@ async function liveTrack(tarball) {
 	let instance;
 	let deadline;
 	try {
-		sandbox = await step('live: sandbox started', async () => startSandboxProcess({ port: await getFreePort() }));
+		sandbox = await step('live: sandbox started', async () =>
+			startSandboxProcess({ port: await getFreePort() }),
+		);
 		await step('live: package installed', () => installPackageIntoN8n(userFolder, tarball));
 		await step('live: credential + trigger workflow imported, workflow published', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url));
 			await importWorkflow(userFolder, wf);
 			await publishWorkflow(userFolder, wf.id);
 		});
-		instance = await step('live: n8n start until /healthz/readiness', () => startN8n({ userFolder }));
+		instance = await step('live: n8n start until /healthz/readiness', () =>
+			startN8n({ userFolder }),
+		);
 		deadline = Date.now() + LIVE_TIMEOUT_MS;
 		const { cookie } = await setupOwner(instance.url);
 
 		await check('e. n8n loaded both nodes and the credential, icons served', async () => {
-			const nodes = await waitForTypes(userFolder, 'nodes', (l) => l.some((n) => n.name === `${PACKAGE_NAME}.airSignTrigger`));
-			const viaHttp = await (await fetch(`${instance.url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })).json();
+			const nodes = await waitForTypes(userFolder, 'nodes', (l) =>
+				l.some((n) => n.name === `${PACKAGE_NAME}.airSignTrigger`),
+			);
+			const viaHttp = await (
+				await fetch(`${instance.url}/types/nodes.json`, {
+					headers: { cookie, 'browser-id': 'e2e' },
+				})
+			).json();
 			const creds = readTypeFile(userFolder, 'credentials');
 			const ours = viaHttp.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
 			assert.equal(nodes.length, viaHttp.length);
-			for (const name of ['airSign', 'airSignTrigger']) assert.ok(ours.some((n) => n.name === `${PACKAGE_NAME}.${name}`), `${name} not loaded: ${ours.map((n) => n.name)}`);
+			for (const name of ['airSign', 'airSignTrigger'])
+				assert.ok(
+					ours.some((n) => n.name === `${PACKAGE_NAME}.${name}`),
+					`${name} not loaded: ${ours.map((n) => n.name)}`,
+				);
 			const cred = creds.find((c) => c.name === 'airSignApi');
 			assert.ok(cred, 'credential type airSignApi not loaded');
 			const served = [];
 			for (const entry of [...ours, cred]) {
-				assert.ok(entry.iconUrl?.light && entry.iconUrl?.dark, `${entry.name} has no light/dark iconUrl: ${JSON.stringify(entry.iconUrl ?? entry.icon)}`);
+				assert.ok(
+					entry.iconUrl?.light && entry.iconUrl?.dark,
+					`${entry.name} has no light/dark iconUrl: ${JSON.stringify(entry.iconUrl ?? entry.icon)}`,
+				);
 				for (const icon of [entry.iconUrl.light, entry.iconUrl.dark]) {
 					const res = await fetch(`${instance.url}/${icon}`);
 					const body = await res.text();
 					assert.equal(res.status, 200, `GET /${icon}`);
-					assert.match(res.headers.get('content-type') ?? '', /^image\/svg\+xml/, `content type of /${icon}`);
+					assert.match(
+						res.headers.get('content-type') ?? '',
+						/^image\/svg\+xml/,
+						`content type of /${icon}`,
+					);
 					assert.match(body, /<svg[\s>]/, `/${icon} is not an SVG`);
 					served.push(icon);
 				}
@@ -228,64 +331,112 @@ async function liveTrack(tarball) {
 			return `${ours.map((n) => n.name.split('.')[1]).join(', ')} + credential airSignApi; ${new Set(served).size} icon URLs → 200 image/svg+xml`;
 		});
 
-		await check('d. active trigger: one completed session → exactly one execution, no repeat on the next poll', async () => {
-			const listRequests = async () => (await sandbox.requests()).filter((r) => r.method === 'GET' && r.path === '/api/v1/Sessions');
-			// 1. The activation poll (n8n polls once when it activates the workflow) set the cursor.
-			const t0 = Date.now();
-			for (;;) {
-				if ((await listRequests()).length > 0) break;
-				if (Date.now() > deadline) throw new Error('the trigger never polled the sandbox after activation');
-				await sleep(250);
-			}
-			log(`live: activation poll seen ${((Date.now() - t0) / 1000).toFixed(1)} s after ready`);
-			await sleep(1_500); // let the poll's cursor be saved
-			assert.equal((await listExecutions(instance.url, cookie, { workflowId: wf.id })).length, 0, 'the activation poll must deliver nothing');
+		await check(
+			'd. active trigger: one completed session → exactly one execution, no repeat on the next poll',
+			async () => {
+				const listRequests = async () =>
+					(await sandbox.requests()).filter(
+						(r) => r.method === 'GET' && r.path === '/api/v1/Sessions',
+					);
+				// 1. The activation poll (n8n polls once when it activates the workflow) set the cursor.
+				const t0 = Date.now();
+				for (;;) {
+					if ((await listRequests()).length > 0) break;
+					if (Date.now() > deadline)
+						throw new Error('the trigger never polled the sandbox after activation');
+					await sleep(250);
+				}
+				log(`live: activation poll seen ${((Date.now() - t0) / 1000).toFixed(1)} s after ready`);
+				await sleep(1_500); // let the poll's cursor be saved
+				assert.equal(
+					(await listExecutions(instance.url, cookie, { workflowId: wf.id })).length,
+					0,
+					'the activation poll must deliver nothing',
+				);
 
-			// 2. A session gets completed in AirSign.
-			const session = await sandbox.createSession({ name: 'e2e trigger – signed contract', status: 'inProgress', recipients: [{ name: 'Eve Signer', email: 'eve@example.com' }] });
-			await sandbox.patchSession(session.sessionId, { status: 'completed' });
-			const completedAt = Date.now();
-			log(`live: session ${session.sessionId} completed; waiting for the next minute poll`);
+				// 2. A session gets completed in AirSign.
+				const session = await sandbox.createSession({
+					name: 'e2e trigger – signed contract',
+					status: 'inProgress',
+					recipients: [{ name: 'Eve Signer', email: 'eve@example.com' }],
+				});
+				await sandbox.patchSession(session.sessionId, { status: 'completed' });
+				const completedAt = Date.now();
+				log(`live: session ${session.sessionId} completed; waiting for the next minute poll`);
 
-			// 3. Exactly one execution carrying it.
-			let execs;
-			for (;;) {
-				execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-				if (execs.some((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status))) break;
-				if (Date.now() > deadline) throw new Error(`no execution within ${LIVE_TIMEOUT_MS / 1000} s of n8n being ready; sandbox saw ${(await listRequests()).length} List Sessions requests`);
-				await sleep(1_000);
-			}
-			const arrivedS = (Date.now() - completedAt) / 1000;
-			assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
-			const [exec] = execs;
-			assert.equal(exec.mode, 'trigger');
-			assert.equal(exec.status, 'success');
-			const full = await getExecution(instance.url, cookie, exec.id);
-			const delivered = full.data.resultData.runData[triggerName][0].data.main[0].map((i) => i.json);
-			assert.deepEqual(delivered.map((s) => s.sessionId), [session.sessionId], 'the trigger delivered exactly that session');
-			assert.equal(delivered[0].status, 'completed');
-			const [note] = full.data.resultData.runData['Compose notification'][0].data.main[0].map((i) => i.json);
-			assert.equal(note.sessionId, session.sessionId);
-			assert.match(note.message, /^Signed: "e2e trigger – signed contract" was completed on .+ by Eve Signer\.$/);
-			log(`live: execution ${exec.id} arrived ${arrivedS.toFixed(1)} s after completion: ${note.message}`);
+				// 3. Exactly one execution carrying it.
+				let execs;
+				for (;;) {
+					execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
+					if (execs.some((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)))
+						break;
+					if (Date.now() > deadline)
+						throw new Error(
+							`no execution within ${LIVE_TIMEOUT_MS / 1000} s of n8n being ready; sandbox saw ${(await listRequests()).length} List Sessions requests`,
+						);
+					await sleep(1_000);
+				}
+				const arrivedS = (Date.now() - completedAt) / 1000;
+				assert.equal(
+					execs.length,
+					1,
+					`exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`,
+				);
+				const [exec] = execs;
+				assert.equal(exec.mode, 'trigger');
+				assert.equal(exec.status, 'success');
+				const full = await getExecution(instance.url, cookie, exec.id);
+				const delivered = full.data.resultData.runData[triggerName][0].data.main[0].map(
+					(i) => i.json,
+				);
+				assert.deepEqual(
+					delivered.map((s) => s.sessionId),
+					[session.sessionId],
+					'the trigger delivered exactly that session',
+				);
+				assert.equal(delivered[0].status, 'completed');
+				const [note] = full.data.resultData.runData['Compose notification'][0].data.main[0].map(
+					(i) => i.json,
+				);
+				assert.equal(note.sessionId, session.sessionId);
+				assert.match(
+					note.message,
+					/^Signed: "e2e trigger – signed contract" was completed on .+ by Eve Signer\.$/,
+				);
+				log(
+					`live: execution ${exec.id} arrived ${arrivedS.toFixed(1)} s after completion: ${note.message}`,
+				);
 
-			// 4. Through one more poll: no repeat.
-			const pollsSoFar = (await listRequests()).length;
-			for (;;) {
-				if ((await listRequests()).length > pollsSoFar) break;
-				if (Date.now() > deadline) throw new Error('no further poll within the time limit');
-				await sleep(1_000);
-			}
-			await sleep(4_000); // an execution from that poll would be recorded within milliseconds
-			const after = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-			assert.deepEqual(after.map((e) => e.id), [exec.id], 'the next poll must not deliver it again');
-			const dbRows = await queryDb(userFolder, 'select id, mode, status from execution_entity where workflowId = ?', [wf.id]);
-			assert.equal(dbRows.length, 1, `SQLite execution_entity: ${JSON.stringify(dbRows)}`);
-			const [wfRow] = await queryDb(userFolder, 'select staticData from workflow_entity where id = ?', [wf.id]);
-			log(`live: trigger cursor in workflow_entity.staticData: ${wfRow.staticData}`);
-			const polls = (await listRequests()).length;
-			return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after completion; ${polls} List Sessions requests in all, still 1 execution after the next poll`;
-		});
+				// 4. Through one more poll: no repeat.
+				const pollsSoFar = (await listRequests()).length;
+				for (;;) {
+					if ((await listRequests()).length > pollsSoFar) break;
+					if (Date.now() > deadline) throw new Error('no further poll within the time limit');
+					await sleep(1_000);
+				}
+				await sleep(4_000); // an execution from that poll would be recorded within milliseconds
+				const after = await listExecutions(instance.url, cookie, { workflowId: wf.id });
+				assert.deepEqual(
+					after.map((e) => e.id),
+					[exec.id],
+					'the next poll must not deliver it again',
+				);
+				const dbRows = await queryDb(
+					userFolder,
+					'select id, mode, status from execution_entity where workflowId = ?',
+					[wf.id],
+				);
+				assert.equal(dbRows.length, 1, `SQLite execution_entity: ${JSON.stringify(dbRows)}`);
+				const [wfRow] = await queryDb(
+					userFolder,
+					'select staticData from workflow_entity where id = ?',
+					[wf.id],
+				);
+				log(`live: trigger cursor in workflow_entity.staticData: ${wfRow.staticData}`);
+				const polls = (await listRequests()).length;
+				return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after completion; ${polls} List Sessions requests in all, still 1 execution after the next poll`;
+			},
+		);
 	} finally {
 		if (instance) {
 			const res = await instance.stop();
@@ -306,8 +457,11 @@ async function main() {
 		tarball = packed.tarball;
 		packDir = path.dirname(tarball);
 		const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-		const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !packed.files.includes(f));
-		if (missing.length) throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
+		const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
+			(f) => !packed.files.includes(f),
+		);
+		if (missing.length)
+			throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
 	}
 	try {
 		const tracks = await Promise.allSettled([liveTrack(tarball), headlessTrack(tarball)]);
@@ -333,7 +487,9 @@ try {
 const order = (r) => r.name[0];
 console.log('\n[e2e] scenarios summary');
 for (const r of [...results].sort((x, y) => order(x).localeCompare(order(y))))
-	console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`);
+	console.log(
+		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
+	);
 console.log(`  total ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 const failed = fatal || results.some((r) => !r.ok) || results.filter((r) => r.ok).length < 5;
 process.exit(failed ? 1 : 0);

@@ -35,7 +35,9 @@ import { timed } from './lib/proc.mjs';
 
 const keep = process.argv.includes('--keep');
 const tryPackage = !process.argv.includes('--no-package');
-const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : undefined;
+const tarballArg = process.argv.includes('--tarball')
+	? process.argv[process.argv.indexOf('--tarball') + 1]
+	: undefined;
 const timings = {};
 const report = { package: 'not tried' };
 
@@ -46,7 +48,14 @@ const builtinWorkflow = {
 	settings: { executionOrder: 'v1' },
 	connections: { 'Manual Trigger': { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
 	nodes: [
-		{ id: 'f1c1a1e0-0000-4000-8000-000000000001', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'f1c1a1e0-0000-4000-8000-000000000001',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'f1c1a1e0-0000-4000-8000-000000000002',
 			name: 'Set',
@@ -113,74 +122,139 @@ async function main() {
 				if (tarball) {
 					// packed by the caller (e2e/run.mjs): list its files with tar
 					const { execFileSync } = await import('node:child_process');
-					files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+					files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+						.split('\n')
+						.filter(Boolean)
+						.map((f) => f.replace(/^package\//, ''));
 				} else {
-					({ tarball, files } = await timed('npm run build + npm pack', () => packPackage(), timings));
+					({ tarball, files } = await timed(
+						'npm run build + npm pack',
+						() => packPackage(),
+						timings,
+					));
 					cleanup.push(() => rmSync(path.dirname(tarball), { recursive: true, force: true }));
 				}
-				const pkg = (await import('node:fs')).readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+				const pkg = (await import('node:fs')).readFileSync(
+					new URL('../package.json', import.meta.url),
+					'utf8',
+				);
 				const declared = [...JSON.parse(pkg).n8n.credentials, ...JSON.parse(pkg).n8n.nodes];
 				const missing = declared.filter((f) => !files.includes(f));
-				if (missing.length) throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
-				const dir = await timed('install tarball into $N8N_USER_FOLDER/.n8n/nodes', () => installPackageIntoN8n(userFolder, tarball), timings);
-				console.log(`[e2e] ${PACKAGE_NAME} installed at ${dir} (${files.length} files in the tarball)`);
+				if (missing.length)
+					throw new Error(
+						`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`,
+					);
+				const dir = await timed(
+					'install tarball into $N8N_USER_FOLDER/.n8n/nodes',
+					() => installPackageIntoN8n(userFolder, tarball),
+					timings,
+				);
+				console.log(
+					`[e2e] ${PACKAGE_NAME} installed at ${dir} (${files.length} files in the tarball)`,
+				);
 				packaged = true;
 				report.package = 'built, packed, installed';
 			} catch (err) {
 				report.package = `skipped: ${String(err.message).split('\n').slice(0, 6).join(' | ')}`;
-				console.log(`[e2e] package steps skipped (falling back to built-in nodes): ${err.message.split('\n')[0]}`);
+				console.log(
+					`[e2e] package steps skipped (falling back to built-in nodes): ${err.message.split('\n')[0]}`,
+				);
 			}
 		}
 
 		// 2. Headless execution with built-in nodes (community package loaded too, if installed).
 		await timed('n8n import:workflow', () => importWorkflow(userFolder, builtinWorkflow), timings);
-		const { run } = await timed('n8n execute --rawOutput', () => executeWorkflow(userFolder, builtinWorkflow.id, { expectSuccess: true }), timings);
+		const { run } = await timed(
+			'n8n execute --rawOutput',
+			() => executeWorkflow(userFolder, builtinWorkflow.id, { expectSuccess: true }),
+			timings,
+		);
 		assert.deepEqual(nodeOutput(run, 'Set'), [{ hello: 'world', answer: 42 }]);
 		console.log('[e2e] execute: Set node produced', JSON.stringify(nodeOutput(run, 'Set')));
 
 		// 3. Credential import with plain data (encrypted by n8n with N8N_ENCRYPTION_KEY).
 		if (packaged) {
-			await timed('n8n import:credentials (airSignApi, plain data)', () =>
-				importCredential(userFolder, {
-					id: 'e2eAirSignCred01',
-					name: 'AirSign e2e',
-					type: 'airSignApi',
-					data: { authentication: 'clientCredentials', clientId: 'e2e-client', clientSecret: 'e2e-secret', baseUrl: 'http://127.0.0.1:9/' },
-				}),
-			timings);
+			await timed(
+				'n8n import:credentials (airSignApi, plain data)',
+				() =>
+					importCredential(userFolder, {
+						id: 'e2eAirSignCred01',
+						name: 'AirSign e2e',
+						type: 'airSignApi',
+						data: {
+							authentication: 'clientCredentials',
+							clientId: 'e2e-client',
+							clientSecret: 'e2e-secret',
+							baseUrl: 'http://127.0.0.1:9/',
+						},
+					}),
+				timings,
+			);
 		}
 
 		// 4. Activation from the CLI before start.
 		const feed = await rssServer();
 		servers.push(feed);
 		const pollWf = pollWorkflow(`http://127.0.0.1:${feed.address().port}/feed`);
-		await timed('n8n import:workflow + publish:workflow (polling trigger)', async () => {
-			await importWorkflow(userFolder, pollWf);
-			await publishWorkflow(userFolder, pollWf.id);
-		}, timings);
+		await timed(
+			'n8n import:workflow + publish:workflow (polling trigger)',
+			async () => {
+				await importWorkflow(userFolder, pollWf);
+				await publishWorkflow(userFolder, pollWf.id);
+			},
+			timings,
+		);
 
 		// 5. The server: healthz, the activated workflow's first poll, loaded node types and icons.
-		instance = await timed('n8n start until /healthz/readiness', () => startN8n({ userFolder }), timings);
+		instance = await timed(
+			'n8n start until /healthz/readiness',
+			() => startN8n({ userFolder }),
+			timings,
+		);
 		const health = await fetch(`${instance.url}/healthz`);
 		assert.equal(health.status, 200);
-		const nodes = await waitForTypes(userFolder, 'nodes', (list) => list.some((n) => n.name === 'n8n-nodes-base.set'));
+		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
+			list.some((n) => n.name === 'n8n-nodes-base.set'),
+		);
 		console.log(`[e2e] ${instance.url} healthy; ${nodes.length} node types loaded`);
 		const { cookie } = await setupOwner(instance.url);
 		const t0 = Date.now();
-		const [pollExec] = await waitForExecutions(instance.url, cookie, (list) => list.some((e) => e.status === 'success'), { workflowId: pollWf.id, timeoutMs: 90_000 });
+		const [pollExec] = await waitForExecutions(
+			instance.url,
+			cookie,
+			(list) => list.some((e) => e.status === 'success'),
+			{ workflowId: pollWf.id, timeoutMs: 90_000 },
+		);
 		timings['first poll execution after ready'] = (Date.now() - t0) / 1000;
 		assert.equal(pollExec.mode, 'trigger');
 		const full = await getExecution(instance.url, cookie, pollExec.id);
-		const polled = full.data.resultData.runData['RSS Trigger'][0].data.main[0].map((i) => i.json.title);
+		const polled = full.data.resultData.runData['RSS Trigger'][0].data.main[0].map(
+			(i) => i.json.title,
+		);
 		assert.deepEqual(polled, ['probe']);
-		const [wfRow] = await queryDb(userFolder, 'select activeVersionId, staticData from workflow_entity where id = ?', [pollWf.id]);
-		console.log(`[e2e] polling workflow ran on activation: execution ${pollExec.id} (${pollExec.mode}, ${pollExec.status}); staticData ${wfRow.staticData}`);
+		const [wfRow] = await queryDb(
+			userFolder,
+			'select activeVersionId, staticData from workflow_entity where id = ?',
+			[pollWf.id],
+		);
+		console.log(
+			`[e2e] polling workflow ran on activation: execution ${pollExec.id} (${pollExec.mode}, ${pollExec.status}); staticData ${wfRow.staticData}`,
+		);
 		if (packaged) {
-			const viaApi = await (await fetch(`${instance.url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })).json();
+			const viaApi = await (
+				await fetch(`${instance.url}/types/nodes.json`, {
+					headers: { cookie, 'browser-id': 'e2e' },
+				})
+			).json();
 			const ours = viaApi.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
 			const creds = readTypeFile(userFolder, 'credentials').filter((c) => c.name === 'airSignApi');
-			report.loadedNodes = ours.map((n) => `${n.name}@${[].concat(n.version).join(',')} icon=${JSON.stringify(n.iconUrl ?? n.icon)}`);
-			report.loadedCredentials = creds.map((c) => `${c.name} icon=${JSON.stringify(c.iconUrl ?? c.icon)}`);
+			report.loadedNodes = ours.map(
+				(n) =>
+					`${n.name}@${[].concat(n.version).join(',')} icon=${JSON.stringify(n.iconUrl ?? n.icon)}`,
+			);
+			report.loadedCredentials = creds.map(
+				(c) => `${c.name} icon=${JSON.stringify(c.iconUrl ?? c.icon)}`,
+			);
 			console.log('[e2e] package node types:', report.loadedNodes);
 			console.log('[e2e] package credential types:', report.loadedCredentials);
 			for (const n of [...ours, ...creds]) {
@@ -190,8 +264,14 @@ async function main() {
 				console.log(`[e2e] GET /${icon} -> ${res.status} ${res.headers.get('content-type')}`);
 			}
 			if (!ours.length) {
-				const loadErrors = instance.output().split('\n').filter((l) => /airsign|community|package/i.test(l)).slice(-10);
-				console.log('[e2e] package nodes NOT loaded; related n8n output:\n' + loadErrors.join('\n'));
+				const loadErrors = instance
+					.output()
+					.split('\n')
+					.filter((l) => /airsign|community|package/i.test(l))
+					.slice(-10);
+				console.log(
+					'[e2e] package nodes NOT loaded; related n8n output:\n' + loadErrors.join('\n'),
+				);
 				report.package += '; nodes NOT loaded by n8n';
 			}
 		}

@@ -87,7 +87,8 @@ export class Auth {
 	}
 
 	revokeIssuedTokens(): void {
-		for (const token of this.tokens.keys()) if (!this.permanent.has(token)) this.tokens.delete(token);
+		for (const token of this.tokens.keys())
+			if (!this.permanent.has(token)) this.tokens.delete(token);
 	}
 
 	/** OAuth 2.0 client-credentials grant, answers shaped as RFC 6749 section 5. */
@@ -95,18 +96,30 @@ export class Auth {
 		const credentials = readClientCredentials(authorization, form);
 		const client = credentials && this.clients.get(credentials.clientId);
 		if (!client || client.clientSecret !== credentials?.clientSecret) {
-			return { status: 401, body: { error: 'invalid_client', error_description: 'Unknown client or wrong secret' } };
+			return {
+				status: 401,
+				body: { error: 'invalid_client', error_description: 'Unknown client or wrong secret' },
+			};
 		}
 		const grantType = form.get('grant_type');
 		if (grantType === null || grantType === '') {
-			return { status: 400, body: { error: 'invalid_request', error_description: 'grant_type is required' } };
+			return {
+				status: 400,
+				body: { error: 'invalid_request', error_description: 'grant_type is required' },
+			};
 		}
 		if (grantType !== 'client_credentials') {
-			return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only client_credentials' } };
+			return {
+				status: 400,
+				body: { error: 'unsupported_grant_type', error_description: 'Only client_credentials' },
+			};
 		}
 		const requested = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
 		if (requested.some((scope) => !CLIENT_SCOPES.includes(scope))) {
-			return { status: 400, body: { error: 'invalid_scope', error_description: 'Scope not allowed for this client' } };
+			return {
+				status: 400,
+				body: { error: 'invalid_scope', error_description: 'Scope not allowed for this client' },
+			};
 		}
 		const scopes = requested.length > 0 ? requested : CLIENT_SCOPES;
 		const accessToken = this.issueToken({ orgId: client.orgId, clientId: client.clientId, scopes });
@@ -147,7 +160,10 @@ function readClientCredentials(
 				return text;
 			}
 		};
-		return { clientId: unescape(decoded.slice(0, colon)), clientSecret: unescape(decoded.slice(colon + 1)) };
+		return {
+			clientId: unescape(decoded.slice(0, colon)),
+			clientSecret: unescape(decoded.slice(colon + 1)),
+		};
 	}
 	const clientId = form.get('client_id');
 	const clientSecret = form.get('client_secret');

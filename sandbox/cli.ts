@@ -3,7 +3,10 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 export const DEFAULT_PORT = 8787;
 
 /** `--port N`, `--port=N`, else AIRSIGN_SANDBOX_PORT, else 8787. */
-export function resolvePort(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): number {
+export function resolvePort(
+	argv: string[] = process.argv.slice(2),
+	env: NodeJS.ProcessEnv = process.env,
+): number {
 	let raw: string | undefined;
 	argv.forEach((arg, index) => {
 		if (arg === '--port') raw = argv[index + 1];
@@ -12,7 +15,8 @@ export function resolvePort(argv: string[] = process.argv.slice(2), env: NodeJS.
 	raw ??= env.AIRSIGN_SANDBOX_PORT;
 	if (raw === undefined || raw === '') return DEFAULT_PORT;
 	const port = Number(raw);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port number: ${raw}`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`Not a port number: ${raw}`);
 	return port;
 }
 

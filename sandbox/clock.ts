@@ -15,7 +15,8 @@ export interface SandboxClock {
 }
 
 export function toMillis(value: TimeInput): number {
-	const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+	const ms =
+		value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
 	if (!Number.isFinite(ms)) throw new Error(`Not a time: ${String(value)}`);
 	return ms;
 }
@@ -32,7 +33,7 @@ export function createClock(start?: TimeInput): SandboxClock & { restart(): void
 	restart();
 
 	const clock = {
-		now: () => (frozenAt ?? Date.now() + offset),
+		now: () => frozenAt ?? Date.now() + offset,
 		set(isoOrMs: TimeInput) {
 			const target = toMillis(isoOrMs);
 			if (frozenAt !== null) frozenAt = target;

@@ -19,10 +19,16 @@ const CHECKS: { [K in keyof SandboxConfig]: (value: unknown) => boolean } = {
 };
 
 /** Applies the config keys of `patch` (other keys are ignored) after checking all of them. */
-export function applyConfig(config: SandboxConfig, patch: Partial<SandboxConfig> | SandboxOptions): void {
-	const entries = Object.entries(patch).filter(([key, value]) => key in CHECKS && value !== undefined);
+export function applyConfig(
+	config: SandboxConfig,
+	patch: Partial<SandboxConfig> | SandboxOptions,
+): void {
+	const entries = Object.entries(patch).filter(
+		([key, value]) => key in CHECKS && value !== undefined,
+	);
 	for (const [key, value] of entries) {
-		if (!CHECKS[key as keyof SandboxConfig](value)) throw new Error(`Invalid value for ${key}: ${JSON.stringify(value)}`);
+		if (!CHECKS[key as keyof SandboxConfig](value))
+			throw new Error(`Invalid value for ${key}: ${JSON.stringify(value)}`);
 	}
 	Object.assign(config, Object.fromEntries(entries));
 }

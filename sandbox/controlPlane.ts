@@ -21,7 +21,12 @@ export function describeState(ctx: SandboxContext) {
 }
 
 /** `/_sandbox/*`: test and demo controls. Never faulted, never logged, no auth, loopback callers only. */
-export async function handleControlPlane(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL) {
+export async function handleControlPlane(
+	ctx: SandboxContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+) {
 	let reply: Reply;
 	if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
 		reply = apiError(403, 'FORBIDDEN', 'The control plane answers loopback callers only');
@@ -34,7 +39,12 @@ export async function handleControlPlane(ctx: SandboxContext, req: IncomingMessa
 			try {
 				const text = raw.body.toString('utf8').trim();
 				body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-				reply = controlRoute(ctx, req.method ?? 'GET', url.pathname.slice('/_sandbox'.length), body);
+				reply = controlRoute(
+					ctx,
+					req.method ?? 'GET',
+					url.pathname.slice('/_sandbox'.length),
+					body,
+				);
 			} catch (error) {
 				reply =
 					error instanceof SyntaxError
@@ -46,7 +56,12 @@ export async function handleControlPlane(ctx: SandboxContext, req: IncomingMessa
 	writeReply(res, reply);
 }
 
-function controlRoute(ctx: SandboxContext, method: string, path: string, body: Record<string, unknown>): Reply {
+function controlRoute(
+	ctx: SandboxContext,
+	method: string,
+	path: string,
+	body: Record<string, unknown>,
+): Reply {
 	const { store } = ctx;
 	const parts = path.split('/').filter(Boolean);
 	const byId = parts.length === 2 && (parts[0] === 'sessions' || parts[0] === 'files');
@@ -60,10 +75,13 @@ function controlRoute(ctx: SandboxContext, method: string, path: string, body: R
 			return json(201, store.snapshot(store.createSession(body as CreateSessionInput)));
 		case 'GET /sessions/:id': {
 			const session = store.sessions.get(id.toLowerCase());
-			return session ? json(200, store.snapshot(session)) : apiError(404, 'NOT_FOUND', `No session ${id}`);
+			return session
+				? json(200, store.snapshot(session))
+				: apiError(404, 'NOT_FOUND', `No session ${id}`);
 		}
 		case 'PATCH /sessions/:id': {
-			if (!store.sessions.has(id.toLowerCase())) return apiError(404, 'NOT_FOUND', `No session ${id}`);
+			if (!store.sessions.has(id.toLowerCase()))
+				return apiError(404, 'NOT_FOUND', `No session ${id}`);
 			return json(200, store.snapshot(store.updateSession(id, body as UpdateSessionPatch)));
 		}
 		case 'GET /outbox':
@@ -74,7 +92,12 @@ function controlRoute(ctx: SandboxContext, method: string, path: string, body: R
 		case 'GET /files/:id': {
 			const file = store.files.get(id);
 			return file
-				? json(200, { fileName: file.fileName, sizeBytes: file.bytes.length, orgId: file.orgId, data: file.bytes.toString('base64') })
+				? json(200, {
+						fileName: file.fileName,
+						sizeBytes: file.bytes.length,
+						orgId: file.orgId,
+						data: file.bytes.toString('base64'),
+					})
 				: apiError(404, 'NOT_FOUND', `No file ${id}`);
 		}
 		case 'GET /requests':
@@ -84,7 +107,9 @@ function controlRoute(ctx: SandboxContext, method: string, path: string, body: R
 			return json(200, { ok: true });
 		case 'POST /tokens': {
 			const options = body as IssueTokenOptions;
-			return json(200, { access_token: ctx.auth.issueToken({ ...options, orgId: options.orgId ?? ctx.demo.orgId }) });
+			return json(200, {
+				access_token: ctx.auth.issueToken({ ...options, orgId: options.orgId ?? ctx.demo.orgId }),
+			});
 		}
 		case 'POST /rate-limit/reset':
 			ctx.rateLimiter.reset(typeof body.orgId === 'string' ? body.orgId : undefined);

@@ -15,7 +15,8 @@ export class FaultList {
 	private faults: ActiveFault[] = [];
 
 	add(fault: Fault): void {
-		if (!fault || !KINDS.includes(fault.kind)) throw new Error(`Unknown fault kind: ${String(fault?.kind)}`);
+		if (!fault || !KINDS.includes(fault.kind))
+			throw new Error(`Unknown fault kind: ${String(fault?.kind)}`);
 		this.faults.push({ ...fault, count: fault.count ?? 1, skip: fault.skip ?? 0 });
 	}
 
@@ -34,7 +35,8 @@ export class FaultList {
 	take(method: string, path: string): Fault[] {
 		const acting: Fault[] = [];
 		for (const fault of [...this.faults]) {
-			if (fault.method !== undefined && fault.method.toUpperCase() !== method.toUpperCase()) continue;
+			if (fault.method !== undefined && fault.method.toUpperCase() !== method.toUpperCase())
+				continue;
 			if (fault.path !== undefined && !path.startsWith(fault.path)) continue;
 			if (fault.skip > 0) {
 				fault.skip -= 1;

@@ -58,7 +58,11 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
 			}
 			chunks.push(chunk);
 		});
-		req.on('end', () => resolve(tooLarge ? { ok: false, reason: 'tooLarge' } : { ok: true, body: Buffer.concat(chunks) }));
+		req.on('end', () =>
+			resolve(
+				tooLarge ? { ok: false, reason: 'tooLarge' } : { ok: true, body: Buffer.concat(chunks) },
+			),
+		);
 		req.on('error', reject);
 	});
 }

@@ -60,8 +60,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	applyConfig(config, options);
 	const clock = createClock(options.now);
 	const auth = new Auth(clock, config);
-	const demo: OrgCredentials = { ...DEMO_ORG, accessToken: auth.issuePermanentToken(DEMO_ORG.orgId) };
-	const other: OrgCredentials = { ...OTHER_ORG, accessToken: auth.issuePermanentToken(OTHER_ORG.orgId) };
+	const demo: OrgCredentials = {
+		...DEMO_ORG,
+		accessToken: auth.issuePermanentToken(DEMO_ORG.orgId),
+	};
+	const other: OrgCredentials = {
+		...OTHER_ORG,
+		accessToken: auth.issuePermanentToken(OTHER_ORG.orgId),
+	};
 	auth.registerClient(DEMO_ORG);
 	auth.registerClient(OTHER_ORG);
 	const store = new Store(clock, config, demo.orgId);
@@ -106,7 +112,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		config,
 		demo,
 		other,
-		issueToken: (tokenOptions = {}) => auth.issueToken({ ...tokenOptions, orgId: tokenOptions.orgId ?? demo.orgId }),
+		issueToken: (tokenOptions = {}) =>
+			auth.issueToken({ ...tokenOptions, orgId: tokenOptions.orgId ?? demo.orgId }),
 		createSession: (input) => store.snapshot(store.createSession(input)),
 		updateSession: (sessionId, patch) => store.snapshot(store.updateSession(sessionId, patch)),
 		getSession: (sessionId) => {

@@ -28,13 +28,25 @@ export class QueryError extends Error {
 }
 
 const DATE_FIELDS = ['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore'] as const;
-const KNOWN_FIELDS = ['status', 'name', 'recipientEmail', ...DATE_FIELDS, 'sortBy', 'sortOrder', 'limit', 'offset'];
+const KNOWN_FIELDS = [
+	'status',
+	'name',
+	'recipientEmail',
+	...DATE_FIELDS,
+	'sortBy',
+	'sortOrder',
+	'limit',
+	'offset',
+];
 
 /** Validates every parameter; the first invalid one (in the spec's table order) is reported. */
 export function parseListQuery(params: URLSearchParams): ListQuery {
 	for (const field of KNOWN_FIELDS) {
 		if (params.getAll(field).length > 1) {
-			throw new QueryError(field, `${field} is given more than once${field === 'status' ? '; use a comma-separated list' : ''}`);
+			throw new QueryError(
+				field,
+				`${field} is given more than once${field === 'status' ? '; use a comma-separated list' : ''}`,
+			);
 		}
 	}
 	const get = (field: string) => params.get(field);
@@ -44,7 +56,10 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
 	if (status !== null) {
 		statuses = status.split(',').map((item) => {
 			if (!(SESSION_STATUSES as readonly string[]).includes(item)) {
-				throw new QueryError('status', `status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`);
+				throw new QueryError(
+					'status',
+					`status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`,
+				);
 			}
 			return item as SessionStatus;
 		});
@@ -71,7 +86,8 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
 		throw new QueryError('sortOrder', 'sortOrder must be asc or desc');
 	}
 	const limit = parseInteger(get('limit'), 'limit', 50);
-	if (limit < 1 || limit > 100) throw new QueryError('limit', 'limit must be an integer from 1 to 100');
+	if (limit < 1 || limit > 100)
+		throw new QueryError('limit', 'limit must be an integer from 1 to 100');
 	const offset = parseInteger(get('offset'), 'offset', 0);
 
 	return {
@@ -88,7 +104,8 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
 
 function parseInteger(value: string | null, field: string, fallback: number): number {
 	if (value === null) return fallback;
-	if (!/^\d{1,15}$/.test(value)) throw new QueryError(field, `${field} must be a non-negative integer`);
+	if (!/^\d{1,15}$/.test(value))
+		throw new QueryError(field, `${field} must be a non-negative integer`);
 	return Number(value);
 }
 
@@ -102,7 +119,8 @@ const ISO_DATE_TIME =
  */
 export function parseIsoDateTime(value: string, field: string): number {
 	const match = ISO_DATE_TIME.exec(value);
-	const fail = () => new QueryError(field, `${field} must be an ISO 8601 datetime, e.g. 2025-06-16T14:22:00.000Z`);
+	const fail = () =>
+		new QueryError(field, `${field} must be an ISO 8601 datetime, e.g. 2025-06-16T14:22:00.000Z`);
 	if (!match) throw fail();
 	const [, y, mo, d, h, mi, s = '00', fraction = '', zone = 'Z'] = match;
 	const wholeSeconds = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
@@ -134,7 +152,11 @@ export interface ListResult {
 	pagination: { total: number; limit: number; offset: number; hasMore: boolean };
 }
 
-export function listSessions(sessions: SessionRecord[], query: ListQuery, config: SandboxConfig): ListResult {
+export function listSessions(
+	sessions: SessionRecord[],
+	query: ListQuery,
+	config: SandboxConfig,
+): ListResult {
 	const nameNeedle = query.name?.toLowerCase() ?? null;
 	const emailNeedle = query.recipientEmail?.toLowerCase() ?? null;
 	const matches = sessions.filter(
@@ -145,13 +167,17 @@ export function listSessions(sessions: SessionRecord[], query: ListQuery, config
 			(query.createdAfter === null || s.createdAt > query.createdAfter) &&
 			(query.createdBefore === null || s.createdAt < query.createdBefore) &&
 			(query.updatedAfter === null ||
-				(config.updatedAfterInclusive ? s.updatedAt >= query.updatedAfter : s.updatedAt > query.updatedAfter)) &&
+				(config.updatedAfterInclusive
+					? s.updatedAt >= query.updatedAfter
+					: s.updatedAt > query.updatedAfter)) &&
 			(query.updatedBefore === null || s.updatedAt < query.updatedBefore),
 	);
 
 	const direction = query.sortOrder === 'asc' ? 1 : -1;
 	// Random tie keys are drawn per request, so a client cannot rely on tie order.
-	const tieKey = new Map(matches.map((s) => [s.sessionId, config.tieOrder === 'random' ? Math.random() : 0]));
+	const tieKey = new Map(
+		matches.map((s) => [s.sessionId, config.tieOrder === 'random' ? Math.random() : 0]),
+	);
 	const sorted = [...matches].sort((a, b) => {
 		const primary = compareByField(a, b, query.sortBy, direction);
 		if (primary !== 0) return primary;
@@ -171,7 +197,12 @@ export function listSessions(sessions: SessionRecord[], query: ListQuery, config
 	};
 }
 
-function compareByField(a: SessionRecord, b: SessionRecord, field: SortField, direction: number): number {
+function compareByField(
+	a: SessionRecord,
+	b: SessionRecord,
+	field: SortField,
+	direction: number,
+): number {
 	if (field === 'name') {
 		const x = a.name.toLowerCase();
 		const y = b.name.toLowerCase();

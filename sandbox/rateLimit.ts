@@ -52,7 +52,11 @@ export class RateLimiter {
 	}
 }
 
-export function rateLimitHeaders(limit: number, remaining: number, resetAtMs: number): Record<string, string> {
+export function rateLimitHeaders(
+	limit: number,
+	remaining: number,
+	resetAtMs: number,
+): Record<string, string> {
 	return {
 		'X-RateLimit-Limit': String(limit),
 		'X-RateLimit-Remaining': String(Math.max(0, remaining)),

@@ -11,9 +11,14 @@ export function sendSession(ctx: SandboxContext, orgId: string, sessionId: strin
 	const session = store.findForOrg(sessionId, orgId);
 	if (!session) return apiError(404, 'NOT_FOUND', `No session ${sessionId}`);
 	if (session.status !== 'draft') {
-		return apiError(400, 'NOT_A_DRAFT', `The session is ${session.status}; only a draft can be sent`);
+		return apiError(
+			400,
+			'NOT_A_DRAFT',
+			`The session is ${session.status}; only a draft can be sent`,
+		);
 	}
-	if (session.recipients.length === 0) return apiError(400, 'NO_RECIPIENTS', 'The session has no recipients');
+	if (session.recipients.length === 0)
+		return apiError(400, 'NO_RECIPIENTS', 'The session has no recipients');
 	if (session.recipients.some((r) => isBlank(r.name) || isBlank(r.email))) {
 		return apiError(
 			400,
@@ -21,7 +26,8 @@ export function sendSession(ctx: SandboxContext, orgId: string, sessionId: strin
 			'Some recipients lack a name or an email; finish the draft in the editor',
 		);
 	}
-	if (session.selfSignOnly) return apiError(400, 'SELF_SIGN_ONLY', 'A self-sign only session cannot be sent');
+	if (session.selfSignOnly)
+		return apiError(400, 'SELF_SIGN_ONLY', 'A self-sign only session cannot be sent');
 
 	const sentAt = store.stamp();
 	session.status = 'pending';

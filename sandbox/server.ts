@@ -3,7 +3,16 @@ import { hasAnyScope, type Principal } from './auth';
 import { formatTimestamp } from './clock';
 import type { SandboxContext } from './context';
 import { handleControlPlane } from './controlPlane';
-import { apiError, drain, isJsonContentType, json, readBody, writeReply, UUID_PATTERN, type Reply } from './http';
+import {
+	apiError,
+	drain,
+	isJsonContentType,
+	json,
+	readBody,
+	writeReply,
+	UUID_PATTERN,
+	type Reply,
+} from './http';
 import { listSessions, parseListQuery, QueryError } from './listSessions';
 import { rateLimitHeaders } from './rateLimit';
 import { sessionDetail, sessionListItem } from './responses';
@@ -26,20 +35,29 @@ export function createRequestListener(ctx: SandboxContext) {
 		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 		// The server's clock is the sandbox clock: Node would otherwise stamp Date from the real one.
 		res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
-		const handling = url.pathname === '/_sandbox' || url.pathname.startsWith('/_sandbox/')
-			? handleControlPlane(ctx, req, res, url)
-			: handleApiRequest(ctx, req, res, url);
+		const handling =
+			url.pathname === '/_sandbox' || url.pathname.startsWith('/_sandbox/')
+				? handleControlPlane(ctx, req, res, url)
+				: handleApiRequest(ctx, req, res, url);
 		handling.catch((error: unknown) => {
 			if (res.headersSent) {
 				res.destroy();
 				return;
 			}
-			writeReply(res, apiError(500, 'INTERNAL', `Sandbox error: ${(error as Error)?.message ?? String(error)}`));
+			writeReply(
+				res,
+				apiError(500, 'INTERNAL', `Sandbox error: ${(error as Error)?.message ?? String(error)}`),
+			);
 		});
 	};
 }
 
-async function handleApiRequest(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL) {
+async function handleApiRequest(
+	ctx: SandboxContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+) {
 	const method = req.method ?? 'GET';
 	const path = url.pathname;
 	const query = Object.fromEntries(url.searchParams);
@@ -101,16 +119,27 @@ function faultReply(ctx: SandboxContext, fault: Fault): Reply {
 	}
 }
 
-async function route(ctx: SandboxContext, req: IncomingMessage, method: string, url: URL): Promise<Handled> {
+async function route(
+	ctx: SandboxContext,
+	req: IncomingMessage,
+	method: string,
+	url: URL,
+): Promise<Handled> {
 	const path = url.pathname;
 	const allow = (allowed: string): Handled | null =>
 		method === allowed
 			? null
-			: { reply: apiError(405, 'METHOD_NOT_ALLOWED', `Use ${allowed} ${path}`, { headers: { Allow: allowed } }) };
+			: {
+					reply: apiError(405, 'METHOD_NOT_ALLOWED', `Use ${allowed} ${path}`, {
+						headers: { Allow: allowed },
+					}),
+				};
 
 	if (path === '/oidc/token') return allow('POST') ?? (await tokenRequest(ctx, req));
-	if (path === '/api/v1/File') return allow('POST') ?? (await authenticated(ctx, req, (p) => upload(ctx, req, p)));
-	if (path === '/api/v1/Sessions') return allow('GET') ?? (await authenticated(ctx, req, (p) => list(ctx, p, url)));
+	if (path === '/api/v1/File')
+		return allow('POST') ?? (await authenticated(ctx, req, (p) => upload(ctx, req, p)));
+	if (path === '/api/v1/Sessions')
+		return allow('GET') ?? (await authenticated(ctx, req, (p) => list(ctx, p, url)));
 
 	const send = SEND_PATH.exec(path);
 	if (send) {
@@ -128,8 +157,12 @@ async function route(ctx: SandboxContext, req: IncomingMessage, method: string, 
 		return (
 			allow('GET') ??
 			(await authenticated(ctx, req, (principal) => {
-				const session = UUID_PATTERN.test(one[1]) ? ctx.store.findForOrg(one[1], principal.orgId) : undefined;
-				return session ? json(200, sessionDetail(ctx.store, session)) : apiError(404, 'NOT_FOUND', `No session ${one[1]}`);
+				const session = UUID_PATTERN.test(one[1])
+					? ctx.store.findForOrg(one[1], principal.orgId)
+					: undefined;
+				return session
+					? json(200, sessionDetail(ctx.store, session))
+					: apiError(404, 'NOT_FOUND', `No session ${one[1]}`);
 			}))
 		);
 	}
@@ -154,19 +187,35 @@ async function authenticated(
 }
 
 function insufficientScope(...scopes: string[]): Reply {
-	return apiError(403, 'INSUFFICIENT_SCOPE', `The access token needs the scope ${scopes.join(' or ')}`, {
-		headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"` },
-	});
+	return apiError(
+		403,
+		'INSUFFICIENT_SCOPE',
+		`The access token needs the scope ${scopes.join(' or ')}`,
+		{
+			headers: {
+				'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+			},
+		},
+	);
 }
 
-async function upload(ctx: SandboxContext, req: IncomingMessage, principal: Principal): Promise<Reply> {
-	if (!hasAnyScope(principal, ['write:files', 'write:sessions'])) return insufficientScope('write:files', 'write:sessions');
+async function upload(
+	ctx: SandboxContext,
+	req: IncomingMessage,
+	principal: Principal,
+): Promise<Reply> {
+	if (!hasAnyScope(principal, ['write:files', 'write:sessions']))
+		return insufficientScope('write:files', 'write:sessions');
 	if (!isJsonContentType(req.headers['content-type'])) {
 		return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
 	}
 	const body = await readBody(req, maxUploadBodyBytes(ctx.config.maxFileBytes));
 	if (!body.ok) {
-		return apiError(413, 'FILE_TOO_LARGE', `The request is larger than a ${ctx.config.maxFileBytes}-byte file can be`);
+		return apiError(
+			413,
+			'FILE_TOO_LARGE',
+			`The request is larger than a ${ctx.config.maxFileBytes}-byte file can be`,
+		);
 	}
 	return uploadFile(ctx, principal.orgId, body.body);
 }
@@ -174,25 +223,45 @@ async function upload(ctx: SandboxContext, req: IncomingMessage, principal: Prin
 function list(ctx: SandboxContext, principal: Principal, url: URL): Reply {
 	const budget = ctx.rateLimiter.take(principal.orgId);
 	if (!budget.allowed) {
-		return apiError(429, 'RATE_LIMITED', 'List Sessions rate limit exceeded', { headers: budget.headers });
+		return apiError(429, 'RATE_LIMITED', 'List Sessions rate limit exceeded', {
+			headers: budget.headers,
+		});
 	}
 	try {
 		const query = parseListQuery(url.searchParams);
-		const { page, pagination } = listSessions(ctx.store.sessionsOfOrg(principal.orgId), query, ctx.config);
-		return json(200, { sessions: page.map((s) => sessionListItem(ctx.store, s)), pagination }, budget.headers);
+		const { page, pagination } = listSessions(
+			ctx.store.sessionsOfOrg(principal.orgId),
+			query,
+			ctx.config,
+		);
+		return json(
+			200,
+			{ sessions: page.map((s) => sessionListItem(ctx.store, s)), pagination },
+			budget.headers,
+		);
 	} catch (error) {
 		if (!(error instanceof QueryError)) throw error;
-		return apiError(400, 'VALIDATION_ERROR', error.message, { field: error.field, headers: budget.headers });
+		return apiError(400, 'VALIDATION_ERROR', error.message, {
+			field: error.field,
+			headers: budget.headers,
+		});
 	}
 }
 
 async function tokenRequest(ctx: SandboxContext, req: IncomingMessage): Promise<Handled> {
 	const body = await readBody(req, TOKEN_BODY_LIMIT_BYTES);
-	if (!body.ok) return { reply: json(413, { error: 'invalid_request', error_description: 'Body too large' }) };
-	const result = ctx.auth.tokenEndpoint(req.headers.authorization, new URLSearchParams(body.body.toString('utf8')));
+	if (!body.ok)
+		return { reply: json(413, { error: 'invalid_request', error_description: 'Body too large' }) };
+	const result = ctx.auth.tokenEndpoint(
+		req.headers.authorization,
+		new URLSearchParams(body.body.toString('utf8')),
+	);
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 	if (result.status === 401) headers['WWW-Authenticate'] = 'Basic realm="airsign-sandbox"';
-	const orgId = result.status === 200 ? ctx.auth.authenticate(`Bearer ${String(result.body.access_token)}`)?.orgId : undefined;
+	const orgId =
+		result.status === 200
+			? ctx.auth.authenticate(`Bearer ${String(result.body.access_token)}`)?.orgId
+			: undefined;
 	return { reply: json(result.status, result.body, headers), orgId };
 }
 

@@ -42,7 +42,12 @@ export interface RecipientRecord {
 	signingOrder: number;
 }
 
-const SENT_STATUSES: ReadonlySet<SessionStatus> = new Set(['pending', 'inProgress', 'completed', 'expired']);
+const SENT_STATUSES: ReadonlySet<SessionStatus> = new Set([
+	'pending',
+	'inProgress',
+	'completed',
+	'expired',
+]);
 
 /** Organisations' sessions, uploaded files and the invitation outbox. */
 export class Store {
@@ -58,7 +63,10 @@ export class Store {
 
 	/** Current time at the configured precision: the value every write stores. */
 	stamp(value?: TimeInput): number {
-		return truncateToPrecision(value === undefined ? this.clock.now() : toMillis(value), this.config.timestampPrecision);
+		return truncateToPrecision(
+			value === undefined ? this.clock.now() : toMillis(value),
+			this.config.timestampPrecision,
+		);
 	}
 
 	iso(ms: number): string {
@@ -84,9 +92,17 @@ export class Store {
 		const updatedAt = input.updatedAt === undefined ? createdAt : this.stamp(input.updatedAt);
 		const wasSent = SENT_STATUSES.has(status);
 		const sentAt =
-			input.sentAt === undefined ? (wasSent ? createdAt : null) : input.sentAt === null ? null : this.stamp(input.sentAt);
+			input.sentAt === undefined
+				? wasSent
+					? createdAt
+					: null
+				: input.sentAt === null
+					? null
+					: this.stamp(input.sentAt);
 		const expiryDays = input.expiryDays ?? null;
-		const recipientInputs = input.recipients ?? [{ name: 'Alex Signer', email: 'alex.signer@example.com' }];
+		const recipientInputs = input.recipients ?? [
+			{ name: 'Alex Signer', email: 'alex.signer@example.com' },
+		];
 		const record: SessionRecord = {
 			sessionId,
 			orgId: input.orgId ?? this.defaultOrgId,
@@ -166,7 +182,8 @@ export class Store {
 }
 
 function assertStatus(status: string): asserts status is SessionStatus {
-	if (!(SESSION_STATUSES as readonly string[]).includes(status)) throw new Error(`Unknown session status ${status}`);
+	if (!(SESSION_STATUSES as readonly string[]).includes(status))
+		throw new Error(`Unknown session status ${status}`);
 }
 
 function defaultRecipientStatus(status: SessionStatus): string {

@@ -24,35 +24,66 @@ export function uploadFile(ctx: SandboxContext, orgId: string, rawBody: Buffer):
 		return apiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 	}
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		return apiError(400, 'VALIDATION_ERROR', 'The request body must be a JSON object', { field: 'body' });
+		return apiError(400, 'VALIDATION_ERROR', 'The request body must be a JSON object', {
+			field: 'body',
+		});
 	}
 	const { fileName, data } = body as Record<string, unknown>;
 
 	if (typeof fileName !== 'string' || fileName.trim() === '') {
-		return apiError(400, 'VALIDATION_ERROR', 'fileName is required and must be a non-empty string', { field: 'fileName' });
+		return apiError(
+			400,
+			'VALIDATION_ERROR',
+			'fileName is required and must be a non-empty string',
+			{ field: 'fileName' },
+		);
 	}
 	if ([...fileName].length > MAX_FILE_NAME_CHARS) {
-		return apiError(400, 'VALIDATION_ERROR', `fileName must be at most ${MAX_FILE_NAME_CHARS} characters`, {
-			field: 'fileName',
-		});
+		return apiError(
+			400,
+			'VALIDATION_ERROR',
+			`fileName must be at most ${MAX_FILE_NAME_CHARS} characters`,
+			{
+				field: 'fileName',
+			},
+		);
 	}
 	if (typeof data !== 'string') {
-		return apiError(400, 'VALIDATION_ERROR', 'data is required and must be a base64 string', { field: 'data' });
+		return apiError(400, 'VALIDATION_ERROR', 'data is required and must be a base64 string', {
+			field: 'data',
+		});
 	}
 
 	if (data.length % 4 !== 0 || !BASE64_ALPHABET.test(data)) {
-		return apiError(400, 'INVALID_BASE64', 'data must be standard base64 (A-Z a-z 0-9 + /, = padding) without a data: URI prefix');
+		return apiError(
+			400,
+			'INVALID_BASE64',
+			'data must be standard base64 (A-Z a-z 0-9 + /, = padding) without a data: URI prefix',
+		);
 	}
 	const bytes = Buffer.from(data, 'base64');
 	if (bytes.length < PDF_MAGIC.length || !bytes.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) {
-		return apiError(400, 'INVALID_FILE_TYPE', 'Only PDF files are accepted (the content does not start with %PDF-)');
+		return apiError(
+			400,
+			'INVALID_FILE_TYPE',
+			'Only PDF files are accepted (the content does not start with %PDF-)',
+		);
 	}
 	if (bytes.length > ctx.config.maxFileBytes) {
-		return apiError(413, 'FILE_TOO_LARGE', `The decoded file is larger than ${ctx.config.maxFileBytes} bytes`);
+		return apiError(
+			413,
+			'FILE_TOO_LARGE',
+			`The decoded file is larger than ${ctx.config.maxFileBytes} bytes`,
+		);
 	}
 
 	const storedName = /\.pdf$/i.test(fileName) ? fileName : `${fileName}.pdf`;
 	const fileId = randomUUID();
 	ctx.store.files.set(fileId, { fileName: storedName, bytes, orgId });
-	return json(200, { fileId, fileName: storedName, fileType: 'application/pdf', sizeBytes: bytes.length });
+	return json(200, {
+		fileId,
+		fileName: storedName,
+		fileType: 'application/pdf',
+		sizeBytes: bytes.length,
+	});
 }

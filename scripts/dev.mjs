@@ -35,7 +35,14 @@ import {
 } from '../e2e/lib/n8n.mjs';
 import { describeExit, killTree } from '../e2e/lib/proc.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, samplePdf, sandboxCredential, withPdfPath } from '../e2e/lib/fixtures.mjs';
+import {
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	loadExamples,
+	samplePdf,
+	sandboxCredential,
+	withPdfPath,
+} from '../e2e/lib/fixtures.mjs';
 
 // ------------------------------------------------------------------ options
 const argv = process.argv.slice(2);
@@ -48,7 +55,8 @@ function option(name, envName, fallback) {
 function portOption(name, envName, fallback) {
 	const raw = option(name, envName, String(fallback));
 	const port = Number(raw);
-	if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${name}: not a port number: ${raw}`);
+	if (!Number.isInteger(port) || port < 1 || port > 65535)
+		fail(`${name}: not a port number: ${raw}`);
 	return port;
 }
 function fail(message) {
@@ -65,7 +73,12 @@ const tarballOption = option('--tarball', undefined, undefined);
 const STATE_FILE = path.join(userFolder, 'airsign-dev.json');
 const FILES_DIR = path.join(userFolder, 'n8n-files'); // N8N_RESTRICT_FILE_ACCESS_TO
 const PDF_PATH = path.join(FILES_DIR, 'contract.pdf');
-const OWNER = { email: 'dev@example.com', password: 'AirSign-dev-1', firstName: 'AirSign', lastName: 'Developer' };
+const OWNER = {
+	email: 'dev@example.com',
+	password: 'AirSign-dev-1',
+	firstName: 'AirSign',
+	lastName: 'Developer',
+};
 // n8n 2.x lets Read/Write Files from Disk touch this folder only (default ~/.n8n-files).
 const FILE_ENV = { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR };
 const show = (p) => (p.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, p) : p);
@@ -135,16 +148,27 @@ async function installPackage(state) {
 	let tarball = tarballOption && path.resolve(tarballOption);
 	let packDir;
 	if (!tarball) {
-		({ tarball } = await step('built and packed the package (npm run build + npm pack)', () => packPackage()));
+		({ tarball } = await step('built and packed the package (npm run build + npm pack)', () =>
+			packPackage(),
+		));
 		packDir = path.dirname(tarball);
 	}
 	try {
 		const hash = sha256(readFileSync(tarball));
-		const installed = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+		const installed = path.join(
+			userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			PACKAGE_NAME,
+			'package.json',
+		);
 		if (state.packageSha256 === hash && existsSync(installed)) {
 			say(`package unchanged (tarball sha256 ${hash.slice(0, 12)}…): not reinstalled`);
 		} else {
-			await step(`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`, () => installPackageIntoN8n(userFolder, tarball));
+			await step(`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`, () =>
+				installPackageIntoN8n(userFolder, tarball),
+			);
 			state.packageSha256 = hash;
 			writeState(state);
 		}
@@ -157,21 +181,35 @@ async function installPackage(state) {
 async function importFixtures(state, sandboxUrl) {
 	state.imports ??= { workflows: {} };
 	const dbReady = existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-	const ids = async (table) => (dbReady ? (await queryDb(userFolder, `select id from ${table}`)).map((r) => r.id) : []);
-	const [haveCreds, haveWorkflows] = await Promise.all([ids('credentials_entity'), ids('workflow_entity')]);
+	const ids = async (table) =>
+		dbReady ? (await queryDb(userFolder, `select id from ${table}`)).map((r) => r.id) : [];
+	const [haveCreds, haveWorkflows] = await Promise.all([
+		ids('credentials_entity'),
+		ids('workflow_entity'),
+	]);
 
 	const credential = sandboxCredential(sandboxUrl);
 	const credHash = sha256(JSON.stringify(credential));
 	if (!haveCreds.includes(SANDBOX_CREDENTIAL_ID) || state.imports.credential !== credHash) {
-		await step(`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`, () => importCredential(userFolder, credential, { env: FILE_ENV }));
+		await step(
+			`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`,
+			() => importCredential(userFolder, credential, { env: FILE_ENV }),
+		);
 		state.imports.credential = credHash;
 		writeState(state);
 	} else say(`credential "${SANDBOX_CREDENTIAL_NAME}" already imported`);
 
 	const workflows = Object.values(loadExamples()).map((wf) => withPdfPath(wf, PDF_PATH));
-	const todo = workflows.filter((wf) => !haveWorkflows.includes(wf.id) || state.imports.workflows[wf.id] !== sha256(JSON.stringify(wf)));
+	const todo = workflows.filter(
+		(wf) =>
+			!haveWorkflows.includes(wf.id) ||
+			state.imports.workflows[wf.id] !== sha256(JSON.stringify(wf)),
+	);
 	if (todo.length) {
-		await step(`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`, () => importWorkflow(userFolder, todo, { env: FILE_ENV }));
+		await step(
+			`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`,
+			() => importWorkflow(userFolder, todo, { env: FILE_ENV }),
+		);
 		for (const wf of todo) state.imports.workflows[wf.id] = sha256(JSON.stringify(wf));
 		writeState(state);
 	} else say(`${workflows.length} example workflows already imported`);
@@ -191,7 +229,9 @@ async function ensureOwner(url, state) {
 		try {
 			return (await login(url, creds)).cookie;
 		} catch {
-			throw new Error(`the n8n owner exists but ${creds.email} cannot log in (${String(err.message).split('\n')[0]}); run with --reset for a fresh n8n`);
+			throw new Error(
+				`the n8n owner exists but ${creds.email} cannot log in (${String(err.message).split('\n')[0]}); run with --reset for a fresh n8n`,
+			);
 		}
 	}
 }
@@ -199,19 +239,30 @@ async function ensureOwner(url, state) {
 async function smokeChecks(url, cookie, workflows) {
 	const editor = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
 	const html = await editor.text();
-	if (editor.status !== 200 || !/<html/i.test(html)) throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
+	if (editor.status !== 200 || !/<html/i.test(html))
+		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
 	const creds = (await restGet(url, '/rest/credentials', cookie)).data;
 	const cred = creds.find((c) => c.id === SANDBOX_CREDENTIAL_ID);
-	if (!cred || cred.type !== 'airSignApi') throw new Error(`credential ${SANDBOX_CREDENTIAL_ID} missing: ${JSON.stringify(creds.map((c) => c.id))}`);
+	if (!cred || cred.type !== 'airSignApi')
+		throw new Error(
+			`credential ${SANDBOX_CREDENTIAL_ID} missing: ${JSON.stringify(creds.map((c) => c.id))}`,
+		);
 	const list = (await restGet(url, '/rest/workflows', cookie)).data;
 	const missing = workflows.filter((wf) => !list.some((w) => w.id === wf.id && w.name === wf.name));
-	if (missing.length) throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
-	const types = await (await fetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })).json();
+	if (missing.length)
+		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
+	const types = await (
+		await fetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
+	).json();
 	for (const name of ['airSign', 'airSignTrigger'])
-		if (!types.some((t) => t.name === `${PACKAGE_NAME}.${name}`)) throw new Error(`node type ${PACKAGE_NAME}.${name} not loaded`);
+		if (!types.some((t) => t.name === `${PACKAGE_NAME}.${name}`))
+			throw new Error(`node type ${PACKAGE_NAME}.${name} not loaded`);
 	const state = await (await fetch(`${sandbox.url}/_sandbox/state`)).json();
-	if (state.demo?.clientId !== 'demo-client') throw new Error('sandbox control plane did not answer as expected');
-	say(`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`);
+	if (state.demo?.clientId !== 'demo-client')
+		throw new Error('sandbox control plane did not answer as expected');
+	say(
+		`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`,
+	);
 
 	// What "Execute workflow" in the editor does: a manual run in the server, against the demo data
 	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
@@ -225,17 +276,25 @@ async function smokeChecks(url, cookie, workflows) {
 	});
 	const body = await res.json();
 	const executionId = body?.data?.executionId;
-	if (!res.ok || !executionId) throw new Error(`POST /rest/workflows/${wf.id}/run: ${res.status} ${JSON.stringify(body)}`);
+	if (!res.ok || !executionId)
+		throw new Error(`POST /rest/workflows/${wf.id}/run: ${res.status} ${JSON.stringify(body)}`);
 	let exec;
 	for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 300))) {
 		exec = (await restGet(url, `/rest/executions/${executionId}`, cookie)).data;
 		if (exec.finished || ['success', 'error', 'crashed'].includes(exec.status)) break;
-		if (Date.now() - t0 > 30_000) throw new Error(`manual execution ${executionId} did not finish in 30 s`);
+		if (Date.now() - t0 > 30_000)
+			throw new Error(`manual execution ${executionId} did not finish in 30 s`);
 	}
-	if (exec.status !== 'success') throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
+	if (exec.status !== 'success')
+		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
 	const sent = await (await fetch(`${sandbox.url}/_sandbox/outbox`)).json();
-	if (sent.length !== 3) throw new Error(`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`);
-	say(`smoke: "${wf.name}" run as from the editor: execution ${executionId} success, 3 invitations in the sandbox outbox`);
+	if (sent.length !== 3)
+		throw new Error(
+			`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`,
+		);
+	say(
+		`smoke: "${wf.name}" run as from the editor: execution ${executionId} success, 3 invitations in the sandbox outbox`,
+	);
 }
 
 function banner(url, state, pendingId) {
@@ -276,7 +335,8 @@ function banner(url, state, pendingId) {
 
 async function main() {
 	if (flag('--reset') && existsSync(userFolder)) {
-		if (!/\.n8n-dev|airsign-dev/.test(path.basename(userFolder))) fail(`--reset refuses to delete ${userFolder} (not a .n8n-dev folder)`);
+		if (!/\.n8n-dev|airsign-dev/.test(path.basename(userFolder)))
+			fail(`--reset refuses to delete ${userFolder} (not a .n8n-dev folder)`);
 		rmSync(userFolder, { recursive: true, force: true });
 		say(`--reset: deleted ${userFolder}`);
 	}
@@ -285,7 +345,10 @@ async function main() {
 		[n8nPort, 'n8n', '--port'],
 		[sandboxPort, 'the sandbox', '--sandbox-port'],
 	])
-		if (!(await portFree(port))) fail(`port ${port} (for ${what}) is in use: is npm run dev already running? Choose another with ${opt} N`);
+		if (!(await portFree(port)))
+			fail(
+				`port ${port} (for ${what}) is in use: is npm run dev already running? Choose another with ${opt} N`,
+			);
 
 	const installed = await installN8n(); // ~3 minutes the very first time, instant afterwards
 	if (!installed.skipped) say('n8n installed into .cache/n8n (done once)');
@@ -293,15 +356,25 @@ async function main() {
 	await installPackage(state);
 	if (!existsSync(PDF_PATH)) writeFileSync(PDF_PATH, samplePdf());
 
-	sandbox = await step(`sandbox started on ${`http://127.0.0.1:${sandboxPort}`}`, () => startSandboxProcess({ port: sandboxPort }));
+	sandbox = await step(`sandbox started on ${`http://127.0.0.1:${sandboxPort}`}`, () =>
+		startSandboxProcess({ port: sandboxPort }),
+	);
 	const workflows = await importFixtures(state, sandbox.url);
-	n8n = await step(`n8n started on http://127.0.0.1:${n8nPort}`, () => startN8n({ userFolder, port: n8nPort, env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' }, timeoutMs: 180_000 }));
+	n8n = await step(`n8n started on http://127.0.0.1:${n8nPort}`, () =>
+		startN8n({
+			userFolder,
+			port: n8nPort,
+			env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' },
+			timeoutMs: 180_000,
+		}),
+	);
 	const cookie = await ensureOwner(n8n.url, state);
 
 	// From here on, n8n's and the sandbox's own output goes to the terminal.
 	const forward = (stream, prefix) =>
 		stream?.on('data', (chunk) => {
-			for (const line of String(chunk).split('\n')) if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
+			for (const line of String(chunk).split('\n'))
+				if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
 		});
 
 	if (smoke) {
@@ -318,8 +391,16 @@ async function main() {
 	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 	// If either process dies on its own, stop the other one and exit.
 	const died = await Promise.race([
-		new Promise((r) => n8n.process.once('exit', (code, sig) => r(`n8n exited (${describeExit({ code, signal: sig })})`))),
-		new Promise((r) => sandbox.process.once('exit', (code, sig) => r(`the sandbox exited (${describeExit({ code, signal: sig })})`))),
+		new Promise((r) =>
+			n8n.process.once('exit', (code, sig) =>
+				r(`n8n exited (${describeExit({ code, signal: sig })})`),
+			),
+		),
+		new Promise((r) =>
+			sandbox.process.once('exit', (code, sig) =>
+				r(`the sandbox exited (${describeExit({ code, signal: sig })})`),
+			),
+		),
 	]);
 	if (stopping) return;
 	say(died);

@@ -39,7 +39,11 @@ export interface EngineContext {
  * One simulated n8n instance with one AirSign credential in "Client Credentials" mode
  * (the recommended one): n8n fetches the token once and keeps it in the credential.
  */
-export async function createEngine(baseUrl: string, clientId: string, clientSecret: string): Promise<EngineContext> {
+export async function createEngine(
+	baseUrl: string,
+	clientId: string,
+	clientSecret: string,
+): Promise<EngineContext> {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const credential = await env.addCredential('airSignApi', {
 		authentication: 'clientCredentials',
@@ -88,7 +92,8 @@ export async function runAirSign(
 		env: engine.env,
 		credentials: { airSignApi: engine.credential },
 	});
-	if (result.error) throw new Error(`AirSign node failed: ${result.error.message}`, { cause: result.error });
+	if (result.error)
+		throw new Error(`AirSign node failed: ${result.error.message}`, { cause: result.error });
 	return { ...result, executeMs: timing.executeMs };
 }
 

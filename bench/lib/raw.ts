@@ -16,7 +16,10 @@ async function json(response: Response): Promise<any> {
 }
 
 /** Every session by offset paging with the largest page, as Return All does. */
-export async function rawListAll(client: RawClient, query: Record<string, string> = {}): Promise<unknown[]> {
+export async function rawListAll(
+	client: RawClient,
+	query: Record<string, string> = {},
+): Promise<unknown[]> {
 	const sessions: unknown[] = [];
 	for (let offset = 0, guard = 0; guard < 100_000; guard++) {
 		const qs = new URLSearchParams({ ...query, limit: '100', offset: String(offset) });
@@ -70,7 +73,8 @@ export async function rawUpload(client: RawClient, fileName: string, bytes: Buff
 				response.on('data', (chunk: Buffer) => chunks.push(chunk));
 				response.on('end', () => {
 					const text = Buffer.concat(chunks).toString('utf8');
-					if ((response.statusCode ?? 0) >= 300) reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
+					if ((response.statusCode ?? 0) >= 300)
+						reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
 					else resolve(JSON.parse(text));
 				});
 				response.on('error', reject);

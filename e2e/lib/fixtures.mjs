@@ -19,15 +19,24 @@ export function sandboxCredential(baseUrl) {
 		id: SANDBOX_CREDENTIAL_ID,
 		name: SANDBOX_CREDENTIAL_NAME,
 		type: 'airSignApi',
-		data: { authentication: 'clientCredentials', clientId: 'demo-client', clientSecret: 'demo-secret', baseUrl },
+		data: {
+			authentication: 'clientCredentials',
+			clientId: 'demo-client',
+			clientSecret: 'demo-secret',
+			baseUrl,
+		},
 	};
 }
 
 /** Every examples/*.json, by file name (without .json): { 'upload-pdf': workflow, ... }. */
 export function loadExamples() {
 	const out = {};
-	for (const file of readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
-		out[file.replace(/\.json$/, '')] = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+	for (const file of readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
+		out[file.replace(/\.json$/, '')] = JSON.parse(
+			readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'),
+		);
 	}
 	return out;
 }

@@ -1,16 +1,34 @@
 // Helpers to drive the cached real n8n (see e2e/install-n8n.mjs) from end-to-end tests.
 // Every helper is bounded in time and, on failure, throws an error with the tail of n8n's output.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { N8N_BIN, NODE24, REPO_ROOT, n8nEnv } from '../install-n8n.mjs';
-import { describeExit, describeOutput, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mjs';
+import {
+	describeExit,
+	describeOutput,
+	killTree,
+	runCommand,
+	sleep,
+	stopGracefully,
+	tail,
+} from './proc.mjs';
 
 export { N8N_BIN, NODE24, REPO_ROOT, n8nEnv };
-export const PACKAGE_NAME = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
+export const PACKAGE_NAME = JSON.parse(
+	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+).name;
 
 /** A fresh, empty n8n user folder under the OS temp dir (n8n will create `.n8n/` inside). */
 export function makeUserFolder(prefix = 'airsign-e2e-') {
@@ -18,13 +36,20 @@ export function makeUserFolder(prefix = 'airsign-e2e-') {
 }
 
 export function removeUserFolder(userFolder) {
-	if (userFolder && userFolder.startsWith(os.tmpdir())) rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
+	if (userFolder && userFolder.startsWith(os.tmpdir()))
+		rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
 }
 
 function cleanNpmEnv(extra = {}) {
 	const env = { ...process.env };
 	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
-	return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+	return {
+		...env,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		...extra,
+	};
 }
 
 /**
@@ -32,14 +57,24 @@ function cleanNpmEnv(extra = {}) {
  * Returns { tarball, files } (files = paths inside the tarball, from `npm pack --json`).
  */
 export async function packPackage({ build = true, destDir, timeoutMs = 180_000 } = {}) {
-	if (build) await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanNpmEnv(), timeoutMs, label: 'npm run build' });
+	if (build)
+		await runCommand('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			env: cleanNpmEnv(),
+			timeoutMs,
+			label: 'npm run build',
+		});
 	const dest = destDir ?? mkdtempSync(path.join(os.tmpdir(), 'airsign-pack-'));
-	const { stdout } = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
-		cwd: REPO_ROOT,
-		env: cleanNpmEnv(),
-		timeoutMs: 60_000,
-		label: 'npm pack',
-	});
+	const { stdout } = await runCommand(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
+		{
+			cwd: REPO_ROOT,
+			env: cleanNpmEnv(),
+			timeoutMs: 60_000,
+			label: 'npm pack',
+		},
+	);
 	const info = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
 	const tarball = path.join(dest, info.filename);
 	if (!existsSync(tarball)) throw new Error(`npm pack did not produce ${tarball}`);
@@ -59,16 +94,38 @@ export async function installPackageIntoN8n(userFolder, tarball, { timeoutMs = 1
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
 	const pkgJson = path.join(nodesDir, 'package.json');
-	if (!existsSync(pkgJson)) writeFileSync(pkgJson, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	if (!existsSync(pkgJson))
+		writeFileSync(
+			pkgJson,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
 	await runCommand(
 		'npm',
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--bin-links=false', '--install-strategy=shallow', '--no-package-lock', tarball],
-		{ cwd: nodesDir, env: cleanNpmEnv(), timeoutMs, label: `npm install ${path.basename(tarball)} (into ${nodesDir})` },
+		[
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--legacy-peer-deps',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--no-package-lock',
+			tarball,
+		],
+		{
+			cwd: nodesDir,
+			env: cleanNpmEnv(),
+			timeoutMs,
+			label: `npm install ${path.basename(tarball)} (into ${nodesDir})`,
+		},
 	);
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	if (!existsSync(path.join(packageDir, 'package.json'))) throw new Error(`${packageDir} missing after npm install`);
+	if (!existsSync(path.join(packageDir, 'package.json')))
+		throw new Error(`${packageDir} missing after npm install`);
 	if (existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow')))
-		throw new Error('npm installed a separate n8n-workflow beside the package; it must come from n8n itself');
+		throw new Error(
+			'npm installed a separate n8n-workflow beside the package; it must come from n8n itself',
+		);
 	return packageDir;
 }
 
@@ -85,13 +142,21 @@ export async function installPackageIntoN8n(userFolder, tarball, { timeoutMs = 1
  * two-node workflow crashed in 9 of 12 runs on the vm engine, 0 of 12 on legacy. `n8n start`
  * (startN8n: the live trigger, `npm run dev`) keeps n8n's default engine.
  */
-export async function runN8n(args, { userFolder, env = {}, timeoutMs = 120_000, allowFailure = false } = {}) {
+export async function runN8n(
+	args,
+	{ userFolder, env = {}, timeoutMs = 120_000, allowFailure = false } = {},
+) {
 	if (!userFolder) throw new Error('runN8n: userFolder is required');
-	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed (${N8N_BIN}); run: node e2e/install-n8n.mjs`);
+	if (!existsSync(N8N_BIN))
+		throw new Error(`n8n is not installed (${N8N_BIN}); run: node e2e/install-n8n.mjs`);
 	const brokerPort = env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort());
 	return runCommand(NODE24, [N8N_BIN, ...args], {
 		cwd: userFolder, // n8n loads `.env` from its cwd: keep the repository's out of it
-		env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: brokerPort, N8N_EXPRESSION_ENGINE: 'legacy', ...env }),
+		env: n8nEnv(userFolder, {
+			N8N_RUNNERS_BROKER_PORT: brokerPort,
+			N8N_EXPRESSION_ENGINE: 'legacy',
+			...env,
+		}),
 		timeoutMs,
 		allowFailure,
 		label: `n8n ${args.join(' ')}`,
@@ -101,7 +166,10 @@ export async function runN8n(args, { userFolder, env = {}, timeoutMs = 120_000, 
 function writeTempJson(userFolder, name, data) {
 	const dir = path.join(userFolder, 'e2e-input');
 	mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+	const file = path.join(
+		dir,
+		`${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
+	);
 	writeFileSync(file, JSON.stringify(data, null, 2));
 	return file;
 }
@@ -109,7 +177,8 @@ function writeTempJson(userFolder, name, data) {
 /** Checks the "Successfully imported" line; import commands log errors but may not fail loudly. */
 function assertImported(result, what) {
 	const out = result.stdout + result.stderr;
-	if (!/Successfully imported \d+/.test(out)) throw new Error(`n8n import:${what} did not report success\n${describeOutput(result)}`);
+	if (!/Successfully imported \d+/.test(out))
+		throw new Error(`n8n import:${what} did not report success\n${describeOutput(result)}`);
 }
 
 /**
@@ -120,7 +189,11 @@ function assertImported(result, what) {
 export async function importCredential(userFolder, credentials, opts = {}) {
 	const list = Array.isArray(credentials) ? credentials : [credentials];
 	const file = writeTempJson(userFolder, 'credentials', list);
-	const result = await runN8n(['import:credentials', `--input=${file}`], { userFolder, env: { N8N_LOG_LEVEL: 'info', ...opts.env }, timeoutMs: opts.timeoutMs ?? 120_000 });
+	const result = await runN8n(['import:credentials', `--input=${file}`], {
+		userFolder,
+		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
+		timeoutMs: opts.timeoutMs ?? 120_000,
+	});
 	assertImported(result, 'credentials');
 	return list.map((c) => c.id);
 }
@@ -131,16 +204,25 @@ export async function importCredential(userFolder, credentials, opts = {}) {
  */
 export async function importWorkflow(userFolder, workflows, opts = {}) {
 	const list = Array.isArray(workflows) ? workflows : [workflows];
-	for (const wf of list) if (!wf.id) throw new Error(`importWorkflow: workflow "${wf.name}" has no id`);
+	for (const wf of list)
+		if (!wf.id) throw new Error(`importWorkflow: workflow "${wf.name}" has no id`);
 	const file = writeTempJson(userFolder, 'workflows', list);
-	const result = await runN8n(['import:workflow', `--input=${file}`], { userFolder, env: { N8N_LOG_LEVEL: 'info', ...opts.env }, timeoutMs: opts.timeoutMs ?? 120_000 });
+	const result = await runN8n(['import:workflow', `--input=${file}`], {
+		userFolder,
+		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
+		timeoutMs: opts.timeoutMs ?? 120_000,
+	});
 	assertImported(result, 'workflow');
 	return list.map((w) => w.id);
 }
 
 /** Marks a workflow active (n8n 2.x: "published"); takes effect at the next `n8n start`. */
 export async function publishWorkflow(userFolder, id, opts = {}) {
-	return runN8n(['publish:workflow', `--id=${id}`], { userFolder, env: { N8N_LOG_LEVEL: 'info', ...opts.env }, timeoutMs: opts.timeoutMs ?? 120_000 });
+	return runN8n(['publish:workflow', `--id=${id}`], {
+		userFolder,
+		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
+		timeoutMs: opts.timeoutMs ?? 120_000,
+	});
 }
 
 /**
@@ -177,7 +259,11 @@ export function parseExecutionOutput(text) {
  * `expectSuccess`.
 
  */
-export async function executeWorkflow(userFolder, id, { env = {}, timeoutMs = 120_000, expectSuccess = false } = {}) {
+export async function executeWorkflow(
+	userFolder,
+	id,
+	{ env = {}, timeoutMs = 120_000, expectSuccess = false } = {},
+) {
 	// log level info so that a failed execution's JSON is printed too (it is logged at info)
 	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
 		userFolder,
@@ -185,19 +271,32 @@ export async function executeWorkflow(userFolder, id, { env = {}, timeoutMs = 12
 		timeoutMs,
 		allowFailure: true,
 	});
-	const run = parseExecutionOutput(result.stdout) ?? parseExecutionOutput(result.stdout + '\n' + result.stderr);
-	if (!run) throw new Error(`n8n execute --id=${id}: no execution JSON in the output (${describeExit(result)})\n${describeOutput(result)}`);
+	const run =
+		parseExecutionOutput(result.stdout) ??
+		parseExecutionOutput(result.stdout + '\n' + result.stderr);
+	if (!run)
+		throw new Error(
+			`n8n execute --id=${id}: no execution JSON in the output (${describeExit(result)})\n${describeOutput(result)}`,
+		);
 	const executionError = run.data.resultData.error?.message;
-	const failure = executionError ?? (result.code === 0 ? undefined : `n8n execute printed the execution, then ended: ${describeExit(result)}`);
+	const failure =
+		executionError ??
+		(result.code === 0
+			? undefined
+			: `n8n execute printed the execution, then ended: ${describeExit(result)}`);
 	const ok = failure === undefined;
-	if (expectSuccess && !ok) throw new Error(`n8n execute --id=${id} failed: ${failure}\n${describeOutput(result)}`);
+	if (expectSuccess && !ok)
+		throw new Error(`n8n execute --id=${id} failed: ${failure}\n${describeOutput(result)}`);
 	return { ok, run, result, failure };
 }
 
 /** Items (json only) a node produced on output `output` of its `runIndex`-th run. */
 export function nodeOutput(run, nodeName, { output = 0, runIndex = 0 } = {}) {
 	const nodeRuns = run.data.resultData.runData[nodeName];
-	if (!nodeRuns) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	if (!nodeRuns)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
+		);
 	return (nodeRuns[runIndex].data?.main?.[output] ?? []).map((i) => i.json);
 }
 
@@ -237,7 +336,14 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 	const url = `http://127.0.0.1:${port}`;
 	const child = spawn(NODE24, [N8N_BIN, 'start'], {
 		cwd: userFolder,
-		env: n8nEnv(userFolder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await getFreePort()), N8N_EDITOR_BASE_URL: url, N8N_WEBHOOK_URL: `${url}/`, N8N_LOG_LEVEL: 'info', ...env }),
+		env: n8nEnv(userFolder, {
+			N8N_PORT: String(port),
+			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
+			N8N_EDITOR_BASE_URL: url,
+			N8N_WEBHOOK_URL: `${url}/`,
+			N8N_LOG_LEVEL: 'info',
+			...env,
+		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
@@ -247,7 +353,9 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 	child.stdout.on('data', (c) => (out = (out + c).slice(-200_000)));
 	child.stderr.on('data', (c) => (out = (out + c).slice(-200_000)));
 	let exited = null;
-	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const exitPromise = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+	);
 
 	const stop = async (graceMs = 15_000) => {
 		if (exited) return exited;
@@ -256,10 +364,15 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 
 	const t0 = Date.now();
 	for (;;) {
-		if (exited) throw new Error(`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`);
+		if (exited)
+			throw new Error(
+				`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
+			);
 		if (Date.now() - t0 > timeoutMs) {
 			await stop(5_000);
-			throw new Error(`n8n start: ${url}/healthz/readiness not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`);
+			throw new Error(
+				`n8n start: ${url}/healthz/readiness not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
+			);
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
@@ -289,13 +402,24 @@ export async function waitForTypes(userFolder, name, predicate, { timeoutMs = 30
 		} catch {
 			/* not written yet */
 		}
-		if (Date.now() - t0 > timeoutMs) throw new Error(`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`);
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(
+				`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`,
+			);
 		await sleep(250);
 	}
 }
 
 /** Creates the instance owner via the REST API and returns a cookie header for later requests. */
-export async function setupOwner(url, { email = 'e2e@example.com', password = 'E2e-password-1', firstName = 'E2E', lastName = 'Owner' } = {}) {
+export async function setupOwner(
+	url,
+	{
+		email = 'e2e@example.com',
+		password = 'E2e-password-1',
+		firstName = 'E2E',
+		lastName = 'Owner',
+	} = {},
+) {
 	const res = await fetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
@@ -303,14 +427,20 @@ export async function setupOwner(url, { email = 'e2e@example.com', password = 'E
 		signal: AbortSignal.timeout(15_000),
 	});
 	if (!res.ok) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')]).filter(Boolean).map((c) => c.split(';')[0]).join('; ');
+	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
+		.filter(Boolean)
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	if (!cookie) throw new Error('POST /rest/owner/setup: no auth cookie in the response');
 	return { cookie, email, password };
 }
 
 /** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
 export async function restGet(url, pathAndQuery, cookie) {
-	const res = await fetch(`${url}${pathAndQuery}`, { headers: { cookie, 'browser-id': 'e2e' }, signal: AbortSignal.timeout(15_000) });
+	const res = await fetch(`${url}${pathAndQuery}`, {
+		headers: { cookie, 'browser-id': 'e2e' },
+		signal: AbortSignal.timeout(15_000),
+	});
 	const text = await res.text();
 	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
 	return JSON.parse(text);
@@ -329,7 +459,10 @@ export async function login(url, { email = 'e2e@example.com', password = 'E2e-pa
 		signal: AbortSignal.timeout(15_000),
 	});
 	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')]).filter(Boolean).map((c) => c.split(';')[0]).join('; ');
+	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
+		.filter(Boolean)
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	return { cookie, email, password };
 }
 
@@ -353,14 +486,21 @@ export async function getExecution(url, cookie, id) {
 }
 
 /** Polls listExecutions until `predicate(list)` holds; returns the list. */
-export async function waitForExecutions(url, cookie, predicate, { workflowId, timeoutMs = 90_000, intervalMs = 500 } = {}) {
+export async function waitForExecutions(
+	url,
+	cookie,
+	predicate,
+	{ workflowId, timeoutMs = 90_000, intervalMs = 500 } = {},
+) {
 	const t0 = Date.now();
 	let list = [];
 	for (;;) {
 		list = await listExecutions(url, cookie, { workflowId });
 		if (predicate(list)) return list;
 		if (Date.now() - t0 > timeoutMs)
-			throw new Error(`executions never matched within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`);
+			throw new Error(
+				`executions never matched within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
+			);
 		await sleep(intervalMs);
 	}
 }
@@ -374,11 +514,15 @@ export async function waitForExecutions(url, cookie, predicate, { workflowId, ti
 export async function queryDb(userFolder, sql, params = []) {
 	const script = `const s=require('sqlite3');const db=new s.Database(process.argv[1],s.OPEN_READONLY);
 db.all(process.argv[2],JSON.parse(process.argv[3]),(e,r)=>{if(e){console.error(e.message);process.exit(1)}process.stdout.write(JSON.stringify(r));db.close()})`;
-	const { stdout } = await runCommand(NODE24, ['-e', script, path.join(userFolder, '.n8n', 'database.sqlite'), sql, JSON.stringify(params)], {
-		cwd: path.dirname(cacheRequire.resolve('sqlite3/package.json')),
-		env: { ...process.env, NODE_PATH: path.join(N8N_BIN, '..', '..', '..') },
-		timeoutMs: 30_000,
-		label: `sqlite: ${sql}`,
-	});
+	const { stdout } = await runCommand(
+		NODE24,
+		['-e', script, path.join(userFolder, '.n8n', 'database.sqlite'), sql, JSON.stringify(params)],
+		{
+			cwd: path.dirname(cacheRequire.resolve('sqlite3/package.json')),
+			env: { ...process.env, NODE_PATH: path.join(N8N_BIN, '..', '..', '..') },
+			timeoutMs: 30_000,
+			label: `sqlite: ${sql}`,
+		},
+	);
 	return JSON.parse(stdout);
 }

@@ -15,14 +15,20 @@ export const tail = (text, max = 4000) => (text.length > max ? '…' + text.slic
  * ended has no exit code; printing only the code ("exit null") hides what happened to it.
  */
 export function describeExit({ code, signal }) {
-	return code === null || code === undefined ? `killed by signal ${signal ?? '(unknown)'}` : `exit ${code}`;
+	return code === null || code === undefined
+		? `killed by signal ${signal ?? '(unknown)'}`
+		: `exit ${code}`;
 }
 
 /**
  * Runs a command; resolves { code, stdout, stderr, ms } or rejects on timeout / spawn error /
  * (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
  */
-export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, allowFailure = false, label } = {}) {
+export function runCommand(
+	cmd,
+	args,
+	{ cwd, env, timeoutMs = 120_000, input, allowFailure = false, label } = {},
+) {
 	const name = label ?? [cmd, ...args].join(' ');
 	return new Promise((resolve, reject) => {
 		const t0 = Date.now();
@@ -47,9 +53,19 @@ export function runCommand(cmd, args, { cwd, env, timeoutMs = 120_000, input, al
 			clearTimeout(timer);
 			const ms = Date.now() - t0;
 			const result = { code, signal, stdout, stderr, ms };
-			if (timedOut) return reject(Object.assign(new Error(`${name}: timed out after ${timeoutMs} ms\n${describeOutput(result)}`), { result }));
+			if (timedOut)
+				return reject(
+					Object.assign(
+						new Error(`${name}: timed out after ${timeoutMs} ms\n${describeOutput(result)}`),
+						{ result },
+					),
+				);
 			if (code !== 0 && !allowFailure)
-				return reject(Object.assign(new Error(`${name}: ${describeExit(result)}\n${describeOutput(result)}`), { result }));
+				return reject(
+					Object.assign(new Error(`${name}: ${describeExit(result)}\n${describeOutput(result)}`), {
+						result,
+					}),
+				);
 			resolve(result);
 		});
 		if (input !== undefined) child.stdin.end(input);

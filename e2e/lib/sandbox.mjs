@@ -25,7 +25,9 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 	child.stdout?.on('data', (c) => (out = (out + c).slice(-50_000)));
 	child.stderr?.on('data', (c) => (out = (out + c).slice(-50_000)));
 	let exited = null;
-	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const exitPromise = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+	);
 	const onExit = () => killTree(child, 'SIGKILL');
 	process.on('exit', onExit);
 
@@ -51,7 +53,15 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 		}
 		await sleep(150);
 	}
-	return { url, port, process: child, startMs: Date.now() - t0, output: () => out, stop, ...sandboxClient(url) };
+	return {
+		url,
+		port,
+		process: child,
+		startMs: Date.now() - t0,
+		output: () => out,
+		stop,
+		...sandboxClient(url),
+	};
 }
 
 /** Control-plane calls against a sandbox at `url`. Each throws on a non-2xx answer. */
@@ -71,7 +81,10 @@ export function sandboxClient(url) {
 	const listSessions = async (query = {}) => {
 		const { access_token } = await call('POST', '/tokens', {});
 		const qs = new URLSearchParams({ limit: '100', ...query });
-		const res = await fetch(`${url}/api/v1/Sessions?${qs}`, { headers: { authorization: `Bearer ${access_token}` }, signal: AbortSignal.timeout(10_000) });
+		const res = await fetch(`${url}/api/v1/Sessions?${qs}`, {
+			headers: { authorization: `Bearer ${access_token}` },
+			signal: AbortSignal.timeout(10_000),
+		});
 		if (!res.ok) throw new Error(`GET /api/v1/Sessions?${qs}: ${res.status} ${await res.text()}`);
 		return (await res.json()).sessions;
 	};

@@ -44,7 +44,8 @@ export class AirSignTrigger implements INodeType {
 					{
 						name: 'Session Updated',
 						value: 'sessionUpdated',
-						description: 'A session was created, sent, signed, completed, cancelled, expired or edited',
+						description:
+							'A session was created, sent, signed, completed, cancelled, expired or edited',
 					},
 				],
 				default: 'sessionUpdated',

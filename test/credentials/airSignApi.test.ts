@@ -169,7 +169,11 @@ describe('airSignApi credential test (the Test button)', () => {
 		const result = await testCredential({
 			env,
 			type: 'airSignApi',
-			credentials: { authentication: 'accessToken', accessToken: sandbox.demo.accessToken, baseUrl: sandbox.baseUrl },
+			credentials: {
+				authentication: 'accessToken',
+				accessToken: sandbox.demo.accessToken,
+				baseUrl: sandbox.baseUrl,
+			},
 		});
 		expect(result.status).toBe('OK');
 		expect(calls()).toEqual(['GET /api/v1/Sessions 200']);
@@ -182,9 +186,21 @@ describe('airSignApi credential test (the Test button)', () => {
 			clientSecret: sandbox.demo.clientSecret,
 			baseUrl: sandbox.baseUrl,
 		};
-		const wrongSecret = await testCredential({ env, type: 'airSignApi', credentials: { ...base, clientSecret: 'nope' } });
-		const wrongUrl = await testCredential({ env, type: 'airSignApi', credentials: { ...base, baseUrl: `${sandbox.baseUrl}/v2` } });
-		const unreachable = await testCredential({ env, type: 'airSignApi', credentials: { ...base, baseUrl: 'http://127.0.0.1:9' } });
+		const wrongSecret = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { ...base, clientSecret: 'nope' },
+		});
+		const wrongUrl = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { ...base, baseUrl: `${sandbox.baseUrl}/v2` },
+		});
+		const unreachable = await testCredential({
+			env,
+			type: 'airSignApi',
+			credentials: { ...base, baseUrl: 'http://127.0.0.1:9' },
+		});
 		const wrongToken = await testCredential({
 			env,
 			type: 'airSignApi',
@@ -193,17 +209,25 @@ describe('airSignApi credential test (the Test button)', () => {
 		const wrongUrlToken = await testCredential({
 			env,
 			type: 'airSignApi',
-			credentials: { authentication: 'accessToken', accessToken: 'bad', baseUrl: `${sandbox.baseUrl}/v2` },
+			credentials: {
+				authentication: 'accessToken',
+				accessToken: 'bad',
+				baseUrl: `${sandbox.baseUrl}/v2`,
+			},
 		});
 		const messages = { wrongSecret, wrongUrl, unreachable, wrongToken, wrongUrlToken };
 		for (const result of Object.values(messages)) expect(result.status).toBe('Error');
 		expect(wrongSecret.message).toMatch(/client ID or client secret/);
 		expect(wrongUrl.message).toMatch(/Base URL/);
 		expect(unreachable.message).toBe(
-			"Could not reach http://127.0.0.1:9/oidc/token (connection refused). Check the Base URL of the AirSign credential.",
+			'Could not reach http://127.0.0.1:9/oidc/token (connection refused). Check the Base URL of the AirSign credential.',
 		);
-		expect(wrongToken.message).toBe('AirSign rejected the access token: it is wrong, revoked or expired');
-		expect(wrongUrlToken.message).toBe('No AirSign API answered at this Base URL: check the address');
+		expect(wrongToken.message).toBe(
+			'AirSign rejected the access token: it is wrong, revoked or expired',
+		);
+		expect(wrongUrlToken.message).toBe(
+			'No AirSign API answered at this Base URL: check the address',
+		);
 		expect(new Set(Object.values(messages).map((m) => m.message)).size).toBe(5);
 		expect(calls()).toEqual([
 			'POST /oidc/token 401',

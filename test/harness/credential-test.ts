@@ -106,7 +106,9 @@ const NOOP_DESCRIPTION: INodeType['description'] = {
 };
 
 /** Runs a credential's test the way n8n's credential modal does; returns `{ status, message }`. */
-export async function testCredential(options: TestCredentialOptions): Promise<TestCredentialResult> {
+export async function testCredential(
+	options: TestCredentialOptions,
+): Promise<TestCredentialResult> {
 	await ensureN8nRuntime();
 	const env = options.env ?? createTestEnvironment();
 	for (const type of options.credentialTypes ?? []) {
@@ -119,7 +121,11 @@ export async function testCredential(options: TestCredentialOptions): Promise<Te
 
 	const test = findTest(credentialType, options.nodeType);
 	if (test === undefined) {
-		return { status: 'Error', message: 'No testing function found for this credential.', credential: ref };
+		return {
+			status: 'Error',
+			message: 'No testing function found for this credential.',
+			credential: ref,
+		};
 	}
 
 	const credentialsDecrypted: ICredentialsDecrypted = {
@@ -186,7 +192,8 @@ export async function testCredential(options: TestCredentialOptions): Promise<Te
 	const nodeTypes: INodeTypes = {
 		getKnownTypes: () => ({}),
 		getByName: () => nodeTypeCopy,
-		getByNameAndVersion: (_name, version) => NodeHelpers.getVersionedNodeType(nodeTypeCopy, version),
+		getByNameAndVersion: (_name, version) =>
+			NodeHelpers.getVersionedNodeType(nodeTypeCopy, version),
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	const mode = 'internal';
@@ -240,7 +247,10 @@ export async function testCredential(options: TestCredentialOptions): Promise<Te
 			const responseData = response![0][0].json;
 			const value = rule.properties.key
 				.split('.')
-				.reduce<unknown>((acc, key) => (acc as Record<string, unknown> | undefined)?.[key], responseData);
+				.reduce<unknown>(
+					(acc, key) => (acc as Record<string, unknown> | undefined)?.[key],
+					responseData,
+				);
 			if (value === rule.properties.value) {
 				return { status: 'Error', message: rule.properties.message, credential: ref };
 			}

@@ -248,7 +248,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 		if (credentialType.authenticate) {
 			if (typeof credentialType.authenticate === 'function') {
-				return await credentialType.authenticate(credentials, requestOptions as IHttpRequestOptions);
+				return await credentialType.authenticate(
+					credentials,
+					requestOptions as IHttpRequestOptions,
+				);
 			}
 			if (typeof credentialType.authenticate === 'object') {
 				if (!workflow || !node) {
@@ -262,7 +265,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 					const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
 					for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 						for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
-							const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
+							const keyResolved = this.resolveValue(
+								key,
+								{ $credentials: credentials },
+								workflow,
+								node,
+							);
 							const valueResolved = this.resolveValue(
 								value,
 								{ $credentials: credentials },
@@ -366,7 +374,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return this.credentialTypes.getParentTypes(typeName);
 	}
 
-	async getCredentials(nodeCredential: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredential: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		return this.store.load(nodeCredential.id, type);
 	}
 
@@ -543,4 +554,3 @@ function restrictToCredentialDomains(
 		},
 	} as IHttpRequestHelper;
 }
-

@@ -13,9 +13,9 @@ import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 /** The package name of this repository, the prefix n8n gives to its node types. */
 export const PACKAGE_NAME: string = (() => {
 	try {
-		const pkg = JSON.parse(
-			readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'),
-		) as { name?: string };
+		const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+			name?: string;
+		};
 		return pkg.name ?? 'n8n-nodes-test';
 	} catch {
 		return 'n8n-nodes-test';

@@ -28,7 +28,11 @@ describe('createPollingHarness', () => {
 			nodeType: new ProbeTrigger(),
 			parameters: { tag: '={{ "t-" + $workflow.active }}' },
 			credentials: {
-				airSignApi: { authentication: 'accessToken', accessToken: 'poll-tok', baseUrl: server.baseUrl },
+				airSignApi: {
+					authentication: 'accessToken',
+					accessToken: 'poll-tok',
+					baseUrl: server.baseUrl,
+				},
 			},
 		});
 
@@ -66,7 +70,11 @@ describe('createPollingHarness', () => {
 				mode,
 				nodeType: new ProbeTrigger(),
 				credentials: {
-					airSignApi: { authentication: 'accessToken', accessToken: 'poll-tok', baseUrl: server.baseUrl },
+					airSignApi: {
+						authentication: 'accessToken',
+						accessToken: 'poll-tok',
+						baseUrl: server.baseUrl,
+					},
 				},
 			});
 			const result = await trigger.poll();

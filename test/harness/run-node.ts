@@ -74,7 +74,9 @@ export interface RunNodeOptions {
 
 /** The error a node threw: usually a NodeApiError or NodeOperationError. */
 export type HarnessNodeError = Error &
-	Partial<Pick<NodeApiError, 'httpCode' | 'description' | 'context' | 'node' | 'level' | 'messages'>>;
+	Partial<
+		Pick<NodeApiError, 'httpCode' | 'description' | 'context' | 'node' | 'level' | 'messages'>
+	>;
 
 export interface RunNodeResult {
 	/** Items per output of the node under test (`outputs[0]` main, `outputs[1]` error output...). */
@@ -122,8 +124,10 @@ function createSourceNodeType(items: HarnessInputItem[]): INodeType {
 		async execute(this: IExecuteFunctions) {
 			const out: INodeExecutionData[] = [];
 			for (const item of items) {
-				const data = await materializeItem(item, async (buffer, fileName, mimeType) =>
-					await this.helpers.prepareBinaryData(buffer, fileName, mimeType),
+				const data = await materializeItem(
+					item,
+					async (buffer, fileName, mimeType) =>
+						await this.helpers.prepareBinaryData(buffer, fileName, mimeType),
 				);
 				data.pairedItem = { item: 0 };
 				out.push(data);
@@ -134,7 +138,8 @@ function createSourceNodeType(items: HarnessInputItem[]): INodeType {
 }
 
 function onErrorSettings(option: RunNodeOptions['continueOnFail']): Partial<INode> {
-	if (option === true || option === 'continueRegularOutput') return { onError: 'continueRegularOutput' };
+	if (option === true || option === 'continueRegularOutput')
+		return { onError: 'continueRegularOutput' };
 	if (option === 'continueErrorOutput') return { onError: 'continueErrorOutput' };
 	if (option === 'legacy') return { continueOnFail: true };
 	return {};
@@ -240,7 +245,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const storedError = taskData?.error ?? run.data.resultData.error;
 	const sourceError = runData[SOURCE_NODE_NAME]?.[0]?.error;
 	if (sourceError) {
-		throw new Error(`The harness input node failed: ${sourceError.message}`, { cause: sourceError });
+		throw new Error(`The harness input node failed: ${sourceError.message}`, {
+			cause: sourceError,
+		});
 	}
 	const error = taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined;
 

@@ -139,12 +139,22 @@ describe('runNode', () => {
 				nodeType: new ProbeNode(),
 				parameters: { binaryPropertyName: 'data', skipRequest: true },
 				credentials: { airSignApi: cred },
-				input: [binaryItem(bytes, { fileName: 'contract.pdf', mimeType: 'application/pdf', json: { n: 1 } })],
+				input: [
+					binaryItem(bytes, {
+						fileName: 'contract.pdf',
+						mimeType: 'application/pdf',
+						json: { n: 1 },
+					}),
+				],
 			});
 			expect(result.error).toBeUndefined();
 			const seen = result.items[0].json.binary as Record<string, unknown>;
 			expect(Buffer.from(seen.bytesBase64 as string, 'base64').equals(bytes)).toBe(true);
-			expect(seen).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf', length: bytes.length });
+			expect(seen).toMatchObject({
+				fileName: 'contract.pdf',
+				mimeType: 'application/pdf',
+				length: bytes.length,
+			});
 			if (binaryDataMode === 'filesystem') {
 				expect(seen.storedAs).toBe('reference');
 				expect(seen.dataField).not.toBe(bytes.toString('base64'));
@@ -160,7 +170,11 @@ describe('runNode', () => {
 			nodeType: new ProbeNode(),
 			credentialTypes: [new AirSignApi()],
 			credentials: {
-				airSignApi: { authentication: 'accessToken', accessToken: 'inline-tok', baseUrl: server.baseUrl },
+				airSignApi: {
+					authentication: 'accessToken',
+					accessToken: 'inline-tok',
+					baseUrl: server.baseUrl,
+				},
 			},
 		});
 		expect(result.error).toBeUndefined();
@@ -170,13 +184,21 @@ describe('runNode', () => {
 	it("n8n's own SSRF protection, when switched on, blocks loopback (default install: off)", async () => {
 		await setSsrfProtection(true);
 		try {
-			const result = await runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: cred } });
+			const result = await runNode({
+				env,
+				nodeType: new ProbeNode(),
+				credentials: { airSignApi: cred },
+			});
 			expect(result.error).toBeDefined();
 			expect(server.requests).toHaveLength(0);
 		} finally {
 			await setSsrfProtection(false);
 		}
-		const again = await runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: cred } });
+		const again = await runNode({
+			env,
+			nodeType: new ProbeNode(),
+			credentials: { airSignApi: cred },
+		});
 		expect(again.error).toBeUndefined();
 	});
 });

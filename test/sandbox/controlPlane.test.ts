@@ -39,7 +39,11 @@ describe('clock', () => {
 	});
 
 	it('POST /_sandbox/clock { set, advanceMs, frozen }', async () => {
-		const res = await control('POST', '/clock', { set: '2025-01-01T00:00:00.000Z', frozen: true, advanceMs: 60_000 });
+		const res = await control('POST', '/clock', {
+			set: '2025-01-01T00:00:00.000Z',
+			frozen: true,
+			advanceMs: 60_000,
+		});
 		expect(res.body).toEqual({ now: '2025-01-01T00:01:00.000Z', frozen: true });
 		expect(sandbox().clock.now()).toBe(Date.parse('2025-01-01T00:01:00.000Z'));
 	});
@@ -63,7 +67,10 @@ describe('timestamp precision switch', () => {
 		expect(first.createdAt).toBe('2025-06-16T14:22:00Z');
 		expect(second.createdAt).toBe('2025-06-16T14:22:00Z');
 		const res = await list(sandbox(), 'updatedAfter=2025-06-16T14:21:59.999Z');
-		expect(res.body.sessions.map((s: { updatedAt: string }) => s.updatedAt)).toEqual(['2025-06-16T14:22:00Z', '2025-06-16T14:22:00Z']);
+		expect(res.body.sessions.map((s: { updatedAt: string }) => s.updatedAt)).toEqual([
+			'2025-06-16T14:22:00Z',
+			'2025-06-16T14:22:00Z',
+		]);
 		// Truncated, so strictly-after the printed second excludes both.
 		expect((await list(sandbox(), 'updatedAfter=2025-06-16T14:22:00Z')).body.sessions).toEqual([]);
 		const draft = sandbox().createSession({ name: 'to send' });
@@ -80,7 +87,14 @@ describe('control plane (/_sandbox)', () => {
 			baseUrl: sandbox().baseUrl,
 			demo: sandbox().demo,
 			other: sandbox().other,
-			config: { tokenTtlSeconds: 3600, timestampPrecision: 'ms', updatedAfterInclusive: false, tieOrder: 'id', rateLimitPerHour: 60, maxFileBytes: 7340032 },
+			config: {
+				tokenTtlSeconds: 3600,
+				timestampPrecision: 'ms',
+				updatedAfterInclusive: false,
+				tieOrder: 'id',
+				rateLimitPerHour: 60,
+				maxFileBytes: 7340032,
+			},
 			now: expect.stringMatching(/Z$/),
 		});
 	});
@@ -88,9 +102,18 @@ describe('control plane (/_sandbox)', () => {
 	it('POST /_sandbox/sessions: default demo org, draft, one complete recipient; 201 with the full session', async () => {
 		const res = await control('POST', '/sessions', {});
 		expect(res.status).toBe(201);
-		expect(res.body).toMatchObject({ orgId: sandbox().demo.orgId, status: 'draft', sentAt: null, expiryDays: null, files: [] });
+		expect(res.body).toMatchObject({
+			orgId: sandbox().demo.orgId,
+			status: 'draft',
+			sentAt: null,
+			expiryDays: null,
+			files: [],
+		});
 		expect(res.body.recipients).toHaveLength(1);
-		expect(res.body.recipients[0]).toMatchObject({ name: expect.any(String), email: expect.stringContaining('@') });
+		expect(res.body.recipients[0]).toMatchObject({
+			name: expect.any(String),
+			email: expect.stringContaining('@'),
+		});
 		const sent = await call(sandbox(), 'POST', `/api/v1/Session/${res.body.sessionId}/Send`);
 		expect(sent.status).toBe(200);
 	});
@@ -98,15 +121,38 @@ describe('control plane (/_sandbox)', () => {
 	it('POST /_sandbox/sessions with fields, GET and PATCH /_sandbox/sessions/{id}', async () => {
 		sandbox().clock.set('2025-06-16T00:00:00.000Z');
 		sandbox().clock.freeze();
-		const created = await control('POST', '/sessions', { orgId: sandbox().other.orgId, name: 'X', status: 'pending', recipients: [{ name: 'A' }], selfSignOnly: true, expiryDays: 3, createdAt: '2025-06-01T00:00:00.000Z' });
-		expect(created.body).toMatchObject({ orgId: sandbox().other.orgId, name: 'X', status: 'pending', selfSignOnly: true, expiryDays: 3, createdAt: '2025-06-01T00:00:00.000Z' });
+		const created = await control('POST', '/sessions', {
+			orgId: sandbox().other.orgId,
+			name: 'X',
+			status: 'pending',
+			recipients: [{ name: 'A' }],
+			selfSignOnly: true,
+			expiryDays: 3,
+			createdAt: '2025-06-01T00:00:00.000Z',
+		});
+		expect(created.body).toMatchObject({
+			orgId: sandbox().other.orgId,
+			name: 'X',
+			status: 'pending',
+			selfSignOnly: true,
+			expiryDays: 3,
+			createdAt: '2025-06-01T00:00:00.000Z',
+		});
 		const id = created.body.sessionId;
 		expect((await control('GET', `/sessions/${id}`)).body.name).toBe('X');
 		const patched = await control('PATCH', `/sessions/${id}`, { status: 'completed' });
-		expect(patched.body).toMatchObject({ status: 'completed', updatedAt: '2025-06-16T00:00:00.000Z', completedDate: '2025-06-16T00:00:00.000Z' });
+		expect(patched.body).toMatchObject({
+			status: 'completed',
+			updatedAt: '2025-06-16T00:00:00.000Z',
+			completedDate: '2025-06-16T00:00:00.000Z',
+		});
 		sandbox().clock.advance(1000);
-		expect((await control('PATCH', `/sessions/${id}`, { touch: true })).body.updatedAt).toBe('2025-06-16T00:00:01.000Z');
-		expect((await control('GET', '/sessions/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+		expect((await control('PATCH', `/sessions/${id}`, { touch: true })).body.updatedAt).toBe(
+			'2025-06-16T00:00:01.000Z',
+		);
+		expect((await control('GET', '/sessions/00000000-0000-4000-8000-000000000000')).status).toBe(
+			404,
+		);
 	});
 
 	it('GET / DELETE /_sandbox/outbox', async () => {
@@ -120,7 +166,11 @@ describe('control plane (/_sandbox)', () => {
 	it('GET /_sandbox/files/{fileId}: fileName, sizeBytes and the data as base64', async () => {
 		const data = pdfBase64(40);
 		const up = await call(sandbox(), 'POST', '/api/v1/File', { json: { fileName: 'f', data } });
-		expect((await control('GET', `/files/${up.body.fileId}`)).body).toMatchObject({ fileName: 'f.pdf', sizeBytes: 40, data });
+		expect((await control('GET', `/files/${up.body.fileId}`)).body).toMatchObject({
+			fileName: 'f.pdf',
+			sizeBytes: 40,
+			data,
+		});
 	});
 
 	it('GET / DELETE /_sandbox/requests', async () => {
@@ -131,9 +181,19 @@ describe('control plane (/_sandbox)', () => {
 	});
 
 	it('POST /_sandbox/tokens { orgId, scopes, ttlSeconds }', async () => {
-		const { body } = await control('POST', '/tokens', { orgId: sandbox().other.orgId, scopes: ['write:files'], ttlSeconds: 60 });
+		const { body } = await control('POST', '/tokens', {
+			orgId: sandbox().other.orgId,
+			scopes: ['write:files'],
+			ttlSeconds: 60,
+		});
 		const draft = sandbox().createSession({ orgId: sandbox().other.orgId });
-		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, { token: body.access_token })).status).toBe(403);
+		expect(
+			(
+				await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, {
+					token: body.access_token,
+				})
+			).status,
+		).toBe(403);
 		sandbox().clock.advance(60_000);
 		expect((await list(sandbox(), '', body.access_token)).status).toBe(401);
 	});
@@ -154,7 +214,10 @@ describe('control plane (/_sandbox)', () => {
 	});
 
 	it('PATCH /_sandbox/config changes the live options; invalid values → 400', async () => {
-		const res = await control('PATCH', '/config', { updatedAfterInclusive: true, tieOrder: 'random' });
+		const res = await control('PATCH', '/config', {
+			updatedAfterInclusive: true,
+			tieOrder: 'random',
+		});
 		expect(res.body.config).toMatchObject({ updatedAfterInclusive: true, tieOrder: 'random' });
 		expect(sandbox().config.updatedAfterInclusive).toBe(true);
 		expect((await control('PATCH', '/config', { timestampPrecision: 'us' })).status).toBe(400);
@@ -190,9 +253,18 @@ describe('CLI (npm run sandbox)', () => {
 		try {
 			const res = await list(demo, 'limit=100');
 			expect(res.body.pagination.total).toBe(12);
-			expect(new Set(res.body.sessions.map((s: { status: string }) => s.status))).toEqual(new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']));
+			expect(new Set(res.body.sessions.map((s: { status: string }) => s.status))).toEqual(
+				new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']),
+			);
 			const text = describeDemo(demo);
-			for (const part of [demo.baseUrl, demo.demo.accessToken, demo.demo.clientId, demo.demo.clientSecret, 'curl']) expect(text).toContain(part);
+			for (const part of [
+				demo.baseUrl,
+				demo.demo.accessToken,
+				demo.demo.clientId,
+				demo.demo.clientSecret,
+				'curl',
+			])
+				expect(text).toContain(part);
 		} finally {
 			await demo.close();
 		}

@@ -30,7 +30,9 @@ describe('faults (README, Faults)', () => {
 		sandbox().injectFault({ kind: 'status', method: 'POST', path: '/api/v1/Session/' });
 		expect((await list(sandbox())).status).toBe(200);
 		const draft = sandbox().createSession();
-		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`)).status).toBe(500);
+		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`)).status).toBe(
+			500,
+		);
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
 	});
 
@@ -49,7 +51,9 @@ describe('faults (README, Faults)', () => {
 
 	it('malformed: 200 with a body that is not JSON', async () => {
 		sandbox().injectFault({ kind: 'malformed' });
-		const res = await fetch(`${sandbox().baseUrl}/api/v1/Sessions`, { headers: { Authorization: `Bearer ${sandbox().demo.accessToken}` } });
+		const res = await fetch(`${sandbox().baseUrl}/api/v1/Sessions`, {
+			headers: { Authorization: `Bearer ${sandbox().demo.accessToken}` },
+		});
 		expect(res.status).toBe(200);
 		await expect(res.json()).rejects.toThrow();
 	});
@@ -69,7 +73,10 @@ describe('faults (README, Faults)', () => {
 
 	it('faults apply to /oidc too', async () => {
 		sandbox().injectFault({ kind: 'status', status: 503, path: '/oidc' });
-		const res = await fetch(`${sandbox().baseUrl}/oidc/token`, { method: 'POST', body: 'grant_type=client_credentials' });
+		const res = await fetch(`${sandbox().baseUrl}/oidc/token`, {
+			method: 'POST',
+			body: 'grant_type=client_credentials',
+		});
 		expect(res.status).toBe(503);
 	});
 
@@ -128,8 +135,23 @@ describe('request log', () => {
 		await list(sandbox(), '', null);
 		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
 		expect(sandbox().requests).toEqual([
-			{ method: 'GET', path: '/api/v1/Sessions', query: { limit: '5' }, status: 200, orgId: sandbox().demo.orgId, at: '2025-06-16T14:22:00.000Z', atMs: Date.parse('2025-06-16T14:22:00.000Z') },
-			{ method: 'GET', path: '/api/v1/Sessions', query: {}, status: 401, at: '2025-06-16T14:22:00.000Z', atMs: Date.parse('2025-06-16T14:22:00.000Z') },
+			{
+				method: 'GET',
+				path: '/api/v1/Sessions',
+				query: { limit: '5' },
+				status: 200,
+				orgId: sandbox().demo.orgId,
+				at: '2025-06-16T14:22:00.000Z',
+				atMs: Date.parse('2025-06-16T14:22:00.000Z'),
+			},
+			{
+				method: 'GET',
+				path: '/api/v1/Sessions',
+				query: {},
+				status: 401,
+				at: '2025-06-16T14:22:00.000Z',
+				atMs: Date.parse('2025-06-16T14:22:00.000Z'),
+			},
 		]);
 		sandbox().clearRequests();
 		expect(sandbox().requests).toHaveLength(0);

@@ -30,7 +30,12 @@ export async function call<T = any>(
 	sandbox: Sandbox,
 	method: string,
 	path: string,
-	init: { token?: string | null; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+	init: {
+		token?: string | null;
+		json?: unknown;
+		body?: string;
+		headers?: Record<string, string>;
+	} = {},
 ): Promise<ApiResponse<T>> {
 	const headers: Record<string, string> = { ...init.headers };
 	const token = init.token === undefined ? sandbox.demo.accessToken : init.token;

@@ -3,17 +3,51 @@ import type { Sandbox, Session } from '../../sandbox';
 import { list, useSandbox } from './helpers';
 
 const sandbox = useSandbox({ now: '2025-06-16T12:00:00.000Z' });
-const ids = (res: { body: { sessions: Array<{ sessionId: string }> } }) => res.body.sessions.map((s) => s.sessionId);
+const ids = (res: { body: { sessions: Array<{ sessionId: string }> } }) =>
+	res.body.sessions.map((s) => s.sessionId);
 const at = (iso: string) => iso;
 
 /** Sessions with distinct, known times; returned in creation order. */
 function seed(s: Sandbox): Session[] {
 	return [
-		s.createSession({ name: 'Alpha lease', status: 'draft', createdAt: at('2025-06-01T00:00:00.000Z'), updatedAt: at('2025-06-05T00:00:00.000Z'), recipients: [{ name: 'Ann', email: 'Ann@Example.com' }] }),
-		s.createSession({ name: 'beta NDA', status: 'pending', createdAt: at('2025-06-02T00:00:00.000Z'), updatedAt: at('2025-06-03T00:00:00.000Z'), recipients: [{ name: 'Bob', email: 'bob@example.com' }, { name: 'Cy', email: 'cy@example.com' }] }),
-		s.createSession({ name: 'Gamma contract', status: 'completed', createdAt: at('2025-06-03T00:00:00.000Z'), updatedAt: at('2025-06-04T00:00:00.000Z'), completedDate: at('2025-06-04T00:00:00.000Z'), recipients: [{ name: 'Cy', email: 'cy@example.com' }] }),
-		s.createSession({ name: 'delta offer', status: 'completed', createdAt: at('2025-06-04T00:00:00.000Z'), updatedAt: at('2025-06-06T00:00:00.000Z'), completedDate: at('2025-06-02T00:00:00.000Z') }),
-		s.createSession({ name: 'Epsilon', status: 'cancelled', createdAt: at('2025-06-05T00:00:00.000Z'), updatedAt: at('2025-06-07T00:00:00.000Z') }),
+		s.createSession({
+			name: 'Alpha lease',
+			status: 'draft',
+			createdAt: at('2025-06-01T00:00:00.000Z'),
+			updatedAt: at('2025-06-05T00:00:00.000Z'),
+			recipients: [{ name: 'Ann', email: 'Ann@Example.com' }],
+		}),
+		s.createSession({
+			name: 'beta NDA',
+			status: 'pending',
+			createdAt: at('2025-06-02T00:00:00.000Z'),
+			updatedAt: at('2025-06-03T00:00:00.000Z'),
+			recipients: [
+				{ name: 'Bob', email: 'bob@example.com' },
+				{ name: 'Cy', email: 'cy@example.com' },
+			],
+		}),
+		s.createSession({
+			name: 'Gamma contract',
+			status: 'completed',
+			createdAt: at('2025-06-03T00:00:00.000Z'),
+			updatedAt: at('2025-06-04T00:00:00.000Z'),
+			completedDate: at('2025-06-04T00:00:00.000Z'),
+			recipients: [{ name: 'Cy', email: 'cy@example.com' }],
+		}),
+		s.createSession({
+			name: 'delta offer',
+			status: 'completed',
+			createdAt: at('2025-06-04T00:00:00.000Z'),
+			updatedAt: at('2025-06-06T00:00:00.000Z'),
+			completedDate: at('2025-06-02T00:00:00.000Z'),
+		}),
+		s.createSession({
+			name: 'Epsilon',
+			status: 'cancelled',
+			createdAt: at('2025-06-05T00:00:00.000Z'),
+			updatedAt: at('2025-06-07T00:00:00.000Z'),
+		}),
 	];
 }
 
@@ -34,7 +68,14 @@ describe('4.3 List Sessions: response', () => {
 					completedDate: null,
 					expiryDate: null,
 					recipients: [
-						{ recipientId: alpha.recipients[0].recipientId, name: 'Ann', email: 'Ann@Example.com', status: 'notSent', recipientType: 'toCompleteEmail', signingOrder: 1 },
+						{
+							recipientId: alpha.recipients[0].recipientId,
+							name: 'Ann',
+							email: 'Ann@Example.com',
+							status: 'notSent',
+							recipientType: 'toCompleteEmail',
+							signingOrder: 1,
+						},
 					],
 				},
 			],
@@ -45,10 +86,12 @@ describe('4.3 List Sessions: response', () => {
 	it('2.3: completedDate is set for completed sessions, null otherwise', async () => {
 		seed(sandbox());
 		const res = await list(sandbox(), 'sortBy=createdAt&sortOrder=asc');
-		expect(res.body.sessions.map((s: { completedDate: string | null }) => s.completedDate)).toEqual([null, null, '2025-06-04T00:00:00.000Z', '2025-06-02T00:00:00.000Z', null]);
+		expect(res.body.sessions.map((s: { completedDate: string | null }) => s.completedDate)).toEqual(
+			[null, null, '2025-06-04T00:00:00.000Z', '2025-06-02T00:00:00.000Z', null],
+		);
 	});
 
-	it('5: only the caller\'s organisation\'s sessions are listed', async () => {
+	it("5: only the caller's organisation's sessions are listed", async () => {
 		const mine = sandbox().createSession({ name: 'mine' });
 		sandbox().createSession({ name: 'theirs', orgId: sandbox().other.orgId });
 		expect(ids(await list(sandbox()))).toEqual([mine.sessionId]);
@@ -77,14 +120,19 @@ describe('4.3 List Sessions: filters', () => {
 
 	it('4.3 status: a comma-separated list selects several', async () => {
 		const [alpha, beta, , , epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'status=draft,pending,cancelled')))).toEqual(new Set([alpha.sessionId, beta.sessionId, epsilon.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'status=draft,pending,cancelled')))).toEqual(
+			new Set([alpha.sessionId, beta.sessionId, epsilon.sessionId]),
+		);
 	});
 
-	it.each(['archived', 'Draft', 'draft,', 'draft, pending', ''])('4.3 status: %j is not an allowed value → 400 VALIDATION_ERROR', async (value) => {
-		const res = await list(sandbox(), `status=${encodeURIComponent(value)}`);
-		expect(res.status).toBe(400);
-		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
-	});
+	it.each(['archived', 'Draft', 'draft,', 'draft, pending', ''])(
+		'4.3 status: %j is not an allowed value → 400 VALIDATION_ERROR',
+		async (value) => {
+			const res = await list(sandbox(), `status=${encodeURIComponent(value)}`);
+			expect(res.status).toBe(400);
+			expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
+		},
+	);
 
 	it('4.3 name: case-insensitive substring match', async () => {
 		const [, beta, gamma] = seed(sandbox());
@@ -96,43 +144,67 @@ describe('4.3 List Sessions: filters', () => {
 
 	it('4.3 recipientEmail: sessions with a recipient of that email (any position, case-insensitive, whole address)', async () => {
 		const [alpha, beta, gamma] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'recipientEmail=cy%40example.com')))).toEqual(new Set([beta.sessionId, gamma.sessionId]));
-		expect(ids(await list(sandbox(), 'recipientEmail=ann%40example.com'))).toEqual([alpha.sessionId]);
+		expect(new Set(ids(await list(sandbox(), 'recipientEmail=cy%40example.com')))).toEqual(
+			new Set([beta.sessionId, gamma.sessionId]),
+		);
+		expect(ids(await list(sandbox(), 'recipientEmail=ann%40example.com'))).toEqual([
+			alpha.sessionId,
+		]);
 		expect(ids(await list(sandbox(), 'recipientEmail=example.com'))).toEqual([]);
 	});
 
 	it('4.3 createdAfter: strictly after', async () => {
 		const [, , , delta, epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'createdAfter=2025-06-03T00:00:00.000Z')))).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'createdAfter=2025-06-03T00:00:00.000Z')))).toEqual(
+			new Set([delta.sessionId, epsilon.sessionId]),
+		);
 	});
 
 	it('4.3 createdBefore: strictly before', async () => {
 		const [alpha, beta] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'createdBefore=2025-06-03T00:00:00.000Z')))).toEqual(new Set([alpha.sessionId, beta.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'createdBefore=2025-06-03T00:00:00.000Z')))).toEqual(
+			new Set([alpha.sessionId, beta.sessionId]),
+		);
 	});
 
 	it('4.3 updatedAfter: strictly after by default (a session updated at exactly that instant is excluded)', async () => {
 		const [alpha, , , delta, epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
-		expect(ids(await list(sandbox(), 'updatedAfter=2025-06-04T23:59:59.999Z'))).toContain(alpha.sessionId);
+		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
+			new Set([delta.sessionId, epsilon.sessionId]),
+		);
+		expect(ids(await list(sandbox(), 'updatedAfter=2025-06-04T23:59:59.999Z'))).toContain(
+			alpha.sessionId,
+		);
 	});
 
 	it('4.3 updatedAfter with updatedAfterInclusive: >= (the session at exactly that instant is included)', async () => {
 		const [alpha, , , delta, epsilon] = seed(sandbox());
 		sandbox().config.updatedAfterInclusive = true;
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(new Set([alpha.sessionId, delta.sessionId, epsilon.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
+			new Set([alpha.sessionId, delta.sessionId, epsilon.sessionId]),
+		);
 	});
 
 	it('4.3 updatedBefore: strictly before', async () => {
 		const [, beta, gamma] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'updatedBefore=2025-06-05T00:00:00.000Z')))).toEqual(new Set([beta.sessionId, gamma.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'updatedBefore=2025-06-05T00:00:00.000Z')))).toEqual(
+			new Set([beta.sessionId, gamma.sessionId]),
+		);
 	});
 
 	it('4.3 datetimes: offsets and whole-second forms are ISO 8601 too', async () => {
 		const [, , , delta, epsilon] = seed(sandbox());
 		// 2025-06-05T10:00:00+10:00 is 2025-06-05T00:00:00Z.
-		expect(new Set(ids(await list(sandbox(), `updatedAfter=${encodeURIComponent('2025-06-05T10:00:00+10:00')}`)))).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00Z')))).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
+		expect(
+			new Set(
+				ids(
+					await list(sandbox(), `updatedAfter=${encodeURIComponent('2025-06-05T10:00:00+10:00')}`),
+				),
+			),
+		).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
+		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00Z')))).toEqual(
+			new Set([delta.sessionId, epsilon.sessionId]),
+		);
 	});
 
 	it.each([
@@ -149,29 +221,44 @@ describe('4.3 List Sessions: filters', () => {
 
 	it('4.3 filters combine (AND)', async () => {
 		const [, , gamma] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'status=completed,pending&recipientEmail=cy%40example.com&createdAfter=2025-06-02T00:00:00Z'))).toEqual([gamma.sessionId]);
+		expect(
+			ids(
+				await list(
+					sandbox(),
+					'status=completed,pending&recipientEmail=cy%40example.com&createdAfter=2025-06-02T00:00:00Z',
+				),
+			),
+		).toEqual([gamma.sessionId]);
 	});
 });
 
 describe('4.3 List Sessions: sorting', () => {
 	it('4.3 sortBy default updatedAt, sortOrder default desc', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox()))).toEqual([epsilon, delta, alpha, gamma, beta].map((s) => s.sessionId));
+		expect(ids(await list(sandbox()))).toEqual(
+			[epsilon, delta, alpha, gamma, beta].map((s) => s.sessionId),
+		);
 	});
 
 	it('4.3 sortOrder=asc', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortOrder=asc'))).toEqual([beta, gamma, alpha, delta, epsilon].map((s) => s.sessionId));
+		expect(ids(await list(sandbox(), 'sortOrder=asc'))).toEqual(
+			[beta, gamma, alpha, delta, epsilon].map((s) => s.sessionId),
+		);
 	});
 
 	it('4.3 sortBy=createdAt', async () => {
 		const sessions = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortBy=createdAt'))).toEqual([...sessions].reverse().map((s) => s.sessionId));
+		expect(ids(await list(sandbox(), 'sortBy=createdAt'))).toEqual(
+			[...sessions].reverse().map((s) => s.sessionId),
+		);
 	});
 
 	it('4.3 sortBy=name (case-insensitive)', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortBy=name&sortOrder=asc'))).toEqual([alpha, beta, delta, epsilon, gamma].map((s) => s.sessionId));
+		expect(ids(await list(sandbox(), 'sortBy=name&sortOrder=asc'))).toEqual(
+			[alpha, beta, delta, epsilon, gamma].map((s) => s.sessionId),
+		);
 	});
 
 	it('4.3 sortBy=completedDate: sessions without one come last in both directions', async () => {
@@ -224,18 +311,33 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		expect(res.body.pagination).toMatchObject({ total: 105, limit: 100, hasMore: true });
 	});
 
-	it.each(['101', '0', '-1', '1.5', 'ten', ''])('8 page size: limit=%j → 400 VALIDATION_ERROR', async (value) => {
-		const res = await list(sandbox(), `limit=${value}`);
-		expect([res.status, res.body.code, res.body.field]).toEqual([400, 'VALIDATION_ERROR', 'limit']);
-	});
+	it.each(['101', '0', '-1', '1.5', 'ten', ''])(
+		'8 page size: limit=%j → 400 VALIDATION_ERROR',
+		async (value) => {
+			const res = await list(sandbox(), `limit=${value}`);
+			expect([res.status, res.body.code, res.body.field]).toEqual([
+				400,
+				'VALIDATION_ERROR',
+				'limit',
+			]);
+		},
+	);
 
 	it.each(['-1', '2.0', 'x', ''])('8 offset: offset=%j → 400 VALIDATION_ERROR', async (value) => {
 		const res = await list(sandbox(), `offset=${value}`);
-		expect([res.status, res.body.code, res.body.field]).toEqual([400, 'VALIDATION_ERROR', 'offset']);
+		expect([res.status, res.body.code, res.body.field]).toEqual([
+			400,
+			'VALIDATION_ERROR',
+			'offset',
+		]);
 	});
 
 	it('4.3 paging: increasing offset by limit while hasMore visits every session once', async () => {
-		for (let i = 0; i < 7; i++) sandbox().createSession({ name: `s${i}`, updatedAt: new Date(Date.UTC(2025, 5, 1 + i)).toISOString() });
+		for (let i = 0; i < 7; i++)
+			sandbox().createSession({
+				name: `s${i}`,
+				updatedAt: new Date(Date.UTC(2025, 5, 1 + i)).toISOString(),
+			});
 		const seen: string[] = [];
 		let offset = 0;
 		for (;;) {
@@ -252,12 +354,20 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 	it('2.6: an offset past the end gives no sessions and hasMore false', async () => {
 		seed(sandbox());
 		const res = await list(sandbox(), 'offset=10');
-		expect(res.body).toEqual({ sessions: [], pagination: { total: 5, limit: 50, offset: 10, hasMore: false } });
+		expect(res.body).toEqual({
+			sessions: [],
+			pagination: { total: 5, limit: 50, offset: 10, hasMore: false },
+		});
 	});
 
 	it('2.6: total counts all matches of the filters, not the page', async () => {
 		seed(sandbox());
-		expect((await list(sandbox(), 'status=completed&limit=1')).body.pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
+		expect((await list(sandbox(), 'status=completed&limit=1')).body.pagination).toEqual({
+			total: 2,
+			limit: 1,
+			offset: 0,
+			hasMore: true,
+		});
 	});
 
 	it('4.3: a parameter given twice → 400 VALIDATION_ERROR (status takes a comma list instead)', async () => {

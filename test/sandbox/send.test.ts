@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { call, list, useSandbox } from './helpers';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.123Z' });
-const send = (sessionId: string, token?: string | null) => call(sandbox(), 'POST', `/api/v1/Session/${sessionId}/Send`, { token });
+const send = (sessionId: string, token?: string | null) =>
+	call(sandbox(), 'POST', `/api/v1/Session/${sessionId}/Send`, { token });
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('4.2 Send Session', () => {
@@ -22,9 +23,19 @@ describe('4.2 Send Session', () => {
 			sessionId: draft.sessionId,
 			status: 'pending',
 			sentAt: '2025-06-16T14:22:00.123Z',
-			recipients: draft.recipients.map(({ recipientId, name, email, signingOrder }) => ({ recipientId, name, email, signingOrder })),
+			recipients: draft.recipients.map(({ recipientId, name, email, signingOrder }) => ({
+				recipientId,
+				name,
+				email,
+				signingOrder,
+			})),
 		});
-		expect(Object.keys(res.body.recipients[0]).sort()).toEqual(['email', 'name', 'recipientId', 'signingOrder']);
+		expect(Object.keys(res.body.recipients[0]).sort()).toEqual([
+			'email',
+			'name',
+			'recipientId',
+			'signingOrder',
+		]);
 	});
 
 	it('3 also happens: sentAt is set and updatedAt moves to the send time; recipients become sent', async () => {
@@ -33,7 +44,11 @@ describe('4.2 Send Session', () => {
 		sandbox().clock.advance(5000);
 		await send(draft.sessionId);
 		const after = sandbox().getSession(draft.sessionId)!;
-		expect(after).toMatchObject({ status: 'pending', sentAt: '2025-06-16T14:22:05.123Z', updatedAt: '2025-06-16T14:22:05.123Z' });
+		expect(after).toMatchObject({
+			status: 'pending',
+			sentAt: '2025-06-16T14:22:05.123Z',
+			updatedAt: '2025-06-16T14:22:05.123Z',
+		});
 		expect(after.recipients.map((r) => r.status)).toEqual(['sent']);
 		const listed = (await list(sandbox(), 'status=pending')).body.sessions[0];
 		expect(listed.updatedAt).toBe('2025-06-16T14:22:05.123Z');
@@ -49,8 +64,20 @@ describe('4.2 Send Session', () => {
 		});
 		await send(draft.sessionId);
 		expect(sandbox().outbox).toEqual([
-			{ to: 'ann@example.com', name: 'Ann', sessionId: draft.sessionId, sessionName: 'NDA', sentAt: '2025-06-16T14:22:00.123Z' },
-			{ to: 'bob@example.com', name: 'Bob', sessionId: draft.sessionId, sessionName: 'NDA', sentAt: '2025-06-16T14:22:00.123Z' },
+			{
+				to: 'ann@example.com',
+				name: 'Ann',
+				sessionId: draft.sessionId,
+				sessionName: 'NDA',
+				sentAt: '2025-06-16T14:22:00.123Z',
+			},
+			{
+				to: 'bob@example.com',
+				name: 'Bob',
+				sessionId: draft.sessionId,
+				sessionName: 'NDA',
+				sentAt: '2025-06-16T14:22:00.123Z',
+			},
 		]);
 	});
 
@@ -98,7 +125,9 @@ describe('4.2 Send Session', () => {
 		['a blank name', { name: '  ', email: 'a@example.com' }],
 		['a blank email', { name: 'Ann', email: '' }],
 	])('4.2 rule 3: a recipient with %s → 400 INCOMPLETE_RECIPIENTS', async (_label, incomplete) => {
-		const draft = sandbox().createSession({ recipients: [{ name: 'Bob', email: 'bob@example.com' }, incomplete] });
+		const draft = sandbox().createSession({
+			recipients: [{ name: 'Bob', email: 'bob@example.com' }, incomplete],
+		});
 		const res = await send(draft.sessionId);
 		expect([res.status, res.body.code]).toEqual([400, 'INCOMPLETE_RECIPIENTS']);
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
@@ -111,11 +140,18 @@ describe('4.2 Send Session', () => {
 	});
 
 	it('4.2 rules are checked in the spec order (not a draft before recipients before self-sign)', async () => {
-		const notDraft = sandbox().createSession({ status: 'pending', recipients: [], selfSignOnly: true });
+		const notDraft = sandbox().createSession({
+			status: 'pending',
+			recipients: [],
+			selfSignOnly: true,
+		});
 		expect((await send(notDraft.sessionId)).body.code).toBe('NOT_A_DRAFT');
 		const empty = sandbox().createSession({ recipients: [], selfSignOnly: true });
 		expect((await send(empty.sessionId)).body.code).toBe('NO_RECIPIENTS');
-		const incomplete = sandbox().createSession({ recipients: [{ name: 'Ann' }], selfSignOnly: true });
+		const incomplete = sandbox().createSession({
+			recipients: [{ name: 'Ann' }],
+			selfSignOnly: true,
+		});
 		expect((await send(incomplete.sessionId)).body.code).toBe('INCOMPLETE_RECIPIENTS');
 	});
 
@@ -140,7 +176,7 @@ describe('4.2 Send Session', () => {
 		expect((await send('not-a-uuid')).status).toBe(404);
 	});
 
-	it('4.2 rule 6 and 5: another organisation\'s session → 404 and stays a draft', async () => {
+	it("4.2 rule 6 and 5: another organisation's session → 404 and stays a draft", async () => {
 		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId });
 		expect((await send(theirs.sessionId)).status).toBe(404);
 		expect(sandbox().getSession(theirs.sessionId)!.status).toBe('draft');
@@ -155,7 +191,9 @@ describe('4.2 Send Session', () => {
 
 	it('4.2 request body: none is needed, and one sent anyway is ignored', async () => {
 		const draft = sandbox().createSession();
-		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, { json: { status: 'completed' } });
+		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, {
+			json: { status: 'completed' },
+		});
 		expect(res.body.status).toBe('pending');
 	});
 });

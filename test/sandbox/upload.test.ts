@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { call, pdfBase64, useSandbox } from './helpers';
 
 const sandbox = useSandbox();
-const upload = (json: unknown, init: { token?: string | null; headers?: Record<string, string> } = {}) =>
-	call(sandbox(), 'POST', '/api/v1/File', { json, ...init });
+const upload = (
+	json: unknown,
+	init: { token?: string | null; headers?: Record<string, string> } = {},
+) => call(sandbox(), 'POST', '/api/v1/File', { json, ...init });
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('4.1 Upload File', () => {
@@ -11,23 +13,37 @@ describe('4.1 Upload File', () => {
 		const data = pdfBase64(100);
 		const res = await upload({ fileName: 'contract.pdf', data });
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ fileId: expect.stringMatching(UUID_V4), fileName: 'contract.pdf', fileType: 'application/pdf', sizeBytes: 100 });
+		expect(res.body).toEqual({
+			fileId: expect.stringMatching(UUID_V4),
+			fileName: 'contract.pdf',
+			fileType: 'application/pdf',
+			sizeBytes: 100,
+		});
 		const stored = sandbox().files.get(res.body.fileId)!;
 		expect(stored.bytes.equals(Buffer.from(data, 'base64'))).toBe(true);
 		expect(stored.orgId).toBe(sandbox().demo.orgId);
 	});
 
 	it('2.1: a .pdf extension is appended when missing', async () => {
-		expect((await upload({ fileName: 'contract', data: pdfBase64() })).body.fileName).toBe('contract.pdf');
-		expect((await upload({ fileName: 'scan.docx', data: pdfBase64() })).body.fileName).toBe('scan.docx.pdf');
+		expect((await upload({ fileName: 'contract', data: pdfBase64() })).body.fileName).toBe(
+			'contract.pdf',
+		);
+		expect((await upload({ fileName: 'scan.docx', data: pdfBase64() })).body.fileName).toBe(
+			'scan.docx.pdf',
+		);
 	});
 
 	it('2.1: an existing .PDF extension is recognised case-insensitively and kept as given', async () => {
-		expect((await upload({ fileName: 'SCAN.PDF', data: pdfBase64() })).body.fileName).toBe('SCAN.PDF');
+		expect((await upload({ fileName: 'SCAN.PDF', data: pdfBase64() })).body.fileName).toBe(
+			'SCAN.PDF',
+		);
 	});
 
 	it('4.1 rule 1 and 3: decoded bytes that are not a PDF → 400 INVALID_FILE_TYPE', async () => {
-		const res = await upload({ fileName: 'a.pdf', data: Buffer.from('PK\u0003\u0004 zip').toString('base64') });
+		const res = await upload({
+			fileName: 'a.pdf',
+			data: Buffer.from('PK\u0003\u0004 zip').toString('base64'),
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.code).toBe('INVALID_FILE_TYPE');
 		expect((await upload({ fileName: 'a.pdf', data: '' })).body.code).toBe('INVALID_FILE_TYPE');
@@ -112,7 +128,10 @@ describe('4.1 Upload File', () => {
 	});
 
 	it('4.1 body: a body that is not JSON → 400 INVALID_JSON', async () => {
-		const res = await call(sandbox(), 'POST', '/api/v1/File', { body: '{"fileName":', headers: { 'Content-Type': 'application/json' } });
+		const res = await call(sandbox(), 'POST', '/api/v1/File', {
+			body: '{"fileName":',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect([res.status, res.body.code]).toEqual([400, 'INVALID_JSON']);
 	});
 
@@ -122,7 +141,10 @@ describe('4.1 Upload File', () => {
 			headers: { 'Content-Type': 'text/plain' },
 		});
 		expect([res.status, res.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-		const withCharset = await upload({ fileName: 'a.pdf', data: pdfBase64() }, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+		const withCharset = await upload(
+			{ fileName: 'a.pdf', data: pdfBase64() },
+			{ headers: { 'Content-Type': 'application/json; charset=utf-8' } },
+		);
 		expect(withCharset.status).toBe(200);
 	});
 
@@ -134,7 +156,10 @@ describe('4.1 Upload File', () => {
 
 	it('4.1 rule 5 / 7: an invalid token → 401, even for an oversized body', async () => {
 		sandbox().config.maxFileBytes = 10;
-		const res = await upload({ fileName: 'a.pdf', data: pdfBase64(1000) }, { token: 'not-a-token' });
+		const res = await upload(
+			{ fileName: 'a.pdf', data: pdfBase64(1000) },
+			{ token: 'not-a-token' },
+		);
 		expect(res.status).toBe(401);
 		expect(sandbox().files.size).toBe(0);
 	});

@@ -26,7 +26,8 @@ export const statusFilter: INodeProperties = {
 	name: 'status',
 	type: 'multiOptions',
 	options: SESSION_STATUSES.map((status) => ({
-		name: status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
+		name:
+			status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
 		value: status,
 	})),
 	default: [],

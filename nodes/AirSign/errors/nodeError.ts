@@ -1,4 +1,9 @@
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, IPollFunctions, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
@@ -48,5 +53,6 @@ function redactor(credentials: ICredentialDataDecryptedObject): (text: string) =
 	const secrets = SECRET_FIELDS.map((field) => credentials[field]).filter(
 		(value): value is string => typeof value === 'string' && value.length >= 4,
 	);
-	return (text) => secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+	return (text) =>
+		secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
 }

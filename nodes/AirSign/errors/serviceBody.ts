@@ -63,10 +63,12 @@ function codeFromProblemType(type: unknown): string | undefined {
 	// A URN (urn:problem:not-a-draft) separates its segments with ":".
 	const lastSegment = type.split(/[/#:]/).filter(Boolean).pop();
 	if (!lastSegment) return undefined;
-	return lastSegment
-		.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-		// A one-letter word in PascalCase: NotADraft → Not_A_Draft, not Not_ADraft.
-		.replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
-		.replace(/[-\s.]+/g, '_')
-		.toUpperCase();
+	return (
+		lastSegment
+			.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+			// A one-letter word in PascalCase: NotADraft → Not_A_Draft, not Not_ADraft.
+			.replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+			.replace(/[-\s.]+/g, '_')
+			.toUpperCase()
+	);
 }

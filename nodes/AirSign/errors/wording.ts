@@ -25,7 +25,8 @@ export function describeFailure(failure: RequestFailure, messages: FailureMessag
 		(failure.code !== undefined ? messages[failure.code] : undefined) ??
 		(failure.status !== undefined ? messages[String(failure.status)] : undefined);
 	if (specific && 'message' in specific) {
-		const code = failure.code ?? (failure.status !== undefined ? `HTTP ${failure.status}` : undefined);
+		const code =
+			failure.code ?? (failure.status !== undefined ? `HTTP ${failure.status}` : undefined);
 		return {
 			message: code ? `${specific.message} [${code}]` : specific.message,
 			description: joined(specific.description, serviceSaid),

@@ -25,7 +25,7 @@ export function toUtcIso(
 	throw new NodeOperationError(node, `"${parameterLabel}" is not a valid date: ${String(value)}`, {
 		itemIndex,
 		description:
-			'Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow\'s timezone.',
+			"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
 	});
 }
 

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { SESSION_STATUSES } from './constants';
 
-/** The filters Get Many and the trigger share (descriptions/sessionFilters.ts), as List Sessions takes them. */
+/** The filters Get Many and the trigger share (fields: descriptions/sessionFilters.ts). */
 export interface SessionMatch {
 	status?: string;
 	name?: string;
@@ -14,7 +14,11 @@ export interface SessionMatch {
  * Reads the shared filters from a "Filters" collection and checks them, so that an
  * unknown state or a malformed email fails here, naming the field, not at AirSign.
  */
-export function readSessionMatch(node: INode, filters: IDataObject, itemIndex: number): SessionMatch {
+export function readSessionMatch(
+	node: INode,
+	filters: IDataObject,
+	itemIndex: number,
+): SessionMatch {
 	const match: SessionMatch = {
 		name: optionalText(filters.name),
 		recipientEmail: optionalText(filters.recipientEmail),

@@ -1,7 +1,12 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT, PDF_SIGNATURE } from './constants';
+import {
+	MAX_FILE_NAME_LENGTH,
+	MAX_UPLOAD_BYTES,
+	MAX_UPLOAD_TEXT,
+	PDF_SIGNATURE,
+} from './constants';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,10 +41,14 @@ export function assertUploadablePdf(
 	itemIndex: number,
 ): void {
 	if (bytes.length === 0) {
-		throw new NodeOperationError(node, `The file in binary property "${binaryPropertyName}" is empty`, {
-			itemIndex,
-			description: 'Check the node that produced the file: it gave a file with no content.',
-		});
+		throw new NodeOperationError(
+			node,
+			`The file in binary property "${binaryPropertyName}" is empty`,
+			{
+				itemIndex,
+				description: 'Check the node that produced the file: it gave a file with no content.',
+			},
+		);
 	}
 	if (bytes.length > MAX_UPLOAD_BYTES) {
 		throw new NodeOperationError(

@@ -75,7 +75,10 @@ export async function fetchSessionsPage(
 		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
 		const failure = answer.failure ?? malformedPage(answer);
 		if (!failure) {
-			const { sessions, pagination } = answer.body as { sessions: IDataObject[]; pagination: Pagination };
+			const { sessions, pagination } = answer.body as {
+				sessions: IDataObject[];
+				pagination: Pagination;
+			};
 			return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
 		}
 
@@ -91,10 +94,17 @@ export async function fetchSessionsPage(
 				await sleep(Math.max(waitMs, 250));
 				continue;
 			}
-			throw await toNodeError(ctx, failure, itemIndex, budgetUsedUp(answer.rateLimit, policy, waitMs));
+			throw await toNodeError(
+				ctx,
+				failure,
+				itemIndex,
+				budgetUsedUp(answer.rateLimit, policy, waitMs),
+			);
 		}
 		if (isTransient(failure) && transientAttempts < policy.transientRetries && !isCancelled(ctx)) {
-			await sleep(TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)]);
+			await sleep(
+				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)],
+			);
 			transientAttempts++;
 			continue;
 		}
@@ -121,7 +131,13 @@ export async function listSessions(
 	let offset = 0;
 	while (sessions.length < wanted) {
 		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - sessions.length);
-		const page = await fetchSessionsPage(ctx, query, { limit: pageSize, offset }, itemIndex, policy);
+		const page = await fetchSessionsPage(
+			ctx,
+			query,
+			{ limit: pageSize, offset },
+			itemIndex,
+			policy,
+		);
 		for (const session of page.sessions) {
 			if (seen.has(session.sessionId)) continue;
 			seen.add(session.sessionId);
@@ -142,7 +158,8 @@ function budgetUsedUp(
 		rateLimit.resetAt !== undefined
 			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
 			: '';
-	const inMinutes = waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
+	const inMinutes =
+		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
 	const waited =
 		policy.maxRateLimitWaitMs > 0
 			? `This node waits at most ${Math.round(policy.maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
@@ -156,8 +173,11 @@ function budgetUsedUp(
 }
 
 function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
-	const body = answer.body as { sessions?: unknown; pagination?: { hasMore?: unknown } } | undefined;
-	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean') return undefined;
+	const body = answer.body as
+		| { sessions?: unknown; pagination?: { hasMore?: unknown } }
+		| undefined;
+	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean')
+		return undefined;
 	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
 }
 

@@ -87,7 +87,12 @@ export async function collectUpdates(
 			if (requests >= limits.maxRequests) break;
 			requests++;
 			const page = await fetchPage(
-				{ ...filters, updatedAfter: isoFromMs(updatedAfterMs), sortBy: 'updatedAt', sortOrder: 'asc' },
+				{
+					...filters,
+					updatedAfter: isoFromMs(updatedAfterMs),
+					sortBy: 'updatedAt',
+					sortOrder: 'asc',
+				},
 				0,
 			);
 			const newest = take(page);
@@ -112,7 +117,13 @@ export async function collectUpdates(
 				updatedAfterMs = position + ONE_MS;
 				continue;
 			}
-			const tie = await readTieGroup(fetchPage, filters, position, take, limits.maxRequests - requests);
+			const tie = await readTieGroup(
+				fetchPage,
+				filters,
+				position,
+				take,
+				limits.maxRequests - requests,
+			);
 			requests += tie.requests;
 			if (!tie.complete) break;
 			exhaustedTie = position;
@@ -120,7 +131,8 @@ export async function collectUpdates(
 		}
 	} catch (error) {
 		// A bug (a TypeError, …) is no passing fault: it must not wait five polls to be seen.
-		if (!(error instanceof NodeApiError)) throw new NodeOperationError(ctx.getNode(), error as Error);
+		if (!(error instanceof NodeApiError))
+			throw new NodeOperationError(ctx.getNode(), error as Error);
 		fault = error;
 	}
 

@@ -19,8 +19,14 @@ const SETTLE_MS = 2_000;
 export const DEFAULT_RESERVE_REQUESTS = 10;
 
 /** One poll of the AirSign Trigger: the updates since the last one, or null when there are none. */
-export async function pollSessionUpdates(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const filters = readSessionMatch(ctx.getNode(), ctx.getNodeParameter('filters', {}) as IDataObject, 0);
+export async function pollSessionUpdates(
+	ctx: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
+	const filters = readSessionMatch(
+		ctx.getNode(),
+		ctx.getNodeParameter('filters', {}) as IDataObject,
+		0,
+	);
 	if (ctx.getMode() === 'manual') return await fetchSample(ctx, filters);
 
 	const staticData = ctx.getWorkflowStaticData('node');
@@ -44,7 +50,9 @@ export async function pollSessionUpdates(ctx: IPollFunctions): Promise<INodeExec
 
 	if (result.fault) {
 		if (PERMANENT_FAILURE_STATUSES.includes(Number(result.fault.httpCode))) throw result.fault;
-		ctx.logger.warn(`AirSign Trigger: poll interrupted (${result.fault.message}); continuing next poll`);
+		ctx.logger.warn(
+			`AirSign Trigger: poll interrupted (${result.fault.message}); continuing next poll`,
+		);
 		if (result.sessions.length === 0) {
 			const failedPolls = countFailedPoll(staticData, FAILED_POLLS_BEFORE_ERROR);
 			if (failedPolls >= FAILED_POLLS_BEFORE_ERROR) {

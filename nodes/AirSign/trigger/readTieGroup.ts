@@ -40,7 +40,8 @@ export async function readTieGroup(
 	let exhaustedCreated: number | undefined;
 	for (;;) {
 		if (requests >= requestBudget) return { complete: false, requests };
-		const query = createdAfterMs === undefined ? group : { ...group, createdAfter: isoFromMs(createdAfterMs) };
+		const query =
+			createdAfterMs === undefined ? group : { ...group, createdAfter: isoFromMs(createdAfterMs) };
 		const page = await fetch(query, 0);
 		take(page);
 		if (!page.pagination.hasMore || page.sessions.length === 0) return { complete: true, requests };

@@ -37,7 +37,10 @@ describe('client credentials: tokens renewed during long runs', () => {
 
 	it('ten executions, each after the last token expired: every call succeeds, one new token each time', async () => {
 		ctx.cred = await clientCredential(ctx);
-		const draftIds = Array.from({ length: 10 }, () => ctx.sandbox.createSession({ recipients }).sessionId);
+		const draftIds = Array.from(
+			{ length: 10 },
+			() => ctx.sandbox.createSession({ recipients }).sessionId,
+		);
 		for (const [i, id] of draftIds.entries()) {
 			const op = i % 2 === 0 ? sendParams(id) : getManyParams();
 			const result = await runAirSign(ctx, op);
@@ -84,7 +87,12 @@ describe('client credentials: tokens renewed during long runs', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(400);
 		const listed = apiRequests(ctx.sandbox);
-		expect(listed.filter((r) => r.status === 200).map((r) => r.query.offset)).toEqual(['0', '100', '200', '300']);
+		expect(listed.filter((r) => r.status === 200).map((r) => r.query.offset)).toEqual([
+			'0',
+			'100',
+			'200',
+			'300',
+		]);
 		expect(tokenRequests(ctx.sandbox).length).toBeGreaterThanOrEqual(2);
 	});
 
@@ -93,9 +101,13 @@ describe('client credentials: tokens renewed during long runs', () => {
 		expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
 		ctx.sandbox.clock.advance(120_000);
 		const bytes = pdf(50_000);
-		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(bytes, { fileName: 'a.pdf' })] });
+		const result = await runAirSign(ctx, uploadParams(), {
+			input: [binaryItem(bytes, { fileName: 'a.pdf' })],
+		});
 		expect(result.error).toBeUndefined();
-		expect(ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes)).toBe(true);
+		expect(ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes)).toBe(
+			true,
+		);
 		expect(apiRequests(ctx.sandbox).map((r) => [r.path, r.status])).toEqual([
 			['/api/v1/Sessions', 200],
 			['/api/v1/File', 401],
@@ -110,7 +122,9 @@ describe('client credentials: tokens renewed during long runs', () => {
 		const result = await runAirSign(ctx, getManyParams());
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([401, 200]);
-		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe('stale-token-from-yesterday');
+		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe(
+			'stale-token-from-yesterday',
+		);
 	});
 
 	it('a wrong client secret fails with the credential message, and no API call succeeds', async () => {

@@ -4,7 +4,10 @@ import { binaryItem } from '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/errors/serviceBody';
+import {
+	readServiceErrorCode,
+	readServiceMessage,
+} from '../../../nodes/AirSign/errors/serviceBody';
 import {
 	apiRequests,
 	closedPort,
@@ -43,26 +46,47 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 		['code', { status: 400, body: { code: 'NOT_A_DRAFT', message: 'not a draft' } }],
 		['errorCode', { status: 400, body: { errorCode: 'NOT_A_DRAFT', message: 'not a draft' } }],
 		['error (string)', { status: 400, body: { error: 'NOT_A_DRAFT', message: 'not a draft' } }],
-		['error.code', { status: 400, body: { error: { code: 'NOT_A_DRAFT', message: 'not a draft' } } }],
+		[
+			'error.code',
+			{ status: 400, body: { error: { code: 'NOT_A_DRAFT', message: 'not a draft' } } },
+		],
 		[
 			'RFC 7807 problem (type URI, application/problem+json)',
 			{
 				status: 400,
 				headers: { 'content-type': 'application/problem+json' },
-				body: { type: 'https://api.airsign.example/errors/not-a-draft', title: 'Not a draft', status: 400, detail: 'not a draft' },
+				body: {
+					type: 'https://api.airsign.example/errors/not-a-draft',
+					title: 'Not a draft',
+					status: 400,
+					detail: 'not a draft',
+				},
 			},
 		],
 		[
 			'RFC 7807 problem, camelCase last segment',
-			{ status: 400, body: { type: 'https://api.airsign.example/problems/NotADraft', detail: 'not a draft' } },
+			{
+				status: 400,
+				body: { type: 'https://api.airsign.example/problems/NotADraft', detail: 'not a draft' },
+			},
 		],
-		['JSON served as text/plain', { status: 400, headers: { 'content-type': 'text/plain' }, raw: JSON.stringify({ code: 'NOT_A_DRAFT', message: 'not a draft' }) }],
+		[
+			'JSON served as text/plain',
+			{
+				status: 400,
+				headers: { 'content-type': 'text/plain' },
+				raw: JSON.stringify({ code: 'NOT_A_DRAFT', message: 'not a draft' }),
+			},
+		],
 	];
 	for (const [label, answer] of shapes) {
 		it(`finds the code in ${label}`, async () => {
 			const result = await sendAgainstStub(answer);
 			expect(stub!.requests).toHaveLength(1);
-			expect(stub!.requests[0]).toMatchObject({ method: 'POST', url: `/api/v1/Session/${SESSION_ID}/Send` });
+			expect(stub!.requests[0]).toMatchObject({
+				method: 'POST',
+				url: `/api/v1/Session/${SESSION_ID}/Send`,
+			});
 			expect(result.error).toBeInstanceOf(NodeApiError);
 			expect(result.error!.message).toBe(NOT_A_DRAFT);
 			expect(result.error!.description).toContain('AirSign said: "not a draft"');
@@ -70,7 +94,7 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 		});
 	}
 
-	it('falls back to the HTTP status when no code is given (404 → the operation\'s 404 text)', async () => {
+	it("falls back to the HTTP status when no code is given (404 → the operation's 404 text)", async () => {
 		const result = await sendAgainstStub({ status: 404, body: {} });
 		expect(result.error!.message).toBe('AirSign has no session with this ID [HTTP 404]');
 	});
@@ -79,23 +103,38 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 		const empty = await sendAgainstStub({ status: 400, raw: '' });
 		expect(empty.error!.message).toBe('AirSign refused the request [HTTP 400]');
 		await stub!.close();
-		const html = await sendAgainstStub({ status: 409, headers: { 'content-type': 'text/html' }, raw: '<html>Conflict</html>' });
+		const html = await sendAgainstStub({
+			status: 409,
+			headers: { 'content-type': 'text/html' },
+			raw: '<html>Conflict</html>',
+		});
 		expect(html.error!.message).toBe('AirSign refused the request [HTTP 409]');
 		await stub!.close();
-		const blank = await sendAgainstStub({ status: 400, body: { type: 'about:blank', title: 'Bad Request' } });
+		const blank = await sendAgainstStub({
+			status: 400,
+			body: { type: 'about:blank', title: 'Bad Request' },
+		});
 		expect(blank.error!.message).toBe('AirSign refused the request [HTTP 400]');
 		expect(blank.error!.description).toBe('AirSign said: "Bad Request"');
 	});
 
 	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {
-		stub = await startStub(() => ({ status: 413, headers: { 'content-type': 'text/html' }, raw: '<h1>413 Request Entity Too Large</h1>' }));
+		stub = await startStub(() => ({
+			status: 413,
+			headers: { 'content-type': 'text/html' },
+			raw: '<h1>413 Request Entity Too Large</h1>',
+		}));
 		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
 		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(result.error!.message).toBe('The file is larger than AirSign accepts [HTTP 413]');
 	});
 
 	it('a 2xx that is not JSON on Send is reported, not passed on as output', async () => {
-		const result = await sendAgainstStub({ status: 200, headers: { 'content-type': 'text/html' }, raw: '<html>login page</html>' });
+		const result = await sendAgainstStub({
+			status: 200,
+			headers: { 'content-type': 'text/html' },
+			raw: '<html>login page</html>',
+		});
 		expect(result.items).toEqual([]);
 		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 	});

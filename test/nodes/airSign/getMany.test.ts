@@ -3,7 +3,14 @@ import '../../harness';
 import { NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { apiRequests, getManyParams, recordSleeps, runAirSign, seedSessions, useSandbox } from './helpers';
+import {
+	apiRequests,
+	getManyParams,
+	recordSleeps,
+	runAirSign,
+	seedSessions,
+	useSandbox,
+} from './helpers';
 
 const ctx = useSandbox();
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
@@ -21,8 +28,12 @@ describe('Get Many: paging', () => {
 			const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(count);
-			expect(new Set(result.items.map((i) => i.json.sessionId))).toEqual(new Set(seeded.map((s) => s.sessionId)));
-			expect(result.items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+			expect(new Set(result.items.map((i) => i.json.sessionId))).toEqual(
+				new Set(seeded.map((s) => s.sessionId)),
+			);
+			expect(
+				result.items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 })),
+			).toBe(true);
 			const pages = Math.max(1, Math.ceil(count / 100));
 			expect(listed().map((r) => [r.query.limit, r.query.offset, r.status])).toEqual(
 				Array.from({ length: pages }, (_, i) => ['100', String(i * 100), 200]),
@@ -61,7 +72,17 @@ describe('Get Many: paging', () => {
 		expect(result.items).toHaveLength(50);
 		expect(listed().map((r) => r.query)).toEqual([{ limit: '50', offset: '0' }]);
 		expect(Object.keys(result.items[0].json).sort()).toEqual(
-			['completedDate', 'createdAt', 'expiryDate', 'name', 'recipients', 'selfSignOnly', 'sessionId', 'status', 'updatedAt'].sort(),
+			[
+				'completedDate',
+				'createdAt',
+				'expiryDate',
+				'name',
+				'recipients',
+				'selfSignOnly',
+				'sessionId',
+				'status',
+				'updatedAt',
+			].sort(),
 		);
 		expect(result.items[0].json.name).toBe('Session 059');
 	});
@@ -118,14 +139,29 @@ describe('Get Many: filters', () => {
 	});
 
 	it('Name Contains and Recipient Email', async () => {
-		ctx.sandbox.createSession({ name: 'Employment contract', recipients: [{ name: 'A', email: 'a@x.com' }] });
-		ctx.sandbox.createSession({ name: 'Lease CONTRACT', recipients: [{ name: 'B', email: 'b@x.com' }] });
+		ctx.sandbox.createSession({
+			name: 'Employment contract',
+			recipients: [{ name: 'A', email: 'a@x.com' }],
+		});
+		ctx.sandbox.createSession({
+			name: 'Lease CONTRACT',
+			recipients: [{ name: 'B', email: 'b@x.com' }],
+		});
 		ctx.sandbox.createSession({ name: 'NDA', recipients: [{ name: 'A', email: 'a@x.com' }] });
-		const byName = await runAirSign(ctx, getManyParams({ returnAll: true, filters: { name: ' contract ' } }));
-		expect(byName.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'Lease CONTRACT']);
+		const byName = await runAirSign(
+			ctx,
+			getManyParams({ returnAll: true, filters: { name: ' contract ' } }),
+		);
+		expect(byName.items.map((i) => i.json.name).sort()).toEqual([
+			'Employment contract',
+			'Lease CONTRACT',
+		]);
 		expect(listed()[0].query.name).toBe('contract');
 		ctx.sandbox.clearRequests();
-		const byEmail = await runAirSign(ctx, getManyParams({ returnAll: true, filters: { recipientEmail: 'a@x.com' } }));
+		const byEmail = await runAirSign(
+			ctx,
+			getManyParams({ returnAll: true, filters: { recipientEmail: 'a@x.com' } }),
+		);
 		expect(byEmail.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'NDA']);
 		expect(listed()[0].query.recipientEmail).toBe('a@x.com');
 	});
@@ -173,7 +209,12 @@ describe('Get Many: filters', () => {
 	it('a date without an offset is read in the workflow timezone (Australia/Sydney)', async () => {
 		const result = await runAirSign(
 			ctx,
-			getManyParams({ filters: { createdAfter: '2025-06-16T10:00:00', createdBefore: '2025-07-16T10:00:00+00:00' } }),
+			getManyParams({
+				filters: {
+					createdAfter: '2025-06-16T10:00:00',
+					createdBefore: '2025-07-16T10:00:00+00:00',
+				},
+			}),
 			{ timezone: 'Australia/Sydney' },
 		);
 		// June: AEST (UTC+10); the second has an explicit offset, so the timezone does not apply.
@@ -196,10 +237,30 @@ describe('Get Many: filters', () => {
 				it(`${sortBy} ${sortOrder}`, async () => {
 					// Each key orders the four sessions differently.
 					const rows = [
-						{ name: 'b', createdAt: '2025-01-03T00:00:00Z', updatedAt: '2025-02-02T00:00:00Z', completedDate: '2025-03-04T00:00:00Z' },
-						{ name: 'd', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-02-04T00:00:00Z', completedDate: '2025-03-02T00:00:00Z' },
-						{ name: 'a', createdAt: '2025-01-04T00:00:00Z', updatedAt: '2025-02-01T00:00:00Z', completedDate: '2025-03-03T00:00:00Z' },
-						{ name: 'c', createdAt: '2025-01-02T00:00:00Z', updatedAt: '2025-02-03T00:00:00Z', completedDate: '2025-03-01T00:00:00Z' },
+						{
+							name: 'b',
+							createdAt: '2025-01-03T00:00:00Z',
+							updatedAt: '2025-02-02T00:00:00Z',
+							completedDate: '2025-03-04T00:00:00Z',
+						},
+						{
+							name: 'd',
+							createdAt: '2025-01-01T00:00:00Z',
+							updatedAt: '2025-02-04T00:00:00Z',
+							completedDate: '2025-03-02T00:00:00Z',
+						},
+						{
+							name: 'a',
+							createdAt: '2025-01-04T00:00:00Z',
+							updatedAt: '2025-02-01T00:00:00Z',
+							completedDate: '2025-03-03T00:00:00Z',
+						},
+						{
+							name: 'c',
+							createdAt: '2025-01-02T00:00:00Z',
+							updatedAt: '2025-02-03T00:00:00Z',
+							completedDate: '2025-03-01T00:00:00Z',
+						},
 					];
 					for (const row of rows) ctx.sandbox.createSession({ ...row, status: 'completed' });
 					const result = await runAirSign(
@@ -219,15 +280,51 @@ describe('Get Many: filters', () => {
 
 	describe('bad input fails before any request, naming the parameter and the item', () => {
 		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-			['an unknown status', { filters: { status: '={{ "draft,signed" }}' } }, /"Status" has an unknown value: signed/],
-			['a wrongly-cased status', { filters: { status: '={{ "Draft" }}' } }, /"Status" has an unknown value: Draft/],
-			['a bad date', { filters: { createdAfter: 'yesterday-ish' } }, /"Created After" is not a valid date: yesterday-ish/],
-			['a bad date from an expression', { filters: { updatedBefore: '={{ "2025-13-45" }}' } }, /"Updated Before" is not a valid date/],
-			['created after >= before', { filters: { createdAfter: '2025-01-02T00:00:00Z', createdBefore: '2025-01-01T00:00:00Z' } }, /"Created After" .* is not earlier than "Created Before"/],
-			['updated after == before', { filters: { updatedAfter: '2025-01-02T00:00:00Z', updatedBefore: '2025-01-02T00:00:00Z' } }, /"Updated After" .* is not earlier than "Updated Before"/],
+			[
+				'an unknown status',
+				{ filters: { status: '={{ "draft,signed" }}' } },
+				/"Status" has an unknown value: signed/,
+			],
+			[
+				'a wrongly-cased status',
+				{ filters: { status: '={{ "Draft" }}' } },
+				/"Status" has an unknown value: Draft/,
+			],
+			[
+				'a bad date',
+				{ filters: { createdAfter: 'yesterday-ish' } },
+				/"Created After" is not a valid date: yesterday-ish/,
+			],
+			[
+				'a bad date from an expression',
+				{ filters: { updatedBefore: '={{ "2025-13-45" }}' } },
+				/"Updated Before" is not a valid date/,
+			],
+			[
+				'created after >= before',
+				{
+					filters: { createdAfter: '2025-01-02T00:00:00Z', createdBefore: '2025-01-01T00:00:00Z' },
+				},
+				/"Created After" .* is not earlier than "Created Before"/,
+			],
+			[
+				'updated after == before',
+				{
+					filters: { updatedAfter: '2025-01-02T00:00:00Z', updatedBefore: '2025-01-02T00:00:00Z' },
+				},
+				/"Updated After" .* is not earlier than "Updated Before"/,
+			],
 			['limit 0', { limit: 0 }, /"Limit" must be a whole number of at least 1, not 0/],
-			['limit 2.5', { limit: '={{ 2.5 }}' }, /"Limit" must be a whole number of at least 1, not 2.5/],
-			['a recipient email that is not one', { filters: { recipientEmail: 'bob' } }, /"Recipient Email" is not an email address: bob/],
+			[
+				'limit 2.5',
+				{ limit: '={{ 2.5 }}' },
+				/"Limit" must be a whole number of at least 1, not 2.5/,
+			],
+			[
+				'a recipient email that is not one',
+				{ filters: { recipientEmail: 'bob' } },
+				/"Recipient Email" is not an email address: bob/,
+			],
 		];
 		for (const [label, params, message] of cases) {
 			it(label, async () => {
@@ -240,9 +337,17 @@ describe('Get Many: filters', () => {
 		}
 
 		it('on the third of three items: earlier items ran, the error names item 2', async () => {
-			const result = await runAirSign(ctx, getManyParams({ filters: { createdAfter: '={{ $json.after }}' } }), {
-				input: [{ json: { after: '2025-01-01T00:00:00Z' } }, { json: { after: '2025-01-02T00:00:00Z' } }, { json: { after: 'soon' } }],
-			});
+			const result = await runAirSign(
+				ctx,
+				getManyParams({ filters: { createdAfter: '={{ $json.after }}' } }),
+				{
+					input: [
+						{ json: { after: '2025-01-01T00:00:00Z' } },
+						{ json: { after: '2025-01-02T00:00:00Z' } },
+						{ json: { after: 'soon' } },
+					],
+				},
+			);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toMatch(/"Created After" is not a valid date: soon/);
 			expect(result.error!.context?.itemIndex).toBe(2);
@@ -295,7 +400,9 @@ describe('Get Many: rate limit (429)', () => {
 			new Date((s + 3600) * 1000).toISOString().slice(11, 19),
 		);
 		const message = result.error!.message;
-		expect(message).toMatch(/^AirSign's List Sessions budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/);
+		expect(message).toMatch(
+			/^AirSign's List Sessions budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/,
+		);
 		expect(resetCandidates.some((t) => message.includes(`It resets at ${t} UTC`))).toBe(true);
 		expect(result.error!.description).toContain('waits at most 60 s');
 		expect(result.error!.httpCode).toBe('429');
@@ -340,7 +447,9 @@ describe('Get Many: rate limit (429)', () => {
 			[429, '200'],
 		]);
 		expect(result.items).toEqual([]);
-		expect(result.error!.message).toMatch(/budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/);
+		expect(result.error!.message).toMatch(
+			/budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/,
+		);
 		expect(result.error!.description).toContain('2 List Sessions requests per hour');
 	});
 

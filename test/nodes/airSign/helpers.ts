@@ -22,7 +22,12 @@ import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '../../../sandbox';
+import {
+	startSandbox,
+	type RequestLogEntry,
+	type Sandbox,
+	type SandboxOptions,
+} from '../../../sandbox';
 
 export interface TestContext {
 	sandbox: Sandbox;
@@ -52,8 +57,16 @@ export function useSandbox(options: SandboxOptions = {}): TestContext {
 	return ctx;
 }
 
-export async function tokenCredential(ctx: TestContext, accessToken: string, baseUrl = ctx.sandbox.baseUrl) {
-	return await ctx.env.addCredential('airSignApi', { authentication: 'accessToken', accessToken, baseUrl });
+export async function tokenCredential(
+	ctx: TestContext,
+	accessToken: string,
+	baseUrl = ctx.sandbox.baseUrl,
+) {
+	return await ctx.env.addCredential('airSignApi', {
+		authentication: 'accessToken',
+		accessToken,
+		baseUrl,
+	});
 }
 
 export async function clientCredential(
@@ -116,12 +129,20 @@ export function pdf(size: number, fill = 0x20): Buffer {
 }
 
 /** Creates `count` sessions in the demo organisation, one second apart. */
-export function seedSessions(sandbox: Sandbox, count: number, start = Date.parse('2025-01-01T00:00:00Z')) {
+export function seedSessions(
+	sandbox: Sandbox,
+	count: number,
+	start = Date.parse('2025-01-01T00:00:00Z'),
+) {
 	const sessions = [];
 	for (let i = 0; i < count; i++) {
 		const at = new Date(start + i * 1000).toISOString();
 		sessions.push(
-			sandbox.createSession({ name: `Session ${String(i).padStart(3, '0')}`, createdAt: at, updatedAt: at }),
+			sandbox.createSession({
+				name: `Session ${String(i).padStart(3, '0')}`,
+				createdAt: at,
+				updatedAt: at,
+			}),
 		);
 	}
 	return sessions;
@@ -144,9 +165,9 @@ export function captureOutput() {
 		}
 	};
 	const spies = [
-		vi.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log').mockImplementation(
-			(...args: unknown[]) => record(...args),
-		),
+		vi
+			.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log')
+			.mockImplementation((...args: unknown[]) => record(...args)),
 		...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
 			vi.spyOn(console, m).mockImplementation((...args: unknown[]) => record(...args)),
 		),
@@ -181,7 +202,8 @@ export function errorReplacer() {
 		}
 		if (value instanceof Error) {
 			const out: Record<string, unknown> = {};
-			for (const key of Object.getOwnPropertyNames(value)) out[key] = (value as unknown as Record<string, unknown>)[key];
+			for (const key of Object.getOwnPropertyNames(value))
+				out[key] = (value as unknown as Record<string, unknown>)[key];
 			out.message = value.message;
 			out.stack = value.stack;
 			if ('cause' in value) out.cause = (value as { cause?: unknown }).cause;
@@ -267,7 +289,9 @@ export async function closedPort(): Promise<string> {
  * the node asks for. `onSleep` decides what really happens (default: a 5 ms wait), so
  * back-off schedules can be asserted without real multi-second sleeps.
  */
-const sleepModule = createRequire(createRequire(__filename).resolve('n8n-workflow'))('@n8n/utils/sleep') as {
+const sleepModule = createRequire(createRequire(__filename).resolve('n8n-workflow'))(
+	'@n8n/utils/sleep',
+) as {
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {

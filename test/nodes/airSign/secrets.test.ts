@@ -28,7 +28,9 @@ const WRONG_SECRET = 'wrong-client-secret-SECRET-9f8e7d';
 interface Scenario {
 	name: string;
 	/** Sets up the credential and the sandbox, returns the node parameters and input. */
-	arrange: (ctx: TestContext) => Promise<{ params: Record<string, unknown>; input?: unknown[]; secrets: string[] }>;
+	arrange: (
+		ctx: TestContext,
+	) => Promise<{ params: Record<string, unknown>; input?: unknown[]; secrets: string[] }>;
 	/** What the error message must say (to be sure the scenario fails the intended way). */
 	expected: RegExp;
 }
@@ -37,7 +39,11 @@ const withToken = async (c: TestContext, token: string, baseUrl?: string) => {
 	c.cred = await tokenCredential(c, token, baseUrl);
 	return [token];
 };
-const withClient = async (c: TestContext, secret = c.sandbox.demo.clientSecret, baseUrl?: string) => {
+const withClient = async (
+	c: TestContext,
+	secret = c.sandbox.demo.clientSecret,
+	baseUrl?: string,
+) => {
 	c.cred = await clientCredential(c, secret, baseUrl);
 	return [secret, Buffer.from(`${c.sandbox.demo.clientId}:${secret}`).toString('base64')];
 };
@@ -45,7 +51,10 @@ const withClient = async (c: TestContext, secret = c.sandbox.demo.clientSecret, 
 const scenarios: Scenario[] = [
 	{
 		name: '401 wrong access token (Send)',
-		arrange: async (c) => ({ params: sendParams(c.sandbox.createSession({ recipients }).sessionId), secrets: await withToken(c, WRONG_TOKEN) }),
+		arrange: async (c) => ({
+			params: sendParams(c.sandbox.createSession({ recipients }).sessionId),
+			secrets: await withToken(c, WRONG_TOKEN),
+		}),
 		expected: /rejected the credential \[HTTP 401/,
 	},
 	{
@@ -63,7 +72,10 @@ const scenarios: Scenario[] = [
 	},
 	{
 		name: '404 unknown session',
-		arrange: async (c) => ({ params: sendParams(UNKNOWN), secrets: await withToken(c, c.sandbox.issueToken()) }),
+		arrange: async (c) => ({
+			params: sendParams(UNKNOWN),
+			secrets: await withToken(c, c.sandbox.issueToken()),
+		}),
 		expected: /no session with this ID/,
 	},
 	{
@@ -78,7 +90,11 @@ const scenarios: Scenario[] = [
 		name: '413 FILE_TOO_LARGE',
 		arrange: async (c) => {
 			c.sandbox.config.maxFileBytes = 1000;
-			return { params: uploadParams(), input: [binaryItem(pdf(5000))], secrets: await withToken(c, c.sandbox.issueToken()) };
+			return {
+				params: uploadParams(),
+				input: [binaryItem(pdf(5000))],
+				secrets: await withToken(c, c.sandbox.issueToken()),
+			};
 		},
 		expected: /FILE_TOO_LARGE/,
 	},
@@ -116,7 +132,10 @@ const scenarios: Scenario[] = [
 	},
 	{
 		name: 'network error (closed port)',
-		arrange: async (c) => ({ params: sendParams(UNKNOWN), secrets: await withToken(c, c.sandbox.issueToken(), await closedPort()) }),
+		arrange: async (c) => ({
+			params: sendParams(UNKNOWN),
+			secrets: await withToken(c, c.sandbox.issueToken(), await closedPort()),
+		}),
 		expected: /Could not reach AirSign: connection refused/,
 	},
 	{
@@ -129,7 +148,10 @@ const scenarios: Scenario[] = [
 	},
 	{
 		name: 'token fetch: wrong client secret',
-		arrange: async (c) => ({ params: sendParams(UNKNOWN), secrets: await withClient(c, WRONG_SECRET) }),
+		arrange: async (c) => ({
+			params: sendParams(UNKNOWN),
+			secrets: await withClient(c, WRONG_SECRET),
+		}),
 		expected: /rejected the client ID or client secret/,
 	},
 	{
@@ -142,7 +164,10 @@ const scenarios: Scenario[] = [
 	},
 	{
 		name: 'token fetch: closed port',
-		arrange: async (c) => ({ params: getManyParams(), secrets: await withClient(c, c.sandbox.demo.clientSecret, await closedPort()) }),
+		arrange: async (c) => ({
+			params: getManyParams(),
+			secrets: await withClient(c, c.sandbox.demo.clientSecret, await closedPort()),
+		}),
 		expected: /Could not reach http:\/\/127\.0\.0\.1:\d+\/oidc\/token \(connection refused\)/,
 	},
 	{
@@ -155,7 +180,10 @@ const scenarios: Scenario[] = [
 		arrange: async (c) => {
 			const secrets = await withClient(c);
 			await c.env.store.patch(c.cred.id, { sessionToken: 'stale-session-token-SECRET-77' });
-			return { params: sendParams(UNKNOWN), secrets: [...secrets, 'stale-session-token-SECRET-77'] };
+			return {
+				params: sendParams(UNKNOWN),
+				secrets: [...secrets, 'stale-session-token-SECRET-77'],
+			};
 		},
 		expected: /no session with this ID/,
 	},
@@ -190,7 +218,10 @@ describe('secrets never appear in output, errors or logs', () => {
 				const capture = captureOutput();
 				let result: RunNodeResult;
 				try {
-					result = await runAirSign(ctx, params as never, { input: input as never, continueOnFail });
+					result = await runAirSign(ctx, params as never, {
+						input: input as never,
+						continueOnFail,
+					});
 				} finally {
 					capture.restore();
 				}
@@ -211,7 +242,9 @@ describe('secrets never appear in output, errors or logs', () => {
 	}
 
 	it('the serialiser reaches nested causes (sanity check)', () => {
-		const inner = Object.assign(new Error('inner'), { config: { headers: { Authorization: 'Bearer deep-secret-42' } } });
+		const inner = Object.assign(new Error('inner'), {
+			config: { headers: { Authorization: 'Bearer deep-secret-42' } },
+		});
 		expect(serialise(new Error('outer', { cause: inner }))).toContain('deep-secret-42');
 	});
 

@@ -24,8 +24,18 @@ describe('Send Session', () => {
 			status: 'pending',
 			sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
 			recipients: [
-				{ recipientId: draft.recipients[0].recipientId, name: 'Ann Signer', email: 'ann@example.com', signingOrder: 1 },
-				{ recipientId: draft.recipients[1].recipientId, name: 'Bob Witness', email: 'bob@example.com', signingOrder: 2 },
+				{
+					recipientId: draft.recipients[0].recipientId,
+					name: 'Ann Signer',
+					email: 'ann@example.com',
+					signingOrder: 1,
+				},
+				{
+					recipientId: draft.recipients[1].recipientId,
+					name: 'Bob Witness',
+					email: 'bob@example.com',
+					signingOrder: 2,
+				},
 			],
 		});
 		expect(ctx.sandbox.outbox.map((m) => [m.to, m.sessionId])).toEqual([
@@ -34,7 +44,11 @@ describe('Send Session', () => {
 		]);
 		expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('pending');
 		expect(apiRequests(ctx.sandbox)).toEqual([
-			expect.objectContaining({ method: 'POST', path: `/api/v1/Session/${draft.sessionId}/Send`, status: 200 }),
+			expect.objectContaining({
+				method: 'POST',
+				path: `/api/v1/Session/${draft.sessionId}/Send`,
+				status: 200,
+			}),
 		]);
 	});
 
@@ -43,12 +57,16 @@ describe('Send Session', () => {
 		const result = await runAirSign(ctx, sendParams(`  ${draft.sessionId.toUpperCase()} `));
 		// The sandbox compares ids exactly; what matters here is that the node did not refuse it locally.
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
-		expect(apiRequests(ctx.sandbox)[0].path).toBe(`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`);
+		expect(apiRequests(ctx.sandbox)[0].path).toBe(
+			`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`,
+		);
 		expect(result.error === undefined || result.error instanceof NodeApiError).toBe(true);
 	});
 
 	it('sessionId from an expression over 3 items, each output paired with its item', async () => {
-		const drafts = [0, 1, 2].map((i) => ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }));
+		const drafts = [0, 1, 2].map((i) =>
+			ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }),
+		);
 		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
 			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
 		});
@@ -129,7 +147,9 @@ describe('Send Session', () => {
 			ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
 			const draft = ctx.sandbox.createSession({ recipients });
 			const result = await runAirSign(ctx, sendParams(draft.sessionId));
-			expect(result.error!.message).toBe('The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]');
+			expect(result.error!.message).toBe(
+				'The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]',
+			);
 			expect(result.error!.description).toContain('write:sessions');
 			expect(result.error!.httpCode).toBe('403');
 			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
@@ -148,7 +168,19 @@ describe('Send Session', () => {
 	});
 
 	describe('session IDs are validated before any request (no path injection)', () => {
-		const bad = ['={{ "" }}', '   ', '../x', 'a/b', '%2e%2e', '..%2F..%2FFile', 'not-a-uuid', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b/../../File', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b?x=1', '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b#'];
+		const bad = [
+			'={{ "" }}',
+			'   ',
+			'../x',
+			'a/b',
+			'%2e%2e',
+			'..%2F..%2FFile',
+			'not-a-uuid',
+			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b/../../File',
+			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6',
+			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b?x=1',
+			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b#',
+		];
 		for (const value of bad) {
 			it(`refuses ${JSON.stringify(value)}`, async () => {
 				const result = await runAirSign(ctx, sendParams(value));
@@ -166,7 +198,10 @@ describe('Send Session', () => {
 
 		it('refuses a non-string id from an expression (number, object), naming the item', async () => {
 			const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
-				input: [{ json: { id: ctx.sandbox.createSession({ recipients }).sessionId } }, { json: { id: 42 } }],
+				input: [
+					{ json: { id: ctx.sandbox.createSession({ recipients }).sessionId } },
+					{ json: { id: 42 } },
+				],
 			});
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toBe('Session ID 42 is not a valid AirSign session ID');

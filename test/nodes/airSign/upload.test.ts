@@ -4,7 +4,15 @@ import { binaryItem } from '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, pdf, runAirSign, startStub, tokenCredential, uploadParams, useSandbox } from './helpers';
+import {
+	apiRequests,
+	pdf,
+	runAirSign,
+	startStub,
+	tokenCredential,
+	uploadParams,
+	useSandbox,
+} from './helpers';
 
 const ctx = useSandbox();
 const MIB7 = 7 * 1024 * 1024;
@@ -31,7 +39,9 @@ describe('Upload File', () => {
 			const stored = ctx.sandbox.files.get(out.fileId as string);
 			expect(stored?.bytes.equals(bytes)).toBe(true);
 			expect(stored?.orgId).toBe(ctx.sandbox.demo.orgId);
-			expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/File', status: 200 })]);
+			expect(apiRequests(ctx.sandbox)).toEqual([
+				expect.objectContaining({ method: 'POST', path: '/api/v1/File', status: 200 }),
+			]);
 		});
 	}
 
@@ -41,7 +51,12 @@ describe('Upload File', () => {
 		});
 		expect(named.items[0].json.fileName).toBe('Offer letter.pdf');
 		const unnamed = await runAirSign(ctx, uploadParams(), {
-			input: [{ json: {}, binary: { data: { data: pdf(100).toString('base64'), mimeType: 'application/pdf' } } }],
+			input: [
+				{
+					json: {},
+					binary: { data: { data: pdf(100).toString('base64'), mimeType: 'application/pdf' } },
+				},
+			],
 		});
 		expect(unnamed.error).toBeUndefined();
 		expect(unnamed.items[0].json.fileName).toBe('document.pdf');
@@ -50,31 +65,51 @@ describe('Upload File', () => {
 	it('reads the binary property named in the parameter, per item through an expression', async () => {
 		const a = pdf(300, 0x61);
 		const b = pdf(400, 0x62);
-		const result = await runAirSign(ctx, uploadParams({ binaryPropertyName: '={{ $json.prop }}', fileName: '={{ $json.name }}' }), {
-			input: [
-				binaryItem(a, { property: 'first', fileName: 'a.pdf', json: { prop: 'first', name: 'A' } }),
-				binaryItem(b, { property: 'second', fileName: 'b.pdf', json: { prop: 'second', name: 'B.PDF' } }),
-			],
-		});
+		const result = await runAirSign(
+			ctx,
+			uploadParams({ binaryPropertyName: '={{ $json.prop }}', fileName: '={{ $json.name }}' }),
+			{
+				input: [
+					binaryItem(a, {
+						property: 'first',
+						fileName: 'a.pdf',
+						json: { prop: 'first', name: 'A' },
+					}),
+					binaryItem(b, {
+						property: 'second',
+						fileName: 'b.pdf',
+						json: { prop: 'second', name: 'B.PDF' },
+					}),
+				],
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => [i.json.fileName, i.json.sizeBytes, i.pairedItem])).toEqual([
 			['A.pdf', 300, { item: 0 }],
 			['B.PDF', 400, { item: 1 }],
 		]);
-		expect(ctx.sandbox.files.get(result.items[1].json.fileId as string)?.bytes.equals(b)).toBe(true);
+		expect(ctx.sandbox.files.get(result.items[1].json.fileId as string)?.bytes.equals(b)).toBe(
+			true,
+		);
 	});
 
 	describe('7 MB limit', () => {
 		it('exactly 7 × 1024 × 1024 bytes uploads (sandbox default maxFileBytes)', async () => {
 			const bytes = pdf(MIB7);
-			const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(bytes, { fileName: 'big.pdf' })] });
+			const result = await runAirSign(ctx, uploadParams(), {
+				input: [binaryItem(bytes, { fileName: 'big.pdf' })],
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json.sizeBytes).toBe(MIB7);
-			expect(ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes)).toBe(true);
+			expect(
+				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
+			).toBe(true);
 		});
 
 		it('one byte over is refused locally, naming the property and item, with no request', async () => {
-			const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(MIB7 + 1), { fileName: 'big.pdf' })] });
+			const result = await runAirSign(ctx, uploadParams(), {
+				input: [binaryItem(pdf(MIB7 + 1), { fileName: 'big.pdf' })],
+			});
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toContain('binary property "data"');
 			expect(result.error!.message).toContain('7 MB');
@@ -84,10 +119,16 @@ describe('Upload File', () => {
 
 		it('with the stricter reading on the server (7,000,000), a 7,100,000-byte PDF passes the local check and the 413 is mapped', async () => {
 			ctx.sandbox.config.maxFileBytes = 7_000_000;
-			const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(7_100_000), { fileName: 'big.pdf' })] });
-			expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ path: '/api/v1/File', status: 413 })]);
+			const result = await runAirSign(ctx, uploadParams(), {
+				input: [binaryItem(pdf(7_100_000), { fileName: 'big.pdf' })],
+			});
+			expect(apiRequests(ctx.sandbox)).toEqual([
+				expect.objectContaining({ path: '/api/v1/File', status: 413 }),
+			]);
 			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe('The file is larger than AirSign accepts [FILE_TOO_LARGE]');
+			expect(result.error!.message).toBe(
+				'The file is larger than AirSign accepts [FILE_TOO_LARGE]',
+			);
 			expect(result.error!.description).toContain('up to 7 MB');
 			expect(result.error!.httpCode).toBe('413');
 			expect(result.error!.context?.itemIndex).toBe(0);
@@ -102,7 +143,9 @@ describe('Upload File', () => {
 		];
 		for (const [label, bytes, message] of cases) {
 			it(`refuses ${label}`, async () => {
-				const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(bytes, { fileName: 'x.pdf' })] });
+				const result = await runAirSign(ctx, uploadParams(), {
+					input: [binaryItem(bytes, { fileName: 'x.pdf' })],
+				});
 				expect(result.error).toBeInstanceOf(NodeOperationError);
 				expect(result.error!.message).toMatch(message);
 				expect(result.error!.context?.itemIndex).toBe(0);
@@ -116,7 +159,9 @@ describe('Upload File', () => {
 			});
 			expect(missing.error).toBeDefined();
 			expect(missing.error!.message).toMatch(/nope/);
-			const long = await runAirSign(ctx, uploadParams({ fileName: 'x'.repeat(256) }), { input: [binaryItem(pdf(100))] });
+			const long = await runAirSign(ctx, uploadParams({ fileName: 'x'.repeat(256) }), {
+				input: [binaryItem(pdf(100))],
+			});
 			expect(long.error).toBeInstanceOf(NodeOperationError);
 			expect(long.error!.message).toMatch(/256 characters/);
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
@@ -124,7 +169,9 @@ describe('Upload File', () => {
 
 		it('a file name of 252–255 characters without .pdf is sent as it is (the service appends .pdf)', async () => {
 			const name = 'n'.repeat(253);
-			const result = await runAirSign(ctx, uploadParams({ fileName: name }), { input: [binaryItem(pdf(100))] });
+			const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
+				input: [binaryItem(pdf(100))],
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
 		});
@@ -136,15 +183,26 @@ describe('Upload File', () => {
 		// A loopback stub stands in for the server to prove the mapping of those codes.
 		for (const [code, message] of [
 			['INVALID_BASE64', 'AirSign could not decode the uploaded data [INVALID_BASE64]'],
-			['INVALID_FILE_TYPE', 'AirSign accepts only PDF files, and this file is not one [INVALID_FILE_TYPE]'],
+			[
+				'INVALID_FILE_TYPE',
+				'AirSign accepts only PDF files, and this file is not one [INVALID_FILE_TYPE]',
+			],
 		] as const) {
 			it(`maps 400 ${code}`, async () => {
-				const stub = await startStub(() => ({ status: 400, body: { code, message: 'server words' } }));
+				const stub = await startStub(() => ({
+					status: 400,
+					body: { code, message: 'server words' },
+				}));
 				try {
 					ctx.cred = await tokenCredential(ctx, 'stub-token-123', stub.baseUrl);
-					const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100), { fileName: 'a.pdf' })] });
+					const result = await runAirSign(ctx, uploadParams(), {
+						input: [binaryItem(pdf(100), { fileName: 'a.pdf' })],
+					});
 					expect(stub.requests).toHaveLength(1);
-					expect(JSON.parse(stub.requests[0].body)).toEqual({ fileName: 'a.pdf', data: pdf(100).toString('base64') });
+					expect(JSON.parse(stub.requests[0].body)).toEqual({
+						fileName: 'a.pdf',
+						data: pdf(100).toString('base64'),
+					});
 					expect(result.error).toBeInstanceOf(NodeApiError);
 					expect(result.error!.message).toBe(message);
 					expect(result.error!.description).toContain('AirSign said: "server words"');
@@ -163,7 +221,9 @@ describe('Upload File', () => {
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const refused = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(refused.error).toBeInstanceOf(NodeApiError);
-		expect(refused.error!.message).toBe('The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]');
+		expect(refused.error!.message).toBe(
+			'The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]',
+		);
 		expect(refused.error!.description).toContain('write:files');
 	});
 });

@@ -25,7 +25,11 @@ describe('AirSign Trigger: first activation', () => {
 	it('starts from the present on the server clock: one request, no history delivered', async () => {
 		const sandbox = getSandbox();
 		for (let i = 0; i < 30; i++) {
-			sandbox.createSession({ name: `Old ${i}`, createdAt: T0 - (i + 1) * HOUR, status: 'completed' });
+			sandbox.createSession({
+				name: `Old ${i}`,
+				createdAt: T0 - (i + 1) * HOUR,
+				status: 'completed',
+			});
 		}
 		const trigger = newTrigger(sandbox);
 
@@ -33,7 +37,11 @@ describe('AirSign Trigger: first activation', () => {
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBe(false);
 		expect(listRequests(sandbox)).toHaveLength(1);
-		expect(listRequests(sandbox)[0].query).toMatchObject({ sortBy: 'updatedAt', sortOrder: 'desc', limit: '100' });
+		expect(listRequests(sandbox)[0].query).toMatchObject({
+			sortBy: 'updatedAt',
+			sortOrder: 'desc',
+			limit: '100',
+		});
 		// The cursor is the sandbox's "now" (2030), not the machine's.
 		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(T0);
 
@@ -84,7 +92,9 @@ describe('AirSign Trigger: Start From', () => {
 		const d3 = sandbox.createSession({ name: 'three days', createdAt: T0 - 3 * DAY });
 		const d1 = sandbox.createSession({ name: 'one day', createdAt: T0 - DAY });
 		const d2 = sandbox.createSession({ name: 'two days', createdAt: T0 - 2 * DAY });
-		const trigger = newTrigger(sandbox, { options: { startFrom: new Date(T0 - 4 * DAY).toISOString() } });
+		const trigger = newTrigger(sandbox, {
+			options: { startFrom: new Date(T0 - 4 * DAY).toISOString() },
+		});
 		const ledger = new Ledger();
 
 		const items = await pollAndRecord(sandbox, trigger, ledger);
@@ -111,7 +121,11 @@ describe('AirSign Trigger: Start From', () => {
 			timezone: 'Europe/Berlin',
 			parameters: { filters: {}, options: { startFrom: '2030-03-01T12:00:00' } },
 			credentials: {
-				airSignApi: { authentication: 'accessToken', accessToken: sandbox.demo.accessToken, baseUrl: sandbox.baseUrl },
+				airSignApi: {
+					authentication: 'accessToken',
+					accessToken: sandbox.demo.accessToken,
+					baseUrl: sandbox.baseUrl,
+				},
 			},
 		});
 		const result = await trigger.poll();
@@ -124,18 +138,33 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 	it('returns the newest matching session as a sample and leaves static data untouched', async () => {
 		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'completed old', status: 'completed', createdAt: T0 - 3 * HOUR });
-		const newestCompleted = sandbox.createSession({ name: 'completed new', status: 'completed', createdAt: T0 - 2 * HOUR });
+		const newestCompleted = sandbox.createSession({
+			name: 'completed new',
+			status: 'completed',
+			createdAt: T0 - 2 * HOUR,
+		});
 		sandbox.createSession({ name: 'draft newest', createdAt: T0 - HOUR });
 		const staticData = {
-			'node:Trigger': { cursor: new Date(T0 - 5 * DAY).toISOString(), delivered: ['x@1'], failedPolls: 2 },
+			'node:Trigger': {
+				cursor: new Date(T0 - 5 * DAY).toISOString(),
+				delivered: ['x@1'],
+				failedPolls: 2,
+			},
 		};
-		const trigger = newTrigger(sandbox, { mode: 'manual', filters: { status: ['completed'] }, staticData });
+		const trigger = newTrigger(sandbox, {
+			mode: 'manual',
+			filters: { status: ['completed'] },
+			staticData,
+		});
 		const before = JSON.stringify(trigger.nodeStaticData);
 
 		const result = await trigger.poll();
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ sessionId: newestCompleted.sessionId, status: 'completed' });
+		expect(result.items[0].json).toMatchObject({
+			sessionId: newestCompleted.sessionId,
+			status: 'completed',
+		});
 		expect(JSON.stringify(trigger.nodeStaticData)).toBe(before);
 		expect(listRequests(sandbox).map((r) => r.query)).toEqual([
 			{ status: 'completed', sortBy: 'updatedAt', sortOrder: 'desc', limit: '1', offset: '0' },
@@ -163,11 +192,27 @@ describe('AirSign Trigger: filters', () => {
 		const sandbox = getSandbox();
 		const alice = { name: 'Alice', email: 'alice@example.com' };
 		const bob = { name: 'Bob', email: 'bob@example.com' };
-		const match = sandbox.createSession({ name: 'Lease contract', recipients: [bob, alice], createdAt: T0 - DAY });
-		const wrongName = sandbox.createSession({ name: 'Invoice', recipients: [alice], createdAt: T0 - DAY });
-		const wrongEmail = sandbox.createSession({ name: 'Lease contract 2', recipients: [bob], createdAt: T0 - DAY });
+		const match = sandbox.createSession({
+			name: 'Lease contract',
+			recipients: [bob, alice],
+			createdAt: T0 - DAY,
+		});
+		const wrongName = sandbox.createSession({
+			name: 'Invoice',
+			recipients: [alice],
+			createdAt: T0 - DAY,
+		});
+		const wrongEmail = sandbox.createSession({
+			name: 'Lease contract 2',
+			recipients: [bob],
+			createdAt: T0 - DAY,
+		});
 		const trigger = newTrigger(sandbox, {
-			filters: { status: ['completed', 'cancelled'], name: ' contract ', recipientEmail: 'Alice@Example.com' },
+			filters: {
+				status: ['completed', 'cancelled'],
+				name: ' contract ',
+				recipientEmail: 'Alice@Example.com',
+			},
 		});
 		const ledger = new Ledger();
 		await pollAndRecord(sandbox, trigger, ledger);
@@ -186,7 +231,11 @@ describe('AirSign Trigger: filters', () => {
 		const queries = listRequests(sandbox).map((r) => r.query);
 		expect(queries.length).toBeGreaterThan(0);
 		for (const query of queries) {
-			expect(query).toMatchObject({ status: 'completed,cancelled', name: 'contract', recipientEmail: 'Alice@Example.com' });
+			expect(query).toMatchObject({
+				status: 'completed,cancelled',
+				name: 'contract',
+				recipientEmail: 'Alice@Example.com',
+			});
 		}
 		expect(listRequests(sandbox).every((r) => r.status === 200)).toBe(true);
 	});
@@ -207,14 +256,21 @@ describe('AirSign Trigger: items', () => {
 		sandbox.clock.advance(10);
 		sandbox.updateSession(sessions[3].sessionId, { status: 'inProgress' });
 		sandbox.clock.advance(10);
-		const last = sandbox.updateSession(sessions[3].sessionId, { status: 'completed', name: 'Signed' });
+		const last = sandbox.updateSession(sessions[3].sessionId, {
+			status: 'completed',
+			name: 'Signed',
+		});
 		sandbox.clock.advance(5_000);
 
 		const items = await pollAndRecord(sandbox, trigger, ledger);
 		expect(items.map((s) => s.sessionId)).toEqual([sessions[1].sessionId, sessions[3].sessionId]);
 		const listed = (await listDirect(sandbox)).find((s) => s.sessionId === sessions[3].sessionId);
 		expect(items[1]).toEqual(listed);
-		expect(items[1]).toMatchObject({ status: 'completed', name: 'Signed', updatedAt: last.updatedAt });
+		expect(items[1]).toMatchObject({
+			status: 'completed',
+			name: 'Signed',
+			updatedAt: last.updatedAt,
+		});
 		expect(ledger.repeated()).toEqual([]);
 	});
 
@@ -256,7 +312,8 @@ describe('AirSign Trigger: static data saved only when a poll emits', () => {
 		for (let round = 0; round < 6; round++) {
 			createMany(sandbox, round % 2 ? 0 : 130);
 			sandbox.clock.advance(3_000);
-			if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', skip: 1 });
+			if (round === 3)
+				sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', skip: 1 });
 			await tick();
 			await tick();
 			trigger = newTrigger(sandbox, { staticData: JSON.parse(saved) });
@@ -297,7 +354,9 @@ describe.each([
 		for (let round = 0; round < 3; round++) {
 			const b = sandbox.createSession({ name: `b${round}` });
 			sandbox.clock.advance(5_000);
-			expect((await pollAndRecord(sandbox, trigger, ledger)).map((s) => s.sessionId)).toEqual([b.sessionId]);
+			expect((await pollAndRecord(sandbox, trigger, ledger)).map((s) => s.sessionId)).toEqual([
+				b.sessionId,
+			]);
 		}
 		expect(ledger.repeated()).toEqual([]);
 		expect(ledger.errors).toEqual([]);

@@ -13,7 +13,9 @@ describe('AirSign Trigger: activation with several sessions at the newest instan
 			const sandbox = getSandbox();
 			sandbox.config.timestampPrecision = precision;
 			// Five sessions changed at the instant the trigger is activated (frozen clock).
-			const tied = Array.from({ length: 5 }, (_, i) => sandbox.createSession({ name: `Tied ${i}` }));
+			const tied = Array.from({ length: 5 }, (_, i) =>
+				sandbox.createSession({ name: `Tied ${i}` }),
+			);
 			const trigger = newTrigger(sandbox);
 			expect((await trigger.poll()).emitted).toBe(false);
 

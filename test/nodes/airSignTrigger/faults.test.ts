@@ -4,7 +4,15 @@ import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { demoSessions, drain, Ledger, listRequests, newTrigger, pollAndRecord, useSandbox } from './helpers';
+import {
+	demoSessions,
+	drain,
+	Ledger,
+	listRequests,
+	newTrigger,
+	pollAndRecord,
+	useSandbox,
+} from './helpers';
 
 const getSandbox = useSandbox();
 const SESSIONS = '/api/v1/Sessions';
@@ -20,60 +28,72 @@ async function activate(sandbox: Sandbox, options: Parameters<typeof newTrigger>
 /** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
 function backlog(sandbox: Sandbox, n: number, name = 'b') {
 	const start = sandbox.clock.now();
-	for (let i = 0; i < n; i++) sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
+	for (let i = 0; i < n; i++)
+		sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
 	sandbox.clock.advance(n + 5_000);
 }
 
-const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) => Date.parse(String(trigger.nodeStaticData.cursor));
+const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) =>
+	Date.parse(String(trigger.nodeStaticData.cursor));
 
-describe.each([false, true])('AirSign Trigger, a fault in the middle of a poll (updatedAfterInclusive=%s)', (inclusive) => {
-	it.each([
-		['a 5xx (after its one retry)', { kind: 'status', status: 503, count: 2 }],
-		['a 429', { kind: 'rateLimit', retryAfter: 30, count: 1 }],
-		['a dropped connection (after its one retry)', { kind: 'drop', count: 2 }],
-	] as const)('%s on page 2: page 1 is delivered, the cursor covers only it, the next poll completes', async (_label, fault) => {
-		const sandbox = getSandbox();
-		sandbox.config.updatedAfterInclusive = inclusive;
-		const { trigger, ledger } = await activate(sandbox);
-		backlog(sandbox, 250);
-		sandbox.clearRequests();
-		sandbox.injectFault({ ...fault, path: SESSIONS, skip: 1 });
+describe.each([false, true])(
+	'AirSign Trigger, a fault in the middle of a poll (updatedAfterInclusive=%s)',
+	(inclusive) => {
+		it.each([
+			['a 5xx (after its one retry)', { kind: 'status', status: 503, count: 2 }],
+			['a 429', { kind: 'rateLimit', retryAfter: 30, count: 1 }],
+			['a dropped connection (after its one retry)', { kind: 'drop', count: 2 }],
+		] as const)(
+			'%s on page 2: page 1 is delivered, the cursor covers only it, the next poll completes',
+			async (_label, fault) => {
+				const sandbox = getSandbox();
+				sandbox.config.updatedAfterInclusive = inclusive;
+				const { trigger, ledger } = await activate(sandbox);
+				backlog(sandbox, 250);
+				sandbox.clearRequests();
+				sandbox.injectFault({ ...fault, path: SESSIONS, skip: 1 });
 
-		const first = await trigger.poll();
-		ledger.record(first);
-		expect(first.error).toBeUndefined();
-		expect(first.items.map((i) => i.json.name)).toEqual(Array.from({ length: 100 }, (_, i) => `b${i}`));
-		// The cursor moved over what was delivered and no further.
-		const page1Newest = Date.parse(String(first.items[99].json.updatedAt));
-		expect(cursorOf(trigger)).toBeLessThanOrEqual(page1Newest);
-		expect(trigger.nodeStaticData.failedPolls).toBe(0);
-		sandbox.clock.advance(5_000);
+				const first = await trigger.poll();
+				ledger.record(first);
+				expect(first.error).toBeUndefined();
+				expect(first.items.map((i) => i.json.name)).toEqual(
+					Array.from({ length: 100 }, (_, i) => `b${i}`),
+				);
+				// The cursor moved over what was delivered and no further.
+				const page1Newest = Date.parse(String(first.items[99].json.updatedAt));
+				expect(cursorOf(trigger)).toBeLessThanOrEqual(page1Newest);
+				expect(trigger.nodeStaticData.failedPolls).toBe(0);
+				sandbox.clock.advance(5_000);
 
-		await drain(sandbox, trigger, ledger);
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-		expect(ledger.items.map((s) => s.name)).toEqual(Array.from({ length: 250 }, (_, i) => `b${i}`));
-	});
+				await drain(sandbox, trigger, ledger);
+				expect(ledger.errors).toEqual([]);
+				expect(ledger.repeated()).toEqual([]);
+				expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+				expect(ledger.items.map((s) => s.name)).toEqual(
+					Array.from({ length: 250 }, (_, i) => `b${i}`),
+				);
+			},
+		);
 
-	it('a fault on the first page: nothing delivered, no error, the cursor stays; the next poll delivers all', async () => {
-		const sandbox = getSandbox();
-		sandbox.config.updatedAfterInclusive = inclusive;
-		const { trigger, ledger } = await activate(sandbox);
-		backlog(sandbox, 120);
-		const before = cursorOf(trigger);
-		sandbox.injectFault({ kind: 'status', status: 500, path: SESSIONS, count: 2 });
-		const failed = await pollAndRecord(sandbox, trigger, ledger);
-		expect(failed).toEqual([]);
-		expect(ledger.errors).toEqual([]);
-		expect(cursorOf(trigger)).toBe(before);
-		expect(trigger.nodeStaticData.failedPolls).toBe(1);
-		await drain(sandbox, trigger, ledger);
-		expect(ledger.delivered).toBe(120);
-		expect(ledger.repeated()).toEqual([]);
-		expect(trigger.nodeStaticData.failedPolls).toBe(0);
-	});
-});
+		it('a fault on the first page: nothing delivered, no error, the cursor stays; the next poll delivers all', async () => {
+			const sandbox = getSandbox();
+			sandbox.config.updatedAfterInclusive = inclusive;
+			const { trigger, ledger } = await activate(sandbox);
+			backlog(sandbox, 120);
+			const before = cursorOf(trigger);
+			sandbox.injectFault({ kind: 'status', status: 500, path: SESSIONS, count: 2 });
+			const failed = await pollAndRecord(sandbox, trigger, ledger);
+			expect(failed).toEqual([]);
+			expect(ledger.errors).toEqual([]);
+			expect(cursorOf(trigger)).toBe(before);
+			expect(trigger.nodeStaticData.failedPolls).toBe(1);
+			await drain(sandbox, trigger, ledger);
+			expect(ledger.delivered).toBe(120);
+			expect(ledger.repeated()).toEqual([]);
+			expect(trigger.nodeStaticData.failedPolls).toBe(0);
+		});
+	},
+);
 
 describe('AirSign Trigger, transient faults and real errors', () => {
 	it('transient faults are reported only on every 5th consecutive failed poll, with the reason', async () => {
@@ -85,12 +105,24 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 			const result = await trigger.poll();
 			sandbox.clock.advance(60_000);
 			outcomes.push(result.error ? 'error' : 'quiet');
-			if (result.error) expect(result.error.message).toMatch(/could not be read for 5 polls in a row.*budget is used up/);
+			if (result.error)
+				expect(result.error.message).toMatch(
+					/could not be read for 5 polls in a row.*budget is used up/,
+				);
 		}
 		expect(outcomes).toEqual([
-			'quiet', 'quiet', 'quiet', 'quiet', 'error',
-			'quiet', 'quiet', 'quiet', 'quiet', 'error',
-			'quiet', 'quiet',
+			'quiet',
+			'quiet',
+			'quiet',
+			'quiet',
+			'error',
+			'quiet',
+			'quiet',
+			'quiet',
+			'quiet',
+			'error',
+			'quiet',
+			'quiet',
 		]);
 		// A good poll resets the count.
 		const ok = await trigger.poll();
@@ -101,7 +133,11 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	it('an expired access token (by the sandbox clock) is an error the user sees, on every poll, and moves nothing', async () => {
 		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 3600 });
-		const credential = { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl };
+		const credential = {
+			authentication: 'accessToken',
+			accessToken: token,
+			baseUrl: sandbox.baseUrl,
+		};
 		const { trigger } = await activate(sandbox, { credential });
 		sandbox.createSession({ name: 'while the token is valid' });
 		sandbox.clock.advance(5_000);
@@ -128,7 +164,9 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 1 });
 		sandbox.clock.advance(5_000);
-		const trigger = newTrigger(sandbox, { credential: { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl } });
+		const trigger = newTrigger(sandbox, {
+			credential: { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl },
+		});
 		const result = await trigger.poll();
 		expect((result.error as NodeApiError).httpCode).toBe('401');
 		expect(trigger.nodeStaticData.cursor).toBeUndefined();
@@ -197,8 +235,13 @@ describe('AirSign Trigger, large backlog', () => {
 		sandbox.clock.advance(5_000);
 		await drain(sandbox, trigger, ledger);
 		const start = sandbox.clock.now();
-		for (let i = 0; i < 2_500; i++) sandbox.createSession({ name: `n${i}`, updatedAt: start + i * 2, createdAt: start - 1e6 });
-		for (let i = 0; i < 500; i++) sandbox.updateSession(existing[i].sessionId, { status: 'pending', updatedAt: start + i * 10 + 1 });
+		for (let i = 0; i < 2_500; i++)
+			sandbox.createSession({ name: `n${i}`, updatedAt: start + i * 2, createdAt: start - 1e6 });
+		for (let i = 0; i < 500; i++)
+			sandbox.updateSession(existing[i].sessionId, {
+				status: 'pending',
+				updatedAt: start + i * 10 + 1,
+			});
 		sandbox.clock.advance(10_000);
 
 		const first = await pollAndRecord(sandbox, trigger, ledger);

@@ -1,4 +1,9 @@
-import { createPollingHarness, createTestEnvironment, type PollingHarness, type PollResult } from '../../harness';
+import {
+	createPollingHarness,
+	createTestEnvironment,
+	type PollingHarness,
+	type PollResult,
+} from '../../harness';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -107,7 +112,12 @@ export async function pollAndRecord(
  * Polls until a poll is quiet: delivers nothing, ends without error and costs exactly
  * one request (at most `max` polls).
  */
-export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: Ledger, max = 50): Promise<number> {
+export async function drain(
+	sandbox: Sandbox,
+	trigger: PollingHarness,
+	ledger: Ledger,
+	max = 50,
+): Promise<number> {
 	for (let i = 1; i <= max; i++) {
 		const before = listRequests(sandbox).length;
 		const result = await trigger.poll();

@@ -26,7 +26,14 @@ function prng(seed: number) {
 	};
 }
 
-const STATUSES: SessionStatus[] = ['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired'];
+const STATUSES: SessionStatus[] = [
+	'draft',
+	'pending',
+	'inProgress',
+	'completed',
+	'cancelled',
+	'expired',
+];
 const SEED = 20300304;
 const TOTAL_UPDATES = 10_000;
 const MAX_5XX = 10; // each costs the trigger's 500 ms retry pause
@@ -47,19 +54,25 @@ describe('AirSign Trigger soak', () => {
 
 		let trigger = newTrigger(sandbox);
 		const ledger = new Ledger();
-		for (let i = 0; i < 50; i++) ids.push(sandbox.createSession({ name: `history ${i}` }).sessionId);
+		for (let i = 0; i < 50; i++)
+			ids.push(sandbox.createSession({ name: `history ${i}` }).sessionId);
 		sandbox.clock.advance(3_000);
 		const activatedAt = sandbox.clock.now();
 		const activation = await trigger.poll();
 		expect(activation.error).toBeUndefined();
 		sandbox.clock.advance(3_000);
 
-		const tick = () => sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3));
+		const tick = () =>
+			sandbox.clock.advance(
+				sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
+			);
 		const mutate = (create = false) => {
 			if (updates >= TOTAL_UPDATES) return;
 			updates++;
 			if (create || ids.length < 30 || rand.chance(0.3)) {
-				ids.push(sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(STATUSES) }).sessionId);
+				ids.push(
+					sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(STATUSES) }).sessionId,
+				);
 			} else if (rand.chance(0.8)) {
 				sandbox.updateSession(rand.pick(ids), { status: rand.pick(STATUSES) });
 			} else {
@@ -86,10 +99,21 @@ describe('AirSign Trigger soak', () => {
 			// Faults somewhere in the poll.
 			if (faults5xx < MAX_5XX && rand.chance(0.04)) {
 				faults5xx++;
-				sandbox.injectFault({ kind: 'status', status: rand.pick([500, 502, 503]), path: '/api/v1/Sessions', skip: rand.int(0, 3), count: rand.int(1, 2) });
+				sandbox.injectFault({
+					kind: 'status',
+					status: rand.pick([500, 502, 503]),
+					path: '/api/v1/Sessions',
+					skip: rand.int(0, 3),
+					count: rand.int(1, 2),
+				});
 			} else if (rand.chance(0.1)) {
 				faults429++;
-				sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: '/api/v1/Sessions', skip: rand.int(0, 4) });
+				sandbox.injectFault({
+					kind: 'rateLimit',
+					retryAfter: 60,
+					path: '/api/v1/Sessions',
+					skip: rand.int(0, 4),
+				});
 			}
 
 			// Changes while the trigger pages: time passes between its requests.
@@ -103,7 +127,10 @@ describe('AirSign Trigger soak', () => {
 			unsubscribe();
 			sandbox.clearFaults();
 			ledger.record(result);
-			maxDelivered = Math.max(maxDelivered, ((trigger.nodeStaticData.delivered as unknown[]) ?? []).length);
+			maxDelivered = Math.max(
+				maxDelivered,
+				((trigger.nodeStaticData.delivered as unknown[]) ?? []).length,
+			);
 
 			if (rand.chance(0.02)) {
 				trigger.restart();
@@ -120,7 +147,10 @@ describe('AirSign Trigger soak', () => {
 			const before = listRequests(sandbox).length;
 			const result = await trigger.poll();
 			ledger.record(result);
-			quiet = result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1 ? quiet + 1 : 0;
+			quiet =
+				result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
+					? quiet + 1
+					: 0;
 		}
 
 		// Every session's latest state was delivered, in that state; no pair twice.
@@ -128,12 +158,16 @@ describe('AirSign Trigger soak', () => {
 		for (const item of ledger.items) latest.set(key(item.sessionId, item.updatedAt), item);
 		const sessions = demoSessions(sandbox);
 		// History that never changed after activation is not an update.
-		const lost = sessions.filter((s) => Date.parse(s.updatedAt) > activatedAt).filter((s) => {
-			const item = latest.get(key(s.sessionId, s.updatedAt));
-			return !item || item.status !== s.status || item.name !== s.name;
-		});
+		const lost = sessions
+			.filter((s) => Date.parse(s.updatedAt) > activatedAt)
+			.filter((s) => {
+				const item = latest.get(key(s.sessionId, s.updatedAt));
+				return !item || item.status !== s.status || item.name !== s.name;
+			});
 		const repeated = ledger.repeated();
-		const transientReports = ledger.errors.filter((e) => /could not be read for 5 polls in a row/.test(e.message));
+		const transientReports = ledger.errors.filter((e) =>
+			/could not be read for 5 polls in a row/.test(e.message),
+		);
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
 		console.log(
 			`soak: seed=${SEED} updates=${updates} sessions=${sessions.length} polls=${polls} delivered=${ledger.delivered} ` +
@@ -156,4 +190,3 @@ describe('AirSign Trigger soak', () => {
 		expect((trigger.nodeStaticData.delivered as unknown[]).length).toBeLessThanOrEqual(atCursor);
 	}, 60_000);
 });
-

@@ -3,7 +3,15 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { demoSessions, drain, Ledger, listRequests, newTrigger, pollAndRecord, useSandbox } from './helpers';
+import {
+	demoSessions,
+	drain,
+	Ledger,
+	listRequests,
+	newTrigger,
+	pollAndRecord,
+	useSandbox,
+} from './helpers';
 
 const getSandbox = useSandbox();
 
@@ -11,7 +19,8 @@ type Combo = { inclusive: boolean; precision: 'ms' | 's'; tieOrder: 'id' | 'rand
 const combos: Combo[] = [];
 for (const inclusive of [false, true]) {
 	for (const precision of ['ms', 's'] as const) {
-		for (const tieOrder of ['id', 'random'] as const) combos.push({ inclusive, precision, tieOrder });
+		for (const tieOrder of ['id', 'random'] as const)
+			combos.push({ inclusive, precision, tieOrder });
 	}
 }
 
@@ -48,7 +57,8 @@ describe.each(combos)(
 			configure(sandbox, combo);
 			const { trigger, ledger } = await activate(sandbox);
 			const at = sandbox.clock.now() + 321; // same second in 's' mode too
-			for (let i = 0; i < 7; i++) sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 60_000 });
+			for (let i = 0; i < 7; i++)
+				sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 60_000 });
 			sandbox.createSession({ name: 'before', updatedAt: at - 2_000, createdAt: at - 60_000 });
 			sandbox.clock.advance(5_000);
 			const items = await pollAndRecord(sandbox, trigger, ledger);
@@ -87,11 +97,25 @@ describe.each(combos)(
 			configure(sandbox, combo);
 			const { trigger, ledger } = await activate(sandbox);
 			const at = sandbox.clock.now();
-			for (let i = 0; i < 20; i++) sandbox.createSession({ name: `early ${i}`, updatedAt: at - 3_000 + i, createdAt: at - 900_000 });
+			for (let i = 0; i < 20; i++)
+				sandbox.createSession({
+					name: `early ${i}`,
+					updatedAt: at - 3_000 + i,
+					createdAt: at - 900_000,
+				});
 			for (let i = 0; i < 250; i++) {
-				sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i * 1_000 });
+				sandbox.createSession({
+					name: `tie ${i}`,
+					updatedAt: at,
+					createdAt: at - 800_000 + i * 1_000,
+				});
 			}
-			for (let i = 0; i < 30; i++) sandbox.createSession({ name: `late ${i}`, updatedAt: at + 1_000 + i, createdAt: at - 900_000 });
+			for (let i = 0; i < 30; i++)
+				sandbox.createSession({
+					name: `late ${i}`,
+					updatedAt: at + 1_000 + i,
+					createdAt: at - 900_000,
+				});
 			sandbox.clock.advance(10_000);
 			const items = await pollAndRecord(sandbox, trigger, ledger);
 			expect(items.length).toBe(300);
@@ -108,8 +132,10 @@ describe.each(combos)(
 			configure(sandbox, combo);
 			const { trigger, ledger } = await activate(sandbox);
 			const at = sandbox.clock.now();
-			for (let i = 0; i < 230; i++) sandbox.createSession({ name: `same ${i}`, updatedAt: at, createdAt: at - 5_000 });
-			for (let i = 0; i < 40; i++) sandbox.createSession({ name: `other ${i}`, updatedAt: at, createdAt: at - 10_000 - i });
+			for (let i = 0; i < 230; i++)
+				sandbox.createSession({ name: `same ${i}`, updatedAt: at, createdAt: at - 5_000 });
+			for (let i = 0; i < 40; i++)
+				sandbox.createSession({ name: `other ${i}`, updatedAt: at, createdAt: at - 10_000 - i });
 			sandbox.createSession({ name: 'after', updatedAt: at + 1_500 });
 			sandbox.clock.advance(10_000);
 			await drain(sandbox, trigger, ledger);
@@ -122,7 +148,8 @@ describe.each(combos)(
 			configure(sandbox, combo);
 			const { trigger, ledger } = await activate(sandbox);
 			const at = sandbox.clock.now();
-			for (let i = 0; i < 150; i++) sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
+			for (let i = 0; i < 150; i++)
+				sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
 			sandbox.clock.advance(10_000);
 			expect(await pollAndRecord(sandbox, trigger, ledger)).toHaveLength(150);
 			for (let i = 0; i < 3; i++) {
@@ -143,8 +170,11 @@ describe.each(combos)(
 			for (let i = 0; i < 420; i++) {
 				// Groups of three share an instant; 420 updates span several pages.
 				ids.push(
-					sandbox.createSession({ name: `s${i}`, updatedAt: base + Math.floor(i / 3) * 7, createdAt: base - 1e6 + i * 1_000 })
-						.sessionId,
+					sandbox.createSession({
+						name: `s${i}`,
+						updatedAt: base + Math.floor(i / 3) * 7,
+						createdAt: base - 1e6 + i * 1_000,
+					}).sessionId,
 				);
 			}
 			sandbox.clock.advance(10_000);
@@ -178,7 +208,8 @@ describe('AirSign Trigger ties: request cost', () => {
 		sandbox.config.rateLimitPerHour = 100_000;
 		const { trigger, ledger } = await activate(sandbox);
 		const at = sandbox.clock.now();
-		for (let i = 0; i < 250; i++) sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i });
+		for (let i = 0; i < 250; i++)
+			sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i });
 		sandbox.clock.advance(10_000);
 		sandbox.clearRequests();
 		const items = await pollAndRecord(sandbox, trigger, ledger);

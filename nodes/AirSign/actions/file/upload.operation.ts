@@ -46,7 +46,8 @@ const tooLarge = {
 const failures: FailureMessages = {
 	INVALID_BASE64: {
 		message: 'AirSign could not decode the uploaded data',
-		description: 'The node sends the binary file as base64. Check that the input binary field holds the PDF itself.',
+		description:
+			'The node sends the binary file as base64. Check that the input binary field holds the PDF itself.',
 	},
 	INVALID_FILE_TYPE: {
 		message: 'AirSign accepts only PDF files, and this file is not one',

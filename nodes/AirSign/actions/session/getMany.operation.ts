@@ -128,9 +128,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(node, `"Limit" must be a whole number of at least 1, not ${limit}`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			`"Limit" must be a whole number of at least 1, not ${limit}`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -140,7 +144,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		sortBy: optionalText(options.sortBy),
 		sortOrder: optionalText(options.sortOrder),
 	};
-	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[keyof typeof DATE_FILTERS, string]>) {
+	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<
+		[keyof typeof DATE_FILTERS, string]
+	>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
 		query[key] = toUtcIso(node, value, label, this.getTimezone(), itemIndex);
@@ -154,13 +160,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		Math.max(0, Number(options.maxRateLimitWait ?? 60)),
 		executionTimeout > 0 ? executionTimeout : Number.POSITIVE_INFINITY,
 	);
-	return await listSessions(
-		this,
-		query,
-		{ returnAll, limit },
-		itemIndex,
-		{ maxRateLimitWaitMs: maxWaitSeconds * 1000, transientRetries: 2 },
-	);
+	return await listSessions(this, query, { returnAll, limit }, itemIndex, {
+		maxRateLimitWaitMs: maxWaitSeconds * 1000,
+		transientRetries: 2,
+	});
 }
 
 function assertOrdered(

@@ -31,7 +31,8 @@ const failures: FailureMessages = {
 	},
 	NO_RECIPIENTS: {
 		message: 'The session has no recipients',
-		description: 'Add at least one recipient to the draft in the AirSign editor, then send it again.',
+		description:
+			'Add at least one recipient to the draft in the AirSign editor, then send it again.',
 	},
 	INCOMPLETE_RECIPIENTS: {
 		message: 'Some recipients of the session have no name or no email',
