@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
+import type { RateLimitState } from '../transport/answerHeaders';
 import type { RetryPolicy, SessionsPage, SessionsQuery } from '../transport/sessionPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
 import type { FetchPage, TakePage } from './readTieGroup';
@@ -20,6 +21,8 @@ export interface CollectLimits {
 	 * poll catches an update that becomes visible a moment after its timestamp.
 	 */
 	settleMs: number;
+	/** Told what every answer said about the budget. */
+	onRateLimit?: (rateLimit: RateLimitState) => void;
 }
 
 export interface CollectResult {
@@ -32,7 +35,7 @@ export interface CollectResult {
 }
 
 /** A poll never waits for the budget (the next poll comes anyway) and retries a fault once. */
-const POLL_RETRY_POLICY: RetryPolicy = { maxRateLimitWaitMs: 0, transientRetries: 1 };
+export const POLL_RETRY_POLICY: RetryPolicy = { maxRateLimitWaitMs: 0, transientRetries: 1 };
 
 /**
  * Reads every update at or after the cursor, paging by the cursor rather than by
@@ -63,8 +66,9 @@ export async function collectUpdates(
 	/** The last page said hasMore=false: everything visible up to its Date was read. */
 	let readToEnd = false;
 
+	const policy: RetryPolicy = { ...POLL_RETRY_POLICY, onRateLimit: limits.onRateLimit };
 	const fetchPage: FetchPage = async (query, offset) =>
-		await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, POLL_RETRY_POLICY);
+		await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, policy);
 	const take: TakePage = (page) => {
 		serverTime = page.serverTime ?? serverTime;
 		let newest = Number.NEGATIVE_INFINITY;

@@ -6,9 +6,18 @@ import { isoFromMs, toUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
 import type { SessionsQuery } from '../transport/sessionPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
-import { collectUpdates } from './collectUpdates';
+import type { RateLimitState } from '../transport/answerHeaders';
+import { budgetFrom, mustWaitForReset, waitingText } from './budget';
+import { POLL_RETRY_POLICY, collectUpdates } from './collectUpdates';
 import type { TriggerState } from './triggerState';
-import { countFailedPoll, deliveryKey, stateToContinue, writeState } from './triggerState';
+import {
+	countFailedPoll,
+	deliveryKey,
+	readBudget,
+	rememberBudget,
+	stateToContinue,
+	writeState,
+} from './triggerState';
 
 /** Transient failures in a row before the trigger reports one as an error. */
 export const FAILED_POLLS_BEFORE_ERROR = 5;
@@ -31,10 +40,48 @@ export async function pollSessionUpdates(
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const reserve = Number(options.reserveRequests ?? DEFAULT_RESERVE_REQUESTS);
 	const startFrom = optionalDate(ctx, options.startFrom);
-	let state = stateToContinue(staticData, startFrom);
+	const state = stateToContinue(staticData, startFrom);
+
+	const budget = readBudget(staticData);
+	if (state && mustWaitForReset(budget, reserve, Date.now())) {
+		ctx.logger.debug(`${waitingText(budget, reserve)} (poll skipped)`);
+		if (!budget.warned) {
+			ctx.logger.warn(waitingText(budget, reserve));
+			rememberBudget(staticData, { ...budget, warned: true });
+		}
+		return null;
+	}
+
+	// Every answer, a failed one too, tells what is left of the budget: keep the last word.
+	let lastRateLimit: { rateLimit: RateLimitState; at: number } | undefined;
+	const onRateLimit = (rateLimit: RateLimitState) =>
+		(lastRateLimit = { rateLimit, at: Date.now() });
+	try {
+		return await readUpdates(ctx, staticData, state, { filters, reserve, startFrom, onRateLimit });
+	} finally {
+		const learned = lastRateLimit && budgetFrom(lastRateLimit.rateLimit, lastRateLimit.at);
+		if (learned) rememberBudget(staticData, learned);
+	}
+}
+
+interface ReadSettings {
+	filters: SessionsQuery;
+	reserve: number;
+	startFrom: string | undefined;
+	onRateLimit: (rateLimit: RateLimitState) => void;
+}
+
+async function readUpdates(
+	ctx: IPollFunctions,
+	staticData: IDataObject,
+	continued: TriggerState | undefined,
+	{ filters, reserve, startFrom, onRateLimit }: ReadSettings,
+): Promise<INodeExecutionData[][] | null> {
+	let state = continued;
 	if (!state) {
-		state = await startingState(ctx, filters, startFrom);
+		state = await startingState(ctx, filters, startFrom, onRateLimit);
 		if (startFrom === undefined) {
 			// First activation starts from the present: nothing to deliver yet.
 			writeState(staticData, state);
@@ -43,9 +90,10 @@ export async function pollSessionUpdates(
 	}
 
 	const result = await collectUpdates(ctx, state, filters, {
-		reserveRequests: Number(options.reserveRequests ?? DEFAULT_RESERVE_REQUESTS),
+		reserveRequests: reserve,
 		maxRequests: MAX_REQUESTS_PER_POLL,
 		settleMs: SETTLE_MS,
+		onRateLimit,
 	});
 
 	if (result.fault) {
@@ -86,7 +134,7 @@ async function fetchSample(
 		{ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' },
 		{ limit: 1, offset: 0 },
 		0,
-		{ maxRateLimitWaitMs: 0, transientRetries: 1 },
+		POLL_RETRY_POLICY,
 	);
 	return page.sessions.length ? [ctx.helpers.returnJsonArray(page.sessions)] : null;
 }
@@ -99,6 +147,7 @@ async function startingState(
 	ctx: IPollFunctions,
 	filters: SessionsQuery,
 	startFrom: string | undefined,
+	onRateLimit: (rateLimit: RateLimitState) => void,
 ): Promise<TriggerState> {
 	if (startFrom !== undefined) return { cursor: startFrom, delivered: [], startFrom };
 	// One page of the newest sessions: its Date header gives "now", and every session in
@@ -108,7 +157,7 @@ async function startingState(
 		{ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' },
 		{ limit: MAX_PAGE_SIZE, offset: 0 },
 		0,
-		{ maxRateLimitWaitMs: 0, transientRetries: 1 },
+		{ ...POLL_RETRY_POLICY, onRateLimit },
 	);
 	const stamped = page.sessions
 		.map((session) => ({ session, updatedAtMs: Date.parse(String(session.updatedAt)) }))

@@ -16,6 +16,20 @@ export interface TriggerState {
 	startFrom?: string;
 }
 
+/**
+ * What AirSign last said about the List Sessions budget, kept apart from the cursor (a poll
+ * that fails still learns it). Times are on n8n's clock, so no request is needed to know
+ * whether the window has reset.
+ */
+export interface BudgetMemory {
+	/** Requests left in the window after the last answer. */
+	remaining: number;
+	/** When the window resets, on n8n's clock (epoch ms). */
+	resetsAt: number;
+	/** The trigger has warned that it waits for this reset. */
+	warned?: boolean;
+}
+
 /** The paging step: updatedAfter asks for 1 ms before the instant it means. */
 export const ONE_MS = 1;
 
@@ -55,6 +69,17 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	if (state.startFrom === undefined) delete staticData.startFrom;
 	else staticData.startFrom = state.startFrom;
 	staticData.failedPolls = 0;
+}
+
+export function readBudget(staticData: IDataObject): BudgetMemory | undefined {
+	const budget = staticData.budget as IDataObject | undefined;
+	if (typeof budget?.remaining !== 'number' || typeof budget.resetsAt !== 'number')
+		return undefined;
+	return { remaining: budget.remaining, resetsAt: budget.resetsAt, warned: budget.warned === true };
+}
+
+export function rememberBudget(staticData: IDataObject, budget: BudgetMemory): void {
+	staticData.budget = { ...budget };
 }
 
 /**

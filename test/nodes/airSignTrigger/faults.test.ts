@@ -99,7 +99,8 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	it('transient faults are reported only on every 5th consecutive failed poll, with the reason', async () => {
 		const sandbox = getSandbox();
 		const { trigger } = await activate(sandbox);
-		sandbox.injectFault({ kind: 'rateLimit', retryAfter: 600, path: SESSIONS, count: 12 });
+		// Each poll retries a 5xx once: two failed requests per poll.
+		sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 24 });
 		const outcomes: string[] = [];
 		for (let i = 0; i < 12; i++) {
 			const result = await trigger.poll();
@@ -107,7 +108,7 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 			outcomes.push(result.error ? 'error' : 'quiet');
 			if (result.error)
 				expect(result.error.message).toMatch(
-					/could not be read for 5 polls in a row.*budget is used up/,
+					/could not be read for 5 polls in a row.*internal problem \[HTTP 503\]/,
 				);
 		}
 		expect(outcomes).toEqual([
@@ -174,7 +175,7 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 });
 
 describe('AirSign Trigger, rate budget', () => {
-	it('stops paging when X-RateLimit-Remaining reaches the reserve and resumes next poll; a quiet poll costs one request', async () => {
+	it('stops paging when X-RateLimit-Remaining reaches the reserve, makes no request until the window resets, then resumes; a quiet poll costs one request', async () => {
 		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 16; // activation leaves 15; the default reserve is 10
 		const { trigger, ledger } = await activate(sandbox);
@@ -187,11 +188,11 @@ describe('AirSign Trigger, rate budget', () => {
 		// Each page re-asks from its newest instant, so consecutive pages overlap by a row.
 		expect(first).toHaveLength(496);
 
-		// Each further poll, below the reserve, reads one page and stops.
+		// The reserve is left to other workflows: further polls in this hour make no request.
 		sandbox.clearRequests();
-		const second = await pollAndRecord(sandbox, trigger, ledger);
-		expect(listRequests(sandbox)).toHaveLength(1);
-		expect(second).toHaveLength(99);
+		for (let i = 0; i < 5; i++) expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+		expect(listRequests(sandbox)).toHaveLength(0);
+		expect(ledger.errors).toEqual([]);
 
 		// The hour ends; the rest arrives, then quiet polls cost exactly one request each.
 		sandbox.clock.advance(3_600_000);
@@ -199,6 +200,7 @@ describe('AirSign Trigger, rate budget', () => {
 		expect(ledger.delivered).toBe(700);
 		expect(ledger.repeated()).toEqual([]);
 		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		sandbox.clock.advance(3_600_000);
 		for (let i = 0; i < 3; i++) {
 			sandbox.clearRequests();
 			expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
@@ -206,7 +208,7 @@ describe('AirSign Trigger, rate budget', () => {
 		}
 	});
 
-	it('"Keep Requests for Other Workflows" is honoured, and a used-up budget is a quiet poll', async () => {
+	it('"Keep Requests for Other Workflows" is honoured: below it, polls make no request and report nothing', async () => {
 		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 10;
 		const { trigger, ledger } = await activate(sandbox, { options: { reserveRequests: 6 } });
@@ -215,12 +217,36 @@ describe('AirSign Trigger, rate budget', () => {
 		await pollAndRecord(sandbox, trigger, ledger); // remaining 8, 7, 6: stop
 		expect(listRequests(sandbox)).toHaveLength(3);
 		for (let i = 0; i < 10; i++) await pollAndRecord(sandbox, trigger, ledger);
-		expect(ledger.errors.length).toBeLessThanOrEqual(2); // every 5th 429 in a row is reported
-		expect(listRequests(sandbox).filter((r) => r.status === 200)).toHaveLength(9);
-		sandbox.clock.advance(3_600_000);
-		await drain(sandbox, trigger, ledger, 200);
+		expect(ledger.errors).toEqual([]);
+		expect(listRequests(sandbox)).toHaveLength(3);
+		// Each following hour the trigger takes at most 10 - 6 requests, until all has arrived.
+		for (let hour = 1; hour <= 6 && ledger.delivered < 1_000; hour++) {
+			sandbox.clock.advance(3_600_000);
+			sandbox.clearRequests();
+			for (let i = 0; i < 12; i++) await pollAndRecord(sandbox, trigger, ledger, 60_000);
+			expect(listRequests(sandbox).length).toBeLessThanOrEqual(4);
+		}
 		expect(ledger.delivered).toBe(1_000);
 		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.errors).toEqual([]);
+	});
+
+	it('after a 429 the trigger makes no request until the reset it announced, reports no error, and then goes on', async () => {
+		const sandbox = getSandbox();
+		const { trigger, ledger } = await activate(sandbox);
+		backlog(sandbox, 50);
+		sandbox.clearRequests();
+		sandbox.injectFault({ kind: 'rateLimit', retryAfter: 600, path: SESSIONS, count: 1 });
+		// Polls every minute: the first meets the 429, the next nine fall before its reset.
+		for (let i = 0; i < 10; i++) await pollAndRecord(sandbox, trigger, ledger, 60_000);
+		expect(listRequests(sandbox).map((r) => r.status)).toEqual([429]);
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.delivered).toBe(0);
+		// Both headers have whole seconds and the reset is rounded up: it may read up to 2 s late.
+		sandbox.clock.advance(2_000);
+		await pollAndRecord(sandbox, trigger, ledger, 60_000);
+		expect(listRequests(sandbox).map((r) => r.status)).toEqual([429, 200]);
+		expect(ledger.delivered).toBe(50);
 	});
 });
 

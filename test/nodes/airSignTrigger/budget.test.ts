@@ -1,0 +1,151 @@
+import { createTestEnvironment, runNode } from '../../harness';
+
+import { Logger } from '@n8n/backend-common';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
+import type { Sandbox } from '../../../sandbox';
+import {
+	demoSessions,
+	Ledger,
+	listRequests,
+	newTrigger,
+	pollAndRecord,
+	useSandbox,
+} from './helpers';
+
+const getSandbox = useSandbox();
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** When, in each hour of its budget window, another workflow lists sessions (the last one late). */
+const OTHER_WORKFLOW_MINUTES = [5, 20, 40, 58];
+const RESERVE = 10;
+
+/** Another workflow of the organisation: Get Many, Limit 10, through n8n's engine. */
+async function otherWorkflowCall(sandbox: Sandbox) {
+	const result = await runNode({
+		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
+		nodeType: new AirSign(),
+		credentials: {
+			airSignApi: {
+				authentication: 'accessToken',
+				accessToken: sandbox.demo.accessToken,
+				baseUrl: sandbox.baseUrl,
+			} as never,
+		},
+		parameters: {
+			resource: 'session',
+			operation: 'getMany',
+			limit: 10,
+			options: { maxRateLimitWait: 0 },
+		},
+	});
+	return result.error;
+}
+
+/** n8n's log lines (level, message) while the test runs. */
+function captureLogs() {
+	const lines: Array<{ level: string; message: string }> = [];
+	const spy = vi
+		.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log')
+		.mockImplementation((level: unknown, message: unknown) => {
+			lines.push({ level: String(level), message: String(message) });
+		});
+	return { lines, restore: () => spy.mockRestore() };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('AirSign Trigger keeps the reserve for other workflows (60 requests an hour)', () => {
+	it('polling every minute for three hours beside another workflow: its calls all succeed, 0 lost, 0 repeated', async () => {
+		const sandbox = getSandbox();
+		expect(sandbox.config.rateLimitPerHour).toBe(60);
+		const logs = captureLogs();
+		const trigger = newTrigger(sandbox, { options: { reserveRequests: RESERVE } });
+		const ledger = new Ledger();
+		// Activation opens the budget window (the sandbox's window starts with its first request).
+		expect((await trigger.poll()).error).toBeUndefined();
+		const windowStart = sandbox.clock.now();
+
+		const otherErrors: unknown[] = [];
+		let otherCalls = 0;
+		let updates = 0;
+		const triggerRequestsByHour = [0, 0, 0];
+		for (let minute = 1; minute < 180; minute++) {
+			sandbox.clock.set(windowStart + minute * MINUTE);
+			// Updates arrive all the while: new sessions, and sessions that change again.
+			if (minute % 2 === 0) {
+				sandbox.createSession({ name: `new ${minute}` });
+				updates++;
+			}
+			if (minute % 3 === 0) {
+				const [oldest] = demoSessions(sandbox).sort((a, b) =>
+					a.updatedAt.localeCompare(b.updatedAt),
+				);
+				sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
+				updates++;
+			}
+			if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
+				otherCalls++;
+				const error = await otherWorkflowCall(sandbox);
+				if (error) otherErrors.push(`minute ${minute}: ${error.message}`);
+			}
+			const before = listRequests(sandbox).length;
+			await pollAndRecord(sandbox, trigger, ledger, 0);
+			triggerRequestsByHour[Math.floor(minute / 60)] += listRequests(sandbox).length - before;
+		}
+		// The last stretch of the third hour was held back for the reserve: after its reset,
+		// the trigger delivers it.
+		sandbox.clock.set(windowStart + 3 * HOUR + MINUTE);
+		await pollAndRecord(sandbox, trigger, ledger, 0);
+		logs.restore();
+
+		expect(otherCalls).toBe(12);
+		expect(otherErrors).toEqual([]);
+		expect(listRequests(sandbox).filter((r) => r.status === 429)).toEqual([]);
+		for (const requests of triggerRequestsByHour) {
+			expect(requests).toBeGreaterThan(0);
+			expect(requests).toBeLessThanOrEqual(60 - RESERVE);
+		}
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expect(updates).toBeGreaterThan(100);
+
+		// Visible: a debug line for every skipped poll, one warning per window.
+		const waiting = /polls make no request until the budget resets at \d\d:\d\d:\d\d UTC/;
+		const warnings = logs.lines.filter((l) => l.level === 'warn' && waiting.test(l.message));
+		const skipped = logs.lines.filter(
+			(l) => l.level === 'debug' && /\(poll skipped\)$/.test(l.message),
+		);
+		expect(warnings).toHaveLength(3);
+		expect(skipped.length).toBeGreaterThanOrEqual(3 * 8);
+		expect(
+			skipped.length + triggerRequestsByHour.reduce((a, b) => a + b, 0),
+		).toBeGreaterThanOrEqual(179);
+	});
+
+	it('a restart forgets the budget: the first poll after it makes one request and learns it again', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 12;
+		const trigger = newTrigger(sandbox, { options: { reserveRequests: RESERVE } });
+		const ledger = new Ledger();
+		await pollAndRecord(sandbox, trigger, ledger, MINUTE); // activation: 11 left
+		await pollAndRecord(sandbox, trigger, ledger, MINUTE); // 10 left: at the reserve
+		sandbox.clearRequests();
+		await pollAndRecord(sandbox, trigger, ledger, MINUTE);
+		expect(listRequests(sandbox)).toHaveLength(0);
+
+		// What n8n 2.x saved: the static data as of the last emitting poll (here: none since
+		// activation), so the restarted trigger knows the cursor but not the budget.
+		const restarted = newTrigger(sandbox, {
+			options: { reserveRequests: RESERVE },
+			staticData: { 'node:Trigger': { cursor: trigger.nodeStaticData.cursor, delivered: [] } },
+		});
+		await pollAndRecord(sandbox, restarted, ledger, MINUTE);
+		await pollAndRecord(sandbox, restarted, ledger, MINUTE);
+		expect(listRequests(sandbox).map((r) => r.status)).toEqual([200]);
+		expect(ledger.errors).toEqual([]);
+	});
+});
