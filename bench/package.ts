@@ -1,5 +1,5 @@
 /**
- * 5. Package: size of `dist` (what npm publishes: package.json "files": ["dist"]) and
+ * 5. Package: size of `dist` and of what npm publishes from it (package.json "files") and
  * the time a fresh Node process needs to require the node and credential modules.
  * hyperfine when installed (`apt-get install -y hyperfine`), else repeated spawns.
  */
@@ -125,9 +125,14 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		['dist', 'files', 'bytes'],
 		[
 			[
-				'total (published)',
+				'total (all of dist)',
 				String(files.length),
 				`${total.toLocaleString('en-US')} (${kb(total)})`,
+			],
+			[
+				'published (without .d.ts and .map: package.json "files")',
+				String(files.filter((f) => !f.endsWith('.map') && !f.endsWith('.d.ts')).length),
+				`${(js + other).toLocaleString('en-US')} (${kb(js + other)})`,
 			],
 			[
 				'.js',
@@ -209,7 +214,9 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		}
 		return [command.name, fmt(summarize(moduleMs)), fmt(summarize(workflowMs))];
 	});
-	log(`package: dist ${kb(total)}, AirSign.node.js load ${fmt(summarize(timings[2].ms))} ms`);
+	log(
+		`package: published ${kb(js + other)}, AirSign.node.js load ${fmt(summarize(timings[2].ms))} ms`,
+	);
 	return {
 		title: '5. Package',
 		markdown: [
