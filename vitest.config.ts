@@ -14,8 +14,9 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.ts'],
-		testTimeout: 30_000,
-		hookTimeout: 30_000,
+		// Hang detectors, not speed limits: CI's machine may be busy (no test depends on timing).
+		testTimeout: 5 * 60_000,
+		hookTimeout: 5 * 60_000,
 		// Two cores: run files in two processes; each starts its own sandbox on a free port.
 		pool: 'forks',
 		poolOptions: { forks: { maxForks: 2, minForks: 1 } },

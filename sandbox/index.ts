@@ -100,6 +100,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	if (options.seedDemoData) seedDemoData(store, demo.orgId, other.orgId, clock.now());
 
 	const server = createServer(createRequestListener(ctx));
+	// Never close an idle keep-alive connection from this side. With Node's default (5 s), a
+	// client that reuses a connection just as the server times it out gets ECONNRESET, and a busy
+	// machine widens that window until it happens. Clients (undici, n8n's HTTP agent) close their
+	// own idle connections after a few seconds; server.close() closes the rest.
+	server.keepAliveTimeout = 0;
 	await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
 	const address = server.address() as AddressInfo;
 	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

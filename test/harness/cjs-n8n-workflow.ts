@@ -12,13 +12,11 @@
  * (The permanent fix is a `resolve.alias` of 'n8n-workflow' to its CJS entry in
  * vitest.config.ts.)
  */
-import { createRequire } from 'node:module';
-
 import { vi } from 'vitest';
 
-const requireFromHere = createRequire(__filename);
+import { engineRequire } from './engine';
 
-vi.mock('n8n-workflow', () => requireFromHere('n8n-workflow') as Record<string, unknown>);
+vi.mock('n8n-workflow', () => engineRequire('n8n-workflow') as Record<string, unknown>);
 
 /** The CJS n8n-workflow, the copy n8n-core uses. */
-export const n8nWorkflowCjs = requireFromHere('n8n-workflow') as typeof import('n8n-workflow');
+export const n8nWorkflowCjs = engineRequire('n8n-workflow') as typeof import('n8n-workflow');

@@ -56,6 +56,7 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
+import { engineDifferences } from './engine';
 import { ensureN8nRuntime } from './n8n-runtime';
 
 /** Credential types known to the harness, by `name` (what `getByName` does in the CLI). */
@@ -537,6 +538,9 @@ function restrictToCredentialDomains(
 	helpers: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): IHttpRequestHelper {
+	if (!engineDifferences.hasCredentialDomainRestriction) {
+		return { helpers: { httpRequest: helpers.helpers.httpRequest } } as IHttpRequestHelper;
+	}
 	return {
 		helpers: {
 			httpRequest: async (requestOptions: IHttpRequestOptions): Promise<unknown> => {

@@ -6,16 +6,14 @@
 import './env-setup';
 
 import { Logger } from '@n8n/backend-common';
-import { SsrfProtectionConfig } from '@n8n/config';
+import * as n8nConfig from '@n8n/config';
 import { Container } from '@n8n/di';
 import type { KeyInfo } from 'n8n-core';
-import {
-	BinaryDataConfig,
-	BinaryDataService,
-	Cipher,
-	EncryptionKeyProxy,
-	InstanceSettings,
-} from 'n8n-core';
+import * as n8nCore from 'n8n-core';
+
+import { engineDifferences } from './engine';
+
+const { BinaryDataConfig, BinaryDataService, Cipher, InstanceSettings } = n8nCore;
 
 export type BinaryDataMode = 'default' | 'filesystem';
 
@@ -32,26 +30,28 @@ export async function ensureN8nRuntime(): Promise<void> {
 	ready ??= (async () => {
 		Container.get(Logger);
 		const instanceSettings = Container.get(InstanceSettings);
-		// The CLI backs the encryption-key proxy with its key table. The harness offers the
-		// instance key alone, as a fresh install with a legacy (no-prefix) key has it.
-		const cipher = Container.get(Cipher);
-		const instanceKey: KeyInfo = {
-			id: 'instance',
-			value: cipher.encryptDEKWithInstanceKey(instanceSettings.encryptionKey),
-			algorithm: 'aes-256-cbc',
-			format: 'no-prefix',
-		};
-		Container.get(EncryptionKeyProxy).setProvider({
-			getActiveKey: async () => instanceKey,
-			getKeyById: async (id) => (id === instanceKey.id ? instanceKey : null),
-			getLegacyKey: async () => instanceKey,
-		});
+		if (engineDifferences.hasEncryptionKeyTable) {
+			// The CLI backs the encryption-key proxy with its key table. The harness offers the
+			// instance key alone, as a fresh install with a legacy (no-prefix) key has it.
+			const cipher = Container.get(Cipher);
+			const instanceKey: KeyInfo = {
+				id: 'instance',
+				value: cipher.encryptDEKWithInstanceKey(instanceSettings.encryptionKey),
+				algorithm: 'aes-256-cbc',
+				format: 'no-prefix',
+			};
+			Container.get(n8nCore.EncryptionKeyProxy).setProvider({
+				getActiveKey: async () => instanceKey,
+				getKeyById: async (id) => (id === instanceKey.id ? instanceKey : null),
+				getLegacyKey: async () => instanceKey,
+			});
+		}
 		// A default n8n install has SSRF protection OFF (N8N_SSRF_PROTECTION_ENABLED=false),
 		// so requests to 127.0.0.1 (the sandbox) go out. Pin that default even if the
 		// developer's shell exported the variable; tests that want the protection call
 		// `configureSsrfProtection`.
-		const ssrf = Container.get(SsrfProtectionConfig);
-		ssrf.enabled = false;
+		if (engineDifferences.hasSsrfProtection)
+			Container.get(n8nConfig.SsrfProtectionConfig).enabled = false;
 		await setBinaryDataMode('default');
 	})();
 	await ready;
@@ -79,5 +79,7 @@ export async function setBinaryDataMode(mode: BinaryDataMode): Promise<void> {
  */
 export async function setSsrfProtection(enabled: boolean): Promise<void> {
 	await ensureN8nRuntime();
-	Container.get(SsrfProtectionConfig).enabled = enabled;
+	if (!engineDifferences.hasSsrfProtection)
+		throw new Error('this n8n engine has no SSRF protection');
+	Container.get(n8nConfig.SsrfProtectionConfig).enabled = enabled;
 }

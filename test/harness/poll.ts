@@ -8,8 +8,7 @@
  */
 import './env-setup';
 
-import { Container } from '@n8n/di';
-import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import { PollContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -24,6 +23,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { createPollTick } from './engine';
 import type { CredentialRef, TestEnvironment } from './environment';
 import { buildAdditionalData, createTestEnvironment } from './environment';
 import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-runtime';
@@ -162,12 +162,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 					result.error = error;
 				},
 			);
-			const execute = Container.get(PollTriggerExecutor).create(
-				workflow,
-				node,
-				pollFunctions,
-				() => true,
-			);
+			const execute = createPollTick(workflow, node, pollFunctions);
 			try {
 				await execute(mode === 'manual');
 			} catch (error) {

@@ -11,6 +11,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
+import { engineDifferences } from './engine';
 import { startEchoServer, type EchoServer } from './fixtures/echoServer';
 import { ProbeNode } from './fixtures/ProbeNode.node';
 
@@ -181,24 +182,27 @@ describe('runNode', () => {
 		expect(server.requests[0].headers.authorization).toBe('Bearer inline-tok');
 	});
 
-	it("n8n's own SSRF protection, when switched on, blocks loopback (default install: off)", async () => {
-		await setSsrfProtection(true);
-		try {
-			const result = await runNode({
+	it.skipIf(!engineDifferences.hasSsrfProtection)(
+		"n8n's own SSRF protection, when switched on, blocks loopback (default install: off)",
+		async () => {
+			await setSsrfProtection(true);
+			try {
+				const result = await runNode({
+					env,
+					nodeType: new ProbeNode(),
+					credentials: { airSignApi: cred },
+				});
+				expect(result.error).toBeDefined();
+				expect(server.requests).toHaveLength(0);
+			} finally {
+				await setSsrfProtection(false);
+			}
+			const again = await runNode({
 				env,
 				nodeType: new ProbeNode(),
 				credentials: { airSignApi: cred },
 			});
-			expect(result.error).toBeDefined();
-			expect(server.requests).toHaveLength(0);
-		} finally {
-			await setSsrfProtection(false);
-		}
-		const again = await runNode({
-			env,
-			nodeType: new ProbeNode(),
-			credentials: { airSignApi: cred },
-		});
-		expect(again.error).toBeUndefined();
-	});
+			expect(again.error).toBeUndefined();
+		},
+	);
 });

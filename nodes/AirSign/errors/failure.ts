@@ -27,10 +27,19 @@ export function failureFromAnswer(status: number, body: unknown): RequestFailure
 	return { status, code: readServiceErrorCode(body), serviceMessage: readServiceMessage(body) };
 }
 
-/** A request that got no answer: a network error, a timeout, or a failed token request. */
+/**
+ * A request that got no answer: a network error, a timeout, or a failed token request. n8n 2.x
+ * keeps the network code on the error's cause; n8n-core 1.x puts it in the NodeApiError's
+ * `httpCode` ("ECONNREFUSED").
+ */
 export function failureWithoutAnswer(error: unknown): RequestFailure {
-	const thrown = error as { message?: string; code?: string; cause?: { code?: string } };
-	const networkCode = thrown.cause?.code ?? thrown.code;
+	const thrown = error as {
+		message?: string;
+		code?: string;
+		httpCode?: string | null;
+		cause?: { code?: string };
+	};
+	const networkCode = thrown.cause?.code ?? thrown.code ?? thrown.httpCode;
 	if (typeof networkCode === 'string' && /^E[A-Z_]+$/.test(networkCode)) return { networkCode };
 	return { otherMessage: thrown.message };
 }

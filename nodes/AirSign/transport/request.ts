@@ -43,9 +43,12 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * Sends one request with n8n's credential handling and returns the answer, failed or not,
  * without throwing, so that callers can read the rate-limit headers and the code first.
  *
- * n8n throws for every status outside 2xx; a 401 first makes it renew a client-credentials
- * token and retry once (on every n8n version: the status stays an error, so n8n's own retry
- * path runs). The answer of a thrown error is read from the error n8n wraps it in.
+ * Every status comes back as an answer with its headers, except that a 401 must reach n8n's
+ * own path that renews a client-credentials token and retries once. n8n 2.9 and later take
+ * that from `except: [401]`. Earlier versions (1.x, 2.0–2.8) read the option as plain `true`
+ * and hand the 401 back: the request is then sent once more with error statuses not accepted,
+ * so that n8n throws on the 401 and renews the token. A 401 was not processed, so sending
+ * again is safe for writes too.
  */
 export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiAnswer> {
 	const options: IHttpRequestOptions = {
@@ -56,8 +59,15 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
 		json: true,
 		returnFullResponse: true,
+		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
+	const answer = await send(ctx, options);
+	if (answer.statusCode !== 401) return answer;
+	return await send(ctx, { ...options, ignoreHttpStatusErrors: false });
+}
+
+async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<ApiAnswer> {
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
@@ -98,11 +108,23 @@ interface HttpResponse {
 	data?: unknown;
 }
 
-/** The HTTP answer inside an error n8n threw: its NodeApiError's cause, or the error itself. */
+/**
+ * The HTTP answer inside an error n8n threw: n8n 2.x keeps the client's response (status,
+ * headers, body) as the NodeApiError's cause; n8n-core 1.x keeps only the status (`httpCode`)
+ * and the body (`context.data`), so the headers of such an answer are not known there.
+ */
 function answerOf(error: unknown): HttpResponse | undefined {
-	const thrown = error as { response?: HttpResponse; cause?: { response?: HttpResponse } };
+	const thrown = error as {
+		response?: HttpResponse;
+		cause?: { response?: HttpResponse };
+		httpCode?: string | null;
+		context?: { data?: unknown };
+	};
 	const response = thrown?.cause?.response ?? thrown?.response;
-	return typeof response?.status === 'number' ? response : undefined;
+	if (typeof response?.status === 'number') return response;
+	const status = Number(thrown?.httpCode);
+	if (Number.isInteger(status) && status >= 400) return { status, data: thrown.context?.data };
+	return undefined;
 }
 
 /**

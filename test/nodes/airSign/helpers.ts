@@ -16,10 +16,10 @@ import {
 import { Logger } from '@n8n/backend-common';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
+import { sleepModule } from '../../harness/engine';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import {
@@ -284,20 +284,15 @@ export async function closedPort(): Promise<string> {
 }
 
 /**
- * The `sleep` n8n-workflow re-exports (a getter onto @n8n/utils/sleep, read at call
- * time): the same module instance n8n-workflow loaded, so a spy on it sees every wait
- * the node asks for. `onSleep` decides what really happens (default: a 5 ms wait), so
- * back-off schedules can be asserted without real multi-second sleeps.
+ * Every wait n8n-workflow's `sleep` is asked for (spied where n8n-workflow takes it from: see
+ * `sleepModule` in test/harness/engine.ts). `onSleep` decides what really happens (default: a
+ * 5 ms wait), so back-off schedules can be asserted without real multi-second sleeps.
  */
-const sleepModule = createRequire(createRequire(__filename).resolve('n8n-workflow'))(
-	'@n8n/utils/sleep',
-) as {
-	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-};
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
 	const requested: number[] = [];
-	const realSleep = sleepModule.sleep;
-	const spy = vi.spyOn(sleepModule, 'sleep').mockImplementation(async (ms: number) => {
+	const source = sleepModule();
+	const realSleep = source.sleep;
+	const spy = vi.spyOn(source, 'sleep').mockImplementation(async (ms: number) => {
 		requested.push(ms);
 		const real = onSleep(ms);
 		await realSleep(typeof real === 'number' ? real : 5);

@@ -3,6 +3,7 @@ import '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { engineDifferences } from '../../harness/engine';
 import { apiRequests, runAirSign, sendParams, tokenCredential, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -192,7 +193,9 @@ describe('Send Session', () => {
 		}
 
 		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
-			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(/Session ID" is required/);
+			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(
+				engineDifferences.missingParameterMessage('Session ID'),
+			);
 			expect(ctx.sandbox.requests).toEqual([]);
 		});
 

@@ -38,155 +38,163 @@ const SEED = 20300304;
 const TOTAL_UPDATES = 10_000;
 const MAX_5XX = 10; // each costs the trigger's 500 ms retry pause
 
+/** A hang detector, not a speed test: on a busy machine the soak may take minutes. */
+const SOAK_TIMEOUT_MS = 15 * 60_000;
+
 describe('AirSign Trigger soak', () => {
-	it('10,000 updates over a few hundred polls: ties, changes while paging, faults, switches: nothing lost, nothing repeated', async () => {
-		const started = performance.now();
-		const sandbox = getSandbox();
-		sandbox.config.rateLimitPerHour = 1_000_000;
-		sandbox.config.timestampPrecision = 's'; // whole seconds for the first part, then ms (never back: see README)
-		const rand = prng(SEED);
-		const ids: string[] = [];
-		let updates = 0;
-		let faults5xx = 0;
-		let faults429 = 0;
-		let restarts = 0;
-		let maxDelivered = 0;
+	it(
+		'10,000 updates over a few hundred polls: ties, changes while paging, faults, switches: nothing lost, nothing repeated',
+		async () => {
+			const started = performance.now();
+			const sandbox = getSandbox();
+			sandbox.config.rateLimitPerHour = 1_000_000;
+			sandbox.config.timestampPrecision = 's'; // whole seconds for the first part, then ms (never back: see README)
+			const rand = prng(SEED);
+			const ids: string[] = [];
+			let updates = 0;
+			let faults5xx = 0;
+			let faults429 = 0;
+			let restarts = 0;
+			let maxDelivered = 0;
 
-		let trigger = newTrigger(sandbox);
-		const ledger = new Ledger();
-		for (let i = 0; i < 50; i++)
-			ids.push(sandbox.createSession({ name: `history ${i}` }).sessionId);
-		sandbox.clock.advance(3_000);
-		const activatedAt = sandbox.clock.now();
-		const activation = await trigger.poll();
-		expect(activation.error).toBeUndefined();
-		sandbox.clock.advance(3_000);
+			let trigger = newTrigger(sandbox);
+			const ledger = new Ledger();
+			for (let i = 0; i < 50; i++)
+				ids.push(sandbox.createSession({ name: `history ${i}` }).sessionId);
+			sandbox.clock.advance(3_000);
+			const activatedAt = sandbox.clock.now();
+			const activation = await trigger.poll();
+			expect(activation.error).toBeUndefined();
+			sandbox.clock.advance(3_000);
 
-		const tick = () =>
-			sandbox.clock.advance(
-				sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
-			);
-		const mutate = (create = false) => {
-			if (updates >= TOTAL_UPDATES) return;
-			updates++;
-			if (create || ids.length < 30 || rand.chance(0.3)) {
-				ids.push(
-					sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(STATUSES) }).sessionId,
+			const tick = () =>
+				sandbox.clock.advance(
+					sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
 				);
-			} else if (rand.chance(0.8)) {
-				sandbox.updateSession(rand.pick(ids), { status: rand.pick(STATUSES) });
-			} else {
-				sandbox.updateSession(rand.pick(ids), { name: `renamed ${updates}` });
-			}
-		};
+			const mutate = (create = false) => {
+				if (updates >= TOTAL_UPDATES) return;
+				updates++;
+				if (create || ids.length < 30 || rand.chance(0.3)) {
+					ids.push(
+						sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(STATUSES) })
+							.sessionId,
+					);
+				} else if (rand.chance(0.8)) {
+					sandbox.updateSession(rand.pick(ids), { status: rand.pick(STATUSES) });
+				} else {
+					sandbox.updateSession(rand.pick(ids), { name: `renamed ${updates}` });
+				}
+			};
 
-		let polls = 0;
-		while (updates < TOTAL_UPDATES) {
-			polls++;
-			if (polls === 180) sandbox.config.timestampPrecision = 'ms';
-			sandbox.config.updatedAfterInclusive = rand.chance(0.5);
-			sandbox.config.tieOrder = rand.chance(0.5) ? 'random' : 'id';
+			let polls = 0;
+			while (updates < TOTAL_UPDATES) {
+				polls++;
+				if (polls === 180) sandbox.config.timestampPrecision = 'ms';
+				sandbox.config.updatedAfterInclusive = rand.chance(0.5);
+				sandbox.config.tieOrder = rand.chance(0.5) ? 'random' : 'id';
 
-			// Updates between polls: usually a few, now and then a burst of new sessions at
-			// one instant (more than a page sharing updatedAt and createdAt).
-			const burst = rand.chance(0.03);
-			const count = burst ? rand.int(120, 260) : rand.int(0, 60);
-			for (let i = 0; i < count; i++) {
-				mutate(burst);
-				if (!burst) tick();
-			}
+				// Updates between polls: usually a few, now and then a burst of new sessions at
+				// one instant (more than a page sharing updatedAt and createdAt).
+				const burst = rand.chance(0.03);
+				const count = burst ? rand.int(120, 260) : rand.int(0, 60);
+				for (let i = 0; i < count; i++) {
+					mutate(burst);
+					if (!burst) tick();
+				}
 
-			// Faults somewhere in the poll.
-			if (faults5xx < MAX_5XX && rand.chance(0.04)) {
-				faults5xx++;
-				sandbox.injectFault({
-					kind: 'status',
-					status: rand.pick([500, 502, 503]),
-					path: '/api/v1/Sessions',
-					skip: rand.int(0, 3),
-					count: rand.int(1, 2),
+				// Faults somewhere in the poll.
+				if (faults5xx < MAX_5XX && rand.chance(0.04)) {
+					faults5xx++;
+					sandbox.injectFault({
+						kind: 'status',
+						status: rand.pick([500, 502, 503]),
+						path: '/api/v1/Sessions',
+						skip: rand.int(0, 3),
+						count: rand.int(1, 2),
+					});
+				} else if (rand.chance(0.1)) {
+					faults429++;
+					sandbox.injectFault({
+						kind: 'rateLimit',
+						retryAfter: 60,
+						path: '/api/v1/Sessions',
+						skip: rand.int(0, 4),
+					});
+				}
+
+				// Changes while the trigger pages: time passes between its requests.
+				const concurrent = rand.chance(0.35);
+				const unsubscribe = sandbox.onRequest(({ path }) => {
+					if (!concurrent || path !== '/api/v1/Sessions' || !rand.chance(0.6)) return;
+					sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? 1_000 : rand.int(1, 5));
+					for (let i = rand.int(1, 4); i > 0; i--) mutate();
 				});
-			} else if (rand.chance(0.1)) {
-				faults429++;
-				sandbox.injectFault({
-					kind: 'rateLimit',
-					retryAfter: 60,
-					path: '/api/v1/Sessions',
-					skip: rand.int(0, 4),
-				});
+				const result = await trigger.poll();
+				unsubscribe();
+				sandbox.clearFaults();
+				ledger.record(result);
+				maxDelivered = Math.max(
+					maxDelivered,
+					((trigger.nodeStaticData.delivered as unknown[]) ?? []).length,
+				);
+
+				if (rand.chance(0.02)) {
+					trigger.restart();
+					restarts++;
+				}
+				sandbox.clock.advance(rand.int(2_000, 30_000));
 			}
 
-			// Changes while the trigger pages: time passes between its requests.
-			const concurrent = rand.chance(0.35);
-			const unsubscribe = sandbox.onRequest(({ path }) => {
-				if (!concurrent || path !== '/api/v1/Sessions' || !rand.chance(0.6)) return;
-				sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? 1_000 : rand.int(1, 5));
-				for (let i = rand.int(1, 4); i > 0; i--) mutate();
-			});
-			const result = await trigger.poll();
-			unsubscribe();
-			sandbox.clearFaults();
-			ledger.record(result);
-			maxDelivered = Math.max(
-				maxDelivered,
-				((trigger.nodeStaticData.delivered as unknown[]) ?? []).length,
+			// Quiet: let the trigger catch up until a poll costs one request and brings nothing.
+			let quiet = 0;
+			for (let extra = 0; extra < 60 && quiet < 2; extra++) {
+				polls++;
+				sandbox.clock.advance(10_000);
+				const before = listRequests(sandbox).length;
+				const result = await trigger.poll();
+				ledger.record(result);
+				quiet =
+					result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
+						? quiet + 1
+						: 0;
+			}
+
+			// Every session's latest state was delivered, in that state; no pair twice.
+			const latest = new Map<string, IDataObject>();
+			for (const item of ledger.items) latest.set(key(item.sessionId, item.updatedAt), item);
+			const sessions = demoSessions(sandbox);
+			// History that never changed after activation is not an update.
+			const lost = sessions
+				.filter((s) => Date.parse(s.updatedAt) > activatedAt)
+				.filter((s) => {
+					const item = latest.get(key(s.sessionId, s.updatedAt));
+					return !item || item.status !== s.status || item.name !== s.name;
+				});
+			const repeated = ledger.repeated();
+			const transientReports = ledger.errors.filter((e) =>
+				/could not be read for 5 polls in a row/.test(e.message),
+			);
+			const seconds = ((performance.now() - started) / 1000).toFixed(1);
+			console.log(
+				`soak: seed=${SEED} updates=${updates} sessions=${sessions.length} polls=${polls} delivered=${ledger.delivered} ` +
+					`lost=${lost.length} repeated=${repeated.length} requests=${listRequests(sandbox).length} ` +
+					`faults5xx=${faults5xx} faults429=${faults429} restarts=${restarts} errorsShown=${ledger.errors.length} ` +
+					`maxDeliveredKept=${maxDelivered} time=${seconds}s`,
 			);
 
-			if (rand.chance(0.02)) {
-				trigger.restart();
-				restarts++;
-			}
-			sandbox.clock.advance(rand.int(2_000, 30_000));
-		}
-
-		// Quiet: let the trigger catch up until a poll costs one request and brings nothing.
-		let quiet = 0;
-		for (let extra = 0; extra < 60 && quiet < 2; extra++) {
-			polls++;
-			sandbox.clock.advance(10_000);
-			const before = listRequests(sandbox).length;
-			const result = await trigger.poll();
-			ledger.record(result);
-			quiet =
-				result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
-					? quiet + 1
-					: 0;
-		}
-
-		// Every session's latest state was delivered, in that state; no pair twice.
-		const latest = new Map<string, IDataObject>();
-		for (const item of ledger.items) latest.set(key(item.sessionId, item.updatedAt), item);
-		const sessions = demoSessions(sandbox);
-		// History that never changed after activation is not an update.
-		const lost = sessions
-			.filter((s) => Date.parse(s.updatedAt) > activatedAt)
-			.filter((s) => {
-				const item = latest.get(key(s.sessionId, s.updatedAt));
-				return !item || item.status !== s.status || item.name !== s.name;
-			});
-		const repeated = ledger.repeated();
-		const transientReports = ledger.errors.filter((e) =>
-			/could not be read for 5 polls in a row/.test(e.message),
-		);
-		const seconds = ((performance.now() - started) / 1000).toFixed(1);
-		console.log(
-			`soak: seed=${SEED} updates=${updates} sessions=${sessions.length} polls=${polls} delivered=${ledger.delivered} ` +
-				`lost=${lost.length} repeated=${repeated.length} requests=${listRequests(sandbox).length} ` +
-				`faults5xx=${faults5xx} faults429=${faults429} restarts=${restarts} errorsShown=${ledger.errors.length} ` +
-				`maxDeliveredKept=${maxDelivered} time=${seconds}s`,
-		);
-
-		expect(quiet).toBe(2);
-		expect(lost.map((s) => s.sessionId)).toEqual([]);
-		expect(repeated).toEqual([]);
-		expect(ledger.errors.length).toBe(transientReports.length);
-		expect(updates).toBe(TOTAL_UPDATES);
-		expect(polls).toBeGreaterThan(200);
-		// Bounded state: at most a burst plus what the settle window holds.
-		expect(maxDelivered).toBeLessThan(600);
-		// At rest it remembers only the sessions at the cursor's instant (the last tie group).
-		const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
-		const atCursor = sessions.filter((s) => Date.parse(s.updatedAt) >= cursor - 1).length;
-		expect((trigger.nodeStaticData.delivered as unknown[]).length).toBeLessThanOrEqual(atCursor);
-	}, 60_000);
+			expect(quiet).toBe(2);
+			expect(lost.map((s) => s.sessionId)).toEqual([]);
+			expect(repeated).toEqual([]);
+			expect(ledger.errors.length).toBe(transientReports.length);
+			expect(updates).toBe(TOTAL_UPDATES);
+			expect(polls).toBeGreaterThan(200);
+			// Bounded state: at most a burst plus what the settle window holds.
+			expect(maxDelivered).toBeLessThan(600);
+			// At rest it remembers only the sessions at the cursor's instant (the last tie group).
+			const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
+			const atCursor = sessions.filter((s) => Date.parse(s.updatedAt) >= cursor - 1).length;
+			expect((trigger.nodeStaticData.delivered as unknown[]).length).toBeLessThanOrEqual(atCursor);
+		},
+		SOAK_TIMEOUT_MS,
+	);
 });
