@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as file from './actions/file/File.resource';
 import { router } from './actions/router';
 import * as session from './actions/session/Session.resource';
+import { listSearch } from './methods';
 
 export class AirSign implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +19,8 @@ export class AirSign implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Upload PDFs, send signing sessions and list sessions in AirSign',
+		description:
+			'Create signing sessions from documents, PDFs and templates, send them, remind signers, and read sessions and templates in AirSign',
 		defaults: { name: 'AirSign' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -40,6 +42,8 @@ export class AirSign implements INodeType {
 			...session.description,
 		],
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

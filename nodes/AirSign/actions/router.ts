@@ -8,7 +8,12 @@ type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<I
 
 const operations: Record<string, Record<string, OperationRunner>> = {
 	file: { upload: file.upload.execute },
-	session: { send: session.send.execute, getMany: session.getMany.execute },
+	session: {
+		get: session.get.execute,
+		getMany: session.getMany.execute,
+		send: session.send.execute,
+		sendInvitation: session.sendInvitation.execute,
+	},
 };
 
 /** Runs the chosen operation once per input item, keeping each output paired with its item. */

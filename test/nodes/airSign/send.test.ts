@@ -192,7 +192,7 @@ describe('Send Session', () => {
 		}
 
 		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
-			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(/Session ID" is required/);
+			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(/"Session" is required/);
 			expect(ctx.sandbox.requests).toEqual([]);
 		});
 
