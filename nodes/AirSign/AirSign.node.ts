@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as file from './actions/file/File.resource';
 import { router } from './actions/router';
 import * as session from './actions/session/Session.resource';
+import * as template from './actions/template/Template.resource';
 import { listSearch } from './methods';
 
 export class AirSign implements INodeType {
@@ -35,11 +36,13 @@ export class AirSign implements INodeType {
 				options: [
 					{ name: 'File', value: 'file' },
 					{ name: 'Session', value: 'session' },
+					{ name: 'Template', value: 'template' },
 				],
 				default: 'session',
 			},
 			...file.description,
 			...session.description,
+			...template.description,
 		],
 	};
 

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as file from './file/File.resource';
 import * as session from './session/Session.resource';
+import * as template from './template/Template.resource';
 
 type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
@@ -14,6 +15,7 @@ const operations: Record<string, Record<string, OperationRunner>> = {
 		send: session.send.execute,
 		sendInvitation: session.sendInvitation.execute,
 	},
+	template: { get: template.get.execute, getMany: template.getMany.execute },
 };
 
 /** Runs the chosen operation once per input item, keeping each output paired with its item. */
