@@ -10,7 +10,7 @@ import * as file from './actions/file/File.resource';
 import { router } from './actions/router';
 import * as session from './actions/session/Session.resource';
 import * as template from './actions/template/Template.resource';
-import { listSearch } from './methods';
+import { listSearch, resourceMapping } from './methods';
 
 export class AirSign implements INodeType {
 	description: INodeTypeDescription = {
@@ -46,7 +46,7 @@ export class AirSign implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

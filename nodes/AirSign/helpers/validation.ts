@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	EMAIL_PATTERN,
+	LIMITS,
 	MAX_FILE_NAME_LENGTH,
 	MAX_UPLOAD_BYTES,
 	MAX_UPLOAD_TEXT,
@@ -136,4 +137,20 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 		});
 	}
 	return email;
+}
+
+/** A name of 1 to 50 characters (sessions and templates). */
+export function assertName(node: INode, value: string, label: string, itemIndex: number): string {
+	const length = [...value].length;
+	if (value.trim() === '' || length > LIMITS.name) {
+		throw new NodeOperationError(
+			node,
+			`"${label}" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
+			{
+				itemIndex,
+				description: `Shorten it: AirSign accepts names of at most ${LIMITS.name} characters.`,
+			},
+		);
+	}
+	return value;
 }

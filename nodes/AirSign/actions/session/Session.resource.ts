@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as createFromTemplate from './createFromTemplate.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 import * as sendInvitation from './sendInvitation.operation';
 
-export { get, getMany, send, sendInvitation };
+export { createFromTemplate, get, getMany, send, sendInvitation };
 
 export const description: INodeProperties[] = [
 	{
@@ -15,6 +16,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['session'] } },
 		options: [
+			{
+				name: 'Create From Template',
+				value: 'createFromTemplate',
+				description:
+					'Create a signing session from an active AirSign template: its recipient roles get names and emails, its variables values. A draft unless sent immediately.',
+				action: 'Create a signing session from a template with its roles and variables filled in',
+			},
 			{
 				name: 'Get',
 				value: 'get',
@@ -46,6 +54,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'send',
 	},
+	...createFromTemplate.description,
 	...get.description,
 	...getMany.description,
 	...send.description,
