@@ -10,6 +10,7 @@ type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<I
 const operations: Record<string, Record<string, OperationRunner>> = {
 	file: { upload: file.upload.execute },
 	session: {
+		create: session.create.execute,
 		createFromTemplate: session.createFromTemplate.execute,
 		get: session.get.execute,
 		getMany: session.getMany.execute,

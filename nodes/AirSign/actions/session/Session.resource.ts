@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as create from './create.operation';
 import * as createFromTemplate from './createFromTemplate.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 import * as sendInvitation from './sendInvitation.operation';
 
-export { createFromTemplate, get, getMany, send, sendInvitation };
+export { create, createFromTemplate, get, getMany, send, sendInvitation };
 
 export const description: INodeProperties[] = [
 	{
@@ -16,6 +17,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['session'] } },
 		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a signing session from a document written in the node (title, text, recipients) or from block documents, with uploaded PDFs attached. A draft (with a draftUrl to review it) unless sent immediately.',
+				action: 'Create a signing session from a written document or block documents',
+			},
 			{
 				name: 'Create From Template',
 				value: 'createFromTemplate',
@@ -54,6 +62,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'send',
 	},
+	...create.description,
 	...createFromTemplate.description,
 	...get.description,
 	...getMany.description,
