@@ -17,7 +17,11 @@ const operations: Record<string, Record<string, OperationRunner>> = {
 		send: session.send.execute,
 		sendInvitation: session.sendInvitation.execute,
 	},
-	template: { get: template.get.execute, getMany: template.getMany.execute },
+	template: {
+		create: template.create.execute,
+		get: template.get.execute,
+		getMany: template.getMany.execute,
+	},
 };
 
 /** Runs the chosen operation once per input item, keeping each output paired with its item. */

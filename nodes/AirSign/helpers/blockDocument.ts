@@ -124,7 +124,7 @@ export function checkRecipients(value: unknown, where: string, fail: Fail): Bloc
 /** Every signature block names a recipient key; every recipient has exactly one signature block. */
 export function checkSignatureBlocks(
 	documents: IDataObject[],
-	recipients: BlockRecipient[],
+	recipients: Array<{ key: string }>,
 	where: string,
 	fail: Fail,
 ): void {

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-export { get, getMany };
+export { create, get, getMany };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['template'] } },
 		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a template from a block document with {{{variable}}} tokens, recipient roles and variables; a draft (with an editorUrl) unless activated',
+				action: 'Create a template from a block document with variables',
+			},
 			{
 				name: 'Get',
 				value: 'get',
@@ -29,6 +37,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getMany',
 	},
+	...create.description,
 	...get.description,
 	...getMany.description,
 ];
