@@ -1,3 +1,4 @@
+import { readServiceErrorCode } from './serviceBody';
 import type { FailureMessages } from './wording';
 
 /** A plan feature a request uses, and the node parameters that use it. */
@@ -21,7 +22,7 @@ export function planFeatureFailures(
 ): FailureMessages {
 	if (used.length === 0) return { 403: { description: scopeDescription } };
 	const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-	const code = typeof data.code === 'string' ? data.code : undefined;
+	const code = readServiceErrorCode(body);
 	if (code === SCOPE_CODE) return { 403: { description: scopeDescription } };
 	const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
 	const named = used.find((use) => said.includes(use.feature.toLowerCase()));

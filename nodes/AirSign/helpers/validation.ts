@@ -25,10 +25,6 @@ export const ID_KINDS = {
 		label: 'Recipient ID',
 		hint: 'Map a "recipientId" from the recipients of a Get Session result.',
 	},
-	file: {
-		label: 'File ID',
-		hint: 'Map the "fileId" (or the "fileReference") of an Upload result.',
-	},
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 

@@ -4,7 +4,15 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import {
+	apiRequests,
+	recordSleeps,
+	runAirSign,
+	startStub,
+	tokenCredential,
+	useSandbox,
+	type StubServer,
+} from './helpers';
 
 const ctx = useSandbox();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
@@ -12,9 +20,12 @@ const ann = { name: 'Ann Signer', email: 'ann@example.com' };
 const bob = { name: 'Bob Witness', email: 'bob@example.com', signingOrder: 0, label: 'Witness' };
 
 let restoreSleep: (() => void) | undefined;
-afterEach(() => {
+let stub: StubServer | undefined;
+afterEach(async () => {
 	restoreSleep?.();
 	restoreSleep = undefined;
+	await stub?.close();
+	stub = undefined;
 });
 
 const simple = (extra: INodeParameters = {}): INodeParameters => ({
@@ -341,8 +352,34 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 		expect(ctx.sandbox.listAllSessions()).toEqual([]);
 	});
 
+	describe('a 403 whose body AirSign shapes otherwise (loopback stub)', () => {
+		const against = async (body: unknown, options: INodeParameters) => {
+			stub = await startStub(() => ({ status: 403, body }));
+			ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+			return await runAirSign(ctx, simple({ options }));
+		};
+
+		it('a feature named only in the message is still named', async () => {
+			const result = await against(
+				{ error: 'FORBIDDEN', message: 'Upgrade your plan to use session expiry' },
+				{ expiryDays: 3 },
+			);
+			expect(result.error!.message).toBe(
+				'Your AirSign plan does not include Session Expiry [FORBIDDEN]',
+			);
+		});
+
+		it('no feature named: both causes, with the options that use a plan feature', async () => {
+			const result = await against({ message: 'Forbidden' }, { reminderFrequency: 'daily' });
+			expect(result.error!.message).toBe(
+				'AirSign refused the request: a plan feature or a scope is missing [HTTP 403]',
+			);
+			expect(result.error!.description).toContain('Session Expiry (used by "Reminder Frequency")');
+			expect(result.error!.description).toContain('write:sessions');
+		});
+	});
+
 	it('a 403 for scope when no plan feature is used', async () => {
-		const { tokenCredential } = await import('./helpers');
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
 		const result = await runAirSign(ctx, simple());
 		expect(result.error!.description).toContain('write:sessions');
