@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 				value: 'createFromTemplate',
 				description:
 					'Create a signing session from an active AirSign template: its recipient roles get names and emails, its variables values. A draft unless sent immediately.',
-				action: 'Create a signing session from a template with its roles and variables filled in',
+				action: 'Create a signing session from a template and fill in its roles and variables',
 			},
 			{
 				name: 'Get',
