@@ -1,3 +1,4 @@
+import { DEMO_TEMPLATE_IDS } from './demoTemplates';
 import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 
 export const DEFAULT_PORT = 8787;
@@ -31,6 +32,7 @@ export function describeDemo(sandbox: Sandbox): string {
 		`  Access token   ${demo.accessToken}`,
 		`                 (organisation ${demo.orgId}, scopes write:sessions write:files, never expires)`,
 		`  Control plane  ${baseUrl}/_sandbox/state`,
+		`  Templates      ${baseUrl}/_sandbox/templates (3 active demo templates, e.g. Employment contract ${DEMO_TEMPLATE_IDS.employmentContract})`,
 		'',
 		`  Try: curl -s -H "Authorization: Bearer ${demo.accessToken}" "${baseUrl}/api/v1/Sessions?limit=5"`,
 		'',

@@ -6,6 +6,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	updatedAfterInclusive: false,
 	tieOrder: 'id',
 	rateLimitPerHour: 60,
+	publicRateLimitPerHour: 600,
 	maxFileBytes: 7 * 1024 * 1024,
 };
 
@@ -15,6 +16,7 @@ const CHECKS: { [K in keyof SandboxConfig]: (value: unknown) => boolean } = {
 	updatedAfterInclusive: (v) => typeof v === 'boolean',
 	tieOrder: (v) => v === 'id' || v === 'random',
 	rateLimitPerHour: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+	publicRateLimitPerHour: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
 	maxFileBytes: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
 };
 

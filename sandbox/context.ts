@@ -1,8 +1,10 @@
 import type { Auth } from './auth';
 import type { SandboxClock } from './clock';
 import type { FaultList } from './faults';
+import type { Organisations } from './orgs';
 import type { RateLimiter } from './rateLimit';
 import type { Store } from './store';
+import type { TemplateStore } from './templateStore';
 import type { OrgCredentials, RequestHook, RequestLogEntry, SandboxConfig } from './types';
 
 /** Everything a running sandbox holds; handed to the server and the control plane. */
@@ -11,8 +13,12 @@ export interface SandboxContext {
 	config: SandboxConfig;
 	clock: SandboxClock;
 	store: Store;
+	templates: TemplateStore;
+	orgs: Organisations;
 	auth: Auth;
 	rateLimiter: RateLimiter;
+	/** The budget of the public API's endpoints (its section 3). */
+	publicRateLimiter: RateLimiter;
 	faults: FaultList;
 	hooks: Set<RequestHook>;
 	requests: RequestLogEntry[];

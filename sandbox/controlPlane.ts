@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyConfig } from './config';
 import type { SandboxContext } from './context';
 import { apiError, json, readBody, writeReply, type Reply } from './http';
+import { publicControlRoute } from './publicControlPlane';
 import type { CreateSessionInput, Fault, IssueTokenOptions, UpdateSessionPatch } from './types';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -64,9 +65,13 @@ function controlRoute(
 ): Reply {
 	const { store } = ctx;
 	const parts = path.split('/').filter(Boolean);
-	const byId = parts.length === 2 && (parts[0] === 'sessions' || parts[0] === 'files');
-	const key = byId ? `${method} /${parts[0]}/:id` : `${method} ${path}`;
+	const kinds = ['sessions', 'files', 'templates', 'orgs'];
+	const byId = parts.length >= 2 && kinds.includes(parts[0]);
+	const rest = parts.slice(2).join('/');
+	const key = byId ? `${method} /${parts[0]}/:id${rest ? `/${rest}` : ''}` : `${method} ${path}`;
 	const id = byId ? decodeURIComponent(parts[1]) : '';
+	const progress = publicControlRoute(ctx, key, id, body);
+	if (progress) return progress;
 
 	switch (key) {
 		case 'GET /state':
@@ -111,9 +116,12 @@ function controlRoute(
 				access_token: ctx.auth.issueToken({ ...options, orgId: options.orgId ?? ctx.demo.orgId }),
 			});
 		}
-		case 'POST /rate-limit/reset':
-			ctx.rateLimiter.reset(typeof body.orgId === 'string' ? body.orgId : undefined);
+		case 'POST /rate-limit/reset': {
+			const orgId = typeof body.orgId === 'string' ? body.orgId : undefined;
+			ctx.rateLimiter.reset(orgId);
+			ctx.publicRateLimiter.reset(orgId);
 			return json(200, { ok: true });
+		}
 		case 'POST /faults':
 			ctx.faults.add(body as unknown as Fault);
 			return json(201, { faults: ctx.faults.active });

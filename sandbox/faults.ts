@@ -1,6 +1,6 @@
 import type { Fault } from './types';
 
-const KINDS = ['latency', 'status', 'drop', 'malformed', 'rateLimit'];
+const KINDS = ['latency', 'status', 'drop', 'dropAfter', 'malformed', 'rateLimit'];
 
 interface ActiveFault extends Fault {
 	count: number;
@@ -45,7 +45,7 @@ export class FaultList {
 			fault.count -= 1;
 			if (fault.count <= 0) this.faults = this.faults.filter((f) => f !== fault);
 			acting.push({ ...fault });
-			if (fault.kind !== 'latency') break;
+			if (fault.kind !== 'latency' && fault.kind !== 'dropAfter') break;
 		}
 		return acting;
 	}

@@ -80,3 +80,34 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A refusal raised deep in a handler; the router answers it as an API error. */
+export class ApiProblem extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+		readonly field?: string,
+		readonly extra: Record<string, unknown> = {},
+	) {
+		super(message);
+	}
+
+	reply(headers?: Record<string, string>): Reply {
+		const reply = apiError(this.status, this.code, this.message, { field: this.field, headers });
+		Object.assign(reply.body as Record<string, unknown>, this.extra);
+		return reply;
+	}
+}
+
+/** 400 VALIDATION_ERROR naming the field. */
+export function invalid(field: string, message: string): ApiProblem {
+	return new ApiProblem(400, 'VALIDATION_ERROR', message, field);
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Deliberately simple, as services check: something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

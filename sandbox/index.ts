@@ -5,10 +5,15 @@ import { createClock, type SandboxClock } from './clock';
 import { applyConfig, DEFAULT_CONFIG } from './config';
 import type { SandboxContext } from './context';
 import { seedDemoData } from './demoData';
+import { seedDemoTemplates } from './demoTemplates';
 import { FaultList } from './faults';
+import { Organisations } from './orgs';
+import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
 import { RateLimiter } from './rateLimit';
+import { signRecipient } from './sendInvitation';
 import { createRequestListener } from './server';
 import { Store } from './store';
+import { TemplateStore } from './templateStore';
 import type {
 	CreateSessionInput,
 	Fault,
@@ -25,6 +30,8 @@ import type {
 } from './types';
 
 export * from './types';
+export * from './publicTypes';
+export { DEMO_SENDER_PROFILE_ID } from './orgs';
 export type { SandboxClock } from './clock';
 
 export interface Sandbox {
@@ -41,6 +48,15 @@ export interface Sandbox {
 	getSession(sessionId: string): Session | undefined;
 	/** Every session of every organisation, as snapshots. */
 	listAllSessions(): Session[];
+	/** Templates (public API section 2): created as drafts unless `status: 'active'`. */
+	createTemplate(input?: CreateTemplateInput): Template;
+	activateTemplate(templateId: string): Template;
+	getTemplate(templateId: string): Template | undefined;
+	listAllTemplates(): Template[];
+	/** Recipient progress: one recipient signs (default: the next who has not). */
+	signRecipient(sessionId: string, pick?: SignInput): Session;
+	/** What the organisation's plan includes (default: every feature). */
+	setPlanFeatures(orgId: string, features: PlanFeature[]): void;
 	readonly outbox: OutboxEmail[];
 	readonly files: Map<string, StoredFile>;
 	readonly requests: RequestLogEntry[];
@@ -71,14 +87,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	auth.registerClient(DEMO_ORG);
 	auth.registerClient(OTHER_ORG);
 	const store = new Store(clock, config, demo.orgId);
+	const templates = new TemplateStore(store, demo.orgId);
+	const orgs = new Organisations(demo.orgId);
+	const seed = () => {
+		seedDemoData(store, demo.orgId, other.orgId, clock.now());
+		seedDemoTemplates(templates, demo.orgId, other.orgId, clock.now());
+	};
 
 	const ctx: SandboxContext = {
 		baseUrl: '',
 		config,
 		clock,
 		store,
+		templates,
+		orgs,
 		auth,
 		rateLimiter: new RateLimiter(clock, () => config.rateLimitPerHour),
+		publicRateLimiter: new RateLimiter(clock, () => config.publicRateLimitPerHour),
 		faults: new FaultList(),
 		hooks: new Set<RequestHook>(),
 		requests: [],
@@ -89,15 +114,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			Object.assign(config, DEFAULT_CONFIG);
 			applyConfig(config, options);
 			store.clear();
+			templates.clear();
+			orgs.reset();
 			auth.revokeIssuedTokens();
 			ctx.rateLimiter.reset();
+			ctx.publicRateLimiter.reset();
 			ctx.faults.clear();
 			ctx.hooks.clear();
 			ctx.requests.length = 0;
-			if (options.seedDemoData) seedDemoData(store, demo.orgId, other.orgId, clock.now());
+			if (options.seedDemoData) seed();
 		},
 	};
-	if (options.seedDemoData) seedDemoData(store, demo.orgId, other.orgId, clock.now());
+	if (options.seedDemoData) seed();
 
 	const server = createServer(createRequestListener(ctx));
 	// Never close an idle keep-alive connection from this side. With Node's default (5 s), a
@@ -126,13 +154,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return record && store.snapshot(record);
 		},
 		listAllSessions: () => [...store.sessions.values()].map((s) => store.snapshot(s)),
+		createTemplate: (input) => templates.snapshot(templates.create(input)),
+		activateTemplate: (templateId) => templates.snapshot(templates.activate(templateId)),
+		getTemplate: (templateId) => {
+			const record = templates.templates.get(templateId.toLowerCase());
+			return record && templates.snapshot(record);
+		},
+		listAllTemplates: () => [...templates.templates.values()].map((t) => templates.snapshot(t)),
+		signRecipient: (sessionId, pick = {}) => {
+			const record = store.sessions.get(sessionId.toLowerCase());
+			if (!record) throw new Error(`No session ${sessionId}`);
+			signRecipient(store, record, pick);
+			return store.snapshot(record);
+		},
+		setPlanFeatures: (orgId, features) => {
+			orgs.setFeatures(orgId, features);
+		},
 		outbox: store.outbox,
 		files: store.files,
 		requests: ctx.requests,
 		clearRequests: () => {
 			ctx.requests.length = 0;
 		},
-		resetRateLimit: (orgId) => ctx.rateLimiter.reset(orgId),
+		resetRateLimit: (orgId) => {
+			ctx.rateLimiter.reset(orgId);
+			ctx.publicRateLimiter.reset(orgId);
+		},
 		injectFault: (fault) => ctx.faults.add(fault),
 		clearFaults: () => ctx.faults.clear(),
 		onRequest: (hook) => {

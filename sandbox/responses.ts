@@ -22,16 +22,46 @@ export function sessionListItem(store: Store, s: SessionRecord) {
 	};
 }
 
-/** Get Session (airsign-notes.md): the list item plus its files. */
+/** Get Session (public API 1.3): the list item plus its type and files. */
 export function sessionDetail(store: Store, s: SessionRecord) {
 	return {
 		...sessionListItem(store, s),
+		sessionType: s.sessionType,
 		files: s.files.map((f) => ({
 			fileId: f.fileId,
-			fileName: store.files.get(f.fileId)?.fileName ?? null,
+			fileName: f.fileName ?? store.files.get(f.fileId)?.fileName ?? null,
 			fileType: 'application/pdf',
 		})),
 	};
+}
+
+/** Where a draft is reviewed (public API 1.1). The sandbox serves a small page there. */
+export function draftUrl(baseUrl: string, s: SessionRecord): string {
+	return `${baseUrl}/app/sessions/${s.sessionId}/edit`;
+}
+
+/** The answer of Create Session and Create From Template: the session, plus draftUrl while a draft. */
+export function createdSession(store: Store, baseUrl: string, s: SessionRecord) {
+	return {
+		...sessionDetail(store, s),
+		...(s.sentAt !== null && { sentAt: store.iso(s.sentAt) }),
+		...(s.status === 'draft' && { draftUrl: draftUrl(baseUrl, s) }),
+	};
+}
+
+const ISO_TIMESTAMP = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(\.\d+)?Z$/;
+
+/**
+ * The older Create From Template page writes times as `2025-07-02 16:19:36` (no T, no zone);
+ * the sandbox does the same in that answer so that clients prove they read it as UTC.
+ */
+export function withZonelessTimes<T extends Record<string, unknown>>(answer: T): T {
+	const copy: Record<string, unknown> = { ...answer };
+	for (const key of ['createdAt', 'updatedAt', 'completedDate', 'expiryDate', 'sentAt']) {
+		const match = typeof copy[key] === 'string' ? ISO_TIMESTAMP.exec(copy[key] as string) : null;
+		if (match) copy[key] = `${match[1]} ${match[2]}`;
+	}
+	return copy as T;
 }
 
 /** Send Session result (spec 2.5): recipients carry only these four fields. */

@@ -1,7 +1,7 @@
 import type { SandboxContext } from './context';
 import { apiError, json, type Reply } from './http';
 import { sendResult } from './responses';
-import { DAY_MS } from './store';
+import { DAY_MS, type SessionRecord, type Store } from './store';
 
 const isBlank = (value: string | null) => value === null || value.trim() === '';
 
@@ -29,6 +29,12 @@ export function sendSession(ctx: SandboxContext, orgId: string, sessionId: strin
 	if (session.selfSignOnly)
 		return apiError(400, 'SELF_SIGN_ONLY', 'A self-sign only session cannot be sent');
 
+	markSent(store, session);
+	return json(200, sendResult(store, session));
+}
+
+/** Section 3's "also happens": pending, sentAt, expiry counting, one invitation per recipient. */
+export function markSent(store: Store, session: SessionRecord): void {
 	const sentAt = store.stamp();
 	session.status = 'pending';
 	session.sentAt = sentAt;
@@ -44,5 +50,4 @@ export function sendSession(ctx: SandboxContext, orgId: string, sessionId: strin
 			sentAt: store.iso(sentAt),
 		});
 	}
-	return json(200, sendResult(store, session));
 }

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasAnyScope, type Principal } from './auth';
+import { editorPage } from './editorPages';
+import { authenticated, insufficientScope, type Handled } from './guard';
+import { isPublicApiPath, routePublicApi } from './publicApi';
 import { formatTimestamp } from './clock';
 import type { SandboxContext } from './context';
 import { handleControlPlane } from './controlPlane';
@@ -15,20 +18,13 @@ import {
 } from './http';
 import { listSessions, parseListQuery, QueryError } from './listSessions';
 import { rateLimitHeaders } from './rateLimit';
-import { sessionDetail, sessionListItem } from './responses';
+import { sessionListItem } from './responses';
 import { sendSession } from './sendSession';
 import { maxUploadBodyBytes, uploadFile } from './uploadFile';
 import type { Fault, RequestLogEntry } from './types';
 
 const TOKEN_BODY_LIMIT_BYTES = 64 * 1024;
-const SESSION_PATH = /^\/api\/v1\/Session\/([^/]+)$/;
 const SEND_PATH = /^\/api\/v1\/Session\/([^/]+)\/Send$/;
-
-/** Outcome of routing: the reply plus who asked, for the request log. */
-interface Handled {
-	reply: Reply;
-	orgId?: string;
-}
 
 export function createRequestListener(ctx: SandboxContext) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
@@ -73,7 +69,12 @@ async function handleApiRequest(
 			...extra,
 		});
 
+	let dropAfter = false;
 	for (const fault of ctx.faults.take(method, path)) {
+		if (fault.kind === 'dropAfter') {
+			dropAfter = true;
+			continue;
+		}
 		if (fault.kind === 'latency') {
 			await sleep(fault.delayMs ?? 0);
 			continue;
@@ -84,7 +85,7 @@ async function handleApiRequest(
 			return;
 		}
 		await drain(req);
-		const reply = faultReply(ctx, fault);
+		const reply = faultReply(ctx, fault, path);
 		log(reply.status, { fault: fault.kind });
 		writeReply(res, reply);
 		return;
@@ -94,19 +95,27 @@ async function handleApiRequest(
 
 	const { reply, orgId } = await route(ctx, req, method, url);
 	if (!req.readableEnded) await drain(req);
+	if (dropAfter) {
+		// Handled (a session may now exist), but the answer never reaches the client.
+		log(0, { ...(orgId !== undefined && { orgId }), fault: 'dropAfter' });
+		req.socket.destroy();
+		return;
+	}
 	// Stamped again when answering: hooks may have moved the clock while the request was handled.
 	res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
 	log(reply.status, orgId === undefined ? {} : { orgId });
 	writeReply(res, reply);
 }
 
-function faultReply(ctx: SandboxContext, fault: Fault): Reply {
+function faultReply(ctx: SandboxContext, fault: Fault, path: string): Reply {
 	switch (fault.kind) {
 		case 'malformed':
 			return { status: 200, rawBody: '{"sessions": [{"sessionId": "<html>Bad Gateway' };
 		case 'rateLimit': {
 			const retryAfter = fault.retryAfter ?? 1;
-			const limit = ctx.config.rateLimitPerHour;
+			const limit = isPublicApiPath(path)
+				? ctx.config.publicRateLimitPerHour
+				: ctx.config.rateLimitPerHour;
 			return apiError(429, 'RATE_LIMITED', 'Rate limit exceeded (injected fault)', {
 				headers: {
 					...rateLimitHeaders(limit, 0, ctx.clock.now() + retryAfter * 1000),
@@ -152,51 +161,11 @@ async function route(
 			}))
 		);
 	}
-	const one = SESSION_PATH.exec(path);
-	if (one) {
-		return (
-			allow('GET') ??
-			(await authenticated(ctx, req, (principal) => {
-				const session = UUID_PATTERN.test(one[1])
-					? ctx.store.findForOrg(one[1], principal.orgId)
-					: undefined;
-				return session
-					? json(200, sessionDetail(ctx.store, session))
-					: apiError(404, 'NOT_FOUND', `No session ${one[1]}`);
-			}))
-		);
-	}
+	const page = method === 'GET' ? editorPage(ctx, path) : null;
+	if (page) return { reply: page };
+	const publicApi = await routePublicApi(ctx, req, method, url);
+	if (publicApi) return publicApi;
 	return { reply: apiError(404, 'NOT_FOUND', `No route ${method} ${path}`) };
-}
-
-/** The token is checked before anything else, so a 401 never depends on the body or the query. */
-async function authenticated(
-	ctx: SandboxContext,
-	req: IncomingMessage,
-	handler: (principal: Principal) => Reply | Promise<Reply>,
-): Promise<Handled> {
-	const principal = ctx.auth.authenticate(req.headers.authorization);
-	if (!principal) {
-		return {
-			reply: apiError(401, 'UNAUTHORIZED', 'Missing, invalid or expired access token', {
-				headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-			}),
-		};
-	}
-	return { reply: await handler(principal), orgId: principal.orgId };
-}
-
-function insufficientScope(...scopes: string[]): Reply {
-	return apiError(
-		403,
-		'INSUFFICIENT_SCOPE',
-		`The access token needs the scope ${scopes.join(' or ')}`,
-		{
-			headers: {
-				'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
-			},
-		},
-	);
 }
 
 async function upload(

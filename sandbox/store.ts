@@ -3,11 +3,12 @@ import { formatTimestamp, toMillis, truncateToPrecision, type SandboxClock } fro
 import {
 	SESSION_STATUSES,
 	type CreateSessionInput,
-	type FileReference,
 	type OutboxEmail,
 	type RecipientInput,
 	type SandboxConfig,
 	type Session,
+	type SessionFile,
+	type SessionSettings,
 	type SessionStatus,
 	type StoredFile,
 	type TimeInput,
@@ -17,7 +18,7 @@ import {
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Internal form of a session: times as epoch ms so filters and sorts compare numbers. */
-export interface SessionRecord {
+export interface SessionRecord extends SessionSettings {
 	sessionId: string;
 	orgId: string;
 	name: string;
@@ -30,7 +31,7 @@ export interface SessionRecord {
 	expiryDays: number | null;
 	expiryDate: number | null;
 	recipients: RecipientRecord[];
-	files: FileReference[];
+	files: SessionFile[];
 }
 
 export interface RecipientRecord {
@@ -117,6 +118,8 @@ export class Store {
 			expiryDate: sentAt !== null && expiryDays !== null ? sentAt + expiryDays * DAY_MS : null,
 			recipients: buildRecipients(recipientInputs, defaultRecipientStatus(status)),
 			files: normaliseFiles(input.files ?? []),
+			...defaultSettings(),
+			...input.settings,
 		};
 		if (input.completedDate !== undefined) {
 			record.completedDate = input.completedDate === null ? null : this.stamp(input.completedDate);
@@ -176,7 +179,14 @@ export class Store {
 			sentAt: this.isoOrNull(record.sentAt),
 			expiryDays: record.expiryDays,
 			recipients: record.recipients.map((r) => ({ ...r })),
-			files: record.files.map((f) => ({ ...f })),
+			files: record.files.map((f) => structuredClone(f)),
+			sessionType: record.sessionType,
+			reminderEnabled: record.reminderEnabled,
+			reminderFrequency: record.reminderFrequency,
+			templateId: record.templateId,
+			tagIds: [...record.tagIds],
+			senderProfileId: record.senderProfileId,
+			completionEmailRecipients: record.completionEmailRecipients,
 		};
 	}
 }
@@ -205,6 +215,20 @@ function buildRecipients(inputs: RecipientInput[], defaultStatus: string): Recip
 		.sort((a, b) => a.signingOrder - b.signingOrder);
 }
 
-function normaliseFiles(files: Array<FileReference | string>): FileReference[] {
-	return files.map((f) => (typeof f === 'string' ? { type: 'uploadedPdf', fileId: f } : { ...f }));
+function normaliseFiles(files: Array<SessionFile | string>): SessionFile[] {
+	return files.map((f) =>
+		typeof f === 'string' ? { type: 'uploadedPdf', fileId: f } : structuredClone(f),
+	);
+}
+
+function defaultSettings(): SessionSettings {
+	return {
+		sessionType: 'offlineSigning',
+		reminderEnabled: null,
+		reminderFrequency: null,
+		templateId: null,
+		tagIds: [],
+		senderProfileId: null,
+		completionEmailRecipients: null,
+	};
 }

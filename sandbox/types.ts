@@ -1,4 +1,5 @@
 /** Shapes shared by the sandbox modules and exported to tests via index.ts. */
+import type { BlocksFile } from './publicTypes';
 
 export const SESSION_STATUSES = [
 	'draft',
@@ -21,6 +22,8 @@ export interface SandboxConfig {
 	updatedAfterInclusive: boolean;
 	tieOrder: TieOrder;
 	rateLimitPerHour: number;
+	/** Public API section 3: one budget shared by every endpoint of airsign-public-api.md. */
+	publicRateLimitPerHour: number;
 	maxFileBytes: number;
 }
 
@@ -52,10 +55,26 @@ export interface Recipient {
 export interface FileReference {
 	type: 'uploadedPdf';
 	fileId: string;
+	/** Public API 1.1: the name the session shows for it (default: the uploaded file's name). */
+	fileName?: string;
+}
+
+/** A session's file: an uploaded PDF, or a block document (public API section 4). */
+export type SessionFile = FileReference | BlocksFile;
+
+/** Settings of a session beyond the spec's (public API 1.1 and 1.2). */
+export interface SessionSettings {
+	sessionType: string;
+	reminderEnabled: boolean | null;
+	reminderFrequency: string | null;
+	templateId: string | null;
+	tagIds: string[];
+	senderProfileId: string | null;
+	completionEmailRecipients: string | null;
 }
 
 /** A session as the control plane shows it: everything the sandbox stores, times as ISO text. */
-export interface Session {
+export interface Session extends SessionSettings {
 	sessionId: string;
 	orgId: string;
 	name: string;
@@ -68,7 +87,7 @@ export interface Session {
 	sentAt: string | null;
 	expiryDays: number | null;
 	recipients: Recipient[];
-	files: FileReference[];
+	files: SessionFile[];
 }
 
 export interface RecipientInput {
@@ -93,7 +112,9 @@ export interface CreateSessionInput {
 	updatedAt?: TimeInput;
 	completedDate?: TimeInput | null;
 	sentAt?: TimeInput | null;
-	files?: Array<FileReference | string>;
+	files?: Array<SessionFile | string>;
+	/** Public API settings; defaults: offlineSigning, nothing else set. */
+	settings?: Partial<SessionSettings>;
 }
 
 export interface UpdateSessionPatch {
@@ -104,7 +125,7 @@ export interface UpdateSessionPatch {
 	selfSignOnly?: boolean;
 	expiryDays?: number | null;
 	recipients?: RecipientInput[];
-	files?: Array<FileReference | string>;
+	files?: Array<SessionFile | string>;
 	/** Explicit times win over "updatedAt moves to now". */
 	createdAt?: TimeInput;
 	updatedAt?: TimeInput;
@@ -117,6 +138,8 @@ export interface OutboxEmail {
 	sessionId: string;
 	sessionName: string;
 	sentAt: string;
+	/** Set on an invitation sent again by Send Invitation (a reminder). */
+	reminder?: true;
 }
 
 export interface StoredFile {
@@ -139,7 +162,7 @@ export interface RequestLogEntry {
 	fault?: FaultKind;
 }
 
-export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'rateLimit';
+export type FaultKind = 'latency' | 'status' | 'drop' | 'dropAfter' | 'malformed' | 'rateLimit';
 
 export interface Fault {
 	kind: FaultKind;

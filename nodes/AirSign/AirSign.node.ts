@@ -9,6 +9,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as file from './actions/file/File.resource';
 import { router } from './actions/router';
 import * as session from './actions/session/Session.resource';
+import * as template from './actions/template/Template.resource';
+import { listSearch, resourceMapping } from './methods';
 
 export class AirSign implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +20,8 @@ export class AirSign implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Upload PDFs, send signing sessions and list sessions in AirSign',
+		description:
+			'Create signing sessions from documents, PDFs and templates, send them, remind signers, and read sessions and templates in AirSign',
 		defaults: { name: 'AirSign' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -33,13 +36,17 @@ export class AirSign implements INodeType {
 				options: [
 					{ name: 'File', value: 'file' },
 					{ name: 'Session', value: 'session' },
+					{ name: 'Template', value: 'template' },
 				],
 				default: 'session',
 			},
 			...file.description,
 			...session.description,
+			...template.description,
 		],
 	};
+
+	methods = { listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

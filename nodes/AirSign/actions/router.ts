@@ -3,12 +3,25 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as file from './file/File.resource';
 import * as session from './session/Session.resource';
+import * as template from './template/Template.resource';
 
 type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
 const operations: Record<string, Record<string, OperationRunner>> = {
 	file: { upload: file.upload.execute },
-	session: { send: session.send.execute, getMany: session.getMany.execute },
+	session: {
+		create: session.create.execute,
+		createFromTemplate: session.createFromTemplate.execute,
+		get: session.get.execute,
+		getMany: session.getMany.execute,
+		send: session.send.execute,
+		sendInvitation: session.sendInvitation.execute,
+	},
+	template: {
+		create: template.create.execute,
+		get: template.get.execute,
+		getMany: template.getMany.execute,
+	},
 };
 
 /** Runs the chosen operation once per input item, keeping each output paired with its item. */

@@ -1,6 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
+	ILoadOptionsFunctions,
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -8,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
 import type { RequestFailure } from './failure';
-import type { FailureMessages } from './wording';
+import type { FailureMessages, FailureText } from './wording';
 import { describeFailure } from './wording';
 
 /**
@@ -18,13 +19,15 @@ import { describeFailure } from './wording';
  * replaced before the text leaves the node.
  */
 export async function toNodeError(
-	ctx: IExecuteFunctions | IPollFunctions,
+	ctx: Context,
 	failure: RequestFailure,
 	itemIndex: number,
 	messages: FailureMessages,
+	/** Words that replace the usual ones (a write whose answer was lost). */
+	override?: FailureText,
 ): Promise<NodeApiError> {
 	const scrub = redactor(await credentialsOrNothing(ctx, itemIndex));
-	const text = describeFailure(failure, messages);
+	const text = override ?? describeFailure(failure, messages);
 	const message = scrub(text.message);
 	const description = text.description === undefined ? undefined : scrub(text.description);
 	const httpCode = failure.status === undefined ? undefined : String(failure.status);
@@ -36,8 +39,10 @@ export async function toNodeError(
 	return new NodeApiError(ctx.getNode(), response, { message, description, httpCode, itemIndex });
 }
 
+type Context = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
 async function credentialsOrNothing(
-	ctx: IExecuteFunctions | IPollFunctions,
+	ctx: Context,
 	itemIndex: number,
 ): Promise<ICredentialDataDecryptedObject> {
 	try {

@@ -51,3 +51,52 @@ export const PDF_SIGNATURE = '%PDF-';
 
 /** Credential fields whose values must never appear in an output, error or log. */
 export const SECRET_FIELDS = ['accessToken', 'clientSecret', 'sessionToken'] as const;
+
+/**
+ * The public API's own budget (airsign-public-api.md section 3). AirSign does not publish its
+ * size; the headers of every answer state it, and messages use what they said.
+ */
+export function requestBudgetText(limit?: number): string {
+	const size = limit === undefined ? 'a number of' : String(limit);
+	return `AirSign allows ${size} requests per hour per organisation for sessions by ID, invitations, templates and session creation, shared by every workflow (apart from List Sessions' own budget)`;
+}
+
+/** Bounds of the public API (its sections 1, 2 and 4), checked before any request. */
+export const LIMITS = {
+	name: 50,
+	files: 10,
+	recipients: 20,
+	/** AirSign says "about 30 characters"; the decided limit is 40 (code TITLE_TOO_LONG). */
+	title: 40,
+	subtitle: 200,
+	blocks: 500,
+	heading: 500,
+	label: 100,
+	fontSize: { min: 7, max: 24 },
+	spacer: { min: 1, max: 600 },
+	expiryDays: { min: 1, max: 730 },
+	variables: 50,
+	templatePageSize: 100,
+} as const;
+
+export const REMINDER_FREQUENCIES = ['daily', 'weekly', 'monthly', 'quarterly'] as const;
+
+export const COMPLETION_EMAIL_RECIPIENTS = ['all', 'sender_only', 'sender_and_cc', 'none'] as const;
+
+/** Plan features an organisation may lack (403). The third name is the project's: AirSign's page cuts it off. */
+export const PLAN_FEATURES = {
+	expiry: 'Session Expiry',
+	senderProfiles: 'Sender Profiles',
+	completionEmails: 'Completion Email Recipients',
+} as const;
+
+/** Recipient keys of block documents: letters, digits, "_" and "-". */
+export const RECIPIENT_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** Emails as AirSign checks them: something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Session fields that hold timestamps, in every answer. */
+export const TIMESTAMP_FIELDS = ['createdAt', 'updatedAt', 'completedDate', 'expiryDate', 'sentAt'];

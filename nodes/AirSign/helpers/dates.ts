@@ -33,3 +33,33 @@ export function toUtcIso(
 export function isoFromMs(ms: number): string {
 	return new Date(ms).toISOString();
 }
+
+const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(Z|[+-]\d\d:?\d\d)?$/i;
+
+/**
+ * A timestamp as AirSign wrote it, as ISO 8601 UTC. AirSign writes some without a zone
+ * (`2025-07-02 16:19:36`, Create From Template): those are UTC. A value already in UTC ISO
+ * form, and anything that is not a timestamp, is returned unchanged.
+ */
+export function toIsoUtc(value: string): string {
+	const match = TIMESTAMP.exec(value.trim());
+	if (!match) return value;
+	const [, date, time, zone] = match;
+	if (zone?.toUpperCase() === 'Z' && value.includes('T')) return value;
+	const ms = Date.parse(`${date}T${time}${zone ?? 'Z'}`);
+	return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}
+
+/** A copy of an answer with every timestamp field (at any depth) in ISO 8601 UTC. */
+export function utcTimestamps<T>(value: T, fields: readonly string[]): T {
+	if (Array.isArray(value)) return value.map((entry) => utcTimestamps(entry, fields)) as T;
+	if (value === null || typeof value !== 'object') return value;
+	const copy: Record<string, unknown> = {};
+	for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+		copy[key] =
+			typeof entry === 'string' && fields.includes(key)
+				? toIsoUtc(entry)
+				: utcTimestamps(entry, fields);
+	}
+	return copy as T;
+}

@@ -2,29 +2,54 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	EMAIL_PATTERN,
+	LIMITS,
 	MAX_FILE_NAME_LENGTH,
 	MAX_UPLOAD_BYTES,
 	MAX_UPLOAD_TEXT,
 	PDF_SIGNATURE,
+	UUID_PATTERN,
 } from './constants';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What an ID names, for messages. */
+export const ID_KINDS = {
+	session: {
+		label: 'Session ID',
+		hint: 'Map the "sessionId" field of a Get Many or Create result, or pick the session from the list.',
+	},
+	template: {
+		label: 'Template ID',
+		hint: 'Map the "templateId" field of a Template Get Many result, or pick the template from the list.',
+	},
+	recipient: {
+		label: 'Recipient ID',
+		hint: 'Map a "recipientId" from the recipients of a Get Session result.',
+	},
+} as const;
+export type IdKind = keyof typeof ID_KINDS;
 
 /**
- * Session IDs go into the URL path, so only a well-formed UUID is ever placed
- * there: anything else is refused before a request is made.
+ * IDs go into URL paths and bodies, so only a well-formed UUID is ever used: anything else is
+ * refused before a request is made.
  */
-export function assertSessionId(node: INode, value: unknown, itemIndex: number): string {
-	const sessionId = typeof value === 'string' ? value.trim() : '';
-	if (!UUID_PATTERN.test(sessionId)) {
+export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: number): string {
+	const id = typeof value === 'string' ? value.trim() : '';
+	if (!UUID_PATTERN.test(id)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : String(value);
-		throw new NodeOperationError(node, `Session ID ${shown} is not a valid AirSign session ID`, {
-			itemIndex,
-			description:
-				'A session ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. Map the "sessionId" field of a List Sessions (Get Many) result, or copy it from AirSign.',
-		});
+		throw new NodeOperationError(
+			node,
+			`${ID_KINDS[kind].label} ${shown} is not a valid AirSign ${kind} ID`,
+			{
+				itemIndex,
+				description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
+			},
+		);
 	}
-	return sessionId;
+	return id;
+}
+
+export function assertSessionId(node: INode, value: unknown, itemIndex: number): string {
+	return assertId(node, value, 'session', itemIndex);
 }
 
 function formatBytes(bytes: number): string {
@@ -96,4 +121,32 @@ export function normaliseFileName(node: INode, value: string, itemIndex: number)
 	const withExtension = `${fileName}.pdf`;
 	// A name of 252 to 255 characters is valid as it is; the service then appends ".pdf" itself.
 	return withExtension.length <= MAX_FILE_NAME_LENGTH ? withExtension : fileName;
+}
+
+/** An email, trimmed; anything else is refused naming the parameter and the item. */
+export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
+	const email = typeof value === 'string' ? value.trim() : '';
+	if (!EMAIL_PATTERN.test(email)) {
+		const shown = typeof value === 'string' ? `"${value.slice(0, 80)}"` : String(value);
+		throw new NodeOperationError(node, `"${label}" is not an email address: ${shown}`, {
+			itemIndex,
+		});
+	}
+	return email;
+}
+
+/** A name of 1 to 50 characters (sessions and templates). */
+export function assertName(node: INode, value: string, label: string, itemIndex: number): string {
+	const length = [...value].length;
+	if (value.trim() === '' || length > LIMITS.name) {
+		throw new NodeOperationError(
+			node,
+			`"${label}" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
+			{
+				itemIndex,
+				description: `Shorten it: AirSign accepts names of at most ${LIMITS.name} characters.`,
+			},
+		);
+	}
+	return value;
 }

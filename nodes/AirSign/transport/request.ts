@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -15,7 +16,8 @@ import type { AnswerHeaders } from './answerHeaders';
 import { readAnswerHeaders } from './answerHeaders';
 import { normaliseBaseUrl } from './baseUrl';
 
-export type AirSignContext = IExecuteFunctions | IPollFunctions;
+/** Operations, the trigger's polls, and the editor's list searches and field loaders. */
+export type AirSignContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

@@ -7,6 +7,7 @@ import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
+import { isCancelled, MAX_RATE_LIMIT_RETRIES, TRANSIENT_BACKOFF_MS } from './call';
 import type { AirSignContext, ApiAnswer } from './request';
 import { tryApiRequest } from './request';
 
@@ -46,9 +47,6 @@ export interface RetryPolicy {
 	/** Told what every answer, a 429 included, said about the budget (the trigger keeps it). */
 	onRateLimit?: (rateLimit: RateLimitState) => void;
 }
-
-const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
-const MAX_RATE_LIMIT_RETRIES = 3;
 
 /**
  * Fetches one page. A 429 is waited out when its Retry-After is within the policy;
@@ -179,10 +177,6 @@ function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
 	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean')
 		return undefined;
 	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
-}
-
-function isCancelled(ctx: AirSignContext): boolean {
-	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
 }
 
 function withoutEmpty(query: SessionsQuery): IDataObject {

@@ -194,7 +194,7 @@ describe('Send Session', () => {
 
 		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
 			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(
-				engineDifferences.missingParameterMessage('Session ID'),
+				engineDifferences.missingParameterMessage('Session'),
 			);
 			expect(ctx.sandbox.requests).toEqual([]);
 		});

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Upload',
 				value: 'upload',
 				description: 'Upload a PDF from binary data, to attach to a session',
-				action: 'Upload a file',
+				action: 'Upload a PDF to attach to a signing session',
 			},
 		],
 		default: 'upload',

@@ -1,9 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as create from './create.operation';
+import * as createFromTemplate from './createFromTemplate.operation';
+import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
+import * as sendInvitation from './sendInvitation.operation';
 
-export { getMany, send };
+export { create, createFromTemplate, get, getMany, send, sendInvitation };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,20 +18,54 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['session'] } },
 		options: [
 			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a signing session from a document written in the node (title, text, recipients) or from block documents, with uploaded PDFs attached. A draft (with a draftUrl to review it) unless sent immediately.',
+				action: 'Create a signing session from a written document or block documents',
+			},
+			{
+				name: 'Create From Template',
+				value: 'createFromTemplate',
+				description:
+					'Create a signing session from an active AirSign template: its recipient roles get names and emails, its variables values. A draft unless sent immediately.',
+				action: 'Create a signing session from a template and fill in its roles and variables',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get one signing session by its ID: its status, files, and each recipient with their signing status',
+				action: 'Get a session with its files and the signing status of each recipient',
+			},
+			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List sessions, with filters and sorting',
+				description:
+					'List signing sessions, newest update first, filtered by status, name, recipient email or dates',
 				action: 'Get many sessions',
 			},
 			{
 				name: 'Send',
 				value: 'send',
-				description: 'Send a draft session: its recipients get their signing invitations',
-				action: 'Send a session',
+				description:
+					'Send a draft session: it becomes pending and every recipient is emailed a signing invitation',
+				action: 'Send a draft session to its recipients for signing',
+			},
+			{
+				name: 'Send Invitation',
+				value: 'sendInvitation',
+				description:
+					'Email the signing invitation again to one recipient of a pending or in-progress session (a reminder)',
+				action: 'Send an invitation again to a recipient who has not signed',
 			},
 		],
 		default: 'send',
 	},
-	...send.description,
+	...create.description,
+	...createFromTemplate.description,
+	...get.description,
 	...getMany.description,
+	...send.description,
+	...sendInvitation.description,
 ];

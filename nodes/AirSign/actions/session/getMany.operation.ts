@@ -7,8 +7,10 @@ import {
 	recipientEmailFilter,
 	statusFilter,
 } from '../../descriptions/sessionFilters';
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
 import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../../helpers/constants';
 import { toUtcIso } from '../../helpers/dates';
+import { maxRateLimitWaitMs } from '../../helpers/options';
 import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { listSessions } from '../../transport/sessionPages';
@@ -69,46 +71,31 @@ const properties: INodeProperties[] = [
 			description: 'Only sessions updated before this moment',
 		},
 	]),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Max Wait on Rate Limit (Seconds)',
-				name: 'maxRateLimitWait',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 900 },
-				default: 60,
-				description:
-					'When AirSign answers "too many requests", wait up to this long for the budget and try again; a longer wait fails with the time the budget resets. 0 never waits.',
-			},
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: [
-					{ name: 'Completed Date', value: 'completedDate' },
-					{ name: 'Created At', value: 'createdAt' },
-					{ name: 'Name', value: 'name' },
-					{ name: 'Updated At', value: 'updatedAt' },
-				],
-				default: 'updatedAt',
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'sortOrder',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'desc',
-			},
-		],
-	},
+	optionsCollection([
+		maxRateLimitWaitOption,
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Completed Date', value: 'completedDate' },
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Name', value: 'name' },
+				{ name: 'Updated At', value: 'updatedAt' },
+			],
+			default: 'updatedAt',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			options: [
+				{ name: 'Ascending', value: 'asc' },
+				{ name: 'Descending', value: 'desc' },
+			],
+			default: 'desc',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -154,14 +141,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
 
-	// Never wait longer than the workflow's own execution timeout would allow.
-	const executionTimeout = Number(this.getWorkflowSettings().executionTimeout ?? -1);
-	const maxWaitSeconds = Math.min(
-		Math.max(0, Number(options.maxRateLimitWait ?? 60)),
-		executionTimeout > 0 ? executionTimeout : Number.POSITIVE_INFINITY,
-	);
 	return await listSessions(this, query, { returnAll, limit }, itemIndex, {
-		maxRateLimitWaitMs: maxWaitSeconds * 1000,
+		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		transientRetries: 2,
 	});
 }

@@ -2,20 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FailureMessages } from '../../errors/wording';
-import { assertSessionId } from '../../helpers/validation';
+import { sessionLocator } from '../../descriptions/locators';
+import { readLocatorId } from '../../helpers/locator';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Session ID',
-		name: 'sessionId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b',
-		description:
-			'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
-	},
+	sessionLocator(
+		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -27,7 +21,7 @@ const failures: FailureMessages = {
 	NOT_A_DRAFT: {
 		message: 'The session is not a draft, so it cannot be sent',
 		description:
-			'It was sent already, or it was completed, cancelled or expired. To remind recipients of a session already sent, use Send Invitation in AirSign.',
+			'It was sent already, or it was completed, cancelled or expired. To remind recipients of a session already sent, use the Send Invitation operation.',
 	},
 	NO_RECIPIENTS: {
 		message: 'The session has no recipients',
@@ -55,9 +49,11 @@ const failures: FailureMessages = {
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const sessionId = assertSessionId(
+	// Workflows saved before Session became a locator hold a plain string: read as an ID.
+	const sessionId = readLocatorId(
 		this.getNode(),
 		this.getNodeParameter('sessionId', itemIndex),
+		'session',
 		itemIndex,
 	);
 	const { body } = await apiRequest(

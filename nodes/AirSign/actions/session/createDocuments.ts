@@ -1,0 +1,139 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { FailureMessages } from '../../errors/wording';
+import type { BlockRecipient } from '../../helpers/blockDocument';
+import {
+	checkBlockDocument,
+	checkRecipients,
+	checkSignatureBlocks,
+	failer,
+	simpleDocument,
+} from '../../helpers/blockDocument';
+import { LIMITS } from '../../helpers/constants';
+
+/**
+ * Create's documents and recipients, from either way of giving them, checked against every
+ * bound of the block format before any request.
+ */
+export function readDocuments(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { documents: IDataObject[]; recipients: BlockRecipient[] } {
+	const fail = failer(ctx.getNode(), itemIndex);
+	const mode = ctx.getNodeParameter('documentMode', itemIndex, 'simple') as string;
+	if (mode === 'json') {
+		const given = parseJson(ctx.getNodeParameter('documents', itemIndex), '"Documents"', fail);
+		const list = Array.isArray(given) ? given : [given];
+		if (list.length < 1 || list.length > LIMITS.files)
+			throw fail(`"Documents" must hold 1 to ${LIMITS.files} block documents`);
+		const documents = list.map((doc, index) =>
+			checkBlockDocument(doc, `"Documents" [${index}]`, fail),
+		);
+		const recipientsGiven = parseJson(
+			ctx.getNodeParameter('recipientsJson', itemIndex),
+			'"Recipients (JSON)"',
+			fail,
+		);
+		const recipients = checkRecipients(recipientsGiven, '"Recipients (JSON)"', fail);
+		checkSignatureBlocks(documents, recipients, '"Documents"', fail);
+		return { documents, recipients };
+	}
+
+	const title = String(ctx.getNodeParameter('title', itemIndex, '')).trim();
+	const body = String(ctx.getNodeParameter('body', itemIndex, '') ?? '');
+	const rows = (ctx.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [];
+	// Keys are made for the builder: r1, r2, … in the order listed.
+	const recipients = checkRecipients(
+		rows.map((row, index) => ({ ...row, key: `r${index + 1}` })),
+		'"Recipients"',
+		fail,
+	);
+	const labelled = recipients.map((recipient, index) => {
+		const label = String(rows[index].label ?? '').trim() || recipient.name;
+		if ([...label].length > LIMITS.label)
+			throw fail(
+				`"Recipients" [${index}]: the signature label is longer than ${LIMITS.label} characters`,
+				'Set a shorter "Signature Label" for this recipient.',
+			);
+		return { ...recipient, label };
+	});
+	const extra = ctx.getNodeParameter('documentOptions', itemIndex, {}) as IDataObject;
+	const document = simpleDocument(title, body, labelled, {
+		subtitle: String(extra.subtitle ?? '').trim() || undefined,
+		footerLabel: String(extra.footerLabel ?? '').trim() || undefined,
+	});
+	checkSimpleDocument(document, fail);
+	return {
+		documents: [document],
+		recipients: recipients.map(({ key, name, email, signingOrder }) => ({
+			key,
+			name,
+			email,
+			...(signingOrder && { signingOrder }),
+		})),
+	};
+}
+
+/** Simple mode's bounds, named by the fields the builder filled in. */
+function checkSimpleDocument(document: IDataObject, fail: ReturnType<typeof failer>): void {
+	const title = document.title as string;
+	if (title === '') throw fail('"Title" is empty');
+	if ([...title].length > LIMITS.title)
+		throw fail(
+			`"Title" is ${[...title].length} characters; it must fit on one line (at most ${LIMITS.title})`,
+			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
+		);
+	if (
+		document.subtitle !== undefined &&
+		[...(document.subtitle as string)].length > LIMITS.subtitle
+	)
+		throw fail(`"Subtitle" is longer than ${LIMITS.subtitle} characters`);
+	const blocks = document.blocks as IDataObject[];
+	if (blocks.length > LIMITS.blocks)
+		throw fail(
+			`"Body" makes ${blocks.length} blocks with the signature blocks; AirSign takes at most ${LIMITS.blocks}`,
+			'Merge short paragraphs (separate them with a single line break instead of a blank line).',
+		);
+	blocks.forEach((block, index) => {
+		if (block.type === 'heading' && [...(block.text as string)].length > LIMITS.heading)
+			throw fail(`"Body": heading ${index + 1} is longer than ${LIMITS.heading} characters`);
+	});
+	checkBlockDocument(document, 'The document', fail);
+}
+
+function parseJson(value: unknown, label: string, fail: ReturnType<typeof failer>): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw fail(`${label} is empty`);
+	try {
+		return JSON.parse(value);
+	} catch {
+		throw fail(`${label} is not valid JSON`);
+	}
+}
+
+const fixIt = 'Correct the documents in the node and run again.';
+
+/** AirSign's codes for block documents (section 4 and the sandbox's decisions). */
+export const blockFailures: FailureMessages = {
+	TITLE_TOO_LONG: {
+		message: 'AirSign says the title does not fit on one line',
+		description: 'Shorten "Title" (AirSign says "about 30 characters").',
+	},
+	NO_BLOCK_DOCUMENT: {
+		message: 'The session has no block document',
+		description:
+			'Signature fields live only on block documents: give at least one besides the uploaded PDFs.',
+	},
+	FILE_NOT_FOUND: {
+		message: 'An attached PDF is not an upload of this organisation',
+		description:
+			'Check "Attach Uploaded PDFs": each must be a fileId that Upload returned with this credential.',
+	},
+	DUPLICATE_RECIPIENT_KEY: { message: 'Two recipients have the same key', description: fixIt },
+	UNKNOWN_RECIPIENT_KEY: { message: 'A signature block names no recipient', description: fixIt },
+	MISSING_SIGNATURE_BLOCK: { message: 'A recipient has no signature block', description: fixIt },
+	DUPLICATE_SIGNATURE_BLOCK: {
+		message: 'A recipient has more than one signature block',
+		description: fixIt,
+	},
+};

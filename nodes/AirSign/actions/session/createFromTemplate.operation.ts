@@ -1,0 +1,145 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	ResourceMapperField,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateLocator } from '../../descriptions/locators';
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
+import { planFeatureFailures } from '../../errors/planFeature';
+import type { FailureMessages } from '../../errors/wording';
+import { TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { readLocatorId } from '../../helpers/locator';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { readSessionSettings } from '../../helpers/sessionSettings';
+import { readTemplateValues, templateFields } from '../../helpers/templateFields';
+import { assertName } from '../../helpers/validation';
+import { callAirSign } from '../../transport/call';
+import { getTemplate, templateNotFound } from '../template/get.operation';
+import { createdSessionFailures, sendImmediatelyField } from './createShared';
+
+const properties: INodeProperties[] = [
+	templateLocator('The active template the session is made from'),
+	{
+		displayName: 'Recipients and Variables',
+		name: 'fields',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['templateId.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: true,
+				multiKeyMatch: false,
+			},
+		},
+		description:
+			'The template’s recipient roles ("Employee Name", "Employee Email") and variables. Automatic mapping fills variables from input fields of the same name.',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Employment contract – Jane Citizen',
+		description: 'Name of the session, 1 to 50 characters. Empty: the template’s name.',
+	},
+	sendImmediatelyField,
+	optionsCollection([...expiryOptions(true), ...templateSessionOptions, maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['createFromTemplate'] } },
+	properties,
+);
+
+const refresh =
+	'The template may have changed since its fields were loaded: open "Recipients and Variables" and refresh the fields.';
+
+const failures: FailureMessages = {
+	...createdSessionFailures,
+	TEMPLATE_NOT_ACTIVE: {
+		message: 'The template is a draft, so no session can be made from it',
+		description:
+			'Activate it in AirSign first, or pick another: the list shows only active templates.',
+	},
+	TOO_MANY_RECIPIENTS: {
+		message: 'More recipients were given than the template has',
+		description: refresh,
+	},
+	MISSING_VARIABLES: {
+		message: 'AirSign says required variables of the template are missing',
+		description: refresh,
+	},
+	404: templateNotFound,
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const templateId = readLocatorId(
+		node,
+		this.getNodeParameter('templateId', itemIndex),
+		'template',
+		itemIndex,
+	);
+	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	if (name !== '') assertName(node, name, 'Name', itemIndex);
+	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const settings = readSessionSettings(node, options, itemIndex, true);
+	const maxWaitMs = maxRateLimitWaitMs(this, options);
+
+	// Checked against the fields the builder saw; loaded now only if none were saved (a
+	// template chosen by an expression, or a workflow written by hand).
+	let fields = this.getNodeParameter('fields.schema', itemIndex, []) as ResourceMapperField[];
+	if (!Array.isArray(fields) || fields.length === 0)
+		fields = templateFields(await getTemplate(this, templateId, itemIndex, maxWaitMs));
+	const mappingMode = this.getNodeParameter('fields.mappingMode', itemIndex, 'defineBelow');
+	const values = (
+		mappingMode === 'autoMapInputData'
+			? this.getInputData()[itemIndex].json
+			: // The node checks and converts every value itself, with the fields' display names.
+				this.getNodeParameter('fields.value', itemIndex, {}, { skipValidation: true })
+	) as IDataObject;
+	const { recipients, variableValues } = readTemplateValues(
+		node,
+		fields,
+		values ?? {},
+		itemIndex,
+		this.getTimezone(),
+	);
+
+	const body: IDataObject = {
+		templateId,
+		...(name !== '' && { name }),
+		sendImmediately,
+		...(recipients && { recipients }),
+		...(Object.keys(variableValues).length > 0 && { variableValues }),
+		...settings.body,
+	};
+	const { body: created } = await callAirSign(
+		this,
+		{ method: 'POST', path: '/SessionFromTemplate', body, itemIndex },
+		{
+			failures: (answer) => ({
+				...failures,
+				...planFeatureFailures(
+					answer.body,
+					settings.features,
+					createdSessionFailures[403].description,
+				),
+			}),
+			maxRateLimitWaitMs: maxWaitMs,
+			write: { mayExist: 'the session may exist' },
+		},
+	);
+	return [utcTimestamps(created as IDataObject, TIMESTAMP_FIELDS)];
+}

@@ -1,0 +1,45 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { sessionLocator } from '../../descriptions/locators';
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import type { FailureMessages } from '../../errors/wording';
+import { TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { readLocatorId } from '../../helpers/locator';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { callAirSign } from '../../transport/call';
+
+const properties: INodeProperties[] = [
+	sessionLocator('The session to read'),
+	optionsCollection([maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['get'] } },
+	properties,
+);
+
+const failures: FailureMessages = {
+	404: {
+		message: 'AirSign has no session with this ID',
+		description:
+			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
+	},
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const sessionId = readLocatorId(
+		this.getNode(),
+		this.getNodeParameter('sessionId', itemIndex),
+		'session',
+		itemIndex,
+	);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { body } = await callAirSign(
+		this,
+		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
+		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
+	);
+	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+}

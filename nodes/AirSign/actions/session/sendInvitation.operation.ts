@@ -1,0 +1,119 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { sessionLocator } from '../../descriptions/locators';
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import type { FailureMessages } from '../../errors/wording';
+import { TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { readLocatorId } from '../../helpers/locator';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { assertEmail, assertId } from '../../helpers/validation';
+import { callAirSign } from '../../transport/call';
+
+const properties: INodeProperties[] = [
+	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
+	{
+		displayName: 'Recipient',
+		name: 'recipient',
+		type: 'options',
+		default: 'next',
+		options: [
+			{
+				name: 'Next Who Has Not Signed',
+				value: 'next',
+				description: 'AirSign picks the next recipient, in signing order, who has not signed',
+			},
+			{ name: 'By Recipient ID', value: 'id' },
+			{ name: 'By Email', value: 'email' },
+		],
+	},
+	{
+		displayName: 'Recipient ID',
+		name: 'recipientId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 9b1f3c2a-…',
+		description: 'A recipientId from the recipients of Get Session',
+		displayOptions: { show: { recipient: ['id'] } },
+	},
+	{
+		displayName: 'Recipient Email',
+		name: 'recipientEmail',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'name@email.com',
+		description: 'The email of one of the session’s recipients',
+		displayOptions: { show: { recipient: ['email'] } },
+	},
+	optionsCollection([maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['sendInvitation'] } },
+	properties,
+);
+
+const failures: FailureMessages = {
+	SESSION_NOT_ACTIVE: {
+		message: 'The session is not waiting for signatures, so no invitation was sent',
+		description:
+			'Send Invitation reminds recipients of a session that is pending or in progress. Send a draft with Send; a completed, cancelled or expired session needs no reminder.',
+	},
+	RECIPIENT_NOT_FOUND: {
+		message: 'The session has no such recipient',
+		description:
+			'Check the recipient ID or email: Get Session lists the recipients of the session.',
+	},
+	RECIPIENT_ALREADY_SIGNED: {
+		message: 'This recipient has already signed, so no invitation was sent',
+		description: 'Choose "Next Who Has Not Signed" to remind whoever is still to sign.',
+	},
+	403: {
+		description:
+			'Its token lacks the scope write:sessions, which Send Invitation needs. Ask the AirSign administrator for a client with that scope.',
+	},
+	404: {
+		message: 'AirSign has no session with this ID',
+		description:
+			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
+	},
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const sessionId = readLocatorId(
+		node,
+		this.getNodeParameter('sessionId', itemIndex),
+		'session',
+		itemIndex,
+	);
+	const recipient = this.getNodeParameter('recipient', itemIndex, 'next') as string;
+	// AirSign does not say what it does with both fields: only one is ever sent.
+	const body: IDataObject = {};
+	if (recipient === 'id') {
+		const value = this.getNodeParameter('recipientId', itemIndex, '');
+		body.recipientId = assertId(node, value, 'recipient', itemIndex);
+	} else if (recipient === 'email') {
+		const value = this.getNodeParameter('recipientEmail', itemIndex, '');
+		body.recipientEmail = assertEmail(node, value, 'Recipient Email', itemIndex);
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const answer = await callAirSign(
+		this,
+		{
+			method: 'POST',
+			path: `/Session/${encodeURIComponent(sessionId)}/SendInvitation`,
+			body,
+			itemIndex,
+		},
+		{
+			failures,
+			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
+			write: { mayExist: 'the invitation may have been sent' },
+		},
+	);
+	return [utcTimestamps(answer.body as IDataObject, TIMESTAMP_FIELDS)];
+}

@@ -1,0 +1,247 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import { expiryOptions } from '../../descriptions/sessionSettings';
+import { planFeatureFailures } from '../../errors/planFeature';
+import type { FailureMessages } from '../../errors/wording';
+import { checkBlockDocument, checkSignatureBlocks, failer } from '../../helpers/blockDocument';
+import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { readSessionSettings } from '../../helpers/sessionSettings';
+import {
+	checkTemplateRecipients,
+	checkTokensDeclared,
+	checkVariables,
+} from '../../helpers/templateInput';
+import { assertName } from '../../helpers/validation';
+import { callAirSign } from '../../transport/call';
+import { blockFailures } from '../session/createDocuments';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: `Name of the template, 1 to ${LIMITS.name} characters`,
+	},
+	{
+		displayName:
+			'Write variables as {{{name}}} (three braces). Keep "Document" a fixed value: as an n8n expression, the braces would be read as one.',
+		name: 'tokenNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Document',
+		name: 'document',
+		type: 'json',
+		default: '',
+		required: true,
+		description:
+			'A block document ({ "format": "blocks", "title", "blocks": [...] }) whose texts may hold {{{variable}}} tokens; each signature block names a recipient key',
+	},
+	{
+		displayName: 'Recipients',
+		name: 'recipients',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Recipient',
+		description: `The roles that sign, 1 to ${LIMITS.recipients}`,
+		options: [
+			{
+				displayName: 'Recipient',
+				name: 'recipient',
+				values: [
+					{
+						displayName: 'Key',
+						name: 'key',
+						type: 'string',
+						default: '',
+						required: true,
+						description: 'Named by the role’s signature block: letters, digits, "_" and "-"',
+					},
+					{
+						displayName: 'Role Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Employee',
+						description:
+							'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
+					},
+					{
+						displayName: 'Email',
+						name: 'email',
+						type: 'string',
+						placeholder: 'name@email.com',
+						default: '',
+						description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
+					},
+					{
+						displayName: 'Signing Order',
+						name: 'signingOrder',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description: 'Position in the signing order; 0 signs in the order listed',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Variables',
+		name: 'variables',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Variable',
+		description: `What each session fills in, at most ${LIMITS.variables}; every {{{token}}} must be one`,
+		options: [
+			{
+				displayName: 'Variable',
+				name: 'variable',
+				values: [
+					{
+						displayName: 'Default Value',
+						name: 'defaultValue',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Description',
+						name: 'description',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Display Name',
+						name: 'displayName',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						required: true,
+					},
+					{
+						displayName: 'Required',
+						name: 'required',
+						type: 'boolean',
+						default: true,
+						description: 'Whether every session from the template must give it',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						options: [
+							{
+								name: 'Text',
+								value: 'text',
+							},
+							{
+								name: 'Date',
+								value: 'date',
+							},
+							{
+								name: 'Number',
+								value: 'number',
+							},
+						],
+						default: 'text',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Activate',
+		name: 'activate',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether sessions can be made from it at once. Off: a draft, reviewed in AirSign at the output’s editorUrl.',
+	},
+	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['create'] } },
+	properties,
+);
+
+const scope =
+	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';
+
+const failures: FailureMessages = {
+	...blockFailures,
+	UNDECLARED_VARIABLE: {
+		message: 'The document uses a {{{token}}} that is not a variable',
+		description: 'Declare it under "Variables", or correct the token.',
+	},
+	VALIDATION_ERROR: {
+		message: 'AirSign refused a value of the template',
+		description: 'AirSign names the value below; correct it in the node and run again.',
+	},
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const fail = failer(node, itemIndex);
+	const name = assertName(
+		node,
+		String(this.getNodeParameter('name', itemIndex)).trim(),
+		'Name',
+		itemIndex,
+	);
+	let document: unknown = this.getNodeParameter('document', itemIndex);
+	if (typeof document === 'string') {
+		try {
+			document = JSON.parse(document);
+		} catch {
+			throw fail('"Document" is not valid JSON');
+		}
+	}
+	const checked = checkBlockDocument(document, '"Document"', fail);
+	const recipients = checkTemplateRecipients(
+		(this.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [],
+		fail,
+	);
+	checkSignatureBlocks([checked], recipients as Array<{ key: string }>, '"Document"', fail);
+	const variables = checkVariables(
+		(this.getNodeParameter('variables.variable', itemIndex, []) as IDataObject[]) ?? [],
+		fail,
+	);
+	checkTokensDeclared(checked, recipients, variables, fail);
+	const activate = this.getNodeParameter('activate', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const settings = readSessionSettings(node, options, itemIndex, false);
+
+	const { body } = await callAirSign(
+		this,
+		{
+			method: 'POST',
+			path: '/Template',
+			body: { name, document: checked, recipients, variables, activate, ...settings.body },
+			itemIndex,
+		},
+		{
+			failures: (answer) => ({
+				...failures,
+				...planFeatureFailures(answer.body, settings.features, scope),
+			}),
+			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
+			write: { mayExist: 'the template may exist' },
+		},
+	);
+	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+}

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateLocator } from '../../descriptions/locators';
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import type { FailureMessages } from '../../errors/wording';
+import { TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { readLocatorId } from '../../helpers/locator';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { callAirSign } from '../../transport/call';
+
+const properties: INodeProperties[] = [
+	templateLocator('The template to read'),
+	optionsCollection([maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['get'] } },
+	properties,
+);
+
+export const templateNotFound = {
+	message: 'AirSign has no template with this ID',
+	description:
+		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
+};
+
+const failures: FailureMessages = { 404: templateNotFound };
+
+/** Get Template: recipients are roles (their recipientId is "default"), variables in full. */
+export async function getTemplate(
+	ctx: IExecuteFunctions,
+	templateId: string,
+	itemIndex: number,
+	maxWaitMs: number,
+): Promise<IDataObject> {
+	const { body } = await callAirSign(
+		ctx,
+		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
+		{ failures, maxRateLimitWaitMs: maxWaitMs },
+	);
+	return utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const templateId = readLocatorId(
+		this.getNode(),
+		this.getNodeParameter('templateId', itemIndex),
+		'template',
+		itemIndex,
+	);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
+}

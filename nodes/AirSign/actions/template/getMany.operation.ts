@@ -1,0 +1,93 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { utcTimestamps } from '../../helpers/dates';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { callAirSign } from '../../transport/call';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Active', value: 'active', description: 'Templates sessions can be created from' },
+			{ name: 'Draft', value: 'draft', description: 'Templates still being written' },
+		],
+		default: 'active',
+	},
+	optionsCollection([maxRateLimitWaitOption]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['getMany'] } },
+	properties,
+);
+
+interface TemplatesPage {
+	templates?: IDataObject[];
+	pagination?: { hasMore?: boolean };
+}
+
+/**
+ * List Templates: pages by offset with the largest page AirSign serves (Return All) or what the
+ * limit still needs, until hasMore is false. One item per template, sorted as AirSign sorts.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
+	const limit = returnAll
+		? Number.POSITIVE_INFINITY
+		: (this.getNodeParameter('limit', itemIndex) as number);
+	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Limit" must be a whole number of at least 1, not ${limit}`,
+			{
+				itemIndex,
+			},
+		);
+	}
+	const status = this.getNodeParameter('status', itemIndex, 'active') as string;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const maxWaitMs = maxRateLimitWaitMs(this, options);
+
+	const templates: IDataObject[] = [];
+	const seen = new Set<unknown>();
+	let offset = 0;
+	while (templates.length < limit) {
+		const pageSize = Math.min(LIMITS.templatePageSize, limit - templates.length);
+		const { body } = await callAirSign(
+			this,
+			{ method: 'GET', path: '/Templates', qs: { status, limit: pageSize, offset }, itemIndex },
+			{ failures: {}, maxRateLimitWaitMs: maxWaitMs },
+		);
+		const page = body as TemplatesPage;
+		const rows = page.templates ?? [];
+		for (const template of rows) {
+			if (seen.has(template.templateId)) continue;
+			seen.add(template.templateId);
+			templates.push(utcTimestamps(template, TIMESTAMP_FIELDS));
+		}
+		if (!page.pagination?.hasMore || rows.length === 0) break;
+		offset += rows.length;
+	}
+	return templates.slice(0, limit);
+}

@@ -1,0 +1,117 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FeatureUse } from '../errors/planFeature';
+import {
+	COMPLETION_EMAIL_RECIPIENTS,
+	LIMITS,
+	PLAN_FEATURES,
+	REMINDER_FREQUENCIES,
+	UUID_PATTERN,
+} from './constants';
+
+export interface SessionSettings {
+	/** What goes into the request body. */
+	body: IDataObject;
+	/** The plan features those settings use, for a 403's words. */
+	features: FeatureUse[];
+}
+
+/**
+ * Session settings from an operation's Options, checked: expiry and reminders (all creating
+ * operations); with `fromTemplate`, "0 = never expires", sender profile, completion emails and
+ * tags. Only the options the builder added are sent: the rest is AirSign's (or the template's).
+ */
+export function readSessionSettings(
+	node: INode,
+	options: IDataObject,
+	itemIndex: number,
+	fromTemplate: boolean,
+): SessionSettings {
+	const body: IDataObject = {};
+	const fail = (message: string) => new NodeOperationError(node, message, { itemIndex });
+	const expiryUse: string[] = [];
+	if (options.expiryDays !== undefined) {
+		const days = options.expiryDays as number;
+		const never = fromTemplate && days === 0;
+		if (
+			!never &&
+			(!Number.isInteger(days) || days < LIMITS.expiryDays.min || days > LIMITS.expiryDays.max)
+		)
+			throw fail(
+				`"Expiry Days" must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${fromTemplate ? ' (or 0: never expires)' : ''}, not ${String(days)}`,
+			);
+		body.expiryDays = never ? null : days;
+		expiryUse.push('Expiry Days');
+	}
+	if (options.reminderEnabled !== undefined) {
+		body.reminderEnabled = options.reminderEnabled === true;
+		expiryUse.push('Send Reminders');
+	}
+	if (options.reminderFrequency !== undefined) {
+		if (!(REMINDER_FREQUENCIES as readonly unknown[]).includes(options.reminderFrequency))
+			throw fail(
+				`"Reminder Frequency" must be one of ${REMINDER_FREQUENCIES.join(', ')}, not ${String(options.reminderFrequency)}`,
+			);
+		body.reminderFrequency = options.reminderFrequency;
+		expiryUse.push('Reminder Frequency');
+	}
+	const features: FeatureUse[] = [];
+	if (expiryUse.length) features.push({ feature: PLAN_FEATURES.expiry, parameters: expiryUse });
+	if (!fromTemplate) return { body, features };
+
+	const profile = typeof options.senderProfileId === 'string' ? options.senderProfileId.trim() : '';
+	if (profile !== '') {
+		body.senderProfileId = assertSenderProfile(node, profile, itemIndex);
+		features.push({ feature: PLAN_FEATURES.senderProfiles, parameters: ['Sender Profile ID'] });
+	}
+	if (options.completionEmailRecipients !== undefined) {
+		if (
+			!(COMPLETION_EMAIL_RECIPIENTS as readonly unknown[]).includes(
+				options.completionEmailRecipients,
+			)
+		)
+			throw fail(
+				`"Completion Email Recipients" must be one of ${COMPLETION_EMAIL_RECIPIENTS.join(', ')}`,
+			);
+		body.overrideCompletionEmailRecipients = options.completionEmailRecipients;
+		features.push({
+			feature: PLAN_FEATURES.completionEmails,
+			parameters: ['Completion Email Recipients'],
+		});
+	}
+	const tags = listOf(options.tagIds);
+	if (tags.length) body.tagIds = tags.map((tag) => assertTag(node, tag, itemIndex));
+	return { body, features };
+}
+
+function assertSenderProfile(node: INode, value: string, itemIndex: number): string {
+	if (UUID_PATTERN.test(value)) return value;
+	throw new NodeOperationError(
+		node,
+		`"Sender Profile ID" is not an AirSign ID: ${value.slice(0, 60)}`,
+		{
+			itemIndex,
+			description: 'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
+		},
+	);
+}
+
+function assertTag(node: INode, value: string, itemIndex: number): string {
+	if (UUID_PATTERN.test(value)) return value;
+	throw new NodeOperationError(
+		node,
+		`"Tag IDs" holds something that is not a tag ID: ${value.slice(0, 60)}`,
+		{
+			itemIndex,
+			description:
+				'Give tag IDs (UUIDs) separated by commas, or an expression that returns a list of them.',
+		},
+	);
+}
+
+/** A comma-separated text or a list (from an expression), as trimmed non-empty strings. */
+export function listOf(value: unknown): string[] {
+	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	return entries.map((entry) => String(entry).trim()).filter(Boolean);
+}

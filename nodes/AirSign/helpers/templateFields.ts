@@ -1,0 +1,203 @@
+import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
+import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
+
+import { EMAIL_PATTERN } from './constants';
+
+/** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
+const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
+
+const FIELD_TYPES: Record<string, FieldType> = {
+	text: 'string',
+	number: 'number',
+	date: 'dateTime',
+	image: 'string',
+	table: 'object',
+};
+
+const TYPE_WORDS: Record<string, string> = {
+	text: 'text',
+	number: 'number',
+	date: 'date',
+	image: 'image: the fileId of an upload',
+	table: 'table: { "headers": [...], "data": [[...]] }',
+};
+
+const hasToken = (text: string) => text.includes('{{{');
+
+/**
+ * The resource mapper's fields for a template (Get Template's answer): each recipient role
+ * becomes "<Role> Name" and "<Role> Email", each variable a field showing its display name,
+ * type and description. A role without an email in the template must be given one (required);
+ * a role with a fixed email shows it as the default; a role whose email is a {{{token}}} is
+ * filled from that variable.
+ */
+export function templateFields(template: IDataObject): ResourceMapperField[] {
+	const fields: ResourceMapperField[] = [];
+	const recipients = (template.recipients as IDataObject[] | undefined) ?? [];
+	recipients.forEach((recipient, index) => {
+		const role = String(recipient.name ?? '').trim() || `Recipient ${index + 1}`;
+		const email = String(recipient.email ?? '').trim();
+		const fixed = email !== '' && !hasToken(email);
+		const common = {
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string' as const,
+		};
+		fields.push(
+			{
+				...common,
+				id: `recipient:${index + 1}:name`,
+				displayName: `${role} Name`,
+				required: email === '',
+				...(fixed && { defaultValue: role }),
+			},
+			{
+				...common,
+				id: `recipient:${index + 1}:email`,
+				displayName: `${role} Email${hasToken(email) ? ` (default: ${email})` : ''}`,
+				required: email === '',
+				...(fixed && { defaultValue: email }),
+			},
+		);
+	});
+	for (const variable of (template.variables as IDataObject[] | undefined) ?? []) {
+		const type = String(variable.type ?? 'text');
+		const description = String(variable.description ?? '').trim();
+		const label = String(variable.displayName ?? '').trim() || String(variable.name);
+		const defaultValue = variable.defaultValue;
+		fields.push({
+			id: String(variable.name),
+			displayName: `${label} (${TYPE_WORDS[type] ?? type})${description ? ` – ${description}` : ''}`,
+			required: variable.required !== false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: FIELD_TYPES[type] ?? 'string',
+			...((typeof defaultValue === 'string' || typeof defaultValue === 'number') && {
+				defaultValue,
+			}),
+		});
+	}
+	return fields;
+}
+
+export interface TemplateValues {
+	/** Replacements by position, up to the last role given; undefined: none. */
+	recipients?: Array<{ name: string; email: string }>;
+	variableValues: IDataObject;
+}
+
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * The request's recipients and variableValues from the mapped values, checked against the
+ * fields: every required one given, emails that are emails, values of the variable's type.
+ * Values for ids that are not fields (automatic mapping passes the whole item) are left out.
+ */
+export function readTemplateValues(
+	node: INode,
+	fields: ResourceMapperField[],
+	values: IDataObject,
+	itemIndex: number,
+	timezone: string,
+): TemplateValues {
+	const fail = (message: string, description?: string) =>
+		new NodeOperationError(node, message, { itemIndex, description });
+	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
+	if (missing.length > 0) {
+		throw fail(
+			`The template needs ${missing.map((f) => `"${f.displayName.replace(/ \(.*$/, '')}"`).join(', ')}`,
+			'Give a value to every mandatory field of "Recipients and Variables" (map it from the input, or type it).',
+		);
+	}
+	const roles = new Map<number, { name?: ResourceMapperField; email?: ResourceMapperField }>();
+	const variableValues: IDataObject = {};
+	for (const field of fields) {
+		const role = ROLE_FIELD.exec(field.id);
+		if (role) {
+			const entry = roles.get(Number(role[1])) ?? {};
+			entry[role[2] as 'name' | 'email'] = field;
+			roles.set(Number(role[1]), entry);
+			continue;
+		}
+		if (isGiven(values[field.id]))
+			variableValues[field.id] = variableValue(field, values[field.id], timezone, fail);
+	}
+
+	const positions = [...roles.keys()].sort((a, b) => a - b);
+	const lastGiven = Math.max(
+		0,
+		...positions.filter((p) =>
+			[roles.get(p)!.name, roles.get(p)!.email].some((f) => f && isGiven(values[f.id])),
+		),
+	);
+	if (lastGiven === 0) return { variableValues };
+	const recipients = positions
+		.filter((p) => p <= lastGiven)
+		.map((position) => {
+			const { name, email } = roles.get(position)!;
+			const pick = (field?: ResourceMapperField) =>
+				field && isGiven(values[field.id]) ? String(values[field.id]).trim() : field?.defaultValue;
+			const chosen = { name: pick(name), email: pick(email) };
+			if (!isGiven(chosen.name) || !isGiven(chosen.email)) {
+				const label = (name?.displayName ?? `Recipient ${position}`).replace(/ Name$/, '');
+				throw fail(
+					`Give both "${label} Name" and "${label} Email"`,
+					'AirSign replaces the template’s recipients by position, so every role before the last one given needs a name and an email.',
+				);
+			}
+			if (!EMAIL_PATTERN.test(String(chosen.email))) {
+				throw fail(
+					`"${email?.displayName ?? 'Email'}" is not an email address: "${String(chosen.email).slice(0, 80)}"`,
+				);
+			}
+			return { name: String(chosen.name), email: String(chosen.email) };
+		});
+	return { recipients, variableValues };
+}
+
+function variableValue(
+	field: ResourceMapperField,
+	value: unknown,
+	timezone: string,
+	fail: (message: string, description?: string) => NodeOperationError,
+): IDataObject[string] {
+	const label = `"${field.displayName.replace(/ \(.*$/, '')}"`;
+	switch (field.type) {
+		case 'number': {
+			const number = typeof value === 'number' ? value : Number(String(value).trim());
+			if (!Number.isFinite(number)) throw fail(`${label} must be a number, not "${String(value)}"`);
+			return number;
+		}
+		case 'dateTime': {
+			// A date variable takes text; the date picker and expressions give dates: YYYY-MM-DD.
+			let date: string | null = null;
+			try {
+				const parsed = tryToParseDateTime(value as string, timezone);
+				date = parsed.isValid ? parsed.setZone(timezone).toISODate() : null;
+			} catch {
+				// Reported below with the field's name.
+			}
+			if (date === null) throw fail(`${label} is not a date: "${String(value)}"`);
+			return date;
+		}
+		case 'object': {
+			let table = value;
+			if (typeof value === 'string') {
+				try {
+					table = JSON.parse(value);
+				} catch {
+					throw fail(`${label} is not JSON`);
+				}
+			}
+			const t = table as { headers?: unknown; data?: unknown };
+			const texts = (row: unknown) => Array.isArray(row) && row.every((c) => typeof c === 'string');
+			if (!texts(t?.headers) || !Array.isArray(t?.data) || !(t.data as unknown[]).every(texts))
+				throw fail(`${label} must be a table: { "headers": ["…"], "data": [["…"]] } of texts`);
+			return table as IDataObject;
+		}
+		default:
+			return typeof value === 'string' ? value : String(value);
+	}
+}

@@ -1,0 +1,102 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { failer } from './blockDocument';
+import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
+
+type Fail = ReturnType<typeof failer>;
+
+/** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
+const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const VARIABLE_TYPES = ['text', 'date', 'number'];
+
+/** Template recipients (public API 2.3): 1–20 keys, an optional role name, an email that may be blank or a token. */
+export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
+	if (rows.length < 1 || rows.length > LIMITS.recipients)
+		throw fail(
+			`"Recipients" must hold 1 to ${LIMITS.recipients} recipients; it holds ${rows.length}`,
+		);
+	const keys = new Set<string>();
+	return rows.map((row, index) => {
+		const at = `"Recipients" [${index}]`;
+		const key = String(row.key ?? '').trim();
+		if (!RECIPIENT_KEY_PATTERN.test(key))
+			throw fail(
+				`${at}: "Key" must be letters, digits, "_" or "-", not ${JSON.stringify(row.key ?? '')}`,
+			);
+		if (keys.has(key)) throw fail(`${at}: the key "${key}" is used twice`);
+		keys.add(key);
+		const email = String(row.email ?? '').trim();
+		if (email !== '' && !email.includes('{{{') && !EMAIL_PATTERN.test(email))
+			throw fail(
+				`${at}: "Email" must be an email address, a {{{variable}}} or empty, not "${email}"`,
+			);
+		const name = String(row.name ?? '').trim();
+		const order = Number(row.signingOrder ?? 0);
+		if (!Number.isInteger(order) || order < 0)
+			throw fail(`${at}: "Signing Order" must be a whole number`);
+		return {
+			key,
+			...(name && { name }),
+			...(email && { email }),
+			...(order > 0 && { signingOrder: order }),
+		};
+	});
+}
+
+/** Variables (2.3): at most 50, each a unique name of letters, digits and "_", type text, date or number. */
+export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
+	if (rows.length > LIMITS.variables)
+		throw fail(
+			`"Variables" holds ${rows.length} variables; AirSign takes at most ${LIMITS.variables}`,
+		);
+	const names = new Set<string>();
+	return rows.map((row, index) => {
+		const at = `"Variables" [${index}]`;
+		const name = String(row.name ?? '').trim();
+		if (!VARIABLE_NAME.test(name))
+			throw fail(
+				`${at}: "Name" must be letters, digits and "_", not starting with a digit (it is used as {{{name}}})`,
+			);
+		if (names.has(name)) throw fail(`${at}: the name "${name}" is used twice`);
+		names.add(name);
+		const type = String(row.type ?? 'text');
+		if (!VARIABLE_TYPES.includes(type)) throw fail(`${at}: "Type" must be text, date or number`);
+		const variable: IDataObject = { name, type, required: row.required !== false };
+		for (const field of ['displayName', 'description']) {
+			const text = String(row[field] ?? '').trim();
+			if (text) variable[field] = text;
+		}
+		const fallback = row.defaultValue;
+		if (fallback !== undefined && fallback !== null && String(fallback).trim() !== '') {
+			const number = Number(fallback);
+			if (type === 'number' && !Number.isFinite(number))
+				throw fail(`${at}: "Default Value" of a number variable must be a number`);
+			variable.defaultValue = type === 'number' ? number : String(fallback);
+		}
+		return variable;
+	});
+}
+
+/** Every {{{token}}} in the document and in the recipients' names and emails is a declared variable. */
+export function checkTokensDeclared(
+	document: IDataObject,
+	recipients: IDataObject[],
+	variables: IDataObject[],
+	fail: Fail,
+): void {
+	const declared = new Set(variables.map((v) => v.name));
+	const texts = [
+		JSON.stringify(document),
+		...recipients.map((r) => `${r.name ?? ''} ${r.email ?? ''}`),
+	];
+	for (const text of texts) {
+		for (const match of text.matchAll(TOKEN)) {
+			if (!declared.has(match[1]))
+				throw fail(
+					`The token {{{${match[1]}}}} is used but "Variables" declares no "${match[1]}"`,
+					'Add a variable of that name, or correct the token.',
+				);
+		}
+	}
+}

@@ -1,0 +1,2 @@
+export * as listSearch from './listSearch';
+export * as resourceMapping from './resourceMapping';

@@ -1,0 +1,42 @@
+import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+
+import { readLocatorId } from '../helpers/locator';
+import { templateFields } from '../helpers/templateFields';
+import { callAirSign } from '../transport/call';
+
+/**
+ * Create From Template's "Recipients and Variables": the chosen template's roles and variables,
+ * loaded with one Get Template request.
+ */
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	let templateId: string;
+	try {
+		templateId = readLocatorId(
+			this.getNode(),
+			this.getNodeParameter('templateId', ''),
+			'template',
+			0,
+		);
+	} catch {
+		// No template chosen yet, or one given by an expression the editor cannot resolve.
+		return {
+			fields: [],
+			emptyFieldsNotice:
+				'Choose a template (From List, By URL or By ID) to load its recipients and variables. A template given by an expression is read when the workflow runs.',
+		};
+	}
+	const { body } = await callAirSign(
+		this,
+		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex: 0 },
+		{ failures: {}, maxRateLimitWaitMs: 0 },
+	);
+	const fields = templateFields(body as Record<string, never>);
+	return {
+		fields,
+		...(fields.length === 0 && {
+			emptyFieldsNotice: 'This template has no recipient roles or variables to fill in.',
+		}),
+	};
+}

@@ -1,0 +1,112 @@
+import { sleep } from 'n8n-workflow';
+
+import { isTransient } from '../errors/failure';
+import { lostWriteText, mayHaveReachedAirSign } from '../errors/lostWrite';
+import { toNodeError } from '../errors/nodeError';
+import type { FailureMessages } from '../errors/wording';
+import { requestBudgetText } from '../helpers/constants';
+import type { RateLimitState } from './answerHeaders';
+import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
+import { tryApiRequest } from './request';
+
+/** Waits between attempts of a read after a transient failure (as Get Many does). */
+export const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
+/** Extra attempts of a read after a transient failure. */
+export const READ_TRANSIENT_RETRIES = 2;
+export const MAX_RATE_LIMIT_RETRIES = 3;
+
+export interface CallPolicy {
+	/** The operation's words for its failures; a function reads them off the failed answer. */
+	failures: FailureMessages | ((answer: ApiAnswer) => FailureMessages);
+	/** Longest wait for a 429's Retry-After; a longer one fails with the reset time. 0: never wait. */
+	maxRateLimitWaitMs: number;
+	/**
+	 * A write (not idempotent): never repeated after a failure that may have reached AirSign,
+	 * and the error says what may exist ("the session may exist"). Absent: a read, whose
+	 * transient failures are retried.
+	 */
+	write?: { mayExist: string };
+}
+
+/**
+ * One call to AirSign for an operation. A 429 was not processed, so any call waits out its
+ * Retry-After within the policy and tries again; a read also retries 5xx, dropped connections
+ * and unreadable answers; a write never does. Anything else throws a NodeApiError in the
+ * operation's words.
+ */
+export async function callAirSign(
+	ctx: AirSignContext,
+	request: ApiRequest,
+	policy: CallPolicy,
+): Promise<ApiAnswer> {
+	let transientAttempts = 0;
+	let rateLimitAttempts = 0;
+	for (;;) {
+		const answer = await tryApiRequest(ctx, request);
+		const failure = answer.failure;
+		if (!failure) return answer;
+		const messages =
+			typeof policy.failures === 'function' ? policy.failures(answer) : policy.failures;
+
+		if (failure.status === 429) {
+			const waitMs = answer.rateLimit.retryAfterMs ?? answer.rateLimit.msUntilReset;
+			if (
+				waitMs !== undefined &&
+				waitMs <= policy.maxRateLimitWaitMs &&
+				rateLimitAttempts < MAX_RATE_LIMIT_RETRIES &&
+				!isCancelled(ctx)
+			) {
+				rateLimitAttempts++;
+				await sleep(Math.max(waitMs, 250));
+				continue;
+			}
+			throw await toNodeError(ctx, failure, request.itemIndex, {
+				...messages,
+				429: budgetUsedUp(answer.rateLimit, policy.maxRateLimitWaitMs, waitMs),
+			});
+		}
+		if (policy.write) {
+			if (mayHaveReachedAirSign(failure)) {
+				const text = lostWriteText(failure, policy.write.mayExist);
+				throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
+			}
+		} else if (
+			isTransient(failure) &&
+			transientAttempts < READ_TRANSIENT_RETRIES &&
+			!isCancelled(ctx)
+		) {
+			await sleep(
+				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)],
+			);
+			transientAttempts++;
+			continue;
+		}
+		throw await toNodeError(ctx, failure, request.itemIndex, messages);
+	}
+}
+
+/** The 429 message: when the budget resets, and how long this node would have waited. */
+export function budgetUsedUp(
+	rateLimit: RateLimitState,
+	maxRateLimitWaitMs: number,
+	waitMs: number | undefined,
+) {
+	const reset =
+		rateLimit.resetAt !== undefined
+			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
+			: '';
+	const inMinutes =
+		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
+	const waited =
+		maxRateLimitWaitMs > 0
+			? `This node waits at most ${Math.round(maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
+			: '';
+	return {
+		message: `AirSign's request budget is used up.${reset}${inMinutes}`,
+		description: `${requestBudgetText(rateLimit.limit)}. ${waited}Run again after the reset.`,
+	};
+}
+
+export function isCancelled(ctx: AirSignContext): boolean {
+	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
+}

@@ -1,0 +1,140 @@
+import type { BlockDocument } from './publicTypes';
+import type { TemplateStore } from './templateStore';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Fixed ids, so that the examples and the README can name the demo templates. */
+export const DEMO_TEMPLATE_IDS = {
+	employmentContract: '7d6c2f1e-4b3a-4c5d-8e9f-0a1b2c3d4e5f',
+	mutualNda: '8e7d3a2f-5c4b-4d6e-9f0a-1b2c3d4e5f6a',
+	contractorAgreement: '9f8e4b3a-6d5c-4e7f-a01b-2c3d4e5f6a7b',
+	leaseRenewalDraft: 'a09f5c4b-7e6d-4f80-b12c-3d4e5f6a7b8c',
+} as const;
+
+const employment: BlockDocument = {
+	format: 'blocks',
+	title: 'Employment Contract',
+	subtitle: '{{{position}}}, starting {{{startDate}}}',
+	blocks: [
+		{ type: 'heading', text: 'Parties' },
+		{
+			type: 'paragraph',
+			text: 'This contract is between Example Pty Ltd (the Employer) and {{{employeeName}}} (the Employee).',
+		},
+		{ type: 'heading', text: 'Position and pay' },
+		{
+			type: 'paragraph',
+			text: 'The Employee is employed as {{{position}}} from {{{startDate}}}, at an annual salary of AUD {{{salary}}}.\nThe first {{{probationMonths}}} months are a probation period.',
+		},
+		{ type: 'spacer', height: 24 },
+		{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+		{ type: 'signatureBlock', recipient: 'manager', label: 'For the Employer' },
+	],
+};
+
+const nda: BlockDocument = {
+	format: 'blocks',
+	title: 'Mutual Non-Disclosure Agreement',
+	blocks: [
+		{
+			type: 'paragraph',
+			text: 'The parties will share confidential information for this purpose: {{{purpose}}}. This agreement takes effect on {{{effectiveDate}}}.',
+		},
+		{ type: 'paragraph', text: 'Neither party discloses what it receives.', muted: true },
+		{ type: 'signatureBlock', recipient: 'discloser', label: 'Disclosing party' },
+		{ type: 'signatureBlock', recipient: 'receiver', label: 'Receiving party' },
+	],
+};
+
+const contractor: BlockDocument = {
+	format: 'blocks',
+	title: 'Contractor Agreement',
+	blocks: [
+		{
+			type: 'paragraph',
+			text: '{{{contractorName}}} provides services from {{{startDate}}} at AUD {{{hourlyRate}}} an hour.',
+		},
+		{ type: 'paragraph', text: 'Scope: {{{scopeOfWork}}}' },
+		{ type: 'signatureBlock', recipient: 'contractor', label: 'Contractor' },
+	],
+};
+
+/** A few templates for the demo organisation, one for the other (isolation is visible). */
+export function seedDemoTemplates(
+	templates: TemplateStore,
+	demoOrgId: string,
+	otherOrgId: string,
+	now: number,
+): void {
+	const ago = (days: number) => now - days * DAY_MS;
+	templates.create({
+		templateId: DEMO_TEMPLATE_IDS.employmentContract,
+		orgId: demoOrgId,
+		name: 'Employment contract',
+		status: 'active',
+		createdAt: ago(40),
+		document: employment,
+		recipients: [
+			{ key: 'employee', name: 'Employee', email: '' },
+			{ key: 'manager', name: 'HR Manager', email: 'hr@example.com' },
+		],
+		variables: [
+			{ name: 'employeeName', displayName: 'Employee name', description: 'Full legal name' },
+			{ name: 'position', displayName: 'Position', defaultValue: 'Software Engineer' },
+			{ name: 'startDate', displayName: 'Start date', type: 'date', description: 'First day' },
+			{ name: 'salary', displayName: 'Annual salary (AUD)', type: 'number' },
+			{
+				name: 'probationMonths',
+				displayName: 'Probation (months)',
+				type: 'number',
+				required: false,
+				defaultValue: 3,
+			},
+		],
+	});
+	templates.create({
+		templateId: DEMO_TEMPLATE_IDS.mutualNda,
+		orgId: demoOrgId,
+		name: 'Mutual NDA',
+		status: 'active',
+		createdAt: ago(30),
+		document: nda,
+		recipients: [
+			{ key: 'discloser', name: 'Discloser', email: '' },
+			{ key: 'receiver', name: 'Receiver', email: '' },
+		],
+		variables: [
+			{ name: 'purpose', displayName: 'Purpose', description: 'Why information is shared' },
+			{ name: 'effectiveDate', displayName: 'Effective date', type: 'date' },
+		],
+	});
+	templates.create({
+		templateId: DEMO_TEMPLATE_IDS.contractorAgreement,
+		orgId: demoOrgId,
+		name: 'Contractor agreement',
+		status: 'active',
+		createdAt: ago(20),
+		document: contractor,
+		recipients: [{ key: 'contractor', name: 'Contractor', email: '' }],
+		variables: [
+			{ name: 'contractorName', displayName: 'Contractor name' },
+			{ name: 'startDate', displayName: 'Start date', type: 'date' },
+			{ name: 'hourlyRate', displayName: 'Hourly rate (AUD)', type: 'number' },
+			{ name: 'scopeOfWork', displayName: 'Scope of work', required: false },
+		],
+	});
+	templates.create({
+		templateId: DEMO_TEMPLATE_IDS.leaseRenewalDraft,
+		orgId: demoOrgId,
+		name: 'Lease renewal (draft)',
+		status: 'draft',
+		createdAt: ago(2),
+		recipients: [{ key: 'tenant', name: 'Tenant', email: '' }],
+	});
+	templates.create({
+		orgId: otherOrgId,
+		name: 'Other org – template',
+		status: 'active',
+		createdAt: ago(5),
+	});
+}

@@ -1,0 +1,348 @@
+import '../../harness';
+
+import type { INodeParameters, ResourceMapperField } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { DEMO_SENDER_PROFILE_ID } from '../../../sandbox';
+import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { mapperFields } from './loadOptions';
+
+const ctx = useSandbox();
+const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
+const templateRef = (templateId: string) => ({ __rl: true, mode: 'list', value: templateId });
+/** What the editor asks when the builder opens "Recipients and Variables". */
+const loadFields = (templateId: string) =>
+	mapperFields(ctx, 'getTemplateFields', {
+		resource: 'session',
+		operation: 'createFromTemplate',
+		templateId: templateRef(templateId),
+	});
+
+let restoreSleep: (() => void) | undefined;
+afterEach(() => {
+	restoreSleep?.();
+	restoreSleep = undefined;
+});
+
+/** An active template: an Employee (no email), a fixed HR Manager, and four variables. */
+function offerTemplate(extra: Record<string, unknown> = {}) {
+	return ctx.sandbox.createTemplate({
+		name: 'Offer letter',
+		status: 'active',
+		recipients: [
+			{ key: 'employee', name: 'Employee', email: '' },
+			{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
+		],
+		variables: [
+			{ name: 'position', displayName: 'Position', description: 'Job title' },
+			{ name: 'startDate', displayName: 'Start date', type: 'date' },
+			{ name: 'salary', displayName: 'Salary', type: 'number' },
+			{ name: 'note', displayName: 'Note', required: false, defaultValue: 'Welcome' },
+		],
+		document: {
+			format: 'blocks',
+			title: 'Offer: {{{position}}}',
+			blocks: [
+				{ type: 'paragraph', text: 'From {{{startDate}}} at {{{salary}}}. {{{note}}}' },
+				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+				{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
+			],
+		},
+		...extra,
+	});
+}
+
+function params(
+	templateId: string,
+	schema: ResourceMapperField[],
+	value: Record<string, unknown>,
+	extra: INodeParameters = {},
+): INodeParameters {
+	return {
+		resource: 'session',
+		operation: 'createFromTemplate',
+		templateId: templateRef(templateId),
+		fields: {
+			mappingMode: 'defineBelow',
+			value,
+			matchingColumns: [],
+			schema,
+			attemptToConvertTypes: false,
+			convertFieldsToString: false,
+		} as unknown as INodeParameters,
+		...extra,
+	};
+}
+
+const employee = {
+	'recipient:1:name': 'Jane Citizen',
+	'recipient:1:email': 'jane@example.com',
+	position: 'Engineer',
+	startDate: '2025-08-01',
+	salary: 120000,
+};
+
+describe('Create From Template: the resource mapper', () => {
+	it('loads the roles as "<Role> Name" / "<Role> Email" and the variables with type, required and description (one Get Template)', async () => {
+		const template = offerTemplate();
+		const { fields } = await loadFields(template.templateId);
+		expect(
+			fields.map((f) => [f.id, f.displayName, f.type, f.required, f.defaultValue ?? null]),
+		).toEqual([
+			['recipient:1:name', 'Employee Name', 'string', true, null],
+			['recipient:1:email', 'Employee Email', 'string', true, null],
+			['recipient:2:name', 'HR Manager Name', 'string', false, 'HR Manager'],
+			['recipient:2:email', 'HR Manager Email', 'string', false, 'hr@example.com'],
+			['position', 'Position (text) – Job title', 'string', true, null],
+			['startDate', 'Start date (date)', 'dateTime', true, null],
+			['salary', 'Salary (number)', 'number', true, null],
+			['note', 'Note (text)', 'string', false, 'Welcome'],
+		]);
+		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+			`/api/v1/Template/${template.templateId}`,
+		]);
+	});
+
+	it('no template chosen yet: no request, a notice', async () => {
+		const result = await loadFields('');
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toContain('Choose a template');
+		expect(ctx.sandbox.requests).toEqual([]);
+	});
+});
+
+describe('Session → Create From Template', () => {
+	it('creates a draft from the mapped fields: recipients by position, typed variables, timestamps read as UTC', async () => {
+		const template = offerTemplate();
+		const { fields } = await loadFields(template.templateId);
+		ctx.sandbox.clearRequests();
+		const result = await runAirSign(ctx, params(template.templateId, fields, employee));
+		expect(result.error).toBeUndefined();
+		const out = result.items[0].json;
+		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
+		expect(out.draftUrl).toBe(`${ctx.sandbox.baseUrl}/app/sessions/${out.sessionId}/edit`);
+		// AirSign wrote "2025-07-02 16:19:36" (no zone): the output is ISO 8601 UTC.
+		const stored = ctx.sandbox.getSession(out.sessionId as string)!;
+		expect(out.createdAt).toBe(stored.createdAt.replace(/\.\d{3}Z$/, '.000Z'));
+		expect(out.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+		expect(stored.recipients.map((r) => [r.name, r.email])).toEqual([
+			['Jane Citizen', 'jane@example.com'],
+			['HR Manager', 'hr@example.com'],
+		]);
+		const document = (stored.files[0] as { document: { title: string } }).document;
+		expect(document.title).toBe('Offer: Engineer');
+		expect(posts()).toHaveLength(1);
+		expect(ctx.sandbox.outbox).toEqual([]);
+	});
+
+	it('sends exactly what was given: name, Send Immediately, settings; a fixed role left as it is', async () => {
+		const template = offerTemplate();
+		const { fields } = await loadFields(template.templateId);
+		const result = await runAirSign(
+			ctx,
+			params(template.templateId, fields, employee, {
+				name: 'Offer – Jane',
+				sendImmediately: true,
+				options: {
+					expiryDays: 0,
+					reminderFrequency: 'daily',
+					senderProfileId: DEMO_SENDER_PROFILE_ID,
+					completionEmailRecipients: 'sender_only',
+					tagIds: '11111111-2222-4333-8444-555555555555',
+				},
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ name: 'Offer – Jane', status: 'pending' });
+		expect(ctx.sandbox.getSession(result.items[0].json.sessionId as string)).toMatchObject({
+			expiryDays: null,
+			reminderFrequency: 'daily',
+			senderProfileId: DEMO_SENDER_PROFILE_ID,
+			completionEmailRecipients: 'sender_only',
+			tagIds: ['11111111-2222-4333-8444-555555555555'],
+		});
+		expect(ctx.sandbox.outbox.map((m) => m.to)).toEqual(['jane@example.com', 'hr@example.com']);
+	});
+
+	it('the fields from expressions over three items, each output paired with its item', async () => {
+		const template = offerTemplate();
+		const { fields } = await loadFields(template.templateId);
+		const rows = ['Ann', 'Bob', 'Cy'].map((n, i) => ({
+			json: { name: n, email: `${n.toLowerCase()}@example.com`, salary: 1000 * (i + 1) },
+		}));
+		const result = await runAirSign(
+			ctx,
+			params(template.templateId, fields, {
+				...employee,
+				'recipient:1:name': '={{ $json.name }}',
+				'recipient:1:email': '={{ $json.email }}',
+				salary: '={{ $json.salary }}',
+			}),
+			{ input: rows },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(ctx.sandbox.listAllSessions().map((s) => s.recipients[0].email)).toEqual([
+			'ann@example.com',
+			'bob@example.com',
+			'cy@example.com',
+		]);
+	});
+
+	describe('checked before any request', () => {
+		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+			[
+				'required variables missing (untouched fields hold null or "")',
+				{ ...employee, salary: null, position: '' },
+				/^The template needs "Position", "Salary"$/,
+			],
+			[
+				'a role without an email in the template, not given',
+				{ ...employee, 'recipient:1:email': '' },
+				/^The template needs "Employee Email"$/,
+			],
+			[
+				'an email that is not one',
+				{ ...employee, 'recipient:1:email': 'jane@' },
+				/"Employee Email" is not an email address: "jane@"/,
+			],
+			[
+				'a date that is not one',
+				{ ...employee, startDate: '={{ "soon" }}' },
+				/"Start date" is not a date/,
+			],
+		];
+		for (const [label, value, message] of cases) {
+			it(label, async () => {
+				const template = offerTemplate();
+				const { fields } = await loadFields(template.templateId);
+				ctx.sandbox.clearRequests();
+				const result = await runAirSign(ctx, params(template.templateId, fields, value));
+				expect(result.error).toBeInstanceOf(NodeOperationError);
+				expect(result.error!.message).toMatch(message);
+				expect(result.error!.context?.itemIndex).toBe(0);
+				expect(ctx.sandbox.requests).toEqual([]);
+			});
+		}
+
+		it('Name over 50 characters; Expiry Days over 730; a tag that is not an ID', async () => {
+			const template = offerTemplate();
+			const fields: ResourceMapperField[] = [];
+			for (const [extra, message] of [
+				[{ name: 'n'.repeat(51) }, '"Name" must be 1 to 50 characters long; it is 51'],
+				[{ options: { expiryDays: 731 } }, '"Expiry Days" must be a whole number from 1 to 730'],
+				[{ options: { tagIds: 'vip' } }, '"Tag IDs" holds something that is not a tag ID: vip'],
+			] as const) {
+				const result = await runAirSign(
+					ctx,
+					params(template.templateId, fields, {}, extra as INodeParameters),
+				);
+				expect(result.error!.message).toContain(message);
+			}
+			expect(ctx.sandbox.requests).toEqual([]);
+		});
+	});
+
+	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
+		const template = offerTemplate();
+		const result = await runAirSign(
+			ctx,
+			{
+				...params(template.templateId, [], employee),
+				templateId: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
+			},
+			{ input: [{ json: { template: template.templateId } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET', 'POST']);
+	});
+
+	describe("AirSign's refusals, in words a builder can act on", () => {
+		it('a draft template: TEMPLATE_NOT_ACTIVE', async () => {
+			const template = offerTemplate({ status: 'draft' });
+			const { fields } = await loadFields(template.templateId);
+			const result = await runAirSign(ctx, params(template.templateId, fields, employee));
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toBe(
+				'The template is a draft, so no session can be made from it [TEMPLATE_NOT_ACTIVE]',
+			);
+		});
+
+		it('the template changed after its fields were loaded: MISSING_VARIABLES says to refresh', async () => {
+			const template = offerTemplate();
+			const stale = (await loadFields(template.templateId)).fields.filter((f) => f.id !== 'salary');
+			const result = await runAirSign(ctx, params(template.templateId, stale, employee));
+			expect(result.error!.message).toBe(
+				'AirSign says required variables of the template are missing [MISSING_VARIABLES]',
+			);
+			expect(result.error!.description).toContain('refresh the fields');
+			expect(result.error!.description).toContain('salary');
+		});
+
+		it("another organisation's template: 404", async () => {
+			const theirs = ctx.sandbox.createTemplate({
+				orgId: ctx.sandbox.other.orgId,
+				status: 'active',
+			});
+			const result = await runAirSign(ctx, params(theirs.templateId, [], {}));
+			expect(result.error!.message).toBe('AirSign has no template with this ID [NOT_FOUND]');
+		});
+
+		it('a plan feature the organisation lacks: 403 naming it', async () => {
+			const template = offerTemplate();
+			const { fields } = await loadFields(template.templateId);
+			ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, ['Session Expiry']);
+			const result = await runAirSign(
+				ctx,
+				params(template.templateId, fields, employee, {
+					options: { senderProfileId: DEMO_SENDER_PROFILE_ID },
+				}),
+			);
+			expect(result.error!.message).toBe(
+				'Your AirSign plan does not include Sender Profiles [PLAN_FEATURE_UNAVAILABLE]',
+			);
+			expect(result.error!.description).toContain('Remove "Sender Profile ID"');
+			expect(result.error!.httpCode).toBe('403');
+		});
+	});
+
+	describe('never created twice', () => {
+		it('the answer lost after AirSign created the session: one request, "check AirSign … the session may exist"', async () => {
+			const sleeps = recordSleeps();
+			restoreSleep = sleeps.restore;
+			const template = offerTemplate();
+			const { fields } = await loadFields(template.templateId);
+			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/SessionFromTemplate' });
+			const result = await runAirSign(ctx, params(template.templateId, fields, employee));
+			expect(result.error!.message).toBe(
+				'No answer from AirSign (connection closed by the server): check AirSign before running again: the session may exist',
+			);
+			expect(ctx.sandbox.listAllSessions()).toHaveLength(1);
+			expect(posts()).toHaveLength(1);
+			expect(sleeps.requested).toEqual([]);
+		});
+
+		it('a 502 is not retried; a 429 is waited out and sent once', async () => {
+			const sleeps = recordSleeps();
+			restoreSleep = sleeps.restore;
+			const template = offerTemplate();
+			const { fields } = await loadFields(template.templateId);
+			ctx.sandbox.injectFault({ kind: 'status', status: 502, path: '/api/v1/SessionFromTemplate' });
+			const failed = await runAirSign(ctx, params(template.templateId, fields, employee));
+			expect(failed.error!.message).toContain(
+				'[HTTP 502 INTERNAL]: check AirSign before running again',
+			);
+			ctx.sandbox.injectFault({
+				kind: 'rateLimit',
+				path: '/api/v1/SessionFromTemplate',
+				retryAfter: 3,
+			});
+			const waited = await runAirSign(ctx, params(template.templateId, fields, employee));
+			expect(waited.error).toBeUndefined();
+			expect(sleeps.requested).toEqual([3000]);
+			expect(posts().map((r) => r.status)).toEqual([502, 429, 200]);
+			expect(ctx.sandbox.listAllSessions()).toHaveLength(1);
+		});
+	});
+});

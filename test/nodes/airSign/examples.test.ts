@@ -1,0 +1,128 @@
+/**
+ * The example workflows of the new operations, node by node: each AirSign node runs with the
+ * parameters saved in examples/*.json, fed what the node before it gives, against a sandbox
+ * with the demo data (what `npm run dev` serves). The real-n8n tier runs them whole.
+ */
+import '../../harness';
+import { binaryItem, type HarnessInputItem } from '../../harness';
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { pdf, runAirSign, useSandbox } from './helpers';
+
+const ctx = useSandbox({ seedDemoData: true });
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	parameters: INodeParameters;
+	onError?: string;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+interface Example {
+	id: string;
+	nodes: ExampleNode[];
+}
+
+function example(file: string): Example {
+	const text = readFileSync(path.resolve(__dirname, '../../../examples', `${file}.json`), 'utf8');
+	return JSON.parse(text) as Example;
+}
+
+async function runExampleNode(wf: Example, name: string, input: HarnessInputItem[]) {
+	const node = wf.nodes.find((n) => n.name === name)!;
+	return await runAirSign(ctx, node.parameters, {
+		input,
+		continueOnFail: node.onError === 'continueRegularOutput' ? true : undefined,
+	});
+}
+
+describe('examples of the new operations', () => {
+	it('every example: a 16-character id, the sandbox credential on each AirSign node', () => {
+		for (const file of [
+			'contract-from-template',
+			'upload-and-send-with-cover',
+			'remind-pending-signers',
+			'completed-fetch-session',
+		]) {
+			const wf = example(file);
+			expect(wf.id).toHaveLength(16);
+			for (const node of wf.nodes.filter((n) => n.type.startsWith('n8n-nodes-airsign.')))
+				expect(node.credentials?.airSignApi).toEqual({
+					id: 'AirSignSandbox01',
+					name: 'AirSign (local sandbox)',
+				});
+		}
+	});
+
+	it('a new row → a contract from a template, sent', async () => {
+		const wf = example('contract-from-template');
+		const setNode = wf.nodes.find((n) => n.type === 'n8n-nodes-base.set')!;
+		const row = Object.fromEntries(
+			(
+				setNode.parameters.assignments as {
+					assignments: Array<{ name: string; value: string | number }>;
+				}
+			).assignments.map((a) => [a.name, a.value]),
+		);
+		const result = await runExampleNode(wf, 'Contract from template', [{ json: row }]);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			name: 'Employment contract – Jane Citizen',
+			status: 'pending',
+		});
+		expect(ctx.sandbox.outbox.map((m) => m.to)).toEqual([
+			'jane.citizen@example.com',
+			'hr@example.com',
+		]);
+	});
+
+	it('upload a PDF and send it with a cover document', async () => {
+		const wf = example('upload-and-send-with-cover');
+		const uploaded = await runExampleNode(wf, 'Upload the PDF', [
+			binaryItem(pdf(2048), { fileName: 'contract.pdf', mimeType: 'application/pdf' }),
+		]);
+		expect(uploaded.error).toBeUndefined();
+		const sent = await runExampleNode(wf, 'Cover document + PDF, sent', [
+			{ json: uploaded.items[0].json },
+		]);
+		expect(sent.error).toBeUndefined();
+		expect(sent.items[0].json).toMatchObject({ status: 'pending' });
+		expect(
+			(sent.items[0].json.files as Array<{ fileName: string }>).map((f) => f.fileName),
+		).toEqual(['Supply agreement.pdf', 'contract.pdf']);
+		expect(ctx.sandbox.outbox.map((m) => m.to)).toEqual(['jane.citizen@example.com']);
+	});
+
+	it('remind signers of sessions pending for more than three days', async () => {
+		const wf = example('remind-pending-signers');
+		const pending = await runExampleNode(wf, 'Sessions pending for 3+ days', [{ json: {} }]);
+		expect(pending.error).toBeUndefined();
+		expect(pending.items.map((i) => i.json.name)).toEqual(['Supplier terms – Mei Chen']);
+		const reminded = await runExampleNode(
+			wf,
+			'Remind the next signer',
+			pending.items.map((i) => ({ json: i.json })),
+		);
+		expect(reminded.error).toBeUndefined();
+		expect(ctx.sandbox.outbox).toEqual([
+			expect.objectContaining({ to: 'mei.chen@example.com', reminder: true }),
+		]);
+	});
+
+	it('completed → fetch the session', async () => {
+		const wf = example('completed-fetch-session');
+		const completed = ctx.sandbox.listAllSessions().find((s) => s.status === 'completed')!;
+		const result = await runExampleNode(wf, 'Fetch the session', [
+			{ json: { sessionId: completed.sessionId } },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			sessionId: completed.sessionId,
+			status: 'completed',
+		});
+	});
+});

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { call, list, useSandbox } from './helpers';
+
+const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
+const invite = (sessionId: string, json?: unknown, token?: string | null) =>
+	call(sandbox(), 'POST', `/api/v1/Session/${sessionId}/SendInvitation`, { json, token });
+const recipients = [
+	{ name: 'Ann', email: 'ann@example.com' },
+	{ name: 'Bob', email: 'bob@example.com' },
+];
+
+describe('1.3 Get Session', () => {
+	it('1.3 the session in full: type, files, recipients with status and recipientType', async () => {
+		const session = sandbox().createSession({ status: 'pending', recipients });
+		const res = await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`);
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({
+			sessionId: session.sessionId,
+			status: 'pending',
+			sessionType: 'offlineSigning',
+			completedDate: null,
+			files: [],
+		});
+		expect(res.body.recipients[0]).toEqual({
+			recipientId: session.recipients[0].recipientId,
+			name: 'Ann',
+			email: 'ann@example.com',
+			status: 'sent',
+			recipientType: 'toCompleteEmail',
+			signingOrder: 1,
+		});
+	});
+
+	it('1.3 401 without a token; 404 for a malformed id', async () => {
+		const session = sandbox().createSession();
+		expect(
+			(await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`, { token: null }))
+				.status,
+		).toBe(401);
+		expect((await call(sandbox(), 'GET', '/api/v1/Session/not-a-uuid')).status).toBe(404);
+	});
+});
+
+describe('1.4 Send Invitation', () => {
+	it('1.4 no body: the next recipient who has not signed; the answer; a reminder in the outbox; updatedAt stays', async () => {
+		const session = sandbox().createSession({
+			status: 'pending',
+			recipients,
+			createdAt: '2025-06-10T00:00:00Z',
+		});
+		sandbox().signRecipient(session.sessionId);
+		const updatedAt = sandbox().getSession(session.sessionId)!.updatedAt;
+		sandbox().clock.advance(60_000);
+		const res = await invite(session.sessionId);
+		expect(res.status).toBe(200);
+		expect(res.body).toEqual({
+			success: true,
+			sessionId: session.sessionId,
+			recipientId: session.recipients[1].recipientId,
+			recipientEmail: 'bob@example.com',
+			sentAt: '2025-06-16T14:23:00.000Z',
+		});
+		expect(sandbox().outbox).toEqual([
+			expect.objectContaining({
+				to: 'bob@example.com',
+				reminder: true,
+				sessionId: session.sessionId,
+			}),
+		]);
+		expect(sandbox().getSession(session.sessionId)!.updatedAt).toBe(updatedAt);
+	});
+
+	it('1.4 a recipient chosen by recipientId or by recipientEmail (any case)', async () => {
+		const session = sandbox().createSession({ status: 'inProgress', recipients });
+		expect(
+			(await invite(session.sessionId, { recipientId: session.recipients[1].recipientId })).body
+				.recipientEmail,
+		).toBe('bob@example.com');
+		expect(
+			(await invite(session.sessionId, { recipientEmail: 'ANN@example.com' })).body.recipientEmail,
+		).toBe('ann@example.com');
+	});
+
+	it('1.4 both fields given → VALIDATION_ERROR (sandbox decision; the node sends one)', async () => {
+		const session = sandbox().createSession({ status: 'pending', recipients });
+		const res = await invite(session.sessionId, {
+			recipientId: session.recipients[0].recipientId,
+			recipientEmail: 'ann@example.com',
+		});
+		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+		expect(sandbox().outbox).toEqual([]);
+	});
+
+	it('1.4 a session not pending or inProgress → 400 SESSION_NOT_ACTIVE', async () => {
+		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
+			const session = sandbox().createSession({ status, recipients });
+			const res = await invite(session.sessionId);
+			expect(res.status).toBe(400);
+			expect(res.body.code).toBe('SESSION_NOT_ACTIVE');
+		}
+		expect(sandbox().outbox).toEqual([]);
+	});
+
+	it("1.4 an unknown or another organisation's session → 404 NOT_FOUND; an unknown recipient → 404 RECIPIENT_NOT_FOUND", async () => {
+		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId, status: 'pending' });
+		expect((await invite(theirs.sessionId)).body.code).toBe('NOT_FOUND');
+		const mine = sandbox().createSession({ status: 'pending', recipients });
+		const res = await invite(mine.sessionId, { recipientEmail: 'zoe@example.com' });
+		expect(res.status).toBe(404);
+		expect(res.body.code).toBe('RECIPIENT_NOT_FOUND');
+	});
+
+	it('1.4 a recipient who already signed → 400 RECIPIENT_ALREADY_SIGNED (sandbox decision)', async () => {
+		const session = sandbox().createSession({ status: 'pending', recipients });
+		sandbox().signRecipient(session.sessionId);
+		const res = await invite(session.sessionId, { recipientEmail: 'ann@example.com' });
+		expect(res.body.code).toBe('RECIPIENT_ALREADY_SIGNED');
+	});
+
+	it('1.4 scope write:sessions; 401 without a token', async () => {
+		const session = sandbox().createSession({ status: 'pending', recipients });
+		expect(
+			(
+				await invite(
+					session.sessionId,
+					undefined,
+					sandbox().issueToken({ scopes: ['write:files'] }),
+				)
+			).body.code,
+		).toBe('INSUFFICIENT_SCOPE');
+		expect((await invite(session.sessionId, undefined, null)).status).toBe(401);
+	});
+});
+
+describe('recipient progress (control plane)', () => {
+	it('signing moves pending → inProgress → completed, updatedAt moving, so List Sessions (and the trigger) sees it', async () => {
+		const session = sandbox().createSession({
+			status: 'pending',
+			recipients,
+			createdAt: '2025-06-16T10:00:00Z',
+		});
+		sandbox().clock.advance(1000);
+		const first = await fetch(`${sandbox().baseUrl}/_sandbox/sessions/${session.sessionId}/sign`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ email: 'ann@example.com' }),
+		});
+		expect(first.status).toBe(200);
+		expect(await first.json()).toMatchObject({
+			status: 'inProgress',
+			updatedAt: '2025-06-16T14:22:01.000Z',
+			completedDate: null,
+		});
+		const updated = await list(sandbox(), 'updatedAfter=2025-06-16T14:22:00.500Z');
+		expect(updated.body.sessions.map((s: { status: string }) => s.status)).toEqual(['inProgress']);
+		sandbox().clock.advance(1000);
+		const done = sandbox().signRecipient(session.sessionId);
+		expect(done).toMatchObject({
+			status: 'completed',
+			updatedAt: '2025-06-16T14:22:02.000Z',
+			completedDate: '2025-06-16T14:22:02.000Z',
+		});
+		expect(done.recipients.map((r) => r.status)).toEqual(['completed', 'completed']);
+	});
+
+	it('only a sent session can be signed', async () => {
+		const draft = sandbox().createSession();
+		expect(() => sandbox().signRecipient(draft.sessionId)).toThrow(/only a sent session/);
+	});
+});

@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox';
+import { call, useSandbox } from './helpers';
+import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
+
+const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
+const listTemplates = (query = '') =>
+	call(sandbox(), 'GET', `/api/v1/Templates${query ? `?${query}` : ''}`);
+const templateBody = (extra: Record<string, unknown> = {}) => ({
+	name: 'Offer letter',
+	document: {
+		...blockDocument(['employee']),
+		blocks: [
+			{ type: 'paragraph', text: 'Dear {{{employeeName}}}, you start on {{{ startDate }}}.' },
+			{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+		],
+	},
+	recipients: [{ key: 'employee', name: 'Employee', email: '{{{employeeEmail}}}' }],
+	variables: [
+		{ name: 'employeeName' },
+		{ name: 'startDate', type: 'date' },
+		{ name: 'employeeEmail' },
+	],
+	...extra,
+});
+
+describe('2.1 List Templates', () => {
+	it('2.1 default status active, sorted by name; items carry recipientCount and hasVariables', async () => {
+		activeTemplate(sandbox(), { name: 'Beta' });
+		sandbox().createTemplate({ name: 'Alpha', status: 'active' });
+		sandbox().createTemplate({ name: 'Draft one' });
+		const res = await listTemplates();
+		expect(res.status).toBe(200);
+		expect(res.body.templates.map((t: { name: string }) => t.name)).toEqual(['Alpha', 'Beta']);
+		expect(res.body.templates[1]).toEqual({
+			templateId: expect.any(String),
+			name: 'Beta',
+			status: 'active',
+			selfSignOnly: false,
+			createdAt: '2025-06-16T14:22:00.000Z',
+			updatedAt: '2025-06-16T14:22:00.000Z',
+			recipientCount: 2,
+			hasVariables: true,
+		});
+		expect(res.body.pagination).toEqual({ total: 2, limit: 50, offset: 0, hasMore: false });
+		expect((await listTemplates('status=draft')).body.templates[0].name).toBe('Draft one');
+	});
+
+	it('2.1 limit (at most 100) and offset page the list', async () => {
+		for (let i = 0; i < 5; i++) sandbox().createTemplate({ name: `T${i}`, status: 'active' });
+		const page = (await listTemplates('limit=2&offset=2')).body;
+		expect(page.templates.map((t: { name: string }) => t.name)).toEqual(['T2', 'T3']);
+		expect(page.pagination).toEqual({ total: 5, limit: 2, offset: 2, hasMore: true });
+		expect((await listTemplates('limit=101')).body).toMatchObject({
+			code: 'VALIDATION_ERROR',
+			field: 'limit',
+		});
+		expect((await listTemplates('status=archived')).body.field).toBe('status');
+	});
+
+	it("2.1 only the caller's organisation's templates", async () => {
+		sandbox().createTemplate({ orgId: sandbox().other.orgId, status: 'active' });
+		expect((await listTemplates()).body.templates).toEqual([]);
+	});
+});
+
+describe('2.2 Get Template', () => {
+	it('2.2 recipients with recipientId "default" and the role name; variables in full', async () => {
+		const template = activeTemplate(sandbox());
+		const res = await call(sandbox(), 'GET', `/api/v1/Template/${template.templateId}`);
+		expect(res.status).toBe(200);
+		expect(res.body).toEqual({
+			templateId: template.templateId,
+			name: 'Offer',
+			status: 'active',
+			selfSignOnly: false,
+			createdAt: '2025-06-16T14:22:00.000Z',
+			updatedAt: '2025-06-16T14:22:00.000Z',
+			files: [{ fileId: expect.any(String), fileName: 'Offer for {{{startDate}}}.pdf' }],
+			recipients: [
+				{
+					recipientId: 'default',
+					name: 'Employee',
+					email: '',
+					recipientType: 'toCompleteEmail',
+					signingOrder: 1,
+				},
+				{
+					recipientId: 'default',
+					name: 'Manager',
+					email: 'boss@example.com',
+					recipientType: 'toCompleteEmail',
+					signingOrder: 2,
+				},
+			],
+			variables: [
+				{
+					variableId: expect.any(String),
+					name: 'startDate',
+					displayName: 'Start date',
+					type: 'date',
+					required: true,
+					defaultValue: null,
+					description: '',
+				},
+				{
+					variableId: expect.any(String),
+					name: 'salary',
+					displayName: 'salary',
+					type: 'number',
+					required: false,
+					defaultValue: 1000,
+					description: '',
+				},
+			],
+		});
+	});
+
+	it("2.2 unknown, malformed or another organisation's id → 404", async () => {
+		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId });
+		for (const id of [theirs.templateId, '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b', 'nope'])
+			expect((await call(sandbox(), 'GET', `/api/v1/Template/${id}`)).status).toBe(404);
+	});
+});
+
+describe('2.3 Create Template', () => {
+	it('2.3 a draft by default, with editorUrl; tokens declared; the answer is the template as 2.2 shows it', async () => {
+		const res = await createTemplateCall(sandbox(), templateBody());
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({ name: 'Offer letter', status: 'draft' });
+		expect(res.body.editorUrl).toBe(
+			`${sandbox().baseUrl}/app/templates/${res.body.templateId}/edit`,
+		);
+		expect(
+			res.body.variables.map((v: { name: string; type: string; required: boolean }) => [
+				v.name,
+				v.type,
+				v.required,
+			]),
+		).toEqual([
+			['employeeName', 'text', true],
+			['startDate', 'date', true],
+			['employeeEmail', 'text', true],
+		]);
+		expect(res.body.recipients[0]).toMatchObject({
+			name: 'Employee',
+			email: '{{{employeeEmail}}}',
+		});
+	});
+
+	it('2.3 activate: true makes it active at once', async () => {
+		const res = await createTemplateCall(sandbox(), templateBody({ activate: true }));
+		expect(res.body.status).toBe('active');
+	});
+
+	it('2.3 a token that is not declared → UNDECLARED_VARIABLE', async () => {
+		const res = await createTemplateCall(
+			sandbox(),
+			templateBody({ variables: [{ name: 'employeeName' }, { name: 'employeeEmail' }] }),
+		);
+		expect(res.body).toMatchObject({ code: 'UNDECLARED_VARIABLE', field: 'variables' });
+		expect(res.body.message).toContain('startDate');
+	});
+
+	it('2.3 variables: at most 50, a name each, type text/date/number, unique names', async () => {
+		const many = Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` }));
+		expect(
+			(await createTemplateCall(sandbox(), templateBody({ variables: many }))).body.field,
+		).toBe('variables');
+		const bad = [{ displayName: 'No name' }];
+		expect((await createTemplateCall(sandbox(), templateBody({ variables: bad }))).body.field).toBe(
+			'variables[0].name',
+		);
+		const image = [{ name: 'logo', type: 'image' }];
+		expect(
+			(await createTemplateCall(sandbox(), templateBody({ variables: image }))).body.field,
+		).toBe('variables[0].type');
+		const twice = [{ name: 'a' }, { name: 'a' }];
+		expect(
+			(await createTemplateCall(sandbox(), templateBody({ variables: twice }))).body.field,
+		).toBe('variables[1].name');
+		expect(sandbox().listAllTemplates()).toEqual([]);
+	});
+
+	it('2.3 recipients 1–20 with keys; an email may be blank, a token or an email', async () => {
+		expect((await createTemplateCall(sandbox(), templateBody({ recipients: [] }))).body.field).toBe(
+			'recipients',
+		);
+		const badEmail = [{ key: 'employee', email: 'nope' }];
+		expect(
+			(await createTemplateCall(sandbox(), templateBody({ recipients: badEmail }))).body.field,
+		).toBe('recipients[0].email');
+		const blank = await createTemplateCall(
+			sandbox(),
+			templateBody({ recipients: [{ key: 'employee' }] }),
+		);
+		expect(blank.body.recipients[0]).toMatchObject({ name: 'employee', email: '' });
+	});
+
+	it('2.3 the name is 1–50 characters and the document is a valid block document', async () => {
+		expect(
+			(await createTemplateCall(sandbox(), templateBody({ name: 'n'.repeat(51) }))).body.field,
+		).toBe('name');
+		const long = { ...templateBody().document, title: 'x'.repeat(41) };
+		expect((await createTemplateCall(sandbox(), templateBody({ document: long }))).body.code).toBe(
+			'TITLE_TOO_LONG',
+		);
+	});
+
+	it('2.3 scope write:templates; expiry defaults use the "Session Expiry" plan feature', async () => {
+		const noScope = await createTemplateCall(sandbox(), templateBody(), sandbox().demo.accessToken);
+		expect(noScope.body.code).toBe('INSUFFICIENT_SCOPE');
+		sandbox().setPlanFeatures(sandbox().demo.orgId, []);
+		const res = await createTemplateCall(sandbox(), templateBody({ expiryDays: 30 }));
+		expect(res.status).toBe(403);
+		expect(res.body).toMatchObject({ code: 'PLAN_FEATURE_UNAVAILABLE', feature: 'Session Expiry' });
+	});
+});
+
+describe('templates through the control plane', () => {
+	it('POST /_sandbox/templates creates a draft; POST …/activate makes it active and moves updatedAt', async () => {
+		const control = async (method: string, path: string, body?: unknown) => {
+			const res = await fetch(`${sandbox().baseUrl}/_sandbox${path}`, {
+				method,
+				headers: { 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return { status: res.status, body: (await res.json()) as any };
+		};
+		const created = await control('POST', '/templates', { name: 'Via control plane' });
+		expect(created.status).toBe(201);
+		expect(created.body.status).toBe('draft');
+		sandbox().clock.advance(1000);
+		const activated = await control('POST', `/templates/${created.body.templateId}/activate`);
+		expect(activated.body).toMatchObject({
+			status: 'active',
+			updatedAt: '2025-06-16T14:22:01.000Z',
+		});
+		expect((await listTemplates()).body.templates.map((t: { name: string }) => t.name)).toEqual([
+			'Via control plane',
+		]);
+	});
+
+	it('demo data: a few active templates and a draft for the demo organisation', async () => {
+		const s = await startSandbox({ seedDemoData: true });
+		try {
+			const res = await call(s, 'GET', '/api/v1/Templates');
+			expect(res.body.templates.map((t: { name: string }) => t.name)).toEqual([
+				'Contractor agreement',
+				'Employment contract',
+				'Mutual NDA',
+			]);
+			const drafts = await call(s, 'GET', '/api/v1/Templates?status=draft');
+			expect(drafts.body.templates).toHaveLength(1);
+		} finally {
+			await s.close();
+		}
+	});
+});
