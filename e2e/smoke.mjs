@@ -16,7 +16,7 @@ import {
 	PACKAGE_NAME,
 	executeWorkflow,
 	getExecution,
-	publishWorkflow,
+	activateWorkflow,
 	queryDb,
 	waitForExecutions,
 	importCredential,
@@ -31,7 +31,7 @@ import {
 	startN8n,
 	waitForTypes,
 } from './lib/n8n.mjs';
-import { timed } from './lib/proc.mjs';
+import { fetchFresh, timed } from './lib/proc.mjs';
 
 const keep = process.argv.includes('--keep');
 const tryPackage = !process.argv.includes('--no-package');
@@ -200,7 +200,7 @@ async function main() {
 			'n8n import:workflow + publish:workflow (polling trigger)',
 			async () => {
 				await importWorkflow(userFolder, pollWf);
-				await publishWorkflow(userFolder, pollWf.id);
+				await activateWorkflow(userFolder, pollWf.id);
 			},
 			timings,
 		);
@@ -211,7 +211,7 @@ async function main() {
 			() => startN8n({ userFolder }),
 			timings,
 		);
-		const health = await fetch(`${instance.url}/healthz`);
+		const health = await fetchFresh(`${instance.url}/healthz`);
 		assert.equal(health.status, 200);
 		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
 			list.some((n) => n.name === 'n8n-nodes-base.set'),
@@ -242,7 +242,7 @@ async function main() {
 		);
 		if (packaged) {
 			const viaApi = await (
-				await fetch(`${instance.url}/types/nodes.json`, {
+				await fetchFresh(`${instance.url}/types/nodes.json`, {
 					headers: { cookie, 'browser-id': 'e2e' },
 				})
 			).json();
@@ -260,7 +260,7 @@ async function main() {
 			for (const n of [...ours, ...creds]) {
 				const icon = n.iconUrl && (typeof n.iconUrl === 'string' ? n.iconUrl : n.iconUrl.light);
 				if (!icon) continue;
-				const res = await fetch(`${instance.url}/${icon}`);
+				const res = await fetchFresh(`${instance.url}/${icon}`);
 				console.log(`[e2e] GET /${icon} -> ${res.status} ${res.headers.get('content-type')}`);
 			}
 			if (!ours.length) {

@@ -33,7 +33,7 @@ import {
 	setupOwner,
 	startN8n,
 } from '../e2e/lib/n8n.mjs';
-import { describeExit, killTree } from '../e2e/lib/proc.mjs';
+import { describeExit, fetchFresh, killTree } from '../e2e/lib/proc.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
 import {
 	SANDBOX_CREDENTIAL_ID,
@@ -237,7 +237,7 @@ async function ensureOwner(url, state) {
 }
 
 async function smokeChecks(url, cookie, workflows) {
-	const editor = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
+	const editor = await fetchFresh(`${url}/`, { signal: AbortSignal.timeout(10_000) });
 	const html = await editor.text();
 	if (editor.status !== 200 || !/<html/i.test(html))
 		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
@@ -252,12 +252,12 @@ async function smokeChecks(url, cookie, workflows) {
 	if (missing.length)
 		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
 	const types = await (
-		await fetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
+		await fetchFresh(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
 	).json();
 	for (const name of ['airSign', 'airSignTrigger'])
 		if (!types.some((t) => t.name === `${PACKAGE_NAME}.${name}`))
 			throw new Error(`node type ${PACKAGE_NAME}.${name} not loaded`);
-	const state = await (await fetch(`${sandbox.url}/_sandbox/state`)).json();
+	const state = await (await fetchFresh(`${sandbox.url}/_sandbox/state`)).json();
 	if (state.demo?.clientId !== 'demo-client')
 		throw new Error('sandbox control plane did not answer as expected');
 	say(
@@ -268,7 +268,7 @@ async function smokeChecks(url, cookie, workflows) {
 	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
 	const wf = (await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)).data;
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-	const res = await fetch(`${url}/rest/workflows/${wf.id}/run`, {
+	const res = await fetchFresh(`${url}/rest/workflows/${wf.id}/run`, {
 		method: 'POST',
 		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
 		body: JSON.stringify({ workflowData: wf, triggerToStartFrom: { name: trigger.name } }),
@@ -287,7 +287,7 @@ async function smokeChecks(url, cookie, workflows) {
 	}
 	if (exec.status !== 'success')
 		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
-	const sent = await (await fetch(`${sandbox.url}/_sandbox/outbox`)).json();
+	const sent = await (await fetchFresh(`${sandbox.url}/_sandbox/outbox`)).json();
 	if (sent.length !== 3)
 		throw new Error(
 			`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`,

@@ -14,10 +14,11 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { N8N_BIN, NODE24, REPO_ROOT, n8nEnv } from '../install-n8n.mjs';
+import { N8N_BIN, NODE_BIN, PROFILE, REPO_ROOT, n8nEnv } from '../install-n8n.mjs';
 import {
 	describeExit,
 	describeOutput,
+	fetchFresh,
 	killTree,
 	runCommand,
 	sleep,
@@ -25,7 +26,16 @@ import {
 	tail,
 } from './proc.mjs';
 
-export { N8N_BIN, NODE24, REPO_ROOT, n8nEnv };
+export { N8N_BIN, NODE_BIN, PROFILE, REPO_ROOT, n8nEnv };
+/**
+ * Bounds of n8n commands and starts. Generous: on this project's 2-core machine, shared with other
+ * jobs, an `n8n import:workflow` measured 40 s and an `n8n start` 117 s (2.7 s and 5.5 s when idle).
+ * They only stop a hung process; nothing waits for them to pass.
+ */
+export const N8N_COMMAND_TIMEOUT_MS = 300_000;
+/** One REST call to a running n8n. */
+const REST_TIMEOUT_MS = 60_000;
+
 export const PACKAGE_NAME = JSON.parse(
 	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
 ).name;
@@ -130,37 +140,45 @@ export async function installPackageIntoN8n(userFolder, tarball, { timeoutMs = 1
 }
 
 /**
- * Runs a one-shot `n8n <args>` (import, publish, execute) on Node 24 for `userFolder`; resolves
- * { code, signal, stdout, stderr, ms }.
+ * Runs a one-shot `n8n <args>` (import, publish, execute) for `userFolder` with the profile's
+ * Node (e2e/n8n-profiles.mjs); resolves { code, signal, stdout, stderr, ms }.
  *
- * One-shot commands run on n8n's "legacy" expression engine. n8n 2.x defaults to the isolated-vm
- * engine ("vm"); `execute` and `import:workflow` start it, then leave through
- * `BaseCommand.finally()` and a bare `process.exit()` without disposing it (only `start`, `worker`
- * and `webhook` dispose it, in `exitSuccessFully()`). When the CPU is busy, the isolate's threads
- * are still running while the process tears down, and the command dies of SIGSEGV after it has
- * printed a complete, successful result. Measured with both cores loaded: `n8n execute` of a
+ * On n8n 2.x, one-shot commands run on n8n's "legacy" expression engine. n8n 2.x defaults to the
+ * isolated-vm engine ("vm"); `execute` and `import:workflow` start it, then leave through
+ * `BaseCommand.finally()` and a bare `process.exit()` without disposing it (only `start`,
+ * `worker` and `webhook` dispose it, in `exitSuccessFully()`). When the CPU is busy, the isolate's
+ * threads are still running while the process tears down, and the command dies of SIGSEGV after it
+ * has printed a complete, successful result. Measured with both cores loaded: `n8n execute` of a
  * two-node workflow crashed in 9 of 12 runs on the vm engine, 0 of 12 on legacy. `n8n start`
- * (startN8n: the live trigger, `npm run dev`) keeps n8n's default engine.
+ * (startN8n: the live trigger, `npm run dev`) keeps n8n's default engine. (n8n 1.123 runs on the
+ * legacy engine throughout: see its profile.)
  */
 export async function runN8n(
 	args,
-	{ userFolder, env = {}, timeoutMs = 120_000, allowFailure = false } = {},
+	{ userFolder, env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS, allowFailure = false } = {},
 ) {
 	if (!userFolder) throw new Error('runN8n: userFolder is required');
 	if (!existsSync(N8N_BIN))
-		throw new Error(`n8n is not installed (${N8N_BIN}); run: node e2e/install-n8n.mjs`);
-	const brokerPort = env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort());
-	return runCommand(NODE24, [N8N_BIN, ...args], {
+		throw new Error(
+			`n8n is not installed (${N8N_BIN}); run: node e2e/install-n8n.mjs --n8n ${PROFILE.id}`,
+		);
+	return runCommand(NODE_BIN, [N8N_BIN, ...args], {
 		cwd: userFolder, // n8n loads `.env` from its cwd: keep the repository's out of it
 		env: n8nEnv(userFolder, {
-			N8N_RUNNERS_BROKER_PORT: brokerPort,
-			N8N_EXPRESSION_ENGINE: 'legacy',
+			...(await brokerPortEnv(env)),
+			...PROFILE.oneShotEnv,
 			...env,
 		}),
 		timeoutMs,
 		allowFailure,
 		label: `n8n ${args.join(' ')}`,
 	});
+}
+
+/** n8n 2.x starts a task broker in every process: each gets a free port, so processes run side by side. */
+async function brokerPortEnv(env) {
+	if (!PROFILE.taskBroker) return {};
+	return { N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort()) };
 }
 
 function writeTempJson(userFolder, name, data) {
@@ -192,7 +210,7 @@ export async function importCredential(userFolder, credentials, opts = {}) {
 	const result = await runN8n(['import:credentials', `--input=${file}`], {
 		userFolder,
 		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? 120_000,
+		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
 	});
 	assertImported(result, 'credentials');
 	return list.map((c) => c.id);
@@ -210,20 +228,26 @@ export async function importWorkflow(userFolder, workflows, opts = {}) {
 	const result = await runN8n(['import:workflow', `--input=${file}`], {
 		userFolder,
 		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? 120_000,
+		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
 	});
 	assertImported(result, 'workflow');
 	return list.map((w) => w.id);
 }
 
-/** Marks a workflow active (n8n 2.x: "published"); takes effect at the next `n8n start`. */
-export async function publishWorkflow(userFolder, id, opts = {}) {
-	return runN8n(['publish:workflow', `--id=${id}`], {
+/**
+ * Marks a workflow active for the next `n8n start`: n8n 2.x `publish:workflow`, n8n 1.x
+ * `update:workflow --active=true` (the profile's activateCommand).
+ */
+export async function activateWorkflow(userFolder, id, opts = {}) {
+	return runN8n(PROFILE.activateCommand(id), {
 		userFolder,
 		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? 120_000,
+		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
 	});
 }
+
+/** The former name (n8n 2.x calls activation "publishing"). */
+export const publishWorkflow = activateWorkflow;
 
 /**
  * Finds the execution JSON in `n8n execute` output. With --rawOutput a successful run prints
@@ -262,7 +286,7 @@ export function parseExecutionOutput(text) {
 export async function executeWorkflow(
 	userFolder,
 	id,
-	{ env = {}, timeoutMs = 120_000, expectSuccess = false } = {},
+	{ env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS, expectSuccess = false } = {},
 ) {
 	// log level info so that a failed execution's JSON is printed too (it is logged at info)
 	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
@@ -327,18 +351,24 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 /**
  * `n8n start` on 127.0.0.1:<port>; waits until GET /healthz/readiness answers 200 (DB migrated and
- * connected), and optionally until the type files are written. Returns
+ * connected) and the REST API answers. Returns
  * { url, port, process, output(), stop() }. stop() sends SIGTERM, then SIGKILL after a grace period.
  */
-export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000 } = {}) {
+export async function startN8n({
+	userFolder,
+	port,
+	env = {},
+	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
+} = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	port ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
-	const child = spawn(NODE24, [N8N_BIN, 'start'], {
+	const child = spawn(NODE_BIN, [N8N_BIN, 'start'], {
 		cwd: userFolder,
 		env: n8nEnv(userFolder, {
 			N8N_PORT: String(port),
-			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
+			...(await brokerPortEnv(env)),
+			...PROFILE.startEnv,
 			N8N_EDITOR_BASE_URL: url,
 			N8N_WEBHOOK_URL: `${url}/`,
 			N8N_LOG_LEVEL: 'info',
@@ -362,25 +392,34 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 		return await stopGracefully(child, exitPromise, graceMs);
 	};
 
+	// Ready = the database is migrated (/healthz/readiness) and the REST API is mounted: n8n 1.x
+	// answers readiness before it mounts its routes (POST /rest/owner/setup: 404 until then).
 	const t0 = Date.now();
-	for (;;) {
-		if (exited)
-			throw new Error(
-				`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
-			);
-		if (Date.now() - t0 > timeoutMs) {
-			await stop(5_000);
-			throw new Error(
-				`n8n start: ${url}/healthz/readiness not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
-			);
+	const steps = [
+		{ path: '/healthz/readiness', done: (res) => res.ok },
+		{ path: '/rest/login', done: (res) => res.status !== 404 },
+	];
+	for (const { path: probe, done } of steps) {
+		for (;;) {
+			if (exited)
+				throw new Error(
+					`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
+				);
+			if (Date.now() - t0 > timeoutMs) {
+				await stop(5_000);
+				throw new Error(
+					`n8n start: ${url}${probe} not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
+				);
+			}
+			try {
+				const res = await fetchFresh(`${url}${probe}`, { signal: AbortSignal.timeout(5_000) });
+				await res.arrayBuffer();
+				if (done(res)) break;
+			} catch {
+				/* not listening yet */
+			}
+			await sleep(250);
 		}
-		try {
-			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
-			if (res.ok) break;
-		} catch {
-			/* not listening yet */
-		}
-		await sleep(250);
 	}
 	return { url, port, process: child, startMs: Date.now() - t0, output: () => out, stop };
 }
@@ -392,7 +431,7 @@ export function readTypeFile(userFolder, name /* 'nodes' | 'credentials' | 'node
 }
 
 /** Waits until the type files list `predicate`-matching entries (they are written shortly after start). */
-export async function waitForTypes(userFolder, name, predicate, { timeoutMs = 30_000 } = {}) {
+export async function waitForTypes(userFolder, name, predicate, { timeoutMs = 120_000 } = {}) {
 	const t0 = Date.now();
 	let last;
 	for (;;) {
@@ -420,11 +459,11 @@ export async function setupOwner(
 		lastName = 'Owner',
 	} = {},
 ) {
-	const res = await fetch(`${url}/rest/owner/setup`, {
+	const res = await fetchFresh(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
 		body: JSON.stringify({ email, password, firstName, lastName }),
-		signal: AbortSignal.timeout(15_000),
+		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	if (!res.ok) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
 	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
@@ -437,9 +476,9 @@ export async function setupOwner(
 
 /** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
 export async function restGet(url, pathAndQuery, cookie) {
-	const res = await fetch(`${url}${pathAndQuery}`, {
+	const res = await fetchFresh(`${url}${pathAndQuery}`, {
 		headers: { cookie, 'browser-id': 'e2e' },
-		signal: AbortSignal.timeout(15_000),
+		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	const text = await res.text();
 	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
@@ -452,11 +491,11 @@ export function listDir(dir) {
 
 /** Logs in an existing user (e.g. the owner created by setupOwner on an earlier start). */
 export async function login(url, { email = 'e2e@example.com', password = 'E2e-password-1' } = {}) {
-	const res = await fetch(`${url}/rest/login`, {
+	const res = await fetchFresh(`${url}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
 		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-		signal: AbortSignal.timeout(15_000),
+		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
 	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
@@ -507,7 +546,7 @@ export async function waitForExecutions(
 
 /**
  * Read-only SQL against the instance's SQLite database ($userFolder/.n8n/database.sqlite), run by
- * the cached Node 24 (the sqlite3 add-on is built for it). Works while n8n runs (WAL mode).
+ * the profile's Node (the sqlite3 add-on is built for it). Works while n8n runs (WAL mode).
  * Useful tables: execution_entity (id, mode, status, workflowId), execution_data (data: flatted),
  * workflow_entity (active, activeVersionId, staticData: JSON with "node:<node name>" keys).
  */
@@ -515,12 +554,12 @@ export async function queryDb(userFolder, sql, params = []) {
 	const script = `const s=require('sqlite3');const db=new s.Database(process.argv[1],s.OPEN_READONLY);
 db.all(process.argv[2],JSON.parse(process.argv[3]),(e,r)=>{if(e){console.error(e.message);process.exit(1)}process.stdout.write(JSON.stringify(r));db.close()})`;
 	const { stdout } = await runCommand(
-		NODE24,
+		NODE_BIN,
 		['-e', script, path.join(userFolder, '.n8n', 'database.sqlite'), sql, JSON.stringify(params)],
 		{
 			cwd: path.dirname(cacheRequire.resolve('sqlite3/package.json')),
 			env: { ...process.env, NODE_PATH: path.join(N8N_BIN, '..', '..', '..') },
-			timeoutMs: 30_000,
+			timeoutMs: 120_000,
 			label: `sqlite: ${sql}`,
 		},
 	);

@@ -102,6 +102,16 @@ export async function stopGracefully(child, exitPromise, graceMs) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * `fetch` on a new connection each time (`Connection: close`). Node's fetch keeps idle sockets for
+ * about 4 s, n8n's and the sandbox's servers close theirs after 5 s: on a loaded machine the two
+ * timers race, a request goes out on a socket the server is closing, and fetch fails ("fetch
+ * failed", other side closed). Seen once in check e on a machine with both cores loaded.
+ */
+export function fetchFresh(url, init = {}) {
+	return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } });
+}
+
 export async function timed(label, fn, timings) {
 	const t0 = Date.now();
 	try {

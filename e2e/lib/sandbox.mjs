@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mjs';
-import { describeExit, killTree, sleep, stopGracefully, tail } from './proc.mjs';
+import { describeExit, fetchFresh, killTree, sleep, stopGracefully, tail } from './proc.mjs';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -13,7 +13,7 @@ const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
  * GET /_sandbox/state answers. Returns { url, port, process, output(), stop(), ...controlPlane }.
  * A busy port makes the CLI exit 1 at once: that is reported with its output.
  */
-export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'pipe' } = {}) {
+export async function startSandboxProcess({ port, timeoutMs = 120_000, stdio = 'pipe' } = {}) {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
 	const child = spawn(TSX, ['sandbox/cli.ts', '--port', String(port)], {
 		cwd: REPO_ROOT,
@@ -46,7 +46,7 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 			throw new Error(`sandbox on ${url} did not answer within ${timeoutMs} ms\n${tail(out)}`);
 		}
 		try {
-			const res = await fetch(`${url}/_sandbox/state`, { signal: AbortSignal.timeout(1_000) });
+			const res = await fetchFresh(`${url}/_sandbox/state`, { signal: AbortSignal.timeout(1_000) });
 			if (res.ok) break;
 		} catch {
 			/* not listening yet */
@@ -67,11 +67,11 @@ export async function startSandboxProcess({ port, timeoutMs = 30_000, stdio = 'p
 /** Control-plane calls against a sandbox at `url`. Each throws on a non-2xx answer. */
 export function sandboxClient(url) {
 	const call = async (method, p, body) => {
-		const res = await fetch(`${url}/_sandbox${p}`, {
+		const res = await fetchFresh(`${url}/_sandbox${p}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(10_000),
+			signal: AbortSignal.timeout(60_000),
 		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /_sandbox${p}: ${res.status} ${text.slice(0, 300)}`);
@@ -81,9 +81,9 @@ export function sandboxClient(url) {
 	const listSessions = async (query = {}) => {
 		const { access_token } = await call('POST', '/tokens', {});
 		const qs = new URLSearchParams({ limit: '100', ...query });
-		const res = await fetch(`${url}/api/v1/Sessions?${qs}`, {
+		const res = await fetchFresh(`${url}/api/v1/Sessions?${qs}`, {
 			headers: { authorization: `Bearer ${access_token}` },
-			signal: AbortSignal.timeout(10_000),
+			signal: AbortSignal.timeout(60_000),
 		});
 		if (!res.ok) throw new Error(`GET /api/v1/Sessions?${qs}: ${res.status} ${await res.text()}`);
 		return (await res.json()).sessions;
@@ -98,6 +98,8 @@ export function sandboxClient(url) {
 		file: (fileId) => call('GET', `/files/${fileId}`),
 		requests: () => call('GET', '/requests'),
 		clearRequests: () => call('DELETE', '/requests'),
+		/** `{ set?, advanceMs?, frozen? }`: the sandbox's clock (timestamps, token expiry, rate limit). */
+		clock: (body) => call('POST', '/clock', body),
 		listSessions,
 	};
 }

@@ -27,7 +27,7 @@ export type { HarnessNodeError, RunNodeOptions, RunNodeResult } from './run-node
 
 /** `createPollingHarness(options)`: one simulated active workflow around a polling trigger; `await h.poll()`, `h.staticData`. */
 export { createPollingHarness } from './poll';
-export type { PollingHarness, PollingHarnessOptions, PollResult } from './poll';
+export type { PollHooks, PollingHarness, PollingHarnessOptions, PollResult } from './poll';
 
 /** `testCredential({ type, credentials, env })`: the credential modal's Test button (CLI CredentialsTester). */
 export { testCredential } from './credential-test';

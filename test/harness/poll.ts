@@ -46,9 +46,25 @@ export interface PollingHarnessOptions {
 	timezone?: string;
 	nodeTypeVersion?: number;
 	nodeName?: string;
+	/** Default 'harness-poll-workflow'. */
+	workflowId?: string;
 	binaryDataMode?: BinaryDataMode;
 	/** Initial workflow static data (e.g. as loaded from the database). */
 	staticData?: IDataObject;
+	/**
+	 * What n8n 2.x's poll engines pass to each poll's `PollContext` besides the basics (see
+	 * n8n's `getExecutePollFunctions`): called once per poll. `getPollBudgetMs: null` removes the
+	 * method, as on n8n before 2.9 (n8n-core 2.39 otherwise gives every poll 5 minutes).
+	 */
+	pollHooks?: (workflow: Workflow, node: INode) => PollHooks;
+}
+
+/** PollContext's optional constructor arguments (n8n-core 2.39), for simulating n8n's engines. */
+export interface PollHooks {
+	commitCursor?: () => Promise<void>;
+	runPoll?: <T>(poll: () => Promise<T>) => Promise<T>;
+	resolveNodeStaticData?: () => IDataObject;
+	getPollBudgetMs?: (() => number) | null;
 }
 
 export interface PollResult {
@@ -71,9 +87,11 @@ export interface PollingHarness {
 	readonly nodeStaticData: IDataObject;
 	/**
 	 * Simulates an n8n restart / re-activation: static data goes through JSON (as it is
-	 * saved to and read from the database) into a new Workflow object.
+	 * saved to and read from the database) into a new Workflow object. With `staticData`, the
+	 * new Workflow gets that instead (what n8n's database holds, e.g. when a poll's changes were
+	 * not saved).
 	 */
-	restart(): void;
+	restart(staticData?: IDataObject): void;
 	readonly workflow: Workflow;
 	readonly node: INode;
 	readonly env: TestEnvironment;
@@ -110,7 +128,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 
 	function newWorkflow(staticData: IDataObject): Workflow {
 		return new Workflow({
-			id: 'harness-poll-workflow',
+			id: options.workflowId ?? 'harness-poll-workflow',
 			name: 'Harness polling workflow',
 			nodes: [structuredClone(baseNode)],
 			connections: {},
@@ -148,6 +166,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 			const additionalData = await buildAdditionalData({ env, workflowData, mode });
 
 			const result: PollResult = { response: null, items: [], emitted: false };
+			const hooks = options.pollHooks?.(workflow, node) ?? {};
 			const pollFunctions = new PollContext(
 				workflow,
 				node,
@@ -161,7 +180,13 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 				(error) => {
 					result.error = error;
 				},
+				hooks.commitCursor,
+				hooks.runPoll,
+				hooks.resolveNodeStaticData,
+				hooks.getPollBudgetMs ?? undefined,
 			);
+			if (hooks.getPollBudgetMs === null)
+				delete (pollFunctions as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 			const execute = createPollTick(workflow, node, pollFunctions);
 			try {
 				await execute(mode === 'manual');
@@ -177,8 +202,8 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 		get nodeStaticData() {
 			return workflow.getStaticData('node', workflow.getNode(nodeName)!);
 		},
-		restart() {
-			const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		restart(staticData?: IDataObject) {
+			const saved = JSON.parse(JSON.stringify(staticData ?? workflow.staticData)) as IDataObject;
 			delete saved.__dataChanged;
 			workflow = newWorkflow(saved);
 		},

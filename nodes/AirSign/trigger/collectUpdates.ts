@@ -6,6 +6,8 @@ import { isoFromMs } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
 import type { RetryPolicy, SessionsPage, SessionsQuery } from '../transport/sessionPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
+import type { PollDeadline } from './pollBudget';
+import { PollBudgetSpent } from './pollBudget';
 import type { FetchPage, TakePage } from './readTieGroup';
 import { readTieGroup } from './readTieGroup';
 import type { TriggerState } from './triggerState';
@@ -16,6 +18,11 @@ export interface CollectLimits {
 	reserveRequests: number;
 	/** At most this many requests in one poll; a larger backlog continues next poll. */
 	maxRequests: number;
+	/**
+	 * The end of the poll's time budget (n8n 2.9+): no request starts that could not be answered
+	 * before it, and none is waited for past it. A larger backlog continues next poll.
+	 */
+	deadline?: PollDeadline;
 	/**
 	 * How far behind the service's clock the cursor stays. Re-reading that window each
 	 * poll catches an update that becomes visible a moment after its timestamp.
@@ -67,8 +74,15 @@ export async function collectUpdates(
 	let readToEnd = false;
 
 	const policy: RetryPolicy = { ...POLL_RETRY_POLICY, onRateLimit: limits.onRateLimit };
-	const fetchPage: FetchPage = async (query, offset) =>
-		await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, policy);
+	const { deadline } = limits;
+	const fetchPage: FetchPage = async (query, offset) => {
+		if (!deadline)
+			return await fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, policy);
+		if (!deadline.allowsRequest()) throw new PollBudgetSpent();
+		return await deadline.within(
+			fetchSessionsPage(ctx, query, { limit: MAX_PAGE_SIZE, offset }, 0, policy),
+		);
+	};
 	const take: TakePage = (page) => {
 		serverTime = page.serverTime ?? serverTime;
 		let newest = Number.NEGATIVE_INFINITY;
@@ -134,10 +148,11 @@ export async function collectUpdates(
 			updatedAfterMs = position;
 		}
 	} catch (error) {
-		// A bug (a TypeError, …) is no passing fault: it must not wait five polls to be seen.
-		if (!(error instanceof NodeApiError))
+		if (error instanceof NodeApiError) fault = error;
+		// Out of time: it stops as at the request cap (a tie group read in part stays at its instant).
+		else if (!(error instanceof PollBudgetSpent))
+			// A bug (a TypeError, …) is no passing fault: it must not wait five polls to be seen.
 			throw new NodeOperationError(ctx.getNode(), error as Error);
-		fault = error;
 	}
 
 	// Never past the service's "now" (less the settling window): a session stamped in

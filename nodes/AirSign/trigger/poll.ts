@@ -9,17 +9,21 @@ import { fetchSessionsPage } from '../transport/sessionPages';
 import type { RateLimitState } from '../transport/answerHeaders';
 import { budgetFrom, mustWaitForReset, waitingText } from './budget';
 import { POLL_RETRY_POLICY, collectUpdates } from './collectUpdates';
+import { PollDeadline } from './pollBudget';
 import type { TriggerState } from './triggerState';
 import {
 	countFailedPoll,
 	deliveryKey,
+	endFailureStreak,
 	readBudget,
+	readStartOrigin,
 	rememberBudget,
 	stateToContinue,
+	writeStartOrigin,
 	writeState,
 } from './triggerState';
 
-/** Transient failures in a row before the trigger reports one as an error. */
+/** Transient failures in a row before the trigger reports one as an error (and every such run after). */
 export const FAILED_POLLS_BEFORE_ERROR = 5;
 /** Statuses that no later poll can cure (bad filter, wrong credential or right, wrong Base URL). */
 export const PERMANENT_FAILURE_STATUSES = [400, 401, 403, 404];
@@ -38,11 +42,14 @@ export async function pollSessionUpdates(
 	);
 	if (ctx.getMode() === 'manual') return await fetchSample(ctx, filters);
 
+	// Taken first: n8n's clock for the poll's time budget (n8n 2.9+) started before this call.
+	const deadline = PollDeadline.of(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const reserve = Number(options.reserveRequests ?? DEFAULT_RESERVE_REQUESTS);
 	const startFrom = optionalDate(ctx, options.startFrom);
-	const state = stateToContinue(staticData, startFrom);
+	const origin = readStartOrigin(ctx.getWorkflowStaticData('global'), ctx.getNode().name);
+	const state = stateToContinue(staticData, startFrom, origin);
 
 	const budget = readBudget(staticData);
 	if (state && mustWaitForReset(budget, reserve, Date.now())) {
@@ -59,7 +66,13 @@ export async function pollSessionUpdates(
 	const onRateLimit = (rateLimit: RateLimitState) =>
 		(lastRateLimit = { rateLimit, at: Date.now() });
 	try {
-		return await readUpdates(ctx, staticData, state, { filters, reserve, startFrom, onRateLimit });
+		return await readUpdates(ctx, staticData, state, {
+			filters,
+			reserve,
+			startFrom,
+			onRateLimit,
+			deadline,
+		});
 	} finally {
 		const learned = lastRateLimit && budgetFrom(lastRateLimit.rateLimit, lastRateLimit.at);
 		if (learned) rememberBudget(staticData, learned);
@@ -71,20 +84,23 @@ interface ReadSettings {
 	reserve: number;
 	startFrom: string | undefined;
 	onRateLimit: (rateLimit: RateLimitState) => void;
+	deadline: PollDeadline | undefined;
 }
 
 async function readUpdates(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
 	continued: TriggerState | undefined,
-	{ filters, reserve, startFrom, onRateLimit }: ReadSettings,
+	{ filters, reserve, startFrom, onRateLimit, deadline }: ReadSettings,
 ): Promise<INodeExecutionData[][] | null> {
 	let state = continued;
 	if (!state) {
 		state = await startingState(ctx, filters, startFrom, onRateLimit);
 		if (startFrom === undefined) {
-			// First activation starts from the present: nothing to deliver yet.
-			writeState(staticData, state);
+			// First activation starts from the present: nothing to deliver yet. The start is kept
+			// twice: n8n's database-backed scheduler drops the node's static data of this poll.
+			writeState(staticData, { ...state, fresh: true });
+			writeStartOrigin(ctx.getWorkflowStaticData('global'), ctx.getNode().name, state);
 			return null;
 		}
 	}
@@ -94,7 +110,9 @@ async function readUpdates(
 		maxRequests: MAX_REQUESTS_PER_POLL,
 		settleMs: SETTLE_MS,
 		onRateLimit,
+		deadline,
 	});
+	const streakKey = `${ctx.getWorkflow().id}:${ctx.getNode().id}`;
 
 	if (result.fault) {
 		if (PERMANENT_FAILURE_STATUSES.includes(Number(result.fault.httpCode))) throw result.fault;
@@ -102,8 +120,8 @@ async function readUpdates(
 			`AirSign Trigger: poll interrupted (${result.fault.message}); continuing next poll`,
 		);
 		if (result.sessions.length === 0) {
-			const failedPolls = countFailedPoll(staticData, FAILED_POLLS_BEFORE_ERROR);
-			if (failedPolls >= FAILED_POLLS_BEFORE_ERROR) {
+			const failedPolls = countFailedPoll(staticData, streakKey);
+			if (failedPolls % FAILED_POLLS_BEFORE_ERROR === 0) {
 				throw new NodeOperationError(
 					ctx.getNode(),
 					`AirSign could not be read for ${failedPolls} polls in a row: ${result.fault.message}`,
@@ -116,6 +134,7 @@ async function readUpdates(
 
 	// The cursor moves only together with the items it moved over.
 	writeState(staticData, result.state);
+	endFailureStreak(streakKey);
 	return result.sessions.length ? [ctx.helpers.returnJsonArray(result.sessions)] : null;
 }
 

@@ -14,6 +14,12 @@ export interface TriggerState {
 	delivered: string[];
 	/** The "Start From" value the cursor was set from, to notice when the user changes it. */
 	startFrom?: string;
+	/**
+	 * Set on a start "from now" until a poll continues from it: such a state delivered nothing
+	 * yet, so an earlier start (see {@link readStartOrigin}) may replace it without a loss or a
+	 * repeat.
+	 */
+	fresh?: boolean;
 }
 
 /**
@@ -41,6 +47,7 @@ function readState(staticData: IDataObject): TriggerState | undefined {
 		cursor: staticData.cursor,
 		delivered: Array.isArray(staticData.delivered) ? (staticData.delivered as string[]) : [],
 		startFrom: typeof staticData.startFrom === 'string' ? staticData.startFrom : undefined,
+		...(staticData.fresh === true && { fresh: true }),
 	};
 }
 
@@ -48,12 +55,24 @@ function readState(staticData: IDataObject): TriggerState | undefined {
  * The state to continue from, given the "Start From" option now set; undefined when the
  * trigger must (re)start: on its first poll, or when "Start From" was set or changed.
  * Clearing "Start From" carries on from where the trigger is, skipping nothing.
+ *
+ * `origin` is the trigger's start "from now" as the workflow's static data kept it (see
+ * {@link readStartOrigin}). It stands in for a state that n8n did not keep, and it replaces
+ * a later start "from now" that has delivered nothing yet: either way the trigger continues
+ * from the moment it was first activated, and nothing made since is lost.
  */
 export function stateToContinue(
 	staticData: IDataObject,
 	startFrom: string | undefined,
+	origin?: TriggerState,
 ): TriggerState | undefined {
 	const state = readState(staticData);
+	if (startFrom === undefined) {
+		const startedEarlier =
+			origin !== undefined &&
+			(!state || (state.fresh === true && Date.parse(origin.cursor) < Date.parse(state.cursor)));
+		if (startedEarlier) return { ...origin, startFrom: undefined };
+	}
 	if (!state) return undefined;
 	if (startFrom === undefined) return { ...state, startFrom: undefined };
 	return state.startFrom === startFrom ? state : undefined;
@@ -68,7 +87,40 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	staticData.delivered = state.delivered;
 	if (state.startFrom === undefined) delete staticData.startFrom;
 	else staticData.startFrom = state.startFrom;
+	if (state.fresh) staticData.fresh = true;
+	else delete staticData.fresh;
 	staticData.failedPolls = 0;
+}
+
+/** Where, in the workflow's global static data, a trigger node keeps its start "from now". */
+const originKey = (nodeName: string) => `airSignTriggerStart:${nodeName}`;
+
+/**
+ * The trigger's start "from now", kept in the workflow's global static data as well as in the
+ * node's own. n8n 2.x's database-backed poll scheduler with durable cursors keeps a node's
+ * static data in its own table and commits it only after a scheduled poll: the one poll n8n
+ * runs when it activates the workflow has its node static data thrown away, while the
+ * workflow's global static data is saved after every activation (and on every n8n version).
+ * Without this, the first scheduled poll would start "from now" a second time and lose every
+ * update made between the two. Keyed by node name, as n8n keys node static data, so that it is
+ * lost exactly when the node's own state would be.
+ */
+export function readStartOrigin(
+	globalData: IDataObject,
+	nodeName: string,
+): TriggerState | undefined {
+	const origin = globalData[originKey(nodeName)];
+	if (typeof origin !== 'object' || origin === null || Array.isArray(origin)) return undefined;
+	const state = readState(origin as IDataObject);
+	return state && { cursor: state.cursor, delivered: state.delivered };
+}
+
+export function writeStartOrigin(
+	globalData: IDataObject,
+	nodeName: string,
+	state: TriggerState,
+): void {
+	globalData[originKey(nodeName)] = { cursor: state.cursor, delivered: [...state.delivered] };
 }
 
 export function readBudget(staticData: IDataObject): BudgetMemory | undefined {
@@ -83,16 +135,41 @@ export function rememberBudget(staticData: IDataObject, budget: BudgetMemory): v
 }
 
 /**
- * Counts one more poll in a row that read nothing because of a passing fault; returns the
- * count. After `reportEvery` the count starts again, so that every run of that many is
- * reported once. (n8n 2.x saves static data only when a poll emits, so between quiet polls
- * the count lives in the active workflow's memory and starts again after a restart.)
+ * Failure streaks of this n8n process, by workflow and node, with the cursor they were counted
+ * at. n8n's legacy poll engine keeps a workflow's static data in memory between polls, but its
+ * database-backed scheduler (n8n 2.x, opt-in) rebuilds the workflow for every poll and, without
+ * durable cursors, keeps nothing that a quiet poll changed: the count would never pass 1.
  */
-export function countFailedPoll(staticData: IDataObject, reportEvery: number): number {
-	const previous = typeof staticData.failedPolls === 'number' ? staticData.failedPolls : 0;
-	const failedPolls = previous + 1;
-	staticData.failedPolls = failedPolls % reportEvery;
+const failureStreaks = new Map<string, { cursor: unknown; count: number }>();
+/** Nodes whose streak is remembered at most (a workflow deleted mid-streak leaves its entry). */
+const MAX_REMEMBERED_STREAKS = 1_000;
+
+/**
+ * Counts one more poll in a row that read nothing because of a passing fault; returns the
+ * count (1, 2, 3, …). The count is kept in the node's static data and in this process's memory;
+ * the larger one counts, the memory only while the cursor is where it was counted (a poll that
+ * succeeded elsewhere, in another n8n main process, moved it). So the count survives where
+ * n8n keeps the static data of a quiet poll (legacy engine: in memory; durable cursors: in the
+ * database) and where it does not (the scheduler without durable cursors: in memory). It starts
+ * again after a restart of n8n unless n8n saved it.
+ */
+export function countFailedPoll(staticData: IDataObject, streakKey: string): number {
+	const stored = typeof staticData.failedPolls === 'number' ? staticData.failedPolls : 0;
+	const remembered = failureStreaks.get(streakKey);
+	const inMemory =
+		remembered !== undefined && remembered.cursor === staticData.cursor ? remembered.count : 0;
+	const failedPolls = Math.max(stored, inMemory) + 1;
+	staticData.failedPolls = failedPolls;
+	failureStreaks.delete(streakKey);
+	if (failureStreaks.size >= MAX_REMEMBERED_STREAKS)
+		failureStreaks.delete(failureStreaks.keys().next().value as string);
+	failureStreaks.set(streakKey, { cursor: staticData.cursor, count: failedPolls });
 	return failedPolls;
+}
+
+/** A successful read ends the streak (writeState resets the stored count). */
+export function endFailureStreak(streakKey: string): void {
+	failureStreaks.delete(streakKey);
 }
 
 /**

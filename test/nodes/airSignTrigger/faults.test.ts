@@ -96,7 +96,7 @@ describe.each([false, true])(
 );
 
 describe('AirSign Trigger, transient faults and real errors', () => {
-	it('transient faults are reported only on every 5th consecutive failed poll, with the reason', async () => {
+	it('transient faults are reported only on every 5th consecutive failed poll, with the reason and the count', async () => {
 		const sandbox = getSandbox();
 		const { trigger } = await activate(sandbox);
 		// Each poll retries a 5xx once: two failed requests per poll.
@@ -106,9 +106,12 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 			const result = await trigger.poll();
 			sandbox.clock.advance(60_000);
 			outcomes.push(result.error ? 'error' : 'quiet');
+			// The count goes on through a report: the second says how long AirSign has been failing.
 			if (result.error)
 				expect(result.error.message).toMatch(
-					/could not be read for 5 polls in a row.*internal problem \[HTTP 503\]/,
+					new RegExp(
+						`could not be read for ${i + 1} polls in a row.*internal problem \\[HTTP 503\\]`,
+					),
 				);
 		}
 		expect(outcomes).toEqual([

@@ -1,6 +1,7 @@
 import {
 	createPollingHarness,
 	createTestEnvironment,
+	type PollHooks,
 	type PollingHarness,
 	type PollResult,
 } from '../../harness';
@@ -52,9 +53,16 @@ export interface TriggerOptions {
 	/** Credential data; default: the demo organisation's never-expiring token. */
 	credential?: IDataObject;
 	staticData?: IDataObject;
+	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
+	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 }
 
-/** One active workflow whose only node is the AirSign Trigger, against the sandbox. */
+let workflows = 0;
+
+/**
+ * One active workflow whose only node is the AirSign Trigger, against the sandbox. Each gets its
+ * own workflow id, as in n8n: the trigger remembers failure streaks per workflow and node.
+ */
 export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	return createPollingHarness({
@@ -74,8 +82,12 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 			}) as never,
 		},
 		staticData: options.staticData,
+		pollHooks: options.pollHooks,
+		workflowId: `airsign-test-wf-${++workflows}`,
 	});
 }
+
+export type { PollHooks };
 
 /** List Sessions requests the sandbox received (fault answers included). */
 export const listRequests = (sandbox: Sandbox) =>

@@ -1,0 +1,247 @@
+import '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import type { Sandbox } from '../../../sandbox';
+import {
+	demoSessions,
+	Ledger,
+	listRequests,
+	newTrigger,
+	type PollHooks,
+	useSandbox,
+} from './helpers';
+import { schedulerTrigger } from './scheduler';
+
+const getSandbox = useSandbox();
+const SESSIONS = '/api/v1/Sessions';
+const MINUTE = 60_000;
+
+/** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
+function backlog(sandbox: Sandbox, n: number, name = 'b') {
+	const start = sandbox.clock.now();
+	for (let i = 0; i < n; i++)
+		sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
+	sandbox.clock.advance(n + 5_000);
+}
+
+/** Every List Sessions request takes `ms` on the clocks (the sandbox's and n8n's `Date`). */
+function slowListSessions(sandbox: Sandbox, ms: number) {
+	return sandbox.onRequest(({ path }) => {
+		if (path === SESSIONS) sandbox.clock.advance(ms);
+	});
+}
+
+const names = (ledger: Ledger) => ledger.items.map((s) => s.name);
+
+describe.each([true, false])(
+	"AirSign Trigger under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
+	(durableCursors) => {
+		it('an update made between the activation poll and the first scheduled poll is delivered once', async () => {
+			const sandbox = getSandbox();
+			sandbox.createSession({ name: 'history', status: 'completed' });
+			sandbox.clock.advance(MINUTE);
+			const engine = schedulerTrigger(sandbox, {
+				durableCursors,
+				filters: { status: ['completed'] },
+			});
+			const ledger = new Ledger();
+
+			const activation = await engine.poll();
+			expect(activation.error).toBeUndefined();
+			expect(activation.emitted).toBe(false);
+			// What n8n keeps of the activation poll: with durable cursors, not the node's state.
+			expect(engine.nodeState().cursor === undefined).toBe(durableCursors);
+
+			sandbox.clock.advance(20_000);
+			const signed = sandbox.createSession({ name: 'signed in between', status: 'inProgress' });
+			sandbox.clock.advance(1_000);
+			sandbox.updateSession(signed.sessionId, { status: 'completed' });
+			sandbox.clock.advance(MINUTE);
+
+			const first = await engine.poll();
+			ledger.record(first);
+			expect(first.error).toBeUndefined();
+			expect(names(ledger)).toEqual(['signed in between']);
+			for (let i = 0; i < 3; i++) {
+				sandbox.clock.advance(MINUTE);
+				ledger.record(await engine.poll());
+			}
+			expect(ledger.errors).toEqual([]);
+			expect(ledger.repeated()).toEqual([]);
+			expect(names(ledger)).toEqual(['signed in between']);
+			expect(engine.nodeState().cursor).toBeDefined();
+		});
+
+		it('a scheduled poll that runs before the activation is saved starts again; the next poll goes back to the activation: 0 lost, 0 repeated', async () => {
+			const sandbox = getSandbox();
+			const engine = schedulerTrigger(sandbox, { durableCursors });
+			const ledger = new Ledger();
+			ledger.record(await engine.poll({ saveAfterActivation: false }));
+			sandbox.clock.advance(500);
+			sandbox.createSession({ name: 'during activation' });
+			sandbox.clock.advance(500);
+			// A scheduled poll that read the database before the activator saved it: a second start.
+			ledger.record(await engine.poll({ activation: false }));
+			engine.saveActivation();
+			sandbox.clock.advance(MINUTE);
+			sandbox.createSession({ name: 'after both' });
+			sandbox.clock.advance(MINUTE);
+			for (let i = 0; i < 3; i++) {
+				ledger.record(await engine.poll());
+				sandbox.clock.advance(MINUTE);
+			}
+			expect(ledger.errors).toEqual([]);
+			expect(ledger.repeated()).toEqual([]);
+			expect(names(ledger)).toEqual(['during activation', 'after both']);
+		});
+
+		it('transient faults: the 5th failed poll in a row is reported, the 6th is not (the count survives quiet polls)', async () => {
+			const sandbox = getSandbox();
+			const engine = schedulerTrigger(sandbox, { durableCursors });
+			expect((await engine.poll()).error).toBeUndefined();
+			sandbox.clock.advance(MINUTE);
+			// Each poll retries a 5xx once: two failed requests per poll.
+			sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 20 });
+			const outcomes: string[] = [];
+			for (let i = 0; i < 10; i++) {
+				const result = await engine.poll();
+				sandbox.clock.advance(MINUTE);
+				const reported = result.error?.message.match(/could not be read for (\d+) polls in a row/);
+				outcomes.push(result.error ? `reported after ${reported?.[1]}` : 'quiet');
+			}
+			const quiet4 = Array<string>(4).fill('quiet');
+			expect(outcomes).toEqual([...quiet4, 'reported after 5', ...quiet4, 'reported after 10']);
+			sandbox.createSession({ name: 'after the outage' });
+			sandbox.clock.advance(5_000);
+			const ledger = new Ledger();
+			ledger.record(await engine.poll());
+			expect(names(ledger)).toEqual(['after the outage']);
+		});
+
+		it('a backlog that needs longer than the poll budget is delivered over several polls, none running past its budget', async () => {
+			const sandbox = getSandbox();
+			const budgetMs = 10_000;
+			const engine = schedulerTrigger(sandbox, { durableCursors, budgetMs });
+			expect((await engine.poll()).error).toBeUndefined();
+			backlog(sandbox, 1_000);
+			const ledger = new Ledger();
+			const stop = slowListSessions(sandbox, 3_000);
+			const requests: number[] = [];
+			try {
+				for (let i = 0; i < 12 && ledger.delivered < 1_000; i++) {
+					const requestsBefore = listRequests(sandbox).length;
+					const startedAt = Date.now();
+					const result = await engine.poll();
+					ledger.record(result);
+					expect(result.error).toBeUndefined();
+					// 3 s per page: two pages fit in 10 s with room for a third's worst case, not three.
+					expect(Date.now() - startedAt).toBeLessThanOrEqual(budgetMs);
+					requests.push(listRequests(sandbox).length - requestsBefore);
+					sandbox.clock.advance(MINUTE);
+				}
+			} finally {
+				stop();
+			}
+			// 199 new updates a poll (a page repeats the last row of the one before), the rest last.
+			expect(requests).toEqual([2, 2, 2, 2, 2, 1]);
+			expect(ledger.delivered).toBe(1_000);
+			expect(ledger.repeated()).toEqual([]);
+			expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+			expect(names(ledger)).toEqual(Array.from({ length: 1_000 }, (_, i) => `b${i}`));
+		});
+	},
+);
+
+describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)', () => {
+	const withBudget = (budget: (() => number) | null) => (): PollHooks => ({
+		getPollBudgetMs: budget,
+	});
+
+	it('without getPollBudgetMs (n8n 1.x, 2.0–2.8), a slow backlog is read in one poll, up to the request cap', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox, { pollHooks: withBudget(null) });
+		expect((await trigger.poll()).error).toBeUndefined();
+		backlog(sandbox, 1_000);
+		// 11 pages of 30 s: longer than any budget n8n 2.9+ gives (n8n-core's default is 5 minutes).
+		const stop = slowListSessions(sandbox, 30_000);
+		try {
+			const before = listRequests(sandbox).length;
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(1_000);
+			expect(listRequests(sandbox).length - before).toBe(11);
+		} finally {
+			stop();
+		}
+	});
+
+	it('a request still unanswered at the end of the budget is given up: the pages read before it are delivered, the next poll continues', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => 2_000) });
+		expect((await trigger.poll()).error).toBeUndefined();
+		backlog(sandbox, 250);
+		const ledger = new Ledger();
+		// The second page of the next poll hangs until released.
+		let release = () => {};
+		let seen = 0;
+		const stop = sandbox.onRequest(async ({ path }) => {
+			if (path !== SESSIONS || ++seen !== 2) return;
+			await new Promise<void>((resolve) => (release = resolve));
+		});
+		try {
+			const cut = await trigger.poll();
+			ledger.record(cut);
+			expect(cut.error).toBeUndefined();
+			expect(cut.items).toHaveLength(100);
+			expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(
+				Date.parse(String(cut.items[99].json.updatedAt)),
+			);
+			expect(trigger.nodeStaticData.failedPolls).toBe(0);
+		} finally {
+			release();
+			stop();
+		}
+		sandbox.clock.advance(MINUTE);
+		for (let i = 0; i < 5; i++) {
+			ledger.record(await trigger.poll());
+			sandbox.clock.advance(MINUTE);
+		}
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(names(ledger)).toEqual(Array.from({ length: 250 }, (_, i) => `b${i}`));
+	});
+
+	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => 1_000) });
+		expect((await trigger.poll()).error).toBeUndefined();
+		backlog(sandbox, 150);
+		const cursor = trigger.nodeStaticData.cursor;
+		let release = () => {};
+		const stop = sandbox.onRequest(async ({ path }) => {
+			if (path === SESSIONS) await new Promise<void>((resolve) => (release = resolve));
+		});
+		try {
+			const cut = await trigger.poll();
+			expect(cut.error).toBeUndefined();
+			expect(cut.items).toEqual([]);
+			expect(trigger.nodeStaticData.cursor).toBe(cursor);
+			expect(trigger.nodeStaticData.failedPolls).toBe(1);
+		} finally {
+			stop();
+			release();
+		}
+		sandbox.clock.advance(MINUTE);
+		// A budget of 1 s leaves no room for a second request (MIN_REQUEST_WINDOW_MS): a page a poll.
+		const ledger = new Ledger();
+		ledger.record(await trigger.poll());
+		expect(ledger.delivered).toBe(100);
+		expect(trigger.nodeStaticData.failedPolls).toBe(0);
+		sandbox.clock.advance(MINUTE);
+		ledger.record(await trigger.poll());
+		expect(ledger.errors).toEqual([]);
+		expect(ledger.repeated()).toEqual([]);
+		expect(names(ledger)).toEqual(Array.from({ length: 150 }, (_, i) => `b${i}`));
+	});
+});

@@ -1,0 +1,111 @@
+/**
+ * n8n 2.39's database-backed poll scheduler as a poll node sees it, on top of the polling
+ * harness (n8n-core's real PollContext and PollTriggerExecutor). Switched on in n8n with
+ * N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED and
+ * N8N_USE_WORKFLOW_PUBLICATION_SERVICE, plus N8N_POLLER_DURABLE_CURSORS_ENABLED for durable
+ * cursors. What is reproduced, from n8n/dist:
+ *
+ * - every poll runs on a new Workflow built from the database (`createPollExecutionContext`,
+ *   `findPublishedWorkflowData(…, { bypassCache: true })`): what a poll changed survives only if
+ *   n8n saved it;
+ * - the workflow's static data is saved after the activation poll (`WorkflowTriggerActivator`)
+ *   and when a poll emits (`__emit` → `saveStaticData`), never after a quiet poll;
+ * - durable cursors (`PollCursorService`): the node's static data is a copy of its `poller_state`
+ *   row (created from the node's static data on the first poll), committed with the execution
+ *   when the poll emits, on its own after a quiet scheduled poll (`commitStagedCursor`), never
+ *   after the quiet activation poll (run as a test poll) nor after a poll that throws;
+ * - scheduled polls get `getPollBudgetMs()` = min(N8N_SCHEDULER_POLL_TIMEOUT, lease) − margin
+ *   (36 s by default); the activation poll gets n8n-core's default (5 minutes).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PollResult } from '../../harness';
+import type { Sandbox } from '../../../sandbox';
+import { newTrigger, type TriggerOptions } from './helpers';
+
+export interface SchedulerOptions extends TriggerOptions {
+	durableCursors: boolean;
+	/** `getPollBudgetMs()` of scheduled polls; default 36 s, n8n's with its default settings. */
+	budgetMs?: number;
+}
+
+export interface SchedulerPollOptions {
+	/** The poll n8n runs when it activates the workflow (default: only the first). */
+	activation?: boolean;
+	/** Whether n8n saves the workflow's static data after the activation poll (default true). */
+	saveAfterActivation?: boolean;
+}
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function schedulerTrigger(sandbox: Sandbox, options: SchedulerOptions) {
+	/** What n8n's database holds: workflow_entity.staticData and the node's poller_state row. */
+	const db: { staticData: IDataObject; cursorRow?: IDataObject } = {
+		staticData: clone(options.staticData ?? {}),
+	};
+	let polls = 0;
+	let activationPoll = true;
+	let staged: { snapshot: IDataObject; seed: IDataObject } | undefined;
+	let unsaved: IDataObject | undefined;
+
+	const trigger = newTrigger(sandbox, {
+		...options,
+		staticData: db.staticData,
+		pollHooks: (workflow, node) => {
+			staged = undefined;
+			const isActivation = activationPoll;
+			return {
+				runPoll: async (poll) => {
+					if (options.durableCursors) {
+						db.cursorRow ??= clone(workflow.getStaticData('node', node));
+						staged = { snapshot: clone(db.cursorRow), seed: clone(db.cursorRow) };
+					}
+					return await poll();
+				},
+				resolveNodeStaticData: () => staged?.snapshot ?? workflow.getStaticData('node', node),
+				commitCursor: async () => {
+					if (isActivation || !staged || same(staged.snapshot, staged.seed)) return;
+					db.cursorRow = clone(staged.snapshot);
+				},
+				getPollBudgetMs: isActivation ? undefined : () => options.budgetMs ?? 36_000,
+			};
+		},
+	});
+
+	return {
+		db,
+		trigger,
+		get polls() {
+			return polls;
+		},
+		/** The node's state as n8n would read it at the next poll. */
+		nodeState(): IDataObject {
+			return options.durableCursors
+				? clone(db.cursorRow ?? {})
+				: clone((db.staticData['node:Trigger'] as IDataObject | undefined) ?? {});
+		},
+		async poll(pollOptions: SchedulerPollOptions = {}): Promise<PollResult> {
+			const isActivation = pollOptions.activation ?? polls === 0;
+			activationPoll = isActivation;
+			polls++;
+			trigger.restart(db.staticData);
+			const result = await trigger.poll();
+			if (result.emitted) {
+				// __emit: the staged cursor goes with the execution; saveStaticData(workflow)
+				if (staged && !same(staged.snapshot, staged.seed)) db.cursorRow = clone(staged.snapshot);
+				db.staticData = clone(trigger.staticData);
+			}
+			if (isActivation) {
+				if (pollOptions.saveAfterActivation ?? true) db.staticData = clone(trigger.staticData);
+				else unsaved = clone(trigger.staticData);
+			}
+			return result;
+		},
+		/** The activator's late `saveStaticData` of a `saveAfterActivation: false` activation. */
+		saveActivation(): void {
+			if (unsaved) db.staticData = unsaved;
+			unsaved = undefined;
+		},
+	};
+}
