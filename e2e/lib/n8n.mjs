@@ -328,19 +328,67 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 /**
  * `n8n start` on 127.0.0.1:<port>; waits until GET /healthz/readiness answers 200 (DB migrated and
  * connected), and optionally until the type files are written. Returns
- * { url, port, process, output(), stop() }. stop() sends SIGTERM, then SIGKILL after a grace period.
+ * { url, port, process, output(), stop(), kill() }. stop() sends SIGTERM, then SIGKILL after a grace
+ * period; kill(signal = 'SIGKILL') ends it at once (a crash, as far as n8n can tell).
  */
 export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000 } = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	port ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
-	const child = spawn(NODE24, [N8N_BIN, 'start'], {
-		cwd: userFolder,
-		env: n8nEnv(userFolder, {
+	return await spawnN8nServer('start', {
+		userFolder,
+		timeoutMs,
+		readyUrl: `${url}/healthz/readiness`,
+		result: { url, port },
+		env: {
 			N8N_PORT: String(port),
-			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
 			N8N_EDITOR_BASE_URL: url,
 			N8N_WEBHOOK_URL: `${url}/`,
+			...env,
+		},
+	});
+}
+
+/**
+ * `n8n worker` (queue mode: the caller passes EXECUTIONS_MODE=queue, the database and Redis in
+ * `env`), with its health server on 127.0.0.1:<healthPort>; waits until its /healthz/readiness
+ * answers 200 (database connected and migrated, Redis connected, taking jobs). Returns
+ * { healthUrl, healthPort, process, output(), stop(), kill() } as startN8n.
+ */
+export async function startN8nWorker({
+	userFolder,
+	healthPort,
+	concurrency,
+	env = {},
+	timeoutMs = 120_000,
+} = {}) {
+	if (!userFolder) throw new Error('startN8nWorker: userFolder is required');
+	healthPort ??= await getFreePort();
+	const healthUrl = `http://127.0.0.1:${healthPort}`;
+	return await spawnN8nServer('worker', {
+		userFolder,
+		timeoutMs,
+		args: concurrency ? [`--concurrency=${concurrency}`] : [],
+		readyUrl: `${healthUrl}/healthz/readiness`,
+		result: { healthUrl, healthPort },
+		env: {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			...env,
+		},
+	});
+}
+
+/** Spawns a long-running n8n command on Node 24 and waits until `readyUrl` answers 200. */
+async function spawnN8nServer(
+	command,
+	{ userFolder, env, args = [], readyUrl, result, timeoutMs },
+) {
+	const child = spawn(NODE24, [N8N_BIN, command, ...args], {
+		cwd: userFolder,
+		env: n8nEnv(userFolder, {
+			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
 			N8N_LOG_LEVEL: 'info',
 			...env,
 		}),
@@ -361,28 +409,41 @@ export async function startN8n({ userFolder, port, env = {}, timeoutMs = 120_000
 		if (exited) return exited;
 		return await stopGracefully(child, exitPromise, graceMs);
 	};
+	const kill = async (signal = 'SIGKILL') => {
+		if (exited) return exited;
+		killTree(child, signal);
+		return await exitPromise;
+	};
 
 	const t0 = Date.now();
 	for (;;) {
 		if (exited)
 			throw new Error(
-				`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
+				`n8n ${command} exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
 			);
 		if (Date.now() - t0 > timeoutMs) {
 			await stop(5_000);
 			throw new Error(
-				`n8n start: ${url}/healthz/readiness not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
+				`n8n ${command}: ${readyUrl} not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
 			);
 		}
 		try {
-			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+			const res = await fetch(readyUrl, { signal: AbortSignal.timeout(2_000) });
 			if (res.ok) break;
 		} catch {
 			/* not listening yet */
 		}
 		await sleep(250);
 	}
-	return { url, port, process: child, startMs: Date.now() - t0, output: () => out, stop };
+	return {
+		...result,
+		process: child,
+		startMs: Date.now() - t0,
+		output: () => out,
+		exited: () => exited,
+		stop,
+		kill,
+	};
 }
 
 /** Type files written by a running (or previously started) n8n: `$userFolder/.cache/n8n/public/types/`. */
@@ -444,6 +505,54 @@ export async function restGet(url, pathAndQuery, cookie) {
 	const text = await res.text();
 	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
 	return JSON.parse(text);
+}
+
+/** POST a JSON body to a REST path with the owner's cookie; parses the JSON answer. */
+export async function restPost(url, pathAndQuery, cookie, body) {
+	const res = await fetch(`${url}${pathAndQuery}`, {
+		method: 'POST',
+		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+		body: JSON.stringify(body ?? {}),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`POST ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text);
+}
+
+/**
+ * Runs a stored workflow the way the editor's "Execute workflow" does: POST
+ * /rest/workflows/<id>/run with the workflow and `triggerToStartFrom` = its Manual Trigger (without
+ * it n8n answers 400 "specify either a trigger to start from or a destination node"). Resolves the
+ * execution id; in queue mode with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true a worker runs it.
+ */
+export async function runWorkflowAsEditor(url, cookie, workflowId) {
+	const wf = (await restGet(url, `/rest/workflows/${workflowId}`, cookie)).data;
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	const body = await restPost(url, `/rest/workflows/${workflowId}/run`, cookie, {
+		workflowData: wf,
+		triggerToStartFrom: { name: trigger.name },
+	});
+	const executionId = body?.data?.executionId;
+	if (!executionId)
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/run: no executionId in ${JSON.stringify(body)}`,
+		);
+	return executionId;
+}
+
+/** Polls GET /rest/executions/<id> until it has ended (success, error, crashed, canceled); returns it unflattened. */
+export async function waitForExecutionEnd(url, cookie, id, { timeoutMs = 60_000 } = {}) {
+	const t0 = Date.now();
+	for (;;) {
+		const { data } = await restGet(url, `/rest/executions/${id}`, cookie);
+		if (data.finished || ['success', 'error', 'crashed', 'canceled'].includes(data.status))
+			return { ...data, data: typeof data.data === 'string' ? parseFlatted(data.data) : data.data };
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(`execution ${id} still ${data.status} after ${timeoutMs} ms`);
+		await sleep(300);
+	}
 }
 
 export function listDir(dir) {

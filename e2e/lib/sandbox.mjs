@@ -98,6 +98,12 @@ export function sandboxClient(url) {
 		file: (fileId) => call('GET', `/files/${fileId}`),
 		requests: () => call('GET', '/requests'),
 		clearRequests: () => call('DELETE', '/requests'),
+		/** Changes live options (tokenTtlSeconds, timestampPrecision, rateLimitPerHour, …). */
+		configure: (patch) => call('PATCH', '/config', patch),
+		injectFault: (fault) => call('POST', '/faults', fault),
+		clearFaults: () => call('DELETE', '/faults'),
+		/** `{ set?, advanceMs?, frozen? }`: the sandbox clock (timestamps, token expiry, Date headers). */
+		clock: (body) => call('POST', '/clock', body),
 		listSessions,
 	};
 }
