@@ -225,6 +225,15 @@ async function expireAllTokens() {
 	return sandboxNow();
 }
 
+// Interrupted (SIGINT/SIGTERM: lib/n8n.mjs kills the n8n processes and exits): the user folders go
+// too, as at the end of a run (PostgreSQL and Redis remove their own).
+process.on('exit', () => {
+	if (ctx.packDir) rmSync(ctx.packDir, { recursive: true, force: true });
+	if (keep) return;
+	for (const dir of Object.values(ctx.folders))
+		if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
+});
+
 async function startMain() {
 	ctx.mainStarts++;
 	const name = `main#${ctx.mainStarts}`;
@@ -827,11 +836,10 @@ async function main() {
 	);
 	if (installed.length) facts.push(`installed with apt-get: ${installed.join(', ')}`);
 	let tarball = tarballArg;
-	let packDir;
 	if (!tarball) {
 		const packed = await step('npm run build + npm pack', () => packPackage());
 		tarball = packed.tarball;
-		packDir = path.dirname(tarball);
+		ctx.packDir = path.dirname(tarball);
 	}
 	const examples = loadExamples();
 	try {
@@ -1003,7 +1011,7 @@ async function main() {
 			if (keep) log(`kept ${dir}`);
 			else if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
 		}
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		if (ctx.packDir) rmSync(ctx.packDir, { recursive: true, force: true });
 	}
 }
 

@@ -88,7 +88,8 @@ function postgresUser() {
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-function spawnServer(label, cmd, args, { uid, gid, cwd } = {}) {
+/** `dir` (a temp folder) is removed if the test process exits without stop(). */
+function spawnServer(label, cmd, args, { uid, gid, cwd, dir } = {}) {
 	const child = spawn(cmd, args, {
 		cwd,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,7 +107,10 @@ function spawnServer(label, cmd, args, { uid, gid, cwd } = {}) {
 			resolve((exited = { code: -1, signal: null }));
 		});
 	});
-	const onExit = () => killTree(child, 'SIGKILL');
+	const onExit = () => {
+		killTree(child, 'SIGKILL');
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	};
 	process.on('exit', onExit);
 	return {
 		child,
@@ -182,7 +186,7 @@ export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
 			'-c',
 			'full_page_writes=off',
 		],
-		{ cwd: dir, ...user },
+		{ cwd: dir, dir, ...user },
 	);
 	const pg = cacheRequire('pg');
 	const connect = async (database) => {
@@ -295,7 +299,7 @@ export async function startRedis({ port, timeoutMs = 30_000 } = {}) {
 			'--daemonize',
 			'no',
 		],
-		{ cwd: dir },
+		{ cwd: dir, dir },
 	);
 	try {
 		await waitUntil(`redis-server on 127.0.0.1:${port}`, server, () => redisPing(port), timeoutMs);
