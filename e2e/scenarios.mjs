@@ -29,6 +29,7 @@ import {
 	installPackageIntoN8n,
 	listExecutions,
 	makeUserFolder,
+	n8nFetch,
 	nodeOutput,
 	packPackage,
 	queryDb,
@@ -38,7 +39,7 @@ import {
 	startN8n,
 	waitForTypes,
 } from './lib/n8n.mjs';
-import { describeExit, fetchFresh, sleep } from './lib/proc.mjs';
+import { describeExit, sleep } from './lib/proc.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 import {
 	SANDBOX_CREDENTIAL_ID,
@@ -403,7 +404,7 @@ async function liveTrack(tarball) {
 					l.some((n) => n.name === `${PACKAGE_NAME}.airSignTrigger`),
 				);
 				const viaHttp = await (
-					await fetchFresh(`${instance.url}/types/nodes.json`, {
+					await n8nFetch(`${instance.url}/types/nodes.json`, {
 						headers: { cookie, 'browser-id': 'e2e' },
 					})
 				).json();
@@ -424,7 +425,7 @@ async function liveTrack(tarball) {
 						`${entry.name} has no light/dark iconUrl: ${JSON.stringify(entry.iconUrl ?? entry.icon)}`,
 					);
 					for (const icon of [entry.iconUrl.light, entry.iconUrl.dark]) {
-						const res = await fetchFresh(`${instance.url}/${icon}`);
+						const res = await n8nFetch(`${instance.url}/${icon}`);
 						const body = await res.text();
 						assert.equal(res.status, 200, `GET /${icon}`);
 						assert.match(

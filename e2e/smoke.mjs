@@ -23,6 +23,7 @@ import {
 	importWorkflow,
 	installPackageIntoN8n,
 	makeUserFolder,
+	n8nFetch,
 	nodeOutput,
 	packPackage,
 	readTypeFile,
@@ -31,7 +32,7 @@ import {
 	startN8n,
 	waitForTypes,
 } from './lib/n8n.mjs';
-import { fetchFresh, timed } from './lib/proc.mjs';
+import { timed } from './lib/proc.mjs';
 
 const keep = process.argv.includes('--keep');
 const tryPackage = !process.argv.includes('--no-package');
@@ -211,7 +212,7 @@ async function main() {
 			() => startN8n({ userFolder }),
 			timings,
 		);
-		const health = await fetchFresh(`${instance.url}/healthz`);
+		const health = await n8nFetch(`${instance.url}/healthz`);
 		assert.equal(health.status, 200);
 		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
 			list.some((n) => n.name === 'n8n-nodes-base.set'),
@@ -242,7 +243,7 @@ async function main() {
 		);
 		if (packaged) {
 			const viaApi = await (
-				await fetchFresh(`${instance.url}/types/nodes.json`, {
+				await n8nFetch(`${instance.url}/types/nodes.json`, {
 					headers: { cookie, 'browser-id': 'e2e' },
 				})
 			).json();
@@ -260,7 +261,7 @@ async function main() {
 			for (const n of [...ours, ...creds]) {
 				const icon = n.iconUrl && (typeof n.iconUrl === 'string' ? n.iconUrl : n.iconUrl.light);
 				if (!icon) continue;
-				const res = await fetchFresh(`${instance.url}/${icon}`);
+				const res = await n8nFetch(`${instance.url}/${icon}`);
 				console.log(`[e2e] GET /${icon} -> ${res.status} ${res.headers.get('content-type')}`);
 			}
 			if (!ours.length) {

@@ -27,6 +27,7 @@ import {
 	importWorkflow,
 	installPackageIntoN8n,
 	login,
+	n8nFetch,
 	packPackage,
 	queryDb,
 	restGet,
@@ -237,7 +238,7 @@ async function ensureOwner(url, state) {
 }
 
 async function smokeChecks(url, cookie, workflows) {
-	const editor = await fetchFresh(`${url}/`, { signal: AbortSignal.timeout(10_000) });
+	const editor = await n8nFetch(`${url}/`);
 	const html = await editor.text();
 	if (editor.status !== 200 || !/<html/i.test(html))
 		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
@@ -252,7 +253,7 @@ async function smokeChecks(url, cookie, workflows) {
 	if (missing.length)
 		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
 	const types = await (
-		await fetchFresh(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
+		await n8nFetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
 	).json();
 	for (const name of ['airSign', 'airSignTrigger'])
 		if (!types.some((t) => t.name === `${PACKAGE_NAME}.${name}`))
@@ -268,7 +269,7 @@ async function smokeChecks(url, cookie, workflows) {
 	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
 	const wf = (await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)).data;
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-	const res = await fetchFresh(`${url}/rest/workflows/${wf.id}/run`, {
+	const res = await n8nFetch(`${url}/rest/workflows/${wf.id}/run`, {
 		method: 'POST',
 		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
 		body: JSON.stringify({ workflowData: wf, triggerToStartFrom: { name: trigger.name } }),

@@ -33,8 +33,25 @@ export { N8N_BIN, NODE_BIN, PROFILE, REPO_ROOT, n8nEnv };
  * They only stop a hung process; nothing waits for them to pass.
  */
 export const N8N_COMMAND_TIMEOUT_MS = 300_000;
-/** One REST call to a running n8n. */
+/** One REST call to a running n8n (503s included, see n8nFetch). */
 const REST_TIMEOUT_MS = 60_000;
+
+/**
+ * A request to a running n8n, on a fresh connection, repeated while n8n answers 503. n8n pings
+ * its database every 2 s and gives the ping 5 s; on a loaded machine a ping takes longer, n8n
+ * marks the database disconnected and answers every request with 503 "Database is not ready!"
+ * until the next ping succeeds (seen on 1.123.81 at the owner setup right after start). That
+ * answer comes from a middleware before any handler, so sending again is safe, POSTs included.
+ */
+export async function n8nFetch(url, init = {}, { timeoutMs = REST_TIMEOUT_MS } = {}) {
+	const t0 = Date.now();
+	for (;;) {
+		const res = await fetchFresh(url, { signal: AbortSignal.timeout(timeoutMs), ...init });
+		if (res.status !== 503 || Date.now() - t0 > timeoutMs) return res;
+		await res.arrayBuffer();
+		await sleep(500);
+	}
+}
 
 export const PACKAGE_NAME = JSON.parse(
 	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
@@ -397,7 +414,8 @@ export async function startN8n({
 	const t0 = Date.now();
 	const steps = [
 		{ path: '/healthz/readiness', done: (res) => res.ok },
-		{ path: '/rest/login', done: (res) => res.status !== 404 },
+		// 401 (no session) or 200: mounted and the database answers
+		{ path: '/rest/login', done: (res) => res.status !== 404 && res.status < 500 },
 	];
 	for (const { path: probe, done } of steps) {
 		for (;;) {
@@ -459,11 +477,10 @@ export async function setupOwner(
 		lastName = 'Owner',
 	} = {},
 ) {
-	const res = await fetchFresh(`${url}/rest/owner/setup`, {
+	const res = await n8nFetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
 		body: JSON.stringify({ email, password, firstName, lastName }),
-		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	if (!res.ok) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
 	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
@@ -476,9 +493,8 @@ export async function setupOwner(
 
 /** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
 export async function restGet(url, pathAndQuery, cookie) {
-	const res = await fetchFresh(`${url}${pathAndQuery}`, {
+	const res = await n8nFetch(`${url}${pathAndQuery}`, {
 		headers: { cookie, 'browser-id': 'e2e' },
-		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	const text = await res.text();
 	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
@@ -491,11 +507,10 @@ export function listDir(dir) {
 
 /** Logs in an existing user (e.g. the owner created by setupOwner on an earlier start). */
 export async function login(url, { email = 'e2e@example.com', password = 'E2e-password-1' } = {}) {
-	const res = await fetchFresh(`${url}/rest/login`, {
+	const res = await n8nFetch(`${url}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
 		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-		signal: AbortSignal.timeout(REST_TIMEOUT_MS),
 	});
 	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
 	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
