@@ -31,6 +31,9 @@ export default mergeConfig(
 				'test/credentials/**/*.test.ts',
 				'test/harness/**/*.test.ts',
 			],
+			// n8n 2.x's database-backed poll scheduler and its poll time budget (getPollBudgetMs) do
+			// not exist in n8n 1.x: there the trigger runs as in every other poll test.
+			exclude: ['test/nodes/airSignTrigger/scheduler.test.ts'],
 		},
 	}),
 );

@@ -55,6 +55,12 @@ export const engineDifferences = {
 		ENGINE === 'n8n-2'
 			? new RegExp(`${displayName}" is required`)
 			: /The workflow has issues and cannot be executed/,
+	/**
+	 * How the engine refuses a parameter that fails its own validation (a resource locator's
+	 * regex): n8n 2.x quotes the parameter's message, n8n 1.x only says the workflow has issues.
+	 */
+	invalidParameterMessage: (message: RegExp): RegExp =>
+		ENGINE === 'n8n-2' ? message : /The workflow has issues and cannot be executed/,
 };
 
 interface V1TriggersAndPollers {

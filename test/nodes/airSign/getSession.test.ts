@@ -4,6 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { engineDifferences } from '../../harness/engine';
 import { apiRequests, recordSleeps, runAirSign, sendParams, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -64,7 +65,9 @@ describe('Session → Get', () => {
 		// A literal link without an ID is stopped by n8n itself (the mode's validation)...
 		await expect(
 			runAirSign(ctx, getParams(locator('https://app.example.com/x', 'url'))),
-		).rejects.toThrow(/Not a link that holds an AirSign session ID/);
+		).rejects.toThrow(
+			engineDifferences.invalidParameterMessage(/Not a link that holds an AirSign session ID/),
+		);
 		// ...and one from an expression by the node.
 		const none = await runAirSign(
 			ctx,
