@@ -10,6 +10,7 @@ import type { RateLimitState } from '../transport/answerHeaders';
 import { budgetFrom, mustWaitForReset, waitingText } from './budget';
 import { POLL_RETRY_POLICY, collectUpdates } from './collectUpdates';
 import { PollDeadline } from './pollBudget';
+import { pollUnlessAlreadyPolling } from './pollsInFlight';
 import type { TriggerState } from './triggerState';
 import {
 	countFailedPoll,
@@ -41,7 +42,25 @@ export async function pollSessionUpdates(
 		0,
 	);
 	if (ctx.getMode() === 'manual') return await fetchSample(ctx, filters);
+	return await pollUnlessAlreadyPolling(
+		triggerKey(ctx),
+		async () => await readSinceCursor(ctx, filters),
+		() =>
+			ctx.logger.warn(
+				'AirSign Trigger: the previous poll is still running; this one is skipped (nothing is lost: the next poll reads from where that one ends)',
+			),
+	);
+}
 
+/** This trigger in this n8n: its workflow and node. */
+function triggerKey(ctx: IPollFunctions): string {
+	return `${ctx.getWorkflow().id}:${ctx.getNode().id}`;
+}
+
+async function readSinceCursor(
+	ctx: IPollFunctions,
+	filters: SessionsQuery,
+): Promise<INodeExecutionData[][] | null> {
 	// Taken first: n8n's clock for the poll's time budget (n8n 2.9+) started before this call.
 	const deadline = PollDeadline.of(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
@@ -112,7 +131,7 @@ async function readUpdates(
 		onRateLimit,
 		deadline,
 	});
-	const streakKey = `${ctx.getWorkflow().id}:${ctx.getNode().id}`;
+	const streakKey = triggerKey(ctx);
 
 	if (result.fault) {
 		if (PERMANENT_FAILURE_STATUSES.includes(Number(result.fault.httpCode))) throw result.fault;
