@@ -11,10 +11,9 @@ import {
 	checkEmail,
 	checkName,
 	enforceSettings,
-	MAX_RECIPIENTS,
 	parseSettings,
-	RECIPIENT_KEY_PATTERN,
 } from './sessionSettings';
+import { checkSigningOrder, parseRecipientList } from './recipientList';
 import { fileNameOf } from './templateStore';
 import type { SessionFile } from './types';
 
@@ -119,32 +118,12 @@ interface ParsedRecipient {
 }
 
 function parseRecipients(value: unknown): ParsedRecipient[] {
-	if (!Array.isArray(value) || value.length < 1 || value.length > MAX_RECIPIENTS)
-		throw invalid('recipients', `recipients must be an array of 1 to ${MAX_RECIPIENTS} entries`);
-	const seen = new Set<string>();
-	return value.map((entry, index) => {
-		const field = `recipients[${index}]`;
-		if (!isPlainObject(entry)) throw invalid(field, 'a recipient must be an object');
-		const { key, name, email, signingOrder } = entry;
-		if (typeof key !== 'string' || !RECIPIENT_KEY_PATTERN.test(key))
-			throw invalid(`${field}.key`, 'key must be letters, digits, "_" or "-"');
-		if (seen.has(key)) {
-			throw new ApiProblem(
-				400,
-				'DUPLICATE_RECIPIENT_KEY',
-				`Two recipients have the key "${key}"`,
-				`${field}.key`,
-			);
-		}
-		seen.add(key);
+	return parseRecipientList(value, ({ name, email, signingOrder }, field, key) => {
 		if (typeof name !== 'string' || name.trim() === '')
 			throw invalid(`${field}.name`, 'name is required');
 		const parsed: ParsedRecipient = { key, name, email: checkEmail(email, `${field}.email`) };
-		if (signingOrder !== undefined) {
-			if (!Number.isInteger(signingOrder) || (signingOrder as number) < 1)
-				throw invalid(`${field}.signingOrder`, 'signingOrder must be a whole number from 1');
-			parsed.signingOrder = signingOrder as number;
-		}
+		const order = checkSigningOrder(signingOrder, field);
+		if (order !== undefined) parsed.signingOrder = order;
 		return parsed;
 	});
 }

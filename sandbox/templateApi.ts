@@ -7,10 +7,9 @@ import {
 	checkBoolean,
 	checkName,
 	enforceSettings,
-	MAX_RECIPIENTS,
 	parseSettings,
-	RECIPIENT_KEY_PATTERN,
 } from './sessionSettings';
+import { checkSigningOrder, parseRecipientList } from './recipientList';
 
 const MAX_VARIABLES = 50;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -103,24 +102,7 @@ export function createTemplate(ctx: SandboxContext, orgId: string, raw: Buffer):
 type RecipientInput = NonNullable<CreateTemplateInput['recipients']>[number] & { key: string };
 
 function parseTemplateRecipients(value: unknown): RecipientInput[] {
-	if (!Array.isArray(value) || value.length < 1 || value.length > MAX_RECIPIENTS)
-		throw invalid('recipients', `recipients must be an array of 1 to ${MAX_RECIPIENTS} entries`);
-	const seen = new Set<string>();
-	return value.map((entry, index) => {
-		const field = `recipients[${index}]`;
-		if (!isPlainObject(entry)) throw invalid(field, 'a recipient must be an object');
-		const { key, name, email, signingOrder } = entry;
-		if (typeof key !== 'string' || !RECIPIENT_KEY_PATTERN.test(key))
-			throw invalid(`${field}.key`, 'key must be letters, digits, "_" or "-"');
-		if (seen.has(key)) {
-			throw new ApiProblem(
-				400,
-				'DUPLICATE_RECIPIENT_KEY',
-				`Two recipients have the key "${key}"`,
-				`${field}.key`,
-			);
-		}
-		seen.add(key);
+	return parseRecipientList(value, ({ name, email, signingOrder }, field, key) => {
 		if (name !== undefined && typeof name !== 'string')
 			throw invalid(`${field}.name`, 'name must be text');
 		if (email !== undefined && typeof email !== 'string')
@@ -128,16 +110,11 @@ function parseTemplateRecipients(value: unknown): RecipientInput[] {
 		const emailText = ((email as string | undefined) ?? '').trim();
 		if (emailText !== '' && !emailText.includes('{{{') && !EMAIL_PATTERN.test(emailText))
 			throw invalid(`${field}.email`, 'email must be an email address, a {{{token}}} or empty');
-		if (
-			signingOrder !== undefined &&
-			(!Number.isInteger(signingOrder) || (signingOrder as number) < 1)
-		)
-			throw invalid(`${field}.signingOrder`, 'signingOrder must be a whole number from 1');
 		return {
 			key,
 			name: (name as string | undefined)?.trim() || undefined,
 			email: emailText,
-			signingOrder: signingOrder as number | undefined,
+			signingOrder: checkSigningOrder(signingOrder, field),
 		};
 	});
 }

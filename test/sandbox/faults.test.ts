@@ -129,8 +129,8 @@ describe('onRequest hooks', () => {
 
 describe('request log', () => {
 	it('records every API request with method, path, query, status, orgId and time; not the control plane', async () => {
-		sandbox().clock.set('2025-06-16T14:22:00.000Z');
 		sandbox().clock.freeze();
+		sandbox().clock.set('2025-06-16T14:22:00.000Z');
 		await list(sandbox(), 'limit=5');
 		await list(sandbox(), '', null);
 		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
