@@ -34,7 +34,7 @@ import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
 import { fullNodeTypeName, HarnessNodeTypes, latestVersion } from './node-types';
 
 export const SOURCE_NODE_NAME = 'Test Input';
-const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
+export const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
 
 export interface RunNodeOptions {
 	/** The node type under test (class instance, e.g. `new AirSign()`). */
@@ -108,7 +108,7 @@ export interface RunNodeResult {
 }
 
 /** The source node: emits the test's items, materialising binary input with prepareBinaryData. */
-function createSourceNodeType(items: HarnessInputItem[]): INodeType {
+export function createSourceNodeType(items: HarnessInputItem[]): INodeType {
 	return {
 		description: {
 			displayName: 'Test Input',

@@ -1,61 +1,108 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { serviceCodeOf } from '../errors/nodeError';
+import { MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import * as file from './file/File.resource';
+import { runItemsAtOnce } from './itemsAtOnce';
+import type { ItemIdentity } from './itemIdentity';
 import * as session from './session/Session.resource';
 import * as template from './template/Template.resource';
 
-type OperationRunner = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
+interface Operation {
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
+	/** What an item was about, for its error item (Get Many has no such subject). */
+	identify?: ItemIdentity;
+}
 
-const operations: Record<string, Record<string, OperationRunner>> = {
-	file: { upload: file.upload.execute },
+const operations: Record<string, Record<string, Operation>> = {
+	file: { upload: file.upload },
 	session: {
-		create: session.create.execute,
-		createFromTemplate: session.createFromTemplate.execute,
-		get: session.get.execute,
-		getMany: session.getMany.execute,
-		send: session.send.execute,
-		sendInvitation: session.sendInvitation.execute,
+		create: session.create,
+		createFromTemplate: session.createFromTemplate,
+		get: session.get,
+		getMany: session.getMany,
+		send: session.send,
+		sendInvitation: session.sendInvitation,
 	},
 	template: {
-		create: template.create.execute,
-		get: template.get.execute,
-		getMany: template.getMany.execute,
+		create: template.create,
+		get: template.get,
+		getMany: template.getMany,
 	},
 };
 
-/** Runs the chosen operation once per input item, keeping each output paired with its item. */
+/**
+ * Runs the chosen operation once per input item, keeping each output paired with its item and
+ * in item order, one item after another or a few at once ("Items at Once").
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = operations[resource]?.[operation];
-	if (!run) {
+	const chosen = operations[resource]?.[operation];
+	if (!chosen) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
 
+	const atOnce = readItemsAtOnce(this);
+	const continueOnFail = this.continueOnFail();
+	const outcomes = await runItemsAtOnce(
+		items.length,
+		atOnce,
+		async (itemIndex) => await runItem(this, chosen, itemIndex, continueOnFail),
+		(outcome) => 'failed' in outcome,
+	);
+
 	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const results = await run.call(this, itemIndex);
-			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(results), {
-					itemData: { item: itemIndex },
-				}),
-			);
-		} catch (error) {
-			// Both constructors hand back an error that is already of their kind, untouched.
-			const nodeError =
-				error instanceof NodeApiError
-					? new NodeApiError(this.getNode(), error as unknown as JsonObject)
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			if (this.continueOnFail()) {
-				returnData.push({
+	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome === undefined) break;
+		if ('failed' in outcome) throw withItemsRunAfter(outcome.failed, outcomes, itemIndex, atOnce);
+		returnData.push(...outcome.output);
+	}
+	return [returnData];
+}
+
+type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
+
+/**
+ * One item: its output, paired with it; on a failure with Continue On Fail, an error item in
+ * its place; otherwise the failure, for the router to throw in item order.
+ */
+async function runItem(
+	ctx: IExecuteFunctions,
+	chosen: Operation,
+	itemIndex: number,
+	continueOnFail: boolean,
+): Promise<ItemOutcome> {
+	try {
+		const results = await chosen.execute.call(ctx, itemIndex);
+		return {
+			output: ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(results), {
+				itemData: { item: itemIndex },
+			}),
+		};
+	} catch (error) {
+		// Both constructors hand back an error that is already of their kind, untouched.
+		const nodeError =
+			error instanceof NodeApiError
+				? new NodeApiError(ctx.getNode(), error as unknown as JsonObject)
+				: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		if (!continueOnFail) return { failed: nodeError };
+		const code = serviceCodeOf(nodeError);
+		return {
+			output: [
+				{
 					json: {
+						// What the item was about first, so that its row in n8n's output table shows
+						// the session (file, template) next to the error instead of empty columns.
+						...chosen.identify?.call(ctx, itemIndex),
 						error: nodeError.message,
+						...(code !== undefined && { code }),
 						...(nodeError.description && { description: nodeError.description }),
 						...(error.httpCode && { httpCode: error.httpCode }),
 					},
@@ -63,12 +110,43 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					// "Continue (using error output)" moves an item to the error output only when it
 					// carries `error` (n8n then keeps only json.error); the regular output keeps the
 					// description and httpCode in json.
-					...(this.getNode().onError === 'continueErrorOutput' && { error: nodeError }),
-				});
-				continue;
-			}
-			throw nodeError;
-		}
+					...(ctx.getNode().onError === 'continueErrorOutput' && { error: nodeError }),
+				},
+			],
+		};
 	}
-	return [returnData];
+}
+
+/**
+ * The failure of an item, saying which later items had already run beside it (several items
+ * at once): their requests may have reached AirSign, although the node's output is lost with the error.
+ */
+function withItemsRunAfter(
+	failure: NodeApiError | NodeOperationError,
+	outcomes: Array<ItemOutcome | undefined>,
+	failedIndex: number,
+	atOnce: number,
+) {
+	const ranAfter = outcomes
+		.map((outcome, itemIndex) =>
+			outcome !== undefined && itemIndex > failedIndex ? itemIndex : -1,
+		)
+		.filter((itemIndex) => itemIndex !== -1);
+	if (ranAfter.length === 0) return failure;
+	const note = `With "Items at Once" at ${atOnce}, the items at index ${ranAfter.join(', ')} ran beside it before it failed, so their requests may have reached AirSign; check them before running again.`;
+	failure.description = failure.description ? `${failure.description} ${note}` : note;
+	return failure;
+}
+
+/** "Items at Once" (in the operation's Options; 1 where the operation has no such option). */
+function readItemsAtOnce(ctx: IExecuteFunctions): number {
+	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, 1) as unknown;
+	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Items at Once" must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE}; it is ${JSON.stringify(value)}`,
+			{ itemIndex: 0 },
+		);
+	}
+	return value as number;
 }

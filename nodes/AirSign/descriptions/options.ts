@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_S } from '../helpers/options';
 
 /** "Max Wait on Rate Limit", in every operation's Options. */
@@ -11,6 +12,16 @@ export const maxRateLimitWaitOption: INodeProperties = {
 	default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 	description:
 		'When AirSign answers "too many requests", wait up to this long for the budget and try again; a longer wait fails with the time the budget resets. 0 never waits.',
+};
+
+/** "Items at Once", in the Options of every operation that makes a request per item. */
+export const itemsAtOnceOption: INodeProperties = {
+	displayName: 'Items at Once',
+	name: 'itemsAtOnce',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_ITEMS_AT_ONCE },
+	default: 1,
+	description: `How many items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}). Far from AirSign, a few at once finish many items several times faster. The output keeps the input order. When one waits for AirSign's rate limit, the others wait too; without Continue On Fail, a failure stops new items, but those already running still reach AirSign.`,
 };
 
 /** An "Options" collection holding the given options. */

@@ -9,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
 import type { RequestFailure } from './failure';
+import { MALFORMED_RESPONSE } from './failure';
 import type { FailureMessages, FailureText } from './wording';
 import { describeFailure } from './wording';
 
@@ -36,7 +37,27 @@ export async function toNodeError(
 		...(httpCode !== undefined && { httpCode }),
 		...(failure.code !== undefined && { code: failure.code }),
 	};
-	return new NodeApiError(ctx.getNode(), response, { message, description, httpCode, itemIndex });
+	const error = new NodeApiError(ctx.getNode(), response, {
+		message,
+		description,
+		httpCode,
+		itemIndex,
+	});
+	// Not MALFORMED_RESPONSE: that is this node's name for an unreadable answer, not AirSign's code.
+	if (failure.code !== undefined && failure.code !== MALFORMED_RESPONSE)
+		serviceCodes.set(error, failure.code);
+	return error;
+}
+
+/**
+ * AirSign's error code (NOT_A_DRAFT, …) behind an error made by toNodeError. Kept beside the error
+ * rather than on it: n8n-workflow 1.x drops an error's cause, and fields added to the error would
+ * show in n8n's error view.
+ */
+const serviceCodes = new WeakMap<NodeApiError, string>();
+
+export function serviceCodeOf(error: unknown): string | undefined {
+	return error instanceof NodeApiError ? serviceCodes.get(error) : undefined;
 }
 
 type Context = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;

@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import type { RequestFailure } from '../errors/failure';
 import { isTransient } from '../errors/failure';
 import { lostWriteText, mayHaveReachedAirSign } from '../errors/lostWrite';
 import { toNodeError } from '../errors/nodeError';
@@ -7,13 +8,31 @@ import type { FailureMessages } from '../errors/wording';
 import { requestBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
+import { pauseRequests } from './rateLimitPause';
 import { tryApiRequest } from './request';
 
 /** Waits between attempts of a read after a transient failure (as Get Many does). */
-export const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
+const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
 /** Extra attempts of a read after a transient failure. */
 export const READ_TRANSIENT_RETRIES = 2;
-export const MAX_RATE_LIMIT_RETRIES = 3;
+const MAX_RATE_LIMIT_RETRIES = 3;
+
+/** Whose hourly budget a 429 used up, in the words of its message. */
+export interface BudgetWords {
+	/** "request budget", "List Sessions budget". */
+	name: string;
+	/** The budget in a sentence, given the limit AirSign announced. */
+	explain: (limit?: number) => string;
+	/** What the builder can do about it. */
+	advice: string;
+}
+
+/** The budget of every request but List Sessions (sessions by ID, templates, invitations, creation). */
+export const REQUEST_BUDGET: BudgetWords = {
+	name: 'request budget',
+	explain: requestBudgetText,
+	advice: 'Run again after the reset.',
+};
 
 export interface CallPolicy {
 	/** The operation's words for its failures; a function reads them off the failed answer. */
@@ -26,6 +45,14 @@ export interface CallPolicy {
 	 * transient failures are retried.
 	 */
 	write?: { mayExist: string };
+	/** A read's extra attempts after a transient failure (default {@link READ_TRANSIENT_RETRIES}). */
+	transientRetries?: number;
+	/** Whose budget a 429 used up (default {@link REQUEST_BUDGET}). */
+	budget?: BudgetWords;
+	/** Told what every answer, a failed one too, said about the budget (the trigger keeps it). */
+	onRateLimit?: (rateLimit: RateLimitState) => void;
+	/** A 2xx answer the caller cannot use, as a failure (then handled as an unreadable answer). */
+	unusable?: (answer: ApiAnswer) => RequestFailure | undefined;
 }
 
 /**
@@ -43,7 +70,8 @@ export async function callAirSign(
 	let rateLimitAttempts = 0;
 	for (;;) {
 		const answer = await tryApiRequest(ctx, request);
-		const failure = answer.failure;
+		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
+		const failure = answer.failure ?? policy.unusable?.(answer);
 		if (!failure) return answer;
 		const messages =
 			typeof policy.failures === 'function' ? policy.failures(answer) : policy.failures;
@@ -57,12 +85,15 @@ export async function callAirSign(
 				!isCancelled(ctx)
 			) {
 				rateLimitAttempts++;
-				await sleep(Math.max(waitMs, 250));
+				const pauseMs = Math.max(waitMs, 250);
+				// The other items of this execution hold back too (see rateLimitPause).
+				pauseRequests(ctx, Date.now() + pauseMs, request);
+				await sleep(pauseMs);
 				continue;
 			}
 			throw await toNodeError(ctx, failure, request.itemIndex, {
 				...messages,
-				429: budgetUsedUp(answer.rateLimit, policy.maxRateLimitWaitMs, waitMs),
+				429: budgetUsedUp(answer.rateLimit, policy, waitMs),
 			});
 		}
 		if (policy.write) {
@@ -72,7 +103,7 @@ export async function callAirSign(
 			}
 		} else if (
 			isTransient(failure) &&
-			transientAttempts < READ_TRANSIENT_RETRIES &&
+			transientAttempts < (policy.transientRetries ?? READ_TRANSIENT_RETRIES) &&
 			!isCancelled(ctx)
 		) {
 			await sleep(
@@ -85,10 +116,10 @@ export async function callAirSign(
 	}
 }
 
-/** The 429 message: when the budget resets, and how long this node would have waited. */
-export function budgetUsedUp(
+/** The 429 message: whose budget, when it resets, and how long this node would have waited. */
+function budgetUsedUp(
 	rateLimit: RateLimitState,
-	maxRateLimitWaitMs: number,
+	{ maxRateLimitWaitMs, budget = REQUEST_BUDGET }: CallPolicy,
 	waitMs: number | undefined,
 ) {
 	const reset =
@@ -102,8 +133,8 @@ export function budgetUsedUp(
 			? `This node waits at most ${Math.round(maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
 			: '';
 	return {
-		message: `AirSign's request budget is used up.${reset}${inMinutes}`,
-		description: `${requestBudgetText(rateLimit.limit)}. ${waited}Run again after the reset.`,
+		message: `AirSign's ${budget.name} is used up.${reset}${inMinutes}`,
+		description: `${budget.explain(rateLimit.limit)}. ${waited}${budget.advice}`,
 	};
 }
 

@@ -15,6 +15,7 @@ import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
 import { readAnswerHeaders } from './answerHeaders';
 import { normaliseBaseUrl } from './baseUrl';
+import { waitOutPause } from './rateLimitPause';
 
 /** Operations, the trigger's polls, and the editor's list searches and field loaders. */
 export type AirSignContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -64,6 +65,7 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
+	await waitOutPause(ctx, request);
 	const answer = await send(ctx, options);
 	if (answer.statusCode !== 401) return answer;
 	return await send(ctx, { ...options, ignoreHttpStatusErrors: false });

@@ -1,15 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
-import { MALFORMED_RESPONSE, isTransient } from '../errors/failure';
-import { toNodeError } from '../errors/nodeError';
-import type { FailureMessages } from '../errors/wording';
+import { MALFORMED_RESPONSE } from '../errors/failure';
 import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
-import { isCancelled, MAX_RATE_LIMIT_RETRIES, TRANSIENT_BACKOFF_MS } from './call';
+import type { BudgetWords, CallPolicy } from './call';
+import { callAirSign } from './call';
 import type { AirSignContext, ApiAnswer } from './request';
-import { tryApiRequest } from './request';
 
 /** Query parameters of List Sessions (spec 4.3) other than limit and offset. */
 export interface SessionsQuery {
@@ -39,14 +36,16 @@ export interface SessionsPage {
 	serverTime?: number;
 }
 
-export interface RetryPolicy {
-	/** Longest wait for a 429's Retry-After; a longer one fails with the reset time. 0: never wait. */
-	maxRateLimitWaitMs: number;
-	/** Extra attempts after a 5xx, a dropped connection or a non-JSON answer. */
-	transientRetries: number;
-	/** Told what every answer, a 429 included, said about the budget (the trigger keeps it). */
-	onRateLimit?: (rateLimit: RateLimitState) => void;
-}
+/** List Sessions has its own hourly budget (spec: 60 requests), shared with every trigger. */
+const LIST_SESSIONS_BUDGET: BudgetWords = {
+	name: 'List Sessions budget',
+	explain: listSessionsBudgetText,
+	advice: 'Run again after the reset, use "Limit" instead of "Return All", or poll less often.',
+};
+
+/** How a page is asked for: the call policy of a read, with its retries said outright. */
+export type RetryPolicy = Pick<CallPolicy, 'maxRateLimitWaitMs' | 'onRateLimit'> &
+	Required<Pick<CallPolicy, 'transientRetries'>>;
 
 /**
  * Fetches one page. A 429 is waited out when its Retry-After is within the policy;
@@ -61,53 +60,21 @@ export async function fetchSessionsPage(
 	itemIndex: number,
 	policy: RetryPolicy,
 ): Promise<SessionsPage> {
-	let transientAttempts = 0;
-	let rateLimitAttempts = 0;
-	for (;;) {
-		const answer = await tryApiRequest(ctx, {
+	const answer = await callAirSign(
+		ctx,
+		{
 			method: 'GET',
 			path: '/Sessions',
 			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
 			itemIndex,
-		});
-		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
-		const failure = answer.failure ?? malformedPage(answer);
-		if (!failure) {
-			const { sessions, pagination } = answer.body as {
-				sessions: IDataObject[];
-				pagination: Pagination;
-			};
-			return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
-		}
-
-		if (failure.status === 429) {
-			const waitMs = answer.rateLimit.retryAfterMs ?? answer.rateLimit.msUntilReset;
-			if (
-				waitMs !== undefined &&
-				waitMs <= policy.maxRateLimitWaitMs &&
-				rateLimitAttempts < MAX_RATE_LIMIT_RETRIES &&
-				!isCancelled(ctx)
-			) {
-				rateLimitAttempts++;
-				await sleep(Math.max(waitMs, 250));
-				continue;
-			}
-			throw await toNodeError(
-				ctx,
-				failure,
-				itemIndex,
-				budgetUsedUp(answer.rateLimit, policy, waitMs),
-			);
-		}
-		if (isTransient(failure) && transientAttempts < policy.transientRetries && !isCancelled(ctx)) {
-			await sleep(
-				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)],
-			);
-			transientAttempts++;
-			continue;
-		}
-		throw await toNodeError(ctx, failure, itemIndex, {});
-	}
+		},
+		{ ...policy, failures: {}, budget: LIST_SESSIONS_BUDGET, unusable: malformedPage },
+	);
+	const { sessions, pagination } = answer.body as {
+		sessions: IDataObject[];
+		pagination: Pagination;
+	};
+	return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
 }
 
 /**
@@ -145,29 +112,6 @@ export async function listSessions(
 		offset += page.sessions.length;
 	}
 	return sessions.slice(0, wanted);
-}
-
-function budgetUsedUp(
-	rateLimit: RateLimitState,
-	policy: RetryPolicy,
-	waitMs: number | undefined,
-): FailureMessages {
-	const reset =
-		rateLimit.resetAt !== undefined
-			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
-			: '';
-	const inMinutes =
-		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
-	const waited =
-		policy.maxRateLimitWaitMs > 0
-			? `This node waits at most ${Math.round(policy.maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
-			: '';
-	return {
-		429: {
-			message: `AirSign's List Sessions budget is used up.${reset}${inMinutes}`,
-			description: `${listSessionsBudgetText(rateLimit.limit)}. ${waited}Run again after the reset, use "Limit" instead of "Return All", or poll less often.`,
-		},
-	};
 }
 
 function malformedPage(answer: ApiAnswer): RequestFailure | undefined {

@@ -393,12 +393,14 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 			input: [{ json: { n: 'First' } }, { json: { n: 'Second' } }],
 			continueOnFail: true,
 		});
-		expect(result.items.map((i) => [i.json.name ?? i.json.error, i.pairedItem])).toEqual([
+		expect(result.items.map((i) => [i.json.name, i.json.error, i.pairedItem])).toEqual([
 			[
+				// The error item names the session it was about.
+				'First',
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the session may exist',
 				{ item: 0 },
 			],
-			['Second', { item: 1 }],
+			['Second', undefined, { item: 1 }],
 		]);
 		expect(ctx.sandbox.listAllSessions().map((s) => s.name)).toEqual(['First', 'Second']);
 		expect(posts()).toHaveLength(2);

@@ -191,7 +191,9 @@ describe('continueOnFail and item indexes', () => {
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json).toMatchObject({ sessionId: a.sessionId, status: 'pending' });
 		expect(result.items[1].json).toEqual({
+			sessionId: b.sessionId,
 			error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+			code: 'NOT_A_DRAFT',
 			description: expect.stringContaining('Send Invitation'),
 			httpCode: '400',
 		});

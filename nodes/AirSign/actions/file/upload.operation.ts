@@ -5,6 +5,8 @@ import type { FailureMessages } from '../../errors/wording';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
 import { assertUploadablePdf, normaliseFileName } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import { parameterAsGiven } from '../itemIdentity';
+import { itemsAtOnceOption, optionsCollection } from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	{
@@ -31,6 +33,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. employment-contract.pdf',
 		description: `Name to store the file under, at most ${MAX_FILE_NAME_LENGTH} characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.`,
 	},
+	optionsCollection([itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -117,4 +120,21 @@ function jsonUploadBody(fileName: string, bytes: Buffer): Buffer {
 	}
 	tail.copy(body, offset);
 	return body;
+}
+
+/** The file it was to upload: the File Name given, else the binary's own name. */
+export function identify(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fileName =
+		parameterAsGiven(this, 'fileName', itemIndex) ??
+		binaryFileName(this, parameterAsGiven(this, 'binaryPropertyName', itemIndex), itemIndex);
+	return fileName === undefined ? {} : { fileName };
+}
+
+function binaryFileName(
+	ctx: IExecuteFunctions,
+	binaryPropertyName: string | undefined,
+	itemIndex: number,
+): string | undefined {
+	if (binaryPropertyName === undefined) return undefined;
+	return ctx.getInputData()[itemIndex]?.binary?.[binaryPropertyName]?.fileName;
 }

@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
@@ -14,6 +18,7 @@ import { assertName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures, readDocuments } from './createDocuments';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
+import { identifyByParameters } from '../itemIdentity';
 
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
@@ -161,7 +166,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption]),
+	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -220,3 +225,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
 }
+
+/** The session it was to create, by the name given. */
+export const identify = identifyByParameters('name');

@@ -7,7 +7,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
@@ -19,8 +23,10 @@ import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
 import { assertName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { getTemplate, templateNotFound } from '../template/get.operation';
+import { templateNotFound } from '../../errors/notFound';
+import { getTemplate } from '../template/get.operation';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
+import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
@@ -53,7 +59,12 @@ const properties: INodeProperties[] = [
 		description: 'Name of the session, 1 to 50 characters. Empty: the template’s name.',
 	},
 	sendImmediatelyField,
-	optionsCollection([...expiryOptions(true), ...templateSessionOptions, maxRateLimitWaitOption]),
+	optionsCollection([
+		...expiryOptions(true),
+		...templateSessionOptions,
+		maxRateLimitWaitOption,
+		itemsAtOnceOption,
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -143,3 +154,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [utcTimestamps(created as IDataObject, TIMESTAMP_FIELDS)];
 }
+
+/** The template and the name given to the new session. */
+export const identify = identifyByParameters('templateId', 'name');

@@ -2,17 +2,23 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
 import { TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
+import { sessionNotFound } from '../../errors/notFound';
+import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	sessionLocator('The session to read'),
-	optionsCollection([maxRateLimitWaitOption]),
+	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -21,11 +27,7 @@ export const description = updateDisplayOptions(
 );
 
 const failures: FailureMessages = {
-	404: {
-		message: 'AirSign has no session with this ID',
-		description:
-			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
-	},
+	404: sessionNotFound,
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -43,3 +45,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
 }
+
+/** The session it was to read. */
+export const identify = identifyByParameters('sessionId');

@@ -14,6 +14,7 @@ import { maxRateLimitWaitMs } from '../../helpers/options';
 import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { listSessions } from '../../transport/sessionPages';
+import { returnAllAndLimit } from '../../descriptions/paging';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,22 +23,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit,
 	filtersCollection([
 		{
 			displayName: 'Created After',

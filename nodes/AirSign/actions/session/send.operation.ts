@@ -5,11 +5,15 @@ import type { FailureMessages } from '../../errors/wording';
 import { sessionLocator } from '../../descriptions/locators';
 import { readLocatorId } from '../../helpers/locator';
 import { apiRequest } from '../../transport/request';
+import { sessionNotFound } from '../../errors/notFound';
+import { identifyByParameters } from '../itemIdentity';
+import { itemsAtOnceOption, optionsCollection } from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	sessionLocator(
 		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
 	),
+	optionsCollection([itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -41,11 +45,7 @@ const failures: FailureMessages = {
 		description:
 			'Its token lacks the scope write:sessions, which Send needs. Ask the AirSign administrator for a client with that scope.',
 	},
-	404: {
-		message: 'AirSign has no session with this ID',
-		description:
-			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
-	},
+	404: sessionNotFound,
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -63,3 +63,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [body as IDataObject];
 }
+
+/** The session it was to send. */
+export const identify = identifyByParameters('sessionId');

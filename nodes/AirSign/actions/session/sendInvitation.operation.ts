@@ -2,7 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
 import { TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
@@ -10,6 +14,8 @@ import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
+import { sessionNotFound } from '../../errors/notFound';
+import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
@@ -48,7 +54,7 @@ const properties: INodeProperties[] = [
 		description: 'The email of one of the session’s recipients',
 		displayOptions: { show: { recipient: ['email'] } },
 	},
-	optionsCollection([maxRateLimitWaitOption]),
+	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -75,11 +81,7 @@ const failures: FailureMessages = {
 		description:
 			'Its token lacks the scope write:sessions, which Send Invitation needs. Ask the AirSign administrator for a client with that scope.',
 	},
-	404: {
-		message: 'AirSign has no session with this ID',
-		description:
-			'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
-	},
+	404: sessionNotFound,
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -117,3 +119,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [utcTimestamps(answer.body as IDataObject, TIMESTAMP_FIELDS)];
 }
+
+/** The session, and the recipient when one was chosen. */
+export const identify = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');

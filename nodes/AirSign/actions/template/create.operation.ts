@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
@@ -18,6 +22,7 @@ import {
 import { assertName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures } from '../session/createDocuments';
+import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	{
@@ -171,7 +176,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether sessions can be made from it at once. Off: a draft, reviewed in AirSign at the output’s editorUrl.',
 	},
-	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption]),
+	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -245,3 +250,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
 }
+
+/** The template it was to create, by the name given. */
+export const identify = identifyByParameters('name');

@@ -2,29 +2,29 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
 import { TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
+import { templateNotFound } from '../../errors/notFound';
+import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	templateLocator('The template to read'),
-	optionsCollection([maxRateLimitWaitOption]),
+	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['template'], operation: ['get'] } },
 	properties,
 );
-
-export const templateNotFound = {
-	message: 'AirSign has no template with this ID',
-	description:
-		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
-};
 
 const failures: FailureMessages = { 404: templateNotFound };
 
@@ -53,3 +53,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
 }
+
+/** The template it was to read. */
+export const identify = identifyByParameters('templateId');

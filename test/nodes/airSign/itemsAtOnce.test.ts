@@ -1,0 +1,196 @@
+import '../../harness';
+
+import { NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { runItemsAtOnce } from '../../../nodes/AirSign/actions/itemsAtOnce';
+import type { Sandbox } from '../../../sandbox';
+import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+
+const ctx = useSandbox();
+
+const recipients = [{ name: 'Ann Signer', email: 'ann@example.com' }];
+
+const sendAtOnce = (itemsAtOnce: number | string) => ({
+	resource: 'session',
+	operation: 'send',
+	sessionId: '={{ $json.id }}',
+	options: { itemsAtOnce },
+});
+
+const drafts = (count: number) =>
+	Array.from({ length: count }, (_, i) =>
+		ctx.sandbox.createSession({ name: `Draft ${i}`, recipients }),
+	);
+
+/**
+ * Holds Send requests at the sandbox and lets them go in groups of `groupSize` (the last group
+ * smaller): the node gets through only if it really has that many requests out at once. No
+ * timing: a group goes when its last request arrives.
+ */
+function releaseSendsInGroups(sandbox: Sandbox, total: number, groupSize: number) {
+	let waiting: Array<() => void> = [];
+	let released = 0;
+	return sandbox.onRequest(async ({ path }) => {
+		if (!path.endsWith('/Send')) return;
+		await new Promise<void>((resolve) => {
+			waiting.push(resolve);
+			if (waiting.length < Math.min(groupSize, total - released)) return;
+			released += waiting.length;
+			const group = waiting;
+			waiting = [];
+			for (const release of group) release();
+		});
+	});
+}
+
+describe('Items at Once', () => {
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
+	it('three at once: the requests go out three at a time; the output keeps input order and pairing', async () => {
+		const sessions = drafts(7);
+		const off = releaseSendsInGroups(ctx.sandbox, 7, 3);
+		const result = await runAirSign(ctx, sendAtOnce(3), {
+			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+		});
+		off();
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
+			sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
+		);
+		expect(ctx.sandbox.outbox).toHaveLength(7);
+	});
+
+	it('Continue On Fail: the failed item stays in its place, saying which session it was', async () => {
+		const [first, second, third] = drafts(3);
+		ctx.sandbox.updateSession(second.sessionId, { status: 'completed' });
+		const result = await runAirSign(ctx, sendAtOnce(3), {
+			input: [first, second, third].map((s) => ({ json: { id: s.sessionId } })),
+			continueOnFail: 'continueRegularOutput',
+		});
+		expect(result.items.map((i) => [i.json.sessionId, i.json.code ?? 'ok', i.pairedItem])).toEqual([
+			[first.sessionId, 'ok', { item: 0 }],
+			[second.sessionId, 'NOT_A_DRAFT', { item: 1 }],
+			[third.sessionId, 'ok', { item: 2 }],
+		]);
+	});
+
+	it('without Continue On Fail: no item starts after the failure; the error names the items that ran beside it', async () => {
+		const sessions = drafts(6);
+		ctx.sandbox.updateSession(sessions[1].sessionId, { status: 'completed' });
+		const result = await runAirSign(ctx, sendAtOnce(3), {
+			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+		});
+		expect(result.error?.message).toBe(
+			'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+		);
+		const sentAfter = sessions
+			.map((s, index) => ({
+				index,
+				sent: ctx.sandbox.getSession(s.sessionId)?.status === 'pending',
+			}))
+			.filter(({ index, sent }) => index > 1 && sent)
+			.map(({ index }) => index);
+		expect(ctx.sandbox.getSession(sessions[0].sessionId)?.status).toBe('pending');
+		// Item 2 started with items 0 and 1, so it always ran; which later ones did depends on
+		// which answer came first, and the error says exactly those.
+		expect(sentAfter).toContain(2);
+		expect((result.error as NodeOperationError).description).toContain(
+			`the items at index ${sentAfter.join(', ')} ran beside it before it failed`,
+		);
+		const sendRequests = apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'));
+		expect(sendRequests).toHaveLength(2 + sentAfter.length);
+	});
+
+	it('a 429 waited out by one item holds back every request the others start meanwhile', async () => {
+		// n8n's clock stands still, so a pause lasts until its waiter wakes: every request
+		// started after the 429 finds it on and waits for it (the sleep is spied, not slept).
+		vi.useFakeTimers({ toFake: ['Date'] });
+		let pauseSet!: () => void;
+		const paused = new Promise<void>((resolve) => (pauseSet = resolve));
+		const sleeps = recordSleeps(() => pauseSet());
+		const sessions = Array.from({ length: 6 }, () =>
+			ctx.sandbox.createSession({ status: 'pending', recipients }),
+		);
+		// The first three requests start together; AirSign answers one of them 429 (a fault is
+		// answered before request hooks run), and holds the other two until that item has begun to
+		// wait, so that the items after them start while the pause is on.
+		let arrivals = 0;
+		const off = ctx.sandbox.onRequest(async ({ path }) => {
+			if (!path.startsWith('/api/v1/Session/')) return;
+			if (++arrivals <= 2) await paused;
+		});
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 7 });
+		try {
+			const result = await runAirSign(
+				ctx,
+				{
+					resource: 'session',
+					operation: 'get',
+					sessionId: '={{ $json.id }}',
+					options: { itemsAtOnce: 3 },
+				},
+				{ input: sessions.map((s) => ({ json: { id: s.sessionId } })) },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((i) => i.json.sessionId)).toEqual(sessions.map((s) => s.sessionId));
+		} finally {
+			off();
+			sleeps.restore();
+		}
+		// Items 3, 4 and 5 each waited the whole 7 s before their request, as did the 429's own
+		// item before its retry; nothing else waited.
+		expect(arrivals).toBe(6);
+		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([
+			429, 200, 200, 200, 200, 200, 200,
+		]);
+		expect(sleeps.requested).toEqual([7000, 7000, 7000, 7000]);
+	});
+
+	it.each([0, 6, 2.5, '={{ "three" }}'])(
+		'%s is refused before any request, naming the option',
+		async (itemsAtOnce) => {
+			const [draft] = drafts(1);
+			const result = await runAirSign(ctx, sendAtOnce(itemsAtOnce), {
+				input: [{ json: { id: draft.sessionId } }],
+			});
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error?.message).toMatch(/^"Items at Once" must be a whole number from 1 to 5/);
+			expect(apiRequests(ctx.sandbox)).toEqual([]);
+		},
+	);
+});
+
+describe('runItemsAtOnce', () => {
+	it('never has more than the given number under way, and each slot is used', async () => {
+		let underWay = 0;
+		let most = 0;
+		const outcomes = await runItemsAtOnce(
+			10,
+			4,
+			async (item) => {
+				most = Math.max(most, ++underWay);
+				await new Promise((resolve) => setImmediate(resolve));
+				underWay--;
+				return item * 10;
+			},
+			() => false,
+		);
+		expect(most).toBe(4);
+		expect(outcomes).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+	});
+
+	it('one at a time is the plain loop: after a stop, nothing else starts', async () => {
+		const started: number[] = [];
+		const outcomes = await runItemsAtOnce(
+			5,
+			1,
+			async (item) => (started.push(item), item),
+			(item) => item === 2,
+		);
+		expect(started).toEqual([0, 1, 2]);
+		expect(outcomes).toEqual([0, 1, 2, undefined, undefined]);
+	});
+});
