@@ -37,6 +37,7 @@ import {
 import { describeExit, fetchFresh, killTree } from '../e2e/lib/proc.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
 import {
+	DEV_OWNER,
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
 	loadExamples,
@@ -74,12 +75,7 @@ const tarballOption = option('--tarball', undefined, undefined);
 const STATE_FILE = path.join(userFolder, 'airsign-dev.json');
 const FILES_DIR = path.join(userFolder, 'n8n-files'); // N8N_RESTRICT_FILE_ACCESS_TO
 const PDF_PATH = path.join(FILES_DIR, 'contract.pdf');
-const OWNER = {
-	email: 'dev@example.com',
-	password: 'AirSign-dev-1',
-	firstName: 'AirSign',
-	lastName: 'Developer',
-};
+const OWNER = DEV_OWNER;
 // n8n 2.x lets Read/Write Files from Disk touch this folder only (default ~/.n8n-files).
 const FILE_ENV = { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR };
 const show = (p) => (p.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, p) : p);
