@@ -5,7 +5,11 @@
  *   npm run bench                 full run, writes bench/RESULTS.md
  *   npm run bench -- --smoke      tiny sizes, one run, no RESULTS.md (CI keeps it working)
  *   BENCH_SMOKE=1 npm run bench   the same
- *   npm run bench -- --only=list,upload,send,trigger,package   some sections
+ *   npm run bench -- --only=list,upload,send,trigger,package,peer   some sections
+ *
+ * The peer section (HTTP Request node) needs n8n 2.39.10 in .cache/n8n: a full run installs it as
+ * the e2e tier does (e2e/install-n8n.mjs, several minutes once); a smoke run uses it only when it
+ * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
  *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
  *
  * Nothing here asserts timings; it fails only when an operation gives wrong results.
@@ -23,6 +27,7 @@ import { ANALYSIS } from './lib/notes';
 import { log } from './lib/stats';
 import { benchList } from './list';
 import { benchPackage } from './package';
+import { benchPeer, PEER_SIZES, PEER_SMOKE_SIZES } from './peer';
 import { benchSend } from './send';
 import { benchTrigger } from './trigger';
 import { benchUpload } from './upload';
@@ -40,6 +45,14 @@ const wants = (name: string) => !only || only.includes(name);
 
 async function main(): Promise<void> {
 	const started = performance.now();
+	if (!smoke && wants('peer')) {
+		// Plain ESM without types (the e2e tier's installer); a no-op when the install is there.
+		const installer: string = '../e2e/install-n8n.mjs';
+		const { installN8n } = (await import(installer)) as {
+			installN8n: (options: { profile: string }) => Promise<unknown>;
+		};
+		await installN8n({ profile: '2' });
+	}
 	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
 	const engine = await createEngine(
 		sandbox.baseUrl,
@@ -61,6 +74,7 @@ async function main(): Promise<void> {
 		if (wants('send')) sections.push(await benchSend(ctx, smoke ? 20 : 1_000));
 		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
 		if (wants('package')) sections.push(await benchPackage(ctx));
+		if (wants('peer')) sections.push(await benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES));
 	} finally {
 		await sandbox.close();
 	}

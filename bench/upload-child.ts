@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 interface ChildInput {
-	mode: 'raw' | 'node-default' | 'node-filesystem';
+	mode: 'raw' | 'node-default' | 'node-filesystem' | 'peer-default';
 	file: string;
 	warmFile: string;
 	baseUrl: string;
@@ -50,6 +50,8 @@ async function main(): Promise<void> {
 		const bytes = readFileSync(input.file);
 		const uploaded = await rawUpload(client, 'bench.pdf', bytes);
 		bytesSent = uploaded.sizeBytes;
+	} else if (input.mode === 'peer-default') {
+		bytesSent = await peerUpload(input);
 	} else {
 		const engineModule = await import('./lib/engine');
 		const { createEngine, runAirSign, binaryItem } = engineModule;
@@ -74,6 +76,26 @@ async function main(): Promise<void> {
 	}
 	const peak = status('VmHWM');
 	process.stdout.write(`${JSON.stringify({ idle, peak, hwmReset, bytesSent })}\n`);
+}
+
+/** The HTTP Request workflow, idle taken in a pass-through node right before HTTP Request. */
+async function peerUpload(input: ChildInput): Promise<number> {
+	const { createEngine, binaryItem } = await import('./lib/engine');
+	const { peerEnvironment, markerNode } = await import('./lib/peer-env');
+	const { peerUpload: workflow } = await import('./lib/peer-workflows');
+	const { runChain } = await import('./lib/workflow');
+	const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
+	const peer = await peerEnvironment(engine, input.token);
+	const { chain } = workflow(peer.base, peer.credential, input.baseUrl);
+	const run = async (file: string, onStart?: () => void) =>
+		await runChain(
+			engine.env,
+			[...(onStart ? [markerNode(onStart)] : []), ...chain],
+			[binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' })],
+		);
+	await run(input.warmFile);
+	const result = await run(input.file, markIdle);
+	return Number(result.items[0]?.json.sizeBytes);
 }
 
 main().catch((error) => {

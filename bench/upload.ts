@@ -15,24 +15,25 @@ import { binaryItem, runAirSign } from './lib/engine';
 import { rawUpload } from './lib/raw';
 import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
-const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
 
-function pdf(size: number): Buffer {
+export function pdf(size: number): Buffer {
 	const head = Buffer.from('%PDF-1.7\n');
 	const tail = Buffer.from('\n%%EOF\n');
 	return Buffer.concat([head, randomBytes(size - head.length - tail.length), tail]);
 }
 
-type Mode = 'raw' | 'node-default' | 'node-filesystem';
+/** `peer-default`: the HTTP Request workflow (bench/peer.ts) in n8n's default binary mode. */
+export type Mode = 'raw' | 'node-default' | 'node-filesystem' | 'peer-default';
 
-interface ChildResult {
+export interface ChildResult {
 	idle: number;
 	peak: number;
 	hwmReset: boolean;
 	bytesSent: number;
 }
 
-function child(
+export function child(
 	ctx: BenchContext,
 	mode: Mode,
 	file: string,

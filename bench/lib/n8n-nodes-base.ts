@@ -1,0 +1,73 @@
+/**
+ * n8n's own nodes (HTTP Request, Split Out) and the Header Auth credential,
+ * loaded from the real n8n install (`.cache/n8n`, n8n 2.39.10, the one the e2e tier installs)
+ * and run by the bench's engine.
+ *
+ * One engine for both sides: n8n-nodes-base 2.39.7 pins n8n-workflow 2.39.3, the version this
+ * project pins too, but requiring it from inside the install would load the install's own copy,
+ * a second n8n-workflow beside the one the bench's n8n-core 2.39.8 uses (other class identities
+ * for errors, another expression engine). So while these files load, a resolve hook hands them
+ * this project's `n8n-workflow` and `n8n-core`; everything else (lodash, form-data, @n8n/utils…)
+ * comes from the install, as in n8n.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+
+import type { ICredentialType, INodeType, IVersionedNodeType } from 'n8n-workflow';
+
+/** Where `e2e/install-n8n.mjs` puts n8n 2.39.10 (its default profile). */
+export const N8N_INSTALL_DIR = path.resolve(__dirname, '../../.cache/n8n');
+const NODES_BASE_DIR = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n-nodes-base');
+const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];
+
+export function isN8nInstalled(): boolean {
+	return existsSync(path.join(NODES_BASE_DIR, 'package.json'));
+}
+
+export interface N8nNodesBase {
+	version: string;
+	httpRequest: IVersionedNodeType;
+	splitOut: INodeType;
+	httpHeaderAuth: ICredentialType;
+}
+
+type Resolve = (
+	request: string,
+	parent: { filename?: string } | undefined,
+	...rest: unknown[]
+) => string;
+
+/*
+ * Not Extract From File ("Move File to Base64 String"): in this install it does not load (its
+ * ts-ics needs the peer dependency date-fns, which `npm install --legacy-peer-deps` leaves out),
+ * so the Upload peer uses the expression `{{ $binary.data.data }}` instead.
+ */
+let loaded: N8nNodesBase | undefined;
+
+export function loadN8nNodesBase(): N8nNodesBase {
+	if (loaded) return loaded;
+	const moduleInternals = Module as unknown as { _resolveFilename: Resolve };
+	const original = moduleInternals._resolveFilename;
+	// `.cache/n8n` may be a symlink; required files carry their real paths.
+	const installDir = realpathSync(N8N_INSTALL_DIR);
+	const insideInstall = (file: string | undefined) =>
+		file !== undefined && file.startsWith(`${installDir}${path.sep}`);
+	moduleInternals._resolveFilename = function (request, parent, ...rest) {
+		if (SHARED_PACKAGES.includes(request) && insideInstall(parent?.filename))
+			return require.resolve(request);
+		return original.call(this, request, parent, ...rest);
+	};
+	try {
+		const from = (relative: string) => require(path.join(NODES_BASE_DIR, 'dist', relative));
+		loaded = {
+			version: (require(path.join(NODES_BASE_DIR, 'package.json')) as { version: string }).version,
+			httpRequest: new (from('nodes/HttpRequest/HttpRequest.node.js').HttpRequest)(),
+			splitOut: new (from('nodes/Transform/SplitOut/SplitOut.node.js').SplitOut)(),
+			httpHeaderAuth: new (from('credentials/HttpHeaderAuth.credentials.js').HttpHeaderAuth)(),
+		};
+		return loaded;
+	} finally {
+		moduleInternals._resolveFilename = original;
+	}
+}

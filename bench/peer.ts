@@ -1,0 +1,516 @@
+/**
+ * 6. Against the peer users would build instead (n8n's HTTP Request node) and on a realistic
+ * network: the AirSign node, the HTTP Request workflows (bench/lib/peer-workflows.ts), and raw
+ * loops with fetch and with axios, in the same run, against the sandbox with an injected latency
+ * on every request (a `latency` fault that never runs out).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { BenchContext, SectionResult } from './lib/context';
+import { countRequests, resetSandbox } from './lib/context';
+import { binaryItem, runAirSign, triggerHarness } from './lib/engine';
+import { isN8nInstalled } from './lib/n8n-nodes-base';
+import type { PeerEnvironment } from './lib/peer-env';
+import { peerEnvironment } from './lib/peer-env';
+import type { PeerWorkflow } from './lib/peer-workflows';
+import {
+	configuredFields,
+	peerListAll,
+	peerPoll,
+	peerSend,
+	peerUpload,
+} from './lib/peer-workflows';
+import { rawListAll, rawSend, rawUpload } from './lib/raw';
+import { axiosListAll, axiosSend, axiosUpload } from './lib/raw-axios';
+import { fmt, log, ratioOf, summarize, table } from './lib/stats';
+import { runChain } from './lib/workflow';
+import { child, MAX_UPLOAD_BYTES, pdf } from './upload';
+
+export interface PeerSizes {
+	latenciesMs: number[];
+	sessions: number;
+	items: number;
+	uploadBytes: number;
+	/** Peak memory children (fresh processes); off in smoke runs. */
+	memory: boolean;
+}
+
+export const PEER_SIZES: PeerSizes = {
+	latenciesMs: [0, 100, 250],
+	sessions: 1_000,
+	items: 100,
+	uploadBytes: MAX_UPLOAD_BYTES - 4096,
+	memory: true,
+};
+export const PEER_SMOKE_SIZES: PeerSizes = {
+	latenciesMs: [0, 20],
+	sessions: 150,
+	items: 5,
+	uploadBytes: 64 * 1024,
+	memory: false,
+};
+
+/** At a latency of 250 ms one Send run is 25 s per client: fewer runs there (still a median). */
+const MAX_RUNS_WITH_LATENCY = 3;
+/** The AirSign credential's fields a user fills in (Client ID, Client Secret). */
+const AIRSIGN_CREDENTIAL_FIELDS = 2;
+const CONTESTANTS = ['ours', 'peer', 'fetch', 'axios'] as const;
+type Contestant = (typeof CONTESTANTS)[number];
+/**
+ * Send with this many items at once: the node's "Items at Once" (its most) beside raw fetch with
+ * as many requests in flight, measured in the same runs as the rest of Send.
+ */
+export const SEND_AT_ONCE = 5;
+
+interface Measured {
+	ms: number;
+	requests: number;
+}
+type Case = Record<Contestant, () => Promise<Measured>> & {
+	oursAtOnce?: () => Promise<Measured>;
+	fetchAtOnce?: () => Promise<Measured>;
+};
+type Results = Record<Contestant, Measured[]> & {
+	oursAtOnce?: Measured[];
+	fetchAtOnce?: Measured[];
+};
+
+/**
+ * An empty sandbox whose every request (token endpoint included) waits `delayMs` first, and n8n's
+ * client-credentials token fetched anew (the reset revoked it), so that no measured run pays it.
+ */
+async function withLatency(ctx: BenchContext, delayMs: number): Promise<void> {
+	resetSandbox(ctx);
+	if (delayMs > 0)
+		ctx.sandbox.injectFault({ kind: 'latency', delayMs, count: Number.MAX_SAFE_INTEGER });
+	await runAirSign(ctx.engine, {
+		parameters: { resource: 'session', operation: 'getMany', returnAll: false, limit: 1 },
+	});
+}
+
+/** Times `work`; requests are those the sandbox logged under `prefix` meanwhile. */
+async function measure(
+	ctx: BenchContext,
+	prefix: string,
+	work: () => Promise<void>,
+): Promise<Measured> {
+	ctx.sandbox.clearRequests();
+	const start = performance.now();
+	await work();
+	const ms = performance.now() - start;
+	return { ms, requests: countRequests(ctx.sandbox, prefix) };
+}
+
+/** Runs every contestant once per run, rotating who goes first; one warm-up round first. */
+async function compare(runs: number, warmUp: boolean, contestants: Case): Promise<Results> {
+	const names = Object.keys(contestants) as Array<keyof Case>;
+	const results = Object.fromEntries(names.map((c) => [c, [] as Measured[]])) as Results;
+	// Warm-up (JIT, connections) at latency 0 only: at 25 s a Send run, a warm round at 250 ms
+	// would double the section's time and warm nothing that latency 0 has not warmed already.
+	if (warmUp) for (const c of names) await contestants[c]!();
+	for (let run = 0; run < runs; run++) {
+		for (let i = 0; i < names.length; i++) {
+			const c = names[(run + i) % names.length];
+			results[c]!.push(await contestants[c]!());
+		}
+	}
+	return results;
+}
+
+function row(label: string, results: Results, digits = 1): string[] {
+	const ms = (c: Contestant) => results[c].map((m) => m.ms);
+	const requests = (c: Contestant) => summarize(results[c].map((m) => m.requests)).median;
+	return [
+		label,
+		`${requests('ours')} / ${requests('peer')} / ${requests('fetch')}`,
+		fmt(summarize(ms('ours')), digits),
+		fmt(summarize(ms('peer')), digits),
+		fmt(summarize(ms('fetch')), digits),
+		fmt(summarize(ms('axios')), digits),
+		fmt(summarize(ratioOf(ms('ours'), ms('fetch'))), 3),
+		fmt(summarize(ratioOf(ms('ours'), ms('axios'))), 3),
+		fmt(summarize(ratioOf(ms('axios'), ms('fetch'))), 3),
+		fmt(summarize(ratioOf(ms('peer'), ms('ours'))), 3),
+	];
+}
+
+function drafts(ctx: BenchContext, count: number): string[] {
+	return Array.from(
+		{ length: count },
+		(_, i) =>
+			ctx.sandbox.createSession({
+				name: `Bench peer send ${i}`,
+				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
+			}).sessionId,
+	);
+}
+
+function expectSent(
+	who: string,
+	items: Array<{ json: Record<string, unknown> }>,
+	ids: string[],
+): void {
+	const inOrder =
+		items.length === ids.length && items.every((item, i) => item.json.sessionId === ids[i]);
+	if (!inOrder) throw new Error(`${who}: Send did not give one item per input, in order`);
+}
+
+async function listCase(ctx: BenchContext, peer: PeerEnvironment, n: number): Promise<Case> {
+	const base = Date.parse('2025-01-01T00:00:00.000Z');
+	for (let i = 0; i < n; i++)
+		ctx.sandbox.createSession({ name: `Bench peer ${i}`, createdAt: base + i * 1000 });
+	const workflow = peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl);
+	const expect = (who: string, count: number) => {
+		if (count !== n) throw new Error(`${who}: Return All gave ${count} of ${n} sessions`);
+	};
+	const prefix = '/api/v1/Sessions';
+	return {
+		ours: () =>
+			measure(ctx, prefix, async () => {
+				const result = await runAirSign(ctx.engine, {
+					parameters: { resource: 'session', operation: 'getMany', returnAll: true },
+				});
+				expect('AirSign node', result.items.length);
+			}),
+		peer: () =>
+			measure(ctx, prefix, async () =>
+				expect('HTTP Request', (await runChain(ctx.engine.env, workflow.chain)).items.length),
+			),
+		fetch: () =>
+			measure(ctx, prefix, async () => expect('fetch', (await rawListAll(ctx.raw)).length)),
+		axios: () =>
+			measure(ctx, prefix, async () => expect('axios', (await axiosListAll(ctx.raw)).length)),
+	};
+}
+
+function sendCase(ctx: BenchContext, peer: PeerEnvironment, items: number): Case {
+	const workflow = peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl);
+	const prefix = '/api/v1/Session/';
+	const input = (ids: string[]) => ids.map((sessionId) => ({ json: { sessionId } }));
+	/** The AirSign node sending every draft, with "Items at Once" at `itemsAtOnce`. */
+	const nodeSends = async (itemsAtOnce: number) => {
+		const ids = drafts(ctx, items);
+		return await measure(ctx, prefix, async () => {
+			const result = await runAirSign(ctx.engine, {
+				parameters: {
+					resource: 'session',
+					operation: 'send',
+					sessionId: '={{ $json.sessionId }}',
+					options: { itemsAtOnce },
+				},
+				input: input(ids),
+			});
+			expectSent(`AirSign node, ${itemsAtOnce} at once`, result.items, ids);
+		});
+	};
+	return {
+		ours: async () => await nodeSends(1),
+		oursAtOnce: async () => await nodeSends(SEND_AT_ONCE),
+		peer: async () => {
+			const ids = drafts(ctx, items);
+			return await measure(ctx, prefix, async () =>
+				expectSent(
+					'HTTP Request',
+					(await runChain(ctx.engine.env, workflow.chain, input(ids))).items,
+					ids,
+				),
+			);
+		},
+		fetch: async () => {
+			const ids = drafts(ctx, items);
+			return await measure(ctx, prefix, async () => {
+				for (const id of ids) await rawSend(ctx.raw, id);
+			});
+		},
+		axios: async () => {
+			const ids = drafts(ctx, items);
+			return await measure(ctx, prefix, async () => {
+				for (const id of ids) await axiosSend(ctx.raw, id);
+			});
+		},
+		fetchAtOnce: async () => {
+			const ids = drafts(ctx, items);
+			return await measure(ctx, prefix, async () => {
+				let next = 0;
+				const worker = async () => {
+					while (next < ids.length) await rawSend(ctx.raw, ids[next++]);
+				};
+				await Promise.all(Array.from({ length: SEND_AT_ONCE }, worker));
+			});
+		},
+	};
+}
+
+function uploadCase(ctx: BenchContext, peer: PeerEnvironment, bytes: Buffer): Case {
+	const workflow = peerUpload(peer.base, peer.credential, ctx.sandbox.baseUrl);
+	const prefix = '/api/v1/File';
+	const item = () => binaryItem(bytes, { fileName: 'bench.pdf', mimeType: 'application/pdf' });
+	const expect = (who: string, sizeBytes: unknown) => {
+		// The sandbox keeps uploaded files: drop them as they come.
+		ctx.sandbox.files.clear();
+		if (sizeBytes !== bytes.length)
+			throw new Error(`${who}: the upload stored ${String(sizeBytes)} bytes`);
+	};
+	return {
+		ours: () =>
+			measure(ctx, prefix, async () => {
+				const result = await runAirSign(ctx.engine, {
+					parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
+					input: [item()],
+				});
+				expect('AirSign node', result.items[0]?.json.sizeBytes);
+			}),
+		peer: () =>
+			measure(ctx, prefix, async () =>
+				expect(
+					'HTTP Request',
+					(await runChain(ctx.engine.env, workflow.chain, [item()])).items[0]?.json.sizeBytes,
+				),
+			),
+		fetch: () =>
+			measure(ctx, prefix, async () =>
+				expect('node:http', (await rawUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
+			),
+		axios: () =>
+			measure(ctx, prefix, async () =>
+				expect('axios', (await axiosUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
+			),
+	};
+}
+
+async function idlePollCase(ctx: BenchContext, peer: PeerEnvironment): Promise<Case> {
+	const harness = triggerHarness(ctx.engine);
+	await harness.poll(); // activation: places the cursor
+	const since = new Date(Date.now() - 60_000).toISOString();
+	const query = { updatedAfter: since, sortBy: 'updatedAt', sortOrder: 'asc' };
+	const workflow = peerPoll(peer.base, peer.credential, ctx.sandbox.baseUrl, since);
+	const prefix = '/api/v1/Sessions';
+	return {
+		ours: () =>
+			measure(ctx, prefix, async () => {
+				const { items, error } = await harness.poll();
+				if (error || items.length) throw new Error('an idle poll failed or delivered items');
+			}),
+		peer: () =>
+			measure(ctx, prefix, async () => void (await runChain(ctx.engine.env, workflow.chain))),
+		fetch: () => measure(ctx, prefix, async () => void (await rawListAll(ctx.raw, query))),
+		axios: () => measure(ctx, prefix, async () => void (await axiosListAll(ctx.raw, query))),
+	};
+}
+
+/** A 429 (Retry-After: 1 s) answering the second page of Return All: who still returns every session? */
+async function rateLimitProbe(
+	ctx: BenchContext,
+	peer: PeerEnvironment,
+	n: number,
+): Promise<string[][]> {
+	await withLatency(ctx, 0);
+	for (let i = 0; i < n; i++) ctx.sandbox.createSession({ name: `Bench peer 429 ${i}` });
+	const outcome = async (work: () => Promise<number>) => {
+		ctx.sandbox.injectFault({
+			kind: 'rateLimit',
+			path: '/api/v1/Sessions',
+			skip: 1,
+			count: 1,
+			retryAfter: 1,
+		});
+		ctx.sandbox.clearRequests();
+		try {
+			const count = await work();
+			return `${count} of ${n} sessions, ${countRequests(ctx.sandbox, '/api/v1/Sessions')} requests`;
+		} catch (error) {
+			return `the run fails: "${String((error as Error).message)
+				.split('\n')[0]
+				.slice(0, 90)}"`;
+		} finally {
+			ctx.sandbox.clearFaults();
+		}
+	};
+	const workflow = peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl);
+	return [
+		[
+			'AirSign node (Return All)',
+			await outcome(
+				async () =>
+					(
+						await runAirSign(ctx.engine, {
+							parameters: { resource: 'session', operation: 'getMany', returnAll: true },
+						})
+					).items.length,
+			),
+		],
+		[
+			'HTTP Request with pagination (Retry On Fail off, the default)',
+			await outcome(async () => (await runChain(ctx.engine.env, workflow.chain)).items.length),
+		],
+	];
+}
+
+async function memoryRows(ctx: BenchContext, bytes: number): Promise<string[][]> {
+	await withLatency(ctx, 0);
+	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-peer-'));
+	try {
+		const file = path.join(dir, 'bench.pdf');
+		const warmFile = path.join(dir, 'warm.pdf');
+		writeFileSync(file, pdf(bytes));
+		writeFileSync(warmFile, pdf(16 * 1024));
+		const modes = [
+			['AirSign node', 'node-default'],
+			['HTTP Request workflow', 'peer-default'],
+			['raw node:http', 'raw'],
+		] as const;
+		const perFile: Record<string, number[]> = {};
+		for (let i = 0; i < 3; i++) {
+			for (const [label, mode] of modes) {
+				const result = await child(ctx, mode, file, warmFile);
+				if (result.bytesSent !== bytes)
+					throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
+				(perFile[label] ??= []).push((result.peak - result.idle) / bytes);
+			}
+		}
+		return modes.map(([label]) => [label, fmt(summarize(perFile[label]), 2)]);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<SectionResult> {
+	const title = `6. Against the HTTP Request node, at ${sizes.latenciesMs.join(', ')} ms per request`;
+	if (!isN8nInstalled())
+		return {
+			title,
+			markdown:
+				'Skipped: n8n 2.39.10 is not installed in `.cache/n8n` (its n8n-nodes-base holds the HTTP Request node). `npm run bench` installs it with `node e2e/install-n8n.mjs --n8n 2`; the smoke run only uses it when it is there.',
+		};
+	const peer = await peerEnvironment(ctx.engine, ctx.raw.token);
+	const bytes = pdf(sizes.uploadBytes);
+	const header = [
+		'case',
+		'API requests: AirSign node / HTTP Request / raw',
+		'AirSign node (ms)',
+		'HTTP Request workflow (ms)',
+		'raw fetch (ms)',
+		'raw axios (ms)',
+		'node / fetch',
+		'node / axios',
+		'axios / fetch',
+		'HTTP Request / node',
+	];
+	const parts: string[] = [];
+	const sendAtOnceRows: string[][] = [];
+	for (const latency of sizes.latenciesMs) {
+		const runs = latency === 0 ? ctx.runs : Math.min(ctx.runs, MAX_RUNS_WITH_LATENCY);
+		const rows: string[][] = [];
+		await withLatency(ctx, latency);
+		rows.push(
+			row(
+				`Return All, ${sizes.sessions.toLocaleString('en-US')} sessions`,
+				await compare(runs, latency === 0, await listCase(ctx, peer, sizes.sessions)),
+			),
+		);
+		await withLatency(ctx, latency);
+		const send = await compare(runs, latency === 0, sendCase(ctx, peer, sizes.items));
+		rows.push(row(`Send, ${sizes.items} items`, send));
+		const sendMs = (results: Measured[] | undefined) => (results ?? []).map((m) => m.ms);
+		sendAtOnceRows.push([
+			`${latency} ms`,
+			fmt(summarize(sendMs(send.ours)), 0),
+			fmt(summarize(sendMs(send.fetch)), 0),
+			fmt(summarize(sendMs(send.oursAtOnce)), 0),
+			fmt(summarize(sendMs(send.fetchAtOnce)), 0),
+			fmt(summarize(sendMs(send.peer)), 0),
+			fmt(summarize(ratioOf(sendMs(send.oursAtOnce), sendMs(send.fetchAtOnce))), 2),
+			fmt(summarize(ratioOf(sendMs(send.ours), sendMs(send.oursAtOnce))), 2),
+		]);
+		await withLatency(ctx, latency);
+		rows.push(
+			row(
+				`Upload, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB (raw: node:http)`,
+				await compare(runs, latency === 0, uploadCase(ctx, peer, bytes)),
+			),
+		);
+		await withLatency(ctx, latency);
+		rows.push(
+			row(
+				'Idle trigger poll (HTTP Request: one GET)',
+				await compare(runs, latency === 0, await idlePollCase(ctx, peer)),
+				2,
+			),
+		);
+		log(`peer at ${latency} ms: done (${runs} runs)`);
+		parts.push(
+			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'})`,
+			'',
+			table(header, rows),
+			'',
+		);
+	}
+
+	parts.push(
+		`Send over ${sizes.items} items one after the other vs ${SEND_AT_ONCE} at once (the node's "Items at Once", raw fetch with as many requests in flight) vs the HTTP Request node (every item's request at once), ms; same runs as above:`,
+		'',
+		table(
+			[
+				'latency',
+				'AirSign node',
+				'raw fetch, one at a time',
+				`AirSign node, ${SEND_AT_ONCE} at once`,
+				`raw fetch, ${SEND_AT_ONCE} at once`,
+				'HTTP Request (all at once)',
+				`node / fetch, ${SEND_AT_ONCE} at once`,
+				`one at a time / ${SEND_AT_ONCE} at once (node)`,
+			],
+			sendAtOnceRows,
+		),
+		'',
+	);
+	const workflows: Array<[string, PeerWorkflow, number]> = [
+		[
+			'Return All',
+			peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl),
+			configuredFields({ resource: 'session', operation: 'getMany', returnAll: true }),
+		],
+		[
+			'Send',
+			peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl),
+			configuredFields({ resource: 'session', operation: 'send', sessionId: '' }),
+		],
+		[
+			'Upload',
+			peerUpload(peer.base, peer.credential, ctx.sandbox.baseUrl),
+			configuredFields({ resource: 'file', operation: 'upload' }),
+		],
+		[
+			'Poll for changes',
+			peerPoll(peer.base, peer.credential, ctx.sandbox.baseUrl, ''),
+			configuredFields({ event: '' }),
+		],
+	];
+	parts.push(
+		'What the user configures (nodes added; fields set, credential included: Client ID + Client Secret for AirSign, Name + Value for Header Auth):',
+		'',
+		table(
+			['workflow', 'AirSign: nodes, fields', 'HTTP Request: nodes, fields'],
+			workflows.map(([label, workflow, ours]) => [
+				label,
+				`1, ${ours + AIRSIGN_CREDENTIAL_FIELDS}`,
+				`${workflow.nodes}, ${workflow.fields}`,
+			]),
+		),
+		'',
+		'A 429 with `Retry-After: 1` answering the second page of Return All (latency 0):',
+		'',
+		table(['workflow', 'outcome'], await rateLimitProbe(ctx, peer, Math.min(sizes.sessions, 300))),
+		'',
+	);
+	if (sizes.memory)
+		parts.push(
+			`Peak resident memory above idle ÷ file size, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB upload, n8n's default binary mode (fresh process each, 3 per cell; measured as in section 2, the HTTP Request side's idle point right before the HTTP Request node runs):`,
+			'',
+			table(['client', 'peak above idle ÷ file size'], await memoryRows(ctx, sizes.uploadBytes)),
+			'',
+		);
+	return { title, markdown: parts.join('\n') };
+}
