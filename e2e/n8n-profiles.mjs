@@ -34,7 +34,6 @@ export const N8N_PROFILES = {
 		// isolated-vm expression engine: under load they die of SIGSEGV (see runN8n). `n8n start`
 		// keeps n8n's default engine.
 		oneShotEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
-		startEnv: {},
 		// Marks a workflow active for the next `n8n start` (2.x: "publish").
 		activateCommand: (id) => ['publish:workflow', `--id=${id}`],
 	},
@@ -61,7 +60,6 @@ export const N8N_PROFILES = {
 		},
 		taskBroker: false,
 		oneShotEnv: {},
-		startEnv: {},
 		// `publish:workflow` does not exist in 1.x.
 		activateCommand: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
 	},

@@ -7,9 +7,12 @@
 // AIRSIGN_E2E_N8N picks the n8n (e2e/n8n-profiles.mjs; default 2 = 2.39.10). Two tracks run side
 // by side, each with its own sandbox process and n8n user folder:
 //   headless  `n8n execute` of the examples: (a) upload, (b) list + send drafts, (c) continue on fail,
+//             (g) contract from a template, (h) upload + cover document, (i) remind pending signers,
 //             (f) a client-credentials token that expired between two runs is renewed
 //   live      `n8n start` with the published trigger example: (e) loaded types + icons,
-//             (d) exactly one execution per completed session, none repeated by the next poll
+//             (d) exactly one execution per completed session, none repeated by the next poll;
+//             then the completed → fetch example activated in the running n8n: (j) a session
+//             signed to completion → exactly one execution, which fetched it
 // --scheduler: the live track only, check d only, on n8n 2.x's database-backed poll scheduler with
 // durable cursors (SCHEDULER_ENV below).
 // Every check asserts on what n8n produced (execution JSON / execution records) and on the
@@ -18,9 +21,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mjs';
+import { createChecks } from './lib/checks.mjs';
 import {
 	PACKAGE_NAME,
 	activateWorkflow,
+	activateWorkflowAsEditor,
+	deactivateWorkflowAsEditor,
 	executeWorkflow,
 	getExecution,
 	getFreePort,
@@ -41,6 +47,15 @@ import {
 } from './lib/n8n.mjs';
 import { describeExit, sleep } from './lib/proc.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
+import {
+	EXAMPLE_CHECK_NAMES,
+	checkContractFromTemplateExample,
+	checkErrorPathExample,
+	checkRemindExample,
+	checkSendDraftsExample,
+	checkUploadExample,
+	checkUploadWithCoverExample,
+} from './lib/examples.mjs';
 import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
@@ -80,7 +95,6 @@ const liveEnv = scheduler ? SCHEDULER_ENV : {};
 // longer), and on the scheduler for its outbox, which activates published workflows within 15 s.
 const LIVE_TIMEOUT_MS = scheduler ? 330_000 : 300_000;
 const t00 = Date.now();
-const results = []; // { name, ok, s, detail }
 
 function log(msg) {
 	process.stdout.write(
@@ -88,36 +102,8 @@ function log(msg) {
 	);
 }
 
-/** Runs one check, records PASS/FAIL with its time; never throws (a failed check is reported). */
-async function check(name, fn) {
-	const t0 = Date.now();
-	try {
-		const detail = await fn();
-		results.push({ name, ok: true, s: (Date.now() - t0) / 1000, detail: detail ?? '' });
-		log(`PASS ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s) ${detail ?? ''}`);
-		return true;
-	} catch (err) {
-		results.push({
-			name,
-			ok: false,
-			s: (Date.now() - t0) / 1000,
-			detail: String(err.message).split('\n')[0],
-		});
-		// fetch's "fetch failed" says why only in its cause
-		log(
-			`FAIL ${name}: ${err.stack ?? err}${err.cause ? `\n  cause: ${err.cause.stack ?? err.cause}` : ''}`,
-		);
-		return false;
-	}
-}
-
-/** Setup steps: timed, and a failure fails every check of the track (the error says why). */
-async function step(label, fn) {
-	const t0 = Date.now();
-	const value = await fn();
-	log(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-	return value;
-}
+/** Checks record PASS/FAIL with their time and never throw; setup steps are timed and throw. */
+const { results, check, step } = createChecks(log);
 
 const SESSIONS = '/api/v1/Sessions';
 
@@ -162,10 +148,14 @@ for (const name of [
 	'send-drafts',
 	'send-with-continue-on-fail',
 	'notify-on-completed',
+	'contract-from-template',
+	'upload-and-send-with-cover',
+	'remind-pending-signers',
+	'completed-fetch-session',
 ])
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
-// ---------------------------------------------------------------- headless track: a, b, c
+// ---------------------------------------------------------------- headless track: a, b, c, g, h, i, f
 async function headlessTrack(tarball) {
 	const userFolder = makeUserFolder('airsign-e2e-headless-');
 	const filesDir = path.join(userFolder, 'n8n-files');
@@ -183,166 +173,43 @@ async function headlessTrack(tarball) {
 		await step('headless: credential imported (client credentials → sandbox)', () =>
 			importCredential(userFolder, sandboxCredential(sandbox.url), { env }),
 		);
-		const upload = withPdfPath(examples['upload-pdf'], pdfPath);
-		await step('headless: 3 example workflows + a list workflow imported', () =>
-			importWorkflow(
-				userFolder,
-				[upload, examples['send-drafts'], examples['send-with-continue-on-fail'], TOKEN_WORKFLOW],
-				{ env },
-			),
+		// the examples run headless, the two that read the PDF pointed at this track's copy
+		const headless = [
+			withPdfPath(examples['upload-pdf'], pdfPath),
+			examples['send-drafts'],
+			examples['send-with-continue-on-fail'],
+			examples['contract-from-template'],
+			withPdfPath(examples['upload-and-send-with-cover'], pdfPath),
+			examples['remind-pending-signers'],
+		];
+		await step(`headless: ${headless.length} example workflows + a list workflow imported`, () =>
+			importWorkflow(userFolder, [...headless, TOKEN_WORKFLOW], { env }),
 		);
 
-		await check(
-			'a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes',
-			async () => {
-				const { ok, run, failure } = await executeWorkflow(userFolder, upload.id, { env });
-				assert.ok(ok, `execution failed: ${failure}`);
-				const read = run.data.resultData.runData['Read PDF from disk'][0].data.main[0][0];
-				assert.equal(read.binary?.data?.fileName, 'contract.pdf');
-				const [out, ...more] = nodeOutput(run, 'Upload to AirSign');
-				assert.equal(more.length, 0, 'one upload item');
-				assert.match(String(out.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(out)}`);
-				const stored = await sandbox.file(out.fileId);
-				const onDisk = readFileSync(pdfPath);
-				assert.equal(stored.fileName, 'contract.pdf');
-				assert.equal(stored.sizeBytes, onDisk.length);
-				assert.equal(
-					stored.data,
-					onDisk.toString('base64'),
-					'sandbox bytes differ from the PDF on disk',
-				);
-				// The token came from n8n's preAuthentication (client credentials), not from a pasted token.
-				const reqs = await sandbox.requests();
-				assert.ok(
-					reqs.some((r) => r.method === 'POST' && r.path === '/oidc/token' && r.status === 200),
-					'no token fetch in the sandbox log',
-				);
-				assert.ok(
-					reqs.some((r) => r.method === 'POST' && r.path === '/api/v1/File' && r.status === 200),
-					'no 200 upload in the sandbox log',
-				);
-				return `fileId ${out.fileId}, ${onDisk.length} bytes identical, token via POST /oidc/token`;
-			},
+		const runExample = (name) => executeWorkflow(userFolder, examples[name].id, { env });
+		await check(EXAMPLE_CHECK_NAMES.upload, () =>
+			checkUploadExample({ sandbox, runExample, pdfPath }),
 		);
-
-		await check(
-			'b. list + send: Get Many (status draft) → Send Session; outbox = the complete drafts',
-			async () => {
-				// Exact starting point: the demo drafts are cancelled, then three known drafts are created.
-				for (const s of await sandbox.listSessions({ status: 'draft' }))
-					await sandbox.patchSession(s.sessionId, { status: 'cancelled' });
-				const ada = await sandbox.createSession({
-					name: 'e2e draft – Ada',
-					status: 'draft',
-					recipients: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
-				});
-				const duo = await sandbox.createSession({
-					name: 'e2e draft – Bob and Cy',
-					status: 'draft',
-					recipients: [
-						{ name: 'Bob Builder', email: 'bob@example.com' },
-						{ name: 'Cy Twombly', email: 'cy@example.com' },
-					],
-				});
-				const half = await sandbox.createSession({
-					name: 'e2e draft – no email',
-					status: 'draft',
-					recipients: [{ name: 'Dee Nomail' }],
-				});
-				await sandbox.clearOutbox();
-				const drafts = [ada, duo, half].map((s) => s.sessionId).sort();
-
-				const { ok, run, failure } = await executeWorkflow(userFolder, examples['send-drafts'].id, {
-					env,
-				});
-				assert.ok(ok, `execution failed: ${failure}`);
-				const found = nodeOutput(run, 'Find drafts');
-				assert.deepEqual(
-					found.map((s) => s.sessionId).sort(),
-					drafts,
-					'Get Many returned exactly the drafts',
-				);
-				assert.ok(found.every((s) => s.status === 'draft'));
-				const sent = nodeOutput(run, 'Send draft');
-				assert.equal(sent.length, 3, `one Send output per draft: ${JSON.stringify(sent)}`);
-				const failed = sent.filter((i) => i.error);
-				assert.equal(failed.length, 1, `one error item: ${JSON.stringify(sent)}`);
-				assert.match(failed[0].error, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
-				// Its pairing tells which draft failed: the incomplete one.
-				const sendRun = run.data.resultData.runData['Send draft'][0].data.main[0];
-				const failedItem = sendRun.find((i) => i.json.error);
-				assert.equal(
-					found[failedItem.pairedItem.item ?? failedItem.pairedItem].sessionId,
-					half.sessionId,
-				);
-				const okItems = sent.filter((i) => !i.error);
-				assert.deepEqual(
-					okItems.map((i) => i.sessionId).sort(),
-					[ada.sessionId, duo.sessionId].sort(),
-				);
-				assert.ok(
-					okItems.every((i) => i.status === 'pending'),
-					`sent sessions are pending: ${JSON.stringify(okItems)}`,
-				);
-
-				const outbox = await sandbox.outbox();
-				assert.deepEqual(
-					outbox.map((m) => `${m.sessionId} ${m.to}`).sort(),
-					[
-						`${ada.sessionId} ada@example.com`,
-						`${duo.sessionId} bob@example.com`,
-						`${duo.sessionId} cy@example.com`,
-					].sort(),
-					'outbox = one invitation per recipient of the complete drafts',
-				);
-				assert.equal(
-					(await sandbox.getSession(half.sessionId)).status,
-					'draft',
-					'the incomplete draft stays a draft',
-				);
-				return `3 drafts found, 2 sent (3 invitations in the outbox), 1 error item INCOMPLETE_RECIPIENTS`;
-			},
+		await check(EXAMPLE_CHECK_NAMES.send, () => checkSendDraftsExample({ sandbox, runExample }));
+		await check(EXAMPLE_CHECK_NAMES.errorPath, () =>
+			checkErrorPathExample({ sandbox, runExample }),
 		);
-
-		await check(
-			'c. error path: Send on a completed session → NOT_A_DRAFT item; the Set node after it ran',
-			async () => {
-				const outboxBefore = (await sandbox.outbox()).length;
-				const { ok, run, failure } = await executeWorkflow(
-					userFolder,
-					examples['send-with-continue-on-fail'].id,
-					{ env },
-				);
-				assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
-				const [target] = nodeOutput(run, 'Find a completed session');
-				assert.equal(target.status, 'completed');
-				const [sendOut] = nodeOutput(run, 'Try to send it');
-				assert.equal(
-					sendOut.error,
-					'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
-				);
-				assert.match(String(sendOut.description), /sent already|completed/);
-				assert.equal(Number(sendOut.httpCode), 400, `httpCode in ${JSON.stringify(sendOut)}`);
-				const report = nodeOutput(run, 'Report outcome');
-				assert.equal(report.length, 1);
-				assert.equal(
-					report[0].outcome,
-					'not sent: The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
-				);
-				assert.equal(run.data.resultData.lastNodeExecuted, 'Report outcome');
-				assert.equal((await sandbox.getSession(target.sessionId)).status, 'completed');
-				assert.equal((await sandbox.outbox()).length, outboxBefore, 'nothing was sent');
-				return `session ${target.sessionId}: "${report[0].outcome}"`;
-			},
+		await check(EXAMPLE_CHECK_NAMES.contractFromTemplate, () =>
+			checkContractFromTemplateExample({ sandbox, runExample }),
 		);
+		await check(EXAMPLE_CHECK_NAMES.uploadWithCover, () =>
+			checkUploadWithCoverExample({ sandbox, runExample, pdfPath }),
+		);
+		// before f: f moves the sandbox clock on
+		await check(EXAMPLE_CHECK_NAMES.remind, () => checkRemindExample({ sandbox, runExample }));
 
 		await check(
 			'f. token renewal: the stored client-credentials token expired between two runs; n8n fetched a new one and the call succeeded',
 			async () => {
 				const tokenFetches = (reqs) =>
 					reqs.filter((r) => r.method === 'POST' && r.path === '/oidc/token');
-				// a–c ran in three processes on one token: n8n keeps it with the credential.
-				assert.equal(tokenFetches(await sandbox.requests()).length, 1, 'one token for a–c');
+				// a–c and g–i ran in six processes on one token: n8n keeps it with the credential.
+				assert.equal(tokenFetches(await sandbox.requests()).length, 1, 'one token for a–c, g–i');
 				// The sandbox's tokens live one hour on its clock: move that clock past it.
 				await sandbox.clock({ advanceMs: 61 * 60_000 });
 				await sandbox.clearRequests();
@@ -374,7 +241,115 @@ async function headlessTrack(tarball) {
 	}
 }
 
-// ---------------------------------------------------------------- live track: e, d
+// ---------------------------------------------------------------- live track: e, d, j
+/**
+ * Waits for one more List Sessions request (the trigger's next poll; `listRequests` lists them),
+ * then asserts that `exec` is still the workflow's only execution: that poll delivered nothing again.
+ */
+async function assertNoRepeatOnNextPoll({
+	listRequests,
+	instance,
+	cookie,
+	workflowId,
+	exec,
+	deadline,
+}) {
+	const pollsSoFar = (await listRequests()).length;
+	for (;;) {
+		if ((await listRequests()).length > pollsSoFar) break;
+		if (Date.now() > deadline) throw new Error('no further poll within the time limit');
+		await sleep(1_000);
+	}
+	await sleep(4_000); // an execution from that poll would be recorded within milliseconds
+	const after = await listExecutions(instance.url, cookie, { workflowId });
+	assert.deepEqual(
+		after.map((e) => e.id),
+		[exec.id],
+		'the next poll must not deliver it again',
+	);
+}
+
+/** Check j's bound from its start: activation, up to two minute polls, one more poll, a busy machine. */
+const FETCH_CHECK_TIMEOUT_MS = 300_000;
+
+/**
+ * j. The completed → fetch example, activated in the running n8n after check d (with the trigger of
+ * d deactivated first, so that every List Sessions request in the sandbox log is this trigger's):
+ * its activation poll sets its start, then a pending session is signed by both recipients through
+ * the control plane (inProgress, then completed), and exactly one execution must bring it, with
+ * Fetch the session's output the session as Get returns it; a poll after it brings nothing more.
+ */
+async function checkCompletedFetchSession({ sandbox, instance, cookie }) {
+	const deadline = Date.now() + FETCH_CHECK_TIMEOUT_MS;
+	const wf = examples['completed-fetch-session'];
+	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`).name;
+	const listRequests = async () =>
+		(await sandbox.requests()).filter((r) => r.method === 'GET' && r.path === SESSIONS);
+	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
+	const beforeActivation = (await listRequests()).length;
+	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
+	const afterActivation = (await listRequests()).length;
+	assert.ok(afterActivation > beforeActivation, 'the activation poll reached the sandbox');
+	const session = await sandbox.createSession({
+		name: 'e2e fetch – signed by two',
+		status: 'pending',
+		recipients: [
+			{ name: 'Lee Signer', email: 'lee@example.com' },
+			{ name: 'Max Witness', email: 'max@example.com' },
+		],
+	});
+	assert.equal((await sandbox.signSession(session.sessionId)).status, 'inProgress');
+	assert.equal((await sandbox.signSession(session.sessionId)).status, 'completed');
+	const completedAt = Date.now();
+
+	const ended = (e) => e.finished || ['success', 'error', 'crashed'].includes(e.status);
+	let execs;
+	for (;;) {
+		execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
+		if (execs.some(ended)) break;
+		if (Date.now() > deadline)
+			throw new Error(
+				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - afterActivation} List Sessions requests after the activation`,
+			);
+		await sleep(1_000);
+	}
+	const arrivedS = (Date.now() - completedAt) / 1000;
+	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
+	const [exec] = execs;
+	assert.equal(exec.mode, 'trigger');
+	assert.equal(exec.status, 'success');
+	const full = await getExecution(instance.url, cookie, exec.id);
+	const delivered = full.data.resultData.runData[triggerName][0].data.main[0].map((i) => i.json);
+	assert.deepEqual(
+		delivered.map((s) => s.sessionId),
+		[session.sessionId],
+		'the trigger delivered exactly that session',
+	);
+	const fetched = full.data.resultData.runData['Fetch the session'][0].data.main[0].map(
+		(i) => i.json,
+	);
+	assert.equal(fetched.length, 1, `one fetched session: ${JSON.stringify(fetched)}`);
+	assert.equal(fetched[0].sessionId, session.sessionId);
+	assert.equal(fetched[0].status, 'completed');
+	assert.ok(fetched[0].completedDate, `completedDate in ${JSON.stringify(fetched[0])}`);
+	assert.deepEqual(
+		fetched[0].recipients.map((r) => `${r.name} <${r.email}> ${r.status}`),
+		['Lee Signer <lee@example.com> completed', 'Max Witness <max@example.com> completed'],
+		'each recipient with their status',
+	);
+
+	// Through one more poll of this trigger (the only one active): no repeat.
+	await assertNoRepeatOnNextPoll({
+		listRequests,
+		instance,
+		cookie,
+		workflowId: wf.id,
+		exec,
+		deadline,
+	});
+	return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after the second signature; Get: ${fetched[0].recipients.map((r) => `${r.name} ${r.status}`).join(', ')}; still 1 execution after the next poll`;
+}
+
 async function liveTrack(tarball) {
 	const userFolder = makeUserFolder('airsign-e2e-live-');
 	const wf = examples['notify-on-completed'];
@@ -387,9 +362,14 @@ async function liveTrack(tarball) {
 			startSandboxProcess({ port: await getFreePort() }),
 		);
 		await step('live: package installed', () => installPackageIntoN8n(userFolder, tarball));
-		await step('live: credential + trigger workflow imported, workflow activated', async () => {
+		await step('live: credential + trigger workflow(s) imported, workflow activated', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url), { env: liveEnv });
-			await importWorkflow(userFolder, wf, { env: liveEnv });
+			// check j's workflow too, activated only after check d (in the running n8n)
+			await importWorkflow(
+				userFolder,
+				scheduler ? [wf] : [wf, examples['completed-fetch-session']],
+				{ env: liveEnv },
+			);
 			await activateWorkflow(userFolder, wf.id, { env: liveEnv });
 		});
 		instance = await step('live: n8n start until /healthz/readiness', () =>
@@ -522,19 +502,14 @@ async function liveTrack(tarball) {
 				);
 
 				// 4. Through one more poll: no repeat.
-				const pollsSoFar = (await listRequests()).length;
-				for (;;) {
-					if ((await listRequests()).length > pollsSoFar) break;
-					if (Date.now() > deadline) throw new Error('no further poll within the time limit');
-					await sleep(1_000);
-				}
-				await sleep(4_000); // an execution from that poll would be recorded within milliseconds
-				const after = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-				assert.deepEqual(
-					after.map((e) => e.id),
-					[exec.id],
-					'the next poll must not deliver it again',
-				);
+				await assertNoRepeatOnNextPoll({
+					listRequests,
+					instance,
+					cookie,
+					workflowId: wf.id,
+					exec,
+					deadline,
+				});
 				const dbRows = await queryDb(
 					userFolder,
 					'select id, mode, status from execution_entity where workflowId = ?',
@@ -568,6 +543,12 @@ async function liveTrack(tarball) {
 				return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after completion (completed after poll ${pollsBefore}); ${polls} List Sessions requests in all, still 1 execution after the next poll; state in ${where}`;
 			},
 		);
+
+		if (!scheduler)
+			await check(
+				'j. completed → fetch session: a session signed to completion → exactly one execution, whose Get output is the session with each recipient signed',
+				() => checkCompletedFetchSession({ sandbox, instance, cookie }),
+			);
 	} finally {
 		if (instance) {
 			const res = await instance.stop();
@@ -597,8 +578,8 @@ async function main() {
 	}
 	try {
 		const runs = [
-			tracks.includes('live') && ['live track setup (d, e)', liveTrack],
-			tracks.includes('headless') && ['headless track setup (a, b, c, f)', headlessTrack],
+			tracks.includes('live') && ['live track setup (d, e, j)', liveTrack],
+			tracks.includes('headless') && ['headless track setup (a, b, c, f, g, h, i)', headlessTrack],
 		].filter(Boolean);
 		const settled = await Promise.allSettled(runs.map(([, track]) => track(tarball)));
 		settled.forEach((t, i) => {
@@ -627,8 +608,8 @@ for (const r of [...results].sort((x, y) => order(x).localeCompare(order(y))))
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
 	);
 console.log(`  total ${((Date.now() - t00) / 1000).toFixed(1)} s`);
-// every check of the tracks run: a, b, c, f (headless); d, and e unless --scheduler (live)
+// every check of the tracks run: a, b, c, f, g, h, i (headless); d, and e and j unless --scheduler (live)
 const expected =
-	(tracks.includes('headless') ? 4 : 0) + (tracks.includes('live') ? (scheduler ? 1 : 2) : 0);
+	(tracks.includes('headless') ? 7 : 0) + (tracks.includes('live') ? (scheduler ? 1 : 3) : 0);
 const failed = fatal || results.some((r) => !r.ok) || results.filter((r) => r.ok).length < expected;
 process.exit(failed ? 1 : 0);

@@ -10,6 +10,14 @@ export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 export const SANDBOX_CREDENTIAL_ID = 'AirSignSandbox01';
 export const SANDBOX_CREDENTIAL_NAME = 'AirSign (local sandbox)';
 
+/** The n8n owner account `npm run dev` creates (the UI tier logs in with it too). */
+export const DEV_OWNER = {
+	email: 'dev@example.com',
+	password: 'AirSign-dev-1',
+	firstName: 'AirSign',
+	lastName: 'Developer',
+};
+
 /** The path the upload example reads in the repository (n8n's Docker image default file folder). */
 export const EXAMPLE_PDF_PATH = '/home/node/.n8n-files/contract.pdf';
 

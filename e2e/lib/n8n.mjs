@@ -369,7 +369,8 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 /**
  * `n8n start` on 127.0.0.1:<port>; waits until GET /healthz/readiness answers 200 (DB migrated and
  * connected) and the REST API answers. Returns
- * { url, port, process, output(), stop() }. stop() sends SIGTERM, then SIGKILL after a grace period.
+ * { url, port, process, output(), exited(), stop(), kill() }. stop() sends SIGTERM, then SIGKILL
+ * after a grace period; kill(signal = 'SIGKILL') ends it at once (a crash, as far as n8n can tell).
  */
 export async function startN8n({
 	userFolder,
@@ -380,14 +381,69 @@ export async function startN8n({
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	port ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
-	const child = spawn(NODE_BIN, [N8N_BIN, 'start'], {
-		cwd: userFolder,
-		env: n8nEnv(userFolder, {
+	return await spawnN8nServer('start', {
+		userFolder,
+		timeoutMs,
+		// Ready = the database is migrated (/healthz/readiness) and the REST API is mounted: n8n 1.x
+		// answers readiness before it mounts its routes (POST /rest/owner/setup: 404 until then).
+		readySteps: [
+			{ url: `${url}/healthz/readiness`, done: (res) => res.ok },
+			// 401 (no session) or 200: mounted and the database answers
+			{ url: `${url}/rest/login`, done: (res) => res.status !== 404 && res.status < 500 },
+		],
+		result: { url, port },
+		env: {
 			N8N_PORT: String(port),
-			...(await brokerPortEnv(env)),
-			...PROFILE.startEnv,
 			N8N_EDITOR_BASE_URL: url,
 			N8N_WEBHOOK_URL: `${url}/`,
+			...env,
+		},
+	});
+}
+
+/**
+ * `n8n worker` (queue mode: the caller passes EXECUTIONS_MODE=queue, the database and Redis in
+ * `env`), with its health server on 127.0.0.1:<healthPort>; waits until its /healthz/readiness
+ * answers 200 (database connected and migrated, Redis connected, taking jobs). Returns
+ * { healthUrl, healthPort, process, output(), exited(), stop(), kill() } as startN8n.
+ */
+export async function startN8nWorker({
+	userFolder,
+	healthPort,
+	concurrency,
+	env = {},
+	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
+} = {}) {
+	if (!userFolder) throw new Error('startN8nWorker: userFolder is required');
+	healthPort ??= await getFreePort();
+	const healthUrl = `http://127.0.0.1:${healthPort}`;
+	return await spawnN8nServer('worker', {
+		userFolder,
+		timeoutMs,
+		args: concurrency ? [`--concurrency=${concurrency}`] : [],
+		readySteps: [{ url: `${healthUrl}/healthz/readiness`, done: (res) => res.ok }],
+		result: { healthUrl, healthPort },
+		env: {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			...env,
+		},
+	});
+}
+
+/**
+ * Spawns a long-running n8n command (`start`, `worker`) on the profile's Node and waits until each
+ * of `readySteps` ({ url, done(res) }) holds, in order.
+ */
+async function spawnN8nServer(
+	command,
+	{ userFolder, env, args = [], readySteps, result, timeoutMs },
+) {
+	const child = spawn(NODE_BIN, [N8N_BIN, command, ...args], {
+		cwd: userFolder,
+		env: n8nEnv(userFolder, {
+			...(await brokerPortEnv(env)),
 			N8N_LOG_LEVEL: 'info',
 			...env,
 		}),
@@ -408,29 +464,27 @@ export async function startN8n({
 		if (exited) return exited;
 		return await stopGracefully(child, exitPromise, graceMs);
 	};
+	const kill = async (signal = 'SIGKILL') => {
+		if (exited) return exited;
+		killTree(child, signal);
+		return await exitPromise;
+	};
 
-	// Ready = the database is migrated (/healthz/readiness) and the REST API is mounted: n8n 1.x
-	// answers readiness before it mounts its routes (POST /rest/owner/setup: 404 until then).
 	const t0 = Date.now();
-	const steps = [
-		{ path: '/healthz/readiness', done: (res) => res.ok },
-		// 401 (no session) or 200: mounted and the database answers
-		{ path: '/rest/login', done: (res) => res.status !== 404 && res.status < 500 },
-	];
-	for (const { path: probe, done } of steps) {
+	for (const { url: probe, done } of readySteps) {
 		for (;;) {
 			if (exited)
 				throw new Error(
-					`n8n start exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
+					`n8n ${command} exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
 				);
 			if (Date.now() - t0 > timeoutMs) {
 				await stop(5_000);
 				throw new Error(
-					`n8n start: ${url}${probe} not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
+					`n8n ${command}: ${probe} not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
 				);
 			}
 			try {
-				const res = await fetchFresh(`${url}${probe}`, { signal: AbortSignal.timeout(5_000) });
+				const res = await fetchFresh(probe, { signal: AbortSignal.timeout(5_000) });
 				await res.arrayBuffer();
 				if (done(res)) break;
 			} catch {
@@ -439,7 +493,15 @@ export async function startN8n({
 			await sleep(250);
 		}
 	}
-	return { url, port, process: child, startMs: Date.now() - t0, output: () => out, stop };
+	return {
+		...result,
+		process: child,
+		startMs: Date.now() - t0,
+		output: () => out,
+		exited: () => exited,
+		stop,
+		kill,
+	};
 }
 
 /** Type files written by a running (or previously started) n8n: `$userFolder/.cache/n8n/public/types/`. */
@@ -499,6 +561,69 @@ export async function restGet(url, pathAndQuery, cookie) {
 	const text = await res.text();
 	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
 	return JSON.parse(text);
+}
+
+/** POST a JSON body to a REST path with the owner's cookie; parses the JSON answer. */
+export async function restPost(url, pathAndQuery, cookie, body) {
+	const res = await n8nFetch(`${url}${pathAndQuery}`, {
+		method: 'POST',
+		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+		body: JSON.stringify(body ?? {}),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`POST ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text);
+}
+
+/**
+ * Runs a stored workflow the way the editor's "Execute workflow" does: POST
+ * /rest/workflows/<id>/run with the workflow and `triggerToStartFrom` = its Manual Trigger (without
+ * it n8n answers 400 "specify either a trigger to start from or a destination node"). Resolves the
+ * execution id; in queue mode with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true a worker runs it.
+ */
+export async function runWorkflowAsEditor(url, cookie, workflowId) {
+	const wf = (await restGet(url, `/rest/workflows/${workflowId}`, cookie)).data;
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	const body = await restPost(url, `/rest/workflows/${workflowId}/run`, cookie, {
+		workflowData: wf,
+		triggerToStartFrom: { name: trigger.name },
+	});
+	const executionId = body?.data?.executionId;
+	if (!executionId)
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/run: no executionId in ${JSON.stringify(body)}`,
+		);
+	return executionId;
+}
+
+/**
+ * Activates (2.x: publishes) a stored workflow in a running n8n, as the editor's switch does:
+ * POST /rest/workflows/<id>/activate with its current versionId (the same route on n8n 1.123 and
+ * 2.39). n8n answers once the workflow is active, a polling trigger's first poll included.
+ */
+export async function activateWorkflowAsEditor(url, cookie, workflowId) {
+	const { versionId } = (await restGet(url, `/rest/workflows/${workflowId}`, cookie)).data;
+	return (await restPost(url, `/rest/workflows/${workflowId}/activate`, cookie, { versionId }))
+		.data;
+}
+
+/** The editor's switch the other way: POST /rest/workflows/<id>/deactivate; its triggers stop. */
+export async function deactivateWorkflowAsEditor(url, cookie, workflowId) {
+	return (await restPost(url, `/rest/workflows/${workflowId}/deactivate`, cookie, {})).data;
+}
+
+/** Polls an execution until it has ended (success, error, crashed, canceled); returns it unflattened. */
+export async function waitForExecutionEnd(url, cookie, id, { timeoutMs = 60_000 } = {}) {
+	const t0 = Date.now();
+	for (;;) {
+		const exec = await getExecution(url, cookie, id);
+		if (exec.finished || ['success', 'error', 'crashed', 'canceled'].includes(exec.status))
+			return exec;
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+		await sleep(300);
+	}
 }
 
 export function listDir(dir) {

@@ -23,16 +23,24 @@ export function describeExit({ code, signal }) {
 /**
  * Runs a command; resolves { code, stdout, stderr, ms } or rejects on timeout / spawn error /
  * (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
+ * `uid`/`gid` (when running as root) run it as another user, e.g. PostgreSQL's initdb.
  */
 export function runCommand(
 	cmd,
 	args,
-	{ cwd, env, timeoutMs = 120_000, input, allowFailure = false, label } = {},
+	{ cwd, env, timeoutMs = 120_000, input, allowFailure = false, label, uid, gid } = {},
 ) {
 	const name = label ?? [cmd, ...args].join(' ');
 	return new Promise((resolve, reject) => {
 		const t0 = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+		const child = spawn(cmd, args, {
+			cwd,
+			env,
+			stdio: ['pipe', 'pipe', 'pipe'],
+			detached: true,
+			...(uid === undefined ? {} : { uid }),
+			...(gid === undefined ? {} : { gid }),
+		});
 		live.add(child);
 		let stdout = '';
 		let stderr = '';
@@ -91,9 +99,12 @@ export function killTree(child, signal = 'SIGTERM') {
 	}
 }
 
-/** SIGTERM to the whole process group, SIGKILL after graceMs; resolves with how it exited. */
-export async function stopGracefully(child, exitPromise, graceMs) {
-	killTree(child, 'SIGTERM');
+/**
+ * `signal` (default SIGTERM) to the whole process group, SIGKILL after graceMs; resolves with how
+ * it exited.
+ */
+export async function stopGracefully(child, exitPromise, graceMs, signal = 'SIGTERM') {
+	killTree(child, signal);
 	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
 	const result = await exitPromise;
 	clearTimeout(timer);

@@ -93,13 +93,21 @@ export function sandboxClient(url) {
 		createSession: (input) => call('POST', '/sessions', input),
 		getSession: (id) => call('GET', `/sessions/${id}`),
 		patchSession: (id, patch) => call('PATCH', `/sessions/${id}`, patch),
+		/** One recipient signs (`{ recipientId? , email? }`, default: the next): inProgress, then completed. */
+		signSession: (id, pick = {}) => call('POST', `/sessions/${id}/sign`, pick),
 		outbox: () => call('GET', '/outbox'),
 		clearOutbox: () => call('DELETE', '/outbox'),
 		file: (fileId) => call('GET', `/files/${fileId}`),
 		requests: () => call('GET', '/requests'),
 		clearRequests: () => call('DELETE', '/requests'),
+		/** Changes live options (tokenTtlSeconds, timestampPrecision, rateLimitPerHour, …). */
+		configure: (patch) => call('PATCH', '/config', patch),
+		injectFault: (fault) => call('POST', '/faults', fault),
+		clearFaults: () => call('DELETE', '/faults'),
 		/** `{ set?, advanceMs?, frozen? }`: the sandbox's clock (timestamps, token expiry, rate limit). */
 		clock: (body) => call('POST', '/clock', body),
+		/** A valid access token of the demo organisation: `{ access_token, expires_in, token_type }`. */
+		token: () => call('POST', '/tokens', {}),
 		listSessions,
 	};
 }
