@@ -11,6 +11,8 @@ import type { OrgCredentials, RequestHook, RequestLogEntry, SandboxConfig } from
 export interface SandboxContext {
 	baseUrl: string;
 	config: SandboxConfig;
+	/** Draws the keys of `tieOrder: 'random'` (seeded by config.tieSeed at start and reset). */
+	tieRandom: () => number;
 	clock: SandboxClock;
 	store: Store;
 	templates: TemplateStore;

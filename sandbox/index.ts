@@ -14,6 +14,7 @@ import { signRecipient } from './sendInvitation';
 import { createRequestListener } from './server';
 import { Store } from './store';
 import { TemplateStore } from './templateStore';
+import { createTieRandom } from './tieRandom';
 import type {
 	CreateSessionInput,
 	Fault,
@@ -97,6 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const ctx: SandboxContext = {
 		baseUrl: '',
 		config,
+		tieRandom: createTieRandom(config.tieSeed),
 		clock,
 		store,
 		templates,
@@ -113,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			clock.restart();
 			Object.assign(config, DEFAULT_CONFIG);
 			applyConfig(config, options);
+			ctx.tieRandom = createTieRandom(config.tieSeed);
 			store.clear();
 			templates.clear();
 			orgs.reset();

@@ -156,6 +156,7 @@ export function listSessions(
 	sessions: SessionRecord[],
 	query: ListQuery,
 	config: SandboxConfig,
+	tieRandom: () => number,
 ): ListResult {
 	const nameNeedle = query.name?.toLowerCase() ?? null;
 	const emailNeedle = query.recipientEmail?.toLowerCase() ?? null;
@@ -176,7 +177,7 @@ export function listSessions(
 	const direction = query.sortOrder === 'asc' ? 1 : -1;
 	// Random tie keys are drawn per request, so a client cannot rely on tie order.
 	const tieKey = new Map(
-		matches.map((s) => [s.sessionId, config.tieOrder === 'random' ? Math.random() : 0]),
+		matches.map((s) => [s.sessionId, config.tieOrder === 'random' ? tieRandom() : 0]),
 	);
 	const sorted = [...matches].sort((a, b) => {
 		const primary = compareByField(a, b, query.sortBy, direction);

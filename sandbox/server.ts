@@ -202,6 +202,7 @@ function list(ctx: SandboxContext, principal: Principal, url: URL): Reply {
 			ctx.store.sessionsOfOrg(principal.orgId),
 			query,
 			ctx.config,
+			ctx.tieRandom,
 		);
 		return json(
 			200,

@@ -21,6 +21,8 @@ export interface SandboxConfig {
 	timestampPrecision: TimestampPrecision;
 	updatedAfterInclusive: boolean;
 	tieOrder: TieOrder;
+	/** Seed of the random order of `tieOrder: 'random'`, applied when the sandbox starts or resets. */
+	tieSeed: number;
 	rateLimitPerHour: number;
 	/** Public API section 3: one budget shared by every endpoint of airsign-public-api.md. */
 	publicRateLimitPerHour: number;
