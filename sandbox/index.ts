@@ -14,7 +14,7 @@ import { signRecipient } from './sendInvitation';
 import { createRequestListener } from './server';
 import { Store } from './store';
 import { TemplateStore } from './templateStore';
-import { createTieRandom } from './tieRandom';
+import { seededRandom } from './seededRandom';
 import type {
 	CreateSessionInput,
 	Fault,
@@ -33,6 +33,7 @@ import type {
 export * from './types';
 export * from './publicTypes';
 export { DEMO_SENDER_PROFILE_ID } from './orgs';
+export { seededRandom } from './seededRandom';
 export type { SandboxClock } from './clock';
 
 export interface Sandbox {
@@ -98,7 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const ctx: SandboxContext = {
 		baseUrl: '',
 		config,
-		tieRandom: createTieRandom(config.tieSeed),
+		tieRandom: seededRandom(config.tieSeed),
 		clock,
 		store,
 		templates,
@@ -115,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			clock.restart();
 			Object.assign(config, DEFAULT_CONFIG);
 			applyConfig(config, options);
-			ctx.tieRandom = createTieRandom(config.tieSeed);
+			ctx.tieRandom = seededRandom(config.tieSeed);
 			store.clear();
 			templates.clear();
 			orgs.reset();

@@ -4,20 +4,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { SessionStatus } from '../../../sandbox';
+import { seededRandom } from '../../../sandbox';
 import { demoSessions, key, Ledger, listRequests, newTrigger, useSandbox } from './helpers';
 
 const getSandbox = useSandbox();
 
-/** mulberry32: small, seeded, reproducible. */
+/** Seeded data (the sandbox's generator), so a failing soak can be replayed. */
 function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	const next = seededRandom(seed);
 	return {
 		next,
 		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
