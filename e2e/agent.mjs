@@ -29,6 +29,7 @@ import {
 	openAiCredential,
 } from './lib/agentScripts.mjs';
 import { createChecks } from './lib/checks.mjs';
+import { answerApproval, chatWithContractAssistant } from './lib/contractAssistant.mjs';
 import { startFakeOpenAi, toolRounds } from './lib/fakeOpenAi.mjs';
 import {
 	SANDBOX_CREDENTIAL_ID,
@@ -39,7 +40,6 @@ import {
 import {
 	PACKAGE_NAME,
 	activateWorkflow,
-	getExecution,
 	getFreePort,
 	importCredential,
 	importWorkflow,
@@ -50,7 +50,6 @@ import {
 	removeUserFolder,
 	setupOwner,
 	startN8n,
-	waitForExecutions,
 } from './lib/n8n.mjs';
 import { describeExit } from './lib/proc.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
@@ -172,13 +171,14 @@ function toolsWorkflow() {
 	};
 }
 
-/** Every tool result of a conversation is small, readable text with no secret in it. */
+/** Every tool result of a conversation is small, readable JSON with no secret or stack trace in it. */
 function assertModelSafe(rounds) {
 	for (const r of rounds) {
 		const where = `${r.name}(${JSON.stringify(r.args)})`;
 		assert.equal(typeof r.result, 'string', `${where}: no result`);
 		assert.ok(r.result.length > 0, `${where}: empty result`);
 		assert.ok(r.result.length <= SMALL, `${where}: ${r.result.length} characters`);
+		assert.doesNotThrow(() => JSON.parse(r.result), `${where}: not JSON`);
 		for (const secret of SECRET_PATTERNS)
 			assert.doesNotMatch(r.result, secret, `${where} handed the model a secret`);
 		assert.doesNotMatch(r.result, /\n\s+at\s|node_modules|\.js:\d+/, `${where}: a stack trace`);
@@ -291,36 +291,15 @@ async function checkTools({ sandbox, fake, instance }) {
 async function checkContractAssistant({ sandbox, fake, instance, cookie }) {
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
-	const trigger = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
-	// The chat answers when the execution stops to wait: not awaited before the approval.
-	const chat = n8nFetch(
-		`${instance.url}/webhook/${trigger.webhookId}/chat`,
-		{
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				action: 'sendMessage',
-				sessionId: 'e2e-chat-1',
-				chatInput: `Prepare the employment contract for ${JANE.employeeName} (${JANE.employeeEmail}), ${JANE.position}, starting ${JANE.startDate}, salary ${JANE.salary}.`,
-			}),
-		},
-		{ timeoutMs: RUN_TIMEOUT_MS },
-	).then(async (r) => `${r.status} ${await r.text()}`);
-	const [waiting] = await waitForExecutions(
-		instance.url,
+	const { execution, request, chatReply } = await chatWithContractAssistant({
+		url: instance.url,
 		cookie,
-		(list) => list.some((e) => ['waiting', 'error', 'crashed', 'success'].includes(e.status)),
-		{ workflowId: example.id, timeoutMs: RUN_TIMEOUT_MS },
-	);
-	const run = await getExecution(instance.url, cookie, waiting.id);
-	assert.equal(
-		waiting.status,
-		'waiting',
-		`the execution should wait for approval: ${waiting.status} ${JSON.stringify(run.data.resultData.error ?? {})}`,
-	);
-	const request = run.data.resultData.runData['Ask for approval'][0].data.main[0][0].json;
+		workflow: example,
+		chatInput: `Prepare the employment contract for ${JANE.employeeName} (${JANE.employeeEmail}), ${JANE.position}, starting ${JANE.startDate}, salary ${JANE.salary}.`,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
 	log(`approval request: ${JSON.stringify(request)}`);
-	log(`chat answered: ${excerpt(await chat, 500)}`);
+	log(`chat answered: ${excerpt(await chatReply, 500)}`);
 	const draft = await sandbox.getSession(request.sessionId);
 	assert.equal(draft.status, 'draft', 'nothing is sent before the approval');
 	assert.deepEqual(await sandbox.outbox(), [], 'nobody was emailed before the approval');
@@ -330,23 +309,22 @@ async function checkContractAssistant({ sandbox, fake, instance, cookie }) {
 		.at(-1);
 	assert.equal(last.api, 'responses', 'the model node’s default: the Responses API');
 	const rounds = toolRounds(last.conversation);
-	assertModelSafe(rounds.filter((r) => r.name !== 'format_final_json_response'));
+	// the last turn handed the draft to n8n's structured output parser
+	assert.deepEqual(
+		[...rounds.map((r) => r.name), ...last.turn.toolCalls.map((c) => c.name)],
+		['List_templates', 'Draft_from_template', 'format_final_json_response'],
+	);
+	assertModelSafe(rounds);
 
 	// The approver says yes.
-	const approve = await n8nFetch(request.approvalUrl, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ approved: true }),
-	});
-	assert.ok(approve.status < 300, `approval answered ${approve.status}: ${await approve.text()}`);
-	const [done] = await waitForExecutions(
-		instance.url,
+	const finished = await answerApproval({
+		url: instance.url,
 		cookie,
-		(list) =>
-			list.some((e) => e.id === waiting.id && e.status !== 'waiting' && e.status !== 'running'),
-		{ workflowId: example.id, timeoutMs: RUN_TIMEOUT_MS },
-	);
-	const finished = await getExecution(instance.url, cookie, done.id);
+		workflow: example,
+		executionId: execution.id,
+		approvalUrl: request.approvalUrl,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
 	assert.equal(
 		finished.status,
 		'success',
@@ -362,7 +340,7 @@ async function checkContractAssistant({ sandbox, fake, instance, cookie }) {
 		'after the approval, both recipients are invited',
 	);
 	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
-	return `model: ${rounds.map((r) => r.name).join(', ')} (Responses API); execution ${waiting.id} waited with draft ${request.sessionId}; approved → sent, ${outbox.length} invitations`;
+	return `model: List_templates, Draft_from_template, format_final_json_response (Responses API); execution ${execution.id} waited with draft ${request.sessionId}, nobody emailed; approved → sent, ${outbox.length} invitations`;
 }
 
 async function main() {
