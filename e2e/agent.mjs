@@ -12,6 +12,7 @@
 //      corrected, reads a pending session's progress and reminds its next signer. Checked: the
 //      sandbox saw exactly those requests, the outbox exactly that reminder, and what each tool
 //      handed back to the model is small, readable and free of secrets.
+//   m. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
 //   l. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
 //      execution waits for approval → the test approves → Send: the recipients are emailed only
 //      after the approval.
@@ -48,6 +49,7 @@ import {
 	n8nFetch,
 	packPackage,
 	removeUserFolder,
+	restPost,
 	setupOwner,
 	startN8n,
 } from './lib/n8n.mjs';
@@ -343,6 +345,31 @@ async function checkContractAssistant({ sandbox, fake, instance, cookie }) {
 	return `model: List_templates, Draft_from_template, format_final_json_response (Responses API); execution ${execution.id} waited with draft ${request.sessionId}, nobody emailed; approved → sent, ${outbox.length} invitations`;
 }
 
+/**
+ * m. The editor's model list: what n8n asks when the Model field's list opens
+ * (`searchModels` of lmChatOpenAi, through POST /rest/dynamic-node-parameters/resource-locator-results).
+ */
+async function checkModelList({ fake, instance, cookie }) {
+	const model = example.nodes.find((n) => n.name === 'OpenAI Chat Model');
+	const { data } = await restPost(
+		instance.url,
+		'/rest/dynamic-node-parameters/resource-locator-results',
+		cookie,
+		{
+			nodeTypeAndVersion: { name: model.type, version: model.typeVersion },
+			path: 'parameters.model',
+			methodName: 'searchModels',
+			currentNodeParameters: model.parameters,
+			credentials: model.credentials,
+			filter: '',
+		},
+	);
+	const names = data.results.map((r) => r.value).sort();
+	assert.deepEqual(names, Object.keys(SCRIPTS).sort(), `the list: ${JSON.stringify(data)}`);
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	return `the Model list shows ${names.join(', ')} (GET /v1/models)`;
+}
+
 async function main() {
 	await installN8n();
 	let tarball = argValue('--tarball');
@@ -381,6 +408,9 @@ async function main() {
 			'l. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent',
 			() => checkContractAssistant({ sandbox, fake, instance, cookie }),
 		);
+		await check('m. the OpenAI Chat Model’s model list comes from the server', () =>
+			checkModelList({ fake, instance, cookie }),
+		);
 	} finally {
 		if (instance) log(`n8n stopped (${describeExit(await instance.stop())})`);
 		if (sandbox) await sandbox.stop();
@@ -403,5 +433,5 @@ for (const r of results)
 	console.log(
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
 	);
-const failed = fatal || results.length < 2 || results.some((r) => !r.ok);
+const failed = fatal || results.length < 3 || results.some((r) => !r.ok);
 process.exit(failed ? 1 : 0);

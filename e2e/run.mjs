@@ -187,7 +187,7 @@ try {
 						{ AIRSIGN_E2E_N8N: profile },
 					);
 					summary.push({
-						name: `agent checks k, l on ${N8N_PROFILES[profile].label} (e2e/agent.mjs)`,
+						name: `agent checks k, l, m on ${N8N_PROFILES[profile].label} (e2e/agent.mjs)`,
 						ok: r.code === 0,
 						s: r.ms / 1000,
 					});
