@@ -2,6 +2,7 @@
 // the OpenAI credential that points n8n's OpenAI Chat Model at the scripted server
 // (e2e/lib/fakeOpenAi.mjs). A script reads the conversation (the tool results it was handed) and
 // returns the next turn; it never depends on time or on how many requests came before.
+import { toolRounds as rounds } from './fakeOpenAi.mjs';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
 export const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
@@ -21,8 +22,6 @@ export function openAiCredential(baseUrl) {
 /** The model names the scripts answer to. */
 export const CONTRACT_ASSISTANT_MODEL = 'gpt-4.1-mini';
 export const TOOLS_TEST_MODEL = 'airsign-tools-e2e';
-
-import { toolRounds as rounds } from './fakeOpenAi.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
