@@ -13,6 +13,8 @@
 //      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
 //      scheduler   e2e/scenarios.mjs --scheduler on n8n 2.39.10: check d on the database-backed
 //                  poll scheduler with durable cursors
+//      agent       e2e/agent.mjs on n8n 2.39.10, then on n8n 1.123.81: the node as an AI agent's
+//                  tool against a scripted OpenAI-compatible server, and the contract assistant
 //      machinery   e2e/smoke.mjs: built-in nodes, CLI activation of a polling trigger
 //      npm run dev scripts/dev.mjs --smoke, twice in one fresh folder: the second start must
 //                  reuse the installed package and the imports
@@ -97,6 +99,8 @@ async function devTwice(tarball) {
 			String(await getFreePort()),
 			'--sandbox-port',
 			String(await getFreePort()),
+			'--model-port',
+			String(await getFreePort()),
 		];
 		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, ...ports];
 		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mjs'), await args());
@@ -174,6 +178,22 @@ try {
 				{ AIRSIGN_E2E_N8N: '2' },
 			),
 			(async () => {
+				// one after the other: each is about a minute, mostly n8n starting
+				for (const profile of ['2', '1']) {
+					const r = await runChild(
+						`agent-${profile}`,
+						path.join(here, 'agent.mjs'),
+						['--tarball', tarball, ...extra],
+						{ AIRSIGN_E2E_N8N: profile },
+					);
+					summary.push({
+						name: `agent checks k, l, m on ${N8N_PROFILES[profile].label} (e2e/agent.mjs)`,
+						ok: r.code === 0,
+						s: r.ms / 1000,
+					});
+				}
+			})(),
+			(async () => {
 				const r = await runChild('machinery', path.join(here, 'smoke.mjs'), [
 					'--tarball',
 					tarball,
@@ -199,7 +219,7 @@ for (const r of summary)
 	console.log(
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
 	);
-// installs (2), build + pack, three scenario runs, machinery, dev twice
-const failed = summary.some((r) => !r.ok) || summary.length < 9;
+// installs (2), build + pack, three scenario runs, two agent runs, machinery, dev twice
+const failed = summary.some((r) => !r.ok) || summary.length < 11;
 console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
 process.exit(failed ? 1 : 0);

@@ -5,6 +5,8 @@
 //   npm run dev [-- options]
 //     --port N           n8n editor port (default 5678, env AIRSIGN_DEV_N8N_PORT)
 //     --sandbox-port N   sandbox port (default 8787, env AIRSIGN_SANDBOX_PORT)
+//     --model-port N     the scripted demo model for the AI agent example, an OpenAI-compatible
+//                        server (default 8788, env AIRSIGN_DEV_MODEL_PORT)
 //     --dir PATH         n8n user folder (default .n8n-dev/, env AIRSIGN_DEV_DIR)
 //     --reset            delete that folder first (a fresh n8n: new database, owner, imports)
 //     --smoke            start everything, check the editor, credential and workflows, then stop
@@ -23,6 +25,8 @@ import path from 'node:path';
 import { installN8n, REPO_ROOT } from '../e2e/install-n8n.mjs';
 import {
 	PACKAGE_NAME,
+	activateWorkflowAsEditor,
+	deactivateWorkflowAsEditor,
 	importCredential,
 	importWorkflow,
 	installPackageIntoN8n,
@@ -36,6 +40,14 @@ import {
 } from '../e2e/lib/n8n.mjs';
 import { describeExit, fetchFresh, killTree } from '../e2e/lib/proc.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
+import { startFakeOpenAi } from '../e2e/lib/fakeOpenAi.mjs';
+import { answerApproval, chatWithContractAssistant } from '../e2e/lib/contractAssistant.mjs';
+import {
+	FAKE_OPENAI_API_KEY,
+	OPENAI_CREDENTIAL_NAME,
+	SCRIPTS,
+	openAiCredential,
+} from '../e2e/lib/agentScripts.mjs';
 import {
 	DEV_OWNER,
 	SANDBOX_CREDENTIAL_ID,
@@ -70,6 +82,7 @@ const smoke = flag('--smoke') || /^(1|true|yes)$/i.test(process.env.AIRSIGN_DEV_
 const verbose = flag('--verbose');
 const n8nPort = portOption('--port', 'AIRSIGN_DEV_N8N_PORT', 5678);
 const sandboxPort = portOption('--sandbox-port', 'AIRSIGN_SANDBOX_PORT', 8787);
+const modelPort = portOption('--model-port', 'AIRSIGN_DEV_MODEL_PORT', 8788);
 const userFolder = path.resolve(REPO_ROOT, option('--dir', 'AIRSIGN_DEV_DIR', '.n8n-dev'));
 const tarballOption = option('--tarball', undefined, undefined);
 const STATE_FILE = path.join(userFolder, 'airsign-dev.json');
@@ -113,13 +126,19 @@ process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
 let sandbox;
 let n8n;
+let model;
 let stopping = null;
 function stopAll(reason) {
 	stopping ??= (async () => {
 		if (reason) say(`${reason}: stopping n8n and the sandbox ...`);
-		const results = await Promise.allSettled([n8n?.stop(15_000), sandbox?.stop(5_000)]);
+		const results = await Promise.allSettled([
+			n8n?.stop(15_000),
+			sandbox?.stop(5_000),
+			model?.close(),
+		]);
 		n8n = undefined;
 		sandbox = undefined;
+		model = undefined;
 		return results;
 	})();
 	return stopping;
@@ -175,7 +194,7 @@ async function installPackage(state) {
 }
 
 /** Imports what is missing from the database or changed since the last import (n8n upserts by id). */
-async function importFixtures(state, sandboxUrl) {
+async function importFixtures(state, sandboxUrl, modelBaseUrl) {
 	state.imports ??= { workflows: {} };
 	const dbReady = existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
 	const ids = async (table) =>
@@ -195,6 +214,17 @@ async function importFixtures(state, sandboxUrl) {
 		state.imports.credential = credHash;
 		writeState(state);
 	} else say(`credential "${SANDBOX_CREDENTIAL_NAME}" already imported`);
+
+	// The AI agent example's model: the scripted OpenAI-compatible server started beside the sandbox.
+	const modelCredential = openAiCredential(modelBaseUrl);
+	const modelHash = sha256(JSON.stringify(modelCredential));
+	if (!haveCreds.includes(modelCredential.id) || state.imports.modelCredential !== modelHash) {
+		await step(`imported credential "${OPENAI_CREDENTIAL_NAME}" (Base URL ${modelBaseUrl})`, () =>
+			importCredential(userFolder, modelCredential, { env: FILE_ENV }),
+		);
+		state.imports.modelCredential = modelHash;
+		writeState(state);
+	} else say(`credential "${OPENAI_CREDENTIAL_NAME}" already imported`);
 
 	const workflows = Object.values(loadExamples()).map((wf) => withPdfPath(wf, PDF_PATH));
 	const todo = workflows.filter(
@@ -292,6 +322,45 @@ async function smokeChecks(url, cookie, workflows) {
 	say(
 		`smoke: "${wf.name}" run as from the editor: execution ${executionId} success, 3 invitations in the sandbox outbox`,
 	);
+	await smokeContractAssistant(url, cookie, workflows);
+}
+
+/**
+ * The AI agent example with the scripted demo model: activated (its chat is public), a chat
+ * message drafts a contract, the execution waits for approval, the approval sends it; then
+ * deactivated again, as it was imported.
+ */
+async function smokeContractAssistant(url, cookie, workflows) {
+	const workflow = workflows.find((w) => w.id === 'AirSignExAgent01');
+	if (!workflow) throw new Error('examples/contract-assistant.json was not imported');
+	await activateWorkflowAsEditor(url, cookie, workflow.id);
+	try {
+		const { execution, request } = await chatWithContractAssistant({
+			url,
+			cookie,
+			workflow,
+			chatInput: 'Prepare the employment contract for Jane Citizen (jane.citizen@example.com).',
+			chatSessionId: 'dev-smoke',
+		});
+		const finished = await answerApproval({
+			url,
+			cookie,
+			workflow,
+			executionId: execution.id,
+			approvalUrl: request.approvalUrl,
+		});
+		if (finished.status !== 'success')
+			throw new Error(`"${workflow.name}" ended ${finished.status} after the approval`);
+		const sent = await (await fetchFresh(`${sandbox.url}/_sandbox/outbox`)).json();
+		const invited = sent.filter((m) => m.sessionId === request.sessionId).length;
+		if (invited !== 2)
+			throw new Error(`expected 2 invitations for the approved draft, got ${invited}`);
+		say(
+			`smoke: "${workflow.name}": chat → draft ${request.sessionId} waited for approval → approved → sent (2 invitations)`,
+		);
+	} finally {
+		await deactivateWorkflowAsEditor(url, cookie, workflow.id);
+	}
 }
 
 function banner(url, state, pendingId) {
@@ -321,6 +390,11 @@ function banner(url, state, pendingId) {
 		`       curl -s -X PATCH ${sandbox.url}/_sandbox/sessions/${pendingId ?? '<sessionId>'} \\`,
 		`            -H 'content-type: application/json' -d '{"status":"completed"}'`,
 		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
+		`  5. The AI agent: open "AirSign: contract assistant" (${wfUrl('AirSignExAgent01')}),`,
+		'     click "Open chat" and ask for a contract. Its model is a local script (it always drafts',
+		"     Jane Citizen's employment contract): the draft waits for approval; approve it with",
+		`       curl -s -X POST '<approvalUrl of "Ask for approval">' -H 'content-type: application/json' -d '{"approved":true}'`,
+		'     and Send emails the recipients (docs/ai-agents.md).',
 		'',
 		` Rebuild after changing nodes/ or credentials/: Ctrl-C and run npm run dev again.`,
 		' Ctrl-C stops n8n and the sandbox. A fresh n8n: npm run dev -- --reset',
@@ -341,6 +415,7 @@ async function main() {
 	for (const [port, what, opt] of [
 		[n8nPort, 'n8n', '--port'],
 		[sandboxPort, 'the sandbox', '--sandbox-port'],
+		[modelPort, 'the demo model', '--model-port'],
 	])
 		if (!(await portFree(port)))
 			fail(
@@ -356,7 +431,14 @@ async function main() {
 	sandbox = await step(`sandbox started on ${`http://127.0.0.1:${sandboxPort}`}`, () =>
 		startSandboxProcess({ port: sandboxPort }),
 	);
-	const workflows = await importFixtures(state, sandbox.url);
+	model = await startFakeOpenAi({
+		scripts: SCRIPTS,
+		apiKey: FAKE_OPENAI_API_KEY,
+		port: modelPort,
+		log: (line) => say(`demo model: ${line}`),
+	});
+	say(`scripted demo model (OpenAI-compatible) on ${model.baseUrl}`);
+	const workflows = await importFixtures(state, sandbox.url, model.baseUrl);
 	n8n = await step(`n8n started on http://127.0.0.1:${n8nPort}`, () =>
 		startN8n({
 			userFolder,

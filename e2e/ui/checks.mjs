@@ -17,6 +17,7 @@ import {
 	openWorkflow,
 	parameterPanelText,
 } from './editor.mjs';
+import { agentWorkflowPicture } from './agentWorkflow.mjs';
 import { airSignDescription, expectedPanels } from './expected.mjs';
 
 /** n8n 2.39.10 reads the theme from localStorage (the user's choice in Settings → Personal). */
@@ -67,6 +68,10 @@ export async function runChecks({ browser, theme, dev, say, screenshotDir, failu
 		],
 		["5. the trigger's Fetch Test Event shows a sample session", () => fetchTestEvent(page, dev)],
 		["6. the AirSign tool in an AI Agent's tool list", () => agentTool(page, dev)],
+		[
+			'7. the AI agent example on the canvas (picture)',
+			() => agentWorkflowPicture(page, dev, shot),
+		],
 	];
 	for (const [label, run] of steps) {
 		if (only && !/^(1|theme)/.test(label) && !only.includes(label.split('.')[0])) continue;

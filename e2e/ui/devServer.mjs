@@ -18,7 +18,7 @@ const STOP_TIMEOUT_MS = 30_000;
  */
 export async function startDevServer({ tarball, keep = false, say = () => {} } = {}) {
 	const userFolder = makeUserFolder('airsign-ui-');
-	const [n8nPort, sandboxPort] = await distinctFreePorts(2);
+	const [n8nPort, sandboxPort, modelPort] = await distinctFreePorts(3);
 	const args = [
 		path.join(REPO_ROOT, 'scripts', 'dev.mjs'),
 		'--dir',
@@ -27,6 +27,8 @@ export async function startDevServer({ tarball, keep = false, say = () => {} } =
 		String(n8nPort),
 		'--sandbox-port',
 		String(sandboxPort),
+		'--model-port',
+		String(modelPort),
 		...(tarball ? ['--tarball', tarball] : []),
 	];
 	const child = spawn(process.execPath, args, {

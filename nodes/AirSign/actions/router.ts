@@ -8,6 +8,7 @@ import { runItemsAtOnce } from './itemsAtOnce';
 import type { ItemIdentity } from './itemIdentity';
 import * as session from './session/Session.resource';
 import * as template from './template/Template.resource';
+import { isToolCall } from './toolCall';
 
 interface Operation {
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
@@ -49,7 +50,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const atOnce = readItemsAtOnce(this);
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = this.continueOnFail() || isToolCall(this);
 	const outcomes = await runItemsAtOnce(
 		items.length,
 		atOnce,

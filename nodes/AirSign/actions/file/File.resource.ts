@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ONE_REQUEST_COST } from '../../helpers/constants';
+
 import * as upload from './upload.operation';
 
 export { upload };
@@ -16,7 +18,7 @@ export const description: INodeProperties[] = [
 				name: 'Upload',
 				value: 'upload',
 				description: 'Upload a PDF from binary data, to attach to a session',
-				action: 'Upload a PDF to attach to a signing session',
+				action: `Upload a PDF to attach to a signing session; ${ONE_REQUEST_COST}`,
 			},
 		],
 		default: 'upload',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { LIMITS, ONE_REQUEST_COST } from '../../helpers/constants';
+
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
@@ -19,20 +21,20 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a template from a block document with {{{variable}}} tokens, recipient roles and variables; a draft (with an editorUrl) unless activated',
-				action: 'Create a template from a block document with variables',
+				action: `Create a template from a block document with variables; ${ONE_REQUEST_COST}`,
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
 					'Get one template by its ID: its recipient roles and the variables a session from it fills in',
-				action: 'Get a template with its recipient roles and variables',
+				action: `Get a template by its ID: its recipient roles and variables; ${ONE_REQUEST_COST}`,
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'List the templates of the organisation, active or draft, by name',
-				action: 'Get many templates',
+				action: `Get many templates; each page of up to ${LIMITS.templatePageSize} ${ONE_REQUEST_COST}`,
 			},
 		],
 		default: 'getMany',
