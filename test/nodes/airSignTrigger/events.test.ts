@@ -153,7 +153,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 			sandbox.clock.advance(HOUR);
 			expect(await t.poll()).toEqual([]);
 		}
-		expect(JSON.stringify(t.trigger.nodeStaticData.events)).not.toContain(' ');
+		expect((t.trigger.nodeStaticData.events as { known: object }).known).toEqual({});
 		sandbox.updateSession(s.sessionId, { name: 'Once again' });
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual(['anyChange Once again (was null)']);
