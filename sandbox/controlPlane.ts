@@ -3,7 +3,13 @@ import { applyConfig } from './config';
 import type { SandboxContext } from './context';
 import { apiError, json, readBody, writeReply, type Reply } from './http';
 import { publicControlRoute } from './publicControlPlane';
-import type { CreateSessionInput, Fault, IssueTokenOptions, UpdateSessionPatch } from './types';
+import type {
+	CreateSessionInput,
+	Fault,
+	IssueTokenOptions,
+	RecipientStatusInput,
+	UpdateSessionPatch,
+} from './types';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -88,6 +94,14 @@ function controlRoute(
 			if (!store.sessions.has(id.toLowerCase()))
 				return apiError(404, 'NOT_FOUND', `No session ${id}`);
 			return json(200, store.snapshot(store.updateSession(id, body as UpdateSessionPatch)));
+		}
+		case 'POST /sessions/:id/recipient-status': {
+			if (!store.sessions.has(id.toLowerCase()))
+				return apiError(404, 'NOT_FOUND', `No session ${id}`);
+			return json(
+				200,
+				store.snapshot(store.setRecipientStatus(id, body as unknown as RecipientStatusInput)),
+			);
 		}
 		case 'GET /outbox':
 			return json(200, store.outbox);

@@ -21,6 +21,7 @@ import type {
 	IssueTokenOptions,
 	OrgCredentials,
 	OutboxEmail,
+	RecipientStatusInput,
 	RequestHook,
 	RequestLogEntry,
 	SandboxConfig,
@@ -57,6 +58,8 @@ export interface Sandbox {
 	listAllTemplates(): Template[];
 	/** Recipient progress: one recipient signs (default: the next who has not). */
 	signRecipient(sessionId: string, pick?: SignInput): Session;
+	/** Recipient progress of any kind: a recipient's status becomes any text; updatedAt moves. */
+	setRecipientStatus(sessionId: string, input: RecipientStatusInput): Session;
 	/** What the organisation's plan includes (default: every feature). */
 	setPlanFeatures(orgId: string, features: PlanFeature[]): void;
 	readonly outbox: OutboxEmail[];
@@ -171,6 +174,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			signRecipient(store, record, pick);
 			return store.snapshot(record);
 		},
+		setRecipientStatus: (sessionId, input) =>
+			store.snapshot(store.setRecipientStatus(sessionId, input)),
 		setPlanFeatures: (orgId, features) => {
 			orgs.setFeatures(orgId, features);
 		},

@@ -5,6 +5,7 @@ import {
 	type CreateSessionInput,
 	type OutboxEmail,
 	type RecipientInput,
+	type RecipientStatusInput,
 	type SandboxConfig,
 	type Session,
 	type SessionFile,
@@ -133,6 +134,7 @@ export class Store {
 	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
 		const record = this.sessions.get(sessionId.toLowerCase());
 		if (!record) throw new Error(`No session ${sessionId}`);
+		const previousStatus = record.status;
 		if (patch.status !== undefined) {
 			assertStatus(patch.status);
 			record.status = patch.status;
@@ -151,6 +153,44 @@ export class Store {
 		} else if (patch.status === 'completed' && record.completedDate === null) {
 			record.completedDate = record.updatedAt;
 		}
+		if (previousStatus === 'draft' && SENT_STATUSES.has(record.status)) {
+			// Sent now (as Send Session does): sentAt, the expiry period, invitations out.
+			if (record.sentAt === null) record.sentAt = record.updatedAt;
+			if (record.expiryDays !== null && record.expiryDate === null)
+				record.expiryDate = record.sentAt + record.expiryDays * DAY_MS;
+			for (const recipient of record.recipients)
+				if (recipient.status === 'notSent') recipient.status = 'sent';
+		}
+		if (patch.expiryDate !== undefined) {
+			record.expiryDate = patch.expiryDate === null ? null : this.stamp(patch.expiryDate);
+		} else if (
+			patch.status === 'expired' &&
+			previousStatus !== 'expired' &&
+			(record.expiryDate === null || record.expiryDate > record.updatedAt)
+		) {
+			record.expiryDate = record.updatedAt;
+		}
+		return record;
+	}
+
+	/**
+	 * A recipient's status becomes `status` (any text: AirSign's values are not documented);
+	 * the session's `updatedAt` moves to now, its status does not change.
+	 */
+	setRecipientStatus(sessionId: string, input: RecipientStatusInput): SessionRecord {
+		const record = this.sessions.get(sessionId.toLowerCase());
+		if (!record) throw new Error(`No session ${sessionId}`);
+		if (typeof input.status !== 'string' || input.status === '')
+			throw new Error('status must be a non-empty string');
+		const recipient =
+			input.recipientId !== undefined
+				? record.recipients.find((r) => r.recipientId === input.recipientId)
+				: input.email !== undefined
+					? record.recipients.find((r) => r.email === input.email)
+					: record.recipients[0];
+		if (!recipient) throw new Error(`No such recipient in session ${sessionId}`);
+		recipient.status = input.status;
+		record.updatedAt = this.stamp(input.updatedAt);
 		return record;
 	}
 

@@ -132,6 +132,16 @@ export interface UpdateSessionPatch {
 	createdAt?: TimeInput;
 	updatedAt?: TimeInput;
 	completedDate?: TimeInput | null;
+	/** Explicit expiry; otherwise `expired` sets it to updatedAt when none is due by then. */
+	expiryDate?: TimeInput | null;
+}
+
+/** One recipient's status changes (default recipient: the first in signing order). */
+export interface RecipientStatusInput {
+	recipientId?: string;
+	email?: string;
+	status: string;
+	updatedAt?: TimeInput;
 }
 
 export interface OutboxEmail {

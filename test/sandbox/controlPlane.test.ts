@@ -161,6 +161,59 @@ describe('control plane (/_sandbox)', () => {
 		);
 	});
 
+	it('PATCH moves a session through every state and POST …/recipient-status sets any recipient status, each moving updatedAt', async () => {
+		sandbox().clock.freeze();
+		sandbox().clock.set('2025-06-16T00:00:00.000Z');
+		const created = await control('POST', '/sessions', {
+			recipients: [
+				{ name: 'A', email: 'a@example.com' },
+				{ name: 'B', email: 'b@example.com' },
+			],
+		});
+		const id = created.body.sessionId;
+		expect(created.body.recipients.map((r: { status: string }) => r.status)).toEqual([
+			'notSent',
+			'notSent',
+		]);
+		sandbox().clock.advance(1000);
+		const sent = await control('PATCH', `/sessions/${id}`, { status: 'pending' });
+		expect(sent.body).toMatchObject({
+			status: 'pending',
+			updatedAt: '2025-06-16T00:00:01.000Z',
+			sentAt: '2025-06-16T00:00:01.000Z',
+		});
+		expect(sent.body.recipients.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
+		sandbox().clock.advance(1000);
+		const viewed = await control('POST', `/sessions/${id}/recipient-status`, {
+			email: 'b@example.com',
+			status: 'viewed',
+		});
+		expect(viewed.body).toMatchObject({ status: 'pending', updatedAt: '2025-06-16T00:00:02.000Z' });
+		expect(viewed.body.recipients.map((r: { status: string }) => r.status)).toEqual([
+			'sent',
+			'viewed',
+		]);
+		for (const [i, status] of ['inProgress', 'cancelled', 'expired', 'draft'].entries()) {
+			sandbox().clock.advance(1000);
+			const moved = await control('PATCH', `/sessions/${id}`, { status });
+			expect(moved.body.status).toBe(status);
+			expect(moved.body.updatedAt).toBe(`2025-06-16T00:00:0${3 + i}.000Z`);
+		}
+		expect((await control('GET', `/sessions/${id}`)).body.expiryDate).toBe(
+			'2025-06-16T00:00:05.000Z',
+		);
+		expect((await control('POST', `/sessions/${id}/recipient-status`, { status: '' })).status).toBe(
+			400,
+		);
+		expect(
+			(
+				await control('POST', '/sessions/00000000-0000-4000-8000-000000000000/recipient-status', {
+					status: 'x',
+				})
+			).status,
+		).toBe(404);
+	});
+
 	it('GET / DELETE /_sandbox/outbox', async () => {
 		const draft = sandbox().createSession();
 		await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
