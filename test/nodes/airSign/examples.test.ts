@@ -221,11 +221,10 @@ describe('examples of the trigger events', () => {
 			recipients: [{ name: 'Ann Example', email: 'ann@example.com' }],
 		});
 		expect(await poll()).toEqual([]);
-		const [ann] = fresh.recipients;
-		sandbox.updateSession(fresh.sessionId, {
-			status: 'pending',
-			recipients: [{ ...ann, name: ann.name!, email: ann.email!, status: 'sent' }],
-		});
+		// leaving draft by PATCH sends it as Send Session does: its recipients become sent
+		expect(sandbox.updateSession(fresh.sessionId, { status: 'pending' }).recipients).toEqual([
+			expect.objectContaining({ status: 'sent' }),
+		]);
 		expect(await poll()).toEqual([]);
 
 		sandbox.signRecipient(session.sessionId, { email: 'mei.chen@example.com' });
