@@ -12,6 +12,11 @@ import {
 	recipientEmailFilter,
 	statusFilter,
 } from './descriptions/sessionFilters';
+import {
+	EVENTS_SUBTITLE,
+	eventsProperty,
+	recipientStatusFilter,
+} from './descriptions/triggerEvents';
 import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsBudgetText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
 
@@ -21,8 +26,9 @@ export class AirSignTrigger implements INodeType {
 		name: 'airSignTrigger',
 		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ "Session Updated" }}',
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: EVENTS_SUBTITLE,
 		description: 'Starts the workflow when an AirSign signing session changes',
 		defaults: { name: 'AirSign Trigger' },
 		polling: true,
@@ -36,10 +42,12 @@ export class AirSignTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
+			eventsProperty,
 			{
 				displayName: 'Event',
 				name: 'event',
 				type: 'options',
+				displayOptions: { show: { '@version': [1] } },
 				options: [
 					{
 						name: 'Session Updated',
@@ -50,14 +58,30 @@ export class AirSignTrigger implements INodeType {
 				],
 				default: 'sessionUpdated',
 			},
-			filtersCollection([
-				nameFilter,
-				recipientEmailFilter,
-				{
-					...statusFilter,
-					description: 'Only sessions whose new state is one of these, e.g. only Completed',
-				},
-			]),
+			{
+				...filtersCollection([
+					nameFilter,
+					recipientEmailFilter,
+					{
+						...statusFilter,
+						description: 'Only sessions whose new state is one of these, e.g. only Completed',
+					},
+				]),
+				displayOptions: { show: { '@version': [1] } },
+			},
+			{
+				...filtersCollection([
+					nameFilter,
+					recipientEmailFilter,
+					recipientStatusFilter,
+					{
+						...statusFilter,
+						description:
+							'Only events of sessions whose new state is one of these, e.g. Any Change of sessions now In Progress',
+					},
+				]),
+				displayOptions: { show: { '@version': [2] } },
+			},
 			{
 				displayName: 'Options',
 				name: 'options',

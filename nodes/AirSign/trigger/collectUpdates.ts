@@ -39,6 +39,13 @@ export interface CollectResult {
 	state: TriggerState;
 	/** The request failure that stopped the paging, if one did. */
 	fault?: NodeApiError;
+	/** List Sessions requests made. */
+	requests: number;
+	/**
+	 * The paging read everything to the end, and the last answer left more requests than the
+	 * reserve: the poll may spend what is left of its requests on something else.
+	 */
+	caughtUp: boolean;
 }
 
 /** A poll never waits for the budget (the next poll comes anyway) and retries a fault once. */
@@ -72,6 +79,7 @@ export async function collectUpdates(
 	let fault: NodeApiError | undefined;
 	/** The last page said hasMore=false: everything visible up to its Date was read. */
 	let readToEnd = false;
+	let lastPageLow = false;
 
 	const policy: RetryPolicy = { ...POLL_RETRY_POLICY, onRateLimit: limits.onRateLimit };
 	const { deadline } = limits;
@@ -114,6 +122,7 @@ export async function collectUpdates(
 				0,
 			);
 			const newest = take(page);
+			lastPageLow = budgetLow(page);
 			if (!page.pagination.hasMore || page.sessions.length === 0) {
 				if (page.sessions.length) position = Math.max(position, newest);
 				readToEnd = true;
@@ -175,5 +184,7 @@ export async function collectUpdates(
 			startFrom: previous.startFrom,
 		},
 		fault,
+		requests,
+		caughtUp: readToEnd && !fault && !lastPageLow,
 	};
 }

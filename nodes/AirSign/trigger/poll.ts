@@ -11,6 +11,14 @@ import { budgetFrom, mustWaitForReset, waitingText } from './budget';
 import { POLL_RETRY_POLICY, collectUpdates } from './collectUpdates';
 import { PollDeadline } from './pollBudget';
 import { pollUnlessAlreadyPolling } from './pollsInFlight';
+import type { EventSettings } from './pollEvents';
+import {
+	continuePicture,
+	deriveDelivered,
+	fetchEventSample,
+	readEventSettings,
+	storedMemory,
+} from './pollEvents';
 import type { TriggerState } from './triggerState';
 import {
 	countFailedPoll,
@@ -41,10 +49,17 @@ export async function pollSessionUpdates(
 		ctx.getNodeParameter('filters', {}) as IDataObject,
 		0,
 	);
-	if (ctx.getMode() === 'manual') return await fetchSample(ctx, filters);
+	// Version 2 filters on the session's new status itself: every state is read, to be diffed.
+	const events = readEventSettings(ctx, filters.status);
+	const listFilters = events ? { ...filters, status: undefined } : filters;
+	if (ctx.getMode() === 'manual') {
+		if (!events) return await fetchSample(ctx, filters);
+		const sample = await fetchEventSample(ctx, listFilters, events);
+		return sample.length ? [ctx.helpers.returnJsonArray(sample)] : null;
+	}
 	return await pollUnlessAlreadyPolling(
 		triggerKey(ctx),
-		async () => await readSinceCursor(ctx, filters),
+		async () => await readSinceCursor(ctx, listFilters, events),
 		() =>
 			ctx.logger.warn(
 				'AirSign Trigger: the previous poll is still running; this one is skipped (nothing is lost: the next poll reads from where that one ends)',
@@ -60,6 +75,7 @@ function triggerKey(ctx: IPollFunctions): string {
 async function readSinceCursor(
 	ctx: IPollFunctions,
 	filters: SessionsQuery,
+	events: EventSettings | undefined,
 ): Promise<INodeExecutionData[][] | null> {
 	// Taken first: n8n's clock for the poll's time budget (n8n 2.9+) started before this call.
 	const deadline = PollDeadline.of(ctx);
@@ -91,6 +107,7 @@ async function readSinceCursor(
 			startFrom,
 			onRateLimit,
 			deadline,
+			events,
 		});
 	} finally {
 		const learned = lastRateLimit && budgetFrom(lastRateLimit.rateLimit, lastRateLimit.at);
@@ -104,13 +121,15 @@ interface ReadSettings {
 	startFrom: string | undefined;
 	onRateLimit: (rateLimit: RateLimitState) => void;
 	deadline: PollDeadline | undefined;
+	/** Version 2: the events to derive; undefined: version 1 (every update as it is). */
+	events: EventSettings | undefined;
 }
 
 async function readUpdates(
 	ctx: IPollFunctions,
 	staticData: IDataObject,
 	continued: TriggerState | undefined,
-	{ filters, reserve, startFrom, onRateLimit, deadline }: ReadSettings,
+	{ filters, reserve, startFrom, onRateLimit, deadline, events }: ReadSettings,
 ): Promise<INodeExecutionData[][] | null> {
 	let state = continued;
 	if (!state) {
@@ -149,6 +168,27 @@ async function readUpdates(
 			}
 			return null;
 		}
+	}
+
+	if (events) {
+		// The known states move with the cursor, in the same write: each state is diffed once.
+		const { items, memory } = deriveDelivered(state, result, events, streakKey);
+		if (result.caughtUp) {
+			await continuePicture(ctx, memory, result.state.cursor, {
+				filters,
+				reserve,
+				maxRequests: MAX_REQUESTS_PER_POLL - result.requests,
+				deadline,
+				onRateLimit,
+				triggerKey: streakKey,
+			});
+		}
+		writeState(staticData, {
+			...result.state,
+			events: storedMemory(memory, result.state.cursor),
+		});
+		endFailureStreak(streakKey);
+		return items.length ? [ctx.helpers.returnJsonArray(items)] : null;
 	}
 
 	// The cursor moves only together with the items it moved over.

@@ -20,6 +20,11 @@ export interface TriggerState {
 	 * repeat.
 	 */
 	fresh?: boolean;
+	/**
+	 * Events (node version 2): the known states the delivered ones are diffed against, in the
+	 * stored form of knownStates.ts. Written with the cursor, so that each state is diffed once.
+	 */
+	events?: IDataObject;
 }
 
 /**
@@ -48,7 +53,12 @@ function readState(staticData: IDataObject): TriggerState | undefined {
 		delivered: Array.isArray(staticData.delivered) ? (staticData.delivered as string[]) : [],
 		startFrom: typeof staticData.startFrom === 'string' ? staticData.startFrom : undefined,
 		...(staticData.fresh === true && { fresh: true }),
+		...(isObject(staticData.events) && { events: staticData.events }),
 	};
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -89,6 +99,8 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	else staticData.startFrom = state.startFrom;
 	if (state.fresh) staticData.fresh = true;
 	else delete staticData.fresh;
+	if (state.events) staticData.events = state.events;
+	else delete staticData.events;
 	staticData.failedPolls = 0;
 }
 

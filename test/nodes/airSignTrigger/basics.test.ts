@@ -118,6 +118,8 @@ describe('AirSign Trigger: Start From', () => {
 		const trigger = createPollingHarness({
 			env,
 			nodeType: new AirSignTrigger(),
+			// Version 1 (every update as it is): this test predates version 2's events.
+			nodeTypeVersion: 1,
 			timezone: 'Europe/Berlin',
 			parameters: { filters: {}, options: { startFrom: '2030-03-01T12:00:00' } },
 			credentials: {

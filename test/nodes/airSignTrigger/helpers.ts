@@ -53,9 +53,25 @@ export interface TriggerOptions {
 	/** Credential data; default: the demo organisation's never-expiring token. */
 	credential?: IDataObject;
 	staticData?: IDataObject;
+	/**
+	 * The node's version: 1 (default: the tests written before events) or 2 (events). Version 2
+	 * takes `events` (default: every event).
+	 */
+	version?: 1 | 2;
+	events?: string[];
 	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 }
+
+export const ALL_EVENTS = [
+	'sessionCreated',
+	'sessionSent',
+	'recipientStatusChanged',
+	'sessionCompleted',
+	'sessionCancelled',
+	'sessionExpired',
+	'anyChange',
+] as const;
 
 let workflows = 0;
 
@@ -69,8 +85,11 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 		env,
 		nodeType: new AirSignTrigger(),
 		mode: options.mode,
+		nodeTypeVersion: options.version ?? 1,
 		parameters: {
-			event: 'sessionUpdated',
+			...(options.version === 2
+				? { events: options.events ?? [...ALL_EVENTS] }
+				: { event: 'sessionUpdated' }),
 			filters: (options.filters ?? {}) as INodeParameters,
 			options: (options.options ?? {}) as INodeParameters,
 		},

@@ -1,0 +1,76 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { TriggerEvent } from '../trigger/sessionEvents';
+
+/** The events of the AirSign Trigger (version 2), as n8n users choose them. */
+const EVENT_OPTIONS: Array<{ name: string; value: TriggerEvent; description: string }> = [
+	{
+		name: 'Any Change',
+		value: 'anyChange',
+		description:
+			'Every change of a session: created, sent, signed, completed, cancelled, expired or edited',
+	},
+	{
+		name: 'Recipient Status Changed',
+		value: 'recipientStatusChanged',
+		description: 'A recipient signed (or their status changed otherwise); one item per recipient',
+	},
+	{
+		name: 'Session Cancelled',
+		value: 'sessionCancelled',
+		description: 'A session was cancelled',
+	},
+	{
+		name: 'Session Completed',
+		value: 'sessionCompleted',
+		description: 'Every recipient signed: the session is completed',
+	},
+	{
+		name: 'Session Created',
+		value: 'sessionCreated',
+		description: 'A new session appeared',
+	},
+	{
+		name: 'Session Expired',
+		value: 'sessionExpired',
+		description: 'A session expired before everyone signed',
+	},
+	{
+		name: 'Session Sent',
+		value: 'sessionSent',
+		description: 'A draft was sent to its recipients',
+	},
+];
+
+export const eventsProperty: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	required: true,
+	options: EVENT_OPTIONS,
+	default: ['sessionCompleted'],
+	description:
+		'What starts the workflow; each change gives each chosen event once, also when the session changes again later',
+	displayOptions: { show: { '@version': [2] } },
+};
+
+/**
+ * The node's subtitle: the chosen events' values (version 2), "Session Updated" for version 1
+ * (which has no "events" parameter). Plain expression syntax, which every n8n version evaluates.
+ */
+export const EVENTS_SUBTITLE =
+	'={{ $parameter["events"] ? [].concat($parameter["events"]).join(", ") : "Session Updated" }}';
+
+/**
+ * Recipient statuses are not documented by AirSign (its pages show only "pending"): any value is
+ * taken; the ones seen so far are suggested.
+ */
+export const recipientStatusFilter: INodeProperties = {
+	displayName: 'Recipient Status',
+	name: 'recipientStatus',
+	type: 'string',
+	default: '',
+	placeholder: 'completed',
+	description:
+		'Recipient Status Changed only: keep recipients whose new status is one of these (comma-separated, as AirSign writes it, e.g. completed). AirSign does not document its recipient statuses; values seen include notSent, sent, pending and completed.',
+};

@@ -1,0 +1,511 @@
+import '../../harness';
+
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { Sandbox } from '../../../sandbox';
+import { listRequests, newTrigger, type TriggerOptions, useSandbox } from './helpers';
+import { schedulerTrigger } from './scheduler';
+
+const getSandbox = useSandbox();
+const HOUR = 3_600_000;
+
+/** An item as a short line: event, session name, and for recipients who and from what to what. */
+function line(item: IDataObject): string {
+	const recipient = item.recipient as IDataObject | undefined;
+	const who = recipient
+		? ` ${String(recipient.email)} ${String(recipient.previousStatus)}>${String(recipient.status)}`
+		: '';
+	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
+}
+
+/** A version 2 trigger, activated, with its starting picture read: ready to see changes. */
+async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
+	const trigger = newTrigger(sandbox, { version: 2, ...options });
+	const activation = await trigger.poll();
+	expect(activation.error).toBeUndefined();
+	expect(activation.items).toEqual([]);
+	sandbox.clock.advance(5_000);
+	const picture = await trigger.poll();
+	expect(picture.error).toBeUndefined();
+	expect(picture.items).toEqual([]);
+	sandbox.clock.advance(5_000);
+	return {
+		trigger,
+		/** One poll, then the clocks move past the settling window; the items as lines. */
+		async poll(): Promise<string[]> {
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			sandbox.clock.advance(5_000);
+			return result.items.map((item) => line(item.json));
+		},
+		async items(): Promise<IDataObject[]> {
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			sandbox.clock.advance(5_000);
+			return result.items.map((item) => item.json);
+		},
+	};
+}
+
+const two = [
+	{ name: 'Ann', email: 'ann@example.com' },
+	{ name: 'Bob', email: 'bob@example.com' },
+];
+
+describe('AirSign Trigger events (version 2): one transition at a time', () => {
+	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {
+		const sandbox = getSandbox();
+		const s = sandbox.createSession({ name: 'Deal', recipients: two });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox);
+
+		sandbox.updateSession(s.sessionId, { status: 'pending' });
+		sandbox.clock.advance(1_000);
+		// Sending changes the recipients' statuses too (in the sandbox: notSent → sent).
+		expect(await t.poll()).toEqual([
+			'sessionSent Deal (was draft)',
+			'recipientStatusChanged Deal ann@example.com notSent>sent (was draft)',
+			'recipientStatusChanged Deal bob@example.com notSent>sent (was draft)',
+			'anyChange Deal (was draft)',
+		]);
+
+		sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'recipientStatusChanged Deal ann@example.com sent>completed (was pending)',
+			'anyChange Deal (was pending)',
+		]);
+
+		sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'recipientStatusChanged Deal bob@example.com sent>completed (was inProgress)',
+			'sessionCompleted Deal (was inProgress)',
+			'anyChange Deal (was inProgress)',
+		]);
+		// Quiet: one request, nothing.
+		const before = listRequests(sandbox).length;
+		expect(await t.poll()).toEqual([]);
+		expect(listRequests(sandbox).length - before).toBe(1);
+	});
+
+	it('collapsed between two polls: draft → pending → inProgress → completed gives each event once', async () => {
+		const sandbox = getSandbox();
+		const s = sandbox.createSession({ name: 'Fast', recipients: two });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox);
+
+		sandbox.updateSession(s.sessionId, { status: 'pending' });
+		sandbox.clock.advance(1_000);
+		sandbox.signRecipient(s.sessionId);
+		sandbox.clock.advance(1_000);
+		sandbox.signRecipient(s.sessionId);
+		sandbox.clock.advance(1_000);
+		// The recipients' statuses are compared with the draft's (notSent), the last state seen.
+		expect(await t.poll()).toEqual([
+			'sessionSent Fast (was draft)',
+			'recipientStatusChanged Fast ann@example.com notSent>completed (was draft)',
+			'recipientStatusChanged Fast bob@example.com notSent>completed (was draft)',
+			'sessionCompleted Fast (was draft)',
+			'anyChange Fast (was draft)',
+		]);
+	});
+
+	it('draft → cancelled gives only Cancelled; pending → expired gives Expired; a recipient status of any text passes through', async () => {
+		const sandbox = getSandbox();
+		const a = sandbox.createSession({ name: 'A', recipients: two });
+		const b = sandbox.createSession({ name: 'B', recipients: two, status: 'pending' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox);
+
+		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(1_000);
+		sandbox.setRecipientStatus(b.sessionId, { email: 'bob@example.com', status: 'declined' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'sessionCancelled A (was draft)',
+			'anyChange A (was draft)',
+			'recipientStatusChanged B bob@example.com sent>declined (was pending)',
+			'anyChange B (was pending)',
+		]);
+		sandbox.updateSession(b.sessionId, { status: 'expired' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual(['sessionExpired B (was pending)', 'anyChange B (was pending)']);
+	});
+
+	it('a completed session changed again later gives no second Completed, within the day and long after', async () => {
+		const sandbox = getSandbox();
+		const s = sandbox.createSession({ name: 'Once', recipients: two, status: 'inProgress' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox);
+		sandbox.updateSession(s.sessionId, { status: 'completed' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'sessionCompleted Once (was inProgress)',
+			'anyChange Once (was inProgress)',
+		]);
+		sandbox.updateSession(s.sessionId, { name: 'Once renamed' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual(['anyChange Once renamed (was completed)']);
+		// Two days later (the memory forgot it after 25 h): still only Any Change, previous unknown.
+		for (let i = 0; i < 48; i++) {
+			sandbox.clock.advance(HOUR);
+			expect(await t.poll()).toEqual([]);
+		}
+		expect(JSON.stringify(t.trigger.nodeStaticData.events)).not.toContain(' ');
+		sandbox.updateSession(s.sessionId, { name: 'Once again' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual(['anyChange Once again (was null)']);
+	});
+
+	it('a session created after the start: Created (and Sent when created sent), previous null', async () => {
+		const sandbox = getSandbox();
+		const t = await readyTrigger(sandbox);
+		sandbox.createSession({ name: 'Draft', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.createSession({ name: 'Sent', recipients: two, status: 'pending' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'sessionCreated Draft (was null)',
+			'anyChange Draft (was null)',
+			'sessionCreated Sent (was null)',
+			'sessionSent Sent (was null)',
+			'anyChange Sent (was null)',
+		]);
+	});
+
+	it('first sightings of sessions from before the start: only what their timestamps prove, no signer invented', async () => {
+		const sandbox = getSandbox();
+		const oldDone = sandbox.createSession({
+			name: 'Old done',
+			recipients: two,
+			status: 'completed',
+		});
+		const inFlight = sandbox.createSession({
+			name: 'In flight',
+			recipients: two,
+			status: 'pending',
+		});
+		const cancelled = sandbox.createSession({
+			name: 'Cancel me',
+			recipients: two,
+			status: 'pending',
+		});
+		sandbox.clock.advance(HOUR);
+		const trigger = newTrigger(sandbox, { version: 2 });
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(1_000);
+		// Changed after the start, before the starting picture reached them.
+		sandbox.updateSession(oldDone.sessionId, { name: 'Old done, renamed' });
+		sandbox.signRecipient(inFlight.sessionId);
+		sandbox.signRecipient(inFlight.sessionId);
+		sandbox.updateSession(cancelled.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(5_000);
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		// (All three changed at one instant: their order is the service's.)
+		expect(result.items.map((i) => line(i.json)).sort()).toEqual([
+			'anyChange Cancel me (was null)',
+			'anyChange In flight (was null)',
+			'anyChange Old done, renamed (was null)',
+			'sessionCompleted In flight (was null)',
+		]);
+	});
+
+	it('filters: the session status and the recipient status (any text) select items; the memory still follows every state', async () => {
+		const sandbox = getSandbox();
+		const s = sandbox.createSession({ name: 'F', recipients: two, status: 'pending' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox, {
+			events: ['recipientStatusChanged'],
+			filters: { recipientStatus: 'completed, declined' },
+		});
+		sandbox.setRecipientStatus(s.sessionId, { email: 'ann@example.com', status: 'viewed' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([]);
+		sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'recipientStatusChanged F ann@example.com viewed>completed (was pending)',
+		]);
+
+		const u = sandbox.createSession({ name: 'G', recipients: two });
+		sandbox.clock.advance(HOUR);
+		const onlyCancelled = await readyTrigger(sandbox, {
+			events: ['anyChange'],
+			filters: { status: ['cancelled'] },
+		});
+		sandbox.updateSession(u.sessionId, { status: 'pending' });
+		sandbox.clock.advance(1_000);
+		sandbox.updateSession(u.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(1_000);
+		expect(await onlyCancelled.poll()).toEqual(['anyChange G (was draft)']);
+		// The list request has no status filter: every state is diffed.
+		expect(listRequests(sandbox).at(-1)?.query.status).toBeUndefined();
+	});
+
+	it('an item carries the session as listed, event, previousStatus, previousStatusSeenAt; a recipient item the recipient with both statuses', async () => {
+		const sandbox = getSandbox();
+		const s = sandbox.createSession({ name: 'Shape', recipients: two, status: 'pending' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox, { events: ['recipientStatusChanged'] });
+		const seen = new Date(sandbox.clock.now()).toISOString().slice(0, 16);
+		sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' });
+		sandbox.clock.advance(1_000);
+		const [item] = await t.items();
+		const listed = sandbox.getSession(s.sessionId)!;
+		const bob = listed.recipients.find((r) => r.email === 'bob@example.com')!;
+		expect(item).toMatchObject({
+			sessionId: s.sessionId,
+			name: 'Shape',
+			status: 'inProgress',
+			updatedAt: listed.updatedAt,
+			event: 'recipientStatusChanged',
+			previousStatus: 'pending',
+			recipient: {
+				recipientId: bob.recipientId,
+				email: 'bob@example.com',
+				previousStatus: 'sent',
+				status: 'completed',
+			},
+		});
+		// Seen when the trigger read its state: the minute of the poll that read the picture.
+		expect(String(item.previousStatusSeenAt).slice(0, 14)).toBe(seen.slice(0, 14));
+		expect(Date.parse(String(item.previousStatusSeenAt))).toBeLessThanOrEqual(sandbox.clock.now());
+	});
+});
+
+describe('AirSign Trigger events: the starting picture', () => {
+	it('reads the sessions in flight at the start by creation time over several pages, skipping those changed since', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 1_000;
+		const ids: string[] = [];
+		for (let i = 0; i < 250; i++) {
+			ids.push(
+				sandbox.createSession({
+					name: `p${i}`,
+					status: 'pending',
+					recipients: two,
+					createdAt: sandbox.clock.now() - 10 * HOUR + Math.floor(i / 3) * 1_000,
+				}).sessionId,
+			);
+		}
+		for (let i = 0; i < 20; i++) sandbox.createSession({ name: `done${i}`, status: 'completed' });
+		sandbox.clock.advance(HOUR);
+		const trigger = newTrigger(sandbox, { version: 2 });
+		await trigger.poll();
+		sandbox.clock.advance(5_000);
+		// While the picture is read, sessions change (and are created before it reaches them).
+		let changes = 0;
+		const stop = sandbox.onRequest(({ query }) => {
+			if (query.sortBy !== 'createdAt' || changes >= 3) return;
+			sandbox.signRecipient(ids[[50, 150, 220][changes]]);
+			changes++;
+			sandbox.clock.advance(10);
+		});
+		const before = listRequests(sandbox).length;
+		const result = await trigger.poll();
+		stop();
+		expect(result.error).toBeUndefined();
+		const pictureRequests = listRequests(sandbox)
+			.slice(before)
+			.filter((r) => r.query.sortBy === 'createdAt');
+		expect(pictureRequests.length).toBeGreaterThanOrEqual(3);
+		expect(pictureRequests[0].query).toMatchObject({
+			status: 'draft,pending,inProgress',
+			sortOrder: 'asc',
+		});
+		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		sandbox.clock.advance(5_000);
+		// Everything in flight is known now: each change is a diff with a known previous state.
+		for (let i = 0; i < 250; i += 10) sandbox.signRecipient(ids[i], { email: 'bob@example.com' });
+		sandbox.clock.advance(5_000);
+		const after = await trigger.poll();
+		const lines = after.items.map((i) => line(i.json));
+		const recipientLines = lines.filter((l) => l.startsWith('recipientStatusChanged'));
+		expect(changes).toBe(3);
+		// One per signer of the 22 sessions the picture took as they were at the start. The 3
+		// that changed after the start, before the picture read them, were not taken: they are
+		// first seen now, previous unknown: no signer is invented for them, and their completion
+		// (completedDate after the start) is proven.
+		expect(recipientLines).toHaveLength(22);
+		for (const l of recipientLines)
+			expect(l).toMatch(/bob@example.com sent>completed \(was pending\)$/);
+		expect(lines.filter((l) => l.endsWith('(was null)')).sort()).toEqual(
+			['anyChange', 'sessionCompleted'].flatMap((event) =>
+				['p150', 'p220', 'p50'].map((name) => `${event} ${name} (was null)`),
+			),
+		);
+	});
+
+	it('a large picture spreads over polls, keeps the reserve, and does not hold the update stream back', async () => {
+		const sandbox = getSandbox();
+		for (let i = 0; i < 2_500; i++)
+			sandbox.createSession({
+				name: `p${i}`,
+				status: 'draft',
+				createdAt: sandbox.clock.now() - HOUR + i,
+			});
+		sandbox.clock.advance(HOUR);
+		const trigger = newTrigger(sandbox, { version: 2, options: { reserveRequests: 10 } });
+		await trigger.poll();
+		sandbox.clock.advance(5_000);
+		const fresh = sandbox.createSession({ name: 'brand new' });
+		sandbox.clock.advance(5_000);
+		const first = await trigger.poll();
+		// 20 requests: 1 for the stream, 19 for the picture (1,900 of 2,500).
+		expect(first.items.map((i) => line(i.json))).toEqual([
+			'sessionCreated brand new (was null)',
+			'anyChange brand new (was null)',
+		]);
+		expect(listRequests(sandbox).length).toBe(1 + 20);
+		expect(trigger.nodeStaticData.events).toHaveProperty('picture');
+		sandbox.clock.advance(5_000);
+		await trigger.poll();
+		expect(listRequests(sandbox).length).toBe(1 + 20 + 1 + 7);
+		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		expect(fresh.sessionId).toBeTruthy();
+	});
+});
+
+describe.each([
+	{ precision: 's' as const, inclusive: false },
+	{ precision: 's' as const, inclusive: true },
+	{ precision: 'ms' as const, inclusive: true },
+])(
+	'AirSign Trigger events with timestamps to the $precision, updatedAfter inclusive: $inclusive',
+	({ precision, inclusive }) => {
+		it('ties larger than a page, two states in one second, a 5xx and a 429 mid-poll, a restart: each event once', async () => {
+			const sandbox = getSandbox();
+			sandbox.config.timestampPrecision = precision;
+			sandbox.config.updatedAfterInclusive = inclusive;
+			sandbox.config.rateLimitPerHour = 1_000;
+			const drafts = Array.from({ length: 150 }, (_, i) =>
+				sandbox.createSession({ name: `d${i}`, recipients: two }),
+			);
+			sandbox.clock.advance(HOUR);
+			const t = await readyTrigger(sandbox, {
+				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
+				filters: { recipientStatus: 'completed' },
+			});
+			// 150 sessions sent at one instant (a tie group larger than a page), then each signed
+			// twice in the same second as its sending for a third of them.
+			for (const d of drafts) sandbox.updateSession(d.sessionId, { status: 'pending' });
+			for (const d of drafts.slice(0, 50)) {
+				sandbox.signRecipient(d.sessionId);
+				sandbox.signRecipient(d.sessionId);
+			}
+			sandbox.clock.advance(1_000);
+			sandbox.injectFault({
+				kind: 'status',
+				status: 503,
+				path: '/api/v1/Sessions',
+				skip: 1,
+				count: 2,
+			});
+			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: '/api/v1/Sessions', skip: 3 });
+			const lines: string[] = [];
+			for (let poll = 0; poll < 12; poll++) {
+				const result = await t.trigger.poll();
+				sandbox.clearFaults();
+				lines.push(...result.items.map((i) => line(i.json)));
+				if (poll === 2) t.trigger.restart();
+				sandbox.clock.advance(5_000);
+			}
+			const count = (prefix: string) => lines.filter((l) => l.startsWith(prefix)).length;
+			expect(count('sessionSent')).toBe(150);
+			expect(count('sessionCompleted')).toBe(50);
+			expect(count('recipientStatusChanged')).toBe(100);
+			expect(new Set(lines).size).toBe(lines.length);
+			expect(lines.filter((l) => l.includes('(was null)'))).toEqual([]);
+		});
+	},
+);
+
+describe.each([true, false])(
+	"AirSign Trigger events under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
+	(durableCursors) => {
+		it('the activation poll, the picture, then each completion once, also when the session changes again', async () => {
+			const sandbox = getSandbox();
+			const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
+			const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+			sandbox.clock.advance(HOUR);
+			const engine = schedulerTrigger(sandbox, {
+				durableCursors,
+				version: 2,
+				events: ['sessionCompleted', 'recipientStatusChanged'],
+			});
+			const lines: string[] = [];
+			const poll = async () => {
+				const result = await engine.poll();
+				expect(result.error).toBeUndefined();
+				lines.push(...result.items.map((i) => line(i.json)));
+				sandbox.clock.advance(30_000);
+			};
+			await poll(); // activation
+			sandbox.signRecipient(a.sessionId, { email: 'ann@example.com' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			sandbox.updateSession(b.sessionId, { status: 'completed' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			sandbox.updateSession(b.sessionId, { name: 'B renamed' });
+			sandbox.signRecipient(a.sessionId, { email: 'bob@example.com' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			sandbox.updateSession(a.sessionId, { touch: true });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			// A was first seen after the start, before any picture was kept (its previous state
+			// unknown): Ann's signature is not invented; Bob's is a diff against Ann's state.
+			expect(lines).toEqual([
+				'sessionCompleted B (was inProgress)',
+				'recipientStatusChanged A bob@example.com sent>completed (was inProgress)',
+				'sessionCompleted A (was inProgress)',
+			]);
+		});
+	},
+);
+
+describe('AirSign Trigger events: Fetch Test Event', () => {
+	it('gives a sample of the first chosen event and moves nothing', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'older done', status: 'completed', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.createSession({ name: 'newest done', status: 'completed', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.createSession({ name: 'signing', status: 'inProgress', recipients: two });
+		sandbox.clock.advance(1_000);
+		const completed = newTrigger(sandbox, {
+			version: 2,
+			mode: 'manual',
+			events: ['sessionCompleted'],
+		});
+		const result = await completed.poll();
+		expect(result.items.map((i) => i.json)).toEqual([
+			expect.objectContaining({
+				name: 'newest done',
+				event: 'sessionCompleted',
+				previousStatus: null,
+				previousStatusSeenAt: null,
+			}),
+		]);
+		expect(completed.nodeStaticData).toEqual({});
+		const recipient = newTrigger(sandbox, {
+			version: 2,
+			mode: 'manual',
+			events: ['recipientStatusChanged'],
+		});
+		const [item] = (await recipient.poll()).items.map((i) => i.json);
+		expect(item).toMatchObject({
+			name: 'signing',
+			event: 'recipientStatusChanged',
+			recipient: { email: 'ann@example.com', previousStatus: null, status: 'sent' },
+		});
+		expect(listRequests(sandbox)).toHaveLength(2);
+	});
+});
