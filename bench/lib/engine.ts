@@ -100,9 +100,12 @@ export async function runAirSign(
 export function triggerHarness(
 	engine: EngineContext,
 	parameters: Record<string, unknown> = {},
+	/** 1 (every update as it is: the trigger section's figures) or 2 (events). */
+	nodeTypeVersion: 1 | 2 = 1,
 ): PollingHarness {
 	return createPollingHarness({
 		nodeType: new AirSignTrigger(),
+		nodeTypeVersion,
 		env: engine.env,
 		credentials: { airSignApi: engine.credential },
 		parameters: parameters as never,

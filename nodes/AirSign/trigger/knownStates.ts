@@ -99,12 +99,20 @@ function fnv1a(text: string, seed: number): number {
 	return hash;
 }
 
+/** Stored times count minutes from midnight UTC of the start's day: whole minutes and days. */
+function epochOf(start: number): number {
+	return start - (start % (DAY_MINUTES * MINUTE_MS));
+}
+
 /** The stored form, as kept in the node's static data (plain JSON). */
 interface StoredMemory {
 	start: string;
 	/** Status texts; a status's code is the ALPHABET character at its index. */
 	codes: string[];
-	/** Entries by group key (status code + minutes since start, base 36): "key+recipients" joined by spaces. */
+	/**
+	 * Entries by group key (status code + minutes since midnight UTC of the start's day, base
+	 * 36): "key+recipients" joined by spaces.
+	 */
 	known: Record<string, string>;
 	picture?: { createdAt?: string; ids: string[]; groupDone?: boolean };
 }
@@ -130,7 +138,7 @@ export function readMemory(stored: unknown): EventMemory | undefined {
 		const status = decode(group.charAt(0));
 		const minutes = parseInt(group.slice(1), 36);
 		if (status === undefined || Number.isNaN(minutes)) continue;
-		const seenAt = start + minutes * MINUTE_MS;
+		const seenAt = epochOf(start) + minutes * MINUTE_MS;
 		for (const entry of String(entries).split(' ')) {
 			if (entry.length < HASH_LENGTH) continue;
 			known.set(entry.slice(0, HASH_LENGTH), {
@@ -176,12 +184,13 @@ export function storeMemory(
 		}
 		return ALPHABET[index];
 	};
-	const nowMinutes = Math.floor((now - memory.start) / MINUTE_MS);
+	const epoch = epochOf(memory.start);
+	const nowMinutes = Math.floor((now - epoch) / MINUTE_MS);
 	const groups: Record<string, string[]> = {};
 	for (const [key, state] of memory.known) {
 		const final = isFinal(state.status);
 		if (final && now - state.seenAt > TERMINAL_MEMORY_MS) continue;
-		let minutes = Math.max(0, Math.floor((state.seenAt - memory.start) / MINUTE_MS));
+		let minutes = Math.max(0, Math.floor((state.seenAt - epoch) / MINUTE_MS));
 		if (!final && nowMinutes - minutes > DAY_MINUTES) minutes -= minutes % DAY_MINUTES;
 		const status = codeOf(state.status);
 		// A session status that does not fit the dictionary cannot be stored: it is forgotten,

@@ -1,0 +1,142 @@
+/**
+ * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's memory of events (node
+ * version 2) for 1,000 and 10,000 sessions in flight. Through n8n's engine against the
+ * in-process sandbox: activation, the starting picture (read over as many polls as it takes),
+ * then a poll that emits (10 sessions signed). Reports the node's static data as n8n stores it
+ * (JSON bytes) and the cost of what n8n does with it on that poll: serialise it for the
+ * database (JSON.stringify, as its JSON column does) and read it back (JSON.parse, what the next
+ * poll's load costs), medians, against version 1's static data measured in the same run.
+ *
+ * Nothing here asserts timings or sizes; it fails only when the trigger gives wrong results.
+ */
+import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../sandbox';
+import { createEngine, triggerHarness } from './lib/engine';
+import { fmt, summarize, table } from './lib/stats';
+
+const smoke = process.argv.includes('--smoke');
+const SIZES = smoke ? [100] : [1_000, 10_000];
+const RUNS = smoke ? 3 : 41;
+const RECIPIENTS = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Signer', email: 'bob@example.com' },
+];
+
+function costOf(data: IDataObject): { stringifyMs: number[]; parseMs: number[] } {
+	const stringifyMs: number[] = [];
+	const parseMs: number[] = [];
+	for (let run = 0; run < RUNS; run++) {
+		let started = performance.now();
+		const text = JSON.stringify(data);
+		stringifyMs.push(performance.now() - started);
+		started = performance.now();
+		JSON.parse(text);
+		parseMs.push(performance.now() - started);
+	}
+	return { stringifyMs, parseMs };
+}
+
+async function main() {
+	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
+	try {
+		sandbox.clock.freeze();
+		const engine = await createEngine(
+			sandbox.baseUrl,
+			sandbox.demo.clientId,
+			sandbox.demo.clientSecret,
+		);
+		const rows: string[][] = [];
+		for (const size of SIZES) {
+			sandbox.reset();
+			sandbox.clock.freeze();
+			const ids: string[] = [];
+			const statuses = ['draft', 'pending', 'inProgress'] as const;
+			for (let i = 0; i < size; i++) {
+				ids.push(
+					sandbox.createSession({
+						name: `In flight ${i}`,
+						status: statuses[i % 3],
+						recipients: RECIPIENTS,
+						createdAt: sandbox.clock.now() - 3_600_000 + i,
+					}).sessionId,
+				);
+			}
+			sandbox.clock.advance(60_000);
+			const v2 = triggerHarness(
+				engine,
+				{ events: ['sessionCompleted', 'recipientStatusChanged'] },
+				2,
+			);
+			const v1 = triggerHarness(engine, { event: 'sessionUpdated' }, 1);
+			for (const trigger of [v1, v2]) {
+				const activation = await trigger.poll();
+				if (activation.error) throw activation.error;
+			}
+			let pictureRequests = 0;
+			for (let poll = 0; poll < 200; poll++) {
+				sandbox.clock.advance(60_000);
+				sandbox.clearRequests();
+				const result = await v2.poll();
+				if (result.error) throw result.error;
+				pictureRequests += sandbox.requests.filter((r) => r.query.sortBy === 'createdAt').length;
+				if (!(v2.nodeStaticData.events as IDataObject).picture) break;
+			}
+			sandbox.clock.advance(60_000);
+			for (const id of ids
+				.slice(0, 30)
+				.filter((_, i) => i % 3 !== 0)
+				.slice(0, 10))
+				sandbox.signRecipient(id);
+			sandbox.clock.advance(5_000);
+			const emitting = await v2.poll();
+			if (emitting.error) throw emitting.error;
+			if (emitting.items.length !== 10)
+				throw new Error(`expected 10 recipient items, got ${emitting.items.length}`);
+			const v1Result = await v1.poll();
+			if (v1Result.error) throw v1Result.error;
+
+			const v2Data = v2.nodeStaticData;
+			const v1Data = v1.nodeStaticData;
+			const v2Bytes = Buffer.byteLength(JSON.stringify(v2Data));
+			const v1Bytes = Buffer.byteLength(JSON.stringify(v1Data));
+			const v2Cost = costOf(v2Data);
+			const v1Cost = costOf(v1Data);
+			rows.push([
+				size.toLocaleString('en'),
+				`${v2Bytes.toLocaleString('en')} B (${(v2Bytes / 1024).toFixed(1)} KiB)`,
+				`${v1Bytes.toLocaleString('en')} B`,
+				`${(v2Bytes / size).toFixed(1)}`,
+				String(pictureRequests),
+				fmt(summarize(v2Cost.stringifyMs), 3),
+				fmt(summarize(v1Cost.stringifyMs), 3),
+				fmt(summarize(v2Cost.parseMs), 3),
+			]);
+		}
+		console.log(
+			table(
+				[
+					'sessions in flight',
+					'v2 static data',
+					'v1 static data',
+					'bytes per session',
+					'picture requests',
+					'v2 stringify ms',
+					'v1 stringify ms',
+					'v2 parse ms',
+				],
+				rows,
+			),
+		);
+		console.log(`(medians of ${RUNS} runs; node ${process.version})`);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
