@@ -12,8 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
  * Compact, because n8n writes the whole static data to its database after every poll that
  * emits (and a trigger may watch 10,000 sessions in flight): each session is a 7-character hash
  * of its ID and one character per recipient; statuses are coded against a small dictionary kept
- * alongside; entries are grouped by status and by the minute (the day, once older than a day)
- * they were seen.
+ * alongside; entries are grouped by status, number of recipients and the minute (the day, once
+ * older than a day) they were seen, so that they need no separator.
  */
 export interface KnownState {
 	/** The session's status (any text AirSign gives). */
@@ -110,8 +110,9 @@ interface StoredMemory {
 	/** Status texts; a status's code is the ALPHABET character at its index. */
 	codes: string[];
 	/**
-	 * Entries by group key (status code + minutes since midnight UTC of the start's day, base
-	 * 36): "key+recipients" joined by spaces.
+	 * Entries by group: status code, number of recipients (one ALPHABET character) and minutes
+	 * since midnight UTC of the start's day (base 36). Each entry is its key and one code per
+	 * recipient, all of one width within a group, written one after the other.
 	 */
 	known: Record<string, string>;
 	picture?: { createdAt?: string; ids: string[]; groupDone?: boolean };
@@ -136,14 +137,16 @@ export function readMemory(stored: unknown): EventMemory | undefined {
 	const known = new Map<string, KnownState>();
 	for (const [group, entries] of Object.entries(data.known ?? {})) {
 		const status = decode(group.charAt(0));
-		const minutes = parseInt(group.slice(1), 36);
-		if (status === undefined || Number.isNaN(minutes)) continue;
+		const recipientCount = ALPHABET.indexOf(group.charAt(1));
+		const minutes = parseInt(group.slice(2), 36);
+		if (status === undefined || recipientCount === -1 || Number.isNaN(minutes)) continue;
 		const seenAt = epochOf(start) + minutes * MINUTE_MS;
-		for (const entry of String(entries).split(' ')) {
-			if (entry.length < HASH_LENGTH) continue;
-			known.set(entry.slice(0, HASH_LENGTH), {
+		const width = HASH_LENGTH + recipientCount;
+		const text = String(entries);
+		for (let at = 0; at + width <= text.length; at += width) {
+			known.set(text.slice(at, at + HASH_LENGTH), {
 				status,
-				recipients: [...entry.slice(HASH_LENGTH)].map(decode),
+				recipients: [...text.slice(at + HASH_LENGTH, at + width)].map(decode),
 				seenAt,
 			});
 		}
@@ -196,11 +199,14 @@ export function storeMemory(
 		// A session status that does not fit the dictionary cannot be stored: it is forgotten,
 		// and its next state counts as a first sighting (nothing is invented).
 		if (status === UNCODED) continue;
-		const group = status + minutes.toString(36);
-		(groups[group] ??= []).push(key + state.recipients.map(codeOf).join(''));
+		// More recipients than one character counts (AirSign allows 20): kept without them, so
+		// that the count differs next time and no recipient is compared (none invented).
+		const recipients = state.recipients.length < ALPHABET.length ? state.recipients : [];
+		const group = status + ALPHABET[recipients.length] + minutes.toString(36);
+		(groups[group] ??= []).push(key + recipients.map(codeOf).join(''));
 	}
 	const known: Record<string, string> = {};
-	for (const [group, entries] of Object.entries(groups)) known[group] = entries.join(' ');
+	for (const [group, entries] of Object.entries(groups)) known[group] = entries.join('');
 	const stored: StoredMemory = {
 		start: new Date(memory.start).toISOString(),
 		codes,

@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
 import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
 import type { EventMemory, KnownState, PictureProgress } from './knownStates';
@@ -119,17 +120,28 @@ export async function readStartingPicture(
 				continue;
 			}
 			// A whole page created at one instant: read that group by offsets, then move past it.
+			// Offsets cover it in one pass only if the service orders equal rows the same way on
+			// every request, which nothing promises: at least two passes, and until every row the
+			// service counts was seen (as readTieGroup does for updatedAt).
 			const group = {
 				...base,
 				createdAfter: isoFromMs(newest - ONE_MS),
 				createdBefore: isoFromMs(Math.min(newest + ONE_MS, memory.start)),
 			};
-			for (let offset = page.sessions.length; ; offset += page.sessions.length) {
-				if (requests >= limits.maxRequests) return { requests, added };
-				requests++;
-				const groupPage = await fetchPage(group, offset);
-				for (const session of groupPage.sessions) take(session);
-				if (!groupPage.pagination.hasMore || groupPage.sessions.length === 0) break;
+			const groupSeen = new Set(progress.ids);
+			let total = Number.POSITIVE_INFINITY;
+			for (let pass = 0; pass < 2 || groupSeen.size < total; pass++) {
+				for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+					if (requests >= limits.maxRequests) return { requests, added };
+					requests++;
+					const groupPage = await fetchPage(group, offset);
+					for (const session of groupPage.sessions) {
+						take(session);
+						groupSeen.add(String(session.sessionId).toLowerCase());
+					}
+					total = groupPage.pagination.total;
+					if (!groupPage.pagination.hasMore || groupPage.sessions.length === 0) break;
+				}
 			}
 			progress.groupDone = true;
 			progress.ids = [];

@@ -153,7 +153,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 			sandbox.clock.advance(HOUR);
 			expect(await t.poll()).toEqual([]);
 		}
-		expect(JSON.stringify(t.trigger.nodeStaticData.events)).not.toContain(' ');
+		expect((t.trigger.nodeStaticData.events as { known: object }).known).toEqual({});
 		sandbox.updateSession(s.sessionId, { name: 'Once again' });
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual(['anyChange Once again (was null)']);
@@ -508,4 +508,115 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 		});
 		expect(listRequests(sandbox)).toHaveLength(2);
 	});
+});
+
+describe('AirSign Trigger events: Start From and more transition paths', () => {
+	it('Start From a past date: the picture takes the sessions as they were then; changes since are proven by timestamps or diffed', async () => {
+		const sandbox = getSandbox();
+		const startFrom = sandbox.clock.now();
+		sandbox.clock.advance(-HOUR);
+		const before = sandbox.createSession({ name: 'before', recipients: two, status: 'pending' });
+		sandbox.clock.advance(2 * HOUR);
+		const created = sandbox.createSession({ name: 'since', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.signRecipient(before.sessionId);
+		sandbox.clock.advance(1_000);
+		const trigger = newTrigger(sandbox, {
+			version: 2,
+			options: { startFrom: new Date(startFrom).toISOString() },
+		});
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		// "before" changed after the date, before any picture: unknown previous, no signer invented.
+		expect(first.items.map((i) => line(i.json))).toEqual([
+			'sessionCreated since (was null)',
+			'anyChange since (was null)',
+			'anyChange before (was null)',
+		]);
+		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		sandbox.clock.advance(5_000);
+		sandbox.signRecipient(before.sessionId);
+		sandbox.updateSession(created.sessionId, { status: 'pending' });
+		sandbox.clock.advance(5_000);
+		const second = await trigger.poll();
+		// (Both changed at one instant: the order of the two sessions is the service's.)
+		const bySession = (name: string) => second.items.filter((i) => i.json.name === name);
+		expect([...bySession('before'), ...bySession('since')].map((i) => line(i.json))).toEqual([
+			'recipientStatusChanged before bob@example.com sent>completed (was inProgress)',
+			'sessionCompleted before (was inProgress)',
+			'anyChange before (was inProgress)',
+			'sessionSent since (was draft)',
+			'recipientStatusChanged since ann@example.com notSent>sent (was draft)',
+			'recipientStatusChanged since bob@example.com notSent>sent (was draft)',
+			'anyChange since (was draft)',
+		]);
+	});
+
+	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
+		const sandbox = getSandbox();
+		const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
+		const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox, {
+			events: ['sessionCancelled', 'sessionExpired', 'sessionCompleted', 'sessionSent'],
+		});
+		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(1_000);
+		sandbox.updateSession(b.sessionId, { status: 'expired' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'sessionCancelled A (was pending)',
+			'sessionExpired B (was inProgress)',
+		]);
+		sandbox.updateSession(a.sessionId, { status: 'pending' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([]);
+		sandbox.updateSession(a.sessionId, { status: 'completed' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual(['sessionCompleted A (was pending)']);
+	});
+});
+
+describe('AirSign Trigger events: a starting picture with more sessions created at one instant than a page holds', () => {
+	it.each(['id', 'random'] as const)(
+		'reads them all by offsets within the instant, then moves past it (tie order %s)',
+		async (tieOrder) => {
+			const sandbox = getSandbox();
+			sandbox.config.timestampPrecision = 's';
+			sandbox.config.tieOrder = tieOrder;
+			sandbox.config.rateLimitPerHour = 1_000;
+			const createdAt = sandbox.clock.now() - HOUR;
+			const ids = Array.from(
+				{ length: 230 },
+				(_, i) =>
+					sandbox.createSession({
+						name: `tie${i}`,
+						status: 'pending',
+						recipients: two,
+						createdAt,
+						updatedAt: createdAt,
+					}).sessionId,
+			);
+			for (let i = 0; i < 30; i++)
+				sandbox.createSession({
+					name: `later${i}`,
+					status: 'pending',
+					recipients: two,
+					createdAt: createdAt + 1_000,
+				});
+			sandbox.clock.advance(HOUR);
+			const t = await readyTrigger(sandbox, {
+				events: ['recipientStatusChanged'],
+				filters: { recipientStatus: 'completed' },
+			});
+			expect(t.trigger.nodeStaticData.events).not.toHaveProperty('picture');
+			for (const id of ids) sandbox.signRecipient(id);
+			sandbox.clock.advance(1_000);
+			const lines: string[] = [];
+			for (let i = 0; i < 3; i++) lines.push(...(await t.poll()));
+			// Every one of the 230 was known: one signer each, none unknown.
+			expect(lines).toHaveLength(230);
+			expect(lines.every((l) => l.endsWith('(was pending)'))).toBe(true);
+		},
+	);
 });
