@@ -620,3 +620,32 @@ describe('AirSign Trigger events: a starting picture with more sessions created 
 		},
 	);
 });
+
+describe('AirSign Trigger events: requests', () => {
+	it('a burst costs version 2 exactly what it costs version 1 (the events come from the same pages)', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 1_000;
+		const sessions = Array.from({ length: 250 }, (_, i) =>
+			sandbox.createSession({ name: `b${i}`, status: 'pending', recipients: two }),
+		);
+		sandbox.clock.advance(HOUR);
+		const v2 = await readyTrigger(sandbox);
+		const v1 = newTrigger(sandbox, { version: 1 });
+		await v1.poll();
+		sandbox.clock.advance(5_000);
+		for (const s of sessions) {
+			sandbox.signRecipient(s.sessionId);
+			sandbox.clock.advance(1);
+		}
+		sandbox.clock.advance(5_000);
+		const cost = async (poll: () => Promise<unknown>) => {
+			const before = listRequests(sandbox).length;
+			await poll();
+			return listRequests(sandbox).length - before;
+		};
+		const v1Cost = await cost(() => v1.poll());
+		const v2Cost = await cost(() => v2.trigger.poll());
+		expect(v1Cost).toBe(3);
+		expect(v2Cost).toBe(v1Cost);
+	});
+});
