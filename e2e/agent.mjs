@@ -6,14 +6,14 @@
 // One n8n (`n8n start`), one sandbox, one scripted OpenAI-compatible server (e2e/lib/fakeOpenAi.mjs)
 // on free loopback ports. n8n's AI Agent with n8n's OpenAI Chat Model, whose credential's Base URL
 // is that server, runs two workflows:
-//   k. tools: a webhook → an agent with four AirSign tools (List templates, Draft from template,
+//   n. tools: a webhook → an agent with four AirSign tools (List templates, Draft from template,
 //      Session progress, Send invitation). The script lists templates, drafts with a bad email
 //      (the tool must answer in words the model can act on, and send nothing), drafts again
 //      corrected, reads a pending session's progress and reminds its next signer. Checked: the
 //      sandbox saw exactly those requests, the outbox exactly that reminder, and what each tool
 //      handed back to the model is small, readable and free of secrets.
-//   m. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
-//   l. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
+//   p. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
+//   o. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
 //      execution waits for approval → the test approves → Send: the recipients are emailed only
 //      after the approval.
 // Exit 1 on any failure.
@@ -92,7 +92,7 @@ const exampleNode = (name) => structuredClone(example.nodes.find((n) => n.name =
 const AIRSIGN_CRED = { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } };
 const fromAI = (key, description) => `={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
 
-/** Check k's workflow: a webhook → an agent with four AirSign tools and the tools-test model. */
+/** Check n's workflow: a webhook → an agent with four AirSign tools and the tools-test model. */
 function toolsWorkflow() {
 	const id = (n) => `d1e2f3a4-0000-4000-8000-${String(n).padStart(12, '0')}`;
 	const model = exampleNode('OpenAI Chat Model');
@@ -346,7 +346,7 @@ async function checkContractAssistant({ sandbox, fake, instance, cookie }) {
 }
 
 /**
- * m. The editor's model list: what n8n asks when the Model field's list opens
+ * p. The editor's model list: what n8n asks when the Model field's list opens
  * (`searchModels` of lmChatOpenAi, through POST /rest/dynamic-node-parameters/resource-locator-results).
  */
 async function checkModelList({ fake, instance, cookie }) {
@@ -401,14 +401,14 @@ async function main() {
 		instance = await step('n8n start', () => startN8n({ userFolder, env: AGENT_ENV }));
 		const { cookie } = await setupOwner(instance.url);
 		await check(
-			'k. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
+			'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
 			() => checkTools({ sandbox, fake, instance }),
 		);
 		await check(
-			'l. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent',
+			'o. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent',
 			() => checkContractAssistant({ sandbox, fake, instance, cookie }),
 		);
-		await check('m. the OpenAI Chat Model’s model list comes from the server', () =>
+		await check('p. the OpenAI Chat Model’s model list comes from the server', () =>
 			checkModelList({ fake, instance, cookie }),
 		);
 	} finally {

@@ -9,7 +9,7 @@
 // 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
 //    ports:
 //      scenarios   e2e/scenarios.mjs on n8n 2.39.10: the example workflows against the sandbox,
-//                  checks a–j
+//                  checks a–l (k, l: the trigger's events, on the v2 examples)
 //      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
 //      scheduler   e2e/scenarios.mjs --scheduler on n8n 2.39.10: check d on the database-backed
 //                  poll scheduler with durable cursors
@@ -165,10 +165,10 @@ try {
 				env,
 			).then((r) => summary.push({ name: label, ok: r.code === 0, s: r.ms / 1000 }));
 		await Promise.all([
-			scenarios('scenarios', `scenarios a–j on ${N8N_PROFILES[2].label} (summary above)`, [], {
+			scenarios('scenarios', `scenarios a–l on ${N8N_PROFILES[2].label} (summary above)`, [], {
 				AIRSIGN_E2E_N8N: '2',
 			}),
-			scenarios('n8n-1', `scenarios a–j on ${N8N_PROFILES[1].label} (summary above)`, [], {
+			scenarios('n8n-1', `scenarios a–l on ${N8N_PROFILES[1].label} (summary above)`, [], {
 				AIRSIGN_E2E_N8N: '1',
 			}),
 			scenarios(
@@ -187,7 +187,7 @@ try {
 						{ AIRSIGN_E2E_N8N: profile },
 					);
 					summary.push({
-						name: `agent checks k, l, m on ${N8N_PROFILES[profile].label} (e2e/agent.mjs)`,
+						name: `agent checks n, o, p on ${N8N_PROFILES[profile].label} (e2e/agent.mjs)`,
 						ok: r.code === 0,
 						s: r.ms / 1000,
 					});

@@ -2,9 +2,9 @@
 // The example workflows in a real n8n against the sandbox (see e2e/README.md, "Scenarios").
 //
 //   [AIRSIGN_E2E_N8N=1|2] node e2e/scenarios.mjs [--keep] [--tarball <file.tgz>]
-//        [--tracks headless,live] [--scheduler]
+//        [--tracks headless,live,events] [--scheduler]
 //
-// AIRSIGN_E2E_N8N picks the n8n (e2e/n8n-profiles.mjs; default 2 = 2.39.10). Two tracks run side
+// AIRSIGN_E2E_N8N picks the n8n (e2e/n8n-profiles.mjs; default 2 = 2.39.10). Three tracks run side
 // by side, each with its own sandbox process and n8n user folder:
 //   headless  `n8n execute` of the examples: (a) upload, (b) list + send drafts, (c) continue on fail,
 //             (g) contract from a template, (h) upload + cover document, (i) remind pending signers,
@@ -13,6 +13,9 @@
 //             (d) exactly one execution per completed session, none repeated by the next poll;
 //             then the completed → fetch example activated in the running n8n: (j) a session
 //             signed to completion → exactly one execution, which fetched it
+//   events    `n8n start` with the two v2 trigger examples activated in the running n8n (e2e/lib/
+//             events.mjs): (k) Session Completed once per completion, also after the completed
+//             session is renamed and touched; (l) Recipient Status Changed once per signer
 // --scheduler: the live track only, check d only, on n8n 2.x's database-backed poll scheduler with
 // durable cursors (SCHEDULER_ENV below).
 // Every check asserts on what n8n produced (execution JSON / execution records) and on the
@@ -57,6 +60,15 @@ import {
 	checkUploadWithCoverExample,
 } from './lib/examples.mjs';
 import {
+	COMPLETED_EXAMPLE,
+	EVENTS_TIMEOUT_MS,
+	EVENT_CHECK_NAMES,
+	SIGNED_EXAMPLE,
+	checkRecipientSigned,
+	checkSessionCompleted,
+	runEventScenario,
+} from './lib/events.mjs';
+import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
 	loadExamples,
@@ -70,7 +82,12 @@ const argValue = (name) =>
 	process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const tarballArg = argValue('--tarball');
 const scheduler = process.argv.includes('--scheduler');
-const tracks = (argValue('--tracks') ?? (scheduler ? 'live' : 'headless,live')).split(',');
+const tracks = (argValue('--tracks') ?? (scheduler ? 'live' : 'headless,live,events')).split(',');
+for (const track of tracks)
+	if (!['headless', 'live', 'events'].includes(track))
+		throw new Error(`--tracks: unknown ${track}`);
+if (scheduler && tracks.some((t) => t !== 'live'))
+	throw new Error('--scheduler runs the live track only (check d)');
 /**
  * n8n 2.x's database-backed poll scheduler, opt-in (n8n 2.39.10: @n8n/config scheduler.config.js
  * and workflows.config.js). Polls are then leased from the `scheduled_job` / `scheduled_task`
@@ -152,6 +169,7 @@ for (const name of [
 	'upload-and-send-with-cover',
 	'remind-pending-signers',
 	'completed-fetch-session',
+	SIGNED_EXAMPLE,
 ])
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
@@ -560,6 +578,54 @@ async function liveTrack(tarball) {
 	}
 }
 
+// ---------------------------------------------------------------- events track: k, l
+async function eventsTrack(tarball) {
+	const userFolder = makeUserFolder('airsign-e2e-events-');
+	let sandbox;
+	let instance;
+	try {
+		sandbox = await step('events: sandbox started', async () =>
+			startSandboxProcess({ port: await getFreePort() }),
+		);
+		await step('events: package installed', () => installPackageIntoN8n(userFolder, tarball));
+		await step('events: credential + the two v2 trigger examples imported (inactive)', async () => {
+			await importCredential(userFolder, sandboxCredential(sandbox.url));
+			await importWorkflow(userFolder, [examples[COMPLETED_EXAMPLE], examples[SIGNED_EXAMPLE]]);
+		});
+		instance = await step('events: n8n start until /healthz/readiness', () =>
+			startN8n({ userFolder }),
+		);
+		const { cookie } = await setupOwner(instance.url);
+		let outcome;
+		try {
+			outcome = await runEventScenario({
+				sandbox,
+				instance,
+				cookie,
+				examples,
+				log,
+				deadline: Date.now() + EVENTS_TIMEOUT_MS,
+			});
+		} catch (error) {
+			outcome = { error };
+		}
+		const judged = (fn) => () => {
+			if (outcome.error) throw outcome.error;
+			return fn(outcome);
+		};
+		await check(EVENT_CHECK_NAMES.completed, judged(checkSessionCompleted));
+		await check(EVENT_CHECK_NAMES.signed, judged(checkRecipientSigned));
+	} finally {
+		if (instance) {
+			const res = await instance.stop();
+			log(`events: n8n stopped (${describeExit(res)})`);
+		}
+		if (sandbox) await sandbox.stop();
+		if (keep) log(`kept ${userFolder}`);
+		else removeUserFolder(userFolder);
+	}
+}
+
 async function main() {
 	await installN8n();
 	log(`n8n ${PROFILE.n8n}${scheduler ? ` with ${Object.keys(SCHEDULER_ENV).join(', ')}` : ''}`);
@@ -580,6 +646,7 @@ async function main() {
 		const runs = [
 			tracks.includes('live') && ['live track setup (d, e, j)', liveTrack],
 			tracks.includes('headless') && ['headless track setup (a, b, c, f, g, h, i)', headlessTrack],
+			tracks.includes('events') && ['events track setup (k, l)', eventsTrack],
 		].filter(Boolean);
 		const settled = await Promise.allSettled(runs.map(([, track]) => track(tarball)));
 		settled.forEach((t, i) => {
@@ -608,8 +675,11 @@ for (const r of [...results].sort((x, y) => order(x).localeCompare(order(y))))
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
 	);
 console.log(`  total ${((Date.now() - t00) / 1000).toFixed(1)} s`);
-// every check of the tracks run: a, b, c, f, g, h, i (headless); d, and e and j unless --scheduler (live)
+// every check of the tracks run: a, b, c, f, g, h, i (headless); d, and e and j unless --scheduler
+// (live); k, l (events)
 const expected =
-	(tracks.includes('headless') ? 7 : 0) + (tracks.includes('live') ? (scheduler ? 1 : 3) : 0);
+	(tracks.includes('headless') ? 7 : 0) +
+	(tracks.includes('live') ? (scheduler ? 1 : 3) : 0) +
+	(tracks.includes('events') ? 2 : 0);
 const failed = fatal || results.some((r) => !r.ok) || results.filter((r) => r.ok).length < expected;
 process.exit(failed ? 1 : 0);

@@ -363,7 +363,31 @@ async function smokeContractAssistant(url, cookie, workflows) {
 	}
 }
 
-function banner(url, state, pendingId) {
+/**
+ * The control-plane calls the banner prints as curl lines (and `--smoke` makes): a recipient of the
+ * pending demo session with the most signers signs; another pending session is completed directly.
+ */
+function demoCalls(pending) {
+	const signers = (s) => s.recipients.filter((r) => r.email && r.status !== 'completed');
+	const bySigners = [...pending].sort((a, b) => signers(b).length - signers(a).length);
+	const toSign = bySigners[0];
+	const toSet = bySigners.find((s) => s !== toSign) ?? toSign;
+	const at = (s) => `${sandbox.url}/_sandbox/sessions/${s?.sessionId ?? '<sessionId>'}`;
+	const signer = toSign && signers(toSign)[0]?.email;
+	return {
+		toSign,
+		toSet,
+		sign: { method: 'POST', url: `${at(toSign)}/sign`, body: signer ? { email: signer } : {} },
+		complete: { method: 'PATCH', url: at(toSet), body: { status: 'completed' } },
+	};
+}
+
+const curl = ({ method, url, body }) => [
+	`       curl -s -X ${method} ${url} \\`,
+	`            -H 'content-type: application/json' -d '${JSON.stringify(body)}'`,
+];
+
+function banner(url, state, { toSign, sign, complete }) {
 	const wfUrl = (id) => `${url}/workflow/${id}`;
 	const lines = [
 		'',
@@ -387,10 +411,16 @@ function banner(url, state, pendingId) {
 		`  3. "AirSign: a failed send does not stop the workflow" (${wfUrl('AirSignExCoFail1')}).`,
 		`  4. The trigger: open "AirSign: notify when a session is completed"`,
 		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session:`,
-		`       curl -s -X PATCH ${sandbox.url}/_sandbox/sessions/${pendingId ?? '<sessionId>'} \\`,
-		`            -H 'content-type: application/json' -d '{"status":"completed"}'`,
+		...curl(complete),
 		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
-		`  5. The AI agent: open "AirSign: contract assistant" (${wfUrl('AirSignExAgent01')}),`,
+		`     Renaming it afterwards (-d '{"name":"Renamed"}') starts none; "cancelled" and "expired"`,
+		'     are the Session Cancelled and Session Expired events.',
+		`  5. "AirSign: when a signer signs, tell the sales owner" (${wfUrl('AirSignExSigned1')}):`,
+		`     publish it, then make a recipient${toSign ? ` of "${toSign.name}"` : ''} sign (-d '{}': the next signer;`,
+		'     when everyone has signed, the session is completed):',
+		...curl(sign),
+		'     One item per signature; the message for the sales owner is in the second node.',
+		`  6. The AI agent: open "AirSign: contract assistant" (${wfUrl('AirSignExAgent01')}),`,
 		'     click "Open chat" and ask for a contract. Its model is a local script (it always drafts',
 		"     Jane Citizen's employment contract): the draft waits for approval; approve it with",
 		`       curl -s -X POST '<approvalUrl of "Ask for approval">' -H 'content-type: application/json' -d '{"approved":true}'`,
@@ -402,6 +432,33 @@ function banner(url, state, pendingId) {
 		'',
 	];
 	process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** --smoke: the banner's two control-plane calls do what it says. */
+async function smokeDemoCalls({ toSign, sign, complete }) {
+	if (!toSign) throw new Error('the demo data has no pending session to sign');
+	const send = async ({ method, url, body }) => {
+		const res = await fetchFresh(url, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+		return await res.json();
+	};
+	const othersLeft = toSign.recipients.some(
+		(r) => r.status !== 'completed' && r.email !== sign.body.email,
+	);
+	const signed = await send(sign);
+	const who = signed.recipients.find((r) => r.email === sign.body.email);
+	if (who?.status !== 'completed' || signed.status !== (othersLeft ? 'inProgress' : 'completed'))
+		throw new Error(`after ${sign.method} ${sign.url}: ${JSON.stringify(signed)}`);
+	const completed = await send(complete);
+	if (completed.status !== 'completed')
+		throw new Error(`after ${complete.method} ${complete.url}: ${JSON.stringify(completed)}`);
+	say(
+		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${signed.status}), "${completed.name}" completed`,
+	);
 }
 
 async function main() {
@@ -458,13 +515,14 @@ async function main() {
 
 	if (smoke) {
 		await smokeChecks(n8n.url, cookie, workflows);
+		await smokeDemoCalls(demoCalls(await sandbox.listSessions({ status: 'pending' })));
 		await stopAll();
 		say(`SMOKE OK in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 		process.exit(0);
 	}
 
 	const pending = await sandbox.listSessions({ status: 'pending' }).catch(() => []);
-	banner(n8n.url, state, pending[0]?.sessionId);
+	banner(n8n.url, state, demoCalls(pending));
 	forward(n8n.process.stdout, '[n8n]');
 	forward(n8n.process.stderr, '[n8n]');
 	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);

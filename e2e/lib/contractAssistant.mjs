@@ -1,6 +1,6 @@
 // Drives examples/contract-assistant.json in a running n8n as its users do: a chat message to its
 // (public, active) chat trigger, then the approver's POST to the resume URL the workflow hands out.
-// Used by the agent check (e2e/agent.mjs, check l) and `npm run dev --smoke`.
+// Used by the agent check (e2e/agent.mjs, check o) and `npm run dev --smoke`.
 import { getExecution, listExecutions, n8nFetch, waitForExecutions } from './n8n.mjs';
 
 const ENDED = ['success', 'error', 'crashed', 'canceled'];

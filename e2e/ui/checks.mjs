@@ -18,7 +18,7 @@ import {
 	parameterPanelText,
 } from './editor.mjs';
 import { agentWorkflowPicture } from './agentWorkflow.mjs';
-import { airSignDescription, expectedPanels } from './expected.mjs';
+import { airSignDescription, expectedPanels, triggerEvents } from './expected.mjs';
 
 /** n8n 2.39.10 reads the theme from localStorage (the user's choice in Settings → Personal). */
 const THEME_STORAGE_KEY = 'N8N_THEME';
@@ -71,6 +71,10 @@ export async function runChecks({ browser, theme, dev, say, screenshotDir, failu
 		[
 			'7. the AI agent example on the canvas (picture)',
 			() => agentWorkflowPicture(page, dev, shot),
+		],
+		[
+			"8. the trigger's events: every event offered, one more picked, shown and saved",
+			() => pickTriggerEvent(page, dev, theme),
 		],
 	];
 	for (const [label, run] of steps) {
@@ -352,6 +356,70 @@ async function agentTool(page, dev) {
 	await page
 		.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]')
 		.waitFor();
+}
+
+// ---------------------------------------------------------------- 7. trigger events
+const TRIGGER_VERSION = 2;
+
+/**
+ * A new workflow with the v2 trigger on its default event (Session Completed): its panel offers
+ * every event of the built description; picking Recipient Status Changed shows both events in the
+ * field, and saving stores both in the workflow.
+ */
+async function pickTriggerEvent(page, dev, theme) {
+	const events = triggerEvents(TRIGGER_VERSION);
+	const name = (value) => events.find((e) => e.value === value)?.name ?? fail(`no event ${value}`);
+	const [completed, recipient] = [name('sessionCompleted'), name('recipientStatusChanged')];
+	const id = await createWorkflow(page, dev.n8nUrl, {
+		name: `UI tier: trigger events (${theme})`,
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-0000000000e7',
+				name: 'AirSign Trigger',
+				type: 'n8n-nodes-airsign.airSignTrigger',
+				typeVersion: TRIGGER_VERSION,
+				position: [0, 0],
+				parameters: { events: ['sessionCompleted'] },
+				credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+			},
+		],
+	});
+	await openWorkflow(page, dev.n8nUrl, id);
+	const ndv = await openNode(page, 'AirSign Trigger');
+	const field = byTestId(ndv, 'parameter-input-events');
+	await field.getByText(completed, { exact: true }).waitFor();
+	await field.click();
+	const option = (text) =>
+		page
+			.getByRole('option')
+			.filter({ visible: true })
+			.filter({ has: page.getByText(text, { exact: true }) })
+			.first();
+	for (const event of events) await option(event.name).waitFor();
+	await option(recipient).click();
+	// The dropdown stays open for more choices; a click on the panel's title closes it.
+	await byTestId(ndv, 'node-title-container').or(ndv.locator('header')).first().click();
+	for (const text of [completed, recipient]) await field.getByText(text, { exact: true }).waitFor();
+	await closeNode(page);
+	await page.keyboard.press('ControlOrMeta+s');
+	const saved = await page.waitForFunction(
+		async ({ url, wanted }) => {
+			const res = await fetch(url, {
+				credentials: 'include',
+				headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+			});
+			if (!res.ok) return false;
+			const { data } = await res.json();
+			const events = data.nodes.find((n) => n.name === 'AirSign Trigger')?.parameters?.events;
+			return JSON.stringify(events) === JSON.stringify(wanted) && events;
+		},
+		{
+			url: `${dev.n8nUrl}/rest/workflows/${id}`,
+			wanted: ['sessionCompleted', 'recipientStatusChanged'],
+		},
+		{ polling: 500 },
+	);
+	await saved.dispose();
 }
 
 export { airSignDescription, canvasNode, openNode, openWorkflow };

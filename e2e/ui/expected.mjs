@@ -15,11 +15,23 @@ export function airSignDescription() {
 	return new AirSign().description;
 }
 
-export function triggerDescription() {
+/** The built trigger's description of `version` (default: its newest). */
+export function triggerDescription(version) {
 	const { AirSignTrigger } = require(
 		path.join(REPO_ROOT, 'dist/nodes/AirSign/AirSignTrigger.node.js'),
 	);
-	return new AirSignTrigger().description;
+	const node = new AirSignTrigger();
+	// A versioned node (n8n's VersionedNodeType) keeps one description per version.
+	if (!node.nodeVersions) return node.description;
+	return node.nodeVersions[version ?? node.description.defaultVersion ?? node.currentVersion]
+		.description;
+}
+
+/** The trigger's events as its panel offers them ({ name, value }), from the built description. */
+export function triggerEvents(version) {
+	const events = triggerDescription(version).properties.find((p) => p.name === 'events');
+	if (!events) throw new Error('the built AirSign Trigger has no `events` parameter');
+	return events.options.map(({ name, value }) => ({ name, value }));
 }
 
 /**

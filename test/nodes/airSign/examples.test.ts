@@ -11,6 +11,10 @@ import path from 'node:path';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
+import { createPollingHarness, createTestEnvironment } from '../../harness';
+import { useSandbox as useTriggerSandbox } from '../airSignTrigger/helpers';
 import { pdf, runAirSign, useSandbox } from './helpers';
 
 const ctx = useSandbox({ seedDemoData: true });
@@ -18,6 +22,7 @@ const ctx = useSandbox({ seedDemoData: true });
 interface ExampleNode {
 	name: string;
 	type: string;
+	typeVersion: number;
 	parameters: INodeParameters;
 	onError?: string;
 	credentials?: Record<string, { id: string; name: string }>;
@@ -47,6 +52,8 @@ describe('examples of the new operations', () => {
 			'upload-and-send-with-cover',
 			'remind-pending-signers',
 			'completed-fetch-session',
+			'notify-on-completed',
+			'tell-sales-owner-on-signature',
 		]) {
 			const wf = example(file);
 			expect(wf.id).toHaveLength(16);
@@ -124,5 +131,123 @@ describe('examples of the new operations', () => {
 			sessionId: completed.sessionId,
 			status: 'completed',
 		});
+	});
+});
+
+/**
+ * The trigger examples: the AirSign Trigger with the parameters and version saved in the example,
+ * polled through n8n-core's poll engine against a sandbox with the demo data (its clock frozen;
+ * each change is followed by a step past the trigger's settle window). The real-n8n tier runs them
+ * whole, with the Set node after the trigger.
+ */
+describe('examples of the trigger events', () => {
+	const getSandbox = useTriggerSandbox({ seedDemoData: true });
+
+	function exampleTrigger(file: string) {
+		const wf = example(file);
+		const node = wf.nodes.find((n) => n.type === 'n8n-nodes-airsign.airSignTrigger')!;
+		const sandbox = getSandbox();
+		const trigger = createPollingHarness({
+			env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
+			nodeType: new AirSignTrigger(),
+			nodeTypeVersion: node.typeVersion,
+			nodeName: node.name,
+			parameters: node.parameters,
+			credentials: {
+				airSignApi: {
+					authentication: 'accessToken',
+					accessToken: sandbox.demo.accessToken,
+					baseUrl: sandbox.baseUrl,
+				},
+			},
+			workflowId: wf.id,
+		});
+		return {
+			node,
+			/** One poll after the clock moved past the settle window: the items it delivered. */
+			async poll() {
+				sandbox.clock.advance(5_000);
+				const result = await trigger.poll();
+				expect(result.error).toBeUndefined();
+				return result.items.map((i) => i.json);
+			},
+		};
+	}
+
+	/** The pending demo session with two signers (Mei Chen, Tom Nguyen). */
+	const twoSigners = () =>
+		getSandbox()
+			.listAllSessions()
+			.find((s) => s.name === 'Supplier terms – Mei Chen')!;
+
+	it('notify when a session is completed: the v2 trigger, Session Completed only', async () => {
+		const { node, poll } = exampleTrigger('notify-on-completed');
+		expect(node.typeVersion).toBe(2);
+		expect(node.parameters.events).toEqual(['sessionCompleted']);
+		const sandbox = getSandbox();
+		const session = twoSigners();
+		expect(await poll()).toEqual([]); // activation: starts from now
+
+		sandbox.signRecipient(session.sessionId);
+		expect(await poll()).toEqual([]); // inProgress is not a completion
+		sandbox.signRecipient(session.sessionId);
+		const [completed, ...more] = await poll();
+		expect(more).toEqual([]);
+		expect(completed).toMatchObject({
+			sessionId: session.sessionId,
+			status: 'completed',
+			event: 'sessionCompleted',
+			previousStatus: 'inProgress',
+		});
+
+		// The completed session changes again: no second notification.
+		sandbox.updateSession(session.sessionId, { name: 'Supplier terms – renamed' });
+		expect(await poll()).toEqual([]);
+		sandbox.updateSession(session.sessionId, { touch: true });
+		expect(await poll()).toEqual([]);
+	});
+
+	it('when a signer signs, tell the sales owner: one item per signature', async () => {
+		const { node, poll } = exampleTrigger('tell-sales-owner-on-signature');
+		expect(node.typeVersion).toBe(2);
+		expect(node.parameters.events).toEqual(['recipientStatusChanged']);
+		const sandbox = getSandbox();
+		const session = twoSigners();
+		expect(await poll()).toEqual([]); // activation: starts from now
+
+		// A new session is sent: its recipient's status changes (notSent → sent), nobody signed.
+		const fresh = sandbox.createSession({
+			name: 'New contract',
+			recipients: [{ name: 'Ann Example', email: 'ann@example.com' }],
+		});
+		expect(await poll()).toEqual([]);
+		// leaving draft by PATCH sends it as Send Session does: its recipients become sent
+		expect(sandbox.updateSession(fresh.sessionId, { status: 'pending' }).recipients).toEqual([
+			expect.objectContaining({ status: 'sent' }),
+		]);
+		expect(await poll()).toEqual([]);
+
+		sandbox.signRecipient(session.sessionId, { email: 'mei.chen@example.com' });
+		const [first, ...more] = await poll();
+		expect(more).toEqual([]);
+		expect(first).toMatchObject({
+			sessionId: session.sessionId,
+			event: 'recipientStatusChanged',
+			status: 'inProgress',
+			recipient: { email: 'mei.chen@example.com', previousStatus: 'sent', status: 'completed' },
+		});
+		sandbox.signRecipient(session.sessionId, { email: 'tom.nguyen@example.com' });
+		const second = await poll();
+		expect(second).toEqual([
+			expect.objectContaining({
+				status: 'completed',
+				recipient: expect.objectContaining({
+					email: 'tom.nguyen@example.com',
+					status: 'completed',
+				}),
+			}),
+		]);
+		sandbox.updateSession(session.sessionId, { name: 'Supplier terms – renamed' });
+		expect(await poll()).toEqual([]);
 	});
 });
