@@ -1,7 +1,7 @@
 import '../../harness';
-import { binaryItem } from '../../harness';
+import { binaryItem, type HarnessInputItem } from '../../harness';
 
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
@@ -27,7 +27,7 @@ const UNKNOWN_CODE = 'SOMETHING_NEW';
 
 interface Operation {
 	/** The node's parameters and input, after any setup in the sandbox. */
-	setup: (sandbox: Sandbox) => Promise<{ params: INodeParameters; input?: INodeExecutionData[] }>;
+	setup: (sandbox: Sandbox) => Promise<{ params: INodeParameters; input?: HarnessInputItem[] }>;
 	method: string;
 	path: (params: INodeParameters) => string;
 }
