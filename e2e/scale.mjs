@@ -3,7 +3,7 @@
 //
 //   node e2e/scale.mjs [--short] [--keep] [--tarball <file.tgz>]
 //
-// n8n 2.39.10 only (profile 2 of e2e/n8n-profiles.mjs): queue mode is the same feature on 1.x, and
+// n8n 2.41.3 only (profile 2 of e2e/n8n-profiles.mjs): queue mode is the same feature on 1.x, and
 // the single-process tier already runs every check on both versions.
 // Starts its own PostgreSQL and Redis (Debian packages, installed with apt-get when missing), the
 // sandbox, one n8n main (EXECUTIONS_MODE=queue, the editor and the triggers) and two workers

@@ -123,8 +123,13 @@ function faultReply(ctx: SandboxContext, fault: Fault, path: string): Reply {
 				},
 			});
 		}
-		default:
-			return apiError(fault.status ?? 500, 'INTERNAL', 'Injected fault');
+		default: {
+			const status = fault.status ?? 500;
+			const message = fault.message ?? 'Injected fault';
+			// AirSign's docs do not show the error body: a status may come with no code at all.
+			if (fault.code === null) return { status, body: { message } };
+			return apiError(status, fault.code ?? 'INTERNAL', message);
+		}
 	}
 }
 

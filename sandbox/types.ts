@@ -183,6 +183,10 @@ export interface Fault {
 	count?: number;
 	skip?: number;
 	status?: number;
+	/** `status` faults: the body's code (default INTERNAL); null: a body without any code. */
+	code?: string | null;
+	/** `status` faults: the body's message (default "Injected fault"). */
+	message?: string;
 	delayMs?: number;
 	retryAfter?: number;
 }

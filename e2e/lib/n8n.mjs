@@ -117,8 +117,12 @@ export async function packPackage({ build = true, destDir, timeoutMs = 180_000 }
  * package resolves to n8n's copy. `--legacy-peer-deps` stops npm 7+ from installing a second,
  * different n8n-workflow next to the package (which would break `instanceof` checks on errors).
  */
-export async function installPackageIntoN8n(userFolder, tarball, { timeoutMs = 180_000 } = {}) {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+export async function installPackageIntoN8n(
+	userFolder,
+	tarball,
+	// an n8n this tier did not start (e2e/external.mjs) names its nodes folder itself
+	{ timeoutMs = 180_000, nodesDir = path.join(userFolder, '.n8n', 'nodes') } = {},
+) {
 	mkdirSync(nodesDir, { recursive: true });
 	const pkgJson = path.join(nodesDir, 'package.json');
 	if (!existsSync(pkgJson))

@@ -1,6 +1,7 @@
 /**
- * Which n8n engine the tests run on, in one place. `npm test` runs the engine that n8n 2.39.10
- * pins (n8n-core 2.39.8, n8n-workflow 2.39.3: the dev dependencies). `npm run test:n8n1` runs the
+ * Which n8n engine the tests run on, in one place. `npm test` runs the engine of n8n 2.41.3
+ * (n8n-workflow 2.41.0, which n8n 2.41.3 pins, and n8n-core 2.41.1: 2.41.3 pins n8n-core 2.41.2,
+ * which the registry copy here lacks; see docs/compatibility.md). These are the dev dependencies. `npm run test:n8n1` runs the
  * same engine tests on the one that n8n 1.123.81 pins (n8n-core 1.122.48 and, through it,
  * n8n-workflow 1.120.31), installed as the alias `n8n-core-v1`; vitest.n8n1.config.ts points the
  * imports of n8n-core, n8n-workflow and the @n8n packages at that engine's copies.

@@ -18,6 +18,15 @@ describe('faults (README, Faults)', () => {
 		expect((await list(sandbox())).status).toBe(200);
 	});
 
+	it('status: a chosen code and message, or no code at all (code: null)', async () => {
+		sandbox().injectFault({ kind: 'status', status: 400, code: 'SOMETHING_NEW', message: 'new' });
+		const coded = await list(sandbox());
+		expect([coded.status, coded.body]).toEqual([400, { code: 'SOMETHING_NEW', message: 'new' }]);
+		sandbox().injectFault({ kind: 'status', status: 404, code: null, message: 'Not found' });
+		const bare = await list(sandbox());
+		expect([bare.status, bare.body]).toEqual([404, { message: 'Not found' }]);
+	});
+
 	it('skip: lets the first matching requests through', async () => {
 		sandbox().injectFault({ kind: 'status', status: 502, skip: 2 });
 		expect((await list(sandbox())).status).toBe(200);

@@ -1,7 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
+import { inputError } from '../errors/inputError';
 import { serviceCodeOf } from '../errors/nodeError';
+import { asNodeError } from '../errors/unexpected';
 import { MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import * as file from './file/File.resource';
 import { runItemsAtOnce } from './itemsAtOnce';
@@ -43,7 +50,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const chosen = operations[resource]?.[operation];
 	if (!chosen) {
-		throw new NodeOperationError(
+		throw inputError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
@@ -88,11 +95,7 @@ async function runItem(
 			}),
 		};
 	} catch (error) {
-		// Both constructors hand back an error that is already of their kind, untouched.
-		const nodeError =
-			error instanceof NodeApiError
-				? new NodeApiError(ctx.getNode(), error as unknown as JsonObject)
-				: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		const nodeError = asNodeError(ctx.getNode(), error, itemIndex);
 		if (!continueOnFail) return { failed: nodeError };
 		const code = serviceCodeOf(nodeError);
 		return {
@@ -143,7 +146,7 @@ function withItemsRunAfter(
 function readItemsAtOnce(ctx: IExecuteFunctions): number {
 	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, 1) as unknown;
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {
-		throw new NodeOperationError(
+		throw inputError(
 			ctx.getNode(),
 			`"Items at Once" must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE}; it is ${JSON.stringify(value)}`,
 			{ itemIndex: 0 },

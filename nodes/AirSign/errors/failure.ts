@@ -1,3 +1,6 @@
+import type { RateLimitState } from '../transport/answerHeaders';
+import type { DeclaredFailure } from './declaredFailure';
+import { declaredFailureOf } from './declaredFailure';
 import { readServiceErrorCode, readServiceMessage } from './serviceBody';
 
 /**
@@ -14,17 +17,43 @@ export interface RequestFailure {
 	networkCode?: string;
 	/** A message raised before any answer, e.g. by the credential's token request. */
 	otherMessage?: string;
+	/** The cause a failure before any answer declared itself (the credential's token request). */
+	declared?: DeclaredFailure;
+	/** A 429's Retry-After, in ms. */
+	retryAfterMs?: number;
+	/** A 429's budget reset (X-RateLimit-Reset), as epoch ms on this machine's clock. */
+	resetsAtEpochMs?: number;
 }
 
 export const MALFORMED_RESPONSE = 'MALFORMED_RESPONSE';
 
-/** A non-2xx answer, or a 2xx answer that is not the JSON object the spec promises. */
-export function failureFromAnswer(status: number, body: unknown): RequestFailure | undefined {
+/**
+ * A non-2xx answer, or a 2xx answer that is not the JSON object the spec promises. A 429 keeps
+ * AirSign's wait hints (read from its headers) for the cause the error declares.
+ */
+export function failureFromAnswer(
+	status: number,
+	body: unknown,
+	rateLimit: RateLimitState = {},
+): RequestFailure | undefined {
 	if (status >= 200 && status < 300) {
 		if (body !== null && typeof body === 'object') return undefined;
 		return { status, code: MALFORMED_RESPONSE };
 	}
-	return { status, code: readServiceErrorCode(body), serviceMessage: readServiceMessage(body) };
+	return {
+		status,
+		code: readServiceErrorCode(body),
+		serviceMessage: readServiceMessage(body),
+		...(status === 429 && waitHints(rateLimit)),
+	};
+}
+
+/** Retry-After as it came; the reset as a time on this machine's clock (immune to skew). */
+function waitHints({ retryAfterMs, msUntilReset }: RateLimitState) {
+	return {
+		...(retryAfterMs !== undefined && { retryAfterMs }),
+		...(msUntilReset !== undefined && { resetsAtEpochMs: Date.now() + msUntilReset }),
+	};
 }
 
 /**
@@ -41,7 +70,8 @@ export function failureWithoutAnswer(error: unknown): RequestFailure {
 	};
 	const networkCode = thrown.cause?.code ?? thrown.code ?? thrown.httpCode;
 	if (typeof networkCode === 'string' && /^E[A-Z_]+$/.test(networkCode)) return { networkCode };
-	return { otherMessage: thrown.message };
+	const declared = declaredFailureOf(error) ?? declaredFailureOf(thrown.cause);
+	return { otherMessage: thrown.message, ...(declared && { declared }) };
 }
 
 /**

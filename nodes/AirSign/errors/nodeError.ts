@@ -8,6 +8,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
+import { causeOfRequestFailure } from './cause';
 import type { RequestFailure } from './failure';
 import { MALFORMED_RESPONSE } from './failure';
 import type { FailureMessages, FailureText } from './wording';
@@ -15,9 +16,9 @@ import { describeFailure } from './wording';
 
 /**
  * The NodeApiError a workflow builder sees for a failed request: the operation's words, the
- * HTTP status and the service's code, and nothing of the credential. The secrets are read only
- * here, when a failure needs them, so that any of their values the service echoed back is
- * replaced before the text leaves the node.
+ * HTTP status and the service's code, and nothing of the credential; it declares the failure's
+ * cause (see cause.ts). The secrets are read only here, when a failure needs them, so that any
+ * of their values the service echoed back is replaced before the text leaves the node.
  */
 export async function toNodeError(
 	ctx: Context,
@@ -42,6 +43,7 @@ export async function toNodeError(
 		description,
 		httpCode,
 		itemIndex,
+		failure: causeOfRequestFailure(failure),
 	});
 	// Not MALFORMED_RESPONSE: that is this node's name for an unreadable answer, not AirSign's code.
 	if (failure.code !== undefined && failure.code !== MALFORMED_RESPONSE)

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { UUID_PATTERN } from './constants';
+import { inputError } from '../errors/inputError';
 
 export interface UploadedPdfEntry extends IDataObject {
 	type: 'uploadedPdf';
@@ -21,7 +21,7 @@ export function readAttachments(
 	itemIndex: number,
 ): UploadedPdfEntry[] {
 	const fail = (shown: unknown) =>
-		new NodeOperationError(
+		inputError(
 			node,
 			`${LABEL} holds something that is not an uploaded file: ${JSON.stringify(shown)?.slice(0, 100)}`,
 			{

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
+import { inputError } from '../errors/inputError';
 
 /** A recipient of a session written in blocks: the key its signature block names. */
 export interface BlockRecipient extends IDataObject {
@@ -14,8 +15,7 @@ export interface BlockRecipient extends IDataObject {
 type Fail = (message: string, description?: string) => NodeOperationError;
 
 export function failer(node: INode, itemIndex: number): Fail {
-	return (message, description) =>
-		new NodeOperationError(node, message, { itemIndex, description });
+	return (message, description) => inputError(node, message, { itemIndex, description });
 }
 
 const chars = (text: string) => [...text].length;

@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
+import { tryToParseDateTime } from 'n8n-workflow';
+import { inputError } from '../errors/inputError';
 
 /**
  * Turns what n8n users type or map into a date parameter (an ISO string, a Luxon
@@ -22,7 +23,7 @@ export function toUtcIso(
 	} catch {
 		// Reported below with the parameter's name.
 	}
-	throw new NodeOperationError(node, `"${parameterLabel}" is not a valid date: ${String(value)}`, {
+	throw inputError(node, `"${parameterLabel}" is not a valid date: ${String(value)}`, {
 		itemIndex,
 		description:
 			"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",

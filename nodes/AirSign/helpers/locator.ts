@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { IdKind } from './validation';
 import { assertId, ID_KINDS } from './validation';
+import { inputError } from '../errors/inputError';
 
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -37,7 +37,7 @@ export function idFromUrl(node: INode, url: string, kind: IdKind, itemIndex: num
 	const afterSegment = new RegExp(`/${kind}s?/(${UUID_ANYWHERE.source})`, 'i').exec(text)?.[1];
 	const id = ids.length === 1 ? ids[0] : afterSegment;
 	if (id === undefined) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			ids.length === 0
 				? `The URL "${text.slice(0, 120)}" holds no AirSign ${kind} ID`

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { SESSION_STATUSES } from './constants';
+import { inputError } from '../errors/inputError';
 
 /** The filters Get Many and the trigger share (fields: descriptions/sessionFilters.ts). */
 export interface SessionMatch {
@@ -28,17 +28,15 @@ export function readSessionMatch(
 		?.split(',')
 		.find((status) => !(SESSION_STATUSES as readonly string[]).includes(status));
 	if (unknownStatus !== undefined) {
-		throw new NodeOperationError(node, `"Status" has an unknown value: ${unknownStatus}`, {
+		throw inputError(node, `"Status" has an unknown value: ${unknownStatus}`, {
 			itemIndex,
 			description: `AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
 		});
 	}
 	if (match.recipientEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(match.recipientEmail)) {
-		throw new NodeOperationError(
-			node,
-			`"Recipient Email" is not an email address: ${match.recipientEmail}`,
-			{ itemIndex },
-		);
+		throw inputError(node, `"Recipient Email" is not an email address: ${match.recipientEmail}`, {
+			itemIndex,
+		});
 	}
 	return match;
 }

@@ -1,5 +1,4 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { FeatureUse } from '../errors/planFeature';
 import {
@@ -9,6 +8,7 @@ import {
 	REMINDER_FREQUENCIES,
 	UUID_PATTERN,
 } from './constants';
+import { inputError } from '../errors/inputError';
 
 export interface SessionSettings {
 	/** What goes into the request body. */
@@ -29,7 +29,7 @@ export function readSessionSettings(
 	fromTemplate: boolean,
 ): SessionSettings {
 	const body: IDataObject = {};
-	const fail = (message: string) => new NodeOperationError(node, message, { itemIndex });
+	const fail = (message: string) => inputError(node, message, { itemIndex });
 	const expiryUse: string[] = [];
 	if (options.expiryDays !== undefined) {
 		const days = options.expiryDays as number;
@@ -87,27 +87,19 @@ export function readSessionSettings(
 
 function assertSenderProfile(node: INode, value: string, itemIndex: number): string {
 	if (UUID_PATTERN.test(value)) return value;
-	throw new NodeOperationError(
-		node,
-		`"Sender Profile ID" is not an AirSign ID: ${value.slice(0, 60)}`,
-		{
-			itemIndex,
-			description: 'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
-		},
-	);
+	throw inputError(node, `"Sender Profile ID" is not an AirSign ID: ${value.slice(0, 60)}`, {
+		itemIndex,
+		description: 'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
+	});
 }
 
 function assertTag(node: INode, value: string, itemIndex: number): string {
 	if (UUID_PATTERN.test(value)) return value;
-	throw new NodeOperationError(
-		node,
-		`"Tag IDs" holds something that is not a tag ID: ${value.slice(0, 60)}`,
-		{
-			itemIndex,
-			description:
-				'Give tag IDs (UUIDs) separated by commas, or an expression that returns a list of them.',
-		},
-	);
+	throw inputError(node, `"Tag IDs" holds something that is not a tag ID: ${value.slice(0, 60)}`, {
+		itemIndex,
+		description:
+			'Give tag IDs (UUIDs) separated by commas, or an expression that returns a list of them.',
+	});
 }
 
 /** A comma-separated text or a list (from an expression), as trimmed non-empty strings. */

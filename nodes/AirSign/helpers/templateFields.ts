@@ -2,6 +2,7 @@ import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-wor
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
+import { inputError } from '../errors/inputError';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
@@ -103,7 +104,7 @@ export function readTemplateValues(
 	timezone: string,
 ): TemplateValues {
 	const fail = (message: string, description?: string) =>
-		new NodeOperationError(node, message, { itemIndex, description });
+		inputError(node, message, { itemIndex, description });
 	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
 	if (missing.length > 0) {
 		throw fail(

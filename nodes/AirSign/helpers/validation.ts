@@ -1,5 +1,4 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	EMAIL_PATTERN,
@@ -10,6 +9,7 @@ import {
 	PDF_SIGNATURE,
 	UUID_PATTERN,
 } from './constants';
+import { inputError } from '../errors/inputError';
 
 /** What an ID names, for messages. */
 export const ID_KINDS = {
@@ -36,14 +36,10 @@ export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: n
 	const id = typeof value === 'string' ? value.trim() : '';
 	if (!UUID_PATTERN.test(id)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : String(value);
-		throw new NodeOperationError(
-			node,
-			`${ID_KINDS[kind].label} ${shown} is not a valid AirSign ${kind} ID`,
-			{
-				itemIndex,
-				description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
-			},
-		);
+		throw inputError(node, `${ID_KINDS[kind].label} ${shown} is not a valid AirSign ${kind} ID`, {
+			itemIndex,
+			description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
+		});
 	}
 	return id;
 }
@@ -66,17 +62,13 @@ export function assertUploadablePdf(
 	itemIndex: number,
 ): void {
 	if (bytes.length === 0) {
-		throw new NodeOperationError(
-			node,
-			`The file in binary property "${binaryPropertyName}" is empty`,
-			{
-				itemIndex,
-				description: 'Check the node that produced the file: it gave a file with no content.',
-			},
-		);
+		throw inputError(node, `The file in binary property "${binaryPropertyName}" is empty`, {
+			itemIndex,
+			description: 'Check the node that produced the file: it gave a file with no content.',
+		});
 	}
 	if (bytes.length > MAX_UPLOAD_BYTES) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			`The file in binary property "${binaryPropertyName}" is ${formatBytes(bytes.length)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
 			{
@@ -86,7 +78,7 @@ export function assertUploadablePdf(
 		);
 	}
 	if (bytes.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			`The file in binary property "${binaryPropertyName}" is not a PDF; AirSign accepts only PDF files`,
 			{
@@ -105,13 +97,13 @@ export function assertUploadablePdf(
 export function normaliseFileName(node: INode, value: string, itemIndex: number): string {
 	const fileName = value.trim();
 	if (fileName === '') {
-		throw new NodeOperationError(node, 'The file name is empty', {
+		throw inputError(node, 'The file name is empty', {
 			itemIndex,
 			description: 'Set "File Name", or leave it empty to use the name of the binary file.',
 		});
 	}
 	if (fileName.length > MAX_FILE_NAME_LENGTH) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			`The file name is ${fileName.length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
 			{ itemIndex, description: 'Shorten the value of "File Name".' },
@@ -128,7 +120,7 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 	const email = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL_PATTERN.test(email)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 80)}"` : String(value);
-		throw new NodeOperationError(node, `"${label}" is not an email address: ${shown}`, {
+		throw inputError(node, `"${label}" is not an email address: ${shown}`, {
 			itemIndex,
 		});
 	}
@@ -139,7 +131,7 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 export function assertName(node: INode, value: string, label: string, itemIndex: number): string {
 	const length = [...value].length;
 	if (value.trim() === '' || length > LIMITS.name) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			`"${label}" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
 			{

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { declaredFailureOf, NODE_DEFECT } from '../errors/declaredFailure';
 import { LIMITS, listSessionsBudgetText, MAX_PAGE_SIZE } from '../helpers/constants';
 import { callAirSign } from '../transport/call';
 import { fetchSessionsPage } from '../transport/sessionPages';
@@ -54,10 +55,14 @@ export async function searchSessions(
 					message: error.message,
 					description: `${listSessionsBudgetText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
 					httpCode: '429',
+					failure: declaredFailureOf(error),
 				},
 			);
 		}
-		throw new NodeApiError(this.getNode(), error as JsonObject);
+		// A NodeApiError comes back untouched; anything else is a bug of this list.
+		throw new NodeApiError(this.getNode(), error as JsonObject, {
+			...(!(error instanceof NodeApiError) && { failure: NODE_DEFECT }),
+		});
 	}
 }
 

@@ -98,11 +98,12 @@ export async function apiRequest(
 }
 
 function readAnswer(statusCode: number, headers: unknown, body: unknown): ApiAnswer {
+	const answerHeaders = readAnswerHeaders(headers);
 	return {
-		...readAnswerHeaders(headers),
+		...answerHeaders,
 		statusCode,
 		body,
-		failure: failureFromAnswer(statusCode, body),
+		failure: failureFromAnswer(statusCode, body, answerHeaders.rateLimit),
 	};
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { NODE_DEFECT } from '../errors/declaredFailure';
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
@@ -161,7 +162,7 @@ export async function collectUpdates(
 		// Out of time: it stops as at the request cap (a tie group read in part stays at its instant).
 		else if (!(error instanceof PollBudgetSpent))
 			// A bug (a TypeError, …) is no passing fault: it must not wait five polls to be seen.
-			throw new NodeOperationError(ctx.getNode(), error as Error);
+			throw new NodeOperationError(ctx.getNode(), error as Error, { failure: NODE_DEFECT });
 	}
 
 	// Never past the service's "now" (less the settling window): a session stamped in

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { declaredFailureOf } from '../errors/declaredFailure';
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs, toUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
@@ -163,7 +164,11 @@ async function readUpdates(
 				throw new NodeOperationError(
 					ctx.getNode(),
 					`AirSign could not be read for ${failedPolls} polls in a row: ${result.fault.message}`,
-					{ description: result.fault.description ?? undefined },
+					{
+						description: result.fault.description ?? undefined,
+						// the cause of the last failed poll (temporarily unavailable, rate-limited)
+						failure: declaredFailureOf(result.fault),
+					},
 				);
 			}
 			return null;

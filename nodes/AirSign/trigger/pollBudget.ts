@@ -1,6 +1,8 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { TEMPORARILY_UNAVAILABLE } from '../errors/declaredFailure';
+
 /**
  * Time kept free for one more page: the trigger starts a request only while at least this
  * much of the poll's budget is left (and twice its slowest request so far, see
@@ -96,6 +98,7 @@ export class PollDeadline {
 				message: 'AirSign did not answer within the time n8n gives a poll',
 				description:
 					'The request was given up at the end of the poll time budget; the next poll continues from where this one stopped.',
+				failure: TEMPORARILY_UNAVAILABLE,
 			},
 		);
 	}

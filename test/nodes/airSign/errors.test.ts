@@ -99,9 +99,9 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 		expect(result.error!.message).toBe('AirSign has no session with this ID [HTTP 404]');
 	});
 
-	it('falls back to the HTTP status with an empty body, a non-JSON body or "about:blank"', async () => {
+	it('falls back to the HTTP status with an empty body, a non-JSON body or "about:blank" (a 400 of Send: its documented meaning; an undocumented 409: the generic words)', async () => {
 		const empty = await sendAgainstStub({ status: 400, raw: '' });
-		expect(empty.error!.message).toBe('AirSign refused the request [HTTP 400]');
+		expect(empty.error!.message).toBe('AirSign refused to send the session [HTTP 400]');
 		await stub!.close();
 		const html = await sendAgainstStub({
 			status: 409,
@@ -114,8 +114,10 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 			status: 400,
 			body: { type: 'about:blank', title: 'Bad Request' },
 		});
-		expect(blank.error!.message).toBe('AirSign refused the request [HTTP 400]');
-		expect(blank.error!.description).toBe('AirSign said: "Bad Request"');
+		expect(blank.error!.message).toBe('AirSign refused to send the session [HTTP 400]');
+		expect(blank.error!.description).toMatch(
+			/is not self-sign only.* AirSign said: "Bad Request"$/,
+		);
 	});
 
 	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {

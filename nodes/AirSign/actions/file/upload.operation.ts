@@ -58,6 +58,12 @@ const failures: FailureMessages = {
 	},
 	FILE_TOO_LARGE: tooLarge,
 	413: tooLarge,
+	// AirSign's two 400s, when the answer names neither (no code, or one this node does not know).
+	400: {
+		message: 'AirSign refused the uploaded data: it is not valid base64 or not a PDF',
+		description:
+			'The node sends the binary file as base64: check that the input binary field holds the PDF itself, and convert other documents to PDF first.',
+	},
 	403: {
 		description:
 			'Its token lacks the scope write:files or write:sessions, one of which Upload needs. Ask the AirSign administrator for a client with one of them.',

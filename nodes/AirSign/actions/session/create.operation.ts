@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	itemsAtOnceOption,
@@ -19,6 +19,7 @@ import { callAirSign } from '../../transport/call';
 import { blockFailures, readDocuments } from './createDocuments';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
+import { inputError } from '../../errors/inputError';
 
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
@@ -192,7 +193,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const files = [...documents.map((document) => ({ type: 'blocks', document })), ...attachments];
 	if (files.length > LIMITS.files) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
 			`A session holds at most ${LIMITS.files} files; this one would hold ${files.length} (${documents.length} document(s) and ${attachments.length} uploaded PDF(s))`,
 			{ itemIndex, description: 'Attach fewer uploaded PDFs, or merge them into one PDF first.' },

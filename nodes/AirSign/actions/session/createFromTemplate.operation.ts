@@ -90,6 +90,11 @@ const failures: FailureMessages = {
 		message: 'AirSign says required variables of the template are missing',
 		description: refresh,
 	},
+	// Any of the above, when the answer does not say which (no code, or one this node does not know).
+	400: {
+		message: 'AirSign refused to create the session from the template',
+		description: `The template may be a draft, the node may give more recipients than it has or miss a required variable, or AirSign refused a value. ${refresh}`,
+	},
 	404: templateNotFound,
 };
 

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	filtersCollection,
@@ -15,6 +15,7 @@ import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { listSessions } from '../../transport/sessionPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
+import { inputError } from '../../errors/inputError';
 
 const properties: INodeProperties[] = [
 	{
@@ -101,13 +102,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(
-			node,
-			`"Limit" must be a whole number of at least 1, not ${limit}`,
-			{
-				itemIndex,
-			},
-		);
+		throw inputError(node, `"Limit" must be a whole number of at least 1, not ${limit}`, {
+			itemIndex,
+		});
 	}
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -141,7 +138,7 @@ function assertOrdered(
 	itemIndex: number,
 ): void {
 	if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before)) {
-		throw new NodeOperationError(
+		throw inputError(
 			ctx.getNode(),
 			`"${label} After" (${after}) is not earlier than "${label} Before" (${before}), so no session could match`,
 			{ itemIndex },

@@ -41,6 +41,12 @@ const failures: FailureMessages = {
 		message: 'The session is self-sign only, so there is nobody to send it to',
 		description: 'Self-sign sessions are signed by their owner in AirSign and are never sent.',
 	},
+	// Every documented 400 of Send, when the answer names none of them (no code, or a new one).
+	400: {
+		message: 'AirSign refused to send the session',
+		description:
+			'AirSign sends only a draft that has recipients, each with a name and an email, and that is not self-sign only. Open the session in AirSign (or read it with Get Session) to see which of these it misses.',
+	},
 	403: {
 		description:
 			'Its token lacks the scope write:sessions, which Send needs. Ask the AirSign administrator for a client with that scope.',

@@ -62,12 +62,23 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** AirSign's only documented 400 of Send Invitation (code SESSION_NOT_ACTIVE, or none). */
+const sessionNotActive = {
+	message: 'The session is not waiting for signatures, so no invitation was sent',
+	description:
+		'Send Invitation reminds recipients of a session that is pending or in progress. Send a draft with Send; a completed, cancelled or expired session needs no reminder.',
+};
+
+/** A 404 of a request that named a recipient: AirSign's docs give one 404 for both. */
+const sessionOrRecipientNotFound = {
+	message: 'AirSign has no such session, or the session has no such recipient',
+	description:
+		'Check both: the session ID (sessions of another AirSign organisation are invisible to this credential) and the recipient, whose ID or email Get Session lists.',
+};
+
 const failures: FailureMessages = {
-	SESSION_NOT_ACTIVE: {
-		message: 'The session is not waiting for signatures, so no invitation was sent',
-		description:
-			'Send Invitation reminds recipients of a session that is pending or in progress. Send a draft with Send; a completed, cancelled or expired session needs no reminder.',
-	},
+	SESSION_NOT_ACTIVE: sessionNotActive,
+	400: sessionNotActive,
 	RECIPIENT_NOT_FOUND: {
 		message: 'The session has no such recipient',
 		description:
@@ -112,7 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			itemIndex,
 		},
 		{
-			failures,
+			failures: recipient === 'next' ? failures : { ...failures, 404: sessionOrRecipientNotFound },
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 			write: { mayExist: 'the invitation may have been sent' },
 		},

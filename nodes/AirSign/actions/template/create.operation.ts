@@ -187,16 +187,20 @@ export const description = updateDisplayOptions(
 const scope =
 	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';
 
+const valueRefused = {
+	message: 'AirSign refused a value of the template',
+	description: 'AirSign names the value below; correct it in the node and run again.',
+};
+
 const failures: FailureMessages = {
 	...blockFailures,
 	UNDECLARED_VARIABLE: {
 		message: 'The document uses a {{{token}}} that is not a variable',
 		description: 'Declare it under "Variables", or correct the token.',
 	},
-	VALIDATION_ERROR: {
-		message: 'AirSign refused a value of the template',
-		description: 'AirSign names the value below; correct it in the node and run again.',
-	},
+	VALIDATION_ERROR: valueRefused,
+	// A validation failure without a code, or with one this node does not know.
+	400: valueRefused,
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

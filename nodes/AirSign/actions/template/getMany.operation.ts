@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
 import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
@@ -7,6 +7,7 @@ import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
 import { returnAllAndLimit } from '../../descriptions/paging';
+import { inputError } from '../../errors/inputError';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -43,13 +44,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		? Number.POSITIVE_INFINITY
 		: (this.getNodeParameter('limit', itemIndex) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${limit}`,
-			{
-				itemIndex,
-			},
-		);
+		throw inputError(this.getNode(), `"Limit" must be a whole number of at least 1, not ${limit}`, {
+			itemIndex,
+		});
 	}
 	const status = this.getNodeParameter('status', itemIndex, 'active') as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -1,0 +1,18 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CONFIGURATION_INVALID } from './declaredFailure';
+
+/**
+ * Input the node refuses before any request (a parameter, an item's value): a NodeOperationError
+ * that names the parameter and the item, declared configuration-invalid. Bad input is the
+ * workflow's to fix, whether typed in the node or mapped from an earlier node's output: waiting
+ * or a new credential would not help.
+ */
+export function inputError(
+	node: INode,
+	message: string,
+	options: { itemIndex?: number; description?: string } = {},
+): NodeOperationError {
+	return new NodeOperationError(node, message, { ...options, failure: CONFIGURATION_INVALID });
+}

@@ -1,0 +1,284 @@
+import '../../harness';
+import { binaryItem } from '../../harness';
+import { ENGINE } from '../../harness/engine';
+
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { causeOfRequestFailure } from '../../../nodes/AirSign/errors/cause';
+import { failureWithoutAnswer } from '../../../nodes/AirSign/errors/failure';
+import { asNodeError } from '../../../nodes/AirSign/errors/unexpected';
+import {
+	clientCredential,
+	closedPort,
+	getManyParams,
+	pdf,
+	recordSleeps,
+	runAirSign,
+	sendParams,
+	startStub,
+	tokenCredential,
+	uploadParams,
+	useSandbox,
+	type StubServer,
+} from './helpers';
+
+/**
+ * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError).
+ * On the engine of n8n 2.41 the error carries the cause; on n8n 1.x's engine (n8n-workflow 1.x,
+ * which has no such field) the same error comes without it, and everything else is the same.
+ */
+const ctx = useSandbox();
+const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
+const declaresCauses = ENGINE === 'n8n-2';
+
+let stub: StubServer | undefined;
+let restoreSleeps: (() => void) | undefined;
+afterEach(async () => {
+	restoreSleeps?.();
+	restoreSleeps = undefined;
+	await stub?.close();
+	stub = undefined;
+});
+
+/** The declared failure, or (n8n 1.x) its absence, on the thrown error and on the stored one. */
+function expectCause(
+	result: Awaited<ReturnType<typeof runAirSign>>,
+	expected: Record<string, unknown>,
+) {
+	const error = result.error as (Error & { failure?: unknown }) | undefined;
+	expect(error).toBeDefined();
+	if (declaresCauses) {
+		expect(error!.failure).toEqual(expected);
+	} else {
+		expect(error!.failure).toBeUndefined();
+		expect('failure' in error!).toBe(false);
+	}
+}
+
+/** Skips the back-off waits of reads (their retries are not what these tests are about). */
+function fastSleeps() {
+	restoreSleeps = recordSleeps().restore;
+}
+
+describe('declared failure causes: answers from AirSign', () => {
+	it('429 → rate-limited, with Retry-After and the reset as epoch ms', async () => {
+		const draft = ctx.sandbox.createSession({ recipients });
+		ctx.sandbox.injectFault({ kind: 'rateLimit', retryAfter: 3600, path: '/api/v1/Session' });
+		const before = Date.now();
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		const after = Date.now();
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.httpCode).toBe('429');
+		if (!declaresCauses) return expectCause(result, {});
+		const failure = (result.error as unknown as { failure: Record<string, number> }).failure;
+		expect(failure.cause).toBe('rate-limited');
+		expect(failure.retryAfterMs).toBe(3_600_000);
+		// The sandbox's reset is its clock + Retry-After; its Date header has whole seconds.
+		expect(failure.resetsAtEpochMs).toBeGreaterThanOrEqual(before + 3_600_000 - 1_000);
+		expect(failure.resetsAtEpochMs).toBeLessThanOrEqual(after + 3_600_000 + 1_000);
+	});
+
+	it('429 without any header → rate-limited without wait hints', async () => {
+		stub = await startStub(() => ({ status: 429, body: { message: 'slow down' } }));
+		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expectCause(result, { cause: 'rate-limited' });
+	});
+
+	it.each([500, 502, 503, 504])('%i on a write → temporarily-unavailable', async (status) => {
+		const draft = ctx.sandbox.createSession({ recipients });
+		ctx.sandbox.injectFault({ kind: 'status', status, path: '/api/v1/Session' });
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		expect(result.error!.httpCode).toBe(String(status));
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('503 on a read, after its retries → temporarily-unavailable', async () => {
+		fastSleeps();
+		ctx.sandbox.injectFault({ kind: 'status', status: 503, count: 3, path: '/api/v1/Sessions' });
+		const result = await runAirSign(ctx, getManyParams());
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('a dropped connection → temporarily-unavailable', async () => {
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/File' });
+		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('a timeout (axios ECONNABORTED / ETIMEDOUT, no answer) → temporarily-unavailable', () => {
+		// The request's own time limit is 60 s: too long for a test; the error as the client raises it.
+		for (const error of [
+			Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' }),
+			Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }),
+			{ message: 'wrapped', cause: { code: 'ETIMEDOUT' } },
+		]) {
+			expect(causeOfRequestFailure(failureWithoutAnswer(error))).toEqual({
+				cause: 'temporarily-unavailable',
+			});
+		}
+	});
+
+	it('an answer that is not JSON → temporarily-unavailable', async () => {
+		const draft = ctx.sandbox.createSession({ recipients });
+		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Session' });
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('connection refused (nothing listens at the Base URL) → temporarily-unavailable', async () => {
+		fastSleeps();
+		ctx.cred = await tokenCredential(ctx, 'some-token-1234', await closedPort());
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('401 after n8n renewed the client-credentials token → credential-invalid', async () => {
+		// The token endpoint hands out tokens; the API rejects every one of them.
+		stub = await startStub((request) =>
+			request.url.startsWith('/oidc/token')
+				? { status: 200, body: { access_token: 'fresh-token-abcdef', expires_in: 3600 } }
+				: { status: 401, body: { code: 'INVALID_TOKEN', message: 'token rejected' } },
+		);
+		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, stub.baseUrl);
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expect(result.error!.httpCode).toBe('401');
+		expect(stub.requests.filter((r) => r.url.startsWith('/oidc/token')).length).toBeGreaterThan(1);
+		expectCause(result, { cause: 'credential-invalid' });
+	});
+
+	it('a pasted access token AirSign rejects → credential-invalid', async () => {
+		ctx.cred = await tokenCredential(ctx, 'not-a-real-token-1234');
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expect(result.error!.httpCode).toBe('401');
+		expectCause(result, { cause: 'credential-invalid' });
+	});
+
+	it('a client secret the token endpoint refuses → credential-invalid', async () => {
+		ctx.cred = await clientCredential(ctx, 'wrong-secret-123456');
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expectCause(result, { cause: 'credential-invalid' });
+	});
+
+	it.each([
+		['a Base URL with no token endpoint (404)', 404, 'configuration-invalid'],
+		['AirSign cannot issue tokens right now (503)', 503, 'temporarily-unavailable'],
+	] as const)('the token request: %s → %s', async (_label, status, cause) => {
+		stub = await startStub(() => ({ status, body: { message: 'no' } }));
+		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, stub.baseUrl);
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expectCause(result, { cause });
+	});
+
+	it('the token request: nothing listens at the Base URL → temporarily-unavailable', async () => {
+		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, await closedPort());
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expect(result.error!.message).toContain('Could not reach');
+		expectCause(result, { cause: 'temporarily-unavailable' });
+	});
+
+	it('403 (a scope, a plan feature) → configuration-invalid', async () => {
+		const draft = ctx.sandbox.createSession({ recipients });
+		ctx.sandbox.injectFault({ kind: 'status', status: 403, path: '/api/v1/Session' });
+		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		expect(result.error!.httpCode).toBe('403');
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+
+	it('a Base URL that answers 404 to everything → configuration-invalid', async () => {
+		fastSleeps();
+		stub = await startStub(() => ({
+			status: 404,
+			headers: { 'content-type': 'text/html' },
+			raw: '<html>Not Found</html>',
+		}));
+		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		for (const params of [sendParams(SESSION_ID), getManyParams()]) {
+			const result = await runAirSign(ctx, params);
+			expect(result.error!.httpCode).toBe('404');
+			expectCause(result, { cause: 'configuration-invalid' });
+		}
+	});
+
+	it('a session AirSign does not know (404) → configuration-invalid', async () => {
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expect(result.error!.httpCode).toBe('404');
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+
+	it('a request AirSign refuses as it stands (400 NOT_A_DRAFT) → configuration-invalid', async () => {
+		const sent = ctx.sandbox.createSession({ recipients, status: 'inProgress' });
+		const result = await runAirSign(ctx, sendParams(sent.sessionId));
+		expect(result.error!.httpCode).toBe('400');
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+});
+
+describe('declared failure causes: refused before any request', () => {
+	it('a malformed session ID → configuration-invalid, nothing sent', async () => {
+		const result = await runAirSign(ctx, sendParams('not-a-uuid'));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expectCause(result, { cause: 'configuration-invalid' });
+		expect(ctx.sandbox.requests.filter((r) => r.path.startsWith('/api/v1'))).toHaveLength(0);
+	});
+
+	it('an item that is not a PDF → configuration-invalid', async () => {
+		const result = await runAirSign(ctx, uploadParams(), {
+			input: [binaryItem(Buffer.from('GIF89a'))],
+		});
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+
+	it("n8n's own refusal (no binary data under the field named) → configuration-invalid", async () => {
+		const result = await runAirSign(ctx, uploadParams(), { input: [{ json: {} }] });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+
+	it('"Limit" below 1 → configuration-invalid', async () => {
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 0 }));
+		expectCause(result, { cause: 'configuration-invalid' });
+	});
+});
+
+describe('declared failure causes: a bug of the node', () => {
+	const node = {
+		id: '1',
+		name: 'AirSign',
+		type: 'n8n-nodes-airsign.airSign',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+
+	it('a TypeError becomes a NodeOperationError declared node-defect', () => {
+		const error = asNodeError(
+			node,
+			new TypeError("Cannot read properties of undefined (reading 'x')"),
+			2,
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.context.itemIndex).toBe(2);
+		expect((error as { failure?: unknown }).failure).toEqual(
+			declaresCauses ? { cause: 'node-defect' } : undefined,
+		);
+	});
+
+	it("the node's own errors come back untouched, their cause kept", () => {
+		const declared = new NodeOperationError(node, 'bad input', {
+			itemIndex: 0,
+			failure: { cause: 'configuration-invalid' },
+		} as never);
+		expect(asNodeError(node, declared, 0)).toBe(declared);
+		const apiError = new NodeApiError(node, { message: 'x' }, {
+			failure: { cause: 'temporarily-unavailable' },
+		} as never);
+		expect(asNodeError(node, apiError, 0)).toBe(apiError);
+		if (declaresCauses)
+			expect((apiError as { failure?: unknown }).failure).toEqual({
+				cause: 'temporarily-unavailable',
+			});
+	});
+});
