@@ -41,10 +41,10 @@ export interface CallPolicy {
 	maxRateLimitWaitMs: number;
 	/**
 	 * A write (not idempotent): never repeated after a failure that may have reached AirSign,
-	 * and the error says what may exist ("the session may exist"). Absent: a read, whose
-	 * transient failures are retried.
+	 * and the error says what may exist ("the session may exist"; without it, the operation's
+	 * own words). Absent: a read, whose transient failures are retried.
 	 */
-	write?: { mayExist: string };
+	write?: { mayExist?: string };
 	/** A read's extra attempts after a transient failure (default {@link READ_TRANSIENT_RETRIES}). */
 	transientRetries?: number;
 	/** Whose budget a 429 used up (default {@link REQUEST_BUDGET}). */
@@ -97,7 +97,7 @@ export async function callAirSign(
 			});
 		}
 		if (policy.write) {
-			if (mayHaveReachedAirSign(failure)) {
+			if (mayHaveReachedAirSign(failure) && policy.write.mayExist !== undefined) {
 				const text = lostWriteText(failure, policy.write.mayExist);
 				throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
 			}

@@ -13,6 +13,7 @@ import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
+import { lanesOf } from './adaptiveLanes';
 import { readAnswerHeaders } from './answerHeaders';
 import { normaliseBaseUrl } from './baseUrl';
 import { waitOutPause } from './rateLimitPause';
@@ -66,9 +67,20 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 	await waitOutPause(ctx, request);
-	const answer = await send(ctx, options);
-	if (answer.statusCode !== 401) return answer;
-	return await send(ctx, { ...options, ignoreHttpStatusErrors: false });
+	const lanes = lanesOf(ctx);
+	const ticket = lanes?.requestSent();
+	const sentAt = Date.now();
+	let answer = await send(ctx, options);
+	if (answer.statusCode === 401)
+		answer = await send(ctx, { ...options, ignoreHttpStatusErrors: false });
+	if (ticket) {
+		lanes!.answered(ticket, {
+			statusCode: answer.statusCode,
+			rateLimit: answer.rateLimit,
+			ms: Date.now() - sentAt,
+		});
+	}
+	return answer;
 }
 
 async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<ApiAnswer> {

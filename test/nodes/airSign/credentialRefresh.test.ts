@@ -71,7 +71,10 @@ describe('client credentials: tokens renewed during long runs', () => {
 		ctx.sandbox.onRequest(({ path }) => {
 			if (path.startsWith('/api/v1')) ctx.sandbox.clock.advance(25_000);
 		});
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		// One item after another (Items at Once 1): the sandbox's clock moves 25 s per request as if
+		// each came after the last; several in flight would each move it as if alone.
+		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
+		const result = await runAirSign(ctx, oneAtATime, {
 			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
 		});
 		expect(result.error).toBeUndefined();
