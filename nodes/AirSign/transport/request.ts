@@ -15,6 +15,7 @@ import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
 import { lanesOf } from './adaptiveLanes';
 import { readAnswerHeaders } from './answerHeaders';
+import { StreamedBody } from './streamedBody';
 import { normaliseBaseUrl } from './baseUrl';
 import { waitOutPause } from './rateLimitPause';
 
@@ -26,8 +27,11 @@ export interface ApiRequest {
 	/** Path below /api/v1, built only from validated values. */
 	path: string;
 	qs?: IDataObject;
-	/** A JSON object, or JSON already serialised into a Buffer (sent as it is). */
-	body?: IDataObject | Buffer;
+	/**
+	 * A JSON object, JSON already serialised into a Buffer (sent as it is), or JSON read chunk
+	 * by chunk as it is sent (uploads).
+	 */
+	body?: IDataObject | Buffer | StreamedBody;
 	itemIndex: number;
 	timeoutMs?: number;
 }
@@ -60,7 +64,9 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
 		body: request.body,
-		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
+		...((Buffer.isBuffer(request.body) || request.body instanceof StreamedBody) && {
+			headers: { 'Content-Type': 'application/json' },
+		}),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
