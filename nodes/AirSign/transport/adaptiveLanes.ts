@@ -72,6 +72,22 @@ export class AdaptiveLanes {
 		wakeUp();
 	}
 
+	/**
+	 * Waits until one more request may go: no more in flight than the window (an item that
+	 * retries after a 429 queues here too), nor than the budget left; one alone until the first
+	 * answer. Requests in flight always end, so this never waits for ever.
+	 */
+	async requestSlot(): Promise<RequestTicket> {
+		while (this.requestsUnderWay > 0 && !this.mayRequest()) await this.nextAnswer();
+		return this.requestSent();
+	}
+
+	private mayRequest(): boolean {
+		if (this.answers === 0) return false;
+		if (this.requestsUnderWay >= Math.min(this.ceiling, Math.floor(this.window))) return false;
+		return this.budgetLeft === undefined || this.requestsUnderWay < this.budgetLeft;
+	}
+
 	requestSent(): RequestTicket {
 		this.requestsUnderWay++;
 		if (this.budgetLeft !== undefined) this.budgetLeft--;

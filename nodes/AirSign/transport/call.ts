@@ -15,7 +15,11 @@ import { tryApiRequest } from './request';
 const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
 /** Extra attempts of a read after a transient failure. */
 export const READ_TRANSIENT_RETRIES = 2;
-const MAX_RATE_LIMIT_RETRIES = 3;
+/**
+ * Most 429s one call waits out: a call waits as long as its waits add up to no more than Max
+ * Wait on Rate Limit; this only bounds a service answering 429 with Retry-After 0 for ever.
+ */
+const MAX_RATE_LIMIT_RETRIES = 20;
 
 /** Whose hourly budget a 429 used up, in the words of its message. */
 export interface BudgetWords {
@@ -68,6 +72,7 @@ export async function callAirSign(
 ): Promise<ApiAnswer> {
 	let transientAttempts = 0;
 	let rateLimitAttempts = 0;
+	let rateLimitWaitedMs = 0;
 	for (;;) {
 		const answer = await tryApiRequest(ctx, request);
 		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
@@ -80,12 +85,13 @@ export async function callAirSign(
 			const waitMs = answer.rateLimit.retryAfterMs ?? answer.rateLimit.msUntilReset;
 			if (
 				waitMs !== undefined &&
-				waitMs <= policy.maxRateLimitWaitMs &&
+				rateLimitWaitedMs + waitMs <= policy.maxRateLimitWaitMs &&
 				rateLimitAttempts < MAX_RATE_LIMIT_RETRIES &&
 				!isCancelled(ctx)
 			) {
 				rateLimitAttempts++;
 				const pauseMs = Math.max(waitMs, 250);
+				rateLimitWaitedMs += pauseMs;
 				// The other items of this execution hold back too (see rateLimitPause).
 				pauseRequests(ctx, Date.now() + pauseMs, request);
 				await sleep(pauseMs);

@@ -67,6 +67,10 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		...((Buffer.isBuffer(request.body) || request.body instanceof StreamedBody) && {
 			headers: { 'Content-Type': 'application/json' },
 		}),
+		// Following redirects, axios keeps every byte written so as to send it again after one
+		// (follow-redirects): a streamed body would sit whole in memory. AirSign's upload does not
+		// redirect.
+		...(request.body instanceof StreamedBody && { disableFollowRedirect: true }),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
@@ -74,7 +78,7 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 	};
 	await waitOutPause(ctx, request);
 	const lanes = lanesOf(ctx);
-	const ticket = lanes?.requestSent();
+	const ticket = await lanes?.requestSlot();
 	const sentAt = Date.now();
 	let answer = await send(ctx, options);
 	if (answer.statusCode === 401)
