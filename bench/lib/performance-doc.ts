@@ -79,7 +79,7 @@ export function renderPerformanceDoc(results: Results): string {
 	return `# Performance
 
 How fast the AirSign node runs many items and big files, measured on ${results.date.slice(0, 10)} with
-\`${results.command}\` (${results.machine}; ${results.runs} runs a case; medians). Every figure below
+\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians). Every figure below
 is read from \`bench/results.json\`, which that command writes; \`bench/RESULTS.md\` has the full
 tables with their spread. Another machine gives other numbers, the ratios hold.
 
@@ -99,11 +99,14 @@ ${table(['run', `defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}), s`, `Items a
 
 Why ${DEFAULT_ITEMS_AT_ONCE} by default: AirSign's budget counts requests per hour, so running items at
 once spends it no faster; it only stops the network's round trip from adding up item by item
-(one after another, 100 Sends at 100 ms take about 10 s and 1,000 at 250 ms over four minutes).
-With the default, 100 items finish in a few round trips, close to n8n's HTTP Request node, which
-fires every item at once. Beyond that, more at once gains little on 100 items, and on 1,000 items
-the machine's own work (n8n's engine, the credential, the JSON) becomes the limit, so
-${MAX_ITEMS_AT_ONCE} is the most you can set.
+(one after another, every item waits a whole round trip: 1,000 items at 250 ms take over four
+minutes). With the default, 100 Sends at 100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of
+n8n's HTTP Request node, which fires every item at once (and fails the items a burst limit
+refuses, below). ${MAX_ITEMS_AT_ONCE} at once shortens long runs when the machine running n8n has
+room (1,000 Sends at 250 ms: ${seconds('send/plain/1000items/250ms/nodeMax/ms')} s instead of ${seconds('send/plain/1000items/250ms/nodeDefault/ms')} s here), but asks
+n8n to hold twice as many requests open at once; on a busier run of the same bench it was no
+faster. It is also the most you can set: past it, n8n's own work per request, not the network,
+is what a run waits for.
 
 Whatever the setting:
 
@@ -137,8 +140,8 @@ system, or in the database in queue mode) the file is read from there; in n8n 1.
 in-memory mode the node sends the base64 text n8n already holds, as it is. The checks before the
 upload (empty, over 7 MB, not a PDF) read only the file's size and first bytes, and cost no request.
 
-Peak memory above idle while uploading, as a multiple of the file's size (one fresh process per
-figure; "1 MiB young generation" is \`node --max-semi-space-size=1\`, where pieces already sent
+Peak memory above idle while uploading, as a multiple of one file's size (five at once: all five
+together, still divided by one file's size; one fresh process per figure; "1 MiB young generation" is \`node --max-semi-space-size=1\`, where pieces already sent
 are freed as the upload goes; with V8's defaults they stay in memory as garbage until V8 collects
 them, which is what most n8n instances run with):
 
