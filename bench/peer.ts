@@ -27,6 +27,8 @@ import { axiosListAll, axiosSend, axiosUpload } from './lib/raw-axios';
 import { fmt, log, ratioOf, summarize, table } from './lib/stats';
 import { runChain } from './lib/workflow';
 import { child, MAX_UPLOAD_BYTES, pdf } from './upload';
+import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../nodes/AirSign/helpers/constants';
+import { record } from './lib/results';
 
 export interface PeerSizes {
 	latenciesMs: number[];
@@ -58,10 +60,7 @@ const MAX_RUNS_WITH_LATENCY = 3;
 const AIRSIGN_CREDENTIAL_FIELDS = 2;
 const CONTESTANTS = ['ours', 'peer', 'fetch', 'axios'] as const;
 type Contestant = (typeof CONTESTANTS)[number];
-/**
- * Send with this many items at once: the node's "Items at Once" (its most) beside raw fetch with
- * as many requests in flight, measured in the same runs as the rest of Send.
- */
+/** Raw fetch with this many Send requests in flight, measured in the same runs as the rest of Send. */
 export const SEND_AT_ONCE = 5;
 
 interface Measured {
@@ -117,6 +116,36 @@ async function compare(runs: number, warmUp: boolean, contestants: Case): Promis
 		}
 	}
 	return results;
+}
+
+/** Keeps a case's figures for results.json (operation key, e.g. `send`, `upload`). */
+function recordCase(operation: string, size: string, latencyMs: number, results: Results): void {
+	const names: Record<string, string> = {
+		ours: 'node',
+		peer: 'httpRequest',
+		fetch: 'fetch',
+		axios: 'axios',
+		oursAtOnce: `node-x${MAX_ITEMS_AT_ONCE}`,
+		fetchAtOnce: `fetch-x${SEND_AT_ONCE}`,
+	};
+	const base = { operation, mode: 'default', size, latencyMs, measure: 'ms', unit: 'ms' };
+	for (const [key, measured] of Object.entries(results) as Array<[string, Measured[]]>)
+		record({ ...base, client: names[key] ?? key }, summarize(measured.map((m) => m.ms)));
+	const ratio = (a: Measured[], b: Measured[]) =>
+		summarize(
+			ratioOf(
+				a.map((m) => m.ms),
+				b.map((m) => m.ms),
+			),
+		);
+	record(
+		{ ...base, client: 'node', measure: 'ratio-to-fetch', unit: 'ratio' },
+		ratio(results.ours, results.fetch),
+	);
+	record(
+		{ ...base, client: 'node', measure: 'ratio-to-httpRequest', unit: 'ratio' },
+		ratio(results.ours, results.peer),
+	);
 }
 
 function row(label: string, results: Results, digits = 1): string[] {
@@ -189,8 +218,8 @@ function sendCase(ctx: BenchContext, peer: PeerEnvironment, items: number): Case
 	const workflow = peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl);
 	const prefix = '/api/v1/Session/';
 	const input = (ids: string[]) => ids.map((sessionId) => ({ json: { sessionId } }));
-	/** The AirSign node sending every draft, with "Items at Once" at `itemsAtOnce`. */
-	const nodeSends = async (itemsAtOnce: number) => {
+	/** The AirSign node sending every draft, with "Items at Once" at `itemsAtOnce` (else its default). */
+	const nodeSends = async (itemsAtOnce?: number) => {
 		const ids = drafts(ctx, items);
 		return await measure(ctx, prefix, async () => {
 			const result = await runAirSign(ctx.engine, {
@@ -198,16 +227,16 @@ function sendCase(ctx: BenchContext, peer: PeerEnvironment, items: number): Case
 					resource: 'session',
 					operation: 'send',
 					sessionId: '={{ $json.sessionId }}',
-					options: { itemsAtOnce },
+					options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
 				},
 				input: input(ids),
 			});
-			expectSent(`AirSign node, ${itemsAtOnce} at once`, result.items, ids);
+			expectSent(`AirSign node, Items at Once ${itemsAtOnce ?? 'default'}`, result.items, ids);
 		});
 	};
 	return {
-		ours: async () => await nodeSends(1),
-		oursAtOnce: async () => await nodeSends(SEND_AT_ONCE),
+		ours: async () => await nodeSends(),
+		oursAtOnce: async () => await nodeSends(MAX_ITEMS_AT_ONCE),
 		peer: async () => {
 			const ids = drafts(ctx, items);
 			return await measure(ctx, prefix, async () =>
@@ -412,6 +441,7 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 		);
 		await withLatency(ctx, latency);
 		const send = await compare(runs, latency === 0, sendCase(ctx, peer, sizes.items));
+		recordCase('send', `${sizes.items}items`, latency, send);
 		rows.push(row(`Send, ${sizes.items} items`, send));
 		const sendMs = (results: Measured[] | undefined) => (results ?? []).map((m) => m.ms);
 		sendAtOnceRows.push([
@@ -421,15 +451,14 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 			fmt(summarize(sendMs(send.oursAtOnce)), 0),
 			fmt(summarize(sendMs(send.fetchAtOnce)), 0),
 			fmt(summarize(sendMs(send.peer)), 0),
-			fmt(summarize(ratioOf(sendMs(send.oursAtOnce), sendMs(send.fetchAtOnce))), 2),
-			fmt(summarize(ratioOf(sendMs(send.ours), sendMs(send.oursAtOnce))), 2),
+			fmt(summarize(ratioOf(sendMs(send.ours), sendMs(send.peer))), 2),
+			fmt(summarize(ratioOf(sendMs(send.fetch), sendMs(send.ours))), 2),
 		]);
 		await withLatency(ctx, latency);
+		const upload = await compare(runs, latency === 0, uploadCase(ctx, peer, bytes));
+		recordCase('upload', `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)}MiB`, latency, upload);
 		rows.push(
-			row(
-				`Upload, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB (raw: node:http)`,
-				await compare(runs, latency === 0, uploadCase(ctx, peer, bytes)),
-			),
+			row(`Upload, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB (raw: node:http)`, upload),
 		);
 		await withLatency(ctx, latency);
 		rows.push(
@@ -449,18 +478,18 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 	}
 
 	parts.push(
-		`Send over ${sizes.items} items one after the other vs ${SEND_AT_ONCE} at once (the node's "Items at Once", raw fetch with as many requests in flight) vs the HTTP Request node (every item's request at once), ms; same runs as above:`,
+		`Send over ${sizes.items} items: the AirSign node with its defaults (adaptive lanes up to Items at Once ${DEFAULT_ITEMS_AT_ONCE}) and at Items at Once ${MAX_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
 			[
 				'latency',
-				'AirSign node',
+				'AirSign node, defaults',
 				'raw fetch, one at a time',
-				`AirSign node, ${SEND_AT_ONCE} at once`,
+				`AirSign node, Items at Once ${MAX_ITEMS_AT_ONCE}`,
 				`raw fetch, ${SEND_AT_ONCE} at once`,
 				'HTTP Request (all at once)',
-				`node / fetch, ${SEND_AT_ONCE} at once`,
-				`one at a time / ${SEND_AT_ONCE} at once (node)`,
+				'node defaults / HTTP Request',
+				'raw one at a time / node defaults',
 			],
 			sendAtOnceRows,
 		),

@@ -2,10 +2,11 @@
  * `npm run bench` — performance figures of n8n-nodes-airsign against a raw HTTP client,
  * in one process against the in-process sandbox (loopback only).
  *
- *   npm run bench                 full run, writes bench/RESULTS.md
+ *   npm run bench                 full run, writes bench/RESULTS.md and bench/results.json
+ *                                 (with --only: merges its figures into results.json)
  *   npm run bench -- --smoke      tiny sizes, one run, no RESULTS.md (CI keeps it working)
  *   BENCH_SMOKE=1 npm run bench   the same
- *   npm run bench -- --only=list,upload,send,trigger,package,peer   some sections
+ *   npm run bench -- --only=list,upload,send,trigger,package,peer,bulk   some sections
  *
  * The peer section (HTTP Request node) needs n8n 2.39.10 in .cache/n8n: a full run installs it as
  * the e2e tier does (e2e/install-n8n.mjs, several minutes once); a smoke run uses it only when it
@@ -16,7 +17,7 @@
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,7 +26,11 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { createEngine } from './lib/engine';
 import { ANALYSIS } from './lib/notes';
 import { log } from './lib/stats';
+import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
 import { benchList } from './list';
+import { renderPerformanceDoc } from './lib/performance-doc';
+import type { Figure } from './lib/results';
+import { recordedFigures } from './lib/results';
 import { benchPackage } from './package';
 import { benchPeer, PEER_SIZES, PEER_SMOKE_SIZES } from './peer';
 import { benchSend } from './send';
@@ -75,6 +80,7 @@ async function main(): Promise<void> {
 		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
 		if (wants('package')) sections.push(await benchPackage(ctx));
 		if (wants('peer')) sections.push(await benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES));
+		if (wants('bulk')) sections.push(await benchBulk(ctx, smoke ? BULK_SMOKE_SIZES : BULK_SIZES));
 	} finally {
 		await sandbox.close();
 	}
@@ -85,7 +91,37 @@ async function main(): Promise<void> {
 		writeFileSync(path.join(__dirname, 'RESULTS.md'), `${report}\n`);
 		log('wrote bench/RESULTS.md');
 	}
+	if (!smoke) writeResults(seconds);
 	log(`done in ${seconds.toFixed(1)} s${smoke ? ' (smoke)' : ''}`);
+}
+
+/** Every figure by name; a run of some sections replaces only its own figures. */
+function writeResults(seconds: number): void {
+	const file = path.join(__dirname, 'results.json');
+	const previous =
+		only && existsSync(file)
+			? (JSON.parse(readFileSync(file, 'utf8')) as { figures: Figure[] }).figures
+			: [];
+	const fresh = recordedFigures();
+	const names = new Set(fresh.map((figure) => figure.name));
+	const figures = [...previous.filter((figure) => !names.has(figure.name)), ...fresh].sort((a, b) =>
+		a.name.localeCompare(b.name),
+	);
+	const results = {
+		date: new Date().toISOString(),
+		command: `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`,
+		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+		runs,
+		seconds: Math.round(seconds),
+		figures,
+	};
+	writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	log(`wrote bench/results.json (${figures.length} figures)`);
+	writeFileSync(
+		path.join(__dirname, '..', 'docs', 'performance.md'),
+		renderPerformanceDoc(results),
+	);
+	log('wrote docs/performance.md');
 }
 
 function render(sections: SectionResult[], seconds: number): string {

@@ -10,7 +10,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 interface ChildInput {
-	mode: 'raw' | 'node-default' | 'node-filesystem' | 'peer-default';
+	mode: 'raw' | 'node-default' | 'node-filesystem' | 'peer-default' | 'peer-filesystem';
+	/** Uploads at once: the node with Items at Once at this, raw with as many in flight. */
+	count: number;
 	file: string;
 	warmFile: string;
 	baseUrl: string;
@@ -42,60 +44,77 @@ function markIdle(): void {
 async function main(): Promise<void> {
 	const input = JSON.parse(process.env.BENCH_UPLOAD_CHILD ?? '{}') as ChildInput;
 	let bytesSent = 0;
+	const count = input.count ?? 1;
 	if (input.mode === 'raw') {
 		const { rawUpload } = await import('./lib/raw');
 		const client = { baseUrl: input.baseUrl, token: input.token };
 		await rawUpload(client, 'warm.pdf', readFileSync(input.warmFile));
 		markIdle();
-		const bytes = readFileSync(input.file);
-		const uploaded = await rawUpload(client, 'bench.pdf', bytes);
-		bytesSent = uploaded.sizeBytes;
-	} else if (input.mode === 'peer-default') {
-		bytesSent = await peerUpload(input);
+		const uploaded = await Promise.all(
+			Array.from({ length: count }, async () =>
+				rawUpload(client, 'bench.pdf', readFileSync(input.file)),
+			),
+		);
+		bytesSent = Math.min(...uploaded.map((u) => Number(u.sizeBytes)));
+	} else if (input.mode.startsWith('peer-')) {
+		bytesSent = await peerUpload(input, count);
 	} else {
 		const engineModule = await import('./lib/engine');
 		const { createEngine, runAirSign, binaryItem } = engineModule;
 		const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
 		const binaryDataMode = input.mode === 'node-filesystem' ? 'filesystem' : 'default';
-		const parameters = { resource: 'file', operation: 'upload', binaryPropertyName: 'data' };
-		const run = async (file: string, onStart?: () => void) =>
+		const parameters = {
+			resource: 'file',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			options: { itemsAtOnce: count },
+		};
+		const run = async (file: string, items: number, onStart?: () => void) =>
 			await runAirSign(
 				engine,
 				{
 					parameters,
 					binaryDataMode,
-					input: [
+					input: Array.from({ length: items }, () =>
 						binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
-					],
+					),
 				},
 				onStart,
 			);
-		await run(input.warmFile);
-		const result = await run(input.file, markIdle);
-		bytesSent = Number(result.items[0]?.json.sizeBytes);
+		await run(input.warmFile, count);
+		const result = await run(input.file, count, markIdle);
+		bytesSent = Math.min(...result.items.map((item) => Number(item.json.sizeBytes)));
 	}
 	const peak = status('VmHWM');
 	process.stdout.write(`${JSON.stringify({ idle, peak, hwmReset, bytesSent })}\n`);
 }
 
-/** The HTTP Request workflow, idle taken in a pass-through node right before HTTP Request. */
-async function peerUpload(input: ChildInput): Promise<number> {
+/** The HTTP Request workflow, idle taken in a pass-through node right before it. */
+async function peerUpload(input: ChildInput, count: number): Promise<number> {
 	const { createEngine, binaryItem } = await import('./lib/engine');
 	const { peerEnvironment, markerNode } = await import('./lib/peer-env');
-	const { peerUpload: workflow } = await import('./lib/peer-workflows');
+	const workflows = await import('./lib/peer-workflows');
 	const { runChain } = await import('./lib/workflow');
 	const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
 	const peer = await peerEnvironment(engine, input.token);
-	const { chain } = workflow(peer.base, peer.credential, input.baseUrl);
+	const filesystem = input.mode === 'peer-filesystem';
+	const { chain } = (filesystem ? workflows.peerUploadFromStorage : workflows.peerUpload)(
+		peer.base,
+		peer.credential,
+		input.baseUrl,
+	);
 	const run = async (file: string, onStart?: () => void) =>
 		await runChain(
 			engine.env,
 			[...(onStart ? [markerNode(onStart)] : []), ...chain],
-			[binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' })],
+			Array.from({ length: count }, () =>
+				binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
+			),
+			filesystem ? 'filesystem' : 'default',
 		);
 	await run(input.warmFile);
 	const result = await run(input.file, markIdle);
-	return Number(result.items[0]?.json.sizeBytes);
+	return Math.min(...result.items.map((item) => Number(item.json.sizeBytes)));
 }
 
 main().catch((error) => {

@@ -13,9 +13,20 @@ import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
 import { binaryItem, runAirSign } from './lib/engine';
 import { rawUpload } from './lib/raw';
+import { isN8nInstalled } from './lib/n8n-nodes-base';
+import { record } from './lib/results';
 import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
 
 export const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
+
+/** Clients of the memory table, in its column order. */
+const MEMORY_MODES = [
+	'raw',
+	'node-filesystem',
+	'node-default',
+	'peer-filesystem',
+	'peer-default',
+] as const;
 
 export function pdf(size: number): Buffer {
 	const head = Buffer.from('%PDF-1.7\n');
@@ -23,8 +34,19 @@ export function pdf(size: number): Buffer {
 	return Buffer.concat([head, randomBytes(size - head.length - tail.length), tail]);
 }
 
-/** `peer-default`: the HTTP Request workflow (bench/peer.ts) in n8n's default binary mode. */
-export type Mode = 'raw' | 'node-default' | 'node-filesystem' | 'peer-default';
+/**
+ * `peer-default`: the HTTP Request workflow (bench/peer.ts) in 1.x's default binary mode (the
+ * expression reads the item's base64); `peer-filesystem`: on n8n 2, Extract From File, then
+ * HTTP Request (bench/lib/peer-workflows.ts, peerUploadFromStorage).
+ */
+export type Mode = 'raw' | 'node-default' | 'node-filesystem' | 'peer-default' | 'peer-filesystem';
+
+export interface ChildOptions {
+	/** Uploads at once. */
+	count?: number;
+	/** Young generation of 1 MiB (`--max-semi-space-size=1`), smaller than the file. */
+	smallYoungGeneration?: boolean;
+}
 
 export interface ChildResult {
 	idle: number;
@@ -38,17 +60,25 @@ export function child(
 	mode: Mode,
 	file: string,
 	warmFile: string,
+	options: ChildOptions = {},
 ): Promise<ChildResult> {
 	return new Promise((resolve, reject) => {
 		const proc = spawn(
 			process.execPath,
-			['--expose-gc', '--import', 'tsx', path.join(__dirname, 'upload-child.ts')],
+			[
+				'--expose-gc',
+				...(options.smallYoungGeneration ? ['--max-semi-space-size=1'] : []),
+				'--import',
+				'tsx',
+				path.join(__dirname, 'upload-child.ts'),
+			],
 			{
 				cwd: path.join(__dirname, '..'),
 				env: {
 					...process.env,
 					BENCH_UPLOAD_CHILD: JSON.stringify({
 						mode,
+						count: options.count ?? 1,
 						file,
 						warmFile,
 						baseUrl: ctx.sandbox.baseUrl,
@@ -83,10 +113,10 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 	resetSandbox(ctx);
 	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-'));
 	const sizes = ctx.smoke
-		? [{ label: '256 KiB', bytes: 256 * 1024 }]
+		? [{ label: '256 KiB', key: '256KiB', bytes: 256 * 1024 }]
 		: [
-				{ label: '1 MiB', bytes: 1024 * 1024 },
-				{ label: '7 MiB − 4 KiB (limit 7 MiB)', bytes: MAX_UPLOAD_BYTES - 4096 },
+				{ label: '1 MiB', key: '1MiB', bytes: 1024 * 1024 },
+				{ label: '7 MiB − 4 KiB (limit 7 MiB)', key: '7MiB', bytes: MAX_UPLOAD_BYTES - 4096 },
 			];
 	const warmFile = path.join(dir, 'warm.pdf');
 	writeFileSync(warmFile, pdf(16 * 1024));
@@ -143,32 +173,83 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 				`upload ${size.label}: node ${fmt(summarize(nodeMs))} ms, raw ${fmt(summarize(rawMs))} ms`,
 			);
 
+			record(
+				{
+					operation: 'upload',
+					mode: 'default',
+					size: size.key,
+					latencyMs: 0,
+					client: 'node',
+					measure: 'ms',
+					unit: 'ms',
+				},
+				summarize(nodeMs),
+			);
+			record(
+				{
+					operation: 'upload',
+					mode: 'default',
+					size: size.key,
+					latencyMs: 0,
+					client: 'raw',
+					measure: 'ms',
+					unit: 'ms',
+				},
+				summarize(rawMs),
+			);
+
 			// Peak memory, one fresh process per measurement.
 			const memoryRuns = ctx.smoke ? 1 : 3;
-			const perMode = new Map<Mode, number[]>();
-			for (let run = 0; run < memoryRuns; run++) {
-				for (const mode of ['raw', 'node-default', 'node-filesystem'] as Mode[]) {
-					const result = await child(ctx, mode, file, warmFile);
-					if (result.bytesSent !== size.bytes)
-						throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
-					hwmResetEverywhere &&= result.hwmReset;
-					const list = perMode.get(mode) ?? [];
-					list.push((result.peak - result.idle) / size.bytes);
-					perMode.set(mode, list);
+			const modes: Mode[] =
+				isN8nInstalled() && !ctx.smoke
+					? [...MEMORY_MODES]
+					: MEMORY_MODES.filter((m) => !m.startsWith('peer-'));
+			for (const count of ctx.smoke ? [1] : [1, 5]) {
+				for (const smallYoungGeneration of ctx.smoke ? [true] : [true, false]) {
+					const perMode = new Map<Mode, number[]>();
+					for (let run = 0; run < memoryRuns; run++) {
+						for (const mode of modes) {
+							const result = await child(ctx, mode, file, warmFile, {
+								count,
+								smallYoungGeneration,
+							});
+							if (result.bytesSent !== size.bytes)
+								throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
+							hwmResetEverywhere &&= result.hwmReset;
+							const list = perMode.get(mode) ?? [];
+							list.push((result.peak - result.idle) / size.bytes);
+							perMode.set(mode, list);
+						}
+					}
+					const young = smallYoungGeneration ? 'semi-space 1 MiB' : "V8's defaults";
+					memoryRows.push([
+						size.label,
+						String(count),
+						young,
+						...MEMORY_MODES.map((mode) =>
+							perMode.has(mode) ? fmt(summarize(perMode.get(mode)!), 2) : '–',
+						),
+					]);
+					for (const [mode, values] of perMode) {
+						const [client, binaryMode] = mode.split('-');
+						record(
+							{
+								operation: 'upload',
+								mode: binaryMode ?? 'none',
+								size: size.key,
+								latencyMs: 0,
+								client: `${client === 'peer' ? 'httpRequest' : client}/x${count}`,
+								measure: `peak-above-idle-per-file-size/${smallYoungGeneration ? 'semi1' : 'v8default'}`,
+								unit: 'x file size',
+							},
+							summarize(values),
+						);
+					}
+					log(
+						`upload ${size.label} memory, ${count} at once, ${young}: ${[...perMode].map(([m, v]) => `${m} ${fmt(summarize(v), 2)}×`).join(', ')}`,
+					);
 				}
 			}
-			const rawPeak = perMode.get('raw')!;
-			memoryRows.push([
-				size.label,
-				fmt(summarize(rawPeak), 2),
-				fmt(summarize(perMode.get('node-default')!), 2),
-				fmt(summarize(perMode.get('node-filesystem')!), 2),
-				fmt(summarize(ratioOf(perMode.get('node-default')!, rawPeak)), 2),
-				fmt(summarize(ratioOf(perMode.get('node-filesystem')!, rawPeak)), 2),
-			]);
-			log(
-				`upload ${size.label} memory: raw ${fmt(summarize(rawPeak), 2)}×, node ${fmt(summarize(perMode.get('node-default')!), 2)}×`,
-			);
 		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -191,16 +272,18 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 			'',
 			'The whole workflow includes the harness input node turning the buffer into n8n binary data (`prepareBinaryData`, base64 in the default binary mode); `execute()` is the upload itself: read the binary, check it, encode, POST.',
 			'',
-			`Peak resident memory above idle, divided by the file size (floor ≈ 2.3×: bytes + base64 text; one fresh process per measurement${ctx.smoke ? '' : ', 3 processes per cell'}):`,
+			`Peak resident memory above idle, divided by the file size (one fresh process per measurement${ctx.smoke ? '' : ', 3 processes per cell'}; "at once": that many uploads in one execution, the node with Items at Once at that number, raw with as many in flight, HTTP Request with that many items). Young generation: \`node --max-semi-space-size=1\` (smaller than the file: chunks already sent are collected as the upload goes) and V8's defaults (they stay in RSS as garbage until the next scavenge):`,
 			'',
 			table(
 				[
 					'file',
-					'raw client',
-					'node, n8n binary mode "default"',
-					'node, binary mode "filesystem"',
-					'node default / raw',
-					'node filesystem / raw',
+					'at once',
+					'young generation',
+					'raw client (read, base64, POST)',
+					'node, filesystem mode (n8n 2 default)',
+					'node, default mode (n8n 1.x in-memory)',
+					'HTTP Request, filesystem mode (Extract From File → HTTP Request: 2 nodes)',
+					'HTTP Request, default mode (1 node, base64 by expression)',
 				],
 				memoryRows,
 			),

@@ -9,6 +9,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	rateLimitPerHour: 60,
 	publicRateLimitPerHour: 600,
 	maxFileBytes: 7 * 1024 * 1024,
+	burstLimit: 0,
+	burstWindowSeconds: 2,
 };
 
 const CHECKS: { [K in keyof SandboxConfig]: (value: unknown) => boolean } = {
@@ -20,6 +22,8 @@ const CHECKS: { [K in keyof SandboxConfig]: (value: unknown) => boolean } = {
 	rateLimitPerHour: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
 	publicRateLimitPerHour: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
 	maxFileBytes: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+	burstLimit: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+	burstWindowSeconds: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1,
 };
 
 /** Applies the config keys of `patch` (other keys are ignored) after checking all of them. */

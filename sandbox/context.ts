@@ -1,4 +1,5 @@
 import type { Auth } from './auth';
+import type { BurstLimiter } from './burstLimit';
 import type { SandboxClock } from './clock';
 import type { FaultList } from './faults';
 import type { Organisations } from './orgs';
@@ -21,6 +22,8 @@ export interface SandboxContext {
 	rateLimiter: RateLimiter;
 	/** The budget of the public API's endpoints (its section 3). */
 	publicRateLimiter: RateLimiter;
+	/** The burst limit on every /api/v1 request (config burstLimit; off by default). */
+	burstLimiter: BurstLimiter;
 	faults: FaultList;
 	hooks: Set<RequestHook>;
 	requests: RequestLogEntry[];

@@ -1,3 +1,4 @@
+import { BurstLimiter } from './burstLimit';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Auth } from './auth';
@@ -110,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		auth,
 		rateLimiter: new RateLimiter(clock, () => config.rateLimitPerHour),
 		publicRateLimiter: new RateLimiter(clock, () => config.publicRateLimitPerHour),
+		burstLimiter: new BurstLimiter(clock, config),
 		faults: new FaultList(),
 		hooks: new Set<RequestHook>(),
 		requests: [],
@@ -126,6 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			auth.revokeIssuedTokens();
 			ctx.rateLimiter.reset();
 			ctx.publicRateLimiter.reset();
+			ctx.burstLimiter.reset();
 			ctx.faults.clear();
 			ctx.hooks.clear();
 			ctx.requests.length = 0;

@@ -93,6 +93,14 @@ async function handleApiRequest(
 
 	for (const hook of [...ctx.hooks]) await hook({ method, path, query: { ...query } });
 
+	const burst = path.startsWith('/api/v1/') ? ctx.burstLimiter.refuse() : undefined;
+	if (burst) {
+		await drain(req);
+		log(429);
+		writeReply(res, apiError(429, 'RATE_LIMITED', 'Too many requests at once', { headers: burst }));
+		return;
+	}
+
 	const { reply, orgId } = await route(ctx, req, method, url);
 	if (!req.readableEnded) await drain(req);
 	if (dropAfter) {

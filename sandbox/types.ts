@@ -27,6 +27,13 @@ export interface SandboxConfig {
 	/** Public API section 3: one budget shared by every endpoint of airsign-public-api.md. */
 	publicRateLimitPerHour: number;
 	maxFileBytes: number;
+	/**
+	 * A burst limit on every /api/v1 request (0: none): at most this many requests per
+	 * `burstWindowSeconds`, then 429 with Retry-After until the window ends. AirSign documents
+	 * hourly budgets only; a real service may still shed bursts, and the node must cope.
+	 */
+	burstLimit: number;
+	burstWindowSeconds: number;
 }
 
 export interface SandboxOptions extends Partial<SandboxConfig> {

@@ -5,7 +5,8 @@
  * n8n never renews a Header Auth value). Each builder returns the chain of nodes and what the user
  * had to configure.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CredentialRef } from '../../test/harness/environment';
 import type { N8nNodesBase } from './n8n-nodes-base';
@@ -174,3 +175,68 @@ export function peerPoll(
 		}),
 	]);
 }
+
+/**
+ * Upload File on n8n 2 (filesystem or database binary mode), where the item holds a reference,
+ * not the base64 text: Extract From File ("Move File to Base64 String", the file's base64 into
+ * `json.data`), then HTTP Request with the JSON body `{ fileName, data: {{ $json.data }} }`.
+ * Two nodes. Extract From File does not load in the bench's n8n install (see n8n-nodes-base.ts),
+ * so a stand-in does what its "binaryToPropery" operation does: getBinaryDataBuffer, then
+ * `toString('base64')` into the item's JSON.
+ */
+export function peerUploadFromStorage(
+	base: N8nNodesBase,
+	credential: CredentialRef,
+	baseUrl: string,
+): PeerWorkflow {
+	return {
+		chain: [
+			{
+				name: 'Extract From File',
+				type: 'bench.extractFromFileToBase64',
+				nodeType: moveFileToBase64,
+				parameters: {},
+			},
+			httpRequest(base, credential, {
+				method: 'POST',
+				url: `${baseUrl}/api/v1/File`,
+				sendBody: true,
+				bodyParameters: {
+					parameters: [
+						{ name: 'fileName', value: '={{ $json.fileName }}' },
+						{ name: 'data', value: '={{ $json.data }}' },
+					],
+				},
+			}),
+		],
+		nodes: 2,
+		// Extract From File: operation, destination key; HTTP Request as in peerUpload.
+		fields: 2 + peerUpload(base, credential, baseUrl).fields,
+	};
+}
+
+const moveFileToBase64: INodeType = {
+	description: {
+		displayName: 'Extract From File (stand-in)',
+		name: 'extractFromFileToBase64',
+		group: ['transform'],
+		version: 1,
+		description: 'Move File to Base64 String',
+		defaults: { name: 'Extract From File' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions) {
+		const items = this.getInputData();
+		const out = [];
+		for (let i = 0; i < items.length; i++) {
+			const buffer = await this.helpers.getBinaryDataBuffer(i, 'data');
+			out.push({
+				json: { fileName: items[i].binary?.data?.fileName, data: buffer.toString('base64') },
+				pairedItem: { item: i },
+			});
+		}
+		return [out];
+	},
+};

@@ -47,9 +47,10 @@ export async function runChain(
 	env: TestEnvironment,
 	chain: ChainNode[],
 	input: HarnessInputItem[] = [{ json: {} }],
+	binaryDataMode: 'default' | 'filesystem' = 'default',
 ): Promise<ChainResult> {
 	await ensureN8nRuntime();
-	await setBinaryDataMode('default');
+	await setBinaryDataMode(binaryDataMode);
 	const nodeTypes = new HarnessNodeTypes();
 	nodeTypes.add(SOURCE_NODE_TYPE, createSourceNodeType(input));
 	const nodes: INode[] = [

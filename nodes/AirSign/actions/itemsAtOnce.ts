@@ -1,26 +1,68 @@
+/** Decides when one more item may start: a fixed number, or the adaptive lanes. */
+export interface ItemGate {
+	/** May one more item start, with `itemsUnderWay` already running? */
+	mayStart(itemsUnderWay: number): boolean;
+	/** Resolves when the answer to {@link mayStart} may have changed. */
+	nextAnswer(): Promise<void>;
+	/** An item ended: wakes a waiter of {@link nextAnswer}. */
+	wake(): void;
+}
+
 /**
- * Runs `runItem` for items 0 … count − 1 with at most `atOnce` under way at a time, and returns
- * the outcomes in item order. An item starts only when one before it has ended, so with
- * `atOnce` 1 this is the plain loop: item after item. Once an item's outcome says `stop`, no
+ * Runs `runItem` for items 0 … count − 1, starting them in item order as the gate allows
+ * (a number: at most that many under way), and returns the outcomes in item order. With at most
+ * one under way this is the plain loop: item after item. Once an item's outcome says `stop`, no
  * further item starts; those under way end first. Items never started have no outcome.
  */
 export async function runItemsAtOnce<T>(
 	count: number,
-	atOnce: number,
+	gate: number | ItemGate,
 	runItem: (itemIndex: number) => Promise<T>,
 	stop: (outcome: T) => boolean,
 ): Promise<Array<T | undefined>> {
+	const lanes = typeof gate === 'number' ? fixedGate(gate) : gate;
 	const outcomes = new Array<T | undefined>(count);
+	const underWay = new Set<Promise<void>>();
 	let next = 0;
 	let stopped = false;
-	const lane = async () => {
-		while (!stopped && next < count) {
-			const itemIndex = next++;
-			const outcome = await runItem(itemIndex);
-			outcomes[itemIndex] = outcome;
-			if (stop(outcome)) stopped = true;
+	let thrown: { error: unknown } | undefined;
+	while (!stopped && next < count) {
+		if (!lanes.mayStart(underWay.size)) {
+			await lanes.nextAnswer();
+			continue;
 		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(atOnce, count)) }, lane));
+		const itemIndex = next++;
+		const item: Promise<void> = runItem(itemIndex).then(
+			(outcome) => {
+				outcomes[itemIndex] = outcome;
+				if (stop(outcome)) stopped = true;
+				underWay.delete(item);
+				lanes.wake();
+			},
+			(error: unknown) => {
+				thrown ??= { error };
+				stopped = true;
+				underWay.delete(item);
+				lanes.wake();
+			},
+		);
+		underWay.add(item);
+	}
+	await Promise.all(underWay);
+	if (thrown) throw thrown.error;
 	return outcomes;
+}
+
+function fixedGate(atOnce: number): ItemGate {
+	let wakeUp = () => {};
+	let changed = new Promise<void>((resolve) => (wakeUp = resolve));
+	return {
+		mayStart: (itemsUnderWay) => itemsUnderWay < Math.max(1, atOnce),
+		nextAnswer: async () => await changed,
+		wake: () => {
+			const previous = wakeUp;
+			changed = new Promise<void>((resolve) => (wakeUp = resolve));
+			previous();
+		},
+	};
 }

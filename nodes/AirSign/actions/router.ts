@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
@@ -9,7 +10,8 @@ import type {
 import { inputError } from '../errors/inputError';
 import { serviceCodeOf } from '../errors/nodeError';
 import { asNodeError } from '../errors/unexpected';
-import { MAX_ITEMS_AT_ONCE } from '../helpers/constants';
+import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
+import { openLanes } from '../transport/adaptiveLanes';
 import * as file from './file/File.resource';
 import { runItemsAtOnce } from './itemsAtOnce';
 import type { ItemIdentity } from './itemIdentity';
@@ -18,6 +20,8 @@ import * as template from './template/Template.resource';
 import { isToolCall } from './toolCall';
 
 interface Operation {
+	/** Its parameters: whether it offers "Items at Once". */
+	description: INodeProperties[];
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 	/** What an item was about, for its error item (Get Many has no such subject). */
 	identify?: ItemIdentity;
@@ -42,7 +46,8 @@ const operations: Record<string, Record<string, Operation>> = {
 
 /**
  * Runs the chosen operation once per input item, keeping each output paired with its item and
- * in item order, one item after another or a few at once ("Items at Once").
+ * in item order: as many at once as AirSign's answers allow, up to "Items at Once" (1: one
+ * item after another).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -56,11 +61,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	const atOnce = readItemsAtOnce(this);
+	const atOnce = readItemsAtOnce(this, chosen);
 	const continueOnFail = this.continueOnFail() || isToolCall(this);
 	const outcomes = await runItemsAtOnce(
 		items.length,
-		atOnce,
+		openLanes(this, atOnce),
 		async (itemIndex) => await runItem(this, chosen, itemIndex, continueOnFail),
 		(outcome) => 'failed' in outcome,
 	);
@@ -143,8 +148,9 @@ function withItemsRunAfter(
 }
 
 /** "Items at Once" (in the operation's Options; 1 where the operation has no such option). */
-function readItemsAtOnce(ctx: IExecuteFunctions): number {
-	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, 1) as unknown;
+function readItemsAtOnce(ctx: IExecuteFunctions, chosen: Operation): number {
+	if (!offersItemsAtOnce(chosen.description)) return 1;
+	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, DEFAULT_ITEMS_AT_ONCE) as unknown;
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {
 		throw inputError(
 			ctx.getNode(),
@@ -153,4 +159,12 @@ function readItemsAtOnce(ctx: IExecuteFunctions): number {
 		);
 	}
 	return value as number;
+}
+
+function offersItemsAtOnce(description: INodeProperties[]): boolean {
+	return description.some(
+		(property) =>
+			property.name === 'options' &&
+			(property.options ?? []).some((option) => 'name' in option && option.name === 'itemsAtOnce'),
+	);
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_ITEMS_AT_ONCE } from '../helpers/constants';
+import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_S } from '../helpers/options';
 
 /** "Max Wait on Rate Limit", in every operation's Options. */
@@ -20,8 +20,8 @@ export const itemsAtOnceOption: INodeProperties = {
 	name: 'itemsAtOnce',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_ITEMS_AT_ONCE },
-	default: 1,
-	description: `How many items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}). Far from AirSign, a few at once finish many items several times faster. The output keeps the input order. When one waits for AirSign's rate limit, the others wait too; without Continue On Fail, a failure stops new items, but those already running still reach AirSign.`,
+	default: DEFAULT_ITEMS_AT_ONCE,
+	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}; 1 runs them one after another). The node starts a few and runs more while AirSign answers quickly, fewer when it answers "too many requests", fails or slows down, and never more than AirSign's remaining budget. The output keeps the input order. When one waits for AirSign's rate limit, the others wait too; without Continue On Fail, a failure stops new items, but those already running still reach AirSign.`,
 };
 
 /** An "Options" collection holding the given options. */

@@ -54,30 +54,37 @@ function formatBytes(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
-/** Checks the bytes the way the service will, so a bad file fails here with a clear message. */
+/**
+ * Checks the file the way the service will, so a bad file fails here with a clear message:
+ * from its size and its first bytes only (the whole file is never read for it).
+ */
 export function assertUploadablePdf(
 	node: INode,
-	bytes: Buffer,
+	file: { size: number; head: Buffer },
 	binaryPropertyName: string,
 	itemIndex: number,
 ): void {
-	if (bytes.length === 0) {
-		throw inputError(node, `The file in binary property "${binaryPropertyName}" is empty`, {
-			itemIndex,
-			description: 'Check the node that produced the file: it gave a file with no content.',
-		});
-	}
-	if (bytes.length > MAX_UPLOAD_BYTES) {
+	if (file.size === 0) {
 		throw inputError(
 			node,
-			`The file in binary property "${binaryPropertyName}" is ${formatBytes(bytes.length)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
+			`The file in binary property "${binaryPropertyName}" is empty`,
+			{
+				itemIndex,
+				description: 'Check the node that produced the file: it gave a file with no content.',
+			},
+		);
+	}
+	if (file.size > MAX_UPLOAD_BYTES) {
+		throw inputError(
+			node,
+			`The file in binary property "${binaryPropertyName}" is ${formatBytes(file.size)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
 			{
 				itemIndex,
 				description: `The limit is ${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes. Compress the PDF or split it into several documents.`,
 			},
 		);
 	}
-	if (bytes.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE) {
+	if (file.head.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE) {
 		throw inputError(
 			node,
 			`The file in binary property "${binaryPropertyName}" is not a PDF; AirSign accepts only PDF files`,

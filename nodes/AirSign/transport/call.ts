@@ -15,7 +15,11 @@ import { tryApiRequest } from './request';
 const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
 /** Extra attempts of a read after a transient failure. */
 export const READ_TRANSIENT_RETRIES = 2;
-const MAX_RATE_LIMIT_RETRIES = 3;
+/**
+ * Most 429s one call waits out: a call waits as long as its waits add up to no more than Max
+ * Wait on Rate Limit; this only bounds a service answering 429 with Retry-After 0 for ever.
+ */
+const MAX_RATE_LIMIT_RETRIES = 20;
 
 /** Whose hourly budget a 429 used up, in the words of its message. */
 export interface BudgetWords {
@@ -41,10 +45,10 @@ export interface CallPolicy {
 	maxRateLimitWaitMs: number;
 	/**
 	 * A write (not idempotent): never repeated after a failure that may have reached AirSign,
-	 * and the error says what may exist ("the session may exist"). Absent: a read, whose
-	 * transient failures are retried.
+	 * and the error says what may exist ("the session may exist"; without it, the operation's
+	 * own words). Absent: a read, whose transient failures are retried.
 	 */
-	write?: { mayExist: string };
+	write?: { mayExist?: string };
 	/** A read's extra attempts after a transient failure (default {@link READ_TRANSIENT_RETRIES}). */
 	transientRetries?: number;
 	/** Whose budget a 429 used up (default {@link REQUEST_BUDGET}). */
@@ -68,6 +72,7 @@ export async function callAirSign(
 ): Promise<ApiAnswer> {
 	let transientAttempts = 0;
 	let rateLimitAttempts = 0;
+	let rateLimitWaitedMs = 0;
 	for (;;) {
 		const answer = await tryApiRequest(ctx, request);
 		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
@@ -80,12 +85,13 @@ export async function callAirSign(
 			const waitMs = answer.rateLimit.retryAfterMs ?? answer.rateLimit.msUntilReset;
 			if (
 				waitMs !== undefined &&
-				waitMs <= policy.maxRateLimitWaitMs &&
+				rateLimitWaitedMs + waitMs <= policy.maxRateLimitWaitMs &&
 				rateLimitAttempts < MAX_RATE_LIMIT_RETRIES &&
 				!isCancelled(ctx)
 			) {
 				rateLimitAttempts++;
 				const pauseMs = Math.max(waitMs, 250);
+				rateLimitWaitedMs += pauseMs;
 				// The other items of this execution hold back too (see rateLimitPause).
 				pauseRequests(ctx, Date.now() + pauseMs, request);
 				await sleep(pauseMs);
@@ -97,7 +103,7 @@ export async function callAirSign(
 			});
 		}
 		if (policy.write) {
-			if (mayHaveReachedAirSign(failure)) {
+			if (mayHaveReachedAirSign(failure) && policy.write.mayExist !== undefined) {
 				const text = lostWriteText(failure, policy.write.mayExist);
 				throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
 			}

@@ -13,7 +13,9 @@ import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
+import { lanesOf } from './adaptiveLanes';
 import { readAnswerHeaders } from './answerHeaders';
+import { StreamedBody } from './streamedBody';
 import { normaliseBaseUrl } from './baseUrl';
 import { waitOutPause } from './rateLimitPause';
 
@@ -25,8 +27,11 @@ export interface ApiRequest {
 	/** Path below /api/v1, built only from validated values. */
 	path: string;
 	qs?: IDataObject;
-	/** A JSON object, or JSON already serialised into a Buffer (sent as it is). */
-	body?: IDataObject | Buffer;
+	/**
+	 * A JSON object, JSON already serialised into a Buffer (sent as it is), or JSON read chunk
+	 * by chunk as it is sent (uploads).
+	 */
+	body?: IDataObject | Buffer | StreamedBody;
 	itemIndex: number;
 	timeoutMs?: number;
 }
@@ -59,16 +64,33 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
 		body: request.body,
-		...(Buffer.isBuffer(request.body) && { headers: { 'Content-Type': 'application/json' } }),
+		...((Buffer.isBuffer(request.body) || request.body instanceof StreamedBody) && {
+			headers: { 'Content-Type': 'application/json' },
+		}),
+		// Following redirects, axios keeps every byte written so as to send it again after one
+		// (follow-redirects): a streamed body would sit whole in memory. AirSign's upload does not
+		// redirect.
+		...(request.body instanceof StreamedBody && { disableFollowRedirect: true }),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 	await waitOutPause(ctx, request);
-	const answer = await send(ctx, options);
-	if (answer.statusCode !== 401) return answer;
-	return await send(ctx, { ...options, ignoreHttpStatusErrors: false });
+	const lanes = lanesOf(ctx);
+	const ticket = await lanes?.requestSlot();
+	const sentAt = Date.now();
+	let answer = await send(ctx, options);
+	if (answer.statusCode === 401)
+		answer = await send(ctx, { ...options, ignoreHttpStatusErrors: false });
+	if (ticket) {
+		lanes!.answered(ticket, {
+			statusCode: answer.statusCode,
+			rateLimit: answer.rateLimit,
+			ms: Date.now() - sentAt,
+		});
+	}
+	return answer;
 }
 
 async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<ApiAnswer> {

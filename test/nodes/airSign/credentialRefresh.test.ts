@@ -71,7 +71,10 @@ describe('client credentials: tokens renewed during long runs', () => {
 		ctx.sandbox.onRequest(({ path }) => {
 			if (path.startsWith('/api/v1')) ctx.sandbox.clock.advance(25_000);
 		});
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		// One item after another (Items at Once 1): the sandbox's clock moves 25 s per request as if
+		// each came after the last; several in flight would each move it as if alone.
+		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
+		const result = await runAirSign(ctx, oneAtATime, {
 			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
 		});
 		expect(result.error).toBeUndefined();
@@ -104,25 +107,32 @@ describe('client credentials: tokens renewed during long runs', () => {
 		expect(tokenRequests(ctx.sandbox).length).toBeGreaterThanOrEqual(2);
 	});
 
-	it('an upload after expiry is re-sent whole with the new token', async () => {
-		ctx.cred = await clientCredential(ctx);
-		expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
-		ctx.sandbox.clock.advance(120_000);
-		const bytes = pdf(50_000);
-		const result = await runAirSign(ctx, uploadParams(), {
-			input: [binaryItem(bytes, { fileName: 'a.pdf' })],
-		});
-		expect(result.error).toBeUndefined();
-		expect(ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes)).toBe(
-			true,
-		);
-		expect(apiRequests(ctx.sandbox).map((r) => [r.path, r.status])).toEqual([
-			['/api/v1/Sessions', 200],
-			...Array(STALE).fill(['/api/v1/File', 401]),
-			['/api/v1/File', 200],
-		]);
-		expect(tokenRequests(ctx.sandbox)).toHaveLength(2);
-	});
+	it.each(['default', 'filesystem'] as const)(
+		'an upload after expiry (binary mode %s) ends in one upload: sent again whole, from a fresh stream, with the new token',
+		async (binaryDataMode) => {
+			ctx.cred = await clientCredential(ctx);
+			expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
+			ctx.sandbox.clock.advance(120_000);
+			const bytes = pdf(500_000);
+			const result = await runAirSign(ctx, uploadParams(), {
+				input: [binaryItem(bytes, { fileName: 'a.pdf' })],
+				binaryDataMode,
+			});
+			expect(result.error).toBeUndefined();
+			expect(ctx.sandbox.files.size).toBe(1);
+			expect(
+				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
+			).toBe(true);
+			// The body is read afresh when n8n repeats the request after renewing the token (a
+			// Blob-shaped body, not a stream, which n8n never sends twice).
+			expect(apiRequests(ctx.sandbox).map((r) => [r.path, r.status])).toEqual([
+				['/api/v1/Sessions', 200],
+				...Array(STALE).fill(['/api/v1/File', 401]),
+				['/api/v1/File', 200],
+			]);
+			expect(tokenRequests(ctx.sandbox)).toHaveLength(2);
+		},
+	);
 
 	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
 		ctx.cred = await clientCredential(ctx);

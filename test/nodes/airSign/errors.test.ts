@@ -240,11 +240,14 @@ describe('continueOnFail and item indexes', () => {
 		expect(result.items[0].json.error).toBe('AirSign has no session with this ID [NOT_FOUND]');
 	});
 
-	it('without it, the first error stops the node and carries the item index', async () => {
+	it('without it, the first error stops the node and carries the item index (one item after another)', async () => {
 		const a = ctx.sandbox.createSession({ recipients });
 		const b = ctx.sandbox.createSession({ recipients, selfSignOnly: true });
 		const c = ctx.sandbox.createSession({ recipients });
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
+		// see adaptiveLanes.test.ts: the error then names the items that ran beside it).
+		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
+		const result = await runAirSign(ctx, oneAtATime, {
 			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),
 		});
 		expect(result.items).toEqual([]);

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { runItemsAtOnce } from '../../../nodes/AirSign/actions/itemsAtOnce';
+import { MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
 
@@ -24,22 +25,23 @@ const drafts = (count: number) =>
 	);
 
 /**
- * Holds Send requests at the sandbox and lets them go in groups of `groupSize` (the last group
- * smaller): the node gets through only if it really has that many requests out at once. No
- * timing: a group goes when its last request arrives.
+ * Holds Send requests at the sandbox and lets them go in groups of the given sizes: the node
+ * gets through only if it really has that many requests out at once. No timing: a group goes
+ * when its last request arrives. The node sends the first request alone (its answer states the
+ * budget left), so the first group is 1.
  */
-function releaseSendsInGroups(sandbox: Sandbox, total: number, groupSize: number) {
+function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 	let waiting: Array<() => void> = [];
-	let released = 0;
+	let group = 0;
 	return sandbox.onRequest(async ({ path }) => {
 		if (!path.endsWith('/Send')) return;
 		await new Promise<void>((resolve) => {
 			waiting.push(resolve);
-			if (waiting.length < Math.min(groupSize, total - released)) return;
-			released += waiting.length;
-			const group = waiting;
+			if (waiting.length < groupSizes[group]) return;
+			group++;
+			const released = waiting;
 			waiting = [];
-			for (const release of group) release();
+			for (const release of released) release();
 		});
 	});
 }
@@ -49,9 +51,9 @@ describe('Items at Once', () => {
 		vi.useRealTimers();
 	});
 
-	it('three at once: the requests go out three at a time; the output keeps input order and pairing', async () => {
+	it('three at once: after the first answer, the requests go out three at a time; the output keeps input order and pairing', async () => {
 		const sessions = drafts(7);
-		const off = releaseSendsInGroups(ctx.sandbox, 7, 3);
+		const off = releaseSendsInGroups(ctx.sandbox, [1, 3, 3]);
 		const result = await runAirSign(ctx, sendAtOnce(3), {
 			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
 		});
@@ -114,15 +116,21 @@ describe('Items at Once', () => {
 		const sessions = Array.from({ length: 6 }, () =>
 			ctx.sandbox.createSession({ status: 'pending', recipients }),
 		);
-		// The first three requests start together; AirSign answers one of them 429 (a fault is
-		// answered before request hooks run), and holds the other two until that item has begun to
-		// wait, so that the items after them start while the pause is on.
+		// The first request goes alone; then three start together. AirSign answers one of them
+		// 429 (a fault is answered before request hooks run) and holds the other two until that
+		// item has begun to wait; the lanes halve on the 429, so the last two items start only
+		// once those three are done, while the pause is on.
 		let arrivals = 0;
 		const off = ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.startsWith('/api/v1/Session/')) return;
-			if (++arrivals <= 2) await paused;
+			if (++arrivals >= 2 && arrivals <= 3) await paused;
 		});
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 7 });
+		ctx.sandbox.injectFault({
+			kind: 'rateLimit',
+			path: '/api/v1/Session/',
+			retryAfter: 7,
+			skip: 1,
+		});
 		try {
 			const result = await runAirSign(
 				ctx,
@@ -135,21 +143,23 @@ describe('Items at Once', () => {
 				{ input: sessions.map((s) => ({ json: { id: s.sessionId } })) },
 			);
 			expect(result.error).toBeUndefined();
-			expect(result.items.map((i) => i.json.sessionId)).toEqual(sessions.map((s) => s.sessionId));
+			expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
+				sessions.map((s, item) => [s.sessionId, { item }]),
+			);
 		} finally {
 			off();
 			sleeps.restore();
 		}
-		// Items 3, 4 and 5 each waited the whole 7 s before their request, as did the 429's own
+		// Items 4 and 5 each waited the whole 7 s before their request, as did the 429's own
 		// item before its retry; nothing else waited.
 		expect(arrivals).toBe(6);
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([
-			429, 200, 200, 200, 200, 200, 200,
+			200, 429, 200, 200, 200, 200, 200,
 		]);
-		expect(sleeps.requested).toEqual([7000, 7000, 7000, 7000]);
+		expect(sleeps.requested).toEqual([7000, 7000, 7000]);
 	});
 
-	it.each([0, 6, 2.5, '={{ "three" }}'])(
+	it.each([0, MAX_ITEMS_AT_ONCE + 1, 2.5, '={{ "three" }}'])(
 		'%s is refused before any request, naming the option',
 		async (itemsAtOnce) => {
 			const [draft] = drafts(1);
@@ -157,7 +167,9 @@ describe('Items at Once', () => {
 				input: [{ json: { id: draft.sessionId } }],
 			});
 			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error?.message).toMatch(/^"Items at Once" must be a whole number from 1 to 5/);
+			expect(result.error?.message).toMatch(
+				new RegExp(`^"Items at Once" must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE};`),
+			);
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		},
 	);

@@ -4,9 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FailureMessages } from '../../errors/wording';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
 import { assertUploadablePdf, normaliseFileName } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { callAirSign } from '../../transport/call';
+import { uploadSource } from './uploadSource';
 import { parameterAsGiven } from '../itemIdentity';
-import { itemsAtOnceOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,7 +39,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. employment-contract.pdf',
 		description: `Name to store the file under, at most ${MAX_FILE_NAME_LENGTH} characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.`,
 	},
-	optionsCollection([itemsAtOnceOption]),
+	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -80,20 +86,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 
-	// getBinaryDataBuffer reads the bytes wherever n8n keeps them (memory, disk or S3).
-	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
-	assertUploadablePdf(this.getNode(), bytes, binaryPropertyName, itemIndex);
+	// Size and first bytes only: a file that cannot be uploaded costs no request, and the file
+	// is read once, as it is sent.
+	const source = await uploadSource(this, binaryData);
+	assertUploadablePdf(this.getNode(), source, binaryPropertyName, itemIndex);
 
-	const { body } = await apiRequest(
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// AirSign documents no 429 for Upload, yet a 429 means the request was not processed: it is
+	// waited out and the file sent again. Anything that may have reached AirSign is not.
+	const { body } = await callAirSign(
 		this,
 		{
 			method: 'POST',
 			path: '/File',
-			body: jsonUploadBody(fileName, bytes),
+			body: source.body(fileName),
 			itemIndex,
 			timeoutMs: 300_000,
 		},
-		failures,
+		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options), write: {} },
 	);
 	const uploaded = body as IDataObject;
 	return [
@@ -105,27 +115,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			fileReference: { type: 'uploadedPdf', fileId: uploaded.fileId },
 		},
 	];
-}
-
-/** Bytes encoded per step: a multiple of 3, so each chunk's base64 has no padding. */
-const BASE64_CHUNK_BYTES = 3 * 256 * 1024;
-
-/**
- * `{"fileName":…,"data":"<base64>"}` written straight into one Buffer of the exact
- * size. Handing the HTTP client an object would cost two more copies of the
- * base64 text (JSON.stringify, then the string's bytes) for a file of up to 7 MB.
- */
-function jsonUploadBody(fileName: string, bytes: Buffer): Buffer {
-	const head = Buffer.from(`{"fileName":${JSON.stringify(fileName)},"data":"`, 'utf8');
-	const tail = Buffer.from('"}', 'utf8');
-	const body = Buffer.allocUnsafe(head.length + Math.ceil(bytes.length / 3) * 4 + tail.length);
-	let offset = head.copy(body, 0);
-	for (let start = 0; start < bytes.length; start += BASE64_CHUNK_BYTES) {
-		const chunk = bytes.subarray(start, start + BASE64_CHUNK_BYTES);
-		offset += body.write(chunk.toString('base64'), offset, 'latin1');
-	}
-	tail.copy(body, offset);
-	return body;
 }
 
 /** The file it was to upload: the File Name given, else the binary's own name. */

@@ -4,16 +4,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FailureMessages } from '../../errors/wording';
 import { sessionLocator } from '../../descriptions/locators';
 import { readLocatorId } from '../../helpers/locator';
-import { apiRequest } from '../../transport/request';
+import { maxRateLimitWaitMs } from '../../helpers/options';
+import { callAirSign } from '../../transport/call';
 import { sessionNotFound } from '../../errors/notFound';
 import { identifyByParameters } from '../itemIdentity';
-import { itemsAtOnceOption, optionsCollection } from '../../descriptions/options';
+import {
+	itemsAtOnceOption,
+	maxRateLimitWaitOption,
+	optionsCollection,
+} from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	sessionLocator(
 		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
 	),
-	optionsCollection([itemsAtOnceOption]),
+	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -62,10 +67,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'session',
 		itemIndex,
 	);
-	const { body } = await apiRequest(
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// AirSign documents no 429 for Send, yet a 429 means the request was not processed: it is
+	// waited out and sent again like any other. Anything that may have reached AirSign is not.
+	const { body } = await callAirSign(
 		this,
 		{ method: 'POST', path: `/Session/${encodeURIComponent(sessionId)}/Send`, itemIndex },
-		failures,
+		{
+			failures,
+			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
+			write: {},
+		},
 	);
 	return [body as IDataObject];
 }

@@ -1,0 +1,157 @@
+/**
+ * docs/performance.md, written from bench/results.json by `npm run bench` (every figure read by
+ * name, none copied by hand). Words for n8n users; the numbers are this machine's.
+ */
+import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
+import type { Figure } from './results';
+import { table } from './stats';
+
+export interface Results {
+	date: string;
+	command: string;
+	machine: string;
+	runs: number;
+	figures: Figure[];
+}
+
+export function renderPerformanceDoc(results: Results): string {
+	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
+	const value = (name: string, digits = 0) => {
+		const figure = byName.get(name);
+		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
+	};
+	const seconds = (name: string) => {
+		const figure = byName.get(name);
+		return figure === undefined ? 'n/a' : (figure.median / 1000).toFixed(2);
+	};
+
+	const bulkRows: string[][] = [];
+	for (const latency of [100, 250])
+		for (const items of [100, 1000]) {
+			const base = `send/plain/${items}items/${latency}ms`;
+			bulkRows.push([
+				`${items.toLocaleString('en-US')} Sends at ${latency} ms`,
+				seconds(`${base}/nodeDefault/ms`),
+				seconds(`${base}/nodeMax/ms`),
+				seconds(`${base}/httpRequest/ms`),
+				value(`${base}/nodeDefault/ratio-to-httpRequest`, 2),
+			]);
+		}
+	const burstBase = 'send/burst/100items/100ms';
+	const burstRows = (
+		[
+			['nodeDefault', `AirSign node, defaults`],
+			['nodeMax', `AirSign node, Items at Once ${MAX_ITEMS_AT_ONCE}`],
+			['httpRequest', 'HTTP Request node'],
+		] as const
+	).map(([client, label]) => [
+		label,
+		value(`${burstBase}/${client}/sent`),
+		value(`${burstBase}/${client}/failed`),
+		seconds(`${burstBase}/${client}/ms`),
+	]);
+
+	const memoryRows: string[][] = [];
+	for (const size of ['1MiB', '7MiB'])
+		for (const count of [1, 5])
+			for (const [young, label] of [
+				['semi1', '1 MiB young generation'],
+				['v8default', "V8's defaults"],
+			]) {
+				const cell = (mode: string, client: string) =>
+					value(
+						`upload/${mode}/${size}/0ms/${client}/x${count}/peak-above-idle-per-file-size/${young}`,
+						2,
+					);
+				memoryRows.push([
+					size.replace('MiB', ' MiB'),
+					String(count),
+					label,
+					cell('filesystem', 'node'),
+					cell('filesystem', 'httpRequest'),
+					cell('default', 'node'),
+					cell('default', 'httpRequest'),
+					cell('none', 'raw'),
+				]);
+			}
+
+	const upload100 = 'upload/default/7.00MiB/100ms/node/ratio-to-fetch';
+	return `# Performance
+
+How fast the AirSign node runs many items and big files, measured on ${results.date.slice(0, 10)} with
+\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians). Every figure below
+is read from \`bench/results.json\`, which that command writes; \`bench/RESULTS.md\` has the full
+tables with their spread. Another machine gives other numbers, the ratios hold.
+
+## Many items: "Items at Once"
+
+Operations that make one request per item (Send, Send Invitation, Get, Create, Create From
+Template, Template Get and Create, Upload) run several items at the same time. You do not need to
+set anything: the node starts with one request (its answer tells how much of AirSign's hourly
+budget is left), then a few at once, and more while AirSign answers quickly. It runs fewer at once
+as soon as AirSign answers "too many requests" (429), fails with a 5xx or slows down, and it never
+has more requests in flight than the budget AirSign says is left.
+
+**Items at Once** (in Options) is the ceiling: ${DEFAULT_ITEMS_AT_ONCE} by default, at most
+${MAX_ITEMS_AT_ONCE}. Set it to 1 to run the items strictly one after another.
+
+${table(['run', `defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}), s`, `Items at Once ${MAX_ITEMS_AT_ONCE}, s`, 'HTTP Request node, s', 'defaults ÷ HTTP Request'], bulkRows)}
+
+Why ${DEFAULT_ITEMS_AT_ONCE} by default: AirSign's budget counts requests per hour, so running items at
+once spends it no faster; it only stops the network's round trip from adding up item by item
+(one after another, every item waits a whole round trip: 1,000 items at 250 ms take over four
+minutes). With the default, 100 Sends at 100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of
+n8n's HTTP Request node, which fires every item at once (and fails the items a burst limit
+refuses, below). ${MAX_ITEMS_AT_ONCE} at once shortens long runs when the machine running n8n has
+room (1,000 Sends at 250 ms: ${seconds('send/plain/1000items/250ms/nodeMax/ms')} s instead of ${seconds('send/plain/1000items/250ms/nodeDefault/ms')} s here), but asks
+n8n to hold twice as many requests open at once; on a busier run of the same bench it was no
+faster. It is also the most you can set: past it, n8n's own work per request, not the network,
+is what a run waits for.
+
+Whatever the setting:
+
+- the output keeps the input order, and each output item stays paired with its input;
+- a 429 pauses every item of the run for AirSign's \`Retry-After\`, within **Max Wait on Rate
+  Limit**, on every operation (Send and Upload included: a 429 means AirSign did not process the
+  request, so the item is safely sent again);
+- a write that may have reached AirSign (a 5xx, a dropped connection) is never sent again;
+- without Continue On Fail, the first failure stops new items; the error names the items that were
+  already running beside it, whose requests may have reached AirSign.
+
+Where the node stays at one: **Get Many** (sessions and templates) and the **AirSign Trigger** read
+pages one after another: each page depends on the one before, and List Sessions has its own budget
+of 60 requests an hour, which pages in parallel would only spend faster.
+
+### When AirSign sheds bursts
+
+AirSign documents hourly budgets; a service may still refuse bursts. Below, the sandbox accepts
+20 requests per 2 s and answers the rest 429 with \`Retry-After\`; 100 Sends at 100 ms:
+
+${table(['client', 'items sent', 'items failed', 's'], burstRows)}
+
+The HTTP Request node sends every item at once and does not wait for \`Retry-After\`: the items
+refused fail, and the workflow stops unless "On Error" is set.
+
+## Big files: Upload
+
+Upload reads the PDF from n8n's binary data as a stream and sends it encoded piece by piece: it
+never holds the whole file, nor its base64 text, in memory. In n8n 2 (binary data in the file
+system, or in the database in queue mode) the file is read from there; in n8n 1.x's default
+in-memory mode the node sends the base64 text n8n already holds, as it is. The checks before the
+upload (empty, over 7 MB, not a PDF) read only the file's size and first bytes, and cost no request.
+
+Peak memory above idle while uploading, as a multiple of one file's size (five at once: all five
+together, still divided by one file's size; one fresh process per figure; "1 MiB young generation" is \`node --max-semi-space-size=1\`, where pieces already sent
+are freed as the upload goes; with V8's defaults they stay in memory as garbage until V8 collects
+them, which is what most n8n instances run with):
+
+${table(['file', 'at once', 'young generation', 'node, filesystem (n8n 2)', 'HTTP Request, filesystem (Extract From File → HTTP Request)', 'node, default (n8n 1.x)', 'HTTP Request, default (n8n 1.x)', 'raw client'], memoryRows)}
+
+The HTTP Request workflow a user builds on n8n 2 needs the file's bytes as base64 first: Extract
+From File ("Move File to Base64 String"), then HTTP Request with a JSON body (2 nodes); on n8n 1.x's
+default mode one HTTP Request reads \`{{ $input.item.binary.data.data }}\`.
+
+Upload time against a raw client (read the file, base64, POST) at 100 ms per request, 7 MiB:
+node ÷ raw = ${value(upload100, 2)}.
+`;
+}

@@ -1,0 +1,43 @@
+/**
+ * Every figure the bench prints, also kept by name for bench/results.json, so that RESULTS.md,
+ * docs/performance.md and any check read figures instead of copying them.
+ */
+import type { Summary } from './stats';
+
+export interface Figure {
+	/** `operation/mode/size/latency/client[/at once]/measure`, e.g. `upload/filesystem/7MiB/0ms/node/x1/peak-per-file-semi1`. */
+	name: string;
+	operation: string;
+	/** n8n's binary data mode, or the scenario (`plain`, `burst`). */
+	mode: string;
+	size: string;
+	latencyMs: number;
+	client: string;
+	measure: string;
+	unit: string;
+	median: number;
+	min: number;
+	max: number;
+	runs: number;
+}
+
+const figures = new Map<string, Figure>();
+
+export function record(
+	parts: Omit<Figure, 'name' | 'median' | 'min' | 'max' | 'runs'>,
+	summary: Summary,
+): void {
+	const name = [
+		parts.operation,
+		parts.mode,
+		parts.size,
+		`${parts.latencyMs}ms`,
+		parts.client,
+		parts.measure,
+	].join('/');
+	figures.set(name, { name, ...parts, ...summary });
+}
+
+export function recordedFigures(): Figure[] {
+	return [...figures.values()];
+}

@@ -1,0 +1,123 @@
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
+
+import { PDF_SIGNATURE } from '../../helpers/constants';
+import { StreamedBody } from '../../transport/streamedBody';
+
+/**
+ * Bytes read and encoded per step: a multiple of 3, so each step's base64 has no padding, and
+ * small enough (64 KiB of text) for V8 to keep each step's string in its young generation, freed
+ * by the next scavenge, rather than in its large-object space until a full collection.
+ */
+const CHUNK_BYTES = 3 * 16 * 1024;
+
+/** The file to upload, known without reading all of it. */
+export interface UploadSource {
+	size: number;
+	/** Its first bytes (at least the PDF signature's length, when the file is that long). */
+	head: Buffer;
+	/** `{"fileName":…,"data":"<base64>"}`, encoded step by step; read afresh for every send. */
+	body: (fileName: string) => StreamedBody;
+}
+
+/**
+ * Where n8n keeps the file: in its binary data store (n8n 2's filesystem and database modes,
+ * S3; 1.x's filesystem mode), behind an id, read as a stream; or in the item itself as base64
+ * text (1.x's default in-memory mode), sent as it is, never decoded whole.
+ */
+export async function uploadSource(
+	ctx: IExecuteFunctions,
+	binaryData: IBinaryData,
+): Promise<UploadSource> {
+	return binaryData.id
+		? await storedSource(ctx, binaryData.id)
+		: inMemorySource(binaryData.data ?? '');
+}
+
+async function storedSource(ctx: IExecuteFunctions, id: string): Promise<UploadSource> {
+	const { fileSize } = await ctx.helpers.getBinaryMetadata(id);
+	const size = Number(fileSize);
+	const head =
+		size > 0 ? await firstBytes(await ctx.helpers.getBinaryStream(id, 64)) : Buffer.alloc(0);
+	return {
+		size,
+		head,
+		body: (fileName) =>
+			jsonBody(fileName, size, async () =>
+				base64Chunks(await ctx.helpers.getBinaryStream(id, CHUNK_BYTES), size),
+			),
+	};
+}
+
+function inMemorySource(base64: string): UploadSource {
+	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+	const size = (base64.length / 4) * 3 - padding;
+	const head = Buffer.from(base64.slice(0, 8), BINARY_ENCODING);
+	return {
+		size,
+		head,
+		body: (fileName) =>
+			jsonBody(fileName, size, async () => storedBase64Chunks(base64), base64.length),
+	};
+}
+
+/**
+ * The JSON around the base64 text, with its exact length: the head, `base64Length` bytes of
+ * text (from the file's size unless given), and the tail.
+ */
+function jsonBody(
+	fileName: string,
+	size: number,
+	openData: () => Promise<AsyncIterable<Buffer>>,
+	base64Length = Math.ceil(size / 3) * 4,
+): StreamedBody {
+	const head = Buffer.from(`{"fileName":${JSON.stringify(fileName)},"data":"`, 'utf8');
+	const tail = Buffer.from('"}', 'utf8');
+	// Nothing is opened before the client reads: a request that never leaves holds no file.
+	return new StreamedBody(head.length + base64Length + tail.length, async function* () {
+		yield head;
+		yield* await openData();
+		yield tail;
+	});
+}
+
+/** The stored base64 text in slices, each copied into bytes only when it is sent. */
+async function* storedBase64Chunks(base64: string): AsyncGenerator<Buffer> {
+	const step = (CHUNK_BYTES / 3) * 4;
+	for (let start = 0; start < base64.length; start += step) {
+		yield Buffer.from(base64.slice(start, start + step), 'latin1');
+	}
+}
+
+/**
+ * The file's bytes as base64 text, step by step: a step's bytes beyond a multiple of 3 wait for
+ * the next, so the pieces join into one base64 text. A file that is not the size its metadata
+ * said fails the request rather than send a body of another length.
+ */
+async function* base64Chunks(stream: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+	let carry = Buffer.alloc(0);
+	let read = 0;
+	for await (const chunk of stream) {
+		read += chunk.length;
+		const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+		const whole = bytes.length - (bytes.length % 3);
+		carry = Buffer.from(bytes.subarray(whole));
+		if (whole > 0) yield Buffer.from(bytes.subarray(0, whole).toString('base64'), 'latin1');
+	}
+	if (read !== size) {
+		throw new Error(`The stored file has ${read} bytes, not the ${size} its metadata says`);
+	}
+	if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'latin1');
+}
+
+/** The first chunk of a stream (enough for the PDF signature); leaving the loop closes it. */
+async function firstBytes(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of stream) {
+		chunks.push(chunk);
+		length += chunk.length;
+		if (length >= PDF_SIGNATURE.length) break;
+	}
+	return Buffer.concat(chunks);
+}
