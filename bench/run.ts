@@ -28,7 +28,7 @@ import { ANALYSIS } from './lib/notes';
 import { log } from './lib/stats';
 import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
 import { benchList } from './list';
-import { renderPerformanceDoc } from './lib/performance-doc';
+import { renderPerformanceDoc, withReadmePerformance } from './lib/performance-doc';
 import type { Figure } from './lib/results';
 import { recordedFigures } from './lib/results';
 import { benchPackage } from './package';
@@ -121,7 +121,9 @@ function writeResults(seconds: number): void {
 		path.join(__dirname, '..', 'docs', 'performance.md'),
 		renderPerformanceDoc(results),
 	);
-	log('wrote docs/performance.md');
+	const readme = path.join(__dirname, '..', 'README.md');
+	writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
+	log('wrote docs/performance.md and the Performance lines of README.md');
 }
 
 function render(sections: SectionResult[], seconds: number): string {

@@ -155,3 +155,44 @@ Upload time against a raw client (read the file, base64, POST) at 100 ms per req
 node ÷ raw = ${value(upload100, 2)}.
 `;
 }
+
+/** Where the README's generated Performance lines stand (kept between these two comments). */
+export const README_PERFORMANCE_START =
+	'<!-- performance: written by npm run bench, do not edit -->';
+export const README_PERFORMANCE_END = '<!-- /performance -->';
+
+/** The README's few Performance lines, read from bench/results.json like docs/performance.md. */
+export function renderReadmePerformance(results: Results): string {
+	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
+	const median = (name: string, digits: number) => {
+		const figure = byName.get(name);
+		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
+	};
+	const burst = (client: string) =>
+		`${median(`send/burst/100items/100ms/${client}/sent`, 0)} sent, ${median(`send/burst/100items/100ms/${client}/failed`, 0)} failed`;
+	const upload = (copies: string) =>
+		median(`upload/filesystem/7MiB/0ms/node/${copies}/peak-above-idle-per-file-size/semi1`, 2);
+	return [
+		README_PERFORMANCE_START,
+		`Measured on ${results.date.slice(0, 10)} with \`${results.command}\` (medians; ${results.machine}):`,
+		'',
+		`- 100 Sends at 100 ms of latency, with the node's defaults: ${median('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of n8n's HTTP Request node, which fires every item at once.`,
+		`- Under a burst limit with 429 and Retry-After (100 Sends): the node ${burst('nodeDefault')}; the HTTP Request node ${burst('httpRequest')}.`,
+		`- A 7 MiB upload in n8n 2's filesystem mode: ${upload('x1')}× the file in memory above idle for one upload, ${upload('x5')}× for five at once.`,
+		'',
+		'Every figure, the HTTP Request workflows and what they get wrong: [docs/performance.md](docs/performance.md).',
+		README_PERFORMANCE_END,
+	].join('\n');
+}
+
+/** The README with its generated Performance lines replaced; unchanged when it has no markers. */
+export function withReadmePerformance(readme: string, results: Results): string {
+	const start = readme.indexOf(README_PERFORMANCE_START);
+	const end = readme.indexOf(README_PERFORMANCE_END);
+	if (start === -1 || end < start) return readme;
+	return (
+		readme.slice(0, start) +
+		renderReadmePerformance(results) +
+		readme.slice(end + README_PERFORMANCE_END.length)
+	);
+}
