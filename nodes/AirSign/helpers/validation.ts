@@ -65,14 +65,10 @@ export function assertUploadablePdf(
 	itemIndex: number,
 ): void {
 	if (file.size === 0) {
-		throw inputError(
-			node,
-			`The file in binary property "${binaryPropertyName}" is empty`,
-			{
-				itemIndex,
-				description: 'Check the node that produced the file: it gave a file with no content.',
-			},
-		);
+		throw inputError(node, `The file in binary property "${binaryPropertyName}" is empty`, {
+			itemIndex,
+			description: 'Check the node that produced the file: it gave a file with no content.',
+		});
 	}
 	if (file.size > MAX_UPLOAD_BYTES) {
 		throw inputError(
