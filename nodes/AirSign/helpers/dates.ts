@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
+import { shownValue } from './validation';
+
 /**
  * Turns what n8n users type or map into a date parameter (an ISO string, a Luxon
  * DateTime from an expression, a JS Date, epoch milliseconds) into the ISO 8601 UTC
@@ -22,11 +24,15 @@ export function toUtcIso(
 	} catch {
 		// Reported below with the parameter's name.
 	}
-	throw new NodeOperationError(node, `"${parameterLabel}" is not a valid date: ${String(value)}`, {
-		itemIndex,
-		description:
-			"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
-	});
+	throw new NodeOperationError(
+		node,
+		`"${parameterLabel}" is not a valid date: ${shownValue(value)}`,
+		{
+			itemIndex,
+			description:
+				"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
+		},
+	);
 }
 
 /** Epoch milliseconds as the ISO 8601 UTC text AirSign takes and gives. */

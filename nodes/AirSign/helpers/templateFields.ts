@@ -2,6 +2,7 @@ import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-wor
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
+import { shownValue } from './validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
@@ -167,7 +168,8 @@ function variableValue(
 	switch (field.type) {
 		case 'number': {
 			const number = typeof value === 'number' ? value : Number(String(value).trim());
-			if (!Number.isFinite(number)) throw fail(`${label} must be a number, not "${String(value)}"`);
+			if (!Number.isFinite(number))
+				throw fail(`${label} must be a number, not ${shownValue(value)}`);
 			return number;
 		}
 		case 'dateTime': {
@@ -179,7 +181,7 @@ function variableValue(
 			} catch {
 				// Reported below with the field's name.
 			}
-			if (date === null) throw fail(`${label} is not a date: "${String(value)}"`);
+			if (date === null) throw fail(`${label} is not a date: ${shownValue(value)}`);
 			return date;
 		}
 		case 'object': {

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { assertOneOf, shownValue } from '../../helpers/validation';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
@@ -45,13 +46,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${limit}`,
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
 			{
 				itemIndex,
 			},
 		);
 	}
-	const status = this.getNodeParameter('status', itemIndex, 'active') as string;
+	const status = assertOneOf(
+		this.getNode(),
+		this.getNodeParameter('status', itemIndex, 'active'),
+		'Status',
+		TEMPLATE_STATUSES,
+		itemIndex,
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
