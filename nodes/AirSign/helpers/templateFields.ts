@@ -138,8 +138,14 @@ export function readTemplateValues(
 		.filter((p) => p <= lastGiven)
 		.map((position) => {
 			const { name, email } = roles.get(position)!;
-			const pick = (field?: ResourceMapperField) =>
-				field && isGiven(values[field.id]) ? String(values[field.id]).trim() : field?.defaultValue;
+			const pick = (field?: ResourceMapperField) => {
+				if (!field || !isGiven(values[field.id])) return field?.defaultValue;
+				const value = values[field.id];
+				// A name or email is text; an object or list (an expression of the wrong type) is refused.
+				if (typeof value === 'object')
+					throw fail(`"${field.displayName}" must be text, not ${shownValue(value)}`);
+				return String(value).trim();
+			};
 			const chosen = { name: pick(name), email: pick(email) };
 			if (!isGiven(chosen.name) || !isGiven(chosen.email)) {
 				const label = (name?.displayName ?? `Recipient ${position}`).replace(/ Name$/, '');

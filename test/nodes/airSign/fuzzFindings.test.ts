@@ -87,3 +87,54 @@ describe('fuzz findings: inputs', () => {
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
+
+describe('fuzz findings: inputs given as objects', () => {
+	it('Get Many: a Status filter given as an object is an unknown state, shown as JSON', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			filters: { status: '={{ { state: "done" } }}' },
+		});
+		expect(result.error?.message).toBe('"Status" has an unknown value: {"state":"done"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create From Template: a recipient email given as an object is refused as such, not sent as "[object Object]"', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee' }],
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { 'recipient:1:name': 'Jane', 'recipient:1:email': '={{ { at: "x" } }}' },
+				schema: [
+					{
+						id: 'recipient:1:name',
+						displayName: 'Employee Name',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+					{
+						id: 'recipient:1:email',
+						displayName: 'Employee Email',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"Employee Email" must be text, not {"at":"x"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
