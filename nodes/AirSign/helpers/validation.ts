@@ -190,3 +190,17 @@ export function assertOneOf<T extends string>(
 		itemIndex,
 	});
 }
+
+/**
+ * A text parameter as the item gave it: text as it is, a number or true/false as its text, nothing
+ * as "". An object or a list (an expression of the wrong type) is refused, naming the parameter
+ * (`label`, quoted by the caller), so that "[object Object]" never reaches AirSign.
+ */
+export function textOf(node: INode, value: unknown, label: string, itemIndex: number): string {
+	if (typeof value === 'string') return value;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	throw new NodeOperationError(node, `${label} must be text, not ${shownValue(value)}`, {
+		itemIndex,
+	});
+}

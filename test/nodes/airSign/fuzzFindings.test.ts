@@ -6,6 +6,7 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
+import { binaryItem } from '../../harness';
 import { apiRequests, runAirSign, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -135,6 +136,66 @@ describe('fuzz findings: inputs given as objects', () => {
 			},
 		});
 		expect(result.error?.message).toBe('"Employee Email" must be text, not {"at":"x"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: text parameters given as numbers or objects', () => {
+	it('Create Session: a Name given as an object is refused, not created as "[object Object]"', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'create',
+			name: '={{ { first: "Ann" } }}',
+			title: 'Agreement',
+			recipients: { recipient: [{ name: 'Ann', email: 'ann@example.com' }] },
+		});
+		expect(result.error?.message).toBe('"Name" must be text, not {"first":"Ann"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create From Template: a Name given as a number is its text (it was a TypeError)', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			name: '={{ 2025 }}',
+			fields: { mappingMode: 'defineBelow', value: {} },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.name).toBe('2025');
+	});
+
+	it('Upload: a File Name given as a number is its text (it was a TypeError)', async () => {
+		const bytes = Buffer.from('%PDF-1.7\nhello');
+		const result = await runAirSign(
+			ctx,
+			{ resource: 'file', operation: 'upload', binaryPropertyName: 'data', fileName: '={{ 42 }}' },
+			{ input: [binaryItem(bytes, { fileName: 'a.pdf', mimeType: 'application/pdf' })] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.fileName).toBe('42.pdf');
+	});
+
+	it('Create Template: a role name given as an object is refused, not stored as "[object Object]"', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'template',
+			operation: 'create',
+			name: 'Offer',
+			document: JSON.stringify({
+				format: 'blocks',
+				title: 'Offer',
+				blocks: [{ type: 'signatureBlock', recipient: 'r1', label: 'Sign' }],
+			}),
+			recipients: { recipient: [{ key: 'r1', name: '={{ { role: "x" } }}' }] },
+		});
+		expect(result.error?.message).toBe(
+			'"Recipients" [0]: "Role Name" must be text, not {"role":"x"}',
+		);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
