@@ -17,6 +17,7 @@ export function toUtcIso(
 	itemIndex: number,
 ): string {
 	try {
+		if (!isCalendarDay(value)) throw new Error('no such day');
 		const input = typeof value === 'number' ? new Date(value) : value;
 		const parsed = tryToParseDateTime(input, timezone);
 		const iso = parsed.isValid ? parsed.toUTC().toISO() : null;
@@ -32,6 +33,21 @@ export function toUtcIso(
 			description:
 				"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
 		},
+	);
+}
+
+/**
+ * False for text whose leading YYYY-MM-DD is no day of the calendar (2025-02-30): n8n's date
+ * parsing falls back on JavaScript's Date, which would quietly roll it over to 2025-03-02.
+ */
+export function isCalendarDay(value: unknown): boolean {
+	if (typeof value !== 'string') return true;
+	const match = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
+	if (!match) return true;
+	const [year, month, day] = match.slice(1).map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 	);
 }
 

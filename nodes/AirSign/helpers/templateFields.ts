@@ -2,6 +2,7 @@ import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-wor
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
+import { isCalendarDay } from './dates';
 import { shownValue } from './validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
@@ -183,7 +184,7 @@ function variableValue(
 			let date: string | null = null;
 			try {
 				const parsed = tryToParseDateTime(value as string, timezone);
-				date = parsed.isValid ? parsed.setZone(timezone).toISODate() : null;
+				date = parsed.isValid && isCalendarDay(value) ? parsed.setZone(timezone).toISODate() : null;
 			} catch {
 				// Reported below with the field's name.
 			}

@@ -199,3 +199,83 @@ describe('fuzz findings: text parameters given as numbers or objects', () => {
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
+
+describe('fuzz findings: days that do not exist', () => {
+	it('Create From Template: a date variable of 2025-02-30 is refused, not sent as 2025-03-02', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+			variables: [{ name: 'start', type: 'date', required: true }],
+			document: {
+				format: 'blocks',
+				title: 'Offer',
+				blocks: [
+					{ type: 'paragraph', text: 'From {{{start}}}' },
+					{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+				],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { start: '2025-02-30' },
+				schema: [
+					{
+						id: 'start',
+						displayName: 'start (date)',
+						required: true,
+						display: true,
+						type: 'dateTime',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"start" is not a date: "2025-02-30"');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Get Many: a Created After of 2025-02-30 is refused, not read as 2025-03-02', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			filters: { createdAfter: '2025-02-30T10:00:00Z' },
+		});
+		expect(result.error?.message).toBe(
+			'"Created After" is not a valid date: "2025-02-30T10:00:00Z"',
+		);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create Session (Block Documents): a recipient without a key or a block without a type says so without "undefined"', async () => {
+		const base = { resource: 'session', operation: 'create', documentMode: 'json', name: 'S' };
+		const doc = {
+			format: 'blocks',
+			title: 'T',
+			blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'A' }],
+		};
+		const noKey = await runAirSign(ctx, {
+			...base,
+			documents: JSON.stringify(doc),
+			recipientsJson: JSON.stringify([{ name: 'Ann', email: 'ann@example.com' }]),
+		});
+		expect(noKey.error?.message).toBe(
+			'"Recipients (JSON)" [0]: "key" must be letters, digits, "_" or "-", not nothing',
+		);
+		const noType = await runAirSign(ctx, {
+			...base,
+			documents: JSON.stringify({ ...doc, blocks: [{ text: 'x' }, ...doc.blocks] }),
+			recipientsJson: JSON.stringify([{ key: 'a', name: 'Ann', email: 'ann@example.com' }]),
+		});
+		expect(noType.error?.message).toBe(
+			'"Documents" [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
+		);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
