@@ -8,7 +8,15 @@ import fc from 'fast-check';
 import { LIMITS, MAX_FILE_NAME_LENGTH } from '../../nodes/AirSign/helpers/constants';
 
 /** Words that must never appear in a message: junk text never contains them, so a hit is the node's. */
-export const FORBIDDEN_WORDS = ['TypeError', 'undefined', '[object Object]', 'NaN'];
+export const FORBIDDEN_WORDS = [
+	'TypeError',
+	'undefined',
+	'[object Object]',
+	// What a TypeError says when it is shown without its name.
+	'is not a function',
+	'Cannot read properties',
+	'is not iterable',
+];
 const clean = (text: string) =>
 	!FORBIDDEN_WORDS.some((word) => text.toLowerCase().includes(word.toLowerCase()));
 
