@@ -14,29 +14,16 @@ import { announce, checkProperty } from './budget';
 import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
 import {
 	createFromTemplate,
-	createJson,
-	createSimple,
 	createTemplate,
-	getManySessions,
 	getManyTemplates,
-	getSessionOperations,
 	getTemplateOperations,
-	sendInvitation,
-	sendInvitationById,
-	sendOperations,
 	upload,
 } from './operations';
 
 const ctx = useSandbox();
-beforeAll(() => announce('inputs'));
+beforeAll(() => announce('inputs (templates and files)'));
 
 const properties: Array<[string, OperationUnderTest[]]> = [
-	['Session Send', sendOperations],
-	['Session Get', getSessionOperations],
-	['Session Send Invitation', [sendInvitation, sendInvitationById]],
-	['Session Get Many', [getManySessions]],
-	['Session Create (Title and Text)', [createSimple]],
-	['Session Create (Block Documents)', [createJson]],
 	['Session Create From Template', [createFromTemplate]],
 	['Template Get', getTemplateOperations],
 	['Template Get Many', [getManyTemplates]],
