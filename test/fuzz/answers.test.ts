@@ -21,7 +21,7 @@ import {
 	type TestContext,
 } from '../nodes/airSign/helpers';
 import { answerFault } from './answers';
-import { announce, checkProperty } from './budget';
+import { announce, checkProperty, count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
 
 const ctx = useSandbox();
@@ -207,6 +207,8 @@ describe('answers, fuzzed: an action fails with a clear error or passes the answ
 					expect(ms).toBeGreaterThanOrEqual(0);
 					expect(ms).toBeLessThanOrEqual(MAX_WAIT_MS);
 				}
+				count(`answers ${fault.kind}`);
+				count(messages.length > 0 ? 'failed clearly' : 'passed through');
 				if (process.env.FUZZ_DEBUG)
 					process.stdout.write(
 						`[answers] ${invocation.name} ${fault.kind} ${fault.answer?.status ?? ''} → ${messages.join(' | ') || `ok ${result.items.length}`}\n`,

@@ -27,8 +27,14 @@ export const SEED = integerFromEnv('FUZZ_SEED') ?? (Date.now() ^ (process.pid <<
 
 const PATH = process.env.FUZZ_PATH?.trim() || undefined;
 
-/** Figures of the properties run in this process: name → cases run (for the report and docs). */
-export const ranCases = new Map<string, number>();
+/**
+ * What a property's cases tried, counted by the property itself (items by kind of value, answers
+ * by kind...): printed with the property's result, for docs/reliability.md.
+ */
+export const tally = new Map<string, number>();
+export function count(what: string, n = 1): void {
+	tally.set(what, (tally.get(what) ?? 0) + n);
+}
 
 /**
  * fast-check's parameters for one property: the run's seed and case count, the replay path
@@ -40,7 +46,11 @@ export function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Paramet
 		seed: SEED,
 		...(PATH !== undefined && { path: PATH }),
 		reporter: (details) => {
-			ranCases.set(property, (ranCases.get(property) ?? 0) + details.numRuns);
+			const counted = [...tally].map(([what, n]) => `${what} ${n}`).join(', ');
+			tally.clear();
+			process.stdout.write(
+				`[fuzz] ${details.failed ? 'FAILED' : 'passed'}: "${property}", ${details.numRuns} case(s), seed ${details.seed}; tried: ${counted}\n`,
+			);
 			if (!details.failed) return;
 			const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ''}`;
 			throw new Error(

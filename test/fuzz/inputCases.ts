@@ -13,6 +13,7 @@ import { expect } from 'vitest';
 import { AirSign } from '../../nodes/AirSign/AirSign.node';
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import type { TestContext } from '../nodes/airSign/helpers';
+import { count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
 
 /** A value resolved against the case's fixtures when the case runs (IDs the sandbox makes). */
@@ -189,6 +190,7 @@ export function judgeCase(
 	const labelOf = (key: string) => op.slots.find((slot) => slot.key === key)!.label;
 	// Every request the node sent was one AirSign accepted as well-formed: a rule-breaking value
 	// that reached the sandbox is answered 400 (or 413/415/422) by its checks.
+	count('requests', requests.length);
 	const refused = requests.filter((r) => [400, 413, 415, 422].includes(r.status));
 	expect(refused, 'no request carried a value that breaks a documented rule').toEqual([]);
 
@@ -241,7 +243,15 @@ export function judgeCase(
 	let apiFailures = 0;
 	plan.items.forEach((item, index) => {
 		const outcome = outcomes[index];
+		count(`items ${item.perturbed?.kind ?? 'valid'}`);
 		if (outcome === undefined) return; // not run: an earlier item stopped the node
+		count(
+			outcome.ok
+				? 'succeeded'
+				: outcome.httpCode !== undefined
+					? 'failed at AirSign'
+					: 'refused before a request',
+		);
 		const where = `${op.name}, item ${index} (${item.perturbed ? `${item.perturbed.kind} ${item.perturbed.key}` : 'all valid'})`;
 		if (item.perturbed?.kind === 'invalid')
 			expect(outcome.ok, `${where}: a value that breaks a rule is refused`).toBe(false);

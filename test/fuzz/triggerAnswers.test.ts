@@ -20,7 +20,7 @@ import {
 	useSandbox,
 } from '../nodes/airSignTrigger/helpers';
 import { answerFault } from './answers';
-import { announce, checkProperty } from './budget';
+import { announce, checkProperty, count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
 
 const getSandbox = useSandbox();
@@ -66,6 +66,10 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 					capture.restore();
 				}
 				ledger.record(result);
+				count(`answers ${fault.kind}`);
+				count(
+					result.error ? 'poll failed' : result.items.length > 0 ? 'poll delivered' : 'poll quiet',
+				);
 				// No malformed item: each is a session with its ID and a readable updatedAt.
 				for (const item of result.items) {
 					expect(
@@ -100,6 +104,7 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 				sandbox.clearFaults();
 				sandbox.clock.advance(5_000);
 				await drain(sandbox, trigger, ledger);
+				count('sessions delivered', ledger.delivered);
 				expect(ledger.repeated()).toEqual([]);
 				expect(ledger.lost(demoSessions(sandbox)).map((s) => s.name)).toEqual([]);
 			}),
