@@ -49,3 +49,25 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 		},
 	);
 });
+
+describe('fuzz findings: rate-limit headers out of range', () => {
+	it.each([
+		[
+			'X-RateLimit-Reset in the year 2200',
+			{ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' },
+		],
+	])('%s: the trigger keeps reading within the hour', async (_label, headers) => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
+		await trigger.poll();
+		sandbox.clock.advance(60 * 60_000 + 5_000);
+		sandbox.createSession({ name: 'later' });
+		sandbox.clock.advance(5_000);
+		const ledger = new Ledger();
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.items.map((s) => s.name)).toEqual(['later']);
+	});
+});
