@@ -7,7 +7,7 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { binaryItem } from '../../harness';
-import { apiRequests, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
 
 const ctx = useSandbox();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
@@ -278,4 +278,38 @@ describe('fuzz findings: days that do not exist', () => {
 		);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
+});
+
+describe('fuzz findings: answers', () => {
+	it.each([
+		['a list of numbers', [0]],
+		['null entries', [null]],
+		['no list at all', undefined],
+	])(
+		'Template Get Many: templates as %s is an unreadable answer, not items that are not objects',
+		async (_label, templates) => {
+			// The read's back-off, without its real waits.
+			const sleeps = recordSleeps();
+			ctx.sandbox.createTemplate({ name: 'Offer', status: 'active' });
+			ctx.sandbox.injectFault({
+				kind: 'mangle',
+				path: '/api/v1/Templates',
+				count: 3,
+				answer: {
+					edits: [
+						templates === undefined
+							? { path: ['templates'], delete: true }
+							: { path: ['templates'], value: templates },
+					],
+				},
+			});
+			const result = await runAirSign(ctx, {
+				resource: 'template',
+				operation: 'getMany',
+				returnAll: true,
+			}).finally(sleeps.restore);
+			expect(result.error?.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
+			expect(result.items).toEqual([]);
+		},
+	);
 });

@@ -6,7 +6,10 @@ import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/const
 import { assertOneOf, shownValue } from '../../helpers/validation';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
+import type { RequestFailure } from '../../errors/failure';
+import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { callAirSign } from '../../transport/call';
+import type { ApiAnswer } from '../../transport/request';
 import { returnAllAndLimit } from '../../descriptions/paging';
 
 const properties: INodeProperties[] = [
@@ -70,10 +73,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const { body } = await callAirSign(
 			this,
 			{ method: 'GET', path: '/Templates', qs: { status, limit: pageSize, offset }, itemIndex },
-			{ failures: {}, maxRateLimitWaitMs: maxWaitMs },
+			{ failures: {}, maxRateLimitWaitMs: maxWaitMs, unusable: malformedTemplatesPage },
 		);
 		const page = body as TemplatesPage;
-		const rows = page.templates ?? [];
+		const rows = page.templates as IDataObject[];
 		for (const template of rows) {
 			if (seen.has(template.templateId)) continue;
 			seen.add(template.templateId);
@@ -83,4 +86,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		offset += rows.length;
 	}
 	return templates.slice(0, limit);
+}
+
+/** A page is a list of templates (objects) and its pagination; anything else is unreadable. */
+function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
+	const page = answer.body as { templates?: unknown } | undefined;
+	const isTemplate = (row: unknown) =>
+		row !== null && typeof row === 'object' && !Array.isArray(row);
+	if (Array.isArray(page?.templates) && page.templates.every(isTemplate)) return undefined;
+	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
 }
