@@ -17,11 +17,12 @@ export function toUtcIso(
 	itemIndex: number,
 ): string {
 	try {
-		if (!isCalendarDay(value)) throw new Error('no such day');
+		if (!isCalendarDay(value) || Array.isArray(value)) throw new Error('not a date');
 		const input = typeof value === 'number' ? new Date(value) : value;
 		const parsed = tryToParseDateTime(input, timezone);
 		const iso = parsed.isValid ? parsed.toUTC().toISO() : null;
-		if (iso) return iso;
+		// Years 0000 to 9999 only: AirSign reads ISO 8601 dates, not "-1723900101-…" or "+275760-…".
+		if (iso && /^\d{4}-/.test(iso)) return iso;
 	} catch {
 		// Reported below with the parameter's name.
 	}

@@ -313,3 +313,23 @@ describe('fuzz findings: answers', () => {
 		},
 	);
 });
+
+describe('fuzz findings: dates out of ISO 8601', () => {
+	it.each([
+		['a list holding a number', '={{ [-1723900101] }}'],
+		['epoch milliseconds past the year 9999', '={{ 8.64e15 }}'],
+	])(
+		'Get Many: Updated Before as %s is refused, not sent as a year AirSign cannot read',
+		async (_label, value) => {
+			const result = await runAirSign(ctx, {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				filters: { updatedBefore: value },
+			});
+			expect(result.error?.message).toMatch(/^"Updated Before" is not a valid date: /);
+			expect(apiRequests(ctx.sandbox)).toEqual([]);
+		},
+	);
+});
