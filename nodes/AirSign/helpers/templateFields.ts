@@ -207,6 +207,8 @@ function variableValue(
 			return table as IDataObject;
 		}
 		default:
+			// Text: an object or list (an expression of the wrong type) would be sent as "" or "[object Object]".
+			if (typeof value === 'object') throw fail(`${label} must be text, not ${shownValue(value)}`);
 			return typeof value === 'string' ? value : String(value);
 	}
 }

@@ -333,3 +333,40 @@ describe('fuzz findings: dates out of ISO 8601', () => {
 		},
 	);
 });
+
+describe('fuzz findings: variable values of the wrong type', () => {
+	it('Create From Template: a text variable given as a list is refused, not sent as ""', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+			variables: [{ name: 'company', type: 'text', required: true }],
+			document: {
+				format: 'blocks',
+				title: 'Offer for {{{company}}}',
+				blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { company: '={{ [] }}' },
+				schema: [
+					{
+						id: 'company',
+						displayName: 'company (text)',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"company" must be text, not []');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
