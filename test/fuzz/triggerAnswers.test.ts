@@ -86,16 +86,25 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 							word.toLowerCase(),
 						);
 				}
+				// A mangled answer that stays readable but hides sessions (the list replaced by another)
+				// is AirSign saying they do not exist: no client can see through that, so what it hid
+				// is not required. Every other answer must leave nothing behind.
+				const hid =
+					fault.kind === 'mangle' &&
+					!result.error &&
+					(fault.answer?.edits ?? []).some((e) => e.path[0] === 'sessions' && e.path.length <= 2);
+				count(hid ? 'answers hiding sessions (loss allowed)' : 'answers held to no loss');
 				// The cursor's invariant: every update before it has been delivered.
 				const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
 				const passed = demoSessions(sandbox).filter(
 					(s) =>
 						Date.parse(s.updatedAt) < cursor && !ledger.counts.has(key(s.sessionId, s.updatedAt)),
 				);
-				expect(
-					passed.map((s) => s.name),
-					'updates the cursor moved over without delivering them',
-				).toEqual([]);
+				if (!hid)
+					expect(
+						passed.map((s) => s.name),
+						'updates the cursor moved over without delivering them',
+					).toEqual([]);
 				const secrets = [sandbox.demo.accessToken, sandbox.demo.clientSecret];
 				const seen = [serialise(result), capture.text()].join('\n');
 				for (const secret of secrets) expect(seen).not.toContain(secret);
@@ -114,7 +123,7 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 				expect(states.filter((state, i) => states.indexOf(state) !== i)).toEqual([]);
 				const mangledPassedThrough = fault.kind === 'mangle' && !result.error;
 				if (!mangledPassedThrough) expect(ledger.repeated()).toEqual([]);
-				expect(ledger.lost(demoSessions(sandbox)).map((s) => s.name)).toEqual([]);
+				if (!hid) expect(ledger.lost(demoSessions(sandbox)).map((s) => s.name)).toEqual([]);
 			}),
 		);
 	});
