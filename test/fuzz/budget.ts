@@ -1,8 +1,8 @@
 /**
  * How many cases each property runs and from which seed, in one place.
  *
- * - `npm test` runs every property with {@link DEFAULT_RUNS} cases on each of its two engines (a
- *   few hundred per property in all), which adds about a minute to the suite.
+ * - `npm test` runs every property with {@link DEFAULT_RUNS} cases on each of its two engines (200
+ *   per property in all), which adds one to two minutes to the suite on a busy two-core machine.
  * - `npm run fuzz` (vitest.fuzz.config.ts) sets NUM_RUNS=10000.
  * - FUZZ_SEED replays a run: every property of the file starts from that seed. A failure prints
  *   fast-check's seed and path; FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that case.
@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 
 /** Cases per property in `npm test`. */
-export const DEFAULT_RUNS = 150;
+export const DEFAULT_RUNS = 100;
 
 function integerFromEnv(name: string): number | undefined {
 	const text = process.env[name];
