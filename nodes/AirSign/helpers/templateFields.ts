@@ -35,8 +35,11 @@ const hasToken = (text: string) => text.includes('{{{');
  */
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
-	const recipients = (template.recipients as IDataObject[] | undefined) ?? [];
-	recipients.forEach((recipient, index) => {
+	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const recipients = listOf(template.recipients);
+	recipients.forEach((entry, index) => {
+		// An entry that is not an object (an answer gone wrong) is a role without a name or email.
+		const recipient = (entry !== null && typeof entry === 'object' ? entry : {}) as IDataObject;
 		const role = String(recipient.name ?? '').trim() || `Recipient ${index + 1}`;
 		const email = String(recipient.email ?? '').trim();
 		const fixed = email !== '' && !hasToken(email);
@@ -63,7 +66,9 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 			},
 		);
 	});
-	for (const variable of (template.variables as IDataObject[] | undefined) ?? []) {
+	for (const variable of listOf(template.variables).filter(
+		(entry): entry is IDataObject => entry !== null && typeof entry === 'object',
+	)) {
 		const type = String(variable.type ?? 'text');
 		const description = String(variable.description ?? '').trim();
 		const label = String(variable.displayName ?? '').trim() || String(variable.name);

@@ -128,13 +128,19 @@ function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
 }
 
 /**
- * A session the trigger can place and a workflow can use: an object with its ID and a time. One
+ * A session the trigger can place and a workflow can use: an object with its ID and a time (and
+ * recipients, if any, that are objects: the trigger reads them to tell states apart). One
  * that is not makes the whole page unreadable: skipping it would let the cursor pass it unseen.
  */
 function isReadableSession(session: unknown): boolean {
 	if (session === null || typeof session !== 'object' || Array.isArray(session)) return false;
-	const { sessionId, updatedAt } = session as IDataObject;
+	const { sessionId, updatedAt, recipients } = session as IDataObject;
+	const isObject = (value: unknown) =>
+		value !== null && typeof value === 'object' && !Array.isArray(value);
 	return (
+		(recipients === undefined ||
+			recipients === null ||
+			(Array.isArray(recipients) && recipients.every(isObject))) &&
 		typeof sessionId === 'string' &&
 		UUID_PATTERN.test(sessionId) &&
 		typeof updatedAt === 'string' &&

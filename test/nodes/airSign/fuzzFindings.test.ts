@@ -370,3 +370,36 @@ describe('fuzz findings: variable values of the wrong type', () => {
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
+
+describe('fuzz findings: template answers with entries that are not objects', () => {
+	it('Create From Template: a Get Template answer with a null role does not crash reading its fields', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+		});
+		ctx.sandbox.injectFault({
+			kind: 'mangle',
+			path: `/api/v1/Template/${template.templateId}`,
+			answer: {
+				edits: [
+					{ path: ['recipients'], value: [null] },
+					{ path: ['variables'], value: [null, 3] },
+				],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: { mappingMode: 'defineBelow', value: {} },
+		});
+		expect(result.error?.message ?? '').not.toMatch(/Cannot read properties/);
+		expect(result.error?.message).toBe(
+			'The template needs "Recipient 1 Name", "Recipient 1 Email"',
+		);
+		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+			`/api/v1/Template/${template.templateId}`,
+		]);
+	});
+});

@@ -71,3 +71,29 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 		expect(ledger.items.map((s) => s.name)).toEqual(['later']);
 	});
 });
+
+describe('fuzz findings: recipients that are not objects', () => {
+	it('a List Sessions page whose session has a null recipient is unreadable: no TypeError, nothing lost', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		sandbox.createSession({ name: 'first' });
+		sandbox.clock.advance(5_000);
+		sandbox.injectFault({
+			kind: 'mangle',
+			path: SESSIONS,
+			count: 3,
+			answer: { edits: [{ path: ['sessions', 0, 'recipients'], value: [null] }] },
+		});
+		const ledger = new Ledger();
+		const faulted = await trigger.poll();
+		ledger.record(faulted);
+		expect(faulted.error?.message ?? '').not.toMatch(/Cannot read properties/);
+		expect(faulted.items).toEqual([]);
+		sandbox.clearFaults();
+		sandbox.clock.advance(5_000);
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.items.map((s) => s.name)).toEqual(['first']);
+	});
+});
