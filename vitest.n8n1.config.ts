@@ -30,6 +30,7 @@ export default mergeConfig(
 				'test/nodes/**/*.test.ts',
 				'test/credentials/**/*.test.ts',
 				'test/harness/**/*.test.ts',
+				'test/fuzz/**/*.test.ts',
 			],
 			// n8n 2.x's database-backed poll scheduler and its poll time budget (getPollBudgetMs) do
 			// not exist in n8n 1.x: there the trigger runs as in every other poll test.

@@ -1,6 +1,15 @@
 import type { Fault } from './types';
 
-const KINDS = ['latency', 'status', 'drop', 'dropAfter', 'malformed', 'rateLimit'];
+const KINDS = [
+	'latency',
+	'status',
+	'drop',
+	'dropAfter',
+	'malformed',
+	'rateLimit',
+	'answer',
+	'mangle',
+];
 
 interface ActiveFault extends Fault {
 	count: number;
@@ -45,7 +54,7 @@ export class FaultList {
 			fault.count -= 1;
 			if (fault.count <= 0) this.faults = this.faults.filter((f) => f !== fault);
 			acting.push({ ...fault });
-			if (fault.kind !== 'latency' && fault.kind !== 'dropAfter') break;
+			if (fault.kind !== 'latency' && fault.kind !== 'dropAfter' && fault.kind !== 'mangle') break;
 		}
 		return acting;
 	}

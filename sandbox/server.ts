@@ -21,6 +21,7 @@ import { rateLimitHeaders } from './rateLimit';
 import { sessionListItem } from './responses';
 import { sendSession } from './sendSession';
 import { maxUploadBodyBytes, uploadFile } from './uploadFile';
+import { fuzzedReply, writeFuzzedReply } from './fuzzAnswers';
 import type { Fault, RequestLogEntry } from './types';
 
 const TOKEN_BODY_LIMIT_BYTES = 64 * 1024;
@@ -70,9 +71,14 @@ async function handleApiRequest(
 		});
 
 	let dropAfter = false;
+	let mangle: Fault | undefined;
 	for (const fault of ctx.faults.take(method, path)) {
 		if (fault.kind === 'dropAfter') {
 			dropAfter = true;
+			continue;
+		}
+		if (fault.kind === 'mangle') {
+			mangle = fault;
 			continue;
 		}
 		if (fault.kind === 'latency') {
@@ -85,6 +91,12 @@ async function handleApiRequest(
 			return;
 		}
 		await drain(req);
+		if (fault.kind === 'answer') {
+			const fuzzed = fuzzedReply(fault);
+			log(fuzzed.status, { fault: fault.kind });
+			writeFuzzedReply(res, fuzzed, fault.answer);
+			return;
+		}
 		const reply = faultReply(ctx, fault, path);
 		log(reply.status, { fault: fault.kind });
 		writeReply(res, reply);
@@ -111,6 +123,13 @@ async function handleApiRequest(
 	}
 	// Stamped again when answering: hooks may have moved the clock while the request was handled.
 	res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
+	if (mangle) {
+		// Handled (its effects happened); the answer is edited on its way out.
+		const fuzzed = fuzzedReply(mangle, reply);
+		log(fuzzed.status, { ...(orgId !== undefined && { orgId }), fault: 'mangle' });
+		writeFuzzedReply(res, fuzzed, mangle.answer);
+		return;
+	}
 	log(reply.status, orgId === undefined ? {} : { orgId });
 	writeReply(res, reply);
 }

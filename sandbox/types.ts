@@ -181,7 +181,34 @@ export interface RequestLogEntry {
 	fault?: FaultKind;
 }
 
-export type FaultKind = 'latency' | 'status' | 'drop' | 'dropAfter' | 'malformed' | 'rateLimit';
+export type FaultKind =
+	| 'latency'
+	| 'status'
+	| 'drop'
+	| 'dropAfter'
+	| 'malformed'
+	| 'rateLimit'
+	| 'answer'
+	| 'mangle';
+
+/**
+ * What a fuzzing fault answers (kinds `answer` and `mangle`). `answer` sends exactly this instead of
+ * handling the request; `mangle` handles the request, then changes its real answer as described.
+ */
+export interface FuzzedAnswer {
+	/** Status line (default: the real one, or 200 for `answer`). */
+	status?: number;
+	/** Raw body text (`answer`; with `mangle` it replaces the real body). */
+	body?: string;
+	/** `mangle`: JSON edits of the real body, in order: a value set at a path, or (no `value`) deleted. */
+	edits?: Array<{ path: Array<string | number>; value?: unknown; delete?: boolean }>;
+	/** `mangle`: the real body cut to this many bytes (after the edits). */
+	truncateAt?: number;
+	/** Headers set on the answer (a Content-Type here replaces the JSON one). */
+	headers?: Record<string, string>;
+	/** The Date header: a text to send instead of the sandbox clock's, or null for none at all. */
+	date?: string | null;
+}
 
 export interface Fault {
 	kind: FaultKind;
@@ -196,6 +223,8 @@ export interface Fault {
 	message?: string;
 	delayMs?: number;
 	retryAfter?: number;
+	/** Kinds `answer` and `mangle`: what to answer. */
+	answer?: FuzzedAnswer;
 }
 
 export interface RequestInfo {

@@ -179,3 +179,54 @@ describe('request log', () => {
 		]);
 	});
 });
+
+describe('fuzzing faults (README, Faults: answer and mangle)', () => {
+	it('answer: any status, body text, headers and Date, instead of handling the request', async () => {
+		const draft = sandbox().createSession();
+		sandbox().injectFault({
+			kind: 'answer',
+			path: '/api/v1/Session/',
+			answer: {
+				status: 502,
+				body: '<html>Bad Gateway</html>',
+				headers: { 'content-type': 'text/html', 'Retry-After': '-5' },
+				date: null,
+			},
+		});
+		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		expect(res.status).toBe(502);
+		expect(res.body).toBe('<html>Bad Gateway</html>');
+		expect(res.headers.get('content-type')).toBe('text/html');
+		expect(res.headers.get('retry-after')).toBe('-5');
+		expect(res.headers.get('date')).toBeNull();
+		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
+		expect(sandbox().requests.at(-1)).toMatchObject({ status: 502, fault: 'answer' });
+	});
+
+	it('mangle: handles the request, then edits, truncates and re-heads its real answer', async () => {
+		const draft = sandbox().createSession({ recipients: [{ name: 'A', email: 'a@example.com' }] });
+		sandbox().injectFault({
+			kind: 'mangle',
+			answer: {
+				edits: [
+					{ path: ['status'], value: 42 },
+					{ path: ['sessionId'], delete: true },
+					{ path: ['extra'], value: { nested: true } },
+				],
+				date: 'Mon, 01 Jan 1990 00:00:00 GMT',
+			},
+		});
+		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({ status: 42, extra: { nested: true } });
+		expect(res.body).not.toHaveProperty('sessionId');
+		expect(res.headers.get('date')).toBe('Mon, 01 Jan 1990 00:00:00 GMT');
+		expect(sandbox().getSession(draft.sessionId)!.status).toBe('pending');
+
+		sandbox().injectFault({ kind: 'mangle', answer: { truncateAt: 10 } });
+		const cut = await call(sandbox(), 'GET', '/api/v1/Sessions');
+		expect(typeof cut.body).toBe('string');
+		expect((cut.body as string).length).toBe(10);
+		expect(sandbox().requests.at(-1)).toMatchObject({ status: 200, fault: 'mangle' });
+	});
+});

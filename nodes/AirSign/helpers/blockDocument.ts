@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
 import { inputError } from '../errors/inputError';
+import { shownValue } from './validation';
 
 /** A recipient of a session written in blocks: the key its signature block names. */
 export interface BlockRecipient extends IDataObject {
@@ -88,7 +89,7 @@ function checkBlock(block: unknown, where: string, fail: Fail): void {
 			return;
 		default:
 			throw fail(
-				`${where}: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not ${JSON.stringify(b.type)}`,
+				`${where}: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not ${shownValue(b.type)}`,
 			);
 	}
 }
@@ -104,7 +105,7 @@ export function checkRecipients(value: unknown, where: string, fail: Fail): Bloc
 		const r = (entry ?? {}) as IDataObject;
 		const at = `${where} [${index}]`;
 		if (!isText(r.key) || !RECIPIENT_KEY_PATTERN.test(r.key))
-			throw fail(`${at}: "key" must be letters, digits, "_" or "-", not ${JSON.stringify(r.key)}`);
+			throw fail(`${at}: "key" must be letters, digits, "_" or "-", not ${shownValue(r.key)}`);
 		if (keys.has(r.key)) throw fail(`${at}: the key "${r.key}" is used twice`);
 		keys.add(r.key);
 		if (blank(r.name)) throw fail(`${at}: "name" is required`);

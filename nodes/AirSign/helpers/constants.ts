@@ -23,8 +23,18 @@ export const SESSION_STATUSES = [
 
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
+/** List Sessions: the fields it sorts by, and the orders. */
+export const SESSION_SORT_FIELDS = ['completedDate', 'createdAt', 'name', 'updatedAt'] as const;
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+
+/** List Templates: the states it lists by. */
+export const TEMPLATE_STATUSES = ['active', 'draft'] as const;
+
 /** List Sessions: largest page the service serves. */
 export const MAX_PAGE_SIZE = 100;
+
+/** AirSign's request budgets are per hour: no budget window resets later than this from now. */
+export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
 /** List Sessions: requests per hour per organisation, shared by every workflow. */
 export const LIST_SESSIONS_HOURLY_BUDGET = 60;

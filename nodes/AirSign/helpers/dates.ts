@@ -2,6 +2,8 @@ import type { INode } from 'n8n-workflow';
 import { tryToParseDateTime } from 'n8n-workflow';
 import { inputError } from '../errors/inputError';
 
+import { shownValue } from './validation';
+
 /**
  * Turns what n8n users type or map into a date parameter (an ISO string, a Luxon
  * DateTime from an expression, a JS Date, epoch milliseconds) into the ISO 8601 UTC
@@ -16,18 +18,35 @@ export function toUtcIso(
 	itemIndex: number,
 ): string {
 	try {
+		if (!isCalendarDay(value) || Array.isArray(value)) throw new Error('not a date');
 		const input = typeof value === 'number' ? new Date(value) : value;
 		const parsed = tryToParseDateTime(input, timezone);
 		const iso = parsed.isValid ? parsed.toUTC().toISO() : null;
-		if (iso) return iso;
+		// Years 0000 to 9999 only: AirSign reads ISO 8601 dates, not "-1723900101-…" or "+275760-…".
+		if (iso && /^\d{4}-/.test(iso)) return iso;
 	} catch {
 		// Reported below with the parameter's name.
 	}
-	throw inputError(node, `"${parameterLabel}" is not a valid date: ${String(value)}`, {
+	throw inputError(node, `"${parameterLabel}" is not a valid date: ${shownValue(value)}`, {
 		itemIndex,
 		description:
 			"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
 	});
+}
+
+/**
+ * False for text whose leading YYYY-MM-DD is no day of the calendar (2025-02-30): n8n's date
+ * parsing falls back on JavaScript's Date, which would quietly roll it over to 2025-03-02.
+ */
+export function isCalendarDay(value: unknown): boolean {
+	if (typeof value !== 'string') return true;
+	const match = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
+	if (!match) return true;
+	const [year, month, day] = match.slice(1).map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** Epoch milliseconds as the ISO 8601 UTC text AirSign takes and gives. */

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { SESSION_STATUSES } from './constants';
 import { inputError } from '../errors/inputError';
+import { shownValue } from './validation';
 
 /** The filters Get Many and the trigger share (fields: descriptions/sessionFilters.ts). */
 export interface SessionMatch {
@@ -47,8 +48,13 @@ export function optionalText(value: unknown): string | undefined {
 
 /** The service takes several states as one comma-separated value. */
 function statusList(value: unknown): string | undefined {
-	const statuses = (Array.isArray(value) ? value : String(value ?? '').split(','))
-		.map((status) => String(status).trim())
+	// Anything but text (an expression of the wrong type) stays visible as JSON, an unknown state.
+	const statuses = (
+		Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value ?? '']
+	)
+		.map((status) =>
+			typeof status === 'string' ? status.trim() : status === '' ? '' : shownValue(status),
+		)
 		.filter(Boolean);
 	return statuses.length ? statuses.join(',') : undefined;
 }

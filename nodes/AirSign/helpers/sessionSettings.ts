@@ -9,6 +9,7 @@ import {
 	UUID_PATTERN,
 } from './constants';
 import { inputError } from '../errors/inputError';
+import { shownValue } from './validation';
 
 export interface SessionSettings {
 	/** What goes into the request body. */
@@ -39,7 +40,7 @@ export function readSessionSettings(
 			(!Number.isInteger(days) || days < LIMITS.expiryDays.min || days > LIMITS.expiryDays.max)
 		)
 			throw fail(
-				`"Expiry Days" must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${fromTemplate ? ' (or 0: never expires)' : ''}, not ${String(days)}`,
+				`"Expiry Days" must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${fromTemplate ? ' (or 0: never expires)' : ''}, not ${shownValue(days)}`,
 			);
 		body.expiryDays = never ? null : days;
 		expiryUse.push('Expiry Days');
@@ -51,7 +52,7 @@ export function readSessionSettings(
 	if (options.reminderFrequency !== undefined) {
 		if (!(REMINDER_FREQUENCIES as readonly unknown[]).includes(options.reminderFrequency))
 			throw fail(
-				`"Reminder Frequency" must be one of ${REMINDER_FREQUENCIES.join(', ')}, not ${String(options.reminderFrequency)}`,
+				`"Reminder Frequency" must be one of ${REMINDER_FREQUENCIES.join(', ')}, not ${shownValue(options.reminderFrequency)}`,
 			);
 		body.reminderFrequency = options.reminderFrequency;
 		expiryUse.push('Reminder Frequency');

@@ -3,6 +3,8 @@ import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
 import { inputError } from '../errors/inputError';
+import { isCalendarDay } from './dates';
+import { shownValue } from './validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
@@ -34,8 +36,11 @@ const hasToken = (text: string) => text.includes('{{{');
  */
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
-	const recipients = (template.recipients as IDataObject[] | undefined) ?? [];
-	recipients.forEach((recipient, index) => {
+	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const recipients = listOf(template.recipients);
+	recipients.forEach((entry, index) => {
+		// An entry that is not an object (an answer gone wrong) is a role without a name or email.
+		const recipient = (entry !== null && typeof entry === 'object' ? entry : {}) as IDataObject;
 		const role = String(recipient.name ?? '').trim() || `Recipient ${index + 1}`;
 		const email = String(recipient.email ?? '').trim();
 		const fixed = email !== '' && !hasToken(email);
@@ -62,7 +67,9 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 			},
 		);
 	});
-	for (const variable of (template.variables as IDataObject[] | undefined) ?? []) {
+	for (const variable of listOf(template.variables).filter(
+		(entry): entry is IDataObject => entry !== null && typeof entry === 'object',
+	)) {
 		const type = String(variable.type ?? 'text');
 		const description = String(variable.description ?? '').trim();
 		const label = String(variable.displayName ?? '').trim() || String(variable.name);
@@ -138,8 +145,14 @@ export function readTemplateValues(
 		.filter((p) => p <= lastGiven)
 		.map((position) => {
 			const { name, email } = roles.get(position)!;
-			const pick = (field?: ResourceMapperField) =>
-				field && isGiven(values[field.id]) ? String(values[field.id]).trim() : field?.defaultValue;
+			const pick = (field?: ResourceMapperField) => {
+				if (!field || !isGiven(values[field.id])) return field?.defaultValue;
+				const value = values[field.id];
+				// A name or email is text; an object or list (an expression of the wrong type) is refused.
+				if (typeof value === 'object')
+					throw fail(`"${field.displayName}" must be text, not ${shownValue(value)}`);
+				return String(value).trim();
+			};
 			const chosen = { name: pick(name), email: pick(email) };
 			if (!isGiven(chosen.name) || !isGiven(chosen.email)) {
 				const label = (name?.displayName ?? `Recipient ${position}`).replace(/ Name$/, '');
@@ -168,7 +181,8 @@ function variableValue(
 	switch (field.type) {
 		case 'number': {
 			const number = typeof value === 'number' ? value : Number(String(value).trim());
-			if (!Number.isFinite(number)) throw fail(`${label} must be a number, not "${String(value)}"`);
+			if (!Number.isFinite(number))
+				throw fail(`${label} must be a number, not ${shownValue(value)}`);
 			return number;
 		}
 		case 'dateTime': {
@@ -176,11 +190,11 @@ function variableValue(
 			let date: string | null = null;
 			try {
 				const parsed = tryToParseDateTime(value as string, timezone);
-				date = parsed.isValid ? parsed.setZone(timezone).toISODate() : null;
+				date = parsed.isValid && isCalendarDay(value) ? parsed.setZone(timezone).toISODate() : null;
 			} catch {
 				// Reported below with the field's name.
 			}
-			if (date === null) throw fail(`${label} is not a date: "${String(value)}"`);
+			if (date === null) throw fail(`${label} is not a date: ${shownValue(value)}`);
 			return date;
 		}
 		case 'object': {
@@ -199,6 +213,8 @@ function variableValue(
 			return table as IDataObject;
 		}
 		default:
+			// Text: an object or list (an expression of the wrong type) would be sent as "" or "[object Object]".
+			if (typeof value === 'object') throw fail(`${label} must be text, not ${shownValue(value)}`);
 			return typeof value === 'string' ? value : String(value);
 	}
 }

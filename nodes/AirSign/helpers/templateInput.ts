@@ -2,8 +2,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { failer } from './blockDocument';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
+import { shownValue } from './validation';
 
 type Fail = ReturnType<typeof failer>;
+
+/** A text field of a row: text, a number or true/false as text, nothing as ""; an object is refused. */
+function textOf(value: unknown, label: string, fail: Fail): string {
+	if (typeof value === 'string') return value;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	throw fail(`${label} must be text, not ${shownValue(value)}`);
+}
 
 /** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
@@ -26,12 +35,12 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 			);
 		if (keys.has(key)) throw fail(`${at}: the key "${key}" is used twice`);
 		keys.add(key);
-		const email = String(row.email ?? '').trim();
+		const email = textOf(row.email, `${at}: "Email"`, fail).trim();
 		if (email !== '' && !email.includes('{{{') && !EMAIL_PATTERN.test(email))
 			throw fail(
 				`${at}: "Email" must be an email address, a {{{variable}}} or empty, not "${email}"`,
 			);
-		const name = String(row.name ?? '').trim();
+		const name = textOf(row.name, `${at}: "Role Name"`, fail).trim();
 		const order = Number(row.signingOrder ?? 0);
 		if (!Number.isInteger(order) || order < 0)
 			throw fail(`${at}: "Signing Order" must be a whole number`);
@@ -64,11 +73,15 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 		if (!VARIABLE_TYPES.includes(type)) throw fail(`${at}: "Type" must be text, date or number`);
 		const variable: IDataObject = { name, type, required: row.required !== false };
 		for (const field of ['displayName', 'description']) {
-			const text = String(row[field] ?? '').trim();
+			const text = textOf(
+				row[field],
+				`${at}: "${field === 'displayName' ? 'Display Name' : 'Description'}"`,
+				fail,
+			).trim();
 			if (text) variable[field] = text;
 		}
-		const fallback = row.defaultValue;
-		if (fallback !== undefined && fallback !== null && String(fallback).trim() !== '') {
+		const fallback = textOf(row.defaultValue, `${at}: "Default Value"`, fail);
+		if (fallback.trim() !== '') {
 			const number = Number(fallback);
 			if (type === 'number' && !Number.isFinite(number))
 				throw fail(`${at}: "Default Value" of a number variable must be a number`);

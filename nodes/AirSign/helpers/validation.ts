@@ -29,17 +29,39 @@ export const ID_KINDS = {
 export type IdKind = keyof typeof ID_KINDS;
 
 /**
+ * A value a builder gave, for a message: text quoted and cut to `max` characters, anything else
+ * (an expression of the wrong type) as JSON, so that a message never reads "[object Object]" or
+ * "undefined".
+ */
+export function shownValue(value: unknown, max = 60): string {
+	if (typeof value === 'string') return `"${value.slice(0, max)}"`;
+	if (value === undefined) return 'nothing';
+	if (typeof value === 'number' && !Number.isFinite(value))
+		return `${String(value)} (not a number)`;
+	let json: string | undefined;
+	try {
+		json = JSON.stringify(value);
+	} catch {
+		// A circular structure: named by its type below.
+	}
+	return (json ?? `a ${typeof value}`).slice(0, max);
+}
+
+/**
  * IDs go into URL paths and bodies, so only a well-formed UUID is ever used: anything else is
  * refused before a request is made.
  */
 export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: number): string {
 	const id = typeof value === 'string' ? value.trim() : '';
 	if (!UUID_PATTERN.test(id)) {
-		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : String(value);
-		throw inputError(node, `${ID_KINDS[kind].label} ${shown} is not a valid AirSign ${kind} ID`, {
-			itemIndex,
-			description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
-		});
+		throw inputError(
+			node,
+			`${ID_KINDS[kind].label} ${shownValue(value)} is not a valid AirSign ${kind} ID`,
+			{
+				itemIndex,
+				description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
+			},
+		);
 	}
 	return id;
 }
@@ -122,8 +144,7 @@ export function normaliseFileName(node: INode, value: string, itemIndex: number)
 export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const email = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL_PATTERN.test(email)) {
-		const shown = typeof value === 'string' ? `"${value.slice(0, 80)}"` : String(value);
-		throw inputError(node, `"${label}" is not an email address: ${shown}`, {
+		throw inputError(node, `"${label}" is not an email address: ${shownValue(value, 80)}`, {
 			itemIndex,
 		});
 	}
@@ -144,4 +165,37 @@ export function assertName(node: INode, value: string, label: string, itemIndex:
 		);
 	}
 	return value;
+}
+
+/**
+ * One of the values AirSign knows (an options parameter set by an expression can hold anything):
+ * refused before the request, naming the parameter, the values it takes and the one it got.
+ */
+export function assertOneOf<T extends string>(
+	node: INode,
+	value: unknown,
+	label: string,
+	allowed: readonly T[],
+	itemIndex: number,
+): T {
+	if ((allowed as readonly unknown[]).includes(value)) return value as T;
+	const choices =
+		allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`;
+	throw inputError(node, `"${label}" must be ${choices}, not ${shownValue(value)}`, {
+		itemIndex,
+	});
+}
+
+/**
+ * A text parameter as the item gave it: text as it is, a number or true/false as its text, nothing
+ * as "". An object or a list (an expression of the wrong type) is refused, naming the parameter
+ * (`label`, quoted by the caller), so that "[object Object]" never reaches AirSign.
+ */
+export function textOf(node: INode, value: unknown, label: string, itemIndex: number): string {
+	if (typeof value === 'string') return value;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	throw inputError(node, `${label} must be text, not ${shownValue(value)}`, {
+		itemIndex,
+	});
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { RATE_LIMIT_WINDOW_MS } from '../helpers/constants';
+
 /** What AirSign said about the List Sessions budget in one answer's headers. */
 export interface RateLimitState {
 	limit?: number;
@@ -31,7 +33,12 @@ export function readAnswerHeaders(rawHeaders: unknown): AnswerHeaders {
 			limit: readNumber(headers['x-ratelimit-limit']),
 			remaining: readNumber(headers['x-ratelimit-remaining']),
 			resetAt,
-			msUntilReset: resetAt === undefined ? undefined : Math.max(0, resetAt - reference),
+			// Within the hourly window: a Reset further away (a proxy's garbage, a clock years off)
+			// would stop the trigger reading for that long.
+			msUntilReset:
+				resetAt === undefined
+					? undefined
+					: Math.min(Math.max(0, resetAt - reference), RATE_LIMIT_WINDOW_MS),
 			retryAfterMs: readRetryAfterMs(headers['retry-after'], reference),
 		},
 	};

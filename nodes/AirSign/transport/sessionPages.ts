@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
 import { MALFORMED_RESPONSE } from '../errors/failure';
-import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../helpers/constants';
+import { MAX_PAGE_SIZE, UUID_PATTERN, listSessionsBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { BudgetWords, CallPolicy } from './call';
 import { callAirSign } from './call';
@@ -118,9 +118,34 @@ function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
 	const body = answer.body as
 		| { sessions?: unknown; pagination?: { hasMore?: unknown } }
 		| undefined;
-	if (Array.isArray(body?.sessions) && typeof body?.pagination?.hasMore === 'boolean')
+	if (
+		Array.isArray(body?.sessions) &&
+		typeof body?.pagination?.hasMore === 'boolean' &&
+		body.sessions.every(isReadableSession)
+	)
 		return undefined;
 	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
+}
+
+/**
+ * A session the trigger can place and a workflow can use: an object with its ID and a time (and
+ * recipients, if any, that are objects: the trigger reads them to tell states apart). One
+ * that is not makes the whole page unreadable: skipping it would let the cursor pass it unseen.
+ */
+function isReadableSession(session: unknown): boolean {
+	if (session === null || typeof session !== 'object' || Array.isArray(session)) return false;
+	const { sessionId, updatedAt, recipients } = session as IDataObject;
+	const isObject = (value: unknown) =>
+		value !== null && typeof value === 'object' && !Array.isArray(value);
+	return (
+		(recipients === undefined ||
+			recipients === null ||
+			(Array.isArray(recipients) && recipients.every(isObject))) &&
+		typeof sessionId === 'string' &&
+		UUID_PATTERN.test(sessionId) &&
+		typeof updatedAt === 'string' &&
+		!Number.isNaN(Date.parse(updatedAt))
+	);
 }
 
 function withoutEmpty(query: SessionsQuery): IDataObject {

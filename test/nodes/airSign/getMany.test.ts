@@ -293,7 +293,7 @@ describe('Get Many: filters', () => {
 			[
 				'a bad date',
 				{ filters: { createdAfter: 'yesterday-ish' } },
-				/"Created After" is not a valid date: yesterday-ish/,
+				/"Created After" is not a valid date: "yesterday-ish"/,
 			],
 			[
 				'a bad date from an expression',
@@ -349,7 +349,7 @@ describe('Get Many: filters', () => {
 				},
 			);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toMatch(/"Created After" is not a valid date: soon/);
+			expect(result.error!.message).toMatch(/"Created After" is not a valid date: "soon"/);
 			expect(result.error!.context?.itemIndex).toBe(2);
 			expect(listed()).toHaveLength(2);
 		});

@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FailureMessages } from '../../errors/wording';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
-import { assertUploadablePdf, normaliseFileName } from '../../helpers/validation';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
 import { uploadSource } from './uploadSource';
+import { assertUploadablePdf, normaliseFileName, textOf } from '../../helpers/validation';
 import { parameterAsGiven } from '../itemIdentity';
 import {
 	itemsAtOnceOption,
@@ -79,7 +79,12 @@ const failures: FailureMessages = {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const requestedName = (this.getNodeParameter('fileName', itemIndex, '') as string).trim();
+	const requestedName = textOf(
+		this.getNode(),
+		this.getNodeParameter('fileName', itemIndex, ''),
+		'"File Name"',
+		itemIndex,
+	).trim();
 	const fileName = normaliseFileName(
 		this.getNode(),
 		requestedName || binaryData.fileName || 'document.pdf',

@@ -14,7 +14,7 @@ import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
-import { assertName } from '../../helpers/validation';
+import { assertName, textOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures, readDocuments } from './createDocuments';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
@@ -181,7 +181,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const node = this.getNode();
 	const name = assertName(
 		node,
-		String(this.getNodeParameter('name', itemIndex)).trim(),
+		textOf(node, this.getNodeParameter('name', itemIndex), '"Name"', itemIndex).trim(),
 		'Name',
 		itemIndex,
 	);

@@ -10,6 +10,7 @@ import {
 	simpleDocument,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
+import { textOf } from '../../helpers/validation';
 
 /**
  * Create's documents and recipients, from either way of giving them, checked against every
@@ -39,8 +40,9 @@ export function readDocuments(
 		return { documents, recipients };
 	}
 
-	const title = String(ctx.getNodeParameter('title', itemIndex, '')).trim();
-	const body = String(ctx.getNodeParameter('body', itemIndex, '') ?? '');
+	const text = (value: unknown, label: string) => textOf(ctx.getNode(), value, label, itemIndex);
+	const title = text(ctx.getNodeParameter('title', itemIndex, ''), '"Title"').trim();
+	const body = text(ctx.getNodeParameter('body', itemIndex, ''), '"Body"');
 	const rows = (ctx.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [];
 	// Keys are made for the builder: r1, r2, … in the order listed.
 	const recipients = checkRecipients(
@@ -49,7 +51,9 @@ export function readDocuments(
 		fail,
 	);
 	const labelled = recipients.map((recipient, index) => {
-		const label = String(rows[index].label ?? '').trim() || recipient.name;
+		const label =
+			text(rows[index].label, `"Recipients" [${index}]: "Signature Label"`).trim() ||
+			recipient.name;
 		if ([...label].length > LIMITS.label)
 			throw fail(
 				`"Recipients" [${index}]: the signature label is longer than ${LIMITS.label} characters`,
@@ -59,8 +63,8 @@ export function readDocuments(
 	});
 	const extra = ctx.getNodeParameter('documentOptions', itemIndex, {}) as IDataObject;
 	const document = simpleDocument(title, body, labelled, {
-		subtitle: String(extra.subtitle ?? '').trim() || undefined,
-		footerLabel: String(extra.footerLabel ?? '').trim() || undefined,
+		subtitle: text(extra.subtitle, '"Subtitle"').trim() || undefined,
+		footerLabel: text(extra.footerLabel, '"Footer Label"').trim() || undefined,
 	});
 	checkSimpleDocument(document, fail);
 	return {

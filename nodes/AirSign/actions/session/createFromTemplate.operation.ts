@@ -21,7 +21,7 @@ import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
-import { assertName } from '../../helpers/validation';
+import { assertName, textOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { templateNotFound } from '../../errors/notFound';
 import { getTemplate } from '../template/get.operation';
@@ -106,7 +106,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'template',
 		itemIndex,
 	);
-	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	const name = textOf(
+		node,
+		this.getNodeParameter('name', itemIndex, ''),
+		'"Name"',
+		itemIndex,
+	).trim();
 	if (name !== '') assertName(node, name, 'Name', itemIndex);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -8,14 +8,27 @@ import {
 	statusFilter,
 } from '../../descriptions/sessionFilters';
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { MAX_PAGE_SIZE, listSessionsBudgetText } from '../../helpers/constants';
+import {
+	MAX_PAGE_SIZE,
+	SESSION_SORT_FIELDS,
+	SORT_ORDERS,
+	listSessionsBudgetText,
+} from '../../helpers/constants';
 import { toUtcIso } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
-import { optionalText, readSessionMatch } from '../../helpers/sessionMatch';
+import { readSessionMatch } from '../../helpers/sessionMatch';
+import { assertOneOf, shownValue } from '../../helpers/validation';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { listSessions } from '../../transport/sessionPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
 import { inputError } from '../../errors/inputError';
+
+const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
+	completedDate: 'Completed Date',
+	createdAt: 'Created At',
+	name: 'Name',
+	updatedAt: 'Updated At',
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -64,22 +77,20 @@ const properties: INodeProperties[] = [
 			displayName: 'Sort By',
 			name: 'sortBy',
 			type: 'options',
-			options: [
-				{ name: 'Completed Date', value: 'completedDate' },
-				{ name: 'Created At', value: 'createdAt' },
-				{ name: 'Name', value: 'name' },
-				{ name: 'Updated At', value: 'updatedAt' },
-			],
+			options: SESSION_SORT_FIELDS.map((field) => ({
+				name: SORT_FIELD_NAMES[field],
+				value: field,
+			})),
 			default: 'updatedAt',
 		},
 		{
 			displayName: 'Sort Order',
 			name: 'sortOrder',
 			type: 'options',
-			options: [
-				{ name: 'Ascending', value: 'asc' },
-				{ name: 'Descending', value: 'desc' },
-			],
+			options: SORT_ORDERS.map((order) => ({
+				name: order === 'asc' ? 'Ascending' : 'Descending',
+				value: order,
+			})),
 			default: 'desc',
 		},
 	]),
@@ -102,17 +113,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
 	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(node, `"Limit" must be a whole number of at least 1, not ${limit}`, {
-			itemIndex,
-		});
+		throw inputError(
+			node,
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const query: SessionsQuery = {
 		...readSessionMatch(node, filters, itemIndex),
-		sortBy: optionalText(options.sortBy),
-		sortOrder: optionalText(options.sortOrder),
+		sortBy: optionalChoice(node, options.sortBy, 'Sort By', SESSION_SORT_FIELDS, itemIndex),
+		sortOrder: optionalChoice(node, options.sortOrder, 'Sort Order', SORT_ORDERS, itemIndex),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<
 		[keyof typeof DATE_FILTERS, string]
@@ -128,6 +143,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		transientRetries: 2,
 	});
+}
+
+/** A sort option, checked; left out when not set (or blank), so AirSign's default applies. */
+function optionalChoice<T extends string>(
+	node: INode,
+	value: unknown,
+	label: string,
+	allowed: readonly T[],
+	itemIndex: number,
+): T | undefined {
+	const given = typeof value === 'string' ? value.trim() : value;
+	if (given === undefined || given === null || given === '') return undefined;
+	return assertOneOf(node, given, label, allowed, itemIndex);
 }
 
 function assertOrdered(

@@ -19,7 +19,7 @@ import {
 	checkTokensDeclared,
 	checkVariables,
 } from '../../helpers/templateInput';
-import { assertName } from '../../helpers/validation';
+import { assertName, textOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures } from '../session/createDocuments';
 import { identifyByParameters } from '../itemIdentity';
@@ -208,7 +208,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fail = failer(node, itemIndex);
 	const name = assertName(
 		node,
-		String(this.getNodeParameter('name', itemIndex)).trim(),
+		textOf(node, this.getNodeParameter('name', itemIndex), '"Name"', itemIndex).trim(),
 		'Name',
 		itemIndex,
 	);

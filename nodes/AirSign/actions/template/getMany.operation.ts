@@ -2,10 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { assertOneOf, shownValue } from '../../helpers/validation';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
+import type { RequestFailure } from '../../errors/failure';
+import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { callAirSign } from '../../transport/call';
+import type { ApiAnswer } from '../../transport/request';
 import { returnAllAndLimit } from '../../descriptions/paging';
 import { inputError } from '../../errors/inputError';
 
@@ -44,11 +48,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		? Number.POSITIVE_INFINITY
 		: (this.getNodeParameter('limit', itemIndex) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(this.getNode(), `"Limit" must be a whole number of at least 1, not ${limit}`, {
-			itemIndex,
-		});
+		throw inputError(
+			this.getNode(),
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
+			{
+				itemIndex,
+			},
+		);
 	}
-	const status = this.getNodeParameter('status', itemIndex, 'active') as string;
+	const status = assertOneOf(
+		this.getNode(),
+		this.getNodeParameter('status', itemIndex, 'active'),
+		'Status',
+		TEMPLATE_STATUSES,
+		itemIndex,
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
@@ -60,10 +74,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const { body } = await callAirSign(
 			this,
 			{ method: 'GET', path: '/Templates', qs: { status, limit: pageSize, offset }, itemIndex },
-			{ failures: {}, maxRateLimitWaitMs: maxWaitMs },
+			{ failures: {}, maxRateLimitWaitMs: maxWaitMs, unusable: malformedTemplatesPage },
 		);
 		const page = body as TemplatesPage;
-		const rows = page.templates ?? [];
+		const rows = page.templates as IDataObject[];
 		for (const template of rows) {
 			if (seen.has(template.templateId)) continue;
 			seen.add(template.templateId);
@@ -73,4 +87,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		offset += rows.length;
 	}
 	return templates.slice(0, limit);
+}
+
+/** A page is a list of templates (objects) and its pagination; anything else is unreadable. */
+function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
+	const page = answer.body as { templates?: unknown } | undefined;
+	const isTemplate = (row: unknown) =>
+		row !== null && typeof row === 'object' && !Array.isArray(row);
+	if (Array.isArray(page?.templates) && page.templates.every(isTemplate)) return undefined;
+	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
 }

@@ -1,0 +1,225 @@
+/**
+ * Property-based tests of AirSign's answers: every operation of the AirSign node meets answers
+ * the sandbox's fuzzing faults make up or mangle (test/fuzz/answers.ts), through n8n's engine.
+ * An action fails with a clear error or passes the answer through; no secret shows anywhere.
+ */
+import '../harness';
+import { binaryItem, type HarnessInputItem, type RunNodeResult } from '../harness';
+
+import fc from 'fast-check';
+import { NodeApiError, NodeOperationError, type INodeParameters } from 'n8n-workflow';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+	captureOutput,
+	clientCredential,
+	pdf,
+	recordSleeps,
+	runAirSign,
+	serialise,
+	useSandbox,
+	type TestContext,
+} from '../nodes/airSign/helpers';
+import { answerFault } from './answers';
+import { announce, checkProperty, count } from './budget';
+import { FORBIDDEN_WORDS } from './values';
+
+const ctx = useSandbox();
+beforeAll(() => announce('answers'));
+
+/** The default "Max Wait on Rate Limit" (60 s): no wait may be longer, none negative. */
+const MAX_WAIT_MS = 60_000;
+const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+
+interface Invocation {
+	name: string;
+	params: (c: TestContext) => INodeParameters;
+	input?: () => HarnessInputItem[];
+}
+
+const blockDocument = {
+	format: 'blocks',
+	title: 'Agreement',
+	blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'Ann' }],
+};
+
+const invocations: Invocation[] = [
+	{
+		name: 'Session Get',
+		params: (c) => ({
+			resource: 'session',
+			operation: 'get',
+			sessionId: c.sandbox.createSession({ recipients }).sessionId,
+		}),
+	},
+	{
+		name: 'Session Send',
+		params: (c) => ({
+			resource: 'session',
+			operation: 'send',
+			sessionId: c.sandbox.createSession({ recipients }).sessionId,
+		}),
+	},
+	{
+		name: 'Session Send Invitation',
+		params: (c) => ({
+			resource: 'session',
+			operation: 'sendInvitation',
+			sessionId: c.sandbox.createSession({ recipients, status: 'pending' }).sessionId,
+		}),
+	},
+	{
+		name: 'Session Get Many',
+		params: (c) => {
+			for (let i = 0; i < 3; i++) c.sandbox.createSession({ name: `S${i}`, recipients });
+			return { resource: 'session', operation: 'getMany', returnAll: true };
+		},
+	},
+	{
+		name: 'Session Create',
+		params: () => ({
+			resource: 'session',
+			operation: 'create',
+			documentMode: 'json',
+			name: 'Agreement',
+			documents: JSON.stringify(blockDocument),
+			recipientsJson: JSON.stringify([{ key: 'a', ...recipients[0] }]),
+		}),
+	},
+	{
+		name: 'Session Create From Template',
+		params: (c) => ({
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: {
+				__rl: true,
+				mode: 'id',
+				value: c.sandbox.createTemplate({
+					name: 'Offer',
+					status: 'active',
+					recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+				}).templateId,
+			},
+			fields: { mappingMode: 'defineBelow', value: {} },
+		}),
+	},
+	{
+		name: 'Template Get',
+		params: (c) => ({
+			resource: 'template',
+			operation: 'get',
+			templateId: c.sandbox.createTemplate({ name: 'Offer', status: 'active' }).templateId,
+		}),
+	},
+	{
+		name: 'Template Get Many',
+		params: (c) => {
+			c.sandbox.createTemplate({ name: 'Offer', status: 'active' });
+			return { resource: 'template', operation: 'getMany', returnAll: true };
+		},
+	},
+	{
+		name: 'Template Create',
+		params: () => ({
+			resource: 'template',
+			operation: 'create',
+			name: 'Offer',
+			document: JSON.stringify(blockDocument),
+			recipients: { recipient: [{ key: 'a' }] },
+		}),
+	},
+	{
+		name: 'File Upload',
+		params: () => ({ resource: 'file', operation: 'upload', binaryPropertyName: 'data' }),
+		input: () => [binaryItem(pdf(2048), { fileName: 'a.pdf', mimeType: 'application/pdf' })],
+	},
+];
+
+/** Everything a user, a log or the execution store could see of a run. */
+function visible(result: RunNodeResult, logs: string): string {
+	return [
+		JSON.stringify(result.items),
+		serialise(result.error),
+		serialise((result.error as { cause?: unknown } | undefined)?.cause),
+		serialise(result.storedError),
+		JSON.stringify(result.runData),
+		logs,
+	].join('\n');
+}
+
+let restoreSleep: (() => void) | undefined;
+afterEach(() => restoreSleep?.());
+
+describe('answers, fuzzed: an action fails with a clear error or passes the answer through; nothing secret shows', () => {
+	it('every operation, every kind of answer', async () => {
+		const sleeps = recordSleeps(() => 0);
+		restoreSleep = sleeps.restore;
+		const cases = fc.record({
+			invocation: fc.constantFrom(...invocations),
+			fault: answerFault('/api/v1/'),
+			continueOnFail: fc.boolean(),
+		});
+		await checkProperty(
+			'answers: actions',
+			fc.asyncProperty(cases, async ({ invocation, fault, continueOnFail }) => {
+				ctx.sandbox.reset();
+				sleeps.requested.length = 0;
+				// Client credentials: n8n fetches a token, which must stay as secret as the client secret.
+				ctx.cred = await clientCredential(ctx);
+				const params = invocation.params(ctx);
+				ctx.sandbox.injectFault(fault);
+				const capture = captureOutput();
+				let result: RunNodeResult;
+				try {
+					result = await runAirSign(ctx, params, {
+						input: invocation.input?.(),
+						continueOnFail,
+					});
+				} finally {
+					capture.restore();
+				}
+				const messages = continueOnFail
+					? result.items.filter((i) => i.json.error !== undefined).map((i) => i.json.error)
+					: result.error
+						? [result.error.message]
+						: [];
+				if (!continueOnFail && result.error) {
+					// A clear error is n8n's kind of error, not a crash of the node's code.
+					expect(
+						result.error instanceof NodeApiError || result.error instanceof NodeOperationError,
+						`${invocation.name}: ${result.error.name}: ${result.error.message}`,
+					).toBe(true);
+				}
+				for (const message of messages) {
+					expect(typeof message).toBe('string');
+					expect((message as string).trim()).not.toBe('');
+					for (const word of FORBIDDEN_WORDS)
+						expect(
+							(message as string).toLowerCase(),
+							`${invocation.name}: ${message}`,
+						).not.toContain(word.toLowerCase());
+				}
+				// Passed through: every output item is a JSON object.
+				for (const item of result.items) expect(item.json).toBeTypeOf('object');
+				// Waits: from the answer's Retry-After within the option, or the back-off; never negative or endless.
+				for (const ms of sleeps.requested) {
+					expect(Number.isFinite(ms), `a wait of ${ms} ms`).toBe(true);
+					expect(ms).toBeGreaterThanOrEqual(0);
+					expect(ms).toBeLessThanOrEqual(MAX_WAIT_MS);
+				}
+				count(`answers ${fault.kind}`);
+				count(messages.length > 0 ? 'failed clearly' : 'passed through');
+				if (process.env.FUZZ_DEBUG)
+					process.stdout.write(
+						`[answers] ${invocation.name} ${fault.kind} ${fault.answer?.status ?? ''} → ${messages.join(' | ') || `ok ${result.items.length}`}\n`,
+					);
+				const stored = (await ctx.env.store.getData(ctx.cred.id)).sessionToken;
+				const secrets = [ctx.sandbox.demo.clientSecret, ctx.sandbox.demo.accessToken];
+				if (typeof stored === 'string' && stored) secrets.push(stored);
+				const haystack = visible(result, capture.text());
+				for (const secret of secrets)
+					expect(haystack, `${invocation.name} shows a secret`).not.toContain(secret);
+			}),
+		);
+	});
+});

@@ -1,0 +1,78 @@
+/**
+ * How many cases each property runs and from which seed, in one place.
+ *
+ * - `npm test` runs every property with {@link DEFAULT_RUNS} cases on each of its two engines (200
+ *   per property in all), which adds one to two minutes to the suite on a busy two-core machine.
+ * - `npm run fuzz` (vitest.fuzz.config.ts) sets NUM_RUNS=10000.
+ * - FUZZ_SEED replays a run: every property of the file starts from that seed. A failure prints
+ *   fast-check's seed and path; FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that case.
+ */
+import fc from 'fast-check';
+
+/** Cases per property in `npm test`. */
+export const DEFAULT_RUNS = 100;
+
+function integerFromEnv(name: string): number | undefined {
+	const text = process.env[name];
+	if (text === undefined || text.trim() === '') return undefined;
+	const value = Number(text);
+	if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, not "${text}"`);
+	return value;
+}
+
+export const NUM_RUNS = integerFromEnv('NUM_RUNS') ?? DEFAULT_RUNS;
+
+/** One seed per test process, printed, so that any run can be replayed. */
+export const SEED = integerFromEnv('FUZZ_SEED') ?? (Date.now() ^ (process.pid << 8)) | 0;
+
+const PATH = process.env.FUZZ_PATH?.trim() || undefined;
+
+/**
+ * What a property's cases tried, counted by the property itself (items by kind of value, answers
+ * by kind...): printed with the property's result, for docs/reliability.md.
+ */
+export const tally = new Map<string, number>();
+export function count(what: string, n = 1): void {
+	tally.set(what, (tally.get(what) ?? 0) + n);
+}
+
+/**
+ * fast-check's parameters for one property: the run's seed and case count, the replay path
+ * when one is given, and a failure report that says how to replay it.
+ */
+export function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Parameters<T> {
+	return {
+		numRuns: runs,
+		seed: SEED,
+		...(PATH !== undefined && { path: PATH }),
+		reporter: (details) => {
+			const counted = [...tally].map(([what, n]) => `${what} ${n}`).join(', ');
+			tally.clear();
+			process.stdout.write(
+				`[fuzz] ${details.failed ? 'FAILED' : 'passed'}: "${property}", ${details.numRuns} case(s), seed ${details.seed}; tried: ${counted}\n`,
+			);
+			if (!details.failed) return;
+			const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ''}`;
+			throw new Error(
+				`Property "${property}" failed after ${details.numRuns} case(s). Replay: ${replay}\n${fc.defaultReportMessage(details) ?? ''}`,
+				{ cause: details.errorInstance },
+			);
+		},
+	};
+}
+
+/** Runs an async property with the run's parameters. */
+export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+	name: string,
+	property: fc.IAsyncPropertyWithHooks<Ts>,
+	runs = NUM_RUNS,
+): Promise<void> {
+	await fc.assert(property, fuzzParameters<Ts>(name, runs));
+}
+
+/** Printed once per file so that a log shows how to replay it. */
+export function announce(file: string): void {
+	process.stdout.write(
+		`[fuzz] ${file}: seed ${SEED}, ${NUM_RUNS} case(s) per property (replay: FUZZ_SEED=${SEED})\n`,
+	);
+}

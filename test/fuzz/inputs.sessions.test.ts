@@ -1,0 +1,47 @@
+/**
+ * Property-based tests of every operation's inputs, through n8n's engine against the sandbox
+ * (budgets and replay: test/fuzz/budget.ts; what is fuzzed: docs/reliability.md). One property
+ * per operation; where a parameter can be given several ways (a locator's modes), each case
+ * draws one.
+ */
+import '../harness';
+
+import fc from 'fast-check';
+import { beforeAll, describe, it } from 'vitest';
+
+import { useSandbox } from '../nodes/airSign/helpers';
+import { announce, checkProperty } from './budget';
+import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
+import {
+	createJson,
+	createSimple,
+	getManySessions,
+	getSessionOperations,
+	sendInvitation,
+	sendInvitationById,
+	sendOperations,
+} from './operations';
+
+const ctx = useSandbox();
+beforeAll(() => announce('inputs (sessions)'));
+
+const properties: Array<[string, OperationUnderTest[]]> = [
+	['Session Send', sendOperations],
+	['Session Get', getSessionOperations],
+	['Session Send Invitation', [sendInvitation, sendInvitationById]],
+	['Session Get Many', [getManySessions]],
+	['Session Create (Title and Text)', [createSimple]],
+	['Session Create (Block Documents)', [createJson]],
+];
+
+describe('inputs, fuzzed: each item succeeds or fails naming its parameter; a rule-breaking value costs no request', () => {
+	it.each(properties)('%s', async (name, variants) => {
+		const cases = fc.oneof(...variants.map((op) => casePlan(op).map((plan) => ({ op, plan }))));
+		await checkProperty(
+			`inputs: ${name}`,
+			fc.asyncProperty(cases, async ({ op, plan }) => {
+				judgeCase(op, plan, await runCase(ctx, op, plan));
+			}),
+		);
+	});
+});

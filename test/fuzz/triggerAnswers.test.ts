@@ -1,0 +1,130 @@
+/**
+ * Property-based tests of the AirSign Trigger against fuzzed List Sessions answers (the sandbox's
+ * fuzzing faults, test/fuzz/answers.ts), through n8n's poll engine: the trigger never emits a
+ * malformed item, never moves its cursor over an update it has not delivered, and afterwards
+ * loses and repeats nothing.
+ */
+import '../harness';
+
+import fc from 'fast-check';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { UUID_PATTERN } from '../../nodes/AirSign/helpers/constants';
+import { captureOutput, recordSleeps, serialise } from '../nodes/airSign/helpers';
+import {
+	demoSessions,
+	drain,
+	key,
+	Ledger,
+	newTrigger,
+	useSandbox,
+} from '../nodes/airSignTrigger/helpers';
+import { answerFault } from './answers';
+import { announce, checkProperty, count } from './budget';
+import { FORBIDDEN_WORDS } from './values';
+
+const getSandbox = useSandbox();
+beforeAll(() => announce('trigger answers'));
+
+let restoreSleep: (() => void) | undefined;
+afterEach(() => restoreSleep?.());
+
+describe('trigger answers, fuzzed: no malformed item, the cursor never passes an unread update, nothing lost or repeated', () => {
+	it('List Sessions answers of every kind, on the first page or a later one', async () => {
+		const sleeps = recordSleeps(() => 0);
+		restoreSleep = sleeps.restore;
+		const cases = fc.record({
+			fault: answerFault('/api/v1/Sessions'),
+			// Mostly a few updates; sometimes more than a page (100), so that page 2 is faulted too.
+			updates: fc.oneof(
+				{ arbitrary: fc.integer({ min: 0, max: 8 }), weight: 4 },
+				{ arbitrary: fc.integer({ min: 101, max: 130 }), weight: 1 },
+			),
+			skip: fc.constantFrom(0, 0, 1),
+		});
+		await checkProperty(
+			'answers: trigger',
+			fc.asyncProperty(cases, async ({ fault, updates, skip }) => {
+				const sandbox = getSandbox();
+				sandbox.reset();
+				vi.setSystemTime(sandbox.clock.now());
+				const trigger = newTrigger(sandbox);
+				expect((await trigger.poll()).error).toBeUndefined();
+				sandbox.clock.advance(5_000);
+				const start = sandbox.clock.now();
+				for (let i = 0; i < updates; i++)
+					sandbox.createSession({ name: `u${i}`, updatedAt: start + i, createdAt: start - 1e6 });
+				sandbox.clock.advance(updates + 5_000);
+
+				const ledger = new Ledger();
+				sandbox.injectFault({ ...fault, skip });
+				const capture = captureOutput();
+				let result;
+				try {
+					result = await trigger.poll();
+				} finally {
+					capture.restore();
+				}
+				ledger.record(result);
+				count(`answers ${fault.kind}`);
+				count(
+					result.error ? 'poll failed' : result.items.length > 0 ? 'poll delivered' : 'poll quiet',
+				);
+				// No malformed item: each is a session with its ID and a readable updatedAt.
+				for (const item of result.items) {
+					expect(
+						typeof item.json.sessionId === 'string' && UUID_PATTERN.test(item.json.sessionId),
+						serialise(item.json),
+					).toBe(true);
+					expect(Number.isNaN(Date.parse(String(item.json.updatedAt))), serialise(item.json)).toBe(
+						false,
+					);
+				}
+				if (result.error) {
+					for (const word of FORBIDDEN_WORDS)
+						expect(result.error.message.toLowerCase(), result.error.message).not.toContain(
+							word.toLowerCase(),
+						);
+				}
+				// A mangled answer that stays readable but hides sessions (the list replaced by another)
+				// is AirSign saying they do not exist: no client can see through that, so what it hid
+				// is not required. Every other answer must leave nothing behind.
+				const hid =
+					fault.kind === 'mangle' &&
+					!result.error &&
+					(fault.answer?.edits ?? []).some((e) => e.path[0] === 'sessions' && e.path.length <= 2);
+				count(hid ? 'answers hiding sessions (loss allowed)' : 'answers held to no loss');
+				// The cursor's invariant: every update before it has been delivered.
+				const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
+				const passed = demoSessions(sandbox).filter(
+					(s) =>
+						Date.parse(s.updatedAt) < cursor && !ledger.counts.has(key(s.sessionId, s.updatedAt)),
+				);
+				if (!hid)
+					expect(
+						passed.map((s) => s.name),
+						'updates the cursor moved over without delivering them',
+					).toEqual([]);
+				const secrets = [sandbox.demo.accessToken, sandbox.demo.clientSecret];
+				const seen = [serialise(result), capture.text()].join('\n');
+				for (const secret of secrets) expect(seen).not.toContain(secret);
+
+				// Afterwards: AirSign answers normally again; nothing is lost, nothing repeated.
+				sandbox.clearFaults();
+				// Past the hourly budget window: a fuzzed answer may have said the budget is spent.
+				sandbox.clock.advance(60 * 60_000 + 5_000);
+				await drain(sandbox, trigger, ledger);
+				count('sessions delivered', ledger.delivered);
+				// A repeat is the same state delivered twice. A mangled answer that was readable passed
+				// through (a session without its recipients, say); reading the true state at the same
+				// updatedAt afterwards is another state, which the trigger delivers by design (its
+				// delivery keys carry a fingerprint of the content: trigger/triggerState.ts).
+				const states = ledger.items.map((s) => JSON.stringify(s));
+				expect(states.filter((state, i) => states.indexOf(state) !== i)).toEqual([]);
+				const mangledPassedThrough = fault.kind === 'mangle' && !result.error;
+				if (!mangledPassedThrough) expect(ledger.repeated()).toEqual([]);
+				if (!hid) expect(ledger.lost(demoSessions(sandbox)).map((s) => s.name)).toEqual([]);
+			}),
+		);
+	});
+});

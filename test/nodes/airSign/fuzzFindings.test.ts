@@ -1,0 +1,405 @@
+/**
+ * Regression tests for what the fuzzing (test/fuzz) found: each a plain example that failed
+ * before its fix. docs/reliability.md lists them.
+ */
+import '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import { binaryItem } from '../../harness';
+import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+
+const ctx = useSandbox();
+const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const FORBIDDEN = /TypeError|undefined|\[object Object\]/;
+
+describe('fuzz findings: inputs', () => {
+	it('an ID given as an object (an expression of the wrong type) is shown as JSON, never "[object Object]"', async () => {
+		const result = await runAirSign(
+			ctx,
+			{ resource: 'session', operation: 'send', sessionId: '={{ $json.id }}' },
+			{ input: [{ json: { id: { id: 'x' } } }] },
+		);
+		expect(result.error?.message).toBe('Session ID {"id":"x"} is not a valid AirSign session ID');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('an email given as an object or missing names the parameter without "[object Object]" or "undefined"', async () => {
+		const session = ctx.sandbox.createSession({ recipients, status: 'pending' });
+		for (const recipientEmail of [{ a: 1 }, undefined]) {
+			const result = await runAirSign(
+				ctx,
+				{
+					resource: 'session',
+					operation: 'sendInvitation',
+					sessionId: session.sessionId,
+					recipient: 'email',
+					recipientEmail: '={{ $json.email }}',
+				},
+				{ input: [{ json: { email: recipientEmail } }] },
+			);
+			expect(result.error?.message).toMatch(/^"Recipient Email" is not an email address/);
+			expect(result.error?.message).not.toMatch(FORBIDDEN);
+		}
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Session Get Many: a Sort By or Sort Order AirSign does not know is refused before any request', async () => {
+		for (const options of [{ sortBy: 'status' }, { sortOrder: 'ASC' }]) {
+			const result = await runAirSign(ctx, {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, `={{ "${v}" }}`])),
+			});
+			expect(result.error?.message).toMatch(
+				/^"Sort (By|Order)" must be (one of completedDate, createdAt, name, updatedAt|asc or desc), not "(status|ASC)"$/,
+			);
+		}
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Template Get Many: a Status other than active or draft is refused before any request', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'template',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			status: '={{ "archived" }}',
+		});
+		expect(result.error?.message).toBe('"Status" must be active or draft, not "archived"');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Limit given as an object or nothing names the parameter without "[object Object]" or "undefined"', async () => {
+		for (const resource of ['session', 'template']) {
+			for (const limit of ['={{ $json.nothing }}', '={{ { n: 1 } }}']) {
+				const result = await runAirSign(ctx, {
+					resource,
+					operation: 'getMany',
+					returnAll: false,
+					limit,
+				});
+				expect(result.error?.message).toMatch(/^"Limit" must be a whole number of at least 1/);
+				expect(result.error?.message).not.toMatch(FORBIDDEN);
+			}
+		}
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: inputs given as objects', () => {
+	it('Get Many: a Status filter given as an object is an unknown state, shown as JSON', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			filters: { status: '={{ { state: "done" } }}' },
+		});
+		expect(result.error?.message).toBe('"Status" has an unknown value: {"state":"done"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create From Template: a recipient email given as an object is refused as such, not sent as "[object Object]"', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee' }],
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { 'recipient:1:name': 'Jane', 'recipient:1:email': '={{ { at: "x" } }}' },
+				schema: [
+					{
+						id: 'recipient:1:name',
+						displayName: 'Employee Name',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+					{
+						id: 'recipient:1:email',
+						displayName: 'Employee Email',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"Employee Email" must be text, not {"at":"x"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: text parameters given as numbers or objects', () => {
+	it('Create Session: a Name given as an object is refused, not created as "[object Object]"', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'create',
+			name: '={{ { first: "Ann" } }}',
+			title: 'Agreement',
+			recipients: { recipient: [{ name: 'Ann', email: 'ann@example.com' }] },
+		});
+		expect(result.error?.message).toBe('"Name" must be text, not {"first":"Ann"}');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create From Template: a Name given as a number is its text (it was a TypeError)', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			name: '={{ 2025 }}',
+			fields: { mappingMode: 'defineBelow', value: {} },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.name).toBe('2025');
+	});
+
+	it('Upload: a File Name given as a number is its text (it was a TypeError)', async () => {
+		const bytes = Buffer.from('%PDF-1.7\nhello');
+		const result = await runAirSign(
+			ctx,
+			{ resource: 'file', operation: 'upload', binaryPropertyName: 'data', fileName: '={{ 42 }}' },
+			{ input: [binaryItem(bytes, { fileName: 'a.pdf', mimeType: 'application/pdf' })] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.fileName).toBe('42.pdf');
+	});
+
+	it('Create Template: a role name given as an object is refused, not stored as "[object Object]"', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'template',
+			operation: 'create',
+			name: 'Offer',
+			document: JSON.stringify({
+				format: 'blocks',
+				title: 'Offer',
+				blocks: [{ type: 'signatureBlock', recipient: 'r1', label: 'Sign' }],
+			}),
+			recipients: { recipient: [{ key: 'r1', name: '={{ { role: "x" } }}' }] },
+		});
+		expect(result.error?.message).toBe(
+			'"Recipients" [0]: "Role Name" must be text, not {"role":"x"}',
+		);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: days that do not exist', () => {
+	it('Create From Template: a date variable of 2025-02-30 is refused, not sent as 2025-03-02', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+			variables: [{ name: 'start', type: 'date', required: true }],
+			document: {
+				format: 'blocks',
+				title: 'Offer',
+				blocks: [
+					{ type: 'paragraph', text: 'From {{{start}}}' },
+					{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+				],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { start: '2025-02-30' },
+				schema: [
+					{
+						id: 'start',
+						displayName: 'start (date)',
+						required: true,
+						display: true,
+						type: 'dateTime',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"start" is not a date: "2025-02-30"');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Get Many: a Created After of 2025-02-30 is refused, not read as 2025-03-02', async () => {
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			filters: { createdAfter: '2025-02-30T10:00:00Z' },
+		});
+		expect(result.error?.message).toBe(
+			'"Created After" is not a valid date: "2025-02-30T10:00:00Z"',
+		);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('Create Session (Block Documents): a recipient without a key or a block without a type says so without "undefined"', async () => {
+		const base = { resource: 'session', operation: 'create', documentMode: 'json', name: 'S' };
+		const doc = {
+			format: 'blocks',
+			title: 'T',
+			blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'A' }],
+		};
+		const noKey = await runAirSign(ctx, {
+			...base,
+			documents: JSON.stringify(doc),
+			recipientsJson: JSON.stringify([{ name: 'Ann', email: 'ann@example.com' }]),
+		});
+		expect(noKey.error?.message).toBe(
+			'"Recipients (JSON)" [0]: "key" must be letters, digits, "_" or "-", not nothing',
+		);
+		const noType = await runAirSign(ctx, {
+			...base,
+			documents: JSON.stringify({ ...doc, blocks: [{ text: 'x' }, ...doc.blocks] }),
+			recipientsJson: JSON.stringify([{ key: 'a', name: 'Ann', email: 'ann@example.com' }]),
+		});
+		expect(noType.error?.message).toBe(
+			'"Documents" [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
+		);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: answers', () => {
+	it.each([
+		['a list of numbers', [0]],
+		['null entries', [null]],
+		['no list at all', undefined],
+	])(
+		'Template Get Many: templates as %s is an unreadable answer, not items that are not objects',
+		async (_label, templates) => {
+			// The read's back-off, without its real waits.
+			const sleeps = recordSleeps();
+			ctx.sandbox.createTemplate({ name: 'Offer', status: 'active' });
+			ctx.sandbox.injectFault({
+				kind: 'mangle',
+				path: '/api/v1/Templates',
+				count: 3,
+				answer: {
+					edits: [
+						templates === undefined
+							? { path: ['templates'], delete: true }
+							: { path: ['templates'], value: templates },
+					],
+				},
+			});
+			const result = await runAirSign(ctx, {
+				resource: 'template',
+				operation: 'getMany',
+				returnAll: true,
+			}).finally(sleeps.restore);
+			expect(result.error?.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
+			expect(result.items).toEqual([]);
+		},
+	);
+});
+
+describe('fuzz findings: dates out of ISO 8601', () => {
+	it.each([
+		['a list holding a number', '={{ [-1723900101] }}'],
+		['epoch milliseconds past the year 9999', '={{ 8.64e15 }}'],
+	])(
+		'Get Many: Updated Before as %s is refused, not sent as a year AirSign cannot read',
+		async (_label, value) => {
+			const result = await runAirSign(ctx, {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				filters: { updatedBefore: value },
+			});
+			expect(result.error?.message).toMatch(/^"Updated Before" is not a valid date: /);
+			expect(apiRequests(ctx.sandbox)).toEqual([]);
+		},
+	);
+});
+
+describe('fuzz findings: variable values of the wrong type', () => {
+	it('Create From Template: a text variable given as a list is refused, not sent as ""', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+			variables: [{ name: 'company', type: 'text', required: true }],
+			document: {
+				format: 'blocks',
+				title: 'Offer for {{{company}}}',
+				blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { company: '={{ [] }}' },
+				schema: [
+					{
+						id: 'company',
+						displayName: 'company (text)',
+						required: true,
+						display: true,
+						type: 'string',
+						defaultMatch: false,
+					},
+				],
+			},
+		});
+		expect(result.error?.message).toBe('"company" must be text, not []');
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
+describe('fuzz findings: template answers with entries that are not objects', () => {
+	it('Create From Template: a Get Template answer with a null role does not crash reading its fields', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+		});
+		ctx.sandbox.injectFault({
+			kind: 'mangle',
+			path: `/api/v1/Template/${template.templateId}`,
+			answer: {
+				edits: [
+					{ path: ['recipients'], value: [null] },
+					{ path: ['variables'], value: [null, 3] },
+				],
+			},
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: { mappingMode: 'defineBelow', value: {} },
+		});
+		expect(result.error?.message ?? '').not.toMatch(/Cannot read properties/);
+		expect(result.error?.message).toBe(
+			'The template needs "Recipient 1 Name", "Recipient 1 Email"',
+		);
+		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+			`/api/v1/Template/${template.templateId}`,
+		]);
+	});
+});

@@ -1,0 +1,99 @@
+/**
+ * Regression tests for what fuzzing the trigger's answers found (test/fuzz/triggerAnswers.test.ts):
+ * each a plain example that failed before its fix. docs/reliability.md lists them.
+ */
+import '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import { demoSessions, drain, key, Ledger, newTrigger, useSandbox } from './helpers';
+
+const getSandbox = useSandbox();
+const SESSIONS = '/api/v1/Sessions';
+
+describe('fuzz findings: List Sessions answers with an unreadable session', () => {
+	it.each([
+		['a sessionId that is not an ID', { path: ['sessions', 0, 'sessionId'], value: [] }],
+		['no sessionId', { path: ['sessions', 0, 'sessionId'], delete: true }],
+		['an updatedAt that is not a time', { path: ['sessions', 0, 'updatedAt'], value: 'soon' }],
+		['a session that is not an object', { path: ['sessions', 0], value: 42 }],
+	])(
+		'%s: nothing malformed is emitted, the cursor stays, the next poll delivers all',
+		async (_label, edit) => {
+			const sandbox = getSandbox();
+			const trigger = newTrigger(sandbox);
+			expect((await trigger.poll()).error).toBeUndefined();
+			sandbox.clock.advance(5_000);
+			const start = sandbox.clock.now();
+			// The mangled one is the oldest (sorted ascending): a newer one must not carry the cursor past it.
+			sandbox.createSession({ name: 'first', updatedAt: start });
+			sandbox.createSession({ name: 'second', updatedAt: start + 1 });
+			sandbox.clock.advance(5_000);
+			const cursorBefore = trigger.nodeStaticData.cursor;
+
+			sandbox.injectFault({ kind: 'mangle', path: SESSIONS, count: 3, answer: { edits: [edit] } });
+			const ledger = new Ledger();
+			const faulted = await trigger.poll();
+			ledger.record(faulted);
+			expect(faulted.items).toEqual([]);
+			expect(trigger.nodeStaticData.cursor).toBe(cursorBefore);
+
+			sandbox.clearFaults();
+			sandbox.clock.advance(5_000);
+			await drain(sandbox, trigger, ledger);
+			expect(ledger.items.map((s) => s.name)).toEqual(['first', 'second']);
+			expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+			expect([...ledger.counts.keys()]).toContain(
+				key(demoSessions(sandbox)[0].sessionId, demoSessions(sandbox)[0].updatedAt),
+			);
+		},
+	);
+});
+
+describe('fuzz findings: rate-limit headers out of range', () => {
+	it.each([
+		[
+			'X-RateLimit-Reset in the year 2200',
+			{ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' },
+		],
+	])('%s: the trigger keeps reading within the hour', async (_label, headers) => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
+		await trigger.poll();
+		sandbox.clock.advance(60 * 60_000 + 5_000);
+		sandbox.createSession({ name: 'later' });
+		sandbox.clock.advance(5_000);
+		const ledger = new Ledger();
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.items.map((s) => s.name)).toEqual(['later']);
+	});
+});
+
+describe('fuzz findings: recipients that are not objects', () => {
+	it('a List Sessions page whose session has a null recipient is unreadable: no TypeError, nothing lost', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		sandbox.createSession({ name: 'first' });
+		sandbox.clock.advance(5_000);
+		sandbox.injectFault({
+			kind: 'mangle',
+			path: SESSIONS,
+			count: 3,
+			answer: { edits: [{ path: ['sessions', 0, 'recipients'], value: [null] }] },
+		});
+		const ledger = new Ledger();
+		const faulted = await trigger.poll();
+		ledger.record(faulted);
+		expect(faulted.error?.message ?? '').not.toMatch(/Cannot read properties/);
+		expect(faulted.items).toEqual([]);
+		sandbox.clearFaults();
+		sandbox.clock.advance(5_000);
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.items.map((s) => s.name)).toEqual(['first']);
+	});
+});
