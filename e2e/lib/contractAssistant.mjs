@@ -23,19 +23,34 @@ export async function chatWithContractAssistant({
 	const before = new Set(
 		(await listExecutions(url, cookie, { workflowId: workflow.id })).map((e) => e.id),
 	);
-	const chatReply = n8nFetch(
-		`${url}/webhook/${trigger.webhookId}/chat`,
-		{
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ action: 'sendMessage', sessionId: chatSessionId, chatInput }),
-		},
-		{ timeoutMs },
-	).then(async (r) => `${r.status} ${await r.text()}`);
+	// n8n 2.41 answers the activation at once and registers the chat webhook a moment later: until
+	// then a message gets 404 and starts nothing, so it is sent again (never after any other answer).
+	let replied;
+	const send = () =>
+		n8nFetch(
+			`${url}/webhook/${trigger.webhookId}/chat`,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ action: 'sendMessage', sessionId: chatSessionId, chatInput }),
+			},
+			{ timeoutMs },
+		).then(async (r) => {
+			replied = r.status;
+			return `${r.status} ${await r.text()}`;
+		});
+	let chatReply = send();
 	const list = await waitForExecutions(
 		url,
 		cookie,
-		(l) => l.some((e) => !before.has(e.id) && [...ENDED, 'waiting'].includes(e.status)),
+		(l) => {
+			if (l.some((e) => !before.has(e.id) && [...ENDED, 'waiting'].includes(e.status))) return true;
+			if (replied === 404) {
+				replied = undefined;
+				chatReply = send();
+			}
+			return false;
+		},
 		{ workflowId: workflow.id, timeoutMs },
 	);
 	const summary = list.find((e) => !before.has(e.id));

@@ -46,6 +46,13 @@ export class AdaptiveLanes {
 	private cutAtSequence = -1;
 	private wakeUp: () => void = () => {};
 	private changed = this.nextChange();
+	/**
+	 * Items start only when an item has ended, never at a bare answer: the answer that fails an
+	 * item (without Continue On Fail, the end of the run) must reach the router before the lanes
+	 * it opens let another item start.
+	 */
+	private itemWakeUp: () => void = () => {};
+	private itemEnded = this.nextItemEnd();
 
 	constructor(readonly ceiling: number) {
 		this.window = Math.min(ceiling, LANES_AT_START);
@@ -60,13 +67,25 @@ export class AdaptiveLanes {
 		return this.budgetLeft === undefined || itemsUnderWay < this.budgetLeft;
 	}
 
-	/** Resolves at the next answer (or when `wake` is called), whichever comes first. */
+	/** For the router's item loop: resolves when an item has ended (see {@link wake}). */
 	async nextAnswer(): Promise<void> {
+		return await this.itemEnded;
+	}
+
+	/** An item ended: the item loop and the requests waiting for a slot look again. */
+	wake(): void {
+		const itemWakeUp = this.itemWakeUp;
+		this.itemEnded = this.nextItemEnd();
+		itemWakeUp();
+		this.wakeRequests();
+	}
+
+	/** Resolves at the next answer or item end, whichever comes first. */
+	private async nextChangeOfSlots(): Promise<void> {
 		return await this.changed;
 	}
 
-	/** Lets a waiter of {@link nextAnswer} look again (an item ended). */
-	wake(): void {
+	private wakeRequests(): void {
 		const wakeUp = this.wakeUp;
 		this.changed = this.nextChange();
 		wakeUp();
@@ -78,7 +97,7 @@ export class AdaptiveLanes {
 	 * answer. Requests in flight always end, so this never waits for ever.
 	 */
 	async requestSlot(): Promise<RequestTicket> {
-		while (this.requestsUnderWay > 0 && !this.mayRequest()) await this.nextAnswer();
+		while (this.requestsUnderWay > 0 && !this.mayRequest()) await this.nextChangeOfSlots();
 		return this.requestSent();
 	}
 
@@ -111,7 +130,7 @@ export class AdaptiveLanes {
 			this.window += this.window < this.threshold ? 1 : 1 / this.window;
 			this.window = Math.min(this.window, this.ceiling);
 		}
-		this.wake();
+		this.wakeRequests();
 	}
 
 	private strained({ statusCode, ms }: AnswerSignal): boolean {
@@ -121,6 +140,10 @@ export class AdaptiveLanes {
 
 	private nextChange(): Promise<void> {
 		return new Promise<void>((resolve) => (this.wakeUp = resolve));
+	}
+
+	private nextItemEnd(): Promise<void> {
+		return new Promise<void>((resolve) => (this.itemWakeUp = resolve));
 	}
 }
 

@@ -150,6 +150,20 @@ describe('adaptive lanes: engine', () => {
 			expect(sendRequests).toHaveLength(8 + sentAfter.length);
 		},
 	);
+	it('without Continue On Fail, the answer that fails an item opens no lane for the next: the first item fails alone, nothing else is sent', async () => {
+		const sessions = drafts(3);
+		ctx.sandbox.updateSession(sessions[0].sessionId, { status: 'completed' });
+		const result = await runAirSign(ctx, send(), {
+			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+		});
+		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
+		expect((result.error as NodeOperationError).description ?? '').not.toContain('ran beside it');
+		expect(apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'))).toHaveLength(1);
+		expect(sessions.slice(1).map((s) => ctx.sandbox.getSession(s.sessionId)?.status)).toEqual([
+			'draft',
+			'draft',
+		]);
+	});
 });
 
 describe('AdaptiveLanes', () => {

@@ -146,3 +146,32 @@ it('a refused file is a NodeOperationError naming the property and the item (fil
 	expect(result.error!.context?.itemIndex).toBe(1);
 	expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 });
+
+it('stored base64 that is not canonical (line breaks, junk an earlier node left) is decoded as n8n decodes it: AirSign never receives base64 it would refuse (found by fuzzing, in-memory mode)', async () => {
+	const bytes = pdf(1_000, 0x44);
+	const wrapped = (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+	const result = await runAirSign(ctx, uploadParams(), {
+		input: [
+			{
+				json: {},
+				binary: { data: { data: wrapped, mimeType: 'application/pdf', fileName: 'a.pdf' } },
+			},
+			{
+				json: {},
+				binary: { data: { data: 'JVBERi0%%%%', mimeType: 'application/pdf', fileName: 'b.pdf' } },
+			},
+		],
+		continueOnFail: 'continueRegularOutput',
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.sizeBytes).toBe(bytes.length);
+	expect(ctx.sandbox.files.get(String(result.items[0].json.fileId))?.bytes.equals(bytes)).toBe(
+		true,
+	);
+	// "JVBERi0" decodes to the PDF signature and two bytes: a PDF AirSign reads and stores, or
+	// refuses as a file (never as base64).
+	expect(result.items[1].json.code).not.toBe('INVALID_BASE64');
+	expect(
+		apiRequests(ctx.sandbox).filter((r) => r.status === 400 && r.path === '/api/v1/File'),
+	).toEqual([]);
+});

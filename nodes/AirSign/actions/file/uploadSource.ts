@@ -49,7 +49,21 @@ async function storedSource(ctx: IExecuteFunctions, id: string): Promise<UploadS
 	};
 }
 
+/**
+ * Canonical base64 (what n8n stores), sent as it is: whole groups of four, its characters only,
+ * padding only at the end. Checked by scanning, never decoding (one regex over the whole text
+ * would recurse per group and overflow the stack on a large file).
+ */
+function isCanonicalBase64(text: string): boolean {
+	if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) return false;
+	const padding = text.indexOf('=');
+	return padding === -1 || (padding >= text.length - 2 && /^=+$/.test(text.slice(padding)));
+}
+
 function inMemorySource(base64: string): UploadSource {
+	// Anything else (white space, a data: prefix, junk an earlier node put there) is decoded the
+	// lenient way n8n decodes it, so that AirSign never receives base64 it would refuse.
+	if (!isCanonicalBase64(base64)) return bytesSource(Buffer.from(base64, BINARY_ENCODING));
 	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
 	const size = (base64.length / 4) * 3 - padding;
 	const head = Buffer.from(base64.slice(0, 8), BINARY_ENCODING);
@@ -59,6 +73,20 @@ function inMemorySource(base64: string): UploadSource {
 		body: (fileName) =>
 			jsonBody(fileName, size, async () => storedBase64Chunks(base64), base64.length),
 	};
+}
+
+function bytesSource(bytes: Buffer): UploadSource {
+	return {
+		size: bytes.length,
+		head: bytes.subarray(0, 8),
+		body: (fileName) =>
+			jsonBody(fileName, bytes.length, async () => base64Chunks(inChunks(bytes), bytes.length)),
+	};
+}
+
+async function* inChunks(bytes: Buffer): AsyncGenerator<Buffer> {
+	for (let start = 0; start < bytes.length; start += CHUNK_BYTES)
+		yield bytes.subarray(start, start + CHUNK_BYTES);
 }
 
 /**
