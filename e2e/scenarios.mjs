@@ -301,8 +301,13 @@ async function checkCompletedFetchSession({ sandbox, instance, cookie }) {
 	const deadline = Date.now() + FETCH_CHECK_TIMEOUT_MS;
 	const wf = examples['completed-fetch-session'];
 	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`).name;
+	// This trigger's own polls: its Status filter (Completed) goes to List Sessions, which d's
+	// trigger (version 2: it reads every state) never sends. n8n 2.41 may still be applying d's
+	// deactivation when this one is switched on, so a poll of d's must not count as this one's.
 	const listRequests = async () =>
-		(await sandbox.requests()).filter((r) => r.method === 'GET' && r.path === SESSIONS);
+		(await sandbox.requests()).filter(
+			(r) => r.method === 'GET' && r.path === SESSIONS && r.query?.status === 'completed',
+		);
 	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
 	const beforeActivation = (await listRequests()).length;
 	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
@@ -333,7 +338,7 @@ async function checkCompletedFetchSession({ sandbox, instance, cookie }) {
 		if (execs.some(ended)) break;
 		if (Date.now() > deadline)
 			throw new Error(
-				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - afterActivation} List Sessions requests after the activation`,
+				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
 			);
 		await sleep(1_000);
 	}
