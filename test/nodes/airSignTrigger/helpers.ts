@@ -11,6 +11,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
+import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/sessionEvents';
 import { type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 
@@ -63,15 +64,8 @@ export interface TriggerOptions {
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 }
 
-export const ALL_EVENTS = [
-	'sessionCreated',
-	'sessionSent',
-	'recipientStatusChanged',
-	'sessionCompleted',
-	'sessionCancelled',
-	'sessionExpired',
-	'anyChange',
-] as const;
+/** Every event of the trigger's version 2, from the node's own list. */
+export const ALL_EVENTS = TRIGGER_EVENTS;
 
 let workflows = 0;
 

@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 
 import type { SessionStatus } from '../../../sandbox';
 import { seededRandom } from '../../../sandbox';
-import { demoSessions, key, Ledger, listRequests, newTrigger, useSandbox } from './helpers';
+import {
+	ALL_EVENTS as ALL,
+	demoSessions,
+	key,
+	Ledger,
+	listRequests,
+	newTrigger,
+	useSandbox,
+} from './helpers';
 
 const getSandbox = useSandbox();
 
@@ -194,15 +202,6 @@ describe('AirSign Trigger soak', () => {
 });
 
 const EVENT_TRANSITIONS = 10_000;
-const ALL = [
-	'sessionCreated',
-	'sessionSent',
-	'recipientStatusChanged',
-	'sessionCompleted',
-	'sessionCancelled',
-	'sessionExpired',
-	'anyChange',
-] as const;
 
 /** What the soak did to one session, as the oracle of its events. */
 interface Truth {
