@@ -46,7 +46,7 @@ import {
 	importWorkflow,
 	installPackageIntoN8n,
 	makeUserFolder,
-	n8nFetch,
+	postToWebhook,
 	packPackage,
 	removeUserFolder,
 	restPost,
@@ -202,13 +202,9 @@ async function checkTools({ sandbox, fake, instance }) {
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
 	const message = `Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`;
-	const res = await n8nFetch(
+	const res = await postToWebhook(
 		`${instance.url}/webhook/${TOOLS_WEBHOOK_PATH}`,
-		{
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ message }),
-		},
+		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
 		{ timeoutMs: RUN_TIMEOUT_MS },
 	);
 	const answer = await res.text();

@@ -38,6 +38,7 @@ import {
 	installPackageIntoN8n,
 	login,
 	n8nFetch,
+	postToWebhook,
 	packPackage,
 	PACKAGE_NAME,
 	setupOwner,
@@ -182,21 +183,13 @@ function webhookWorkflow(name, webhookPath, nodes) {
 }
 
 async function callWebhook(url, webhookPath) {
-	// a production webhook is registered when activation answers; a moment more on a busy machine
-	for (let attempt = 0; ; attempt++) {
-		const res = await n8nFetch(`${url}/webhook/${webhookPath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		const text = await res.text();
-		if (res.status !== 404 || attempt >= 10) {
-			if (!res.ok)
-				throw new Error(`POST /webhook/${webhookPath}: ${res.status} ${text.slice(0, 500)}`);
-			return JSON.parse(text);
-		}
-		await sleep(500);
-	}
+	const res = await postToWebhook(`${url}/webhook/${webhookPath}`, {
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`POST /webhook/${webhookPath}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text);
 }
 
 async function run() {

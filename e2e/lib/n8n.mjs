@@ -53,6 +53,26 @@ export async function n8nFetch(url, init = {}, { timeoutMs = REST_TIMEOUT_MS } =
 	}
 }
 
+/**
+ * POSTs to a production webhook, sent again while n8n answers 404 (the webhook is not registered
+ * yet, so nothing ran): n8n 2.41 answers an activation at once and registers the workflow's
+ * webhooks a moment later, through its workflow-publication outbox; so does a start of n8n with
+ * workflows published from the CLI. Any other answer is returned.
+ */
+export async function postToWebhook(
+	url,
+	init,
+	{ timeoutMs = REST_TIMEOUT_MS, registeredWithinMs = 90_000 } = {},
+) {
+	const deadline = Date.now() + registeredWithinMs;
+	for (;;) {
+		const res = await n8nFetch(url, { method: 'POST', ...init }, { timeoutMs });
+		if (res.status !== 404 || Date.now() > deadline) return res;
+		await res.arrayBuffer();
+		await sleep(500);
+	}
+}
+
 export const PACKAGE_NAME = JSON.parse(
 	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
 ).name;

@@ -283,8 +283,39 @@ async function sendEveryDraft(page, dev, sandbox, theme, shot) {
 		problems.push('the new draft was not listed');
 	if (problems.length)
 		fail(`output of "Send draft":\n${problems.join('\n')}\n--- table ---\n${text.slice(0, 3000)}`);
+	// The picture a user is glad to see: the items that failed, each session beside its error.
+	// Searching the output for "error" keeps the error items (n8n's search matches keys too), and
+	// the table then has only their columns, none of the sent ones' left empty.
+	await byTestId(output, 'ndv-search').click();
+	await output.getByPlaceholder('Search output').fill('error');
+	const filtered = output.locator('table').first();
+	// n8n filters after a short debounce: read the columns until the sent items' are gone.
+	let heads = [];
+	for (
+		const deadline = Date.now() + 90_000;
+		Date.now() < deadline;
+		await page.waitForTimeout(250)
+	) {
+		heads = await filtered.locator('th').allInnerTexts();
+		if (!heads.includes('sentAt')) break;
+	}
+	const errorRows = await filtered.locator('tbody tr').count();
+	const expectedErrors = errorRowsIn(text);
+	if (heads.slice(0, 3).join(',') !== 'sessionId,error,code' || errorRows !== expectedErrors)
+		fail(
+			`the output searched for "error": columns ${JSON.stringify(heads)}, ${errorRows} rows (expected sessionId, error, code first and ${expectedErrors} rows)`,
+		);
 	await shot('output-table');
+	// The first Escape leaves the search (and clears it): wait for the sent items' columns again.
+	await page.keyboard.press('Escape');
+	for (const deadline = Date.now() + 90_000; Date.now() < deadline; await page.waitForTimeout(250))
+		if ((await filtered.locator('th').allInnerTexts()).includes('sentAt')) break;
 	await closeNode(page);
+}
+
+/** Error items in the output table's text: each error message ends with its code in brackets. */
+function errorRowsIn(tableText) {
+	return (tableText.match(/\[[A-Z_]+\]/g) ?? []).length;
 }
 
 /** The node's icon on the canvas is the theme's own file (airsign.dark.svg in dark), and it loaded. */
