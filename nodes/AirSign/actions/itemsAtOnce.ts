@@ -2,9 +2,9 @@
 export interface ItemGate {
 	/** May one more item start, with `itemsUnderWay` already running? */
 	mayStart(itemsUnderWay: number): boolean;
-	/** Resolves when the answer to {@link mayStart} may have changed. */
-	nextAnswer(): Promise<void>;
-	/** An item ended: wakes a waiter of {@link nextAnswer}. */
+	/** Resolves when an item has ended, so that {@link mayStart} may say yes now. */
+	untilItemEnds(): Promise<void>;
+	/** An item ended: wakes a waiter of {@link untilItemEnds}. */
 	wake(): void;
 }
 
@@ -28,7 +28,7 @@ export async function runItemsAtOnce<T>(
 	let thrown: { error: unknown } | undefined;
 	while (!stopped && next < count) {
 		if (!lanes.mayStart(underWay.size)) {
-			await lanes.nextAnswer();
+			await lanes.untilItemEnds();
 			continue;
 		}
 		const itemIndex = next++;
@@ -58,7 +58,7 @@ function fixedGate(atOnce: number): ItemGate {
 	let changed = new Promise<void>((resolve) => (wakeUp = resolve));
 	return {
 		mayStart: (itemsUnderWay) => itemsUnderWay < Math.max(1, atOnce),
-		nextAnswer: async () => await changed,
+		untilItemEnds: async () => await changed,
 		wake: () => {
 			const previous = wakeUp;
 			changed = new Promise<void>((resolve) => (wakeUp = resolve));

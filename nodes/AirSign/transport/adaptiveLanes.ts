@@ -68,7 +68,7 @@ export class AdaptiveLanes {
 	}
 
 	/** For the router's item loop: resolves when an item has ended (see {@link wake}). */
-	async nextAnswer(): Promise<void> {
+	async untilItemEnds(): Promise<void> {
 		return await this.itemEnded;
 	}
 

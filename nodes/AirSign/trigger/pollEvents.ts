@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { inputError } from '../errors/inputError';
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
@@ -43,13 +43,13 @@ export function readEventSettings(
 	const chosen = ctx.getNodeParameter('events', []) as unknown;
 	const events = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
 	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), '"Events" is empty: choose at least one event', {
+		throw inputError(ctx.getNode(), '"Events" is empty: choose at least one event', {
 			description: `The events are ${TRIGGER_EVENTS.join(', ')}.`,
 		});
 	}
 	const unknown = events.find((event) => !(TRIGGER_EVENTS as readonly string[]).includes(event));
 	if (unknown !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `"Events" has an unknown value: ${unknown}`, {
+		throw inputError(ctx.getNode(), `"Events" has an unknown value: ${unknown}`, {
 			description: `The events are ${TRIGGER_EVENTS.join(', ')}.`,
 		});
 	}

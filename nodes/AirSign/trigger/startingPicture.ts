@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { NODE_DEFECT } from '../errors/declaredFailure';
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
 import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
@@ -151,6 +152,6 @@ export async function readStartingPicture(
 		// Out of the poll's time: it stops as at the request cap and continues next poll.
 		if (error instanceof PollBudgetSpent) return { requests, added };
 		// A bug (a TypeError, …) is no passing fault: it surfaces at once.
-		throw new NodeOperationError(limits.node, error as Error);
+		throw new NodeOperationError(limits.node, error as Error, { failure: NODE_DEFECT });
 	}
 }
