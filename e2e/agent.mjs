@@ -67,7 +67,7 @@ const log = (msg) =>
 const { results, check, step } = createChecks(log);
 
 /**
- * n8n 1.x before 1.9x offered community nodes as tools only with this switch; 2.39.10 and 1.123.81
+ * n8n 1.x before 1.9x offered community nodes as tools only with this switch; 2.41.3 and 1.123.81
  * have no such switch any more (read in their sources: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE),
  * so it is set only to show that the check does not depend on it either way.
  */

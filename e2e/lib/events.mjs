@@ -4,7 +4,7 @@
 // signed, completed, renamed and touched through the sandbox's control plane in three phases; each
 // phase waits until n8n has recorded the executions it must cause (conditions, never time), and
 // the checks count what every execution of each workflow delivered. Used by e2e/scenarios.mjs
-// (events track, n8n 2.39.10 and 1.123.81).
+// (events track, n8n 2.41.3 and 1.123.81).
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor, getExecution, listExecutions } from './n8n.mjs';
 import { sleep } from './proc.mjs';

@@ -1,8 +1,8 @@
 // A small scripted OpenAI-compatible server for the agent tests (e2e/agent.mjs) and `npm run dev`:
 // n8n's OpenAI Chat Model, with its credential's Base URL pointed here, talks to it as to OpenAI.
 //
-// What n8n's model node (@n8n/n8n-nodes-langchain lmChatOpenAi, n8n 1.123.81 and 2.39.10) asks
-// for, read in its source:
+// What n8n's model node (@n8n/n8n-nodes-langchain lmChatOpenAi) asks for in n8n 1.123.81 and
+// 2.41.3, read in its source (first in 2.39.10):
 //   POST /v1/chat/completions  typeVersion < 1.3, or "Use Responses API" off (LangChain's ChatOpenAI)
 //   POST /v1/responses         typeVersion 1.3 with "Use Responses API" on (the default)
 //   GET  /v1/models            the editor's model list (loadOptions of the Model parameter)

@@ -20,7 +20,7 @@ import {
 import { agentWorkflowPicture } from './agentWorkflow.mjs';
 import { airSignDescription, expectedPanels, triggerEvents } from './expected.mjs';
 
-/** n8n 2.39.10 reads the theme from localStorage (the user's choice in Settings → Personal). */
+/** n8n 2.41.3 reads the theme from localStorage (the user's choice in Settings → Personal). */
 const THEME_STORAGE_KEY = 'N8N_THEME';
 const MANUAL_TRIGGER = {
 	id: 'a1b2c3d4-0000-4000-8000-0000000000a1',
@@ -353,8 +353,8 @@ async function fetchTestEvent(page, dev) {
 }
 
 // ---------------------------------------------------------------- 6. AI Agent tool
-// n8n 2.39.10 offers every node with `usableAsTool` as a tool, community nodes included: no
-// N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE (that variable appears nowhere in its code).
+// n8n 2.41.3 (as 2.39.10) offers every node with `usableAsTool` as a tool, community nodes
+// included: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE (that variable appears nowhere in its code).
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const AGENT_VERSION = 3.1;
 

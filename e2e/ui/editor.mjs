@@ -1,4 +1,4 @@
-// Page helpers for n8n 2.39.10's editor, by the data-test-id attributes n8n's own Playwright
+// Page helpers for n8n 2.41.3's editor, by the data-test-id attributes n8n's own Playwright
 // tests use. Nothing here waits for a fixed time: every wait is for something to appear, bounded
 // by UI_TIMEOUT_MS only so that a hung page fails instead of hanging the tier.
 
