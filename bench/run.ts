@@ -8,7 +8,7 @@
  *   BENCH_SMOKE=1 npm run bench   the same
  *   npm run bench -- --only=list,upload,send,trigger,package,peer,bulk   some sections
  *
- * The peer section (HTTP Request node) needs n8n 2.39.10 in .cache/n8n: a full run installs it as
+ * The peer section (HTTP Request node) needs n8n 2.41.3 in .cache/n8n: a full run installs it as
  * the e2e tier does (e2e/install-n8n.mjs, several minutes once); a smoke run uses it only when it
  * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
  *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)

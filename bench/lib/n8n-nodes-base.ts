@@ -1,14 +1,15 @@
 /**
  * n8n's own nodes (HTTP Request, Split Out) and the Header Auth credential,
- * loaded from the real n8n install (`.cache/n8n`, n8n 2.39.10, the one the e2e tier installs)
+ * loaded from the real n8n install (`.cache/n8n`, n8n 2.41.3, the one the e2e tier installs)
  * and run by the bench's engine.
  *
- * One engine for both sides: n8n-nodes-base 2.39.7 pins n8n-workflow 2.39.3, the version this
- * project pins too, but requiring it from inside the install would load the install's own copy,
- * a second n8n-workflow beside the one the bench's n8n-core 2.39.8 uses (other class identities
- * for errors, another expression engine). So while these files load, a resolve hook hands them
- * this project's `n8n-workflow` and `n8n-core`; everything else (lodash, form-data, @n8n/utils…)
- * comes from the install, as in n8n.
+ * One engine for both sides: the install's n8n-nodes-base 2.41.1 (standing in for the 2.41.2 that
+ * n8n 2.41.3 pins, see docs/compatibility.md) pins n8n-workflow 2.41.0, the version this project
+ * pins too, but requiring it from inside the install would load the install's own copy, a second
+ * n8n-workflow beside the one the bench's n8n-core 2.41.1 uses (other class identities for errors,
+ * another expression engine). So while these files load, a resolve hook hands them this
+ * project's `n8n-workflow` and `n8n-core`; everything else (lodash, form-data, @n8n/utils…) comes
+ * from the install, as in n8n.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import Module from 'node:module';
@@ -16,7 +17,7 @@ import path from 'node:path';
 
 import type { ICredentialType, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-/** Where `e2e/install-n8n.mjs` puts n8n 2.39.10 (its default profile). */
+/** Where `e2e/install-n8n.mjs` puts n8n 2.41.3 (its default profile). */
 export const N8N_INSTALL_DIR = path.resolve(__dirname, '../../.cache/n8n');
 const NODES_BASE_DIR = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n-nodes-base');
 const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];

@@ -5,7 +5,7 @@ import axios from 'axios';
 import type { RawClient } from './raw';
 
 /**
- * The same raw loops as `raw.ts` with axios (the version n8n-core 2.39.8 pins, which its request
+ * The same raw loops as `raw.ts` with axios (the version n8n-core 2.41.1 pins, which its request
  * helper uses) instead of Node's fetch: beside fetch it shows how much of the gap between the node
  * and a raw loop is the HTTP client and how much is n8n's credential path.
  */
