@@ -69,9 +69,9 @@ const MARKER = 'scale-stream';
 const TOKEN_TTL_S = 45;
 /**
  * How long the sandbox holds each List Sessions request while a poll is interrupted on purpose: at
- * most 3 requests of a poll are held, so a poll stays well within its minute (n8n 2.39 starts the
- * next poll on the next tick even if the previous one is still running; the trigger skips such a
- * poll, which would only move the step's updates one poll later).
+ * most 3 requests of a poll are held, so a poll stays well within its minute (n8n 2.41.3, as 2.39,
+ * starts the next poll on the next tick even if the previous one is still running; the trigger
+ * skips such a poll, which would only move the step's updates one poll later).
  */
 const HOLD_MS = 10_000;
 
@@ -105,9 +105,9 @@ const { results, check, step } = createChecks(log);
 /**
  * Inserts an Execution Data node right after the workflow's first node (its trigger) that saves
  * `process` = the env var AIRSIGN_SCALE_PROCESS of the n8n process running the execution
- * ("main#1", "worker-2", …) as execution metadata: n8n 2.39 records no worker in its execution
- * records (the worker's id travels only in Bull job messages), so the workflow says who ran it.
- * Items pass through unchanged; the nodes after it see the same items and pairing.
+ * ("main#1", "worker-2", …) as execution metadata: n8n 2.41.3, as 2.39, records no worker in its
+ * execution records (the worker's id travels only in Bull job messages), so the workflow says who
+ * ran it. Items pass through unchanged; the nodes after it see the same items and pairing.
  */
 function withProcessRecorder(workflow) {
 	const wf = structuredClone(workflow);
