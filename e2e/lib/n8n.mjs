@@ -624,7 +624,9 @@ export async function runWorkflowAsEditor(url, cookie, workflowId) {
 /**
  * Activates (2.x: publishes) a stored workflow in a running n8n, as the editor's switch does:
  * POST /rest/workflows/<id>/activate with its current versionId (the same route on n8n 1.123 and
- * 2.39). n8n answers once the workflow is active, a polling trigger's first poll included.
+ * 2.41.3). n8n up to 2.39 answers once the workflow is active, a polling trigger's first poll
+ * included; 2.41 answers at once and activates it a moment later, so callers wait for what they
+ * need (the activation poll in the sandbox's log, a webhook that no longer answers 404).
  */
 export async function activateWorkflowAsEditor(url, cookie, workflowId) {
 	const { versionId } = (await restGet(url, `/rest/workflows/${workflowId}`, cookie)).data;
