@@ -84,6 +84,10 @@ describe('fuzz-figures', () => {
 		]).replace('2 passed (2)', '1 failed | 1 passed (2)');
 		expect(() => parseLog(run(11, 10) + failed)).toThrow('n8n 1.x: failed: inputs: Session Get');
 		expect(() => parseLog(run(11, 10))).toThrow('expected 2 vitest runs');
+		const cutShort = run(22, 10).split(' Test Files')[0]!;
+		expect(() => parseLog(run(11, 10) + cutShort)).toThrow(
+			'n8n 1.x: not green (Test Files missing)',
+		);
 		const fewer = run(22, 10, [passed('inputs: Session Get', 22, 'items valid 1')]);
 		expect(() => parseLog(run(11, 10) + fewer)).toThrow('different properties');
 	});
