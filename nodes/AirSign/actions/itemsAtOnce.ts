@@ -1,4 +1,4 @@
-/** Decides when one more item may start: a fixed number, or the adaptive lanes. */
+/** Decides when one more item may start (the adaptive lanes, transport/adaptiveLanes.ts). */
 export interface ItemGate {
 	/** May one more item start, with `itemsUnderWay` already running? */
 	mayStart(itemsUnderWay: number): boolean;
@@ -9,18 +9,17 @@ export interface ItemGate {
 }
 
 /**
- * Runs `runItem` for items 0 … count − 1, starting them in item order as the gate allows
- * (a number: at most that many under way), and returns the outcomes in item order. With at most
- * one under way this is the plain loop: item after item. Once an item's outcome says `stop`, no
- * further item starts; those under way end first. Items never started have no outcome.
+ * Runs `runItem` for items 0 … count − 1, starting them in item order as the gate allows, and
+ * returns the outcomes in item order. With at most one under way this is the plain loop: item
+ * after item. Once an item's outcome says `stop`, no further item starts; those under way end
+ * first. Items never started have no outcome.
  */
 export async function runItemsAtOnce<T>(
 	count: number,
-	gate: number | ItemGate,
+	lanes: ItemGate,
 	runItem: (itemIndex: number) => Promise<T>,
 	stop: (outcome: T) => boolean,
 ): Promise<Array<T | undefined>> {
-	const lanes = typeof gate === 'number' ? fixedGate(gate) : gate;
 	const outcomes = new Array<T | undefined>(count);
 	const underWay = new Set<Promise<void>>();
 	let next = 0;
@@ -32,37 +31,24 @@ export async function runItemsAtOnce<T>(
 			continue;
 		}
 		const itemIndex = next++;
-		const item: Promise<void> = runItem(itemIndex).then(
-			(outcome) => {
-				outcomes[itemIndex] = outcome;
-				if (stop(outcome)) stopped = true;
+		const item: Promise<void> = runItem(itemIndex)
+			.then(
+				(outcome) => {
+					outcomes[itemIndex] = outcome;
+					if (stop(outcome)) stopped = true;
+				},
+				(error: unknown) => {
+					thrown ??= { error };
+					stopped = true;
+				},
+			)
+			.finally(() => {
 				underWay.delete(item);
 				lanes.wake();
-			},
-			(error: unknown) => {
-				thrown ??= { error };
-				stopped = true;
-				underWay.delete(item);
-				lanes.wake();
-			},
-		);
+			});
 		underWay.add(item);
 	}
 	await Promise.all(underWay);
 	if (thrown) throw thrown.error;
 	return outcomes;
-}
-
-function fixedGate(atOnce: number): ItemGate {
-	let wakeUp = () => {};
-	let changed = new Promise<void>((resolve) => (wakeUp = resolve));
-	return {
-		mayStart: (itemsUnderWay) => itemsUnderWay < Math.max(1, atOnce),
-		untilItemEnds: async () => await changed,
-		wake: () => {
-			const previous = wakeUp;
-			changed = new Promise<void>((resolve) => (wakeUp = resolve));
-			previous();
-		},
-	};
 }

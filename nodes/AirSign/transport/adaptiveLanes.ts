@@ -1,6 +1,7 @@
 import { LANES_AT_START, SLOW_ANSWER_EXTRA_MS } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { AirSignContext } from './request';
+import { Signal } from './signal';
 
 /** What one answer (or its absence) told the lanes. */
 export interface AnswerSignal {
@@ -44,15 +45,14 @@ export class AdaptiveLanes {
 	private answers = 0;
 	/** Requests started before the last cut do not cut again. */
 	private cutAtSequence = -1;
-	private wakeUp: () => void = () => {};
-	private changed = this.nextChange();
+	/** An answer came or an item ended: requests waiting for a slot look again. */
+	private readonly slotsChanged = new Signal();
 	/**
 	 * Items start only when an item has ended, never at a bare answer: the answer that fails an
 	 * item (without Continue On Fail, the end of the run) must reach the router before the lanes
 	 * it opens let another item start.
 	 */
-	private itemWakeUp: () => void = () => {};
-	private itemEnded = this.nextItemEnd();
+	private readonly itemEnded = new Signal();
 
 	constructor(readonly ceiling: number) {
 		this.window = Math.min(ceiling, LANES_AT_START);
@@ -61,34 +61,18 @@ export class AdaptiveLanes {
 
 	/** May one more item start, with `itemsUnderWay` already running? */
 	mayStart(itemsUnderWay: number): boolean {
-		if (itemsUnderWay === 0) return true;
-		if (this.answers === 0) return false;
-		if (itemsUnderWay >= Math.min(this.ceiling, Math.floor(this.window))) return false;
-		return this.budgetLeft === undefined || itemsUnderWay < this.budgetLeft;
+		return itemsUnderWay === 0 || (this.answers > 0 && this.hasRoomBeside(itemsUnderWay));
 	}
 
 	/** For the router's item loop: resolves when an item has ended (see {@link wake}). */
 	async untilItemEnds(): Promise<void> {
-		return await this.itemEnded;
+		return await this.itemEnded.next();
 	}
 
 	/** An item ended: the item loop and the requests waiting for a slot look again. */
 	wake(): void {
-		const itemWakeUp = this.itemWakeUp;
-		this.itemEnded = this.nextItemEnd();
-		itemWakeUp();
-		this.wakeRequests();
-	}
-
-	/** Resolves at the next answer or item end, whichever comes first. */
-	private async nextChangeOfSlots(): Promise<void> {
-		return await this.changed;
-	}
-
-	private wakeRequests(): void {
-		const wakeUp = this.wakeUp;
-		this.changed = this.nextChange();
-		wakeUp();
+		this.itemEnded.happened();
+		this.slotsChanged.happened();
 	}
 
 	/**
@@ -97,14 +81,18 @@ export class AdaptiveLanes {
 	 * answer. Requests in flight always end, so this never waits for ever.
 	 */
 	async requestSlot(): Promise<RequestTicket> {
-		while (this.requestsUnderWay > 0 && !this.mayRequest()) await this.nextChangeOfSlots();
+		while (this.requestsUnderWay > 0 && !this.mayRequest()) await this.slotsChanged.next();
 		return this.requestSent();
 	}
 
 	private mayRequest(): boolean {
-		if (this.answers === 0) return false;
-		if (this.requestsUnderWay >= Math.min(this.ceiling, Math.floor(this.window))) return false;
-		return this.budgetLeft === undefined || this.requestsUnderWay < this.budgetLeft;
+		return this.answers > 0 && this.hasRoomBeside(this.requestsUnderWay);
+	}
+
+	/** Room for one more beside `underWay`: within the window and the ceiling, and the budget left. */
+	private hasRoomBeside(underWay: number): boolean {
+		if (underWay >= Math.min(this.ceiling, Math.floor(this.window))) return false;
+		return this.budgetLeft === undefined || underWay < this.budgetLeft;
 	}
 
 	requestSent(): RequestTicket {
@@ -130,20 +118,12 @@ export class AdaptiveLanes {
 			this.window += this.window < this.threshold ? 1 : 1 / this.window;
 			this.window = Math.min(this.window, this.ceiling);
 		}
-		this.wakeRequests();
+		this.slotsChanged.happened();
 	}
 
 	private strained({ statusCode, ms }: AnswerSignal): boolean {
 		if (statusCode === undefined || statusCode === 429 || statusCode >= 500) return true;
 		return ms > 2 * this.fastestMs && ms > this.fastestMs + SLOW_ANSWER_EXTRA_MS;
-	}
-
-	private nextChange(): Promise<void> {
-		return new Promise<void>((resolve) => (this.wakeUp = resolve));
-	}
-
-	private nextItemEnd(): Promise<void> {
-		return new Promise<void>((resolve) => (this.itemWakeUp = resolve));
 	}
 }
 

@@ -3,8 +3,10 @@ import '../../harness';
 import { NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import type { ItemGate } from '../../../nodes/AirSign/actions/itemsAtOnce';
 import { runItemsAtOnce } from '../../../nodes/AirSign/actions/itemsAtOnce';
 import { MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
+import { Signal } from '../../../nodes/AirSign/transport/signal';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
 
@@ -176,12 +178,22 @@ describe('Items at Once', () => {
 });
 
 describe('runItemsAtOnce', () => {
+	/** A gate of a fixed number: the item loop alone, without the lanes' answers. */
+	const atMost = (atOnce: number): ItemGate => {
+		const itemEnded = new Signal();
+		return {
+			mayStart: (itemsUnderWay) => itemsUnderWay < atOnce,
+			untilItemEnds: async () => await itemEnded.next(),
+			wake: () => itemEnded.happened(),
+		};
+	};
+
 	it('never has more than the given number under way, and each slot is used', async () => {
 		let underWay = 0;
 		let most = 0;
 		const outcomes = await runItemsAtOnce(
 			10,
-			4,
+			atMost(4),
 			async (item) => {
 				most = Math.max(most, ++underWay);
 				await new Promise((resolve) => setImmediate(resolve));
@@ -198,7 +210,7 @@ describe('runItemsAtOnce', () => {
 		const started: number[] = [];
 		const outcomes = await runItemsAtOnce(
 			5,
-			1,
+			atMost(1),
 			async (item) => (started.push(item), item),
 			(item) => item === 2,
 		);
