@@ -112,6 +112,19 @@ const maxWaitSlot: Slot = {
 	junk: junk(),
 };
 
+/** Get Many's Limit, sessions and templates alike. */
+const limitSlot: Slot = {
+	key: 'limit',
+	label: /Limit/,
+	place: at('limit'),
+	valid: fc.integer({ min: 1, max: 500 }),
+	invalid: fc.oneof(
+		fc.integer({ min: -100, max: 0 }),
+		fc.double({ min: 0.1, max: 99.9, noInteger: true }),
+	),
+	junk: junk(),
+};
+
 // ---- operations ------------------------------------------------------------------------------
 
 const LOCATOR_MODES = ['id', 'url', 'list', 'plain'] as const;
@@ -199,17 +212,7 @@ export const getManySessions: OperationUnderTest = {
 	name: 'Session Get Many',
 	params: { resource: 'session', operation: 'getMany', returnAll: false },
 	slots: [
-		{
-			key: 'limit',
-			label: /Limit/,
-			place: at('limit'),
-			valid: fc.integer({ min: 1, max: 500 }),
-			invalid: fc.oneof(
-				fc.integer({ min: -100, max: 0 }),
-				fc.double({ min: 0.1, max: 99.9, noInteger: true }),
-			),
-			junk: junk(),
-		},
+		limitSlot,
 		{
 			key: 'createdAfter',
 			label: /Created After/,
@@ -287,17 +290,7 @@ export const getManyTemplates: OperationUnderTest = {
 	name: 'Template Get Many',
 	params: { resource: 'template', operation: 'getMany', returnAll: false },
 	slots: [
-		{
-			key: 'limit',
-			label: /Limit/,
-			place: at('limit'),
-			valid: fc.integer({ min: 1, max: 500 }),
-			invalid: fc.oneof(
-				fc.integer({ min: -100, max: 0 }),
-				fc.double({ min: 0.1, max: 99.9, noInteger: true }),
-			),
-			junk: junk(),
-		},
+		limitSlot,
 		{
 			key: 'status',
 			label: /Status/,
