@@ -62,6 +62,8 @@ export interface TriggerOptions {
 	events?: string[];
 	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
+	/** The node type (default: this package's AirSignTrigger as first loaded). */
+	nodeType?: AirSignTrigger;
 }
 
 /** Every event of the trigger's version 2, from the node's own list. */
@@ -77,7 +79,7 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	return createPollingHarness({
 		env,
-		nodeType: new AirSignTrigger(),
+		nodeType: options.nodeType ?? new AirSignTrigger(),
 		mode: options.mode,
 		nodeTypeVersion: options.version ?? 1,
 		parameters: {
@@ -195,4 +197,38 @@ export function createMany(
 		created.push(sandbox.createSession({ name: `Session ${i}`, ...input }));
 	}
 	return created;
+}
+
+/**
+ * A trigger in n8n's default poll engine as n8n saves it: the workflow's static data is written
+ * after the activation poll and after each poll that emits, never after a quiet or failed one.
+ * `restart()` is an n8n restart: a new Workflow from what was saved, and the package loaded
+ * afresh (no module state of an earlier load survives).
+ */
+export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
+	let trigger = newTrigger(sandbox, options);
+	let saved: IDataObject | undefined;
+	return {
+		get trigger() {
+			return trigger;
+		},
+		get saved() {
+			return saved;
+		},
+		async poll(): Promise<PollResult> {
+			const result = await trigger.poll();
+			if (saved === undefined || result.emitted)
+				saved = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
+			return result;
+		},
+		async restart(): Promise<void> {
+			vi.resetModules();
+			const fresh = await import('../../../nodes/AirSign/AirSignTrigger.node');
+			trigger = newTrigger(sandbox, {
+				...options,
+				staticData: saved,
+				nodeType: new fresh.AirSignTrigger(),
+			});
+		},
+	};
 }
