@@ -37,7 +37,7 @@ export class AirSignTrigger implements INodeType {
 		credentials: [{ name: 'airSignApi', required: true }],
 		properties: [
 			{
-				displayName: `${listSessionsBudgetText()}. A quiet poll costs one request: polling every 2 minutes or slower leaves room for the others.`,
+				displayName: `${listSessionsBudgetText()}. A quiet poll costs one request: every minute (n8n's default) spends the whole hour's budget, fine when nothing else of the organisation lists sessions (the trigger then pauses near the end of each hour to keep the reserve); every 2 minutes or slower leaves room for the others.`,
 				name: 'budgetNotice',
 				type: 'notice',
 				default: '',

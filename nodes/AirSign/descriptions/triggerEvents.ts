@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../trigger/sessionEvents';
+import type { TriggerEvent } from '../trigger/events';
 
 /** The events of the AirSign Trigger (version 2), as n8n users choose them. */
 const EVENT_OPTIONS: Array<{ name: string; value: TriggerEvent; description: string }> = [
@@ -54,12 +54,9 @@ export const eventsProperty: INodeProperties = {
 	displayOptions: { show: { '@version': [2] } },
 };
 
-/**
- * The node's subtitle: the chosen events' values (version 2), "Session Updated" for version 1
- * (which has no "events" parameter). Plain expression syntax, which every n8n version evaluates.
- */
-export const EVENTS_SUBTITLE =
-	'={{ $parameter["events"] ? [].concat($parameter["events"]).join(", ") : "Session Updated" }}';
+/** The node's subtitle: the chosen events' names (version 2), "Session Updated" for version 1. */
+const EVENT_NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name])));
+export const EVENTS_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map(e => ${EVENT_NAMES}[e] || e).join(", ") : "Session Updated" }}`;
 
 /**
  * Recipient statuses are not documented by AirSign (its pages show only "pending"): any value is

@@ -153,7 +153,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 			sandbox.clock.advance(HOUR);
 			expect(await t.poll()).toEqual([]);
 		}
-		expect((t.trigger.nodeStaticData.events as { known: object }).known).toEqual({});
+		expect(t.trigger.nodeStaticData.known).toEqual({});
 		sandbox.updateSession(s.sessionId, { name: 'Once again' });
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual(['anyChange Once again (was null)']);
@@ -175,7 +175,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 		]);
 	});
 
-	it('first sightings of sessions from before the start: only what their timestamps prove, no signer invented', async () => {
+	it('sessions from before the start: those in flight are known from the activation, a finished one gives only what its timestamps prove', async () => {
 		const sandbox = getSandbox();
 		const oldDone = sandbox.createSession({
 			name: 'Old done',
@@ -196,7 +196,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 		const trigger = newTrigger(sandbox, { version: 2 });
 		expect((await trigger.poll()).error).toBeUndefined();
 		sandbox.clock.advance(1_000);
-		// Changed after the start, before the starting picture reached them.
+		// Changed in the first interval after the start.
 		sandbox.updateSession(oldDone.sessionId, { name: 'Old done, renamed' });
 		sandbox.signRecipient(inFlight.sessionId);
 		sandbox.signRecipient(inFlight.sessionId);
@@ -206,10 +206,13 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 		expect(result.error).toBeUndefined();
 		// (All three changed at one instant: their order is the service's.)
 		expect(result.items.map((i) => line(i.json)).sort()).toEqual([
-			'anyChange Cancel me (was null)',
-			'anyChange In flight (was null)',
+			'anyChange Cancel me (was pending)',
+			'anyChange In flight (was pending)',
 			'anyChange Old done, renamed (was null)',
-			'sessionCompleted In flight (was null)',
+			'recipientStatusChanged In flight ann@example.com sent>completed (was pending)',
+			'recipientStatusChanged In flight bob@example.com sent>completed (was pending)',
+			'sessionCancelled Cancel me (was pending)',
+			'sessionCompleted In flight (was pending)',
 		]);
 	});
 
@@ -294,9 +297,8 @@ describe('AirSign Trigger events: the starting picture', () => {
 		for (let i = 0; i < 20; i++) sandbox.createSession({ name: `done${i}`, status: 'completed' });
 		sandbox.clock.advance(HOUR);
 		const trigger = newTrigger(sandbox, { version: 2 });
-		await trigger.poll();
-		sandbox.clock.advance(5_000);
-		// While the picture is read, sessions change (and are created before it reaches them).
+		// While the activation reads the picture, sessions change (after the start, before it
+		// reaches them).
 		let changes = 0;
 		const stop = sandbox.onRequest(({ query }) => {
 			if (query.sortBy !== 'createdAt' || changes >= 3) return;
@@ -304,19 +306,16 @@ describe('AirSign Trigger events: the starting picture', () => {
 			changes++;
 			sandbox.clock.advance(10);
 		});
-		const before = listRequests(sandbox).length;
 		const result = await trigger.poll();
 		stop();
 		expect(result.error).toBeUndefined();
-		const pictureRequests = listRequests(sandbox)
-			.slice(before)
-			.filter((r) => r.query.sortBy === 'createdAt');
+		const pictureRequests = listRequests(sandbox).filter((r) => r.query.sortBy === 'createdAt');
 		expect(pictureRequests.length).toBeGreaterThanOrEqual(3);
 		expect(pictureRequests[0].query).toMatchObject({
 			status: 'draft,pending,inProgress',
 			sortOrder: 'asc',
 		});
-		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
 		sandbox.clock.advance(5_000);
 		// Everything in flight is known now: each change is a diff with a known previous state.
 		for (let i = 0; i < 250; i += 10) sandbox.signRecipient(ids[i], { email: 'bob@example.com' });
@@ -326,8 +325,8 @@ describe('AirSign Trigger events: the starting picture', () => {
 		const recipientLines = lines.filter((l) => l.startsWith('recipientStatusChanged'));
 		expect(changes).toBe(3);
 		// One per signer of the 22 sessions the picture took as they were at the start. The 3
-		// that changed after the start, before the picture read them, were not taken: they are
-		// first seen now, previous unknown: no signer is invented for them, and their completion
+		// that changed while the activation read (after the start, before the picture reached
+		// them) were not taken: they are first seen now, previous unknown: no signer is invented for them, and their completion
 		// (completedDate after the start) is proven.
 		expect(recipientLines).toHaveLength(22);
 		for (const l of recipientLines)
@@ -339,9 +338,9 @@ describe('AirSign Trigger events: the starting picture', () => {
 		);
 	});
 
-	it('a large picture spreads over polls, keeps the reserve, and does not hold the update stream back', async () => {
+	it('a picture larger than the hour allows spreads over polls, keeps the reserve, and does not hold the update stream back', async () => {
 		const sandbox = getSandbox();
-		for (let i = 0; i < 2_500; i++)
+		for (let i = 0; i < 6_000; i++)
 			sandbox.createSession({
 				name: `p${i}`,
 				status: 'draft',
@@ -350,21 +349,30 @@ describe('AirSign Trigger events: the starting picture', () => {
 		sandbox.clock.advance(HOUR);
 		const trigger = newTrigger(sandbox, { version: 2, options: { reserveRequests: 10 } });
 		await trigger.poll();
+		// The hour's 60 less the reserve: 50 pages (4,951 sessions) at activation.
+		expect(listRequests(sandbox)).toHaveLength(50);
+		expect(trigger.nodeStaticData).toHaveProperty('picture');
 		sandbox.clock.advance(5_000);
 		const fresh = sandbox.createSession({ name: 'brand new' });
+		const late = sandbox.listAllSessions().find((s) => s.name === 'p5999')!;
+		sandbox.updateSession(late.sessionId, { status: 'pending' });
 		sandbox.clock.advance(5_000);
-		const first = await trigger.poll();
-		// 20 requests: 1 for the stream, 19 for the picture (1,900 of 2,500).
-		expect(first.items.map((i) => line(i.json))).toEqual([
-			'sessionCreated brand new (was null)',
+		// Waiting for the reset: no request.
+		expect((await trigger.poll()).items).toEqual([]);
+		expect(listRequests(sandbox)).toHaveLength(50);
+		sandbox.clock.advance(HOUR);
+		const after = await trigger.poll();
+		// The updates come first (p5999, beyond what the activation read, is first seen changed:
+		// previous unknown); the picture then takes what was not changed since the start.
+		// (Both changed at one instant: their order is the service's.)
+		expect(after.items.map((i) => line(i.json)).sort()).toEqual([
 			'anyChange brand new (was null)',
+			'anyChange p5999 (was null)',
+			'sessionCreated brand new (was null)',
 		]);
-		expect(listRequests(sandbox).length).toBe(1 + 20);
-		expect(trigger.nodeStaticData.events).toHaveProperty('picture');
-		sandbox.clock.advance(5_000);
-		await trigger.poll();
-		expect(listRequests(sandbox).length).toBe(1 + 20 + 1 + 7);
-		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		expect(listRequests(sandbox)).toHaveLength(50 + 1 + 11);
+		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
+		expect(Object.keys(trigger.nodeStaticData.known as object)).toHaveLength(6_001);
 		expect(fresh.sessionId).toBeTruthy();
 	});
 });
@@ -460,9 +468,10 @@ describe.each([true, false])(
 			sandbox.clock.advance(1_000);
 			await poll();
 			await poll();
-			// A was first seen after the start, before any picture was kept (its previous state
-			// unknown): Ann's signature is not invented; Bob's is a diff against Ann's state.
+			// Both were in flight at activation: each change is a diff with a known state, although
+			// the scheduler kept nothing the activation poll wrote to the node.
 			expect(lines).toEqual([
+				'recipientStatusChanged A ann@example.com sent>completed (was pending)',
 				'sessionCompleted B (was inProgress)',
 				'recipientStatusChanged A bob@example.com sent>completed (was inProgress)',
 				'sessionCompleted A (was inProgress)',
@@ -533,7 +542,7 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 			'anyChange since (was null)',
 			'anyChange before (was null)',
 		]);
-		expect(trigger.nodeStaticData.events).not.toHaveProperty('picture');
+		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
 		sandbox.clock.advance(5_000);
 		sandbox.signRecipient(before.sessionId);
 		sandbox.updateSession(created.sessionId, { status: 'pending' });
@@ -609,7 +618,7 @@ describe('AirSign Trigger events: a starting picture with more sessions created 
 				events: ['recipientStatusChanged'],
 				filters: { recipientStatus: 'completed' },
 			});
-			expect(t.trigger.nodeStaticData.events).not.toHaveProperty('picture');
+			expect(t.trigger.nodeStaticData).not.toHaveProperty('picture');
 			for (const id of ids) sandbox.signRecipient(id);
 			sandbox.clock.advance(1_000);
 			const lines: string[] = [];

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
-import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/sessionEvents';
+import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/events';
 import { type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 

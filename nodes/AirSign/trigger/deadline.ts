@@ -24,14 +24,6 @@ export function pollBudgetMs(ctx: IPollFunctions): number | undefined {
 	return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
-/** Thrown by the paging when no further request may start: it stops like the request cap. */
-export class PollBudgetSpent extends Error {
-	constructor() {
-		super('The poll time budget is spent');
-		this.name = 'PollBudgetSpent';
-	}
-}
-
 /**
  * The end of a poll's time budget, on n8n's clock. The trigger pages only while a request can
  * still be answered in time, so that it returns what it read (and moves the cursor over it)

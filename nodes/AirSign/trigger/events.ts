@@ -1,0 +1,170 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { inputError } from '../errors/inputError';
+import { isoFromMs } from '../helpers/dates';
+import { optionalText } from '../helpers/sessionMatch';
+import type { KnownState } from './state';
+
+/** The events of the AirSign Trigger (node version 2), in the order one state gives them. */
+export const TRIGGER_EVENTS = [
+	'sessionCreated',
+	'sessionSent',
+	'recipientStatusChanged',
+	'sessionCompleted',
+	'sessionCancelled',
+	'sessionExpired',
+	'anyChange',
+] as const;
+
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+
+/** States from which a session can still change. */
+export const IN_FLIGHT_STATUSES = ['draft', 'pending', 'inProgress'];
+/** States that only a sent session reaches. */
+const SENT_STATUSES = ['pending', 'inProgress', 'completed', 'expired'];
+const FINAL_EVENTS: Record<string, TriggerEvent> = {
+	completed: 'sessionCompleted',
+	cancelled: 'sessionCancelled',
+	expired: 'sessionExpired',
+};
+
+/**
+ * How far back from the cursor a timestamp still proves a change the trigger cannot have
+ * processed: an older completion, expiry or creation of a session it does not know was seen and
+ * forgotten (final states are remembered longer than this, {@link FINAL_MEMORY_MS}).
+ */
+const PROOF_WINDOW_MS = 24 * 3_600_000;
+/** How long a session in a final state is remembered after it was seen. */
+export const FINAL_MEMORY_MS = PROOF_WINDOW_MS + 3_600_000;
+
+export const isFinal = (status: string) => status in FINAL_EVENTS;
+
+/** What a version 2 trigger listens for, and which items it keeps. */
+export interface EventSettings {
+	/** In the order the user chose them. */
+	events: TriggerEvent[];
+	statuses?: string[];
+	recipientStatuses?: string[];
+}
+
+export function readEventSettings(
+	ctx: IPollFunctions,
+	statuses: string | undefined,
+): EventSettings {
+	const chosen = ctx.getNodeParameter('events', []) as unknown;
+	const events = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
+	const unknown = events.find((event) => !(TRIGGER_EVENTS as readonly string[]).includes(event));
+	if (events.length === 0 || unknown !== undefined) {
+		const problem = unknown === undefined ? 'is empty' : `has an unknown value: ${unknown}`;
+		throw inputError(ctx.getNode(), `"Events" ${problem}: choose at least one event`, {
+			description: `The events are ${TRIGGER_EVENTS.join(', ')}.`,
+		});
+	}
+	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
+	const recipientStatuses = (optionalText(filters.recipientStatus) ?? '')
+		.split(',')
+		.map((status) => status.trim())
+		.filter(Boolean);
+	return {
+		events: events as TriggerEvent[],
+		statuses: statuses?.split(','),
+		recipientStatuses: recipientStatuses.length ? recipientStatuses : undefined,
+	};
+}
+
+/** The state to remember of a session. */
+export function knownStateOf(session: IDataObject, seenAt: number): KnownState {
+	const recipients = sortedRecipients(session).map((r) =>
+		r.status === undefined || r.status === null ? null : String(r.status),
+	);
+	return { status: String(session.status), recipients, seenAt: isoFromMs(seenAt) };
+}
+
+function sortedRecipients(session: IDataObject): IDataObject[] {
+	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
+	return [...recipients].sort((a, b) =>
+		String(a.recipientId ?? '').localeCompare(String(b.recipientId ?? '')),
+	);
+}
+
+/** Where the trigger stands: its start and the cursor before this poll (epoch ms). */
+export interface Stand {
+	start: number;
+	cursor: number;
+}
+
+/**
+ * The items one state gives, compared with the state known before it. Several transitions
+ * between two polls collapse into one comparison, and each event it proves comes once
+ * (draft → cancelled gives only Session Cancelled: nothing shows that it was sent).
+ */
+export function eventItems(
+	session: IDataObject,
+	known: KnownState | undefined,
+	stand: Stand,
+	settings: EventSettings,
+): IDataObject[] {
+	const status = String(session.status);
+	const finalEvent = FINAL_EVENTS[status];
+	const floor = Math.max(stand.start, stand.cursor - PROOF_WINDOW_MS);
+	const events: Array<{ event: TriggerEvent; recipient?: IDataObject }> = [];
+	if (known) {
+		if (known.status === 'draft' && SENT_STATUSES.includes(status))
+			events.push({ event: 'sessionSent' });
+		events.push(...recipientChanges(session, known));
+		if (finalEvent && known.status !== status) events.push({ event: finalEvent });
+	} else if (Date.parse(String(session.createdAt)) >= floor) {
+		// New since the start: its recipients start as first seen (no signer is invented).
+		events.push({ event: 'sessionCreated' });
+		if (SENT_STATUSES.includes(status)) events.push({ event: 'sessionSent' });
+		if (finalEvent) events.push({ event: finalEvent });
+	} else if (finalEvent === 'sessionCompleted' || finalEvent === 'sessionExpired') {
+		// From before the start and not in flight then: only what its own timestamps prove.
+		const proof = status === 'completed' ? session.completedDate : session.expiryDate;
+		if (Date.parse(String(proof)) >= floor) events.push({ event: finalEvent });
+	}
+	events.push({ event: 'anyChange' });
+	return events
+		.filter(({ event, recipient }) => wanted(status, event, recipient, settings))
+		.map(({ event, recipient }) => ({
+			...session,
+			event,
+			previousStatus: known?.status ?? null,
+			previousStatusSeenAt: known?.seenAt ?? null,
+			...(recipient && { recipient }),
+		}));
+}
+
+function wanted(
+	status: string,
+	event: TriggerEvent,
+	recipient: IDataObject | undefined,
+	{ events, statuses, recipientStatuses }: EventSettings,
+): boolean {
+	if (!events.includes(event) || (statuses && !statuses.includes(status))) return false;
+	return !recipient || !recipientStatuses || recipientStatuses.includes(String(recipient.status));
+}
+
+/**
+ * One item per recipient whose status differs from the known state, in AirSign's order. When
+ * the number of recipients changed (a draft edited), none is compared: no signer is invented.
+ */
+function recipientChanges(
+	session: IDataObject,
+	known: KnownState,
+): Array<{
+	event: TriggerEvent;
+	recipient: IDataObject;
+}> {
+	const sorted = sortedRecipients(session);
+	if (sorted.length !== known.recipients.length) return [];
+	const now = knownStateOf(session, 0).recipients;
+	const was = known.recipients;
+	return ((session.recipients as IDataObject[] | undefined) ?? [])
+		.map((recipient) => sorted.indexOf(recipient))
+		.filter((index) => now[index] !== null && was[index] !== null && now[index] !== was[index])
+		.map((index) => ({
+			event: 'recipientStatusChanged' as const,
+			recipient: { ...sorted[index], previousStatus: was[index], status: now[index] },
+		}));
+}

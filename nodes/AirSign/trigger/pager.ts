@@ -1,0 +1,132 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../helpers/constants';
+import { isoFromMs } from '../helpers/dates';
+import type { RateLimitState } from '../transport/answerHeaders';
+import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
+import { fetchSessionsPage } from '../transport/sessionPages';
+import type { PollDeadline } from './deadline';
+
+/** No further request may start in this poll: the paging stops as if the list ended here. */
+export class Stop extends Error {}
+
+/** One poll's List Sessions pages: a request cap, AirSign's reserve and n8n's time budget. */
+export class PageReader {
+	requests = 0;
+	serverTime?: number;
+	/** AirSign's last answer left no more than the reserve. */
+	private low = false;
+
+	constructor(
+		private readonly ctx: IPollFunctions,
+		private readonly limits: {
+			maxRequests: number;
+			reserve: number;
+			deadline?: PollDeadline;
+			onRateLimit: (rateLimit: RateLimitState) => void;
+		},
+	) {}
+
+	async page(query: SessionsQuery, offset = 0, limit = MAX_PAGE_SIZE): Promise<SessionsPage> {
+		const { deadline, maxRequests, reserve, onRateLimit } = this.limits;
+		if (this.low || this.requests >= maxRequests || deadline?.allowsRequest() === false)
+			throw new Stop();
+		this.requests++;
+		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once.
+		const request = fetchSessionsPage(this.ctx, query, { limit, offset }, 0, {
+			maxRateLimitWaitMs: 0,
+			transientRetries: 1,
+			onRateLimit,
+		});
+		const page = deadline ? await deadline.within(request) : await request;
+		this.serverTime = page.serverTime ?? this.serverTime;
+		this.low = page.rateLimit.remaining !== undefined && page.rateLimit.remaining <= reserve;
+		return page;
+	}
+}
+
+export type KeyField = 'updatedAt' | 'createdAt';
+
+/** Where a keyset read stands: the newest instant read, and whether every row at it was read. */
+export interface Position {
+	at?: number;
+	past?: boolean;
+}
+
+const timeOf = (session: IDataObject, field: KeyField) => Date.parse(String(session[field]));
+
+/**
+ * Reads every row of `query` from `position` on, ascending by `fields[0]`: each page asks again
+ * from the newest instant read (1 ms early, so a strict or an inclusive "after" both work; the
+ * caller's `take` drops rows it already has). Offsets would skip rows when the list changes
+ * while it is read; this cannot. More rows at one instant than a page holds are read by the next
+ * field, and past the last by offsets. Stops (throws) when the reader allows no more requests;
+ * `position` is kept up to date for the caller.
+ */
+export async function readByKeys(
+	reader: PageReader,
+	query: SessionsQuery,
+	fields: KeyField[],
+	position: Position,
+	take: (session: IDataObject) => void,
+): Promise<void> {
+	const [field, ...next] = fields;
+	// List Sessions names the bounds updatedAfter, createdBefore, …
+	const [after, before] = [`${field.slice(0, -2)}After`, `${field.slice(0, -2)}Before`];
+	let inclusive = false;
+	for (;;) {
+		const { at, past } = position;
+		const from = at === undefined ? undefined : at + (!past ? -1 : inclusive ? 1 : 0);
+		const page = await reader.page({
+			...query,
+			[after]: from === undefined ? undefined : isoFromMs(from),
+			sortBy: field,
+			sortOrder: 'asc',
+		});
+		page.sessions.forEach(take);
+		const newest = Math.max(
+			...page.sessions.map((s) => timeOf(s, field)).filter((t) => !Number.isNaN(t)),
+		);
+		const moved = newest > (at ?? Number.NEGATIVE_INFINITY);
+		if (moved) Object.assign(position, { at: newest, past: false });
+		if (!page.pagination.hasMore || page.sessions.length === 0) return;
+		if (moved) continue;
+		// The rows at this instant came back although "after" named it: "after" is inclusive here.
+		if (past) inclusive = true;
+		else {
+			const instant = position.at!;
+			const group = {
+				...query,
+				[after]: isoFromMs(instant - 1),
+				[before]: isoFromMs(instant + 1),
+			};
+			if (next.length) await readByKeys(reader, group, next, {}, take);
+			else await readByOffsets(reader, group, take);
+			position.past = true;
+		}
+	}
+}
+
+/**
+ * Rows that share every key: by offsets, at least twice over and until every row AirSign counts
+ * was seen, since nothing promises that equal rows come in the same order on every request.
+ */
+async function readByOffsets(
+	reader: PageReader,
+	query: SessionsQuery,
+	take: (session: IDataObject) => void,
+): Promise<void> {
+	const seen = new Set<unknown>();
+	let total = Number.POSITIVE_INFINITY;
+	for (let pass = 0; pass < 2 || seen.size < total; pass++) {
+		for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+			const page = await reader.page(query, offset);
+			for (const session of page.sessions) {
+				take(session);
+				seen.add(session.sessionId);
+			}
+			total = page.pagination.total;
+			if (!page.pagination.hasMore || page.sessions.length === 0) break;
+		}
+	}
+}

@@ -1,0 +1,147 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RateLimitState } from '../transport/answerHeaders';
+
+/** The last state of a session the trigger processed: what its next state is compared with. */
+export interface KnownState {
+	status: string;
+	/** The recipients' statuses, in the order of their recipientId. */
+	recipients: Array<string | null>;
+	/** When the trigger saw this state, on AirSign's clock (ISO 8601). */
+	seenAt: string;
+}
+
+/**
+ * Everything a trigger keeps between polls, as plain JSON in the workflow's static data.
+ * Invariant: every matching update before `cursor` has been processed, or is older than the
+ * start; `known` holds the state each session was last compared with. All of it is written in
+ * one write, so the cursor and what it moved over never part.
+ */
+export interface TriggerState {
+	/** ISO 8601 instant on AirSign's clock. */
+	cursor: string;
+	/** Delivery keys of the states read at or after the cursor (less 1 ms): not delivered again. */
+	delivered: string[];
+	/** The Start From value the trigger started with (a changed one starts it again). */
+	startFrom?: string;
+	/** Version 2: the instant the trigger started from. */
+	start?: string;
+	/** Version 2: known states by session ID (lower case). */
+	known?: Record<string, KnownState>;
+	/** Version 2: the starting picture's keyset position, while it is not read to the end. */
+	picture?: { createdAt?: string; past?: boolean };
+	/** A start "from now" that has delivered nothing yet: an earlier start may replace it. */
+	fresh?: boolean;
+	/** Polls in a row that a passing fault stopped before they read anything. */
+	failedPolls?: number;
+	/** What AirSign last said of the List Sessions budget; `resetsAt` on n8n's clock. */
+	budget?: { remaining: number; resetsAt: number; warned?: boolean };
+}
+
+/**
+ * A start is also written to the workflow's global static data: n8n saves that after the
+ * activation poll on every engine, while n8n 2.x's durable scheduler drops the node's own static
+ * data of that poll (docs/compatibility.md). Once the node's state is read, the copy goes.
+ */
+const originKey = (nodeName: string) => `airSignTriggerStart:${nodeName}`;
+
+/** The state to continue from; undefined when the trigger must start (again). */
+export function readState(
+	nodeData: IDataObject,
+	globalData: IDataObject,
+	nodeName: string,
+	startFrom: string | undefined,
+): TriggerState | undefined {
+	const matches = (state: TriggerState | undefined) =>
+		state && (startFrom === undefined || state.startFrom === startFrom) ? state : undefined;
+	const own = matches(parse(nodeData));
+	const origin = matches(parse(globalData[originKey(nodeName)]));
+	// A second start (a poll that ran before n8n saved the activation) yields to the first.
+	if (own?.fresh && origin && Date.parse(origin.cursor) < Date.parse(own.cursor)) return origin;
+	// The node's state was kept, so the start it continues is no longer needed.
+	if (own) delete globalData[originKey(nodeName)];
+	return own ?? origin;
+}
+
+export function writeStart(globalData: IDataObject, nodeName: string, state: TriggerState): void {
+	globalData[originKey(nodeName)] = JSON.parse(JSON.stringify(state)) as IDataObject;
+}
+
+/** Writes in place: n8n watches this object to know that it changed. */
+export function writeState(nodeData: IDataObject, state: TriggerState): void {
+	for (const key of Object.keys(nodeData)) delete nodeData[key];
+	Object.assign(nodeData, JSON.parse(JSON.stringify(state)));
+}
+
+function parse(value: unknown): TriggerState | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const data = value as IDataObject;
+	if (typeof data.cursor !== 'string' || Number.isNaN(Date.parse(data.cursor))) return undefined;
+	// `events`: the known states of release 0.1.0, in a form this one does not read (withEvents).
+	const { events: _earlier, ...state } = data;
+	return {
+		...state,
+		delivered: Array.isArray(data.delivered) ? data.delivered : [],
+	} as TriggerState;
+}
+
+/** A version 2 state; one without known states (an earlier release's) reads its picture. */
+export function withEvents(state: TriggerState): TriggerState {
+	if (state.start !== undefined && state.known !== undefined) return state;
+	return { ...state, start: state.cursor, known: {}, picture: {} };
+}
+
+/** The budget as an answer stated it, the reset moved onto n8n's clock (skew does not matter). */
+export function budgetFrom(rateLimit: RateLimitState, at: number): TriggerState['budget'] {
+	if (rateLimit.remaining === undefined || rateLimit.msUntilReset === undefined) return undefined;
+	return { remaining: rateLimit.remaining, resetsAt: at + rateLimit.msUntilReset };
+}
+
+/** AirSign said no more than the reserve is left, and the window has not reset since. */
+export function mustWaitForReset(state: TriggerState | undefined, reserve: number): boolean {
+	const budget = state?.budget;
+	return budget !== undefined && budget.remaining <= reserve && Date.now() < budget.resetsAt;
+}
+
+export function waitingText(state: TriggerState, reserve: number): string {
+	const budget = state.budget!;
+	const reset = new Date(budget.resetsAt).toISOString().slice(11, 19);
+	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than "Keep Requests for Other Workflows" (${reserve}); polls make no request until the budget resets at ${reset} UTC`;
+}
+
+/** Identifies one state of a session: ID, updatedAt and a digest of what it shows. */
+export function deliveryKey(session: IDataObject, updatedAtMs: number): string {
+	return `${String(session.sessionId)}@${updatedAtMs}#${fingerprint(session)}`;
+}
+
+export function deliveryTime(key: string): number {
+	return Number(key.slice(key.lastIndexOf('@') + 1, key.lastIndexOf('#')));
+}
+
+/** Dates as instants, so that "…:49Z" and "…:49.000Z" read as the same state. */
+const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : value);
+
+/**
+ * With whole-second timestamps a session can change twice within one updatedAt: the digest
+ * lets the second state through while the same state read again is still recognised.
+ */
+function fingerprint(session: IDataObject): string {
+	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
+	const canonical = JSON.stringify([
+		session.status,
+		session.name,
+		session.selfSignOnly,
+		instant(session.completedDate),
+		instant(session.expiryDate),
+		recipients
+			.map((r) => [r.recipientId, r.status, r.name, r.email, r.signingOrder, r.recipientType])
+			.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+	]);
+	// FNV-1a, 32 bits: it only tells apart states of one session at one instant.
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < canonical.length; i++) {
+		hash ^= canonical.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(36);
+}
