@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's memory of events (node
  * version 2) for 1,000 and 10,000 sessions in flight. Through n8n's engine against the
- * in-process sandbox: activation, the starting picture (read over as many polls as it takes),
+ * in-process sandbox: activation with the starting picture (continued over as many polls as it takes),
  * then a poll that emits (10 sessions signed). Reports the node's static data as n8n stores it
  * (JSON bytes) and the cost of what n8n does with it on that poll: serialise it for the
  * database (JSON.stringify, as its JSON column does) and read it back (JSON.parse, what the next
@@ -71,18 +71,19 @@ async function main() {
 				2,
 			);
 			const v1 = triggerHarness(engine, { event: 'sessionUpdated' }, 1);
+			sandbox.clearRequests();
 			for (const trigger of [v1, v2]) {
 				const activation = await trigger.poll();
 				if (activation.error) throw activation.error;
 			}
 			let pictureRequests = 0;
 			for (let poll = 0; poll < 200; poll++) {
+				pictureRequests += sandbox.requests.filter((r) => r.query.sortBy === 'createdAt').length;
+				if (!v2.nodeStaticData.picture) break;
 				sandbox.clock.advance(60_000);
 				sandbox.clearRequests();
 				const result = await v2.poll();
 				if (result.error) throw result.error;
-				pictureRequests += sandbox.requests.filter((r) => r.query.sortBy === 'createdAt').length;
-				if (!(v2.nodeStaticData.events as IDataObject).picture) break;
 			}
 			sandbox.clock.advance(60_000);
 			for (const id of ids

@@ -64,8 +64,10 @@ import {
 	EVENTS_TIMEOUT_MS,
 	EVENT_CHECK_NAMES,
 	SIGNED_EXAMPLE,
+	checkLifecycle,
 	checkRecipientSigned,
 	checkSessionCompleted,
+	lifecycleWorkflow,
 	runEventScenario,
 } from './lib/events.mjs';
 import {
@@ -589,7 +591,7 @@ async function liveTrack(tarball) {
 	}
 }
 
-// ---------------------------------------------------------------- events track: k, l
+// ---------------------------------------------------------------- events track: k, l, q
 async function eventsTrack(tarball) {
 	const userFolder = makeUserFolder('airsign-e2e-events-');
 	let sandbox;
@@ -601,7 +603,11 @@ async function eventsTrack(tarball) {
 		await step('events: package installed', () => installPackageIntoN8n(userFolder, tarball));
 		await step('events: credential + the two v2 trigger examples imported (inactive)', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url));
-			await importWorkflow(userFolder, [examples[COMPLETED_EXAMPLE], examples[SIGNED_EXAMPLE]]);
+			await importWorkflow(userFolder, [
+				examples[COMPLETED_EXAMPLE],
+				examples[SIGNED_EXAMPLE],
+				lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
+			]);
 		});
 		instance = await step('events: n8n start until /healthz/readiness', () =>
 			startN8n({ userFolder }),
@@ -626,6 +632,7 @@ async function eventsTrack(tarball) {
 		};
 		await check(EVENT_CHECK_NAMES.completed, judged(checkSessionCompleted));
 		await check(EVENT_CHECK_NAMES.signed, judged(checkRecipientSigned));
+		await check(EVENT_CHECK_NAMES.lifecycle, judged(checkLifecycle));
 	} finally {
 		if (instance) {
 			const res = await instance.stop();
@@ -657,7 +664,7 @@ async function main() {
 		const runs = [
 			tracks.includes('live') && ['live track setup (d, e, j)', liveTrack],
 			tracks.includes('headless') && ['headless track setup (a, b, c, f, g, h, i)', headlessTrack],
-			tracks.includes('events') && ['events track setup (k, l)', eventsTrack],
+			tracks.includes('events') && ['events track setup (k, l, q)', eventsTrack],
 		].filter(Boolean);
 		const settled = await Promise.allSettled(runs.map(([, track]) => track(tarball)));
 		settled.forEach((t, i) => {

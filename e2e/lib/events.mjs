@@ -14,7 +14,22 @@ export const EVENT_CHECK_NAMES = {
 		'k. Session Completed (v2 trigger): one execution per completion (three sessions), none when a completed session is renamed and touched afterwards',
 	signed:
 		'l. Recipient Status Changed (v2 trigger): one item per signer (one alone, two between polls, one after the renames), each with its previous and new status; none for renames or completions',
+	lifecycle:
+		'q. Sessions in flight at activation, sent, cancelled and expired in the first interval (v2 trigger): Session Sent, Session Cancelled and Session Expired once each, with the real previous status',
 };
+
+/**
+ * The third trigger of the track: the completed example listening to Session Sent, Session
+ * Cancelled and Session Expired instead (its own workflow and node IDs).
+ */
+export function lifecycleWorkflow(completedExample) {
+	const workflow = JSON.parse(JSON.stringify(completedExample));
+	workflow.id = 'AirSignE2eLifecy';
+	workflow.name = 'e2e: sent, cancelled, expired';
+	for (const node of workflow.nodes) node.id = node.id.replace(/3(\d)$/, '9$1');
+	triggerOf(workflow).parameters.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
+	return workflow;
+}
 
 export const COMPLETED_EXAMPLE = 'notify-on-completed';
 export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
@@ -80,11 +95,10 @@ async function waitFor(ledgers, done, describe, deadline) {
 }
 
 /**
- * A v2 trigger learns the state of the sessions in flight at its start (its starting picture,
- * docs/trigger.md) in its first poll after the activation poll, with List Sessions sorted by
- * createdAt; a session that changes before that counts as unknown before, and an unknown session
- * gives no recipient events. So the signing starts once `triggers` such readings were answered
- * (one request each: a page holds every session in flight here).
+ * A v2 trigger reads the sessions in flight at its start (its starting picture, docs/trigger.md)
+ * in its activation poll, with List Sessions sorted by createdAt. n8n 2.41 answers the switch
+ * before it activates, so the changes start once `triggers` such readings were answered (one
+ * request each: a page holds every session in flight here).
  */
 async function waitForStartingPictures(sandbox, triggers, deadline) {
 	for (;;) {
@@ -114,13 +128,19 @@ const person = (name) => ({ name, email: `${name.split(' ')[0].toLowerCase()}@ex
 export async function runEventScenario({ sandbox, instance, cookie, examples, log, deadline }) {
 	const completed = executionLedger({ instance, cookie, workflow: examples[COMPLETED_EXAMPLE] });
 	const signed = executionLedger({ instance, cookie, workflow: examples[SIGNED_EXAMPLE] });
-	const ledgers = [completed, signed];
+	const lifecycle = executionLedger({
+		instance,
+		cookie,
+		workflow: lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
+	});
+	const ledgers = [completed, signed, lifecycle];
 	const hasSession = (ledger, id) => ledger.items().some((s) => s.sessionId === id);
 	const hasSigner = (id, email) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
 
 	// In flight since an hour before the triggers are activated (so in their starting pictures):
-	// three signers to come, a session in progress, and one signer for phase 3. Not "now": a
+	// three signers to come, a session in progress, one signer for phase 3, and three sessions
+	// that are sent, cancelled and expired. Not "now": a
 	// trigger's start is AirSign's Date header, a whole second, and a session created in that
 	// second before the activation counts as created after it (docs/trigger.md).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
@@ -137,6 +157,9 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	const witness = await inFlight('e2e events – signed after the renames', 'pending', [
 		person('Dan Signer'),
 	]);
+	const toSend = await inFlight('e2e events – draft sent', 'draft', [person('Fay Signer')]);
+	const toCancel = await inFlight('e2e events – cancelled', 'pending', [person('Gus Signer')]);
+	const toExpire = await inFlight('e2e events – expired', 'inProgress', [person('Hal Signer')]);
 	// The editor's switch. n8n up to 2.39 answers after the activation poll; 2.41 answers at once and
 	// activates a moment later, so the wait for the starting pictures below is what says both ran.
 	for (const ledger of ledgers)
@@ -145,13 +168,19 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	await waitForStartingPictures(sandbox, ledgers.length, deadline);
 	log('events: both triggers read the sessions in flight at their start');
 
-	// Phase 1: one signature; one session completed directly (PATCH).
+	// Phase 1, in the first interval after activation: one signature; one session completed
+	// directly (PATCH); a draft sent, a session cancelled, one expired (no expiryDate shown).
 	await sandbox.signSession(contract.sessionId, { email: 'ann@example.com' });
 	await sandbox.patchSession(direct.sessionId, { status: 'completed' });
+	await sandbox.patchSession(toSend.sessionId, { status: 'pending' });
+	await sandbox.patchSession(toCancel.sessionId, { status: 'cancelled' });
+	await sandbox.patchSession(toExpire.sessionId, { status: 'expired', expiryDate: null });
 	await waitFor(
 		ledgers,
 		() =>
-			hasSigner(contract.sessionId, 'ann@example.com') && hasSession(completed, direct.sessionId),
+			hasSigner(contract.sessionId, 'ann@example.com') &&
+			hasSession(completed, direct.sessionId) &&
+			[toSend, toCancel, toExpire].every((s) => hasSession(lifecycle, s.sessionId)),
 		() => 'phase 1 (Ann signed, a session completed) did not arrive in both workflows',
 		deadline,
 	);
@@ -194,7 +223,12 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 		deadline,
 	);
 	log('events: phase 3 arrived (renames, then the third session signed)');
-	return { sessions: { contract, direct, witness }, completed, signed };
+	return {
+		sessions: { contract, direct, witness, toSend, toCancel, toExpire },
+		completed,
+		signed,
+		lifecycle,
+	};
 }
 
 const count = (values) => {
@@ -292,4 +326,22 @@ export function checkRecipientSigned({ sessions, signed }) {
 		.join(
 			', ',
 		)}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
+}
+
+/** q. The first interval after activation: each lifecycle event of a session in flight once. */
+export function checkLifecycle({ sessions, lifecycle }) {
+	const { toSend, toCancel, toExpire } = sessions;
+	assertTriggerExecutions(lifecycle);
+	const items = lifecycle.items();
+	const line = (s) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
+	assert.deepEqual(
+		items.map(line).sort(),
+		[
+			`${toCancel.name}: sessionCancelled (was pending)`,
+			`${toExpire.name}: sessionExpired (was inProgress)`,
+			`${toSend.name}: sessionSent (was draft)`,
+		],
+		`each event once, nothing else: ${JSON.stringify(items.map(line))}`,
+	);
+	return `${lifecycle.executions().length} executions: ${items.map(line).join('; ')}`;
 }

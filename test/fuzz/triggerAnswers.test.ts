@@ -118,7 +118,7 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 				// A repeat is the same state delivered twice. A mangled answer that was readable passed
 				// through (a session without its recipients, say); reading the true state at the same
 				// updatedAt afterwards is another state, which the trigger delivers by design (its
-				// delivery keys carry a fingerprint of the content: trigger/triggerState.ts).
+				// delivery keys carry a fingerprint of the content: trigger/state.ts).
 				const states = ledger.items.map((s) => JSON.stringify(s));
 				expect(states.filter((state, i) => states.indexOf(state) !== i)).toEqual([]);
 				const mangledPassedThrough = fault.kind === 'mangle' && !result.error;

@@ -1,4 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { NODE_DEFECT } from '../errors/declaredFailure';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { isoFromMs } from '../helpers/dates';
@@ -129,4 +132,11 @@ async function readByOffsets(
 			if (!page.pagination.hasMore || page.sessions.length === 0) break;
 		}
 	}
+}
+
+/** A request failure, or nothing when the poll ran out of requests or time; a bug surfaces. */
+export function faultOf(ctx: IPollFunctions, error: unknown): NodeApiError | undefined {
+	if (error instanceof NodeApiError) return error;
+	if (error instanceof Stop) return undefined;
+	throw new NodeOperationError(ctx.getNode(), error as Error, { failure: NODE_DEFECT });
 }

@@ -1,22 +1,15 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { NODE_DEFECT, declaredFailureOf } from '../errors/declaredFailure';
+import { declaredFailureOf } from '../errors/declaredFailure';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 import { isoFromMs, toUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
-import type { SessionsQuery } from '../transport/sessionPages';
 import { PollDeadline } from './deadline';
-import type { EventSettings } from './events';
-import {
-	FINAL_MEMORY_MS,
-	IN_FLIGHT_STATUSES,
-	eventItems,
-	isFinal,
-	knownStateOf,
-	readEventSettings,
-} from './events';
-import { PageReader, Stop, readByKeys } from './pager';
+import { FINAL_MEMORY_MS, eventItems, isFinal, knownStateOf, readEventSettings } from './events';
+import { PageReader, faultOf, readByKeys } from './pager';
+import type { Settings } from './start';
+import { readPicture, start } from './start';
 import { pollUnlessAlreadyPolling } from './pollsInFlight';
 import { fetchSample } from './sample';
 import type { TriggerState } from './state';
@@ -41,15 +34,6 @@ const MAX_REQUESTS_PER_POLL = 20;
 /** The cursor stays this far behind AirSign's clock: an update listed a moment late is read. */
 const SETTLE_MS = 2_000;
 export const DEFAULT_RESERVE_REQUESTS = 10;
-
-interface Settings {
-	/** Name, Recipient Email and (version 1) Status: what List Sessions is asked for. */
-	filters: SessionsQuery;
-	/** Version 2 (reads every state, to compare them); undefined for version 1. */
-	events?: EventSettings;
-	reserve: number;
-	startFrom?: string;
-}
 
 /** One poll of the AirSign Trigger: the items since the last one, or null when there are none. */
 export async function pollSessionUpdates(
@@ -160,78 +144,6 @@ async function poll(
 }
 
 /**
- * Where a trigger starts: "now" on AirSign's clock (its Date header), or Start From. Version 2
- * reads the sessions in flight at the start into its known states in the same poll.
- */
-async function start(
-	ctx: IPollFunctions,
-	reader: PageReader,
-	{ filters, events, startFrom }: Settings,
-): Promise<TriggerState> {
-	if (!events) {
-		if (startFrom) return { cursor: startFrom, delivered: [], startFrom };
-		// Version 1: the newest page; every session stamped at or after "now" is history.
-		const page = await reader.page({ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' });
-		const stamped = page.sessions.map((s) => ({ s, at: Date.parse(String(s.updatedAt)) }));
-		const now = page.serverTime ?? Math.max(0, ...stamped.map(({ at }) => at));
-		const history = stamped.filter(({ at }) => at >= now).map(({ s, at }) => deliveryKey(s, at));
-		return { cursor: isoFromMs(now), delivered: history };
-	}
-	const state: TriggerState = { cursor: '', delivered: [], startFrom, start: startFrom };
-	Object.assign(state, { known: {}, picture: {} });
-	const fault = await readPicture(ctx, reader, state, filters);
-	// Only the first page must answer: it gives the time. The rest may continue later.
-	if (state.start === undefined) throw fault;
-	state.cursor = state.start;
-	return state;
-}
-
-/**
- * Reads the sessions in flight at the start (by creation time) into the known states, as they
- * were then: one updated since already changed, and the update stream gives that change. A
- * session the trigger knows keeps what it knows. Returns the fault that stopped it, if one did.
- */
-async function readPicture(
-	ctx: IPollFunctions,
-	reader: PageReader,
-	state: TriggerState,
-	filters: SessionsQuery,
-): Promise<NodeApiError | undefined> {
-	const known = (state.known ??= {});
-	const picture = state.picture ?? {};
-	const position = {
-		at: picture.createdAt ? Date.parse(picture.createdAt) : undefined,
-		past: picture.past,
-	};
-	const query = { ...filters, status: IN_FLIGHT_STATUSES.join(','), createdBefore: state.start };
-	const take = (session: IDataObject) => {
-		const seenAt = reader.serverTime ?? Date.now();
-		state.start ??= isoFromMs(seenAt);
-		const id = String(session.sessionId).toLowerCase();
-		const changedSince = !(Date.parse(String(session.updatedAt)) < Date.parse(state.start));
-		if (known[id] || changedSince || !IN_FLIGHT_STATUSES.includes(String(session.status))) return;
-		known[id] = knownStateOf(session, seenAt);
-	};
-	try {
-		await readByKeys(reader, query, ['createdAt'], position, take);
-		state.start ??= isoFromMs(reader.serverTime ?? Date.now());
-		delete state.picture;
-	} catch (error) {
-		const fault = faultOf(ctx, error);
-		state.picture = {
-			...(position.at !== undefined && { createdAt: isoFromMs(position.at) }),
-			...(position.past && { past: true }),
-		};
-		if (fault && state.start !== undefined)
-			ctx.logger.warn(
-				`AirSign Trigger: reading the sessions in flight at the start stopped (${fault.message}); continuing next poll`,
-			);
-		return fault;
-	}
-	return undefined;
-}
-
-/**
  * The updates at or after the cursor, oldest first, less those already delivered, and the state
  * to keep if (and only if) they are delivered. A fault stops the reading; what was read before
  * it is still delivered and the cursor moves over exactly that.
@@ -273,11 +185,4 @@ async function readUpdates(
 		fresh: undefined,
 	};
 	return { sessions, next, complete, fault };
-}
-
-/** A request failure, or nothing when the poll ran out of requests or time; a bug surfaces. */
-function faultOf(ctx: IPollFunctions, error: unknown): NodeApiError | undefined {
-	if (error instanceof NodeApiError) return error;
-	if (error instanceof Stop) return undefined;
-	throw new NodeOperationError(ctx.getNode(), error as Error, { failure: NODE_DEFECT });
 }

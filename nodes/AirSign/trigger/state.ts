@@ -77,12 +77,13 @@ function parse(value: unknown): TriggerState | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const data = value as IDataObject;
 	if (typeof data.cursor !== 'string' || Number.isNaN(Date.parse(data.cursor))) return undefined;
-	// `events`: the known states of release 0.1.0, in a form this one does not read (withEvents).
-	const { events: _earlier, ...state } = data;
-	return {
-		...state,
+	const state: IDataObject = {
+		...data,
 		delivered: Array.isArray(data.delivered) ? data.delivered : [],
-	} as TriggerState;
+	};
+	// Release 0.1.0's known states, in a form this one does not read (see withEvents).
+	delete state.events;
+	return state as unknown as TriggerState;
 }
 
 /** A version 2 state; one without known states (an earlier release's) reads its picture. */

@@ -1,0 +1,91 @@
+import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
+
+import { isoFromMs } from '../helpers/dates';
+import type { SessionsQuery } from '../transport/sessionPages';
+import { IN_FLIGHT_STATUSES, knownStateOf } from './events';
+import type { EventSettings } from './events';
+import type { PageReader } from './pager';
+import { faultOf, readByKeys } from './pager';
+import type { TriggerState } from './state';
+import { deliveryKey } from './state';
+
+export interface Settings {
+	/** Name, Recipient Email and (version 1) Status: what List Sessions is asked for. */
+	filters: SessionsQuery;
+	/** Version 2 (reads every state, to compare them); undefined for version 1. */
+	events?: EventSettings;
+	reserve: number;
+	startFrom?: string;
+}
+
+/**
+ * Where a trigger starts: "now" on AirSign's clock (its Date header), or Start From. Version 2
+ * reads the sessions in flight at the start into its known states in the same poll.
+ */
+export async function start(
+	ctx: IPollFunctions,
+	reader: PageReader,
+	{ filters, events, startFrom }: Settings,
+): Promise<TriggerState> {
+	if (!events) {
+		if (startFrom) return { cursor: startFrom, delivered: [], startFrom };
+		// Version 1: the newest page; every session stamped at or after "now" is history.
+		const page = await reader.page({ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' });
+		const stamped = page.sessions.map((s) => ({ s, at: Date.parse(String(s.updatedAt)) }));
+		const now = page.serverTime ?? Math.max(0, ...stamped.map(({ at }) => at));
+		const history = stamped.filter(({ at }) => at >= now).map(({ s, at }) => deliveryKey(s, at));
+		return { cursor: isoFromMs(now), delivered: history };
+	}
+	const state: TriggerState = { cursor: '', delivered: [], startFrom, start: startFrom };
+	Object.assign(state, { known: {}, picture: {} });
+	const fault = await readPicture(ctx, reader, state, filters);
+	// Only the first page must answer: it gives the time. The rest may continue later.
+	if (state.start === undefined) throw fault;
+	state.cursor = state.start;
+	return state;
+}
+
+/**
+ * Reads the sessions in flight at the start (by creation time) into the known states, as they
+ * were then: one updated since already changed, and the update stream gives that change. A
+ * session the trigger knows keeps what it knows. Returns the fault that stopped it, if one did.
+ */
+export async function readPicture(
+	ctx: IPollFunctions,
+	reader: PageReader,
+	state: TriggerState,
+	filters: SessionsQuery,
+): Promise<NodeApiError | undefined> {
+	const known = (state.known ??= {});
+	const picture = state.picture ?? {};
+	const position = {
+		at: picture.createdAt ? Date.parse(picture.createdAt) : undefined,
+		past: picture.past,
+	};
+	const query = { ...filters, status: IN_FLIGHT_STATUSES.join(','), createdBefore: state.start };
+	const take = (session: IDataObject) => {
+		const seenAt = reader.serverTime ?? Date.now();
+		state.start ??= isoFromMs(seenAt);
+		const id = String(session.sessionId).toLowerCase();
+		const changedSince = !(Date.parse(String(session.updatedAt)) < Date.parse(state.start));
+		if (known[id] || changedSince || !IN_FLIGHT_STATUSES.includes(String(session.status))) return;
+		known[id] = knownStateOf(session, seenAt);
+	};
+	try {
+		await readByKeys(reader, query, ['createdAt'], position, take);
+		state.start ??= isoFromMs(reader.serverTime ?? Date.now());
+		delete state.picture;
+	} catch (error) {
+		const fault = faultOf(ctx, error);
+		state.picture = {
+			...(position.at !== undefined && { createdAt: isoFromMs(position.at) }),
+			...(position.past && { past: true }),
+		};
+		if (fault && state.start !== undefined)
+			ctx.logger.warn(
+				`AirSign Trigger: reading the sessions in flight at the start stopped (${fault.message}); continuing next poll`,
+			);
+		return fault;
+	}
+	return undefined;
+}
