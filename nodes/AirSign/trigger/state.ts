@@ -59,7 +59,7 @@ export function readState(
 	// A second start (a poll that ran before n8n saved the activation) yields to the first.
 	if (own?.fresh && origin && Date.parse(origin.cursor) < Date.parse(own.cursor)) return origin;
 	// The node's state was kept, so the start it continues is no longer needed.
-	if (own) delete globalData[originKey(nodeName)];
+	if (own && originKey(nodeName) in globalData) delete globalData[originKey(nodeName)];
 	return own ?? origin;
 }
 
