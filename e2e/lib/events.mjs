@@ -164,9 +164,9 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	// activates a moment later, so the wait for the starting pictures below is what says both ran.
 	for (const ledger of ledgers)
 		await activateWorkflowAsEditor(instance.url, cookie, ledger.workflow.id);
-	log('events: both workflows switched on');
+	log('events: the three workflows switched on');
 	await waitForStartingPictures(sandbox, ledgers.length, deadline);
-	log('events: both triggers read the sessions in flight at their start');
+	log('events: the three triggers read the sessions in flight at their start');
 
 	// Phase 1, in the first interval after activation: one signature; one session completed
 	// directly (PATCH); a draft sent, a session cancelled, one expired (no expiryDate shown).
@@ -340,7 +340,7 @@ export function checkLifecycle({ sessions, lifecycle }) {
 			`${toCancel.name}: sessionCancelled (was pending)`,
 			`${toExpire.name}: sessionExpired (was inProgress)`,
 			`${toSend.name}: sessionSent (was draft)`,
-		],
+		].sort(),
 		`each event once, nothing else: ${JSON.stringify(items.map(line))}`,
 	);
 	return `${lifecycle.executions().length} executions: ${items.map(line).join('; ')}`;
