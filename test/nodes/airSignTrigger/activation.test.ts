@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { listRequests, newTrigger, savedTrigger, useSandbox } from './helpers';
+import { line, listRequests, newTrigger, savedTrigger, useSandbox } from './helpers';
 
 const getSandbox = useSandbox();
 const HOUR = 3_600_000;
@@ -13,14 +13,6 @@ const two = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
-
-function line(item: IDataObject): string {
-	const recipient = item.recipient as IDataObject | undefined;
-	const who = recipient
-		? ` ${String(recipient.email)} ${String(recipient.previousStatus)}>${String(recipient.status)}`
-		: '';
-	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
-}
 
 /** Sessions out for signature and a draft, all from before the trigger is activated. */
 function sessionsAtActivation(sandbox: Sandbox) {

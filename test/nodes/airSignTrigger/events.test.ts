@@ -4,20 +4,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { listRequests, newTrigger, type TriggerOptions, useSandbox } from './helpers';
+import { line, listRequests, newTrigger, type TriggerOptions, useSandbox } from './helpers';
 import { schedulerTrigger } from './scheduler';
 
 const getSandbox = useSandbox();
 const HOUR = 3_600_000;
-
-/** An item as a short line: event, session name, and for recipients who and from what to what. */
-function line(item: IDataObject): string {
-	const recipient = item.recipient as IDataObject | undefined;
-	const who = recipient
-		? ` ${String(recipient.email)} ${String(recipient.previousStatus)}>${String(recipient.status)}`
-		: '';
-	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
-}
 
 /** A version 2 trigger, activated, with its starting picture read: ready to see changes. */
 async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {

@@ -232,3 +232,12 @@ export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 		},
 	};
 }
+
+/** An event item as a short line: event, session name, and for recipients who and from what to what. */
+export function line(item: IDataObject): string {
+	const recipient = item.recipient as IDataObject | undefined;
+	const who = recipient
+		? ` ${String(recipient.email)} ${String(recipient.previousStatus)}>${String(recipient.status)}`
+		: '';
+	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
+}
