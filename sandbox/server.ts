@@ -131,7 +131,8 @@ async function handleApiRequest(
 		return;
 	}
 	log(reply.status, orgId === undefined ? {} : { orgId });
-	writeReply(res, reply);
+	const headers = path.startsWith('/api/v1/') ? ctx.burstLimiter.stated(reply.headers) : reply.headers;
+	writeReply(res, { ...reply, headers });
 }
 
 function faultReply(ctx: SandboxContext, fault: Fault, path: string): Reply {

@@ -24,6 +24,16 @@ describe('burst limit (sandbox option): a small budget per few seconds, 429 with
 		expect(sent.status).toBe(200);
 	});
 
+	it('every answer in the window states the burst window when it is the tighter one', async () => {
+		const first = await list(sandbox());
+		expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+		expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+		expect(first.headers.get('x-ratelimit-reset')).toBe(String((START + 3_000) / 1000));
+		sandbox().config.burstLimit = 100;
+		// 99 left of the burst, 58 of List Sessions' hour: the hour is the tighter one.
+		expect((await list(sandbox())).headers.get('x-ratelimit-remaining')).toBe('58');
+	});
+
 	it('0 turns it off (the default)', async () => {
 		sandbox().config.burstLimit = 0;
 		for (let i = 0; i < 5; i++) expect((await list(sandbox())).status).toBe(200);

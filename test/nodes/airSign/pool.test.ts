@@ -3,12 +3,8 @@ import '../../harness';
 import type { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import {
-	DEFAULT_ITEMS_AT_ONCE,
-	LANES_AT_START,
-	MAX_ITEMS_AT_ONCE,
-} from '../../../nodes/AirSign/helpers/constants';
-import { AdaptiveLanes } from '../../../nodes/AirSign/transport/adaptiveLanes';
+import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
+import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
 
@@ -47,7 +43,7 @@ function countInFlight(sandbox: Sandbox) {
 	return { seen, off };
 }
 
-describe('adaptive lanes: engine', () => {
+describe('Items at Once: engine', () => {
 	it.each([1, 2, 5, undefined, MAX_ITEMS_AT_ONCE])(
 		'Items at Once %s (undefined: the default): every item sent once, output in input order and paired; never more in flight than the setting',
 		async (itemsAtOnce) => {
@@ -166,56 +162,104 @@ describe('adaptive lanes: engine', () => {
 	});
 });
 
-describe('AdaptiveLanes', () => {
-	const good = { statusCode: 200, rateLimit: {}, ms: 100 };
-
-	it('one alone until the first answer, then LANES_AT_START, one more per good answer up to the ceiling', () => {
-		const lanes = new AdaptiveLanes(50);
-		expect(lanes.mayStart(0)).toBe(true);
-		const first = lanes.requestSent();
-		expect(lanes.mayStart(1)).toBe(false);
-		lanes.answered(first, good);
-		expect(lanes.mayStart(LANES_AT_START)).toBe(true);
-		expect(lanes.mayStart(LANES_AT_START + 1)).toBe(false);
-		for (let i = 0; i < 100; i++) lanes.answered(lanes.requestSent(), good);
-		expect(lanes.mayStart(49)).toBe(true);
-		expect(lanes.mayStart(50)).toBe(false);
+describe('Items at Once: a pool bounded by what AirSign says is left', () => {
+	it('under a burst limit AirSign states in its headers, 100 Sends cost 100 requests: none goes while it says none are left', async () => {
+		const sessions = drafts(100);
+		ctx.sandbox.clock.freeze();
+		ctx.sandbox.config.burstLimit = 10;
+		ctx.sandbox.config.burstWindowSeconds = 2;
+		// Every wait of the node moves AirSign's clock instead of taking time.
+		const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
+		try {
+			const result = await runAirSign(ctx, send(MAX_ITEMS_AT_ONCE), {
+				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
+				sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
+			);
+		} finally {
+			sleeps.restore();
+		}
+		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(new Array(100).fill(200));
+		// One wait for each window's reset: nine, of the whole window (2 s).
+		expect(sleeps.requested).toEqual(new Array(9).fill(2000));
 	});
 
-	it('Items at Once 1: never a second one', () => {
-		const lanes = new AdaptiveLanes(1);
-		for (let i = 0; i < 10; i++) lanes.answered(lanes.requestSent(), good);
-		expect(lanes.mayStart(0)).toBe(true);
-		expect(lanes.mayStart(1)).toBe(false);
+	it('a 429: every request of the execution waits out its Retry-After together, in one pause', async () => {
+		const sessions = drafts(30);
+		const sleeps = recordSleeps();
+		ctx.sandbox.injectFault({
+			kind: 'rateLimit',
+			path: '/api/v1/Session/',
+			retryAfter: 3,
+			skip: 5,
+		});
+		try {
+			const result = await runAirSign(ctx, send(10), {
+				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+			});
+			expect(result.error).toBeUndefined();
+		} finally {
+			sleeps.restore();
+		}
+		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
+		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+		expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+		expect(sleeps.requested).toEqual([3000]);
+	});
+});
+
+describe('RequestPool', () => {
+	const answer = (remaining?: number, resetAt = 1_000) => ({ remaining, resetAt });
+	/** How many turns of distinct items get through now (each is then in flight). */
+	const turnsNow = async (pool: RequestPool, count: number, firstItem = 0) => {
+		let through = 0;
+		for (let item = firstItem; item < firstItem + count; item++)
+			void pool.turn(item, 0).then(
+				() => through++,
+				() => {},
+			);
+		await new Promise((resolve) => setImmediate(resolve));
+		return through;
+	};
+
+	it('one request alone until an answer says how many are left; then never more than that, less those sent since', async () => {
+		const pool = new RequestPool(100);
+		expect(await turnsNow(pool, 5)).toBe(1);
+		pool.answered(answer(3));
+		// The four waiting get three turns: 3 left, nothing else in flight.
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(await turnsNow(pool, 1, 10)).toBe(0);
 	});
 
-	it('halves on a 429, a 5xx, a missing or a slow answer, once for the requests sent before the cut', () => {
-		const lanes = new AdaptiveLanes(100);
-		lanes.answered(lanes.requestSent(), good);
-		const tickets = Array.from({ length: 20 }, () => lanes.requestSent());
-		lanes.answered(tickets[0], { statusCode: 429, rateLimit: { retryAfterMs: 1000 }, ms: 100 });
-		// Window 21 → 10.5: ten may run.
-		expect(lanes.mayStart(10)).toBe(false);
-		expect(lanes.mayStart(9)).toBe(true);
-		// The others sent before the cut say nothing new.
-		lanes.answered(tickets[1], { statusCode: 503, rateLimit: {}, ms: 100 });
-		lanes.answered(tickets[2], { rateLimit: {}, ms: 100 });
-		expect(lanes.mayStart(9)).toBe(true);
-		// A slow answer to a request sent after the cut halves again.
-		lanes.answered(lanes.requestSent(), { statusCode: 200, rateLimit: {}, ms: 60_000 });
-		expect(lanes.mayStart(5)).toBe(false);
-		expect(lanes.mayStart(4)).toBe(true);
+	it('of two answers of one window, the one that says fewer are left counts, whatever their order', async () => {
+		const pool = new RequestPool(100);
+		await pool.turn(0, 0);
+		pool.answered(answer(10));
+		for (let item = 1; item <= 4; item++) await pool.turn(item, 0);
+		pool.answered(answer(2)); // 2 left, 3 others in flight: none more
+		pool.answered(answer(8)); // an older answer arriving late
+		expect(await turnsNow(pool, 1, 20)).toBe(0);
 	});
 
-	it('never more in flight than the budget AirSign says is left', () => {
-		const lanes = new AdaptiveLanes(100);
-		lanes.answered(lanes.requestSent(), { statusCode: 200, rateLimit: { remaining: 5 }, ms: 100 });
-		const sent = Array.from({ length: 5 }, () => lanes.requestSent());
-		expect(lanes.mayStart(5)).toBe(false);
-		// An answer with 3 left while 4 others are under way: none more.
-		lanes.answered(sent[0], { statusCode: 200, rateLimit: { remaining: 3 }, ms: 100 });
-		expect(lanes.mayStart(4)).toBe(false);
-		// With nothing under way one goes, to hear AirSign's answer (a 429 then says how long).
-		expect(lanes.mayStart(0)).toBe(true);
+	it('an answer that states nothing lets the pool run up to Items at Once', async () => {
+		const pool = new RequestPool(100);
+		await pool.turn(0, 0);
+		pool.answered({});
+		expect(await turnsNow(pool, 50, 1)).toBe(50);
+	});
+
+	it('after an item fails, later items send nothing (NotRun); earlier ones go on', async () => {
+		const pool = new RequestPool(3);
+		await pool.turn(0, 0);
+		const later = pool.turn(5, 0);
+		const earlier = pool.turn(2, 0);
+		pool.stopAfter(3);
+		await expect(later).rejects.toBeInstanceOf(NotRun);
+		pool.answered({});
+		await expect(earlier).resolves.toBeUndefined();
+		expect(pool.mayStart(3)).toBe(true);
+		expect(pool.mayStart(4)).toBe(false);
 	});
 });
