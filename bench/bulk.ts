@@ -1,6 +1,6 @@
 /**
  * 7. Many items: Send over 100 and 1,000 items at 100 and 250 ms per request, the AirSign node
- * with its defaults (adaptive lanes up to Items at Once's default) and at its maximum, against
+ * with its defaults (Items at Once at its default) and at its maximum, against
  * n8n's HTTP Request node (every item's request at once); then the same under a burst limit
  * (the sandbox's burstLimit: a small budget per few seconds, 429 with Retry-After), counting
  * the items each client sent and failed.

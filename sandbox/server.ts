@@ -131,7 +131,9 @@ async function handleApiRequest(
 		return;
 	}
 	log(reply.status, orgId === undefined ? {} : { orgId });
-	const headers = path.startsWith('/api/v1/') ? ctx.burstLimiter.stated(reply.headers) : reply.headers;
+	const headers = path.startsWith('/api/v1/')
+		? ctx.burstLimiter.stated(reply.headers)
+		: reply.headers;
 	writeReply(res, { ...reply, headers });
 }
 

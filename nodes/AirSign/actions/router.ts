@@ -11,17 +11,18 @@ import { inputError } from '../errors/inputError';
 import { serviceCodeOf } from '../errors/nodeError';
 import { asNodeError } from '../errors/unexpected';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
-import { openLanes } from '../transport/adaptiveLanes';
+import type { RequestPool } from '../transport/pool';
+import { NotRun, openPool } from '../transport/pool';
 import * as file from './file/File.resource';
-import { runItemsAtOnce } from './itemsAtOnce';
 import type { ItemIdentity } from './itemIdentity';
 import * as session from './session/Session.resource';
 import * as template from './template/Template.resource';
 import { isToolCall } from './toolCall';
 
 interface Operation {
-	/** Its parameters: whether it offers "Items at Once". */
 	description: INodeProperties[];
+	/** Offers "Items at Once": its items may run several at once. */
+	itemsAtOnce?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 	/** What an item was about, for its error item (Get Many has no such subject). */
 	identify?: ItemIdentity;
@@ -61,23 +62,43 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	const atOnce = readItemsAtOnce(this, chosen);
+	const atOnce = chosen.itemsAtOnce ? readItemsAtOnce(this) : 1;
 	const continueOnFail = this.continueOnFail() || isToolCall(this);
-	const outcomes = await runItemsAtOnce(
-		items.length,
-		openLanes(this, atOnce),
-		async (itemIndex) => await runItem(this, chosen, itemIndex, continueOnFail),
-		(outcome) => 'failed' in outcome,
-	);
+	const pool = openPool(this, atOnce);
+	const outcomes = await runItems(items.length, pool, async (itemIndex) => {
+		const outcome = await runItem(this, chosen, itemIndex, continueOnFail);
+		if (outcome && 'failed' in outcome) pool.stopAfter(itemIndex);
+		return outcome;
+	});
 
-	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
-		const outcome = outcomes[itemIndex];
-		if (outcome === undefined) break;
-		if ('failed' in outcome) throw withItemsRunAfter(outcome.failed, outcomes, itemIndex, atOnce);
-		returnData.push(...outcome.output);
+	const failedAt = outcomes.findIndex((outcome) => outcome !== undefined && 'failed' in outcome);
+	if (failedAt !== -1) {
+		const { failed } = outcomes[failedAt] as { failed: NodeApiError | NodeOperationError };
+		throw withItemsRunAfter(failed, outcomes, failedAt, atOnce);
 	}
-	return [returnData];
+	return [outcomes.flatMap((outcome) => (outcome && 'output' in outcome ? outcome.output : []))];
+}
+
+/**
+ * Runs the items in item order, as many at once as the pool holds lanes: a lane takes the next
+ * item when its last one ends. Once an item fails for good, no later item starts.
+ */
+async function runItems(
+	count: number,
+	pool: RequestPool,
+	runOne: (itemIndex: number) => Promise<ItemOutcome | undefined>,
+): Promise<Array<ItemOutcome | undefined>> {
+	const outcomes = new Array<ItemOutcome | undefined>(count);
+	let next = 0;
+	const lane = async () => {
+		while (next < count && pool.mayStart(next)) {
+			const itemIndex = next++;
+			outcomes[itemIndex] = await runOne(itemIndex);
+			pool.itemEnded();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(pool.itemsAtOnce, count) }, lane));
+	return outcomes;
 }
 
 type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
@@ -91,7 +112,7 @@ async function runItem(
 	chosen: Operation,
 	itemIndex: number,
 	continueOnFail: boolean,
-): Promise<ItemOutcome> {
+): Promise<ItemOutcome | undefined> {
 	try {
 		const results = await chosen.execute.call(ctx, itemIndex);
 		return {
@@ -100,6 +121,7 @@ async function runItem(
 			}),
 		};
 	} catch (error) {
+		if (error instanceof NotRun) return undefined;
 		const nodeError = asNodeError(ctx.getNode(), error, itemIndex);
 		if (!continueOnFail) return { failed: nodeError };
 		const code = serviceCodeOf(nodeError);
@@ -147,9 +169,8 @@ function withItemsRunAfter(
 	return failure;
 }
 
-/** "Items at Once" (in the operation's Options; 1 where the operation has no such option). */
-function readItemsAtOnce(ctx: IExecuteFunctions, chosen: Operation): number {
-	if (!offersItemsAtOnce(chosen.description)) return 1;
+/** "Items at Once", from the operation's Options. */
+function readItemsAtOnce(ctx: IExecuteFunctions): number {
 	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, DEFAULT_ITEMS_AT_ONCE) as unknown;
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {
 		throw inputError(
@@ -159,12 +180,4 @@ function readItemsAtOnce(ctx: IExecuteFunctions, chosen: Operation): number {
 		);
 	}
 	return value as number;
-}
-
-function offersItemsAtOnce(description: INodeProperties[]): boolean {
-	return description.some(
-		(property) =>
-			property.name === 'options' &&
-			(property.options ?? []).some((option) => 'name' in option && option.name === 'itemsAtOnce'),
-	);
 }

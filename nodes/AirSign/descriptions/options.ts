@@ -21,7 +21,7 @@ export const itemsAtOnceOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_ITEMS_AT_ONCE },
 	default: DEFAULT_ITEMS_AT_ONCE,
-	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}; 1 runs them one after another). The node starts a few and runs more while AirSign answers quickly, fewer when it answers "too many requests", fails or slows down, and never more than AirSign's remaining budget. The output keeps the input order. When one waits for AirSign's rate limit, the others wait too; without Continue On Fail, a failure stops new items, but those already running still reach AirSign.`,
+	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}; 1 runs them one after another). The node never has more requests under way than AirSign says are left of its budget, sends none while it says none are left (it waits for the reset, up to Max Wait on Rate Limit), and when AirSign answers "too many requests" every item waits. The output keeps the input order. Without Continue On Fail, a failure stops new items, but those already sent still reach AirSign.`,
 };
 
 /** An "Options" collection holding the given options. */

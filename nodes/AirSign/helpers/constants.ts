@@ -84,25 +84,11 @@ export const LIST_SESSIONS_COST = `each page of up to ${MAX_PAGE_SIZE} costs 1 o
 export const EMAILS_PEOPLE = 'emails real people';
 
 /**
- * "Items at Once": the most items an operation runs at the same time, the user's ceiling for the
- * adaptive lanes (transport/adaptiveLanes.ts), which start a few and add more while AirSign
- * answers well. AirSign's budget is requests per hour: how many are in flight does not change
- * how many are spent, and the lanes never put more in flight than the budget left
- * (X-RateLimit-Remaining). Default and maximum come from docs/performance.md (100 and 1,000
- * Sends at 100 and 250 ms).
+ * "Items at Once": the most items an operation runs at the same time (transport/pool.ts bounds
+ * their requests by what AirSign says is left). Default and maximum: docs/performance.md.
  */
 export const DEFAULT_ITEMS_AT_ONCE = 50;
 export const MAX_ITEMS_AT_ONCE = 100;
-
-/** Items the adaptive lanes run at once before the first answer (then one more per good answer). */
-export const LANES_AT_START = 20;
-
-/**
- * An answer is slow (a sign AirSign strains, like a 429 or a 5xx) when it took both twice the
- * fastest answer of the execution and this much longer than it: far networks and big uploads
- * are slow by nature, a queue at AirSign adds seconds.
- */
-export const SLOW_ANSWER_EXTRA_MS = 2_000;
 
 /** Bounds of the public API (its sections 1, 2 and 4), checked before any request. */
 export const LIMITS = {

@@ -7,8 +7,8 @@ import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { requestBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
+import { poolOf } from './pool';
 import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
-import { pauseRequests } from './rateLimitPause';
 import { tryApiRequest } from './request';
 
 /** Waits between attempts of a read after a transient failure (as Get Many does). */
@@ -73,8 +73,17 @@ export async function callAirSign(
 	let transientAttempts = 0;
 	let rateLimitAttempts = 0;
 	let rateLimitWaitedMs = 0;
+	const pool = poolOf(ctx);
 	for (;;) {
-		const answer = await tryApiRequest(ctx, request);
+		const pausesBefore = await pool?.turn(request.itemIndex, policy.maxRateLimitWaitMs);
+		let answer: ApiAnswer | undefined;
+		try {
+			answer = await tryApiRequest(ctx, request);
+		} finally {
+			// A 429's own statement is its Retry-After, which pauses the pool below.
+			const stated = answer?.statusCode !== undefined && answer.statusCode !== 429;
+			pool?.answered(stated ? answer!.rateLimit : undefined, stated && !answer!.failure);
+		}
 		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
 		const failure = answer.failure ?? policy.unusable?.(answer);
 		if (!failure) return answer;
@@ -92,9 +101,9 @@ export async function callAirSign(
 				rateLimitAttempts++;
 				const pauseMs = Math.max(waitMs, 250);
 				rateLimitWaitedMs += pauseMs;
-				// The other items of this execution hold back too (see rateLimitPause).
-				pauseRequests(ctx, Date.now() + pauseMs, request);
-				await sleep(pauseMs);
+				// In a pool every request of the execution waits, this one in its next turn.
+				if (pool) pool.pauseFor(pauseMs, pausesBefore);
+				else await sleep(pauseMs);
 				continue;
 			}
 			throw await toNodeError(ctx, failure, request.itemIndex, {

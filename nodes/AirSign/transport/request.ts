@@ -13,11 +13,9 @@ import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
-import { lanesOf } from './adaptiveLanes';
 import { readAnswerHeaders } from './answerHeaders';
 import { StreamedBody } from './streamedBody';
 import { normaliseBaseUrl } from './baseUrl';
-import { waitOutPause } from './rateLimitPause';
 
 /** Operations, the trigger's polls, and the editor's list searches and field loaders. */
 export type AirSignContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -76,20 +74,9 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
-	await waitOutPause(ctx, request);
-	const lanes = lanesOf(ctx);
-	const ticket = await lanes?.requestSlot();
-	const sentAt = Date.now();
 	let answer = await send(ctx, options);
 	if (answer.statusCode === 401)
 		answer = await send(ctx, { ...options, ignoreHttpStatusErrors: false });
-	if (ticket) {
-		lanes!.answered(ticket, {
-			statusCode: answer.statusCode,
-			rateLimit: answer.rateLimit,
-			ms: Date.now() - sentAt,
-		});
-	}
 	return answer;
 }
 

@@ -245,7 +245,7 @@ describe('continueOnFail and item indexes', () => {
 		const b = ctx.sandbox.createSession({ recipients, selfSignOnly: true });
 		const c = ctx.sandbox.createSession({ recipients });
 		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
-		// see adaptiveLanes.test.ts: the error then names the items that ran beside it).
+		// see pool.test.ts: the error then names the items that ran beside it).
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
 		const result = await runAirSign(ctx, oneAtATime, {
 			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),

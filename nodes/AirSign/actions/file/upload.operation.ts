@@ -42,6 +42,9 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
+/** Its items may run several at once (the option "Items at Once"). */
+export const itemsAtOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['upload'] } },
 	properties,

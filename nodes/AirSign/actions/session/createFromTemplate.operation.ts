@@ -67,6 +67,9 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
+/** Its items may run several at once (the option "Items at Once"). */
+export const itemsAtOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['createFromTemplate'] } },
 	properties,

@@ -21,6 +21,9 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
+/** Its items may run several at once (the option "Items at Once"). */
+export const itemsAtOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['send'] } },
 	properties,

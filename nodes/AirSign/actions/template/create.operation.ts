@@ -179,6 +179,9 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
+/** Its items may run several at once (the option "Items at Once"). */
+export const itemsAtOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['template'], operation: ['create'] } },
 	properties,
