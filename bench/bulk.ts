@@ -260,7 +260,7 @@ export async function benchBulk(ctx: BenchContext, sizes: BulkSizes): Promise<Se
 				speedRows,
 			),
 			'',
-			`Under a burst limit: the sandbox accepts ${burst.limit} requests per ${burst.windowSeconds} s and answers the rest 429 with Retry-After (its \`burstLimit\` option); ${burst.items} Sends at ${burst.latencyMs} ms. Sent and failed: sessions the run moved to "pending" and those it left as drafts. The HTTP Request node as a user adds it (Retry On Fail off, On Error: stop).`,
+			`Under a burst limit: the sandbox accepts ${burst.limit} requests per ${burst.windowSeconds} s, states that window in its rate-limit headers while it is the tighter one, and answers the rest 429 with Retry-After (its \`burstLimit\` option); ${burst.items} Sends at ${burst.latencyMs} ms. Sent and failed: sessions the run moved to "pending" and those it left as drafts. The HTTP Request node as a user adds it (Retry On Fail off, On Error: stop).`,
 			'',
 			table(
 				['client', 'items sent', 'items failed', 'Send requests (429s included)', 'ms', 'run'],

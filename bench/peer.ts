@@ -478,7 +478,7 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 	}
 
 	parts.push(
-		`Send over ${sizes.items} items: the AirSign node with its defaults (adaptive lanes up to Items at Once ${DEFAULT_ITEMS_AT_ONCE}) and at Items at Once ${MAX_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
+		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}) and at Items at Once ${MAX_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
 			[

@@ -48,6 +48,7 @@ export function renderPerformanceDoc(results: Results): string {
 		label,
 		value(`${burstBase}/${client}/sent`),
 		value(`${burstBase}/${client}/failed`),
+		value(`${burstBase}/${client}/requests`),
 		seconds(`${burstBase}/${client}/ms`),
 	]);
 
@@ -87,26 +88,23 @@ tables with their spread. Another machine gives other numbers, the ratios hold.
 
 Operations that make one request per item (Send, Send Invitation, Get, Create, Create From
 Template, Template Get and Create, Upload) run several items at the same time. You do not need to
-set anything: the node starts with one request (its answer tells how much of AirSign's hourly
-budget is left), then a few at once, and more while AirSign answers quickly. It runs fewer at once
-as soon as AirSign answers "too many requests" (429), fails with a 5xx or slows down, and it never
-has more requests in flight than the budget AirSign says is left.
+set anything: the node sends one request first (its answer tells how much of AirSign's budget is
+left), then runs as many items at once as Items at Once allows, never with more requests in flight
+than AirSign's last answer says are left. When AirSign says none are left, the node sends nothing
+until the reset it states (within **Max Wait on Rate Limit**), and a 429 pauses every item at once.
 
-**Items at Once** (in Options) is the ceiling: ${DEFAULT_ITEMS_AT_ONCE} by default, at most
+**Items at Once** (in Options) is how many items may run at once: ${DEFAULT_ITEMS_AT_ONCE} by default, at most
 ${MAX_ITEMS_AT_ONCE}. Set it to 1 to run the items strictly one after another.
 
 ${table(['run', `defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}), s`, `Items at Once ${MAX_ITEMS_AT_ONCE}, s`, 'HTTP Request node, s', 'defaults ÷ HTTP Request'], bulkRows)}
 
-Why ${DEFAULT_ITEMS_AT_ONCE} by default: AirSign's budget counts requests per hour, so running items at
-once spends it no faster; it only stops the network's round trip from adding up item by item
-(one after another, every item waits a whole round trip: 1,000 items at 250 ms take over four
-minutes). With the default, 100 Sends at 100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of
-n8n's HTTP Request node, which fires every item at once (and fails the items a burst limit
-refuses, below). ${MAX_ITEMS_AT_ONCE} at once shortens long runs when the machine running n8n has
-room (1,000 Sends at 250 ms: ${seconds('send/plain/1000items/250ms/nodeMax/ms')} s instead of ${seconds('send/plain/1000items/250ms/nodeDefault/ms')} s here), but asks
-n8n to hold twice as many requests open at once; on a busier run of the same bench it was no
-faster. It is also the most you can set: past it, n8n's own work per request, not the network,
-is what a run waits for.
+AirSign's budget counts requests per hour, so running items at once spends it no faster; it only
+stops the network's round trip from adding up item by item (one after another, every item waits a
+whole round trip: 1,000 items at 250 ms take over four minutes). With the default, 100 Sends at
+100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of n8n's HTTP Request node, which fires every item at once
+(and fails the items a burst limit refuses, below); 1,000 Sends take ${value('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}×. The most you can set
+asks n8n to hold that many requests open at once; past the default, n8n's own work per request,
+not the network, is mostly what a run waits for.
 
 Whatever the setting:
 
@@ -125,9 +123,14 @@ of 60 requests an hour, which pages in parallel would only spend faster.
 ### When AirSign sheds bursts
 
 AirSign documents hourly budgets; a service may still refuse bursts. Below, the sandbox accepts
-20 requests per 2 s and answers the rest 429 with \`Retry-After\`; 100 Sends at 100 ms:
+20 requests per 2 s, states that window in its rate-limit headers while it is the tighter one, and
+answers the rest 429 with \`Retry-After\`; 100 Sends at 100 ms:
 
-${table(['client', 'items sent', 'items failed', 's'], burstRows)}
+${table(['client', 'items sent', 'items failed', 'requests', 's'], burstRows)}
+
+The node reads what is left from each answer and waits for the window's reset instead of sending
+into it. A service that refused bursts without saying so in its headers would cost the node one
+429 per request in flight when the window ran out, each waited out and sent again.
 
 The HTTP Request node sends every item at once and does not wait for \`Retry-After\`: the items
 refused fail, and the workflow stops unless "On Error" is set.
