@@ -87,8 +87,8 @@ export const EMAILS_PEOPLE = 'emails real people';
  * "Items at Once": the most items an operation runs at the same time (transport/pool.ts bounds
  * their requests by what AirSign says is left). Default and maximum: docs/performance.md.
  */
-export const DEFAULT_ITEMS_AT_ONCE = 50;
-export const MAX_ITEMS_AT_ONCE = 100;
+export const DEFAULT_ITEMS_AT_ONCE = 100;
+export const MAX_ITEMS_AT_ONCE = 250;
 
 /** Bounds of the public API (its sections 1, 2 and 4), checked before any request. */
 export const LIMITS = {
