@@ -146,13 +146,6 @@ describe('the name n8n gives a node added from the nodes panel', () => {
 			SHORT_ACTIONS.map((a) => `${a} in AirSign`),
 		);
 	});
-
-	it('the canvas subtitle says the same as the action', () => {
-		for (const { resource, operation } of operations) {
-			const action = NodeHelpers.makeNodeName({ resource, operation }, description);
-			expect(description.subtitle).toContain(`"${operation}":"${action}"`);
-		}
-	});
 });
 
 describe('what the model reads about the tool', () => {
