@@ -384,21 +384,40 @@ async function agentTool(page, dev) {
 	await ndv.waitFor();
 	await byTestId(ndv, 'parameter-input-resource').waitFor();
 	await byTestId(ndv, 'parameter-input-operation').waitFor();
-	// The tool's Description, prefilled with what the model reads about the default operation (Send).
-	const send = agentText('session', 'send');
-	const field = byTestId(ndv, 'parameter-input-toolDescription').locator('textarea').first();
-	await field.waitFor();
-	const shown = await field.inputValue();
-	if (shown !== send) fail(`the tool's Description shows "${shown}", not "${send}"`);
-	await closeNode(page);
-	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool, and the name the
+	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool, and its name is the
 	// short action with n8n's " in AirSign".
 	const tool = page.locator(
 		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]',
 	);
-	await tool.waitFor();
+	await tool.waitFor({ state: 'attached' });
 	const name = await tool.getAttribute('data-node-name');
 	if (name !== 'Send a session in AirSign') fail(`the tool node is named "${name}"`);
+	// The tool's Description, prefilled with what the model reads about the default operation
+	// (Send); left unedited, it follows the operation.
+	await descriptionShows(page, agentText('session', 'send'));
+	await chooseOption(page, 'operation', 'Get');
+	await descriptionShows(page, agentText('session', 'get'));
+	await closeNode(page);
+	await tool.waitFor();
+}
+
+/** Waits (bounded) until the open tool's Description field shows `text`. */
+async function descriptionShows(page, text) {
+	const selector = '[data-test-id="ndv"] [data-test-id="parameter-input-toolDescription"] textarea';
+	try {
+		await page.waitForFunction(
+			([sel, wanted]) => document.querySelector(sel)?.value === wanted,
+			[selector, text],
+			{ polling: 'raf' },
+		);
+	} catch (error) {
+		const shown = await page
+			.locator(selector)
+			.first()
+			.inputValue()
+			.catch(() => '(no field)');
+		fail(`the tool's Description shows "${shown}", not "${text}" (${error.message})`);
+	}
 }
 
 // ---------------------------------------------------------------- 7. trigger events
