@@ -55,6 +55,7 @@ import {
 } from './lib/n8n.mjs';
 import { describeExit } from './lib/proc.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
+import { agentText } from './ui/expected.mjs';
 
 const keep = process.argv.includes('--keep');
 const argValue = (name) =>
@@ -108,7 +109,7 @@ function toolsWorkflow() {
 		type: `${PACKAGE_NAME}.airSignTool`,
 		typeVersion: 1,
 		position: [200 * n, 240],
-		parameters: { descriptionType: 'auto', ...parameters, options: {} },
+		parameters: { ...parameters, options: {} },
 		credentials: AIRSIGN_CRED,
 	});
 	const sessionId = {
@@ -146,7 +147,13 @@ function toolsWorkflow() {
 		{ ...model, id: id(3), name: 'Model' },
 		{ ...exampleNode('List templates'), id: id(4) },
 		{ ...exampleNode('Draft from template'), id: id(5) },
-		tool(6, 'Session progress', { resource: 'session', operation: 'get', sessionId }),
+		// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
+		tool(6, 'Session progress', {
+			descriptionType: 'auto',
+			resource: 'session',
+			operation: 'get',
+			sessionId,
+		}),
 		tool(7, 'Send invitation', {
 			resource: 'session',
 			operation: 'sendInvitation',
@@ -217,7 +224,7 @@ async function checkTools({ sandbox, fake, instance }) {
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
 	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
 
-	// What the agent offered: the four tools, each described by the node (makeDescription).
+	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
 	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
 	log(`tools offered to the model:\n${JSON.stringify(offered, null, 2)}`);
 	assert.deepEqual(Object.keys(offered).sort(), [
@@ -230,6 +237,18 @@ async function checkTools({ sandbox, fake, instance }) {
 	const rounds = toolRounds(last.conversation);
 	for (const r of rounds)
 		log(`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(r.result, 700)}`);
+	// Each reads its operation's agent text (the Description's default), not the short action, also
+	// the three saved with descriptionType 'auto' (Session progress, and the example's two).
+	assert.deepEqual(
+		offered,
+		{
+			Draft_from_template: agentText('session', 'createFromTemplate'),
+			List_templates: agentText('template', 'getMany'),
+			Send_invitation: agentText('session', 'sendInvitation'),
+			Session_progress: agentText('session', 'get'),
+		},
+		'each tool is described by its operation’s agent text',
+	);
 	// each says what it costs; those that email people say so
 	for (const [name, text] of Object.entries(offered))
 		assert.match(text, /costs 1 request|List Sessions requests/, `${name} says what it costs`);

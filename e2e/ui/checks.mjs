@@ -18,7 +18,7 @@ import {
 	parameterPanelText,
 } from './editor.mjs';
 import { agentWorkflowPicture } from './agentWorkflow.mjs';
-import { airSignDescription, expectedPanels, triggerEvents } from './expected.mjs';
+import { agentText, airSignDescription, expectedPanels, triggerEvents } from './expected.mjs';
 
 /** n8n 2.41.3 reads the theme from localStorage (the user's choice in Settings → Personal). */
 const THEME_STORAGE_KEY = 'N8N_THEME';
@@ -136,6 +136,8 @@ async function nodePanel(page, dev, theme, shot, say) {
 	await creator.getByText(first.action, { exact: true }).first().click();
 	const ndv = byTestId(page, 'ndv');
 	await ndv.waitFor();
+	// n8n names the new node after the action picked: a short name a user keeps ("Send a session").
+	await canvasNode(page, first.action).waitFor({ state: 'attached' });
 
 	const problems = [];
 	for (const panel of panels) {
@@ -382,11 +384,40 @@ async function agentTool(page, dev) {
 	await ndv.waitFor();
 	await byTestId(ndv, 'parameter-input-resource').waitFor();
 	await byTestId(ndv, 'parameter-input-operation').waitFor();
+	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool, and its name is the
+	// short action with n8n's " in AirSign".
+	const tool = page.locator(
+		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]',
+	);
+	await tool.waitFor({ state: 'attached' });
+	const name = await tool.getAttribute('data-node-name');
+	if (name !== 'Send a session in AirSign') fail(`the tool node is named "${name}"`);
+	// The tool's Description, prefilled with what the model reads about the default operation
+	// (Send); left unedited, it follows the operation.
+	await descriptionShows(page, agentText('session', 'send'));
+	await chooseOption(page, 'operation', 'Get');
+	await descriptionShows(page, agentText('session', 'get'));
 	await closeNode(page);
-	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool.
-	await page
-		.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]')
-		.waitFor();
+	await tool.waitFor();
+}
+
+/** Waits (bounded) until the open tool's Description field shows `text`. */
+async function descriptionShows(page, text) {
+	const selector = '[data-test-id="ndv"] [data-test-id="parameter-input-toolDescription"] textarea';
+	try {
+		await page.waitForFunction(
+			([sel, wanted]) => document.querySelector(sel)?.value === wanted,
+			[selector, text],
+			{ polling: 'raf' },
+		);
+	} catch (error) {
+		const shown = await page
+			.locator(selector)
+			.first()
+			.inputValue()
+			.catch(() => '(no field)');
+		fail(`the tool's Description shows "${shown}", not "${text}" (${error.message})`);
+	}
 }
 
 // ---------------------------------------------------------------- 7. trigger events

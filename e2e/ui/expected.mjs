@@ -15,6 +15,19 @@ export function airSignDescription() {
 	return new AirSign().description;
 }
 
+/** The agent text the built node prefills in its tool's Description for one operation. */
+export function agentText(resource, operation) {
+	const field = airSignDescription().properties.find(
+		(p) =>
+			p.name === 'toolDescription' &&
+			p.displayOptions?.show?.resource?.includes(resource) &&
+			p.displayOptions?.show?.operation?.includes(operation),
+	);
+	if (!field)
+		throw new Error(`the built AirSign node has no Description for ${resource} ${operation}`);
+	return field.default;
+}
+
 /** The built trigger's description of `version` (default: its newest). */
 export function triggerDescription(version) {
 	const { AirSignTrigger } = require(

@@ -19,11 +19,11 @@ export class AirSign implements INodeType {
 		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
 		group: ['output'],
 		version: 1,
-		// The canvas line under the node's name, in words ("Send a session"), not the internal values.
+		// Under the node's name on the canvas: its operation's action, as in the panel ("Send a session").
 		// n8n's lint wants a string literal here. Every "}" of the table is followed by a space: "}}"
 		// would end the expression early. An operation missing from the table shows "send: session".
 		subtitle:
-			'={{ ({"file":{"upload":"Upload a PDF"} ,"session":{"create":"Create a session","createFromTemplate":"Create a session from a template","get":"Get a session","getMany":"Get many sessions","send":"Send a session","sendInvitation":"Send an invitation again"} ,"template":{"create":"Create a template","get":"Get a template","getMany":"Get many templates"} } [$parameter["resource"]] || {})[$parameter["operation"]] || $parameter["operation"] + ": " + $parameter["resource"] }}',
+			'={{ ({"file":{"upload":"Upload a file"} ,"session":{"create":"Create a session","createFromTemplate":"Create a session from a template","get":"Get a session","getMany":"Get many sessions","send":"Send a session","sendInvitation":"Resend an invitation"} ,"template":{"create":"Create a template","get":"Get a template","getMany":"Get many templates"} } [$parameter["resource"]] || {})[$parameter["operation"]] || $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create signing sessions from documents, PDFs and templates, send them, remind signers, and read sessions and templates in AirSign',
 		defaults: { name: 'AirSign' },

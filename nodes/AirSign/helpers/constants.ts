@@ -72,18 +72,6 @@ export function requestBudgetText(limit?: number): string {
 }
 
 /**
- * What one call costs, in the words of the operations' actions: n8n makes an agent's tool
- * description from the action ("<action> in AirSign"), so an agent reads it before each call.
- */
-export const ONE_REQUEST_COST = 'costs 1 request of the hourly AirSign budget';
-
-/** A Get Many of sessions, in the same words: its pages come out of List Sessions' own budget. */
-export const LIST_SESSIONS_COST = `each page of up to ${MAX_PAGE_SIZE} costs 1 of the ${LIST_SESSIONS_HOURLY_BUDGET} List Sessions requests an hour`;
-
-/** Said of every operation that emails the recipients, for an agent that might do it unasked. */
-export const EMAILS_PEOPLE = 'emails real people';
-
-/**
  * "Items at Once": the most items an operation runs at the same time (transport/pool.ts bounds
  * their requests by what AirSign says is left). Default and maximum: docs/performance.md.
  */

@@ -179,8 +179,14 @@ describe('canvas subtitle', () => {
 	it('says the operation in words, evaluated as n8n evaluates it', () => {
 		expect(subtitleFor('session', 'send')).toBe('Send a session');
 		expect(subtitleFor('session', 'getMany')).toBe('Get many sessions');
-		expect(subtitleFor('file', 'upload')).toBe('Upload a PDF');
+		expect(subtitleFor('file', 'upload')).toBe('Upload a file');
 		expect(subtitleFor('template', 'get')).toBe('Get a template');
+	});
+
+	it('is the operation’s action, as in the nodes panel and the name of a new node', () => {
+		for (const p of description.properties.filter((x) => x.name === 'operation'))
+			for (const o of p.options as Array<{ value: string; action: string }>)
+				expect(subtitleFor(p.displayOptions!.show!.resource![0] as string, o.value)).toBe(o.action);
 	});
 
 	it('an operation it does not know (a newer workflow) shows the internal values', () => {

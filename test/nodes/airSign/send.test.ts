@@ -96,7 +96,7 @@ describe('Send Session', () => {
 				'INCOMPLETE_RECIPIENTS',
 				() => ctx.sandbox.createSession({ recipients: [{ name: 'Ann' }] }).sessionId,
 				'Some recipients of the session have no name or no email [INCOMPLETE_RECIPIENTS]',
-				'draftUrl',
+				'the draftUrl that Create or Create From Template returned',
 			],
 			[
 				'SELF_SIGN_ONLY',

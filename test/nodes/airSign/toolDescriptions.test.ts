@@ -1,13 +1,20 @@
 import '../../harness';
 
-import { NodeHelpers } from 'n8n-workflow';
-import type { INodePropertyOptions } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
+import { HarnessNodeTypes, PACKAGE_NAME } from '../../harness/node-types';
 
-/** What an AI agent is told about each operation when the node is its tool (n8n's own function). */
-const description = new AirSign().description;
+const nodeType = new AirSign();
+const description = nodeType.description;
 const operations = description.properties
 	.filter((p) => p.name === 'operation')
 	.flatMap((p) =>
@@ -17,32 +24,160 @@ const operations = description.properties
 		})),
 	);
 
-describe('the node as an AI agent tool', () => {
-	it('every operation of every resource has its own tool description', () => {
-		const texts = operations.map(({ resource, operation }) =>
-			NodeHelpers.makeDescription({ resource, operation }, description),
+/**
+ * The tool n8n makes of a node with `usableAsTool` (convertNodeToAiTool in n8n's CLI, the same in
+ * 1.123.81 and 2.41.3): the name gets "Tool", the only output is ai_tool, and n8n adds its own
+ * "Tool Description" pair (Set Automatically by default) only when the node has no property named
+ * toolDescription. The agent check (e2e/agent.mjs) proves the same in real n8n.
+ */
+function asTool(type: INodeType): INodeType {
+	const own = type.description;
+	let properties = own.properties;
+	if (!properties.some((p) => p.name === 'toolDescription')) {
+		const descriptionType: INodeProperties = {
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			options: [
+				{ name: 'Set Automatically', value: 'auto' },
+				{ name: 'Set Manually', value: 'manual' },
+			],
+			default: 'auto',
+		};
+		const toolDescription: INodeProperties = {
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: own.description,
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		};
+		properties = [descriptionType, toolDescription, ...properties];
+	}
+	const tool: INodeTypeDescription = {
+		...own,
+		name: `${own.name}Tool`,
+		displayName: `${own.displayName} Tool`,
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiTool],
+		properties,
+	};
+	return Object.create(type, { description: { value: tool } }) as INodeType;
+}
+
+const toolType = asTool(nodeType);
+const nodeTypes = new HarnessNodeTypes()
+	.add(`${PACKAGE_NAME}.airSign`, nodeType)
+	.add(`${PACKAGE_NAME}.airSignTool`, toolType);
+
+/**
+ * A node as a saved workflow holds it (parameters equal to their default are left out), after
+ * n8n's Workflow constructor filled in the defaults of its type, as at every execution.
+ */
+function loadedNode(type: 'airSign' | 'airSignTool', parameters: INodeParameters) {
+	const workflow = new Workflow({
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-000000000001',
+				name: 'AirSign',
+				type: `${PACKAGE_NAME}.${type}`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	return workflow.getNode('AirSign')!;
+}
+
+/** What the AI agent hands the model about the tool (n8n-core's createNodeAsTool). */
+function modelReads(parameters: INodeParameters): string {
+	return NodeHelpers.getToolDescriptionForNode(loadedNode('airSignTool', parameters), toolType);
+}
+
+const key = ({ resource, operation }: { resource: string; operation: string }) =>
+	`${resource}.${operation}`;
+
+const AGENT_TEXTS: Record<string, string> = {
+	'file.upload':
+		'Upload a PDF from binary data to AirSign, to attach to a signing session; costs 1 request of the hourly AirSign budget',
+	'session.create':
+		'Create an AirSign signing session from a written document or block documents, as a draft (with Send Immediately on, it emails real people: every recipient gets an invitation, which cannot be undone); costs 1 request of the hourly AirSign budget',
+	'session.createFromTemplate':
+		'Create an AirSign signing session from a template, filling in its recipient roles and variables, as a draft (with Send Immediately on, it emails real people: every recipient gets an invitation, which cannot be undone); costs 1 request of the hourly AirSign budget',
+	'session.get':
+		"Get an AirSign signing session by its ID: its status, files and each recipient's signing status; costs 1 request of the hourly AirSign budget",
+	'session.getMany':
+		'Get many AirSign signing sessions, newest update first; each page of up to 100 costs 1 of the 60 List Sessions requests an hour, shared by every workflow',
+	'session.send':
+		'Send a draft AirSign session for signing; emails real people: every recipient gets an invitation, which cannot be undone; costs 1 request of the hourly AirSign budget',
+	'session.sendInvitation':
+		'Send the AirSign signing invitation again to one recipient who has not signed; emails real people: that recipient gets a reminder, which cannot be undone; costs 1 request of the hourly AirSign budget',
+	'template.create':
+		'Create an AirSign template from a block document with variables; costs 1 request of the hourly AirSign budget',
+	'template.get':
+		'Get an AirSign template by its ID: its recipient roles and variables; costs 1 request of the hourly AirSign budget',
+	'template.getMany':
+		'Get many AirSign templates; each page of up to 100 costs 1 request of the hourly AirSign budget',
+};
+
+describe('the name n8n gives a node added from the nodes panel', () => {
+	const SHORT_ACTIONS = [
+		'Upload a file',
+		'Create a session',
+		'Create a session from a template',
+		'Get a session',
+		'Get many sessions',
+		'Send a session',
+		'Resend an invitation',
+		'Create a template',
+		'Get a template',
+		'Get many templates',
+	];
+
+	it('the action node: the short action, in n8n casing', () => {
+		expect(operations.map((p) => NodeHelpers.makeNodeName(p, description))).toEqual(SHORT_ACTIONS);
+	});
+
+	it('the tool: the same, "in AirSign" (n8n adds it to every tool)', () => {
+		expect(operations.map((p) => NodeHelpers.makeNodeName(p, toolType.description))).toEqual(
+			SHORT_ACTIONS.map((a) => `${a} in AirSign`),
 		);
-		expect(texts).toEqual([
-			'Upload a PDF to attach to a signing session; costs 1 request of the hourly AirSign budget in AirSign',
-			'Create a draft signing session from a written document or block documents (with Send Immediately on, it emails real people); costs 1 request of the hourly AirSign budget in AirSign',
-			'Create a draft signing session from a template, filling in its recipient roles and variables (with Send Immediately on, it emails real people); costs 1 request of the hourly AirSign budget in AirSign',
-			"Get a session by its ID: its status, files and each recipient's signing status; costs 1 request of the hourly AirSign budget in AirSign",
-			'Get many sessions, newest update first; each page of up to 100 costs 1 of the 60 List Sessions requests an hour in AirSign',
-			'Send a draft session for signing; emails real people: every recipient gets an invitation, which cannot be undone; costs 1 request of the hourly AirSign budget in AirSign',
-			'Send the invitation again to a recipient who has not signed; emails real people: that recipient gets a reminder; costs 1 request of the hourly AirSign budget in AirSign',
-			'Create a template from a block document with variables; costs 1 request of the hourly AirSign budget in AirSign',
-			'Get a template by its ID: its recipient roles and variables; costs 1 request of the hourly AirSign budget in AirSign',
-			'Get many templates; each page of up to 100 costs 1 request of the hourly AirSign budget in AirSign',
-		]);
+	});
+});
+
+describe('what the model reads about the tool', () => {
+	it('each operation: its own agent text, filled in at execution (a saved tool node omits it)', () => {
+		expect(Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]))).toEqual(
+			AGENT_TEXTS,
+		);
+	});
+
+	it('a tool node saved with "Set Automatically" (older workflows) reads the same text', () => {
+		for (const p of operations)
+			expect(modelReads({ descriptionType: 'auto', ...p }), key(p)).toBe(AGENT_TEXTS[key(p)]);
+	});
+
+	it('a Description the user wrote is what the model reads', () => {
+		const mine = 'Reminds one signer; only when the user asks for it';
+		expect(
+			modelReads({ resource: 'session', operation: 'sendInvitation', toolDescription: mine }),
+		).toBe(mine);
+		// and an older one, written under "Set Manually"
+		expect(
+			modelReads({
+				descriptionType: 'manual',
+				resource: 'session',
+				operation: 'send',
+				toolDescription: mine,
+			}),
+		).toBe(mine);
 	});
 
 	it('every operation that emails people says so, and each says what it costs', () => {
-		const texts = Object.fromEntries(
-			operations.map(({ resource, operation }) => [
-				`${resource}.${operation}`,
-				NodeHelpers.makeDescription({ resource, operation }, description),
-			]),
-		);
+		const texts = Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]));
 		for (const emailing of [
 			'session.send',
 			'session.sendInvitation',
@@ -50,11 +185,31 @@ describe('the node as an AI agent tool', () => {
 			'session.createFromTemplate',
 		])
 			expect(texts[emailing]).toContain('emails real people');
-		for (const quiet of ['file.upload', 'session.get', 'session.getMany', 'template.getMany'])
+		for (const quiet of [
+			'file.upload',
+			'session.get',
+			'session.getMany',
+			'template.create',
+			'template.get',
+			'template.getMany',
+		])
 			expect(texts[quiet]).not.toContain('email');
 		for (const text of Object.values(texts)) expect(text).toMatch(/costs 1 (request|of the)/);
 	});
 
+	it('the action node has no Description field: it is the tool’s alone', () => {
+		for (const p of operations)
+			expect(loadedNode('airSign', { ...p }).parameters, key(p)).not.toHaveProperty(
+				'toolDescription',
+			);
+		for (const p of operations)
+			expect(loadedNode('airSignTool', { ...p }).parameters.toolDescription, key(p)).toBe(
+				AGENT_TEXTS[key(p)],
+			);
+	});
+});
+
+describe('the node as an AI agent tool', () => {
 	it('the node is usable as a tool; every option says what it does, needs and returns', () => {
 		expect(description.usableAsTool).toBe(true);
 		for (const p of description.properties.filter((x) => x.name === 'operation'))

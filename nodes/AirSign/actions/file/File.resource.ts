@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ONE_REQUEST_COST } from '../../helpers/constants';
+import { ONE_REQUEST_COST, toolDescriptions } from '../../descriptions/toolDescription';
 
 import * as upload from './upload.operation';
 
@@ -18,10 +18,13 @@ export const description: INodeProperties[] = [
 				name: 'Upload',
 				value: 'upload',
 				description: 'Upload a PDF from binary data, to attach to a session',
-				action: `Upload a PDF to attach to a signing session; ${ONE_REQUEST_COST}`,
+				action: 'Upload a file',
 			},
 		],
 		default: 'upload',
 	},
+	...toolDescriptions('file', {
+		upload: `Upload a PDF from binary data to AirSign, to attach to a signing session; ${ONE_REQUEST_COST}`,
+	}),
 	...upload.description,
 ];

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { EMAILS_PEOPLE, LIST_SESSIONS_COST, ONE_REQUEST_COST } from '../../helpers/constants';
+import {
+	EMAILS_PEOPLE,
+	LIST_SESSIONS_PAGE_COST,
+	ONE_REQUEST_COST,
+	toolDescriptions,
+} from '../../descriptions/toolDescription';
 
 import * as create from './create.operation';
 import * as createFromTemplate from './createFromTemplate.operation';
@@ -10,6 +15,9 @@ import * as send from './send.operation';
 import * as sendInvitation from './sendInvitation.operation';
 
 export { create, createFromTemplate, get, getMany, send, sendInvitation };
+
+/** What sending does, for Send and for a Create with Send Immediately on. */
+const SEND_EMAILS = `${EMAILS_PEOPLE}: every recipient gets an invitation, which cannot be undone`;
 
 export const description: INodeProperties[] = [
 	{
@@ -24,46 +32,54 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a signing session from a document written in the node (title, text, recipients) or from block documents, with uploaded PDFs attached. A draft (with a draftUrl to review it) unless sent immediately.',
-				action: `Create a draft signing session from a written document or block documents (with Send Immediately on, it ${EMAILS_PEOPLE}); ${ONE_REQUEST_COST}`,
+				action: 'Create a session',
 			},
 			{
 				name: 'Create From Template',
 				value: 'createFromTemplate',
 				description:
 					'Create a signing session from an active AirSign template: its recipient roles get names and emails, its variables values. A draft unless sent immediately.',
-				action: `Create a draft signing session from a template, filling in its recipient roles and variables (with Send Immediately on, it ${EMAILS_PEOPLE}); ${ONE_REQUEST_COST}`,
+				action: 'Create a session from a template',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
 					'Get one signing session by its ID: its status, files, and each recipient with their signing status',
-				action: `Get a session by its ID: its status, files and each recipient's signing status; ${ONE_REQUEST_COST}`,
+				action: 'Get a session',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description:
 					'List signing sessions, newest update first, filtered by status, name, recipient email or dates',
-				action: `Get many sessions, newest update first; ${LIST_SESSIONS_COST}`,
+				action: 'Get many sessions',
 			},
 			{
 				name: 'Send',
 				value: 'send',
 				description:
 					'Send a draft session: it becomes pending and every recipient is emailed a signing invitation',
-				action: `Send a draft session for signing; ${EMAILS_PEOPLE}: every recipient gets an invitation, which cannot be undone; ${ONE_REQUEST_COST}`,
+				action: 'Send a session',
 			},
 			{
 				name: 'Send Invitation',
 				value: 'sendInvitation',
 				description:
 					'Email the signing invitation again to one recipient of a pending or in-progress session (a reminder)',
-				action: `Send the invitation again to a recipient who has not signed; ${EMAILS_PEOPLE}: that recipient gets a reminder; ${ONE_REQUEST_COST}`,
+				action: 'Resend an invitation',
 			},
 		],
 		default: 'send',
 	},
+	...toolDescriptions('session', {
+		create: `Create an AirSign signing session from a written document or block documents, as a draft (with Send Immediately on, it ${SEND_EMAILS}); ${ONE_REQUEST_COST}`,
+		createFromTemplate: `Create an AirSign signing session from a template, filling in its recipient roles and variables, as a draft (with Send Immediately on, it ${SEND_EMAILS}); ${ONE_REQUEST_COST}`,
+		get: `Get an AirSign signing session by its ID: its status, files and each recipient's signing status; ${ONE_REQUEST_COST}`,
+		getMany: `Get many AirSign signing sessions, newest update first; ${LIST_SESSIONS_PAGE_COST}`,
+		send: `Send a draft AirSign session for signing; ${SEND_EMAILS}; ${ONE_REQUEST_COST}`,
+		sendInvitation: `Send the AirSign signing invitation again to one recipient who has not signed; ${EMAILS_PEOPLE}: that recipient gets a reminder, which cannot be undone; ${ONE_REQUEST_COST}`,
+	}),
 	...create.description,
 	...createFromTemplate.description,
 	...get.description,

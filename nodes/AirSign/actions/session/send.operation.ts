@@ -43,7 +43,7 @@ const failures: FailureMessages = {
 	INCOMPLETE_RECIPIENTS: {
 		message: 'Some recipients of the session have no name or no email',
 		description:
-			'Finish the draft in the AirSign editor (open its draftUrl): every recipient needs a name and an email. Then send it again.',
+			'Finish the draft in the AirSign editor: open the draftUrl that Create or Create From Template returned for it (Get and Get Many do not return it), or find the draft in AirSign. Every recipient needs a name and an email. Then send it again.',
 	},
 	SELF_SIGN_ONLY: {
 		message: 'The session is self-sign only, so there is nobody to send it to',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIMITS, ONE_REQUEST_COST } from '../../helpers/constants';
+import { ONE_REQUEST_COST, toolDescriptions } from '../../descriptions/toolDescription';
+import { LIMITS } from '../../helpers/constants';
 
 import * as create from './create.operation';
 import * as get from './get.operation';
@@ -21,24 +22,29 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a template from a block document with {{{variable}}} tokens, recipient roles and variables; a draft (with an editorUrl) unless activated',
-				action: `Create a template from a block document with variables; ${ONE_REQUEST_COST}`,
+				action: 'Create a template',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
 					'Get one template by its ID: its recipient roles and the variables a session from it fills in',
-				action: `Get a template by its ID: its recipient roles and variables; ${ONE_REQUEST_COST}`,
+				action: 'Get a template',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'List the templates of the organisation, active or draft, by name',
-				action: `Get many templates; each page of up to ${LIMITS.templatePageSize} ${ONE_REQUEST_COST}`,
+				action: 'Get many templates',
 			},
 		],
 		default: 'getMany',
 	},
+	...toolDescriptions('template', {
+		create: `Create an AirSign template from a block document with variables; ${ONE_REQUEST_COST}`,
+		get: `Get an AirSign template by its ID: its recipient roles and variables; ${ONE_REQUEST_COST}`,
+		getMany: `Get many AirSign templates; each page of up to ${LIMITS.templatePageSize} ${ONE_REQUEST_COST}`,
+	}),
 	...create.description,
 	...get.description,
 	...getMany.description,
