@@ -66,10 +66,6 @@ export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: n
 	return id;
 }
 
-export function assertSessionId(node: INode, value: unknown, itemIndex: number): string {
-	return assertId(node, value, 'session', itemIndex);
-}
-
 function formatBytes(bytes: number): string {
 	if (bytes < 1024) return `${bytes} bytes`;
 	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -144,6 +144,6 @@ function budgetUsedUp(
 	};
 }
 
-export function isCancelled(ctx: AirSignContext): boolean {
+function isCancelled(ctx: AirSignContext): boolean {
 	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
 }

@@ -9,8 +9,6 @@ import type {
 
 import type { RequestFailure } from '../errors/failure';
 import { failureFromAnswer, failureWithoutAnswer } from '../errors/failure';
-import { toNodeError } from '../errors/nodeError';
-import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
 import { lanesOf } from './adaptiveLanes';
@@ -106,17 +104,6 @@ async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<
 		if (answered) return readAnswer(answered.status, answered.headers, answered.data);
 		return { ...readAnswerHeaders({}), body: undefined, failure: failureWithoutAnswer(error) };
 	}
-}
-
-/** Sends one request; throws a NodeApiError in the operation's words when it fails. */
-export async function apiRequest(
-	ctx: AirSignContext,
-	request: ApiRequest,
-	messages: FailureMessages = {},
-): Promise<ApiAnswer> {
-	const answer = await tryApiRequest(ctx, request);
-	if (answer.failure) throw await toNodeError(ctx, answer.failure, request.itemIndex, messages);
-	return answer;
 }
 
 function readAnswer(statusCode: number, headers: unknown, body: unknown): ApiAnswer {
