@@ -16,3 +16,10 @@ export function inputError(
 ): NodeOperationError {
 	return new NodeOperationError(node, message, { ...options, failure: CONFIGURATION_INVALID });
 }
+
+/** Refuses input of one item: a message, and a description when the fix is not obvious. */
+export type Fail = (message: string, description?: string) => NodeOperationError;
+
+export function failer(node: INode, itemIndex: number): Fail {
+	return (message, description) => inputError(node, message, { itemIndex, description });
+}

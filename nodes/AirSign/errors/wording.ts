@@ -66,6 +66,18 @@ export function describeFailure(failure: RequestFailure, messages: FailureMessag
 	return { message: `AirSign refused the request ${codeSuffix}`, description: joined(serviceSaid) };
 }
 
+/**
+ * A 400 (VALIDATION_ERROR, or a code this node does not know) of a request that writes `what`:
+ * AirSign's own words, shown below the message, name the value.
+ */
+export function valueRefused(what: string): FailureMessages {
+	const text = {
+		message: `AirSign refused a value of ${what}`,
+		description: 'AirSign names the value below; correct it in the node and run again.',
+	};
+	return { VALIDATION_ERROR: text, 400: text };
+}
+
 function joined(...parts: Array<string | undefined>): string | undefined {
 	return parts.join('').trim() || undefined;
 }

@@ -1,8 +1,7 @@
-import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import { inputError } from '../errors/inputError';
+import type { Fail } from '../errors/inputError';
 import { shownValue } from './validation';
 
 /** A recipient of a session written in blocks: the key its signature block names. */
@@ -11,12 +10,6 @@ export interface BlockRecipient extends IDataObject {
 	name: string;
 	email: string;
 	signingOrder?: number;
-}
-
-type Fail = (message: string, description?: string) => NodeOperationError;
-
-export function failer(node: INode, itemIndex: number): Fail {
-	return (message, description) => inputError(node, message, { itemIndex, description });
 }
 
 const chars = (text: string) => [...text].length;

@@ -1,18 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { failer } from './blockDocument';
+import type { Fail } from '../errors/inputError';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import { shownValue } from './validation';
-
-type Fail = ReturnType<typeof failer>;
-
-/** A text field of a row: text, a number or true/false as text, nothing as ""; an object is refused. */
-function textOf(value: unknown, label: string, fail: Fail): string {
-	if (typeof value === 'string') return value;
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw fail(`${label} must be text, not ${shownValue(value)}`);
-}
+import { textOf } from './validation';
 
 /** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;

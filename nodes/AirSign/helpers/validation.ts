@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import {
 	EMAIL_PATTERN,
@@ -9,6 +9,7 @@ import {
 	PDF_SIGNATURE,
 	UUID_PATTERN,
 } from './constants';
+import type { Fail } from '../errors/inputError';
 import { inputError } from '../errors/inputError';
 
 /** What an ID names, for messages. */
@@ -136,6 +137,20 @@ export function normaliseFileName(node: INode, value: string, itemIndex: number)
 	return withExtension.length <= MAX_FILE_NAME_LENGTH ? withExtension : fileName;
 }
 
+/** "Return All" and "Limit": how many rows a Get Many returns (Infinity: all), the limit checked. */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
+	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
+	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw inputError(
+			ctx.getNode(),
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
+			{ itemIndex },
+		);
+	}
+	return limit;
+}
+
 /** An email, trimmed; anything else is refused naming the parameter and the item. */
 export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const email = typeof value === 'string' ? value.trim() : '';
@@ -147,7 +162,7 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 	return email;
 }
 
-/** A name of 1 to 50 characters (sessions and templates). */
+/** A name of 1 to LIMITS.name characters (sessions and templates). */
 export function assertName(node: INode, value: string, label: string, itemIndex: number): string {
 	const length = [...value].length;
 	if (value.trim() === '' || length > LIMITS.name) {
@@ -187,11 +202,9 @@ export function assertOneOf<T extends string>(
  * as "". An object or a list (an expression of the wrong type) is refused, naming the parameter
  * (`label`, quoted by the caller), so that "[object Object]" never reaches AirSign.
  */
-export function textOf(node: INode, value: unknown, label: string, itemIndex: number): string {
+export function textOf(value: unknown, label: string, fail: Fail): string {
 	if (typeof value === 'string') return value;
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw inputError(node, `${label} must be text, not ${shownValue(value)}`, {
-		itemIndex,
-	});
+	throw fail(`${label} must be text, not ${shownValue(value)}`);
 }

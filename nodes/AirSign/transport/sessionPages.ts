@@ -84,11 +84,11 @@ export async function fetchSessionsPage(
 export async function listSessions(
 	ctx: AirSignContext,
 	query: SessionsQuery,
-	options: { returnAll: boolean; limit: number },
+	/** Sessions wanted; Infinity: all. */
+	wanted: number,
 	itemIndex: number,
 	policy: RetryPolicy,
 ): Promise<IDataObject[]> {
-	const wanted = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
 	const sessions: IDataObject[] = [];
 	// Offset paging over a list that changes while it is read can show a row twice;
 	// one item per session is what a workflow expects.

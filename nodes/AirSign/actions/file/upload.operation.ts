@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { failer } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/wording';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
 import { maxRateLimitWaitMs } from '../../helpers/options';
@@ -80,10 +81,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const requestedName = textOf(
-		this.getNode(),
 		this.getNodeParameter('fileName', itemIndex, ''),
 		'"File Name"',
-		itemIndex,
+		failer(this.getNode(), itemIndex),
 	).trim();
 	const fileName = normaliseFileName(
 		this.getNode(),

@@ -19,7 +19,7 @@ import { callAirSign } from '../../transport/call';
 import { blockFailures, readDocuments } from './createDocuments';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
-import { inputError } from '../../errors/inputError';
+import { failer, inputError } from '../../errors/inputError';
 
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
@@ -181,7 +181,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const node = this.getNode();
 	const name = assertName(
 		node,
-		textOf(node, this.getNodeParameter('name', itemIndex), '"Name"', itemIndex).trim(),
+		textOf(this.getNodeParameter('name', itemIndex), '"Name"', failer(node, itemIndex)).trim(),
 		'Name',
 		itemIndex,
 	);

@@ -13,9 +13,10 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
+import { failer } from '../../errors/inputError';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
@@ -56,7 +57,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Employment contract – Jane Citizen',
-		description: 'Name of the session, 1 to 50 characters. Empty: the template’s name.',
+		description: `Name of the session, 1 to ${LIMITS.name} characters. Empty: the template’s name.`,
 	},
 	sendImmediatelyField,
 	optionsCollection([
@@ -107,10 +108,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const name = textOf(
-		node,
 		this.getNodeParameter('name', itemIndex, ''),
 		'"Name"',
-		itemIndex,
+		failer(node, itemIndex),
 	).trim();
 	if (name !== '') assertName(node, name, 'Name', itemIndex);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;

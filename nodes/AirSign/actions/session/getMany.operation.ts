@@ -17,7 +17,8 @@ import {
 import { toUtcIso } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionMatch } from '../../helpers/sessionMatch';
-import { assertOneOf, shownValue } from '../../helpers/validation';
+import { assertOneOf, readLimit } from '../../helpers/validation';
+import { READ_TRANSIENT_RETRIES } from '../../transport/call';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { listSessions } from '../../transport/sessionPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
@@ -110,17 +111,7 @@ const DATE_FILTERS = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex) as number);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(
-			node,
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
+	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -139,9 +130,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
 
-	return await listSessions(this, query, { returnAll, limit }, itemIndex, {
+	return await listSessions(this, query, limit, itemIndex, {
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
-		transientRetries: 2,
+		transientRetries: READ_TRANSIENT_RETRIES,
 	});
 }
 

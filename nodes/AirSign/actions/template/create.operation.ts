@@ -9,7 +9,9 @@ import {
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
-import { checkBlockDocument, checkSignatureBlocks, failer } from '../../helpers/blockDocument';
+import { valueRefused } from '../../errors/wording';
+import { failer } from '../../errors/inputError';
+import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
@@ -187,20 +189,13 @@ export const description = updateDisplayOptions(
 const scope =
 	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';
 
-const valueRefused = {
-	message: 'AirSign refused a value of the template',
-	description: 'AirSign names the value below; correct it in the node and run again.',
-};
-
 const failures: FailureMessages = {
 	...blockFailures,
 	UNDECLARED_VARIABLE: {
 		message: 'The document uses a {{{token}}} that is not a variable',
 		description: 'Declare it under "Variables", or correct the token.',
 	},
-	VALIDATION_ERROR: valueRefused,
-	// A validation failure without a code, or with one this node does not know.
-	400: valueRefused,
+	...valueRefused('the template'),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -208,7 +203,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fail = failer(node, itemIndex);
 	const name = assertName(
 		node,
-		textOf(node, this.getNodeParameter('name', itemIndex), '"Name"', itemIndex).trim(),
+		textOf(this.getNodeParameter('name', itemIndex), '"Name"', fail).trim(),
 		'Name',
 		itemIndex,
 	);

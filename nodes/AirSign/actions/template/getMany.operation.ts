@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
 import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { assertOneOf, shownValue } from '../../helpers/validation';
+import { assertOneOf, readLimit } from '../../helpers/validation';
 import { utcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import type { RequestFailure } from '../../errors/failure';
@@ -11,7 +11,6 @@ import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { callAirSign } from '../../transport/call';
 import type { ApiAnswer } from '../../transport/request';
 import { returnAllAndLimit } from '../../descriptions/paging';
-import { inputError } from '../../errors/inputError';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -43,19 +42,7 @@ interface TemplatesPage {
  * limit still needs, until hasMore is false. One item per template, sorted as AirSign sorts.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const limit = returnAll
-		? Number.POSITIVE_INFINITY
-		: (this.getNodeParameter('limit', itemIndex) as number);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(
-			this.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
+	const limit = readLimit(this, itemIndex);
 	const status = assertOneOf(
 		this.getNode(),
 		this.getNodeParameter('status', itemIndex, 'active'),
