@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
 import { MALFORMED_RESPONSE } from '../errors/failure';
-import { MAX_PAGE_SIZE, UUID_PATTERN, listSessionsBudgetText } from '../helpers/constants';
+import { UUID_PATTERN, listSessionsBudgetText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { BudgetWords, CallPolicy } from './call';
 import { callAirSign } from './call';
@@ -75,43 +75,6 @@ export async function fetchSessionsPage(
 		pagination: Pagination;
 	};
 	return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
-}
-
-/**
- * Get Many: pages by offset with the largest page the service allows (Return All)
- * or exactly what the limit still needs, until hasMore is false.
- */
-export async function listSessions(
-	ctx: AirSignContext,
-	query: SessionsQuery,
-	/** Sessions wanted; Infinity: all. */
-	wanted: number,
-	itemIndex: number,
-	policy: RetryPolicy,
-): Promise<IDataObject[]> {
-	const sessions: IDataObject[] = [];
-	// Offset paging over a list that changes while it is read can show a row twice;
-	// one item per session is what a workflow expects.
-	const seen = new Set<unknown>();
-	let offset = 0;
-	while (sessions.length < wanted) {
-		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - sessions.length);
-		const page = await fetchSessionsPage(
-			ctx,
-			query,
-			{ limit: pageSize, offset },
-			itemIndex,
-			policy,
-		);
-		for (const session of page.sessions) {
-			if (seen.has(session.sessionId)) continue;
-			seen.add(session.sessionId);
-			sessions.push(session);
-		}
-		if (!page.pagination.hasMore || page.sessions.length === 0) break;
-		offset += page.sessions.length;
-	}
-	return sessions.slice(0, wanted);
 }
 
 function malformedPage(answer: ApiAnswer): RequestFailure | undefined {

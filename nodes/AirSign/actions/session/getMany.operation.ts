@@ -20,7 +20,8 @@ import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf, readLimit } from '../../helpers/validation';
 import { READ_TRANSIENT_RETRIES } from '../../transport/call';
 import type { SessionsQuery } from '../../transport/sessionPages';
-import { listSessions } from '../../transport/sessionPages';
+import { fetchSessionsPage } from '../../transport/sessionPages';
+import { readByOffset } from '../../transport/offsetPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
 import { inputError } from '../../errors/inputError';
 
@@ -130,10 +131,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
 
-	return await listSessions(this, query, limit, itemIndex, {
+	const policy = {
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		transientRetries: READ_TRANSIENT_RETRIES,
-	});
+	};
+	const { rows } = await readByOffset(
+		async (pageSize, offset) => {
+			const page = await fetchSessionsPage(
+				this,
+				query,
+				{ limit: pageSize, offset },
+				itemIndex,
+				policy,
+			);
+			return { rows: page.sessions, hasMore: page.pagination.hasMore };
+		},
+		{ limit, pageSize: MAX_PAGE_SIZE, idField: 'sessionId' },
+	);
+	return rows;
 }
 
 /** A sort option, checked; left out when not set (or blank), so AirSign's default applies. */
