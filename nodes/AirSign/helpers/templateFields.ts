@@ -1,9 +1,9 @@
 import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
-import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
 import { inputError } from '../errors/inputError';
-import { isCalendarDay } from './dates';
+import { dateVariableAsDay } from './dates';
 import { shownValue } from './validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
@@ -187,13 +187,7 @@ function variableValue(
 		}
 		case 'dateTime': {
 			// A date variable takes text; the date picker and expressions give dates: YYYY-MM-DD.
-			let date: string | null = null;
-			try {
-				const parsed = tryToParseDateTime(value as string, timezone);
-				date = parsed.isValid && isCalendarDay(value) ? parsed.setZone(timezone).toISODate() : null;
-			} catch {
-				// Reported below with the field's name.
-			}
+			const date = dateVariableAsDay(value, timezone);
 			if (date === null) throw fail(`${label} is not a date: ${shownValue(value)}`);
 			return date;
 		}

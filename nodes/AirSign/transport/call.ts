@@ -6,6 +6,7 @@ import { lostWriteText, mayHaveReachedAirSign } from '../errors/lostWrite';
 import { toNodeError } from '../errors/nodeError';
 import type { FailureMessages } from '../errors/wording';
 import { requestBudgetText } from '../helpers/constants';
+import { utcTimeOfDay } from '../helpers/dates';
 import type { RateLimitState } from './answerHeaders';
 import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
 import { pauseRequests } from './rateLimitPause';
@@ -129,9 +130,7 @@ function budgetUsedUp(
 	waitMs: number | undefined,
 ) {
 	const reset =
-		rateLimit.resetAt !== undefined
-			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
-			: '';
+		rateLimit.resetAt !== undefined ? ` It resets at ${utcTimeOfDay(rateLimit.resetAt)} UTC` : '';
 	const inMinutes =
 		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
 	const waited =

@@ -10,8 +10,8 @@ import { expiryOptions } from '../../descriptions/sessionSettings';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
 import { readAttachments } from '../../helpers/attachments';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { LIMITS } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import { assertName, textOf } from '../../helpers/validation';
@@ -224,7 +224,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(body as IDataObject)];
 }
 
 /** The session it was to create, by the name given. */

@@ -16,8 +16,8 @@ import { expiryOptions, templateSessionOptions } from '../../descriptions/sessio
 import { failer } from '../../errors/inputError';
 import { planFeatureFailures } from '../../errors/planFeature';
 import type { FailureMessages } from '../../errors/wording';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { LIMITS } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
@@ -162,7 +162,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [utcTimestamps(created as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(created as IDataObject)];
 }
 
 /** The template and the name given to the new session. */

@@ -8,8 +8,7 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
@@ -43,7 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
 		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
 	);
-	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(body as IDataObject)];
 }
 
 /** The session it was to read. */

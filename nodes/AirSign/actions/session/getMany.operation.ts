@@ -14,7 +14,7 @@ import {
 	SORT_ORDERS,
 	listSessionsBudgetText,
 } from '../../helpers/constants';
-import { toUtcIso } from '../../helpers/dates';
+import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf, readLimit } from '../../helpers/validation';
@@ -126,7 +126,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
-		query[key] = toUtcIso(node, value, label, this.getTimezone(), itemIndex);
+		query[key] = dateParameterAsUtcIso(node, value, label, this.getTimezone(), itemIndex);
 	}
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);

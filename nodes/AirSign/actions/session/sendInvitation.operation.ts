@@ -8,8 +8,7 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
@@ -128,7 +127,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the invitation may have been sent' },
 		},
 	);
-	return [utcTimestamps(answer.body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(answer.body as IDataObject)];
 }
 
 /** The session, and the recipient when one was chosen. */

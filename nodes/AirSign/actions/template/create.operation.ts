@@ -12,8 +12,8 @@ import type { FailureMessages } from '../../errors/wording';
 import { valueRefused } from '../../errors/wording';
 import { failer } from '../../errors/inputError';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { LIMITS } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import {
@@ -247,7 +247,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the template may exist' },
 		},
 	);
-	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(body as IDataObject)];
 }
 
 /** The template it was to create, by the name given. */

@@ -8,8 +8,7 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
@@ -40,7 +39,7 @@ export async function getTemplate(
 		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
 		{ failures, maxRateLimitWaitMs: maxWaitMs },
 	);
-	return utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS);
+	return withUtcTimestamps(body as IDataObject);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

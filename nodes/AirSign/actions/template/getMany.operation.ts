@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/constants';
+import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
 import { assertOneOf, readLimit } from '../../helpers/validation';
-import { utcTimestamps } from '../../helpers/dates';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
@@ -52,7 +52,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			await fetchTemplatesPage(this, { status, limit: pageSize, offset }, itemIndex, maxWaitMs),
 		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
 	);
-	return rows.map((template) => utcTimestamps(template, TIMESTAMP_FIELDS));
+	return rows.map((template) => withUtcTimestamps(template));
 }
 
 /** One page of List Templates; an answer that is not a list of templates is unreadable. */
