@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CONFIGURATION_INVALID } from './declaredFailure';
+import { CONFIGURATION_INVALID } from './causes';
 
 /**
  * Input the node refuses before any request (a parameter, an item's value): a NodeOperationError

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { FeatureUse } from '../errors/planFeature';
+import type { FeatureUse } from '../errors/messages';
 import {
 	COMPLETION_EMAIL_RECIPIENTS,
 	LIMITS,

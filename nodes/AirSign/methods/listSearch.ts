@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { declaredFailureOf, NODE_DEFECT } from '../errors/declaredFailure';
+import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
 import { LIMITS, listSessionsBudgetText, MAX_PAGE_SIZE } from '../helpers/constants';
 import { fetchTemplatesPage } from '../actions/template/getMany.operation';
 import { readByOffset } from '../transport/offsetPages';

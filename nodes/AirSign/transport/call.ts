@@ -1,10 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
-import { isTransient } from '../errors/failure';
-import { lostWriteText, mayHaveReachedAirSign } from '../errors/lostWrite';
+import { isTransient, mayHaveReachedAirSign } from '../errors/failure';
+import type { FailureMessages } from '../errors/messages';
+import { lostWriteText } from '../errors/messages';
 import { toNodeError } from '../errors/nodeError';
-import type { FailureMessages } from '../errors/wording';
 import { requestBudgetText } from '../helpers/constants';
 import { utcTimeOfDay } from '../helpers/dates';
 import type { RateLimitState } from './answerHeaders';

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { NODE_DEFECT } from '../errors/declaredFailure';
+import { NODE_DEFECT } from '../errors/causes';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { utcIsoFromMs } from '../helpers/dates';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { declaredFailureOf } from '../errors/declaredFailure';
+import { declaredFailureOf } from '../errors/causes';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { failer } from '../../errors/inputError';
-import type { FailureMessages } from '../../errors/wording';
+import type { FailureMessages } from '../../errors/messages';
 import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';

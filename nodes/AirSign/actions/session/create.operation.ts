@@ -7,8 +7,8 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/planFeature';
-import type { FailureMessages } from '../../errors/wording';
+import { planFeatureFailures } from '../../errors/messages';
+import type { FailureMessages } from '../../errors/messages';
 import { readAttachments } from '../../helpers/attachments';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Fail } from '../../errors/inputError';
 import { failer } from '../../errors/inputError';
-import type { FailureMessages } from '../../errors/wording';
+import type { FailureMessages } from '../../errors/messages';
 import type { BlockRecipient } from '../../helpers/blockDocument';
 import {
 	checkBlockDocument,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { valueRefused } from '../../errors/wording';
+import { valueRefused } from '../../errors/messages';
 
 /** What the operations that create a session share: Send Immediately and their failures. */
 

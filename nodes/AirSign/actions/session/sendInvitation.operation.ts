@@ -7,13 +7,13 @@ import {
 	maxRateLimitWaitOption,
 	optionsCollection,
 } from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/wording';
+import type { FailureMessages } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/notFound';
+import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [

@@ -7,9 +7,9 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/planFeature';
-import type { FailureMessages } from '../../errors/wording';
-import { valueRefused } from '../../errors/wording';
+import { planFeatureFailures } from '../../errors/messages';
+import type { FailureMessages } from '../../errors/messages';
+import { valueRefused } from '../../errors/messages';
 import { failer } from '../../errors/inputError';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';

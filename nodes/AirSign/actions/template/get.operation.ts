@@ -7,12 +7,12 @@ import {
 	maxRateLimitWaitOption,
 	optionsCollection,
 } from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/wording';
+import type { FailureMessages } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { templateNotFound } from '../../errors/notFound';
+import { templateNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [

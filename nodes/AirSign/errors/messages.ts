@@ -1,6 +1,6 @@
-import { describeNetworkCode } from './networkCodes';
+import { describeNetworkCode } from './causes';
 import type { RequestFailure } from './failure';
-import { MALFORMED_RESPONSE } from './failure';
+import { MALFORMED_RESPONSE, readServiceErrorCode } from './failure';
 
 export interface FailureText {
 	message: string;
@@ -103,3 +103,75 @@ const COMMON_FAILURES: Record<number, FailureText> = {
 		description: 'Wait a little and try again.',
 	},
 };
+
+/** The words for such a failure: what happened, then "check AirSign before running again: …". */
+export function lostWriteText(failure: RequestFailure, mayExist: string): FailureText {
+	const what =
+		failure.status === undefined
+			? `No answer from AirSign (${describeNetworkCode(failure.networkCode ?? '')})`
+			: failure.code === MALFORMED_RESPONSE
+				? `AirSign's answer could not be read [HTTP ${failure.status}]`
+				: `AirSign had an internal problem [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
+	return {
+		message: `${what}: check AirSign before running again: ${mayExist}`,
+		description:
+			'The request may have reached AirSign, so the node does not send it again by itself: a second attempt could do the work twice. Look in AirSign (or list sessions with Get Many) and run the node again only if it is not there.',
+	};
+}
+
+/**
+ * A 404 for an ID in the path. AirSign answers the same for an ID that does not exist and for
+ * one of another organisation, so the hint covers both.
+ */
+export const sessionNotFound: FailureText = {
+	message: 'AirSign has no session with this ID',
+	description:
+		'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
+};
+
+export const templateNotFound: FailureText = {
+	message: 'AirSign has no template with this ID',
+	description:
+		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
+};
+
+/** A plan feature a request uses, and the node parameters that use it. */
+export interface FeatureUse {
+	feature: string;
+	parameters: string[];
+}
+
+/** A scope the token lacks, in OAuth's words (RFC 6750 insufficient_scope); any other 403 may be the plan. */
+const SCOPE_CODE = 'INSUFFICIENT_SCOPE';
+
+/**
+ * The words for a 403 of a request that uses plan features. AirSign's body is read for the
+ * feature (a `feature` field, or a feature named in its message); a 403 that names none is
+ * worded as either a missing scope or a missing feature.
+ */
+export function planFeatureFailures(
+	body: unknown,
+	used: FeatureUse[],
+	scopeDescription: string,
+): FailureMessages {
+	if (used.length === 0) return { 403: { description: scopeDescription } };
+	const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+	const code = readServiceErrorCode(body);
+	if (code === SCOPE_CODE) return { 403: { description: scopeDescription } };
+	const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
+	const named = used.find((use) => said.includes(use.feature.toLowerCase()));
+	const text = named
+		? {
+				message: `Your AirSign plan does not include ${named.feature}`,
+				description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
+			}
+		: {
+				message: 'AirSign refused the request: a plan feature or a scope is missing',
+				description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
+			};
+	return { 403: text, ...(code !== undefined && { [code]: text }) };
+}
+
+function quoteList(parameters: string[]): string {
+	return parameters.map((p) => `"${p}"`).join(', ');
+}
