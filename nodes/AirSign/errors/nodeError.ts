@@ -51,9 +51,8 @@ export async function toNodeError(
 }
 
 /**
- * AirSign's error code (NOT_A_DRAFT, …) behind an error made by toNodeError. Kept beside the error
- * rather than on it: n8n-workflow 1.x drops an error's cause, and fields added to the error would
- * show in n8n's error view.
+ * AirSign's error code (NOT_A_DRAFT, …) behind an error made by toNodeError, kept beside the error
+ * so that n8n's error view does not show it (docs/compatibility.md).
  */
 const serviceCodes = new WeakMap<NodeApiError, string>();
 

@@ -17,7 +17,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 const blank = (value: unknown) => !isText(value) || value.trim() === '';
 
 /**
- * Section 4, checked: one block document, named in messages by `where` (for example
+ * One block document, checked against AirSign's bounds (LIMITS), named in messages by `where` (for example
  * `"Documents" [0]`). Returns it as given.
  */
 export function checkBlockDocument(value: unknown, where: string, fail: Fail): IDataObject {

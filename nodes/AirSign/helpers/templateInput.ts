@@ -9,7 +9,7 @@ const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const VARIABLE_TYPES = ['text', 'date', 'number'];
 
-/** Template recipients (public API 2.3): 1–20 keys, an optional role name, an email that may be blank or a token. */
+/** Template recipients: 1–20 keys, an optional role name, an email that may be blank or a token. */
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length < 1 || rows.length > LIMITS.recipients)
 		throw fail(
@@ -43,7 +43,7 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 	});
 }
 
-/** Variables (2.3): at most 50, each a unique name of letters, digits and "_", type text, date or number. */
+/** Variables: at most 50, each a unique name of letters, digits and "_", type text, date or number. */
 export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length > LIMITS.variables)
 		throw fail(

@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n
 import { NodeApiError } from 'n8n-workflow';
 
 import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
-import { LIMITS, listSessionsBudgetText, MAX_PAGE_SIZE } from '../helpers/constants';
+import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
 import { fetchTemplatesPage } from '../actions/template/getMany.operation';
 import { readByOffset } from '../transport/offsetPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
@@ -57,7 +57,7 @@ export async function searchSessions(
 				{ message: error.message },
 				{
 					message: error.message,
-					description: `${listSessionsBudgetText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
+					description: `${listSessionsLimitText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
 					httpCode: '429',
 					failure: declaredFailureOf(error),
 				},

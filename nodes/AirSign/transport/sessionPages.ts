@@ -2,13 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
 import { MALFORMED_RESPONSE } from '../errors/failure';
-import { UUID_PATTERN, listSessionsBudgetText } from '../helpers/constants';
+import { UUID_PATTERN, listSessionsLimitText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
-import type { BudgetWords, CallPolicy } from './call';
+import type { UsedUpWords, CallPolicy } from './call';
 import { callAirSign } from './call';
 import type { AirSignContext, ApiAnswer } from './request';
 
-/** Query parameters of List Sessions (spec 4.3) other than limit and offset. */
+/** Query parameters of List Sessions other than limit and offset. */
 export interface SessionsQuery {
 	status?: string;
 	name?: string;
@@ -36,10 +36,10 @@ export interface SessionsPage {
 	serverTime?: number;
 }
 
-/** List Sessions has its own hourly budget (spec: 60 requests), shared with every trigger. */
-const LIST_SESSIONS_BUDGET: BudgetWords = {
+/** List Sessions has its own hourly budget (LIST_SESSIONS_HOURLY_BUDGET), shared with every trigger. */
+const LIST_SESSIONS_USED_UP: UsedUpWords = {
 	name: 'List Sessions budget',
-	explain: listSessionsBudgetText,
+	explain: listSessionsLimitText,
 	advice: 'Run again after the reset, use "Limit" instead of "Return All", or poll less often.',
 };
 
@@ -68,7 +68,7 @@ export async function fetchSessionsPage(
 			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
 			itemIndex,
 		},
-		{ ...policy, failures: {}, budget: LIST_SESSIONS_BUDGET, unusable: malformedPage },
+		{ ...policy, failures: {}, usedUp: LIST_SESSIONS_USED_UP, unusable: malformedPage },
 	);
 	const { sessions, pagination } = answer.body as {
 		sessions: IDataObject[];

@@ -118,7 +118,7 @@ function parseJson(value: unknown, label: string, fail: Fail): unknown {
 
 const fixIt = 'Correct the documents in the node and run again.';
 
-/** AirSign's codes for block documents (section 4 and the sandbox's decisions). */
+/** AirSign's codes for block documents. */
 export const blockFailures: FailureMessages = {
 	TITLE_TOO_LONG: {
 		message: 'AirSign says the title does not fit on one line',

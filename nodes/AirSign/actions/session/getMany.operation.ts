@@ -12,7 +12,7 @@ import {
 	MAX_PAGE_SIZE,
 	SESSION_SORT_FIELDS,
 	SORT_ORDERS,
-	listSessionsBudgetText,
+	listSessionsLimitText,
 } from '../../helpers/constants';
 import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
@@ -34,7 +34,7 @@ const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `${listSessionsBudgetText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
+		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',
