@@ -14,12 +14,12 @@ import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
-import { assertName, textOf } from '../../helpers/validation';
+import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures, readDocuments } from './createDocuments';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
-import { failer, inputError } from '../../errors/inputError';
+import { inputError } from '../../errors/inputError';
 
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
@@ -179,12 +179,7 @@ const failures: FailureMessages = { ...createdSessionFailures, ...blockFailures 
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const name = assertName(
-		node,
-		textOf(this.getNodeParameter('name', itemIndex), '"Name"', failer(node, itemIndex)).trim(),
-		'Name',
-		itemIndex,
-	);
+	const name = readName(this, itemIndex);
 	const { documents, recipients } = readDocuments(this, itemIndex);
 	const attachments = readAttachments(
 		node,

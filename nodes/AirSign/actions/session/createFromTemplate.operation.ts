@@ -13,7 +13,6 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { failer } from '../../errors/inputError';
 import { planFeatureFailures } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
@@ -22,7 +21,7 @@ import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
-import { assertName, textOf } from '../../helpers/validation';
+import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { templateNotFound } from '../../errors/messages';
 import { getTemplate } from '../template/get.operation';
@@ -107,12 +106,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'template',
 		itemIndex,
 	);
-	const name = textOf(
-		this.getNodeParameter('name', itemIndex, ''),
-		'"Name"',
-		failer(node, itemIndex),
-	).trim();
-	if (name !== '') assertName(node, name, 'Name', itemIndex);
+	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(node, options, itemIndex, true);

@@ -21,7 +21,7 @@ import {
 	checkTokensDeclared,
 	checkVariables,
 } from '../../helpers/templateInput';
-import { assertName, textOf } from '../../helpers/validation';
+import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures } from '../session/createDocuments';
 import { identifyByParameters } from '../itemIdentity';
@@ -201,12 +201,7 @@ const failures: FailureMessages = {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const fail = failer(node, itemIndex);
-	const name = assertName(
-		node,
-		textOf(this.getNodeParameter('name', itemIndex), '"Name"', fail).trim(),
-		'Name',
-		itemIndex,
-	);
+	const name = readName(this, itemIndex);
 	let document: unknown = this.getNodeParameter('document', itemIndex);
 	if (typeof document === 'string') {
 		try {
