@@ -5,7 +5,7 @@ import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
 import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
 import { fetchTemplatesPage } from '../actions/template/getMany.operation';
 import { readByOffset } from '../transport/offsetPages';
-import { fetchSessionsPage } from '../transport/sessionPages';
+import { sessionPages } from '../transport/sessionPages';
 
 const STATUS_LABELS: Record<string, string> = {
 	draft: 'draft',
@@ -28,21 +28,13 @@ export async function searchSessions(
 ): Promise<INodeListSearchResult> {
 	const query = { name: filter?.trim() || undefined, sortBy: 'updatedAt', sortOrder: 'desc' };
 	try {
-		const { rows, nextOffset } = await readByOffset(
-			async (limit, offset) => {
-				const page = await fetchSessionsPage(this, query, { limit, offset }, 0, {
-					maxRateLimitWaitMs: 0,
-					transientRetries: 1,
-				});
-				return { rows: page.sessions, hasMore: page.pagination.hasMore };
-			},
-			{
-				...searchPaging(paginationToken),
-				pageSize: MAX_PAGE_SIZE,
-				idField: 'sessionId',
-				maxPages: 1,
-			},
-		);
+		const pages = sessionPages(this, query, 0, { maxRateLimitWaitMs: 0, transientRetries: 1 });
+		const { rows, nextOffset } = await readByOffset(pages, {
+			...searchPaging(paginationToken),
+			pageSize: MAX_PAGE_SIZE,
+			idField: 'sessionId',
+			maxPages: 1,
+		});
 		return {
 			results: rows.map((session) => ({
 				name: `${String(session.name)} (${STATUS_LABELS[String(session.status)] ?? String(session.status)})`,

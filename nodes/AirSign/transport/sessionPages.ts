@@ -6,6 +6,7 @@ import { UUID_PATTERN, listSessionsLimitText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { UsedUpWords, CallPolicy } from './call';
 import { callAirSign } from './call';
+import type { OffsetPage } from './offsetPages';
 import type { AirSignContext, ApiAnswer } from './request';
 
 /** Query parameters of List Sessions other than limit and offset. */
@@ -75,6 +76,19 @@ export async function fetchSessionsPage(
 		pagination: Pagination;
 	};
 	return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
+}
+
+/** List Sessions as the offset pager reads it (transport/offsetPages.ts). */
+export function sessionPages(
+	ctx: AirSignContext,
+	query: SessionsQuery,
+	itemIndex: number,
+	policy: RetryPolicy,
+): (limit: number, offset: number) => Promise<OffsetPage> {
+	return async (limit, offset) => {
+		const page = await fetchSessionsPage(ctx, query, { limit, offset }, itemIndex, policy);
+		return { rows: page.sessions, hasMore: page.pagination.hasMore };
+	};
 }
 
 function malformedPage(answer: ApiAnswer): RequestFailure | undefined {

@@ -13,7 +13,7 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/messages';
+import { planFeatureFailures, templateNotFound } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
@@ -23,7 +23,6 @@ import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { templateNotFound } from '../../errors/messages';
 import { getTemplate } from '../template/get.operation';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';

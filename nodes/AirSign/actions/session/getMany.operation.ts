@@ -20,10 +20,28 @@ import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf, readLimit } from '../../helpers/validation';
 import { READ_TRANSIENT_RETRIES } from '../../transport/call';
 import type { SessionsQuery } from '../../transport/sessionPages';
-import { fetchSessionsPage } from '../../transport/sessionPages';
+import { sessionPages } from '../../transport/sessionPages';
 import { readByOffset } from '../../transport/offsetPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
 import { inputError } from '../../errors/inputError';
+
+const DATE_FILTERS = {
+	createdAfter: 'Created After',
+	createdBefore: 'Created Before',
+	updatedAfter: 'Updated After',
+	updatedBefore: 'Updated Before',
+} as const;
+
+function dateFilter(name: keyof typeof DATE_FILTERS): INodeProperties {
+	const [event, side] = DATE_FILTERS[name].toLowerCase().split(' ');
+	return {
+		displayName: DATE_FILTERS[name],
+		name,
+		type: 'dateTime',
+		default: '',
+		description: `Only sessions ${event} ${side} this moment`,
+	};
+}
 
 const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 	completedDate: 'Completed Date',
@@ -41,37 +59,13 @@ const properties: INodeProperties[] = [
 	},
 	...returnAllAndLimit,
 	filtersCollection([
-		{
-			displayName: 'Created After',
-			name: 'createdAfter',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions created after this moment',
-		},
-		{
-			displayName: 'Created Before',
-			name: 'createdBefore',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions created before this moment',
-		},
+		dateFilter('createdAfter'),
+		dateFilter('createdBefore'),
 		nameFilter,
 		recipientEmailFilter,
 		statusFilter,
-		{
-			displayName: 'Updated After',
-			name: 'updatedAfter',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions updated after this moment',
-		},
-		{
-			displayName: 'Updated Before',
-			name: 'updatedBefore',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions updated before this moment',
-		},
+		dateFilter('updatedAfter'),
+		dateFilter('updatedBefore'),
 	]),
 	optionsCollection([
 		maxRateLimitWaitOption,
@@ -103,13 +97,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const DATE_FILTERS = {
-	createdAfter: 'Created After',
-	createdBefore: 'Created Before',
-	updatedAfter: 'Updated After',
-	updatedBefore: 'Updated Before',
-} as const;
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const limit = readLimit(this, itemIndex);
@@ -135,19 +122,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		transientRetries: READ_TRANSIENT_RETRIES,
 	};
-	const { rows } = await readByOffset(
-		async (pageSize, offset) => {
-			const page = await fetchSessionsPage(
-				this,
-				query,
-				{ limit: pageSize, offset },
-				itemIndex,
-				policy,
-			);
-			return { rows: page.sessions, hasMore: page.pagination.hasMore };
-		},
-		{ limit, pageSize: MAX_PAGE_SIZE, idField: 'sessionId' },
-	);
+	const { rows } = await readByOffset(sessionPages(this, query, itemIndex, policy), {
+		limit,
+		pageSize: MAX_PAGE_SIZE,
+		idField: 'sessionId',
+	});
 	return rows;
 }
 

@@ -8,9 +8,8 @@ import {
 } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
-import { planFeatureFailures } from '../../errors/messages';
+import { planFeatureFailures, valueRefused } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
-import { valueRefused } from '../../errors/messages';
 import { failer } from '../../errors/inputError';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
