@@ -5,6 +5,34 @@ import { LIMITS } from '../helpers/constants';
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
 
+/** A "Recipients" list of the given fields (Create in simple mode, Create Template). */
+export function recipientsCollection(
+	description: string,
+	values: INodeProperties[],
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Recipients',
+		name: 'recipients',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Recipient',
+		...(displayOptions && { displayOptions }),
+		description,
+		options: [{ displayName: 'Recipient', name: 'recipient', values }],
+	};
+}
+
+export const signingOrderField: INodeProperties = {
+	displayName: 'Signing Order',
+	name: 'signingOrder',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description: 'Position in the signing order; 0 signs in the order listed',
+};
+
 /** Create's documents and recipients, either way (read by actions/session/createDocuments.ts). */
 export const documentFields: INodeProperties[] = [
 	{
@@ -45,48 +73,29 @@ export const documentFields: INodeProperties[] = [
 		description:
 			'The text of the document. Blank lines separate paragraphs; a paragraph starting with "# " is a heading.',
 	},
-	{
-		displayName: 'Recipients',
-		name: 'recipients',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Recipient',
-		displayOptions: simple,
-		description: `Who signs, 1 to ${LIMITS.recipients}. Each gets a signature block at the end of the document.`,
-		options: [
+	recipientsCollection(
+		`Who signs, 1 to ${LIMITS.recipients}. Each gets a signature block at the end of the document.`,
+		[
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 			{
-				displayName: 'Recipient',
-				name: 'recipient',
-				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						placeholder: 'name@email.com',
-						default: '',
-						required: true,
-					},
-					{
-						displayName: 'Signing Order',
-						name: 'signingOrder',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 0,
-						description: 'Position in the signing order; 0 signs in the order listed',
-					},
-					{
-						displayName: 'Signature Label',
-						name: 'label',
-						type: 'string',
-						default: '',
-						description: `Label of the recipient’s signature block, at most ${LIMITS.label} characters. Empty: the recipient’s name.`,
-					},
-				],
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				required: true,
+			},
+			signingOrderField,
+			{
+				displayName: 'Signature Label',
+				name: 'label',
+				type: 'string',
+				default: '',
+				description: `Label of the recipient’s signature block, at most ${LIMITS.label} characters. Empty: the recipient’s name.`,
 			},
 		],
-	},
+		simple,
+	),
 	{
 		displayName: 'Documents',
 		name: 'documents',

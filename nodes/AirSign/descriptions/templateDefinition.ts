@@ -1,59 +1,38 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../helpers/constants';
+import { recipientsCollection, signingOrderField } from './sessionDocuments';
 
 /** Create Template's recipient roles and variables (checked by helpers/templateInput.ts). */
 export const templateRecipientsAndVariables: INodeProperties[] = [
-	{
-		displayName: 'Recipients',
-		name: 'recipients',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Recipient',
-		description: `The roles that sign, 1 to ${LIMITS.recipients}`,
-		options: [
-			{
-				displayName: 'Recipient',
-				name: 'recipient',
-				values: [
-					{
-						displayName: 'Key',
-						name: 'key',
-						type: 'string',
-						default: '',
-						required: true,
-						description: 'Named by the role’s signature block: letters, digits, "_" and "-"',
-					},
-					{
-						displayName: 'Role Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Employee',
-						description:
-							'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
-					},
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						placeholder: 'name@email.com',
-						default: '',
-						description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
-					},
-					{
-						displayName: 'Signing Order',
-						name: 'signingOrder',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 0,
-						description: 'Position in the signing order; 0 signs in the order listed',
-					},
-				],
-			},
-		],
-	},
+	recipientsCollection(`The roles that sign, 1 to ${LIMITS.recipients}`, [
+		{
+			displayName: 'Key',
+			name: 'key',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Named by the role’s signature block: letters, digits, "_" and "-"',
+		},
+		{
+			displayName: 'Role Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Employee',
+			description:
+				'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
+		},
+		signingOrderField,
+	]),
 	{
 		displayName: 'Variables',
 		name: 'variables',
