@@ -145,11 +145,23 @@ export interface FeatureUse {
 const SCOPE_CODE = 'INSUFFICIENT_SCOPE';
 
 /**
+ * An operation's failures, read off the failed answer, with the words for a 403 of a request that
+ * uses plan features (`used`) and the scope the operation needs.
+ */
+export function withPlanFeatures(
+	failures: FailureMessages,
+	used: FeatureUse[],
+	scopeDescription: string,
+): (answer: { body: unknown }) => FailureMessages {
+	return ({ body }) => ({ ...failures, ...planFeatureFailures(body, used, scopeDescription) });
+}
+
+/**
  * The words for a 403 of a request that uses plan features. AirSign's body is read for the
  * feature (a `feature` field, or a feature named in its message); a 403 that names none is
  * worded as either a missing scope or a missing feature.
  */
-export function planFeatureFailures(
+function planFeatureFailures(
 	body: unknown,
 	used: FeatureUse[],
 	scopeDescription: string,

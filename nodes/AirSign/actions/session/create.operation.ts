@@ -8,7 +8,7 @@ import {
 } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
 import { expiryOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/messages';
+import { withPlanFeatures } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
 import { readAttachments } from '../../helpers/attachments';
 import { LIMITS } from '../../helpers/constants';
@@ -83,14 +83,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			itemIndex,
 		},
 		{
-			failures: (answer) => ({
-				...failures,
-				...planFeatureFailures(
-					answer.body,
-					settings.features,
-					createdSessionFailures[403].description,
-				),
-			}),
+			failures: withPlanFeatures(
+				failures,
+				settings.features,
+				createdSessionFailures[403].description,
+			),
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 			write: { mayExist: 'the session may exist' },
 		},

@@ -13,7 +13,7 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures, templateNotFound } from '../../errors/messages';
+import { templateNotFound, withPlanFeatures } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
@@ -143,14 +143,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{ method: 'POST', path: '/SessionFromTemplate', body, itemIndex },
 		{
-			failures: (answer) => ({
-				...failures,
-				...planFeatureFailures(
-					answer.body,
-					settings.features,
-					createdSessionFailures[403].description,
-				),
-			}),
+			failures: withPlanFeatures(
+				failures,
+				settings.features,
+				createdSessionFailures[403].description,
+			),
 			maxRateLimitWaitMs: maxWaitMs,
 			write: { mayExist: 'the session may exist' },
 		},

@@ -8,7 +8,7 @@ import {
 } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
-import { planFeatureFailures, valueRefused } from '../../errors/messages';
+import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
 import { failer } from '../../errors/inputError';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
@@ -116,10 +116,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			itemIndex,
 		},
 		{
-			failures: (answer) => ({
-				...failures,
-				...planFeatureFailures(answer.body, settings.features, scope),
-			}),
+			failures: withPlanFeatures(failures, settings.features, scope),
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 			write: { mayExist: 'the template may exist' },
 		},
