@@ -12,13 +12,13 @@ import type {
 // Besides n8n-workflow, only files without imports of their own: the service's facts, the Base
 // URL rule, the words for a network failure and the failure causes are one fact each, for
 // credential and nodes alike.
-import type { DeclaredFailure } from '../nodes/AirSign/errors/declaredFailure';
+import type { DeclaredFailure } from '../nodes/AirSign/errors/causes';
 import {
 	CONFIGURATION_INVALID,
 	CREDENTIAL_INVALID,
+	describeNetworkCode,
 	TEMPORARILY_UNAVAILABLE,
-} from '../nodes/AirSign/errors/declaredFailure';
-import { describeNetworkCode } from '../nodes/AirSign/errors/networkCodes';
+} from '../nodes/AirSign/errors/causes';
 import { LIST_SESSIONS_HOURLY_BUDGET, TOKEN_PATH } from '../nodes/AirSign/helpers/constants';
 import { normaliseBaseUrl } from '../nodes/AirSign/transport/baseUrl';
 

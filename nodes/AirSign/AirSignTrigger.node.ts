@@ -17,7 +17,7 @@ import {
 	eventsProperty,
 	recipientStatusFilter,
 } from './descriptions/triggerEvents';
-import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsBudgetText } from './helpers/constants';
+import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsLimitText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
 
 export class AirSignTrigger implements INodeType {
@@ -37,7 +37,7 @@ export class AirSignTrigger implements INodeType {
 		credentials: [{ name: 'airSignApi', required: true }],
 		properties: [
 			{
-				displayName: `${listSessionsBudgetText()}. A quiet poll costs one request: every minute (n8n's default) spends the whole hour's budget, fine when nothing else of the organisation lists sessions (the trigger then pauses near the end of each hour to keep the reserve); every 2 minutes or slower leaves room for the others.`,
+				displayName: `${listSessionsLimitText()}. A quiet poll costs one request: every minute (n8n's default) spends the whole hour's budget, fine when nothing else of the organisation lists sessions (the trigger then pauses near the end of each hour to keep the reserve); every 2 minutes or slower leaves room for the others.`,
 				name: 'budgetNotice',
 				type: 'notice',
 				default: '',

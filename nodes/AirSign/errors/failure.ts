@@ -1,7 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { RateLimitState } from '../transport/answerHeaders';
-import type { DeclaredFailure } from './declaredFailure';
-import { declaredFailureOf } from './declaredFailure';
-import { readServiceErrorCode, readServiceMessage } from './serviceBody';
+import type { DeclaredFailure } from './causes';
+import {
+	CONFIGURATION_INVALID,
+	CREDENTIAL_INVALID,
+	declaredFailureOf,
+	TEMPORARILY_UNAVAILABLE,
+} from './causes';
 
 /**
  * What went wrong with one request, stripped of everything but what a message may show: never
@@ -28,13 +34,13 @@ export interface RequestFailure {
 export const MALFORMED_RESPONSE = 'MALFORMED_RESPONSE';
 
 /**
- * A non-2xx answer, or a 2xx answer that is not the JSON object the spec promises. A 429 keeps
- * AirSign's wait hints (read from its headers) for the cause the error declares.
+ * A non-2xx answer, or a 2xx answer that is not a JSON object. A 429 keeps AirSign's wait hints:
+ * Retry-After as it came, the reset as a time on this machine's clock (immune to skew).
  */
 export function failureFromAnswer(
 	status: number,
 	body: unknown,
-	rateLimit: RateLimitState = {},
+	{ retryAfterMs, msUntilReset }: RateLimitState = {},
 ): RequestFailure | undefined {
 	if (status >= 200 && status < 300) {
 		if (body !== null && typeof body === 'object') return undefined;
@@ -44,22 +50,15 @@ export function failureFromAnswer(
 		status,
 		code: readServiceErrorCode(body),
 		serviceMessage: readServiceMessage(body),
-		...(status === 429 && waitHints(rateLimit)),
-	};
-}
-
-/** Retry-After as it came; the reset as a time on this machine's clock (immune to skew). */
-function waitHints({ retryAfterMs, msUntilReset }: RateLimitState) {
-	return {
-		...(retryAfterMs !== undefined && { retryAfterMs }),
-		...(msUntilReset !== undefined && { resetsAtEpochMs: Date.now() + msUntilReset }),
+		...(status === 429 && retryAfterMs !== undefined && { retryAfterMs }),
+		...(status === 429 &&
+			msUntilReset !== undefined && { resetsAtEpochMs: Date.now() + msUntilReset }),
 	};
 }
 
 /**
- * A request that got no answer: a network error, a timeout, or a failed token request. n8n 2.x
- * keeps the network code on the error's cause; n8n-core 1.x puts it in the NodeApiError's
- * `httpCode` ("ECONNREFUSED").
+ * A request that got no answer: a network error, a timeout, or a failed token request. Where
+ * the network code is kept depends on the n8n version (docs/compatibility.md).
  */
 export function failureWithoutAnswer(error: unknown): RequestFailure {
 	const thrown = error as {
@@ -81,4 +80,117 @@ export function failureWithoutAnswer(error: unknown): RequestFailure {
 export function isTransient(failure: RequestFailure): boolean {
 	if (failure.status === undefined) return failure.networkCode !== undefined;
 	return failure.status >= 500 || failure.code === MALFORMED_RESPONSE;
+}
+
+/** Network failures that happen before a request leaves: nothing reached AirSign. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A failure after which AirSign may have done the work: the connection dropped or timed out
+ * after sending, a 5xx, or an answer that could not be read. A write is never repeated after
+ * one of these, since that could create a second session.
+ */
+export function mayHaveReachedAirSign(failure: RequestFailure): boolean {
+	if (failure.status !== undefined)
+		return failure.status >= 500 || failure.code === MALFORMED_RESPONSE;
+	if (failure.networkCode === undefined) return false;
+	return !NOT_SENT.has(failure.networkCode.toUpperCase());
+}
+
+/** The cause of a failed request, from its status (or its absence). */
+export function causeOfRequestFailure(failure: RequestFailure): DeclaredFailure {
+	const { status } = failure;
+	if (status === undefined) {
+		// The credential's token request declares its own (see AirSignApi.credentials.ts).
+		if (failure.declared) return failure.declared;
+		// No answer: refused, dropped, timed out, host not found.
+		if (failure.networkCode !== undefined) return TEMPORARILY_UNAVAILABLE;
+		// n8n refused to send it (a blocked private address, a domain the credential does not allow).
+		return CONFIGURATION_INVALID;
+	}
+	if (status === 429) {
+		return {
+			cause: 'rate-limited',
+			...(failure.retryAfterMs !== undefined && { retryAfterMs: failure.retryAfterMs }),
+			...(failure.resetsAtEpochMs !== undefined && { resetsAtEpochMs: failure.resetsAtEpochMs }),
+		};
+	}
+	// An answer that is not JSON (a proxy page, a cut body), a 5xx or a 408 may pass.
+	if (failure.code === MALFORMED_RESPONSE || status >= 500 || status === 408)
+		return TEMPORARILY_UNAVAILABLE;
+	if (status === 401) return CREDENTIAL_INVALID;
+	return CONFIGURATION_INVALID;
+}
+
+/**
+ * AirSign's error code in an error body. AirSign does not document the body's shape, so the code
+ * is looked for wherever JSON APIs commonly put it; the node depends on nothing but it and the
+ * HTTP status.
+ */
+export function readServiceErrorCode(body: unknown): string | undefined {
+	const data = asObject(body);
+	if (!data) return undefined;
+	const candidates: unknown[] = [
+		data.code,
+		data.errorCode,
+		data.error_code,
+		typeof data.error === 'string' ? data.error : asObject(data.error)?.code,
+		asObject(data.error)?.errorCode,
+		Array.isArray(data.errors) ? asObject(data.errors[0])?.code : undefined,
+		codeFromProblemType(data.type),
+	];
+	for (const candidate of candidates) {
+		if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
+		if (typeof candidate === 'number') return String(candidate);
+	}
+	return undefined;
+}
+
+/** The service's own words, shown as a detail under the node's message. */
+export function readServiceMessage(body: unknown): string | undefined {
+	const data = asObject(body);
+	if (!data) return undefined;
+	const error = asObject(data.error);
+	const candidates: unknown[] = [
+		data.message,
+		data.detail,
+		data.error_description,
+		error?.message,
+		Array.isArray(data.errors) ? asObject(data.errors[0])?.message : undefined,
+		data.title,
+	];
+	const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
+	return typeof found === 'string' ? found.trim().slice(0, 500) : undefined;
+}
+
+function asObject(value: unknown): IDataObject | undefined {
+	if (typeof value === 'string') {
+		try {
+			return asObject(JSON.parse(value));
+		} catch {
+			return undefined;
+		}
+	}
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+/**
+ * RFC 7807 problem bodies name the problem by a URI in `type`, e.g. ".../errors/not-a-draft":
+ * its last segment, spelt as AirSign's codes are (NOT_A_DRAFT).
+ */
+function codeFromProblemType(type: unknown): string | undefined {
+	if (typeof type !== 'string' || type === 'about:blank') return undefined;
+	// A URN (urn:problem:not-a-draft) separates its segments with ":".
+	const lastSegment = type.split(/[/#:]/).filter(Boolean).pop();
+	if (!lastSegment) return undefined;
+	return (
+		lastSegment
+			.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+			// A one-letter word in PascalCase: NotADraft → Not_A_Draft, not Not_ADraft.
+			.replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+			.replace(/[-\s.]+/g, '_')
+			.toUpperCase()
+	);
 }

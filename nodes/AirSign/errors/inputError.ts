@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CONFIGURATION_INVALID } from './declaredFailure';
+import { CONFIGURATION_INVALID } from './causes';
 
 /**
  * Input the node refuses before any request (a parameter, an item's value): a NodeOperationError
@@ -15,4 +15,11 @@ export function inputError(
 	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
 	return new NodeOperationError(node, message, { ...options, failure: CONFIGURATION_INVALID });
+}
+
+/** Refuses input of one item: a message, and a description when the fix is not obvious. */
+export type Fail = (message: string, description?: string) => NodeOperationError;
+
+export function failer(node: INode, itemIndex: number): Fail {
+	return (message, description) => inputError(node, message, { itemIndex, description });
 }

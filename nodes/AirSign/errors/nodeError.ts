@@ -8,16 +8,15 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
-import { causeOfRequestFailure } from './cause';
 import type { RequestFailure } from './failure';
-import { MALFORMED_RESPONSE } from './failure';
-import type { FailureMessages, FailureText } from './wording';
-import { describeFailure } from './wording';
+import { causeOfRequestFailure, MALFORMED_RESPONSE } from './failure';
+import type { FailureMessages, FailureText } from './messages';
+import { describeFailure } from './messages';
 
 /**
  * The NodeApiError a workflow builder sees for a failed request: the operation's words, the
  * HTTP status and the service's code, and nothing of the credential; it declares the failure's
- * cause (see cause.ts). The secrets are read only here, when a failure needs them, so that any
+ * cause (causeOfRequestFailure). The secrets are read only here, when a failure needs them, so that any
  * of their values the service echoed back is replaced before the text leaves the node.
  */
 export async function toNodeError(
@@ -52,9 +51,8 @@ export async function toNodeError(
 }
 
 /**
- * AirSign's error code (NOT_A_DRAFT, …) behind an error made by toNodeError. Kept beside the error
- * rather than on it: n8n-workflow 1.x drops an error's cause, and fields added to the error would
- * show in n8n's error view.
+ * AirSign's error code (NOT_A_DRAFT, …) behind an error made by toNodeError, kept beside the error
+ * so that n8n's error view does not show it (docs/compatibility.md).
  */
 const serviceCodes = new WeakMap<NodeApiError, string>();
 

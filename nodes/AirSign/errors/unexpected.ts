@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { ExpressionError, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CONFIGURATION_INVALID, declaredFailureOf, NODE_DEFECT } from './declaredFailure';
+import { CONFIGURATION_INVALID, declaredFailureOf, NODE_DEFECT } from './causes';
 
 /**
  * Any error an operation threw, as the node error n8n shows, with its cause declared. The node's

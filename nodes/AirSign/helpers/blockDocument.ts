@@ -1,8 +1,7 @@
-import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import { inputError } from '../errors/inputError';
+import type { Fail } from '../errors/inputError';
 import { shownValue } from './validation';
 
 /** A recipient of a session written in blocks: the key its signature block names. */
@@ -13,18 +12,12 @@ export interface BlockRecipient extends IDataObject {
 	signingOrder?: number;
 }
 
-type Fail = (message: string, description?: string) => NodeOperationError;
-
-export function failer(node: INode, itemIndex: number): Fail {
-	return (message, description) => inputError(node, message, { itemIndex, description });
-}
-
 const chars = (text: string) => [...text].length;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const blank = (value: unknown) => !isText(value) || value.trim() === '';
 
 /**
- * Section 4, checked: one block document, named in messages by `where` (for example
+ * One block document, checked against AirSign's bounds (LIMITS), named in messages by `where` (for example
  * `"Documents" [0]`). Returns it as given.
  */
 export function checkBlockDocument(value: unknown, where: string, fail: Fail): IDataObject {

@@ -11,7 +11,7 @@ export const API_PREFIX = '/api/v1';
 /** Path of the OAuth 2.0 token endpoint below the Base URL (client-credentials grant). */
 export const TOKEN_PATH = '/oidc/token';
 
-/** The session states of the spec, section 3. */
+/** AirSign's session states. */
 export const SESSION_STATUSES = [
 	'draft',
 	'pending',
@@ -40,15 +40,14 @@ export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 export const LIST_SESSIONS_HOURLY_BUDGET = 60;
 
 /** The budget in words, for notices and messages; `limit` when the service stated another. */
-export function listSessionsBudgetText(limit = LIST_SESSIONS_HOURLY_BUDGET): string {
+export function listSessionsLimitText(limit = LIST_SESSIONS_HOURLY_BUDGET): string {
 	return `AirSign allows ${limit} List Sessions requests per hour per organisation, shared by every workflow and trigger`;
 }
 
 /**
- * The spec says "7MB" without saying whether that is 10^6 or 2^20 bytes. A check
- * in n8n must never refuse a file the service could accept, so it uses the larger
- * reading; a file between the two readings may still get FILE_TOO_LARGE from the
- * service, which is mapped to the same clear message.
+ * AirSign says "7MB" without saying whether that is 10^6 or 2^20 bytes. A check in n8n must
+ * never refuse a file the service could accept, so it uses the larger reading; a file between
+ * the two may still get FILE_TOO_LARGE from AirSign, which is mapped to the same message.
  */
 export const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
 
@@ -63,10 +62,10 @@ export const PDF_SIGNATURE = '%PDF-';
 export const SECRET_FIELDS = ['accessToken', 'clientSecret', 'sessionToken'] as const;
 
 /**
- * The public API's own budget (airsign-public-api.md section 3). AirSign does not publish its
- * size; the headers of every answer state it, and messages use what they said.
+ * The hourly limit of every request but List Sessions. AirSign does not publish its size; the
+ * headers of every answer state it, and messages use what they said.
  */
-export function requestBudgetText(limit?: number): string {
+export function requestLimitText(limit?: number): string {
 	const size = limit === undefined ? 'a number of' : String(limit);
 	return `AirSign allows ${size} requests per hour per organisation for sessions by ID, invitations, templates and session creation, shared by every workflow (apart from List Sessions' own budget)`;
 }
@@ -78,12 +77,12 @@ export function requestBudgetText(limit?: number): string {
 export const DEFAULT_ITEMS_AT_ONCE = 100;
 export const MAX_ITEMS_AT_ONCE = 250;
 
-/** Bounds of the public API (its sections 1, 2 and 4), checked before any request. */
+/** AirSign's bounds on what a request carries, checked before any request. */
 export const LIMITS = {
 	name: 50,
 	files: 10,
 	recipients: 20,
-	/** AirSign says "about 30 characters"; the decided limit is 40 (code TITLE_TOO_LONG). */
+	/** AirSign says "about 30 characters" (code TITLE_TOO_LONG past it); the node refuses more than 40. */
 	title: 40,
 	subtitle: 200,
 	blocks: 500,

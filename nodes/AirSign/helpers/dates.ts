@@ -1,7 +1,10 @@
+/** Every date the node reads or writes: parameters in, AirSign's timestamps out, as ISO 8601 UTC. */
+
 import type { INode } from 'n8n-workflow';
 import { tryToParseDateTime } from 'n8n-workflow';
-import { inputError } from '../errors/inputError';
 
+import { inputError } from '../errors/inputError';
+import { TIMESTAMP_FIELDS } from './constants';
 import { shownValue } from './validation';
 
 /**
@@ -10,7 +13,7 @@ import { shownValue } from './validation';
  * string the service expects. A date without an offset is read in the workflow's
  * timezone, as n8n's own date fields are.
  */
-export function toUtcIso(
+export function dateParameterAsUtcIso(
 	node: INode,
 	value: unknown,
 	parameterLabel: string,
@@ -38,7 +41,7 @@ export function toUtcIso(
  * False for text whose leading YYYY-MM-DD is no day of the calendar (2025-02-30): n8n's date
  * parsing falls back on JavaScript's Date, which would quietly roll it over to 2025-03-02.
  */
-export function isCalendarDay(value: unknown): boolean {
+function isCalendarDay(value: unknown): boolean {
 	if (typeof value !== 'string') return true;
 	const match = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
 	if (!match) return true;
@@ -49,9 +52,27 @@ export function isCalendarDay(value: unknown): boolean {
 	);
 }
 
+/**
+ * A date variable's value (text from the date picker or an expression) as the calendar day
+ * YYYY-MM-DD in the workflow's timezone; null when it is no date.
+ */
+export function dateVariableAsDay(value: unknown, timezone: string): string | null {
+	try {
+		const parsed = tryToParseDateTime(value as string, timezone);
+		return parsed.isValid && isCalendarDay(value) ? parsed.setZone(timezone).toISODate() : null;
+	} catch {
+		return null;
+	}
+}
+
 /** Epoch milliseconds as the ISO 8601 UTC text AirSign takes and gives. */
-export function isoFromMs(ms: number): string {
+export function utcIsoFromMs(ms: number): string {
 	return new Date(ms).toISOString();
+}
+
+/** Epoch milliseconds as the UTC time of day, HH:MM:SS (when a rate limit resets). */
+export function utcTimeOfDay(ms: number): string {
+	return new Date(ms).toISOString().slice(11, 19);
 }
 
 const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(Z|[+-]\d\d:?\d\d)?$/i;
@@ -61,7 +82,7 @@ const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(Z|[+-]\
  * (`2025-07-02 16:19:36`, Create From Template): those are UTC. A value already in UTC ISO
  * form, and anything that is not a timestamp, is returned unchanged.
  */
-export function toIsoUtc(value: string): string {
+function timestampAsUtcIso(value: string): string {
 	const match = TIMESTAMP.exec(value.trim());
 	if (!match) return value;
 	const [, date, time, zone] = match;
@@ -70,16 +91,16 @@ export function toIsoUtc(value: string): string {
 	return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/** A copy of an answer with every timestamp field (at any depth) in ISO 8601 UTC. */
-export function utcTimestamps<T>(value: T, fields: readonly string[]): T {
-	if (Array.isArray(value)) return value.map((entry) => utcTimestamps(entry, fields)) as T;
+/** A copy of an answer with every timestamp field (TIMESTAMP_FIELDS, at any depth) in ISO 8601 UTC. */
+export function withUtcTimestamps<T>(value: T): T {
+	if (Array.isArray(value)) return value.map((entry) => withUtcTimestamps(entry)) as T;
 	if (value === null || typeof value !== 'object') return value;
 	const copy: Record<string, unknown> = {};
 	for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
 		copy[key] =
-			typeof entry === 'string' && fields.includes(key)
-				? toIsoUtc(entry)
-				: utcTimestamps(entry, fields);
+			typeof entry === 'string' && TIMESTAMP_FIELDS.includes(key)
+				? timestampAsUtcIso(entry)
+				: withUtcTimestamps(entry);
 	}
 	return copy as T;
 }

@@ -31,7 +31,7 @@ export function readLocatorId(
  * The ID in an AirSign link. AirSign's links are not documented, so any link is accepted that
  * holds one UUID, or several of which one follows a "/session(s)/" (or "/template(s)/") segment.
  */
-export function idFromUrl(node: INode, url: string, kind: IdKind, itemIndex: number): string {
+function idFromUrl(node: INode, url: string, kind: IdKind, itemIndex: number): string {
 	const text = url.trim();
 	const ids = [...text.matchAll(UUID_ANYWHERE)].map((m) => m[0]);
 	const afterSegment = new RegExp(`/${kind}s?/(${UUID_ANYWHERE.source})`, 'i').exec(text)?.[1];

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { SESSION_STATUSES } from './constants';
+import { EMAIL_PATTERN, SESSION_STATUSES } from './constants';
 import { inputError } from '../errors/inputError';
 import { shownValue } from './validation';
 
@@ -34,7 +34,7 @@ export function readSessionMatch(
 			description: `AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
 		});
 	}
-	if (match.recipientEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(match.recipientEmail)) {
+	if (match.recipientEmail !== undefined && !EMAIL_PATTERN.test(match.recipientEmail)) {
 		throw inputError(node, `"Recipient Email" is not an email address: ${match.recipientEmail}`, {
 			itemIndex,
 		});

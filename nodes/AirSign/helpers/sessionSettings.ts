@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { FeatureUse } from '../errors/planFeature';
+import type { FeatureUse } from '../errors/messages';
 import {
 	COMPLETION_EMAIL_RECIPIENTS,
 	LIMITS,
@@ -8,7 +8,7 @@ import {
 	REMINDER_FREQUENCIES,
 	UUID_PATTERN,
 } from './constants';
-import { inputError } from '../errors/inputError';
+import { failer } from '../errors/inputError';
 import { shownValue } from './validation';
 
 export interface SessionSettings {
@@ -30,7 +30,7 @@ export function readSessionSettings(
 	fromTemplate: boolean,
 ): SessionSettings {
 	const body: IDataObject = {};
-	const fail = (message: string) => inputError(node, message, { itemIndex });
+	const fail = failer(node, itemIndex);
 	const expiryUse: string[] = [];
 	if (options.expiryDays !== undefined) {
 		const days = options.expiryDays as number;
@@ -63,7 +63,12 @@ export function readSessionSettings(
 
 	const profile = typeof options.senderProfileId === 'string' ? options.senderProfileId.trim() : '';
 	if (profile !== '') {
-		body.senderProfileId = assertSenderProfile(node, profile, itemIndex);
+		if (!UUID_PATTERN.test(profile))
+			throw fail(
+				`"Sender Profile ID" is not an AirSign ID: ${profile.slice(0, 60)}`,
+				'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
+			);
+		body.senderProfileId = profile;
 		features.push({ feature: PLAN_FEATURES.senderProfiles, parameters: ['Sender Profile ID'] });
 	}
 	if (options.completionEmailRecipients !== undefined) {
@@ -82,25 +87,14 @@ export function readSessionSettings(
 		});
 	}
 	const tags = listOf(options.tagIds);
-	if (tags.length) body.tagIds = tags.map((tag) => assertTag(node, tag, itemIndex));
-	return { body, features };
-}
-
-function assertSenderProfile(node: INode, value: string, itemIndex: number): string {
-	if (UUID_PATTERN.test(value)) return value;
-	throw inputError(node, `"Sender Profile ID" is not an AirSign ID: ${value.slice(0, 60)}`, {
-		itemIndex,
-		description: 'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
-	});
-}
-
-function assertTag(node: INode, value: string, itemIndex: number): string {
-	if (UUID_PATTERN.test(value)) return value;
-	throw inputError(node, `"Tag IDs" holds something that is not a tag ID: ${value.slice(0, 60)}`, {
-		itemIndex,
-		description:
+	const notTag = tags.find((tag) => !UUID_PATTERN.test(tag));
+	if (notTag !== undefined)
+		throw fail(
+			`"Tag IDs" holds something that is not a tag ID: ${notTag.slice(0, 60)}`,
 			'Give tag IDs (UUIDs) separated by commas, or an expression that returns a list of them.',
-	});
+		);
+	if (tags.length) body.tagIds = tags;
+	return { body, features };
 }
 
 /** A comma-separated text or a list (from an expression), as trimmed non-empty strings. */

@@ -1,28 +1,21 @@
 import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
-import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from './constants';
-import { inputError } from '../errors/inputError';
-import { isCalendarDay } from './dates';
+import type { Fail } from '../errors/inputError';
+import { failer } from '../errors/inputError';
+import { dateVariableAsDay } from './dates';
 import { shownValue } from './validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
 
-const FIELD_TYPES: Record<string, FieldType> = {
-	text: 'string',
-	number: 'number',
-	date: 'dateTime',
-	image: 'string',
-	table: 'object',
-};
-
-const TYPE_WORDS: Record<string, string> = {
-	text: 'text',
-	number: 'number',
-	date: 'date',
-	image: 'image: the fileId of an upload',
-	table: 'table: { "headers": [...], "data": [[...]] }',
+/** A template variable's type: the mapper field's type, and its words in the field's name. */
+const VARIABLE_TYPES: Record<string, [FieldType, string]> = {
+	text: ['string', 'text'],
+	number: ['number', 'number'],
+	date: ['dateTime', 'date'],
+	image: ['string', 'image: the fileId of an upload'],
+	table: ['object', 'table: { "headers": [...], "data": [[...]] }'],
 };
 
 const hasToken = (text: string) => text.includes('{{{');
@@ -37,22 +30,17 @@ const hasToken = (text: string) => text.includes('{{{');
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
-	const recipients = listOf(template.recipients);
-	recipients.forEach((entry, index) => {
+	const common = { defaultMatch: false, canBeUsedToMatch: false, display: true };
+	listOf(template.recipients).forEach((entry, index) => {
 		// An entry that is not an object (an answer gone wrong) is a role without a name or email.
 		const recipient = (entry !== null && typeof entry === 'object' ? entry : {}) as IDataObject;
 		const role = String(recipient.name ?? '').trim() || `Recipient ${index + 1}`;
 		const email = String(recipient.email ?? '').trim();
 		const fixed = email !== '' && !hasToken(email);
-		const common = {
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
-			type: 'string' as const,
-		};
 		fields.push(
 			{
 				...common,
+				type: 'string',
 				id: `recipient:${index + 1}:name`,
 				displayName: `${role} Name`,
 				required: email === '',
@@ -60,6 +48,7 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 			},
 			{
 				...common,
+				type: 'string',
 				id: `recipient:${index + 1}:email`,
 				displayName: `${role} Email${hasToken(email) ? ` (default: ${email})` : ''}`,
 				required: email === '',
@@ -76,12 +65,10 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 		const defaultValue = variable.defaultValue;
 		fields.push({
 			id: String(variable.name),
-			displayName: `${label} (${TYPE_WORDS[type] ?? type})${description ? ` – ${description}` : ''}`,
+			displayName: `${label} (${VARIABLE_TYPES[type]?.[1] ?? type})${description ? ` – ${description}` : ''}`,
 			required: variable.required !== false,
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
-			type: FIELD_TYPES[type] ?? 'string',
+			...common,
+			type: VARIABLE_TYPES[type]?.[0] ?? 'string',
 			...((typeof defaultValue === 'string' || typeof defaultValue === 'number') && {
 				defaultValue,
 			}),
@@ -110,8 +97,7 @@ export function readTemplateValues(
 	itemIndex: number,
 	timezone: string,
 ): TemplateValues {
-	const fail = (message: string, description?: string) =>
-		inputError(node, message, { itemIndex, description });
+	const fail = failer(node, itemIndex);
 	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
 	if (missing.length > 0) {
 		throw fail(
@@ -175,7 +161,7 @@ function variableValue(
 	field: ResourceMapperField,
 	value: unknown,
 	timezone: string,
-	fail: (message: string, description?: string) => NodeOperationError,
+	fail: Fail,
 ): IDataObject[string] {
 	const label = `"${field.displayName.replace(/ \(.*$/, '')}"`;
 	switch (field.type) {
@@ -187,13 +173,7 @@ function variableValue(
 		}
 		case 'dateTime': {
 			// A date variable takes text; the date picker and expressions give dates: YYYY-MM-DD.
-			let date: string | null = null;
-			try {
-				const parsed = tryToParseDateTime(value as string, timezone);
-				date = parsed.isValid && isCalendarDay(value) ? parsed.setZone(timezone).toISODate() : null;
-			} catch {
-				// Reported below with the field's name.
-			}
+			const date = dateVariableAsDay(value, timezone);
 			if (date === null) throw fail(`${label} is not a date: ${shownValue(value)}`);
 			return date;
 		}

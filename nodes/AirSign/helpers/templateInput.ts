@@ -1,25 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { failer } from './blockDocument';
+import type { Fail } from '../errors/inputError';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import { shownValue } from './validation';
-
-type Fail = ReturnType<typeof failer>;
-
-/** A text field of a row: text, a number or true/false as text, nothing as ""; an object is refused. */
-function textOf(value: unknown, label: string, fail: Fail): string {
-	if (typeof value === 'string') return value;
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw fail(`${label} must be text, not ${shownValue(value)}`);
-}
+import { textOf } from './validation';
 
 /** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const VARIABLE_TYPES = ['text', 'date', 'number'];
 
-/** Template recipients (public API 2.3): 1–20 keys, an optional role name, an email that may be blank or a token. */
+/** Template recipients: 1–20 keys, an optional role name, an email that may be blank or a token. */
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length < 1 || rows.length > LIMITS.recipients)
 		throw fail(
@@ -53,7 +43,7 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 	});
 }
 
-/** Variables (2.3): at most 50, each a unique name of letters, digits and "_", type text, date or number. */
+/** Variables: at most 50, each a unique name of letters, digits and "_", type text, date or number. */
 export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length > LIMITS.variables)
 		throw fail(

@@ -1,15 +1,8 @@
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import {
-	EMAIL_PATTERN,
-	LIMITS,
-	MAX_FILE_NAME_LENGTH,
-	MAX_UPLOAD_BYTES,
-	MAX_UPLOAD_TEXT,
-	PDF_SIGNATURE,
-	UUID_PATTERN,
-} from './constants';
-import { inputError } from '../errors/inputError';
+import type { Fail } from '../errors/inputError';
+import { failer, inputError } from '../errors/inputError';
+import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
 
 /** What an ID names, for messages. */
 export const ID_KINDS = {
@@ -66,78 +59,18 @@ export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: n
 	return id;
 }
 
-export function assertSessionId(node: INode, value: unknown, itemIndex: number): string {
-	return assertId(node, value, 'session', itemIndex);
-}
-
-function formatBytes(bytes: number): string {
-	if (bytes < 1024) return `${bytes} bytes`;
-	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-}
-
-/**
- * Checks the file the way the service will, so a bad file fails here with a clear message:
- * from its size and its first bytes only (the whole file is never read for it).
- */
-export function assertUploadablePdf(
-	node: INode,
-	file: { size: number; head: Buffer },
-	binaryPropertyName: string,
-	itemIndex: number,
-): void {
-	if (file.size === 0) {
-		throw inputError(node, `The file in binary property "${binaryPropertyName}" is empty`, {
-			itemIndex,
-			description: 'Check the node that produced the file: it gave a file with no content.',
-		});
-	}
-	if (file.size > MAX_UPLOAD_BYTES) {
+/** "Return All" and "Limit": how many rows a Get Many returns (Infinity: all), the limit checked. */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
+	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
+	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
+	if (!Number.isInteger(limit) || limit < 1) {
 		throw inputError(
-			node,
-			`The file in binary property "${binaryPropertyName}" is ${formatBytes(file.size)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
-			{
-				itemIndex,
-				description: `The limit is ${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes. Compress the PDF or split it into several documents.`,
-			},
+			ctx.getNode(),
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
+			{ itemIndex },
 		);
 	}
-	if (file.head.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE) {
-		throw inputError(
-			node,
-			`The file in binary property "${binaryPropertyName}" is not a PDF; AirSign accepts only PDF files`,
-			{
-				itemIndex,
-				description:
-					'A PDF starts with the bytes "%PDF-". Convert the document to PDF first (for example with a conversion service), then upload it.',
-			},
-		);
-	}
-}
-
-/**
- * The service appends ".pdf" when it is missing; doing the same here lets the
- * output and later steps show the name that will be stored.
- */
-export function normaliseFileName(node: INode, value: string, itemIndex: number): string {
-	const fileName = value.trim();
-	if (fileName === '') {
-		throw inputError(node, 'The file name is empty', {
-			itemIndex,
-			description: 'Set "File Name", or leave it empty to use the name of the binary file.',
-		});
-	}
-	if (fileName.length > MAX_FILE_NAME_LENGTH) {
-		throw inputError(
-			node,
-			`The file name is ${fileName.length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
-			{ itemIndex, description: 'Shorten the value of "File Name".' },
-		);
-	}
-	if (/\.pdf$/i.test(fileName)) return fileName;
-	const withExtension = `${fileName}.pdf`;
-	// A name of 252 to 255 characters is valid as it is; the service then appends ".pdf" itself.
-	return withExtension.length <= MAX_FILE_NAME_LENGTH ? withExtension : fileName;
+	return limit;
 }
 
 /** An email, trimmed; anything else is refused naming the parameter and the item. */
@@ -151,20 +84,18 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 	return email;
 }
 
-/** A name of 1 to 50 characters (sessions and templates). */
-export function assertName(node: INode, value: string, label: string, itemIndex: number): string {
-	const length = [...value].length;
-	if (value.trim() === '' || length > LIMITS.name) {
-		throw inputError(
-			node,
-			`"${label}" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
-			{
-				itemIndex,
-				description: `Shorten it: AirSign accepts names of at most ${LIMITS.name} characters.`,
-			},
+/** "Name" of a session or template: text of 1 to LIMITS.name characters; `optional`: "" too. */
+export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = false): string {
+	const fail = failer(ctx.getNode(), itemIndex);
+	const name = textOf(ctx.getNodeParameter('name', itemIndex, ''), '"Name"', fail).trim();
+	const length = [...name].length;
+	if ((name === '' && !optional) || length > LIMITS.name) {
+		throw fail(
+			`"Name" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
+			`Shorten it: AirSign accepts names of at most ${LIMITS.name} characters.`,
 		);
 	}
-	return value;
+	return name;
 }
 
 /**
@@ -191,11 +122,9 @@ export function assertOneOf<T extends string>(
  * as "". An object or a list (an expression of the wrong type) is refused, naming the parameter
  * (`label`, quoted by the caller), so that "[object Object]" never reaches AirSign.
  */
-export function textOf(node: INode, value: unknown, label: string, itemIndex: number): string {
+export function textOf(value: unknown, label: string, fail: Fail): string {
 	if (typeof value === 'string') return value;
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw inputError(node, `${label} must be text, not ${shownValue(value)}`, {
-		itemIndex,
-	});
+	throw fail(`${label} must be text, not ${shownValue(value)}`);
 }

@@ -1,15 +1,11 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	JsonObject,
-} from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { declaredFailureOf, NODE_DEFECT } from '../errors/declaredFailure';
-import { LIMITS, listSessionsBudgetText, MAX_PAGE_SIZE } from '../helpers/constants';
-import { callAirSign } from '../transport/call';
-import { fetchSessionsPage } from '../transport/sessionPages';
+import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
+import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
+import { fetchTemplatesPage } from '../actions/template/getMany.operation';
+import { readByOffset } from '../transport/offsetPages';
+import { sessionPages } from '../transport/sessionPages';
 
 const STATUS_LABELS: Record<string, string> = {
 	draft: 'draft',
@@ -30,21 +26,21 @@ export async function searchSessions(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const offset = Number(paginationToken ?? 0) || 0;
+	const query = { name: filter?.trim() || undefined, sortBy: 'updatedAt', sortOrder: 'desc' };
 	try {
-		const page = await fetchSessionsPage(
-			this,
-			{ name: filter?.trim() || undefined, sortBy: 'updatedAt', sortOrder: 'desc' },
-			{ limit: MAX_PAGE_SIZE, offset },
-			0,
-			{ maxRateLimitWaitMs: 0, transientRetries: 1 },
-		);
+		const pages = sessionPages(this, query, 0, { maxRateLimitWaitMs: 0, transientRetries: 1 });
+		const { rows, nextOffset } = await readByOffset(pages, {
+			...searchPaging(paginationToken),
+			pageSize: MAX_PAGE_SIZE,
+			idField: 'sessionId',
+			maxPages: 1,
+		});
 		return {
-			results: page.sessions.map((session) => ({
+			results: rows.map((session) => ({
 				name: `${String(session.name)} (${STATUS_LABELS[String(session.status)] ?? String(session.status)})`,
 				value: String(session.sessionId),
 			})),
-			paginationToken: page.pagination.hasMore ? String(offset + page.sessions.length) : undefined,
+			paginationToken: nextOffset === undefined ? undefined : String(nextOffset),
 		};
 	} catch (error) {
 		if (error instanceof NodeApiError && error.httpCode === '429') {
@@ -53,7 +49,7 @@ export async function searchSessions(
 				{ message: error.message },
 				{
 					message: error.message,
-					description: `${listSessionsBudgetText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
+					description: `${listSessionsLimitText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
 					httpCode: '429',
 					failure: declaredFailureOf(error),
 				},
@@ -76,30 +72,28 @@ export async function searchTemplates(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase() ?? '';
-	let offset = Number(paginationToken ?? 0) || 0;
-	const results: INodeListSearchResult['results'] = [];
-	for (let pages = 0; pages < 10; pages++) {
-		const { body } = await callAirSign(
-			this,
-			{
-				method: 'GET',
-				path: '/Templates',
-				qs: { status: 'active', limit: LIMITS.templatePageSize, offset },
-				itemIndex: 0,
-			},
-			{ failures: {}, maxRateLimitWaitMs: 0 },
-		);
-		const { templates, pagination } = body as {
-			templates?: IDataObject[];
-			pagination?: { hasMore?: boolean };
-		};
-		for (const template of templates ?? []) {
-			if (needle && !String(template.name).toLowerCase().includes(needle)) continue;
-			results.push({ name: String(template.name), value: String(template.templateId) });
-		}
-		offset += templates?.length ?? 0;
-		if (!pagination?.hasMore || !templates?.length) return { results };
-		if (!needle || results.length > 0) return { results, paginationToken: String(offset) };
-	}
-	return { results, paginationToken: String(offset) };
+	const { rows, nextOffset } = await readByOffset(
+		async (limit, offset) =>
+			await fetchTemplatesPage(this, { status: 'active', limit, offset }, 0, 0),
+		{
+			...searchPaging(paginationToken),
+			pageSize: LIMITS.templatePageSize,
+			idField: 'templateId',
+			maxPages: 10,
+			keep: (template) => String(template.name).toLowerCase().includes(needle),
+			enough: 1,
+		},
+	);
+	return {
+		results: rows.map((template) => ({
+			name: String(template.name),
+			value: String(template.templateId),
+		})),
+		...(nextOffset !== undefined && { paginationToken: String(nextOffset) }),
+	};
+}
+
+/** A list search reads on from its pagination token, as many rows as its pages hold. */
+function searchPaging(paginationToken?: string) {
+	return { limit: Number.POSITIVE_INFINITY, offset: Number(paginationToken ?? 0) || 0 };
 }

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { RATE_LIMIT_WINDOW_MS } from '../helpers/constants';
 
-/** What AirSign said about the List Sessions budget in one answer's headers. */
+/** What AirSign said about its hourly budget (either of them) in one answer's headers. */
 export interface RateLimitState {
 	limit?: number;
 	remaining?: number;

@@ -1,11 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
-import { isTransient } from '../errors/failure';
-import { lostWriteText, mayHaveReachedAirSign } from '../errors/lostWrite';
+import { isTransient, mayHaveReachedAirSign } from '../errors/failure';
+import type { FailureMessages } from '../errors/messages';
+import { lostWriteText } from '../errors/messages';
 import { toNodeError } from '../errors/nodeError';
-import type { FailureMessages } from '../errors/wording';
-import { requestBudgetText } from '../helpers/constants';
+import { requestLimitText } from '../helpers/constants';
+import { utcTimeOfDay } from '../helpers/dates';
 import type { RateLimitState } from './answerHeaders';
 import { poolOf } from './pool';
 import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
@@ -21,8 +22,8 @@ export const READ_TRANSIENT_RETRIES = 2;
  */
 const MAX_RATE_LIMIT_RETRIES = 20;
 
-/** Whose hourly budget a 429 used up, in the words of its message. */
-export interface BudgetWords {
+/** The words of a 429's message: whose hourly budget (requests an hour) is used up. */
+export interface UsedUpWords {
 	/** "request budget", "List Sessions budget". */
 	name: string;
 	/** The budget in a sentence, given the limit AirSign announced. */
@@ -32,9 +33,9 @@ export interface BudgetWords {
 }
 
 /** The budget of every request but List Sessions (sessions by ID, templates, invitations, creation). */
-export const REQUEST_BUDGET: BudgetWords = {
+export const REQUESTS_USED_UP: UsedUpWords = {
 	name: 'request budget',
-	explain: requestBudgetText,
+	explain: requestLimitText,
 	advice: 'Run again after the reset.',
 };
 
@@ -51,8 +52,8 @@ export interface CallPolicy {
 	write?: { mayExist?: string };
 	/** A read's extra attempts after a transient failure (default {@link READ_TRANSIENT_RETRIES}). */
 	transientRetries?: number;
-	/** Whose budget a 429 used up (default {@link REQUEST_BUDGET}). */
-	budget?: BudgetWords;
+	/** The words of a 429's message (default {@link REQUESTS_USED_UP}). */
+	usedUp?: UsedUpWords;
 	/** Told what every answer, a failed one too, said about the budget (the trigger keeps it). */
 	onRateLimit?: (rateLimit: RateLimitState) => void;
 	/** A 2xx answer the caller cannot use, as a failure (then handled as an unreadable answer). */
@@ -108,7 +109,7 @@ export async function callAirSign(
 			}
 			throw await toNodeError(ctx, failure, request.itemIndex, {
 				...messages,
-				429: budgetUsedUp(answer.rateLimit, policy, waitMs),
+				429: usedUpText(answer.rateLimit, policy, waitMs),
 			});
 		}
 		if (policy.write) {
@@ -132,15 +133,13 @@ export async function callAirSign(
 }
 
 /** The 429 message: whose budget, when it resets, and how long this node would have waited. */
-function budgetUsedUp(
+function usedUpText(
 	rateLimit: RateLimitState,
-	{ maxRateLimitWaitMs, budget = REQUEST_BUDGET }: CallPolicy,
+	{ maxRateLimitWaitMs, usedUp = REQUESTS_USED_UP }: CallPolicy,
 	waitMs: number | undefined,
 ) {
 	const reset =
-		rateLimit.resetAt !== undefined
-			? ` It resets at ${new Date(rateLimit.resetAt).toISOString().slice(11, 19)} UTC`
-			: '';
+		rateLimit.resetAt !== undefined ? ` It resets at ${utcTimeOfDay(rateLimit.resetAt)} UTC` : '';
 	const inMinutes =
 		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
 	const waited =
@@ -148,11 +147,11 @@ function budgetUsedUp(
 			? `This node waits at most ${Math.round(maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
 			: '';
 	return {
-		message: `AirSign's ${budget.name} is used up.${reset}${inMinutes}`,
-		description: `${budget.explain(rateLimit.limit)}. ${waited}${budget.advice}`,
+		message: `AirSign's ${usedUp.name} is used up.${reset}${inMinutes}`,
+		description: `${usedUp.explain(rateLimit.limit)}. ${waited}${usedUp.advice}`,
 	};
 }
 
-export function isCancelled(ctx: AirSignContext): boolean {
+function isCancelled(ctx: AirSignContext): boolean {
 	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
 }

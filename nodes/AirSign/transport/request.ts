@@ -9,8 +9,6 @@ import type {
 
 import type { RequestFailure } from '../errors/failure';
 import { failureFromAnswer, failureWithoutAnswer } from '../errors/failure';
-import { toNodeError } from '../errors/nodeError';
-import type { FailureMessages } from '../errors/wording';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
 import { readAnswerHeaders } from './answerHeaders';
@@ -47,14 +45,9 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Sends one request with n8n's credential handling and returns the answer, failed or not,
- * without throwing, so that callers can read the rate-limit headers and the code first.
- *
- * Every status comes back as an answer with its headers, except that a 401 must reach n8n's
- * own path that renews a client-credentials token and retries once. n8n 2.9 and later take
- * that from `except: [401]`. Earlier versions (1.x, 2.0–2.8) read the option as plain `true`
- * and hand the 401 back: the request is then sent once more with error statuses not accepted,
- * so that n8n throws on the 401 and renews the token. A 401 was not processed, so sending
- * again is safe for writes too.
+ * without throwing, so that callers can read the rate-limit headers and the code first. A 401
+ * goes to n8n's token renewal, sent again where n8n hands it back (docs/compatibility.md): it
+ * was not processed, so that is safe for writes too.
  */
 export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiAnswer> {
 	const options: IHttpRequestOptions = {
@@ -95,17 +88,6 @@ async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<
 	}
 }
 
-/** Sends one request; throws a NodeApiError in the operation's words when it fails. */
-export async function apiRequest(
-	ctx: AirSignContext,
-	request: ApiRequest,
-	messages: FailureMessages = {},
-): Promise<ApiAnswer> {
-	const answer = await tryApiRequest(ctx, request);
-	if (answer.failure) throw await toNodeError(ctx, answer.failure, request.itemIndex, messages);
-	return answer;
-}
-
 function readAnswer(statusCode: number, headers: unknown, body: unknown): ApiAnswer {
 	const answerHeaders = readAnswerHeaders(headers);
 	return {
@@ -122,11 +104,7 @@ interface HttpResponse {
 	data?: unknown;
 }
 
-/**
- * The HTTP answer inside an error n8n threw: n8n 2.x keeps the client's response (status,
- * headers, body) as the NodeApiError's cause; n8n-core 1.x keeps only the status (`httpCode`)
- * and the body (`context.data`), so the headers of such an answer are not known there.
- */
+/** The HTTP answer inside an error n8n threw, where each n8n version keeps it (docs/compatibility.md). */
 function answerOf(error: unknown): HttpResponse | undefined {
 	const thrown = error as {
 		response?: HttpResponse;

@@ -2,13 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestFailure } from '../errors/failure';
 import { MALFORMED_RESPONSE } from '../errors/failure';
-import { MAX_PAGE_SIZE, UUID_PATTERN, listSessionsBudgetText } from '../helpers/constants';
+import { UUID_PATTERN, listSessionsLimitText } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
-import type { BudgetWords, CallPolicy } from './call';
+import type { UsedUpWords, CallPolicy } from './call';
 import { callAirSign } from './call';
+import type { OffsetPage } from './offsetPages';
 import type { AirSignContext, ApiAnswer } from './request';
 
-/** Query parameters of List Sessions (spec 4.3) other than limit and offset. */
+/** Query parameters of List Sessions other than limit and offset. */
 export interface SessionsQuery {
 	status?: string;
 	name?: string;
@@ -36,10 +37,10 @@ export interface SessionsPage {
 	serverTime?: number;
 }
 
-/** List Sessions has its own hourly budget (spec: 60 requests), shared with every trigger. */
-const LIST_SESSIONS_BUDGET: BudgetWords = {
+/** List Sessions has its own hourly budget (LIST_SESSIONS_HOURLY_BUDGET), shared with every trigger. */
+const LIST_SESSIONS_USED_UP: UsedUpWords = {
 	name: 'List Sessions budget',
-	explain: listSessionsBudgetText,
+	explain: listSessionsLimitText,
 	advice: 'Run again after the reset, use "Limit" instead of "Return All", or poll less often.',
 };
 
@@ -68,7 +69,7 @@ export async function fetchSessionsPage(
 			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
 			itemIndex,
 		},
-		{ ...policy, failures: {}, budget: LIST_SESSIONS_BUDGET, unusable: malformedPage },
+		{ ...policy, failures: {}, usedUp: LIST_SESSIONS_USED_UP, unusable: malformedPage },
 	);
 	const { sessions, pagination } = answer.body as {
 		sessions: IDataObject[];
@@ -77,41 +78,17 @@ export async function fetchSessionsPage(
 	return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
 }
 
-/**
- * Get Many: pages by offset with the largest page the service allows (Return All)
- * or exactly what the limit still needs, until hasMore is false.
- */
-export async function listSessions(
+/** List Sessions as the offset pager reads it (transport/offsetPages.ts). */
+export function sessionPages(
 	ctx: AirSignContext,
 	query: SessionsQuery,
-	options: { returnAll: boolean; limit: number },
 	itemIndex: number,
 	policy: RetryPolicy,
-): Promise<IDataObject[]> {
-	const wanted = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
-	const sessions: IDataObject[] = [];
-	// Offset paging over a list that changes while it is read can show a row twice;
-	// one item per session is what a workflow expects.
-	const seen = new Set<unknown>();
-	let offset = 0;
-	while (sessions.length < wanted) {
-		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - sessions.length);
-		const page = await fetchSessionsPage(
-			ctx,
-			query,
-			{ limit: pageSize, offset },
-			itemIndex,
-			policy,
-		);
-		for (const session of page.sessions) {
-			if (seen.has(session.sessionId)) continue;
-			seen.add(session.sessionId);
-			sessions.push(session);
-		}
-		if (!page.pagination.hasMore || page.sessions.length === 0) break;
-		offset += page.sessions.length;
-	}
-	return sessions.slice(0, wanted);
+): (limit: number, offset: number) => Promise<OffsetPage> {
+	return async (limit, offset) => {
+		const page = await fetchSessionsPage(ctx, query, { limit, offset }, itemIndex, policy);
+		return { rows: page.sessions, hasMore: page.pagination.hasMore };
+	};
 }
 
 function malformedPage(answer: ApiAnswer): RequestFailure | undefined {

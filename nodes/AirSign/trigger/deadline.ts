@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { TEMPORARILY_UNAVAILABLE } from '../errors/declaredFailure';
+import { TEMPORARILY_UNAVAILABLE } from '../errors/causes';
 
 /**
  * Time kept free for one more page: the trigger starts a request only while at least this

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { inputError } from '../errors/inputError';
-import { isoFromMs } from '../helpers/dates';
+import { utcIsoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
 import type { KnownState } from './state';
 
@@ -77,7 +77,7 @@ export function knownStateOf(session: IDataObject, seenAt: number): KnownState {
 	const recipients = sortedRecipients(session).map((r) =>
 		r.status === undefined || r.status === null ? null : String(r.status),
 	);
-	return { status: String(session.status), recipients, seenAt: isoFromMs(seenAt) };
+	return { status: String(session.status), recipients, seenAt: utcIsoFromMs(seenAt) };
 }
 
 function sortedRecipients(session: IDataObject): IDataObject[] {

@@ -1,10 +1,10 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { NODE_DEFECT } from '../errors/declaredFailure';
+import { NODE_DEFECT } from '../errors/causes';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
-import { isoFromMs } from '../helpers/dates';
+import { utcIsoFromMs } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
 import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
@@ -82,7 +82,7 @@ export async function readByKeys(
 		const from = at === undefined ? undefined : at + (!past ? -1 : inclusive ? 1 : 0);
 		const page = await reader.page({
 			...query,
-			[after]: from === undefined ? undefined : isoFromMs(from),
+			[after]: from === undefined ? undefined : utcIsoFromMs(from),
 			sortBy: field,
 			sortOrder: 'asc',
 		});
@@ -100,8 +100,8 @@ export async function readByKeys(
 			const instant = position.at!;
 			const group = {
 				...query,
-				[after]: isoFromMs(instant - 1),
-				[before]: isoFromMs(instant + 1),
+				[after]: utcIsoFromMs(instant - 1),
+				[before]: utcIsoFromMs(instant + 1),
 			};
 			if (next.length) await readByKeys(reader, group, next, {}, take);
 			else await readByOffsets(reader, group, take);

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { declaredFailureOf } from '../errors/declaredFailure';
+import { declaredFailureOf } from '../errors/causes';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
-import { isoFromMs, toUtcIso } from '../helpers/dates';
+import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
 import { PollDeadline } from './deadline';
 import { FINAL_MEMORY_MS, eventItems, isFinal, knownStateOf, readEventSettings } from './events';
@@ -46,7 +46,7 @@ export async function pollSessionUpdates(
 	const events = node.typeVersion >= 2 ? readEventSettings(ctx, match.status) : undefined;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const startFrom = options.startFrom
-		? toUtcIso(node, options.startFrom, 'Start From', ctx.getTimezone(), 0)
+		? dateParameterAsUtcIso(node, options.startFrom, 'Start From', ctx.getTimezone(), 0)
 		: undefined;
 	const settings: Settings = {
 		filters: events ? { ...match, status: undefined } : match,
@@ -179,7 +179,7 @@ async function readUpdates(
 	const nextMs = Math.max(cursor, complete ? ceiling : Math.min(position.at, ceiling));
 	const next: TriggerState = {
 		...state,
-		cursor: isoFromMs(nextMs),
+		cursor: utcIsoFromMs(nextMs),
 		delivered: [...delivered].filter((key) => deliveryTime(key) >= nextMs),
 		failedPolls: 0,
 		fresh: undefined,

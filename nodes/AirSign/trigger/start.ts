@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
-import { isoFromMs } from '../helpers/dates';
+import { utcIsoFromMs } from '../helpers/dates';
 import type { SessionsQuery } from '../transport/sessionPages';
 import { IN_FLIGHT_STATUSES, knownStateOf } from './events';
 import type { EventSettings } from './events';
@@ -34,7 +34,7 @@ export async function start(
 		const stamped = page.sessions.map((s) => ({ s, at: Date.parse(String(s.updatedAt)) }));
 		const now = page.serverTime ?? Math.max(0, ...stamped.map(({ at }) => at));
 		const history = stamped.filter(({ at }) => at >= now).map(({ s, at }) => deliveryKey(s, at));
-		return { cursor: isoFromMs(now), delivered: history };
+		return { cursor: utcIsoFromMs(now), delivered: history };
 	}
 	const state: TriggerState = { cursor: '', delivered: [], startFrom, start: startFrom };
 	Object.assign(state, { known: {}, picture: {} });
@@ -65,7 +65,7 @@ export async function readPicture(
 	const query = { ...filters, status: IN_FLIGHT_STATUSES.join(','), createdBefore: state.start };
 	const take = (session: IDataObject) => {
 		const seenAt = reader.serverTime ?? Date.now();
-		state.start ??= isoFromMs(seenAt);
+		state.start ??= utcIsoFromMs(seenAt);
 		const id = String(session.sessionId).toLowerCase();
 		const changedSince = !(Date.parse(String(session.updatedAt)) < Date.parse(state.start));
 		if (known[id] || changedSince || !IN_FLIGHT_STATUSES.includes(String(session.status))) return;
@@ -73,12 +73,12 @@ export async function readPicture(
 	};
 	try {
 		await readByKeys(reader, query, ['createdAt'], position, take);
-		state.start ??= isoFromMs(reader.serverTime ?? Date.now());
+		state.start ??= utcIsoFromMs(reader.serverTime ?? Date.now());
 		delete state.picture;
 	} catch (error) {
 		const fault = faultOf(ctx, error);
 		state.picture = {
-			...(position.at !== undefined && { createdAt: isoFromMs(position.at) }),
+			...(position.at !== undefined && { createdAt: utcIsoFromMs(position.at) }),
 			...(position.past && { past: true }),
 		};
 		if (fault && state.start !== undefined)

@@ -4,10 +4,7 @@ import { binaryItem } from '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import {
-	readServiceErrorCode,
-	readServiceMessage,
-} from '../../../nodes/AirSign/errors/serviceBody';
+import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/errors/failure';
 import {
 	apiRequests,
 	closedPort,

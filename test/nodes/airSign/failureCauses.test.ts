@@ -5,7 +5,7 @@ import { ENGINE } from '../../harness/engine';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { causeOfRequestFailure } from '../../../nodes/AirSign/errors/cause';
+import { causeOfRequestFailure } from '../../../nodes/AirSign/errors/failure';
 import { failureWithoutAnswer } from '../../../nodes/AirSign/errors/failure';
 import { asNodeError } from '../../../nodes/AirSign/errors/unexpected';
 import {

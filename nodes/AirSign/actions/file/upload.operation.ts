@@ -1,12 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FailureMessages } from '../../errors/wording';
-import { MAX_FILE_NAME_LENGTH, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../../helpers/constants';
+import type { Fail } from '../../errors/inputError';
+import { failer } from '../../errors/inputError';
+import type { FailureMessages } from '../../errors/messages';
+import {
+	MAX_FILE_NAME_LENGTH,
+	MAX_UPLOAD_BYTES,
+	MAX_UPLOAD_TEXT,
+	PDF_SIGNATURE,
+} from '../../helpers/constants';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
 import { uploadSource } from './uploadSource';
-import { assertUploadablePdf, normaliseFileName, textOf } from '../../helpers/validation';
+import { textOf } from '../../helpers/validation';
 import { parameterAsGiven } from '../itemIdentity';
 import {
 	itemsAtOnceOption,
@@ -82,22 +89,21 @@ const failures: FailureMessages = {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const fail = failer(this.getNode(), itemIndex);
 	const requestedName = textOf(
-		this.getNode(),
 		this.getNodeParameter('fileName', itemIndex, ''),
 		'"File Name"',
-		itemIndex,
-	).trim();
-	const fileName = normaliseFileName(
-		this.getNode(),
-		requestedName || binaryData.fileName || 'document.pdf',
-		itemIndex,
+		fail,
+	);
+	const fileName = fileNameToStore(
+		requestedName.trim() || binaryData.fileName || 'document.pdf',
+		fail,
 	);
 
 	// Size and first bytes only: a file that cannot be uploaded costs no request, and the file
 	// is read once, as it is sent.
 	const source = await uploadSource(this, binaryData);
-	assertUploadablePdf(this.getNode(), source, binaryPropertyName, itemIndex);
+	assertUploadablePdf(source, binaryPropertyName, fail);
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// AirSign documents no 429 for Upload, yet a 429 means the request was not processed: it is
@@ -123,6 +129,54 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			fileReference: { type: 'uploadedPdf', fileId: uploaded.fileId },
 		},
 	];
+}
+
+/** The file checked the way AirSign will, from its size and first bytes only. */
+function assertUploadablePdf(
+	file: { size: number; head: Buffer },
+	binaryField: string,
+	fail: Fail,
+) {
+	const what = `The file in binary property "${binaryField}"`;
+	if (file.size === 0)
+		throw fail(
+			`${what} is empty`,
+			'Check the node that produced the file: it gave a file with no content.',
+		);
+	if (file.size > MAX_UPLOAD_BYTES)
+		throw fail(
+			`${what} is ${formatBytes(file.size)}; AirSign accepts PDFs up to ${MAX_UPLOAD_TEXT}`,
+			`The limit is ${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes. Compress the PDF or split it into several documents.`,
+		);
+	if (file.head.subarray(0, PDF_SIGNATURE.length).toString('latin1') !== PDF_SIGNATURE)
+		throw fail(
+			`${what} is not a PDF; AirSign accepts only PDF files`,
+			'A PDF starts with the bytes "%PDF-". Convert the document to PDF first (for example with a conversion service), then upload it.',
+		);
+}
+
+function formatBytes(bytes: number): string {
+	if (bytes < 1024) return `${bytes} bytes`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+/** The name AirSign will store: it appends ".pdf" when missing, so the output shows that too. */
+function fileNameToStore(value: string, fail: Fail): string {
+	const fileName = value.trim();
+	if (fileName === '')
+		throw fail(
+			'The file name is empty',
+			'Set "File Name", or leave it empty to use the name of the binary file.',
+		);
+	if (fileName.length > MAX_FILE_NAME_LENGTH)
+		throw fail(
+			`The file name is ${fileName.length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
+			'Shorten the value of "File Name".',
+		);
+	if (/\.pdf$/i.test(fileName)) return fileName;
+	// A name of 252 to 255 characters is valid as it is; AirSign then appends ".pdf" itself.
+	return fileName.length + 4 <= MAX_FILE_NAME_LENGTH ? `${fileName}.pdf` : fileName;
 }
 
 /** The file it was to upload: the File Name given, else the binary's own name. */

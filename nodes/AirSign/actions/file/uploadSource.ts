@@ -21,9 +21,8 @@ export interface UploadSource {
 }
 
 /**
- * Where n8n keeps the file: in its binary data store (n8n 2's filesystem and database modes,
- * S3; 1.x's filesystem mode), behind an id, read as a stream; or in the item itself as base64
- * text (1.x's default in-memory mode), sent as it is, never decoded whole.
+ * The file where n8n keeps it: in its binary data store behind an id, read as a stream; or in the
+ * item as base64 text, sent as it is, never decoded whole (docs/compatibility.md).
  */
 export async function uploadSource(
 	ctx: IExecuteFunctions,

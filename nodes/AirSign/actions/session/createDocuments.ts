@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FailureMessages } from '../../errors/wording';
+import type { Fail } from '../../errors/inputError';
+import { failer } from '../../errors/inputError';
+import type { FailureMessages } from '../../errors/messages';
 import type { BlockRecipient } from '../../helpers/blockDocument';
 import {
 	checkBlockDocument,
 	checkRecipients,
 	checkSignatureBlocks,
-	failer,
 	simpleDocument,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
@@ -40,7 +41,7 @@ export function readDocuments(
 		return { documents, recipients };
 	}
 
-	const text = (value: unknown, label: string) => textOf(ctx.getNode(), value, label, itemIndex);
+	const text = (value: unknown, label: string) => textOf(value, label, fail);
 	const title = text(ctx.getNodeParameter('title', itemIndex, ''), '"Title"').trim();
 	const body = text(ctx.getNodeParameter('body', itemIndex, ''), '"Body"');
 	const rows = (ctx.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [];
@@ -79,7 +80,7 @@ export function readDocuments(
 }
 
 /** Simple mode's bounds, named by the fields the builder filled in. */
-function checkSimpleDocument(document: IDataObject, fail: ReturnType<typeof failer>): void {
+function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
 	if (title === '') throw fail('"Title" is empty');
 	if ([...title].length > LIMITS.title)
@@ -105,7 +106,7 @@ function checkSimpleDocument(document: IDataObject, fail: ReturnType<typeof fail
 	checkBlockDocument(document, 'The document', fail);
 }
 
-function parseJson(value: unknown, label: string, fail: ReturnType<typeof failer>): unknown {
+function parseJson(value: unknown, label: string, fail: Fail): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') throw fail(`${label} is empty`);
 	try {
@@ -117,7 +118,7 @@ function parseJson(value: unknown, label: string, fail: ReturnType<typeof failer
 
 const fixIt = 'Correct the documents in the node and run again.';
 
-/** AirSign's codes for block documents (section 4 and the sandbox's decisions). */
+/** AirSign's codes for block documents. */
 export const blockFailures: FailureMessages = {
 	TITLE_TOO_LONG: {
 		message: 'AirSign says the title does not fit on one line',

@@ -13,17 +13,16 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/planFeature';
-import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { templateNotFound, withPlanFeatures } from '../../errors/messages';
+import type { FailureMessages } from '../../errors/messages';
+import { LIMITS } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
-import { assertName, textOf } from '../../helpers/validation';
+import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { templateNotFound } from '../../errors/notFound';
 import { getTemplate } from '../template/get.operation';
 import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
@@ -56,7 +55,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Employment contract – Jane Citizen',
-		description: 'Name of the session, 1 to 50 characters. Empty: the template’s name.',
+		description: `Name of the session, 1 to ${LIMITS.name} characters. Empty: the template’s name.`,
 	},
 	sendImmediatelyField,
 	optionsCollection([
@@ -109,13 +108,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'template',
 		itemIndex,
 	);
-	const name = textOf(
-		node,
-		this.getNodeParameter('name', itemIndex, ''),
-		'"Name"',
-		itemIndex,
-	).trim();
-	if (name !== '') assertName(node, name, 'Name', itemIndex);
+	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(node, options, itemIndex, true);
@@ -153,19 +146,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{ method: 'POST', path: '/SessionFromTemplate', body, itemIndex },
 		{
-			failures: (answer) => ({
-				...failures,
-				...planFeatureFailures(
-					answer.body,
-					settings.features,
-					createdSessionFailures[403].description,
-				),
-			}),
+			failures: withPlanFeatures(
+				failures,
+				settings.features,
+				createdSessionFailures[403].description,
+			),
 			maxRateLimitWaitMs: maxWaitMs,
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [utcTimestamps(created as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(created as IDataObject)];
 }
 
 /** The template and the name given to the new session. */

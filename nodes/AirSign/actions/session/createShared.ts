@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { valueRefused } from '../../errors/messages';
+
 /** What the operations that create a session share: Send Immediately and their failures. */
 
 export const sendImmediatelyField: INodeProperties = {
@@ -11,15 +13,8 @@ export const sendImmediatelyField: INodeProperties = {
 		'Whether to email the signing invitations at once. Off: the session stays a draft and the output carries its draftUrl, to review it in AirSign and send it (for example with Send).',
 };
 
-const valueRefused = {
-	message: 'AirSign refused a value of the request',
-	description: 'AirSign names the value below; correct it in the node and run again.',
-};
-
 export const createdSessionFailures = {
-	VALIDATION_ERROR: valueRefused,
-	// A validation failure without a code, or with one this node does not know.
-	400: valueRefused,
+	...valueRefused('the request'),
 	SELF_SIGN_ONLY: {
 		message: 'The session is self-sign only, so it cannot be sent',
 		description: 'Turn "Send Immediately" off: the owner signs a self-sign session in AirSign.',

@@ -7,13 +7,12 @@ import {
 	maxRateLimitWaitOption,
 	optionsCollection,
 } from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import type { FailureMessages } from '../../errors/messages';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/notFound';
+import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -46,7 +45,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
 		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
 	);
-	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(body as IDataObject)];
 }
 
 /** The session it was to read. */

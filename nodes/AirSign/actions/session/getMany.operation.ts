@@ -12,16 +12,36 @@ import {
 	MAX_PAGE_SIZE,
 	SESSION_SORT_FIELDS,
 	SORT_ORDERS,
-	listSessionsBudgetText,
+	listSessionsLimitText,
 } from '../../helpers/constants';
-import { toUtcIso } from '../../helpers/dates';
+import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionMatch } from '../../helpers/sessionMatch';
-import { assertOneOf, shownValue } from '../../helpers/validation';
+import { assertOneOf, readLimit } from '../../helpers/validation';
+import { READ_TRANSIENT_RETRIES } from '../../transport/call';
 import type { SessionsQuery } from '../../transport/sessionPages';
-import { listSessions } from '../../transport/sessionPages';
+import { sessionPages } from '../../transport/sessionPages';
+import { readByOffset } from '../../transport/offsetPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
 import { inputError } from '../../errors/inputError';
+
+const DATE_FILTERS = {
+	createdAfter: 'Created After',
+	createdBefore: 'Created Before',
+	updatedAfter: 'Updated After',
+	updatedBefore: 'Updated Before',
+} as const;
+
+function dateFilter(name: keyof typeof DATE_FILTERS): INodeProperties {
+	const [event, side] = DATE_FILTERS[name].toLowerCase().split(' ');
+	return {
+		displayName: DATE_FILTERS[name],
+		name,
+		type: 'dateTime',
+		default: '',
+		description: `Only sessions ${event} ${side} this moment`,
+	};
+}
 
 const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 	completedDate: 'Completed Date',
@@ -32,44 +52,20 @@ const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `${listSessionsBudgetText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
+		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',
 	},
 	...returnAllAndLimit,
 	filtersCollection([
-		{
-			displayName: 'Created After',
-			name: 'createdAfter',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions created after this moment',
-		},
-		{
-			displayName: 'Created Before',
-			name: 'createdBefore',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions created before this moment',
-		},
+		dateFilter('createdAfter'),
+		dateFilter('createdBefore'),
 		nameFilter,
 		recipientEmailFilter,
 		statusFilter,
-		{
-			displayName: 'Updated After',
-			name: 'updatedAfter',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions updated after this moment',
-		},
-		{
-			displayName: 'Updated Before',
-			name: 'updatedBefore',
-			type: 'dateTime',
-			default: '',
-			description: 'Only sessions updated before this moment',
-		},
+		dateFilter('updatedAfter'),
+		dateFilter('updatedBefore'),
 	]),
 	optionsCollection([
 		maxRateLimitWaitOption,
@@ -101,26 +97,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const DATE_FILTERS = {
-	createdAfter: 'Created After',
-	createdBefore: 'Created Before',
-	updatedAfter: 'Updated After',
-	updatedBefore: 'Updated Before',
-} as const;
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const limit = returnAll ? 0 : (this.getNodeParameter('limit', itemIndex) as number);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(
-			node,
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
+	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -134,15 +113,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
-		query[key] = toUtcIso(node, value, label, this.getTimezone(), itemIndex);
+		query[key] = dateParameterAsUtcIso(node, value, label, this.getTimezone(), itemIndex);
 	}
 	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
 	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
 
-	return await listSessions(this, query, { returnAll, limit }, itemIndex, {
+	const policy = {
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
-		transientRetries: 2,
+		transientRetries: READ_TRANSIENT_RETRIES,
+	};
+	const { rows } = await readByOffset(sessionPages(this, query, itemIndex, policy), {
+		limit,
+		pageSize: MAX_PAGE_SIZE,
+		idField: 'sessionId',
 	});
+	return rows;
 }
 
 /** A sort option, checked; left out when not set (or blank), so AirSign's default applies. */

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FailureMessages } from '../../errors/wording';
+import type { FailureMessages } from '../../errors/messages';
 import { sessionLocator } from '../../descriptions/locators';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/notFound';
+import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 import {
 	itemsAtOnceOption,

@@ -7,14 +7,13 @@ import {
 	maxRateLimitWaitOption,
 	optionsCollection,
 } from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import type { FailureMessages } from '../../errors/messages';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/notFound';
+import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -131,7 +130,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the invitation may have been sent' },
 		},
 	);
-	return [utcTimestamps(answer.body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(answer.body as IDataObject)];
 }
 
 /** The session, and the recipient when one was chosen. */

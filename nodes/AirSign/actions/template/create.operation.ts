@@ -7,11 +7,13 @@ import {
 	optionsCollection,
 } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
-import { planFeatureFailures } from '../../errors/planFeature';
-import type { FailureMessages } from '../../errors/wording';
-import { checkBlockDocument, checkSignatureBlocks, failer } from '../../helpers/blockDocument';
-import { LIMITS, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
+import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import type { FailureMessages } from '../../errors/messages';
+import { failer } from '../../errors/inputError';
+import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
+import { LIMITS } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import {
@@ -19,7 +21,7 @@ import {
 	checkTokensDeclared,
 	checkVariables,
 } from '../../helpers/templateInput';
-import { assertName, textOf } from '../../helpers/validation';
+import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { blockFailures } from '../session/createDocuments';
 import { identifyByParameters } from '../itemIdentity';
@@ -49,125 +51,7 @@ const properties: INodeProperties[] = [
 		description:
 			'A block document ({ "format": "blocks", "title", "blocks": [...] }) whose texts may hold {{{variable}}} tokens; each signature block names a recipient key',
 	},
-	{
-		displayName: 'Recipients',
-		name: 'recipients',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Recipient',
-		description: `The roles that sign, 1 to ${LIMITS.recipients}`,
-		options: [
-			{
-				displayName: 'Recipient',
-				name: 'recipient',
-				values: [
-					{
-						displayName: 'Key',
-						name: 'key',
-						type: 'string',
-						default: '',
-						required: true,
-						description: 'Named by the role’s signature block: letters, digits, "_" and "-"',
-					},
-					{
-						displayName: 'Role Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Employee',
-						description:
-							'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
-					},
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						placeholder: 'name@email.com',
-						default: '',
-						description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
-					},
-					{
-						displayName: 'Signing Order',
-						name: 'signingOrder',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 0,
-						description: 'Position in the signing order; 0 signs in the order listed',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Variables',
-		name: 'variables',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Variable',
-		description: `What each session fills in, at most ${LIMITS.variables}; every {{{token}}} must be one`,
-		options: [
-			{
-				displayName: 'Variable',
-				name: 'variable',
-				values: [
-					{
-						displayName: 'Default Value',
-						name: 'defaultValue',
-						type: 'string',
-						default: '',
-					},
-					{
-						displayName: 'Description',
-						name: 'description',
-						type: 'string',
-						default: '',
-					},
-					{
-						displayName: 'Display Name',
-						name: 'displayName',
-						type: 'string',
-						default: '',
-					},
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						required: true,
-					},
-					{
-						displayName: 'Required',
-						name: 'required',
-						type: 'boolean',
-						default: true,
-						description: 'Whether every session from the template must give it',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'options',
-						options: [
-							{
-								name: 'Text',
-								value: 'text',
-							},
-							{
-								name: 'Date',
-								value: 'date',
-							},
-							{
-								name: 'Number',
-								value: 'number',
-							},
-						],
-						default: 'text',
-					},
-				],
-			},
-		],
-	},
+	...templateRecipientsAndVariables,
 	{
 		displayName: 'Activate',
 		name: 'activate',
@@ -190,31 +74,19 @@ export const description = updateDisplayOptions(
 const scope =
 	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';
 
-const valueRefused = {
-	message: 'AirSign refused a value of the template',
-	description: 'AirSign names the value below; correct it in the node and run again.',
-};
-
 const failures: FailureMessages = {
 	...blockFailures,
 	UNDECLARED_VARIABLE: {
 		message: 'The document uses a {{{token}}} that is not a variable',
 		description: 'Declare it under "Variables", or correct the token.',
 	},
-	VALIDATION_ERROR: valueRefused,
-	// A validation failure without a code, or with one this node does not know.
-	400: valueRefused,
+	...valueRefused('the template'),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const fail = failer(node, itemIndex);
-	const name = assertName(
-		node,
-		textOf(node, this.getNodeParameter('name', itemIndex), '"Name"', itemIndex).trim(),
-		'Name',
-		itemIndex,
-	);
+	const name = readName(this, itemIndex);
 	let document: unknown = this.getNodeParameter('document', itemIndex);
 	if (typeof document === 'string') {
 		try {
@@ -247,15 +119,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			itemIndex,
 		},
 		{
-			failures: (answer) => ({
-				...failures,
-				...planFeatureFailures(answer.body, settings.features, scope),
-			}),
+			failures: withPlanFeatures(failures, settings.features, scope),
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 			write: { mayExist: 'the template may exist' },
 		},
 	);
-	return [utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS)];
+	return [withUtcTimestamps(body as IDataObject)];
 }
 
 /** The template it was to create, by the name given. */

@@ -7,13 +7,12 @@ import {
 	maxRateLimitWaitOption,
 	optionsCollection,
 } from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/wording';
-import { TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { utcTimestamps } from '../../helpers/dates';
+import type { FailureMessages } from '../../errors/messages';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { templateNotFound } from '../../errors/notFound';
+import { templateNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -43,7 +42,7 @@ export async function getTemplate(
 		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
 		{ failures, maxRateLimitWaitMs: maxWaitMs },
 	);
-	return utcTimestamps(body as IDataObject, TIMESTAMP_FIELDS);
+	return withUtcTimestamps(body as IDataObject);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

@@ -2,16 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TEMPLATE_STATUSES, TIMESTAMP_FIELDS } from '../../helpers/constants';
-import { assertOneOf, shownValue } from '../../helpers/validation';
-import { utcTimestamps } from '../../helpers/dates';
+import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
+import { assertOneOf, readLimit } from '../../helpers/validation';
+import { withUtcTimestamps } from '../../helpers/dates';
 import { maxRateLimitWaitMs } from '../../helpers/options';
 import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { callAirSign } from '../../transport/call';
-import type { ApiAnswer } from '../../transport/request';
+import type { AirSignContext, ApiAnswer } from '../../transport/request';
+import type { OffsetPage } from '../../transport/offsetPages';
+import { readByOffset } from '../../transport/offsetPages';
 import { returnAllAndLimit } from '../../descriptions/paging';
-import { inputError } from '../../errors/inputError';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -33,29 +34,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface TemplatesPage {
-	templates?: IDataObject[];
-	pagination?: { hasMore?: boolean };
-}
-
-/**
- * List Templates: pages by offset with the largest page AirSign serves (Return All) or what the
- * limit still needs, until hasMore is false. One item per template, sorted as AirSign sorts.
- */
+/** List Templates: one item per template, sorted as AirSign sorts (see readByOffset). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const limit = returnAll
-		? Number.POSITIVE_INFINITY
-		: (this.getNodeParameter('limit', itemIndex) as number);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw inputError(
-			this.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
+	const limit = readLimit(this, itemIndex);
 	const status = assertOneOf(
 		this.getNode(),
 		this.getNodeParameter('status', itemIndex, 'active'),
@@ -66,27 +47,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
-	const templates: IDataObject[] = [];
-	const seen = new Set<unknown>();
-	let offset = 0;
-	while (templates.length < limit) {
-		const pageSize = Math.min(LIMITS.templatePageSize, limit - templates.length);
-		const { body } = await callAirSign(
-			this,
-			{ method: 'GET', path: '/Templates', qs: { status, limit: pageSize, offset }, itemIndex },
-			{ failures: {}, maxRateLimitWaitMs: maxWaitMs, unusable: malformedTemplatesPage },
-		);
-		const page = body as TemplatesPage;
-		const rows = page.templates as IDataObject[];
-		for (const template of rows) {
-			if (seen.has(template.templateId)) continue;
-			seen.add(template.templateId);
-			templates.push(utcTimestamps(template, TIMESTAMP_FIELDS));
-		}
-		if (!page.pagination?.hasMore || rows.length === 0) break;
-		offset += rows.length;
-	}
-	return templates.slice(0, limit);
+	const { rows } = await readByOffset(
+		async (pageSize, offset) =>
+			await fetchTemplatesPage(this, { status, limit: pageSize, offset }, itemIndex, maxWaitMs),
+		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
+	);
+	return rows.map((template) => withUtcTimestamps(template));
+}
+
+/** One page of List Templates; an answer that is not a list of templates is unreadable. */
+export async function fetchTemplatesPage(
+	ctx: AirSignContext,
+	qs: { status: string; limit: number; offset: number },
+	itemIndex: number,
+	maxRateLimitWaitMs: number,
+): Promise<OffsetPage> {
+	const { body } = await callAirSign(
+		ctx,
+		{ method: 'GET', path: '/Templates', qs, itemIndex },
+		{ failures: {}, maxRateLimitWaitMs, unusable: malformedTemplatesPage },
+	);
+	const page = body as { templates: IDataObject[]; pagination?: { hasMore?: boolean } };
+	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
 }
 
 /** A page is a list of templates (objects) and its pagination; anything else is unreadable. */

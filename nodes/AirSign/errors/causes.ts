@@ -2,11 +2,10 @@
  * Why an operation failed, declared on the error as n8n-workflow 2.41 defines it (`failure` on
  * NodeApiError and NodeOperationError, plain data): the timed causes carry AirSign's wait hints,
  * so that n8n (its poll scheduler first) can back off by them; the others say who has to act.
+ * Older n8n-workflow ignores the option (docs/compatibility.md).
  *
- * No imports: the credential declares its token failures with it too.
- *
- * Given as the constructors' `failure` option. n8n-workflow before 2.41 (n8n 1.x, 2.0–2.40) does
- * not know the option and ignores it: the error is then exactly what it was without it.
+ * No imports: the credential declares its token failures and words its network failures with
+ * this file too.
  */
 export type DeclaredFailure =
 	| {
@@ -38,4 +37,30 @@ export function declaredFailureOf(error: unknown): DeclaredFailure | undefined {
 	return typeof (failure as { cause?: unknown }).cause === 'string'
 		? (failure as DeclaredFailure)
 		: undefined;
+}
+
+/**
+ * A Node network error code in words. Messages must not contain the raw code: n8n's NodeApiError
+ * replaces any message that contains one (ECONNREFUSED, ...) with its own generic text, which
+ * would drop the address and the hint.
+ */
+export function describeNetworkCode(code: string): string {
+	switch (code.toUpperCase()) {
+		case 'ECONNREFUSED':
+			return 'connection refused';
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return 'host name not found';
+		case 'ETIMEDOUT':
+		case 'ECONNABORTED':
+			return 'timed out';
+		case 'ECONNRESET':
+		case 'EPIPE':
+			return 'connection closed by the server';
+		case 'EHOSTUNREACH':
+		case 'ENETUNREACH':
+			return 'host unreachable';
+		default:
+			return 'network error';
+	}
 }

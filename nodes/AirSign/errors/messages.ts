@@ -1,0 +1,189 @@
+import { describeNetworkCode } from './causes';
+import type { RequestFailure } from './failure';
+import { MALFORMED_RESPONSE, readServiceErrorCode } from './failure';
+
+export interface FailureText {
+	message: string;
+	description?: string;
+}
+
+/**
+ * Messages an operation gives for its own failures, keyed by service code or HTTP status. An
+ * entry with only a description explains a common failure (403, …) in the operation's terms
+ * and keeps the common message.
+ */
+export type FailureMessages = Record<string, FailureText | { description: string }>;
+
+/**
+ * The words for a failure: the operation's own message for its code or status first, then
+ * what holds for every operation. Each message ends with the code, so that a workflow
+ * builder can search for it.
+ */
+export function describeFailure(failure: RequestFailure, messages: FailureMessages): FailureText {
+	const serviceSaid = failure.serviceMessage ? ` AirSign said: "${failure.serviceMessage}"` : '';
+	const specific =
+		(failure.code !== undefined ? messages[failure.code] : undefined) ??
+		(failure.status !== undefined ? messages[String(failure.status)] : undefined);
+	if (specific && 'message' in specific) {
+		const code =
+			failure.code ?? (failure.status !== undefined ? `HTTP ${failure.status}` : undefined);
+		return {
+			message: code ? `${specific.message} [${code}]` : specific.message,
+			description: joined(specific.description, serviceSaid),
+		};
+	}
+	if (failure.networkCode) {
+		return {
+			message: `Could not reach AirSign: ${describeNetworkCode(failure.networkCode)}`,
+			description:
+				'Check the Base URL in the AirSign credential and the network of this n8n instance, then try again.',
+		};
+	}
+	if (failure.status === undefined) {
+		return { message: failure.otherMessage ?? 'The request to AirSign failed' };
+	}
+	if (failure.code === MALFORMED_RESPONSE) {
+		return {
+			message: `AirSign answered HTTP ${failure.status} with a body that is not JSON`,
+			description:
+				'This is usually a passing fault of the service or of a proxy: try again in a few minutes. If it persists, check the Base URL in the credential.',
+		};
+	}
+	const codeSuffix = `[HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
+	const common = COMMON_FAILURES[failure.status];
+	if (common) {
+		return {
+			message: `${common.message} ${codeSuffix}`,
+			description: joined(specific?.description ?? common.description, serviceSaid),
+		};
+	}
+	if (failure.status >= 500) {
+		return {
+			message: `AirSign had an internal problem [HTTP ${failure.status}]`,
+			description: `This is on AirSign's side and usually passes: try again in a few minutes.${serviceSaid}`,
+		};
+	}
+	return { message: `AirSign refused the request ${codeSuffix}`, description: joined(serviceSaid) };
+}
+
+/**
+ * A 400 (VALIDATION_ERROR, or a code this node does not know) of a request that writes `what`:
+ * AirSign's own words, shown below the message, name the value.
+ */
+export function valueRefused(what: string): FailureMessages {
+	const text = {
+		message: `AirSign refused a value of ${what}`,
+		description: 'AirSign names the value below; correct it in the node and run again.',
+	};
+	return { VALIDATION_ERROR: text, 400: text };
+}
+
+function joined(...parts: Array<string | undefined>): string | undefined {
+	return parts.join('').trim() || undefined;
+}
+
+/** What a status means whatever the operation; operations add their own in their failures map. */
+const COMMON_FAILURES: Record<number, FailureText> = {
+	401: {
+		message: 'AirSign rejected the credential',
+		description:
+			'The access token is wrong, revoked or expired. AirSign tokens last one hour: use the "Client Credentials" method of the AirSign credential so n8n renews them, or paste a new token.',
+	},
+	403: {
+		message: 'The AirSign credential is not allowed to do this',
+		description:
+			'Its token lacks the scope this operation needs. Ask the AirSign administrator for a client with that scope.',
+	},
+	404: {
+		message: 'AirSign has no such resource',
+		description: 'Check the ID, and that the credential belongs to the organisation that owns it.',
+	},
+	429: {
+		message: "AirSign's rate limit was reached",
+		description: 'Wait a little and try again.',
+	},
+};
+
+/** The words for such a failure: what happened, then "check AirSign before running again: …". */
+export function lostWriteText(failure: RequestFailure, mayExist: string): FailureText {
+	const what =
+		failure.status === undefined
+			? `No answer from AirSign (${describeNetworkCode(failure.networkCode ?? '')})`
+			: failure.code === MALFORMED_RESPONSE
+				? `AirSign's answer could not be read [HTTP ${failure.status}]`
+				: `AirSign had an internal problem [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
+	return {
+		message: `${what}: check AirSign before running again: ${mayExist}`,
+		description:
+			'The request may have reached AirSign, so the node does not send it again by itself: a second attempt could do the work twice. Look in AirSign (or list sessions with Get Many) and run the node again only if it is not there.',
+	};
+}
+
+/**
+ * A 404 for an ID in the path. AirSign answers the same for an ID that does not exist and for
+ * one of another organisation, so the hint covers both.
+ */
+export const sessionNotFound: FailureText = {
+	message: 'AirSign has no session with this ID',
+	description:
+		'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
+};
+
+export const templateNotFound: FailureText = {
+	message: 'AirSign has no template with this ID',
+	description:
+		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
+};
+
+/** A plan feature a request uses, and the node parameters that use it. */
+export interface FeatureUse {
+	feature: string;
+	parameters: string[];
+}
+
+/** A scope the token lacks, in OAuth's words (RFC 6750 insufficient_scope); any other 403 may be the plan. */
+const SCOPE_CODE = 'INSUFFICIENT_SCOPE';
+
+/**
+ * An operation's failures, read off the failed answer, with the words for a 403 of a request that
+ * uses plan features (`used`) and the scope the operation needs.
+ */
+export function withPlanFeatures(
+	failures: FailureMessages,
+	used: FeatureUse[],
+	scopeDescription: string,
+): (answer: { body: unknown }) => FailureMessages {
+	return ({ body }) => ({ ...failures, ...planFeatureFailures(body, used, scopeDescription) });
+}
+
+/**
+ * The words for a 403 of a request that uses plan features. AirSign's body is read for the
+ * feature (a `feature` field, or a feature named in its message); a 403 that names none is
+ * worded as either a missing scope or a missing feature.
+ */
+function planFeatureFailures(
+	body: unknown,
+	used: FeatureUse[],
+	scopeDescription: string,
+): FailureMessages {
+	if (used.length === 0) return { 403: { description: scopeDescription } };
+	const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+	const code = readServiceErrorCode(body);
+	if (code === SCOPE_CODE) return { 403: { description: scopeDescription } };
+	const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
+	const named = used.find((use) => said.includes(use.feature.toLowerCase()));
+	const text = named
+		? {
+				message: `Your AirSign plan does not include ${named.feature}`,
+				description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
+			}
+		: {
+				message: 'AirSign refused the request: a plan feature or a scope is missing',
+				description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
+			};
+	return { 403: text, ...(code !== undefined && { [code]: text }) };
+}
+
+function quoteList(parameters: string[]): string {
+	return parameters.map((p) => `"${p}"`).join(', ');
+}

@@ -1,0 +1,51 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** One page of a list AirSign serves by offset. */
+export interface OffsetPage {
+	rows: IDataObject[];
+	hasMore: boolean;
+}
+
+export interface OffsetPaging {
+	/** Rows wanted; Infinity: all. A page asks for what is still wanted, at most `pageSize`. */
+	limit: number;
+	pageSize: number;
+	/** The field that identifies a row (sessionId, templateId). */
+	idField: string;
+	/** Where to start: a list search's pagination token. */
+	offset?: number;
+	/** At most this many pages (a list search stays within a few requests). */
+	maxPages?: number;
+	/** Rows to return; the others are read past (a name filter AirSign does not apply). */
+	keep?: (row: IDataObject) => boolean;
+	/** Stop after the page that brings this many kept rows (default: the limit). */
+	enough?: number;
+}
+
+/**
+ * Every list of the node (sessions, templates, the list searches): pages by offset until hasMore
+ * is false or enough rows are kept. Offset paging over a list that changes while it is read can
+ * show a row twice; one item per row is what a workflow expects, so a row seen is skipped.
+ * `nextOffset` is where to go on from, absent when the list ended.
+ */
+export async function readByOffset(
+	fetchPage: (limit: number, offset: number) => Promise<OffsetPage>,
+	paging: OffsetPaging,
+): Promise<{ rows: IDataObject[]; nextOffset?: number }> {
+	const { limit, pageSize, idField, maxPages = Infinity, keep = () => true } = paging;
+	const enough = paging.enough ?? limit;
+	const rows: IDataObject[] = [];
+	const seen = new Set<unknown>();
+	let offset = paging.offset ?? 0;
+	for (let pages = 0; pages < maxPages && rows.length < enough; pages++) {
+		const page = await fetchPage(Math.min(pageSize, limit - rows.length), offset);
+		for (const row of page.rows) {
+			if (seen.has(row[idField])) continue;
+			seen.add(row[idField]);
+			if (keep(row)) rows.push(row);
+		}
+		if (!page.hasMore || page.rows.length === 0) return { rows: rows.slice(0, limit) };
+		offset += page.rows.length;
+	}
+	return { rows: rows.slice(0, limit), nextOffset: offset };
+}
