@@ -21,10 +21,8 @@ import { isToolCall } from './toolCall';
 
 interface Operation {
 	description: INodeProperties[];
-	/** Offers "Items at Once": its items may run several at once. */
 	itemsAtOnce?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
-	/** What an item was about, for its error item (Get Many has no such subject). */
 	identify?: ItemIdentity;
 }
 
@@ -45,11 +43,6 @@ const operations: Record<string, Record<string, Operation>> = {
 	},
 };
 
-/**
- * Runs the chosen operation once per input item, keeping each output paired with its item and
- * in item order: as many at once as AirSign's answers allow, up to "Items at Once" (1: one
- * item after another).
- */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -79,10 +72,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [outcomes.flatMap((outcome) => (outcome && 'output' in outcome ? outcome.output : []))];
 }
 
-/**
- * Runs the items in item order, as many at once as the pool holds lanes: a lane takes the next
- * item when its last one ends. Once an item fails for good, no later item starts.
- */
 async function runItems(
 	count: number,
 	pool: RequestPool,
@@ -103,10 +92,6 @@ async function runItems(
 
 type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
 
-/**
- * One item: its output, paired with it; on a failure with Continue On Fail, an error item in
- * its place; otherwise the failure, for the router to throw in item order.
- */
 async function runItem(
 	ctx: IExecuteFunctions,
 	chosen: Operation,
@@ -148,10 +133,6 @@ async function runItem(
 	}
 }
 
-/**
- * The failure of an item, saying which later items had already run beside it (several items
- * at once): their requests may have reached AirSign, although the node's output is lost with the error.
- */
 function withItemsRunAfter(
 	failure: NodeApiError | NodeOperationError,
 	outcomes: Array<ItemOutcome | undefined>,
@@ -169,7 +150,6 @@ function withItemsRunAfter(
 	return failure;
 }
 
-/** "Items at Once", from the operation's Options. */
 function readItemsAtOnce(ctx: IExecuteFunctions): number {
 	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, DEFAULT_ITEMS_AT_ONCE) as unknown;
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** "Return All" and "Limit" of every Get Many. */
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { COMPLETION_EMAIL_RECIPIENTS, LIMITS, PLAN_FEATURES } from '../helpers/constants';
 
-/** Expiry and reminders: Create, Create From Template and Create Template. */
 export function expiryOptions(neverExpires: boolean): INodeProperties[] {
 	return [
 		{
@@ -39,7 +38,6 @@ export function expiryOptions(neverExpires: boolean): INodeProperties[] {
 	];
 }
 
-/** The settings only Create From Template takes. */
 export const templateSessionOptions: INodeProperties[] = [
 	{
 		displayName: 'Completion Email Recipients',

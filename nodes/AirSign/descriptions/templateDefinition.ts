@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { LIMITS } from '../helpers/constants';
 import { recipientsCollection, signingOrderField } from './sessionDocuments';
 
-/** Create Template's recipient roles and variables (checked by helpers/templateInput.ts). */
 export const templateRecipientsAndVariables: INodeProperties[] = [
 	recipientsCollection(`The roles that sign, 1 to ${LIMITS.recipients}`, [
 		{

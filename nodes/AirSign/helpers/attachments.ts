@@ -11,10 +11,6 @@ export interface UploadedPdfEntry extends IDataObject {
 
 const LABEL = '"Attach Uploaded PDFs"';
 
-/**
- * The uploaded PDFs to attach, from what a builder gives: file IDs (separated by commas or
- * lines), Upload's output items or their `fileReference`, one or a list, or JSON text of those.
- */
 export function readAttachments(
 	node: INode,
 	value: unknown,

@@ -12,17 +12,10 @@ import { failer } from '../errors/inputError';
 import { shownValue } from './validation';
 
 export interface SessionSettings {
-	/** What goes into the request body. */
 	body: IDataObject;
-	/** The plan features those settings use, for a 403's words. */
 	features: FeatureUse[];
 }
 
-/**
- * Session settings from an operation's Options, checked: expiry and reminders (all creating
- * operations); with `fromTemplate`, "0 = never expires", sender profile, completion emails and
- * tags. Only the options the builder added are sent: the rest is AirSign's (or the template's).
- */
 export function readSessionSettings(
 	node: INode,
 	options: IDataObject,
@@ -97,7 +90,6 @@ export function readSessionSettings(
 	return { body, features };
 }
 
-/** A comma-separated text or a list (from an expression), as trimmed non-empty strings. */
 export function listOf(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
 	return entries.map((entry) => String(entry).trim()).filter(Boolean);

@@ -4,12 +4,10 @@ import type { Fail } from '../errors/inputError';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
 import { textOf } from './validation';
 
-/** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const VARIABLE_TYPES = ['text', 'date', 'number'];
 
-/** Template recipients: 1–20 keys, an optional role name, an email that may be blank or a token. */
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length < 1 || rows.length > LIMITS.recipients)
 		throw fail(
@@ -43,7 +41,6 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 	});
 }
 
-/** Variables: at most 50, each a unique name of letters, digits and "_", type text, date or number. */
 export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length > LIMITS.variables)
 		throw fail(
@@ -81,7 +78,6 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	});
 }
 
-/** Every {{{token}}} in the document and in the recipients' names and emails is a declared variable. */
 export function checkTokensDeclared(
 	document: IDataObject,
 	recipients: IDataObject[],

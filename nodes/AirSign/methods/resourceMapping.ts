@@ -4,10 +4,6 @@ import { readLocatorId } from '../helpers/locator';
 import { templateFields } from '../helpers/templateFields';
 import { callAirSign } from '../transport/call';
 
-/**
- * Create From Template's "Recipients and Variables": the chosen template's roles and variables,
- * loaded with one Get Template request.
- */
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {

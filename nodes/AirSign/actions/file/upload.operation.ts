@@ -49,7 +49,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -106,8 +105,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertUploadablePdf(source, binaryPropertyName, fail);
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// AirSign documents no 429 for Upload, yet a 429 means the request was not processed: it is
-	// waited out and the file sent again. Anything that may have reached AirSign is not.
+	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
+	// that may have reached AirSign is not.
 	const { body } = await callAirSign(
 		this,
 		{
@@ -131,7 +130,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	];
 }
 
-/** The file checked the way AirSign will, from its size and first bytes only. */
 function assertUploadablePdf(
 	file: { size: number; head: Buffer },
 	binaryField: string,
@@ -179,7 +177,6 @@ function fileNameToStore(value: string, fail: Fail): string {
 	return fileName.length + 4 <= MAX_FILE_NAME_LENGTH ? `${fileName}.pdf` : fileName;
 }
 
-/** The file it was to upload: the File Name given, else the binary's own name. */
 export function identify(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fileName =
 		parameterAsGiven(this, 'fileName', itemIndex) ??

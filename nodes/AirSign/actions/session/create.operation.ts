@@ -46,7 +46,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -98,5 +97,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The session it was to create, by the name given. */
 export const identify = identifyByParameters('name');

@@ -13,10 +13,6 @@ import {
 import { LIMITS } from '../../helpers/constants';
 import { textOf } from '../../helpers/validation';
 
-/**
- * Create's documents and recipients, from either way of giving them, checked against every
- * bound of the block format before any request.
- */
 export function readDocuments(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -79,7 +75,6 @@ export function readDocuments(
 	};
 }
 
-/** Simple mode's bounds, named by the fields the builder filled in. */
 function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
 	if (title === '') throw fail('"Title" is empty');
@@ -118,7 +113,6 @@ function parseJson(value: unknown, label: string, fail: Fail): unknown {
 
 const fixIt = 'Correct the documents in the node and run again.';
 
-/** AirSign's codes for block documents. */
 export const blockFailures: FailureMessages = {
 	TITLE_TOO_LONG: {
 		message: 'AirSign says the title does not fit on one line',

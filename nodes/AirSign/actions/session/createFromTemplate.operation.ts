@@ -66,7 +66,6 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -158,5 +157,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(created as IDataObject)];
 }
 
-/** The template and the name given to the new session. */
 export const identify = identifyByParameters('templateId', 'name');

@@ -2,8 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { valueRefused } from '../../errors/messages';
 
-/** What the operations that create a session share: Send Immediately and their failures. */
-
 export const sendImmediatelyField: INodeProperties = {
 	displayName: 'Send Immediately',
 	name: 'sendImmediately',

@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -48,5 +47,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The session it was to read. */
 export const identify = identifyByParameters('sessionId');

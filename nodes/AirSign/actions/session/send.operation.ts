@@ -21,7 +21,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -49,7 +48,7 @@ const failures: FailureMessages = {
 		message: 'The session is self-sign only, so there is nobody to send it to',
 		description: 'Self-sign sessions are signed by their owner in AirSign and are never sent.',
 	},
-	// Every documented 400 of Send, when the answer names none of them (no code, or a new one).
+	// A 400 whose answer names none of the codes above (no code, or a new one).
 	400: {
 		message: 'AirSign refused to send the session',
 		description:
@@ -71,8 +70,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// AirSign documents no 429 for Send, yet a 429 means the request was not processed: it is
-	// waited out and sent again like any other. Anything that may have reached AirSign is not.
+	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
+	// that may have reached AirSign is not.
 	const { body } = await callAirSign(
 		this,
 		{ method: 'POST', path: `/Session/${encodeURIComponent(sessionId)}/Send`, itemIndex },
@@ -85,5 +84,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [body as IDataObject];
 }
 
-/** The session it was to send. */
 export const identify = identifyByParameters('sessionId');

@@ -56,7 +56,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -64,14 +63,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** AirSign's only documented 400 of Send Invitation (code SESSION_NOT_ACTIVE, or none). */
+// Send Invitation's one 400 (code SESSION_NOT_ACTIVE, or none).
 const sessionNotActive = {
 	message: 'The session is not waiting for signatures, so no invitation was sent',
 	description:
 		'Send Invitation reminds recipients of a session that is pending or in progress. Send a draft with Send; a completed, cancelled or expired session needs no reminder.',
 };
 
-/** A 404 of a request that named a recipient: AirSign's docs give one 404 for both. */
+// AirSign answers the same 404 for a missing session and a missing recipient.
 const sessionOrRecipientNotFound = {
 	message: 'AirSign has no such session, or the session has no such recipient',
 	description:
@@ -133,5 +132,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(answer.body as IDataObject)];
 }
 
-/** The session, and the recipient when one was chosen. */
 export const identify = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');

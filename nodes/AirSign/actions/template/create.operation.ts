@@ -63,7 +63,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -127,5 +126,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The template it was to create, by the name given. */
 export const identify = identifyByParameters('name');

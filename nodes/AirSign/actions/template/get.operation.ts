@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -56,5 +55,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
 }
 
-/** The template it was to read. */
 export const identify = identifyByParameters('templateId');

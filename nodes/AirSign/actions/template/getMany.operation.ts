@@ -34,7 +34,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** List Templates: one item per template, sorted as AirSign sorts (see readByOffset). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const limit = readLimit(this, itemIndex);
 	const status = assertOneOf(
@@ -55,7 +54,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return rows.map((template) => withUtcTimestamps(template));
 }
 
-/** One page of List Templates; an answer that is not a list of templates is unreadable. */
 export async function fetchTemplatesPage(
 	ctx: AirSignContext,
 	qs: { status: string; limit: number; offset: number },
@@ -71,7 +69,6 @@ export async function fetchTemplatesPage(
 	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
 }
 
-/** A page is a list of templates (objects) and its pagination; anything else is unreadable. */
 function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
 	const page = answer.body as { templates?: unknown } | undefined;
 	const isTemplate = (row: unknown) =>
