@@ -50,19 +50,6 @@ export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: n
 	return id;
 }
 
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
-	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
-	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw inputError(
-			ctx.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{ itemIndex },
-		);
-	}
-	return limit;
-}
-
 export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const email = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL_PATTERN.test(email)) {

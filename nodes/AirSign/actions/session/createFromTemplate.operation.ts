@@ -7,25 +7,20 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { templateNotFound, withPlanFeatures } from '../../errors/messages';
 import type { FailureMessages } from '../../errors/messages';
+import { templateNotFound, withPlanFeatures } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readTemplateValues, templateFields } from '../../helpers/templateFields';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { getTemplate } from '../template/get.operation';
-import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
+import { getTemplate } from '../template/get.operation';
+import { createdSessionFailures, sendImmediatelyField } from './create.operation';
 
 const properties: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
@@ -58,12 +53,7 @@ const properties: INodeProperties[] = [
 		description: `Name of the session, 1 to ${LIMITS.name} characters. Empty: the template’s name.`,
 	},
 	sendImmediatelyField,
-	optionsCollection([
-		...expiryOptions(true),
-		...templateSessionOptions,
-		maxRateLimitWaitOption,
-		itemsAtOnceOption,
-	]),
+	optionsCollection([...expiryOptions(true), ...templateSessionOptions, ...itemOptions]),
 ];
 
 export const itemsAtOnce = true;
@@ -101,12 +91,8 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const templateId = readLocatorId(
-		node,
-		this.getNodeParameter('templateId', itemIndex),
-		'template',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('templateId', itemIndex);
+	const templateId = readLocatorId(node, given, 'template', itemIndex);
 	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -1,24 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FailureMessages } from '../../errors/messages';
 import { sessionLocator } from '../../descriptions/locators';
-import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { callAirSign } from '../../transport/call';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import type { FailureMessages } from '../../errors/messages';
 import { sessionNotFound } from '../../errors/messages';
+import { readLocatorId } from '../../helpers/locator';
+import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	sessionLocator(
 		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
 	),
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
 
 export const itemsAtOnce = true;
@@ -62,13 +57,8 @@ const failures: FailureMessages = {
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	// Workflows saved before Session became a locator hold a plain string: read as an ID.
-	const sessionId = readLocatorId(
-		this.getNode(),
-		this.getNodeParameter('sessionId', itemIndex),
-		'session',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('sessionId', itemIndex);
+	const sessionId = readLocatorId(this.getNode(), given, 'session', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
 	// that may have reached AirSign is not.

@@ -2,18 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/messages';
+import { sessionNotFound } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -53,7 +48,7 @@ const properties: INodeProperties[] = [
 		description: 'The email of one of the session’s recipients',
 		displayOptions: { show: { recipient: ['email'] } },
 	},
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
 
 export const itemsAtOnce = true;
@@ -98,12 +93,8 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const sessionId = readLocatorId(
-		node,
-		this.getNodeParameter('sessionId', itemIndex),
-		'session',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('sessionId', itemIndex);
+	const sessionId = readLocatorId(node, given, 'session', itemIndex);
 	const recipient = this.getNodeParameter('recipient', itemIndex, 'next') as string;
 	// AirSign does not say what it does with both fields: only one is ever sent.
 	const body: IDataObject = {};

@@ -1,20 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
 import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
-import type { FailureMessages } from '../../errors/messages';
 import { failer } from '../../errors/inputError';
+import type { FailureMessages } from '../../errors/messages';
+import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionSettings } from '../../helpers/sessionSettings';
 import {
 	checkTemplateRecipients,
@@ -23,8 +18,8 @@ import {
 } from '../../helpers/templateInput';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { blockFailures } from '../session/createDocuments';
 import { identifyByParameters } from '../itemIdentity';
+import { blockFailures } from '../session/createDocuments';
 
 const properties: INodeProperties[] = [
 	{
@@ -60,7 +55,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether sessions can be made from it at once. Off: a draft, reviewed in AirSign at the output’s editorUrl.',
 	},
-	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
 export const itemsAtOnce = true;

@@ -1,18 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
-import { assertOneOf, readLimit } from '../../helpers/validation';
-import { withUtcTimestamps } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
+import {
+	maxRateLimitWaitMs,
+	maxRateLimitWaitOption,
+	optionsCollection,
+	readLimit,
+	returnAllAndLimit,
+} from '../../descriptions/options';
 import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
+import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
+import { assertOneOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import type { AirSignContext, ApiAnswer } from '../../transport/request';
 import type { OffsetPage } from '../../transport/offsetPages';
 import { readByOffset } from '../../transport/offsetPages';
-import { returnAllAndLimit } from '../../descriptions/paging';
+import type { AirSignContext, ApiAnswer } from '../../transport/request';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
