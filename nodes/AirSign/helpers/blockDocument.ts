@@ -135,32 +135,3 @@ export function checkSignatureBlocks(
 			);
 	}
 }
-
-export function simpleDocument(
-	title: string,
-	body: string,
-	recipients: Array<BlockRecipient & { label: string }>,
-	extra: { subtitle?: string; footerLabel?: string },
-): IDataObject {
-	const paragraphs = body
-		.replace(/\r\n?/g, '\n')
-		.split(/\n\s*\n/)
-		.map((text) => text.trim())
-		.filter(Boolean)
-		.map((text) =>
-			/^#\s/.test(text)
-				? { type: 'heading', text: text.replace(/^#\s+/, '') }
-				: { type: 'paragraph', text },
-		);
-	return {
-		format: 'blocks',
-		title,
-		...(extra.subtitle && { subtitle: extra.subtitle }),
-		...(extra.footerLabel && { footerLabel: extra.footerLabel }),
-		blocks: [
-			...paragraphs,
-			...(paragraphs.length > 0 ? [{ type: 'spacer', height: 24 }] : []),
-			...recipients.map((r) => ({ type: 'signatureBlock', recipient: r.key, label: r.label })),
-		],
-	};
-}

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { readLocatorId } from '../helpers/locator';
-import { templateFields } from '../helpers/templateFields';
+import { templateFields } from '../actions/session/templateFields';
 import { callAirSign } from '../transport/call';
 
 export async function getTemplateFields(

@@ -8,7 +8,6 @@ import {
 	checkBlockDocument,
 	checkRecipients,
 	checkSignatureBlocks,
-	simpleDocument,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { textOf } from '../../helpers/validation';
@@ -99,6 +98,37 @@ function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 			throw fail(`"Body": heading ${index + 1} is longer than ${LIMITS.heading} characters`);
 	});
 	checkBlockDocument(document, 'The document', fail);
+}
+
+// Title and Text: blank lines separate paragraphs, a line break stays one, a paragraph starting
+// with "# " is a heading; then one signature block per recipient.
+function simpleDocument(
+	title: string,
+	body: string,
+	recipients: Array<BlockRecipient & { label: string }>,
+	extra: { subtitle?: string; footerLabel?: string },
+): IDataObject {
+	const paragraphs = body
+		.replace(/\r\n?/g, '\n')
+		.split(/\n\s*\n/)
+		.map((text) => text.trim())
+		.filter(Boolean)
+		.map((text) =>
+			/^#\s/.test(text)
+				? { type: 'heading', text: text.replace(/^#\s+/, '') }
+				: { type: 'paragraph', text },
+		);
+	return {
+		format: 'blocks',
+		title,
+		...(extra.subtitle && { subtitle: extra.subtitle }),
+		...(extra.footerLabel && { footerLabel: extra.footerLabel }),
+		blocks: [
+			...paragraphs,
+			...(paragraphs.length > 0 ? [{ type: 'spacer', height: 24 }] : []),
+			...recipients.map((r) => ({ type: 'signatureBlock', recipient: r.key, label: r.label })),
+		],
+	};
 }
 
 function parseJson(value: unknown, label: string, fail: Fail): unknown {

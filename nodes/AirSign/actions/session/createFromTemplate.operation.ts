@@ -15,7 +15,7 @@ import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
 import { readSessionSettings } from '../../helpers/sessionSettings';
-import { readTemplateValues, templateFields } from '../../helpers/templateFields';
+import { readTemplateValues, templateFields } from './templateFields';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';

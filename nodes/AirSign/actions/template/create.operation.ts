@@ -3,7 +3,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions } from '../../descriptions/sessionSettings';
-import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
 import { failer } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
@@ -11,15 +10,16 @@ import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDoc
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readSessionSettings } from '../../helpers/sessionSettings';
-import {
-	checkTemplateRecipients,
-	checkTokensDeclared,
-	checkVariables,
-} from '../../helpers/templateInput';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 import { blockFailures } from '../session/createDocuments';
+import {
+	checkTemplateRecipients,
+	checkTokensDeclared,
+	checkVariables,
+	templateRecipientsAndVariables,
+} from './recipientsAndVariables';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,10 +1,10 @@
 import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
 
-import { EMAIL_PATTERN } from './constants';
-import type { Fail } from '../errors/inputError';
-import { failer } from '../errors/inputError';
-import { dateVariableAsDay } from './dates';
-import { shownValue } from './validation';
+import { EMAIL_PATTERN } from '../../helpers/constants';
+import type { Fail } from '../../errors/inputError';
+import { failer } from '../../errors/inputError';
+import { dateVariableAsDay } from '../../helpers/dates';
+import { shownValue } from '../../helpers/validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
@@ -19,6 +19,8 @@ const VARIABLE_TYPES: Record<string, [FieldType, string]> = {
 
 const hasToken = (text: string) => text.includes('{{{');
 
+// A role without an email in the template must be given one; a fixed email is the default; an
+// email that is a {{{token}}} is filled from that variable.
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
