@@ -3,13 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
-import { expiryOptions } from '../../descriptions/sessionSettings';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import { inputError } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';

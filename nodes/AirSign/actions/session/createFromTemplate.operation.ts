@@ -8,19 +8,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import type { FailureMessages } from '../../errors/messages';
 import { templateNotFound, withPlanFeatures } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { readSessionSettings } from '../../helpers/sessionSettings';
-import { readTemplateValues, templateFields } from './templateFields';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 import { getTemplate } from '../template/get.operation';
 import { createdSessionFailures, sendImmediatelyField } from './create.operation';
+import { readTemplateValues, templateFields } from './templateFields';
+import { readTemplateSettings, templateSessionOptions } from './templateSettings';
 
 const properties: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
@@ -97,6 +97,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(node, options, itemIndex, true);
+	readTemplateSettings(node, options, itemIndex, settings);
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
 	// Checked against the fields the builder saw; loaded now only if none were saved (a

@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { expiryOptions } from '../../descriptions/sessionSettings';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import { failer } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
