@@ -14,7 +14,7 @@ import {
 	REMINDER_FREQUENCIES,
 	SESSION_STATUSES,
 } from '../../nodes/AirSign/helpers/constants';
-import { templateFields } from '../../nodes/AirSign/helpers/templateFields';
+import { templateFields } from '../../nodes/AirSign/actions/session/templateFields';
 import { DEMO_SENDER_PROFILE_ID, type Sandbox } from '../../sandbox';
 import { binaryInput } from '../harness';
 import { ref, type OperationUnderTest, type Slot } from './inputCases';

@@ -11,51 +11,36 @@ import { inputError } from '../errors/inputError';
 import { serviceCodeOf } from '../errors/nodeError';
 import { asNodeError } from '../errors/unexpected';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
-import type { RequestPool } from '../transport/pool';
 import { NotRun, openPool } from '../transport/pool';
 import * as file from './file/File.resource';
 import type { ItemIdentity } from './itemIdentity';
 import * as session from './session/Session.resource';
 import * as template from './template/Template.resource';
-import { isToolCall } from './toolCall';
 
 interface Operation {
 	description: INodeProperties[];
-	/** Offers "Items at Once": its items may run several at once. */
 	itemsAtOnce?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
-	/** What an item was about, for its error item (Get Many has no such subject). */
 	identify?: ItemIdentity;
 }
 
-const operations: Record<string, Record<string, Operation>> = {
-	file: { upload: file.upload },
-	session: {
-		create: session.create,
-		createFromTemplate: session.createFromTemplate,
-		get: session.get,
-		getMany: session.getMany,
-		send: session.send,
-		sendInvitation: session.sendInvitation,
-	},
-	template: {
-		create: template.create,
-		get: template.get,
-		getMany: template.getMany,
-	},
+// Each resource module exports its operations by value ("send": send.operation.ts) and its description.
+const resources: Record<string, Record<string, Operation | INodeProperties[]>> = {
+	file,
+	session,
+	template,
 };
 
-/**
- * Runs the chosen operation once per input item, keeping each output paired with its item and
- * in item order: as many at once as AirSign's answers allow, up to "Items at Once" (1: one
- * item after another).
- */
+type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
+
+// Runs the operation once per item, at most "Items at Once" at a time and as AirSign's answers allow
+// (transport/pool.ts). The output keeps item order, each output paired with its item.
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
+	const count = this.getInputData().length;
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = operations[resource]?.[operation];
-	if (!chosen) {
+	const chosen = resources[resource]?.[operation];
+	if (!chosen || !('execute' in chosen)) {
 		throw inputError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
@@ -63,50 +48,42 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const atOnce = chosen.itemsAtOnce ? readItemsAtOnce(this) : 1;
-	const continueOnFail = this.continueOnFail() || isToolCall(this);
+	// An AI agent runs the node as "<node>Tool": its failures must reach the model as words it
+	// can act on, not end the agent's run, so a tool call fails like Continue On Fail.
+	const continueOnFail = this.continueOnFail() || this.getNode().type.endsWith('Tool');
 	const pool = openPool(this, atOnce);
-	const outcomes = await runItems(items.length, pool, async (itemIndex) => {
-		const outcome = await runItem(this, chosen, itemIndex, continueOnFail);
-		if (outcome && 'failed' in outcome) pool.stopAfter(itemIndex);
-		return outcome;
-	});
-
-	const failedAt = outcomes.findIndex((outcome) => outcome !== undefined && 'failed' in outcome);
-	if (failedAt !== -1) {
-		const { failed } = outcomes[failedAt] as { failed: NodeApiError | NodeOperationError };
-		throw withItemsRunAfter(failed, outcomes, failedAt, atOnce);
-	}
-	return [outcomes.flatMap((outcome) => (outcome && 'output' in outcome ? outcome.output : []))];
-}
-
-/**
- * Runs the items in item order, as many at once as the pool holds lanes: a lane takes the next
- * item when its last one ends. Once an item fails for good, no later item starts.
- */
-async function runItems(
-	count: number,
-	pool: RequestPool,
-	runOne: (itemIndex: number) => Promise<ItemOutcome | undefined>,
-): Promise<Array<ItemOutcome | undefined>> {
 	const outcomes = new Array<ItemOutcome | undefined>(count);
 	let next = 0;
+	// A lane takes the next item when its last one ends; once an item fails for good, none starts.
 	const lane = async () => {
 		while (next < count && pool.mayStart(next)) {
 			const itemIndex = next++;
-			outcomes[itemIndex] = await runOne(itemIndex);
+			const outcome = await runItem(this, chosen, itemIndex, continueOnFail);
+			if (outcome && 'failed' in outcome) pool.stopAfter(itemIndex);
+			outcomes[itemIndex] = outcome;
 			pool.itemEnded();
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(pool.itemsAtOnce, count) }, lane));
-	return outcomes;
+
+	const failedAt = outcomes.findIndex((outcome) => outcome !== undefined && 'failed' in outcome);
+	if (failedAt === -1) {
+		return [outcomes.flatMap((outcome) => (outcome && 'output' in outcome ? outcome.output : []))];
+	}
+	// The items that ran beside the failed one: their requests may have reached AirSign, although
+	// their output is lost with the error.
+	const { failed } = outcomes[failedAt] as { failed: NodeApiError | NodeOperationError };
+	const ranAfter = outcomes.flatMap((outcome, index) =>
+		outcome !== undefined && index > failedAt ? [index] : [],
+	);
+	if (ranAfter.length > 0) {
+		const note = `With "Items at Once" at ${atOnce}, the items at index ${ranAfter.join(', ')} ran beside it before it failed, so their requests may have reached AirSign; check them before running again.`;
+		failed.description = failed.description ? `${failed.description} ${note}` : note;
+	}
+	throw failed;
 }
 
-type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
-
-/**
- * One item: its output, paired with it; on a failure with Continue On Fail, an error item in
- * its place; otherwise the failure, for the router to throw in item order.
- */
+// Its output; on a failure with Continue On Fail, an error item in its place; otherwise the failure.
 async function runItem(
 	ctx: IExecuteFunctions,
 	chosen: Operation,
@@ -148,28 +125,6 @@ async function runItem(
 	}
 }
 
-/**
- * The failure of an item, saying which later items had already run beside it (several items
- * at once): their requests may have reached AirSign, although the node's output is lost with the error.
- */
-function withItemsRunAfter(
-	failure: NodeApiError | NodeOperationError,
-	outcomes: Array<ItemOutcome | undefined>,
-	failedIndex: number,
-	atOnce: number,
-) {
-	const ranAfter = outcomes
-		.map((outcome, itemIndex) =>
-			outcome !== undefined && itemIndex > failedIndex ? itemIndex : -1,
-		)
-		.filter((itemIndex) => itemIndex !== -1);
-	if (ranAfter.length === 0) return failure;
-	const note = `With "Items at Once" at ${atOnce}, the items at index ${ranAfter.join(', ')} ran beside it before it failed, so their requests may have reached AirSign; check them before running again.`;
-	failure.description = failure.description ? `${failure.description} ${note}` : note;
-	return failure;
-}
-
-/** "Items at Once", from the operation's Options. */
 function readItemsAtOnce(ctx: IExecuteFunctions): number {
 	const value = ctx.getNodeParameter('options.itemsAtOnce', 0, DEFAULT_ITEMS_AT_ONCE) as unknown;
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {

@@ -4,10 +4,6 @@ import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 
 const UUID_REGEX = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
-/**
- * A session or template locator: from a list, by URL (any AirSign link holding the ID, such as
- * a draftUrl or editorUrl), or by ID. The node reads every mode itself (helpers/locator.ts).
- */
 function locator(
 	kind: 'session' | 'template',
 	list: { method: string; placeholder: string },
@@ -61,7 +57,6 @@ function locator(
 	};
 }
 
-/** The session an operation works on; the list is searched by name on AirSign. */
 export function sessionLocator(description: string): INodeProperties {
 	return {
 		...locator(
@@ -74,7 +69,6 @@ export function sessionLocator(description: string): INodeProperties {
 	};
 }
 
-/** The template an operation works on, from the list of active templates. */
 export function templateLocator(description: string): INodeProperties {
 	return {
 		...locator(

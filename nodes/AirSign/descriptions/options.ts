@@ -1,9 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { inputError } from '../errors/inputError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_S } from '../helpers/options';
+import { shownValue } from '../helpers/validation';
 
-/** "Max Wait on Rate Limit", in every operation's Options. */
+const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+
 export const maxRateLimitWaitOption: INodeProperties = {
 	displayName: 'Max Wait on Rate Limit (Seconds)',
 	name: 'maxRateLimitWait',
@@ -14,7 +16,7 @@ export const maxRateLimitWaitOption: INodeProperties = {
 		'When AirSign answers "too many requests", wait up to this long for the budget and try again; a longer wait fails with the time the budget resets. 0 never waits.',
 };
 
-/** "Items at Once", in the Options of every operation that makes a request per item. */
+// Read by the router, for operations that export `itemsAtOnce = true`.
 export const itemsAtOnceOption: INodeProperties = {
 	displayName: 'Items at Once',
 	name: 'itemsAtOnce',
@@ -24,7 +26,9 @@ export const itemsAtOnceOption: INodeProperties = {
 	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}; 1 runs them one after another). The node never has more requests under way than AirSign says are left of its budget, sends none while it says none are left (it waits for the reset, up to Max Wait on Rate Limit), and when AirSign answers "too many requests" every item waits. The output keeps the input order. Without Continue On Fail, a failure stops new items, but those already sent still reach AirSign.`,
 };
 
-/** An "Options" collection holding the given options. */
+/** The options of an operation that makes a request per item. */
+export const itemOptions = [maxRateLimitWaitOption, itemsAtOnceOption];
+
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -34,4 +38,47 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 		default: {},
 		options,
 	};
+}
+
+/** Never beyond the workflow's own execution timeout. */
+export function maxRateLimitWaitMs(ctx: IExecuteFunctions, options: IDataObject): number {
+	const executionTimeout = Number(ctx.getWorkflowSettings().executionTimeout ?? -1);
+	const seconds = Math.min(
+		Math.max(0, Number(options.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_S)),
+		executionTimeout > 0 ? executionTimeout : Number.POSITIVE_INFINITY,
+	);
+	return seconds * 1000;
+}
+
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** How many rows a Get Many returns (Infinity: all). */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
+	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
+	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw inputError(
+			ctx.getNode(),
+			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
+			{ itemIndex },
+		);
+	}
+	return limit;
 }

@@ -5,7 +5,6 @@ import { LIMITS } from '../helpers/constants';
 const simple = { show: { documentMode: ['simple'] } };
 const json = { show: { documentMode: ['json'] } };
 
-/** A "Recipients" list of the given fields (Create in simple mode, Create Template). */
 export function recipientsCollection(
 	description: string,
 	values: INodeProperties[],
@@ -33,7 +32,6 @@ export const signingOrderField: INodeProperties = {
 	description: 'Position in the signing order; 0 signs in the order listed',
 };
 
-/** Create's documents and recipients, either way (read by actions/session/createDocuments.ts). */
 export const documentFields: INodeProperties[] = [
 	{
 		displayName: 'Document',
@@ -118,7 +116,6 @@ export const documentFields: INodeProperties[] = [
 	},
 ];
 
-/** The simple document's subtitle and footer. */
 export const documentOptions: INodeProperties = {
 	displayName: 'Document Options',
 	name: 'documentOptions',

@@ -2,8 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { SESSION_STATUSES } from '../helpers/constants';
 
-/** The session filters that Get Many and the trigger share, as List Sessions takes them. */
-
 export const nameFilter: INodeProperties = {
 	displayName: 'Name Contains',
 	name: 'name',
@@ -34,7 +32,6 @@ export const statusFilter: INodeProperties = {
 	description: 'Only sessions in one of these states',
 };
 
-/** The "Filters" collection, with the filters an operation offers (sorted by display name). */
 export function filtersCollection(filters: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Filters',

@@ -1,8 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { COMPLETION_EMAIL_RECIPIENTS, LIMITS, PLAN_FEATURES } from '../helpers/constants';
+import { failer } from '../errors/inputError';
+import type { FeatureUse } from '../errors/messages';
+import { LIMITS, PLAN_FEATURES, REMINDER_FREQUENCIES } from '../helpers/constants';
+import { shownValue } from '../helpers/validation';
 
-/** Expiry and reminders: Create, Create From Template and Create Template. */
+// Expiry and reminders of Create, Create From Template and Create Template: the fields, then
+// their reading. Only the options the builder added are sent: the rest is AirSign's (or the template's).
 export function expiryOptions(neverExpires: boolean): INodeProperties[] {
 	return [
 		{
@@ -39,39 +43,47 @@ export function expiryOptions(neverExpires: boolean): INodeProperties[] {
 	];
 }
 
-/** The settings only Create From Template takes. */
-export const templateSessionOptions: INodeProperties[] = [
-	{
-		displayName: 'Completion Email Recipients',
-		name: 'completionEmailRecipients',
-		type: 'options',
-		options: COMPLETION_EMAIL_RECIPIENTS.map((value) => ({
-			name: {
-				all: 'All',
-				sender_only: 'Sender Only',
-				sender_and_cc: 'Sender and CC',
-				none: 'None',
-			}[value],
-			value,
-		})),
-		default: 'all',
-		description: `Who is emailed when everyone has signed, instead of the template's choice. Needs the plan feature ${PLAN_FEATURES.completionEmails}.`,
-	},
-	{
-		displayName: 'Sender Profile ID',
-		name: 'senderProfileId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 5e0d3c2a-9b1f-4c6e-8a7d-2f4b6c8e0a1d',
-		description: `A verified sender profile of the organisation (copy its ID from AirSign: no endpoint lists them). Needs the plan feature ${PLAN_FEATURES.senderProfiles}.`,
-	},
-	{
-		displayName: 'Tag IDs',
-		name: 'tagIds',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 11111111-2222-4333-8444-555555555555, …',
-		description:
-			'Tags for the session, as tag IDs separated by commas (copy them from AirSign: no endpoint lists tags)',
-	},
-];
+// The request body's settings, and the plan features they use (for a 403's words).
+export interface SessionSettings {
+	body: IDataObject;
+	features: FeatureUse[];
+}
+
+export function readSessionSettings(
+	node: INode,
+	options: IDataObject,
+	itemIndex: number,
+	neverExpires: boolean,
+): SessionSettings {
+	const body: IDataObject = {};
+	const fail = failer(node, itemIndex);
+	const expiryUse: string[] = [];
+	if (options.expiryDays !== undefined) {
+		const days = options.expiryDays as number;
+		const never = neverExpires && days === 0;
+		if (
+			!never &&
+			(!Number.isInteger(days) || days < LIMITS.expiryDays.min || days > LIMITS.expiryDays.max)
+		)
+			throw fail(
+				`"Expiry Days" must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${neverExpires ? ' (or 0: never expires)' : ''}, not ${shownValue(days)}`,
+			);
+		body.expiryDays = never ? null : days;
+		expiryUse.push('Expiry Days');
+	}
+	if (options.reminderEnabled !== undefined) {
+		body.reminderEnabled = options.reminderEnabled === true;
+		expiryUse.push('Send Reminders');
+	}
+	if (options.reminderFrequency !== undefined) {
+		if (!(REMINDER_FREQUENCIES as readonly unknown[]).includes(options.reminderFrequency))
+			throw fail(
+				`"Reminder Frequency" must be one of ${REMINDER_FREQUENCIES.join(', ')}, not ${shownValue(options.reminderFrequency)}`,
+			);
+		body.reminderFrequency = options.reminderFrequency;
+		expiryUse.push('Reminder Frequency');
+	}
+	const features: FeatureUse[] = [];
+	if (expiryUse.length) features.push({ feature: PLAN_FEATURES.expiry, parameters: expiryUse });
+	return { body, features };
+}

@@ -4,7 +4,6 @@ import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
 import type { Fail } from '../errors/inputError';
 import { shownValue } from './validation';
 
-/** A recipient of a session written in blocks: the key its signature block names. */
 export interface BlockRecipient extends IDataObject {
 	key: string;
 	name: string;
@@ -16,10 +15,6 @@ const chars = (text: string) => [...text].length;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const blank = (value: unknown) => !isText(value) || value.trim() === '';
 
-/**
- * One block document, checked against AirSign's bounds (LIMITS), named in messages by `where` (for example
- * `"Documents" [0]`). Returns it as given.
- */
 export function checkBlockDocument(value: unknown, where: string, fail: Fail): IDataObject {
 	if (value === null || typeof value !== 'object' || Array.isArray(value))
 		throw fail(`${where} is not a block document (an object with "format": "blocks")`);
@@ -87,7 +82,6 @@ function checkBlock(block: unknown, where: string, fail: Fail): void {
 	}
 }
 
-/** Recipients 1–20, each a key (letters, digits, "_", "-"; unique), a name and an email. */
 export function checkRecipients(value: unknown, where: string, fail: Fail): BlockRecipient[] {
 	if (!Array.isArray(value) || value.length < 1 || value.length > LIMITS.recipients)
 		throw fail(
@@ -115,7 +109,6 @@ export function checkRecipients(value: unknown, where: string, fail: Fail): Bloc
 	});
 }
 
-/** Every signature block names a recipient key; every recipient has exactly one signature block. */
 export function checkSignatureBlocks(
 	documents: IDataObject[],
 	recipients: Array<{ key: string }>,
@@ -141,37 +134,4 @@ export function checkSignatureBlocks(
 				'Add one signatureBlock naming each recipient key, and no more.',
 			);
 	}
-}
-
-/**
- * Simple mode: the title, the body (blank lines separate paragraphs, a line break stays one,
- * a paragraph starting with "# " is a heading), then one signature block per recipient.
- */
-export function simpleDocument(
-	title: string,
-	body: string,
-	recipients: Array<BlockRecipient & { label: string }>,
-	extra: { subtitle?: string; footerLabel?: string },
-): IDataObject {
-	const paragraphs = body
-		.replace(/\r\n?/g, '\n')
-		.split(/\n\s*\n/)
-		.map((text) => text.trim())
-		.filter(Boolean)
-		.map((text) =>
-			/^#\s/.test(text)
-				? { type: 'heading', text: text.replace(/^#\s+/, '') }
-				: { type: 'paragraph', text },
-		);
-	return {
-		format: 'blocks',
-		title,
-		...(extra.subtitle && { subtitle: extra.subtitle }),
-		...(extra.footerLabel && { footerLabel: extra.footerLabel }),
-		blocks: [
-			...paragraphs,
-			...(paragraphs.length > 0 ? [{ type: 'spacer', height: 24 }] : []),
-			...recipients.map((r) => ({ type: 'signatureBlock', recipient: r.key, label: r.label })),
-		],
-	};
 }

@@ -7,12 +7,6 @@ import { inputError } from '../errors/inputError';
 import { TIMESTAMP_FIELDS } from './constants';
 import { shownValue } from './validation';
 
-/**
- * Turns what n8n users type or map into a date parameter (an ISO string, a Luxon
- * DateTime from an expression, a JS Date, epoch milliseconds) into the ISO 8601 UTC
- * string the service expects. A date without an offset is read in the workflow's
- * timezone, as n8n's own date fields are.
- */
 export function dateParameterAsUtcIso(
 	node: INode,
 	value: unknown,
@@ -37,10 +31,7 @@ export function dateParameterAsUtcIso(
 	});
 }
 
-/**
- * False for text whose leading YYYY-MM-DD is no day of the calendar (2025-02-30): n8n's date
- * parsing falls back on JavaScript's Date, which would quietly roll it over to 2025-03-02.
- */
+// 2025-02-30 is no day: n8n's parser would quietly roll it over to 2025-03-02.
 function isCalendarDay(value: unknown): boolean {
 	if (typeof value !== 'string') return true;
 	const match = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
@@ -52,10 +43,6 @@ function isCalendarDay(value: unknown): boolean {
 	);
 }
 
-/**
- * A date variable's value (text from the date picker or an expression) as the calendar day
- * YYYY-MM-DD in the workflow's timezone; null when it is no date.
- */
 export function dateVariableAsDay(value: unknown, timezone: string): string | null {
 	try {
 		const parsed = tryToParseDateTime(value as string, timezone);
@@ -65,23 +52,17 @@ export function dateVariableAsDay(value: unknown, timezone: string): string | nu
 	}
 }
 
-/** Epoch milliseconds as the ISO 8601 UTC text AirSign takes and gives. */
 export function utcIsoFromMs(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/** Epoch milliseconds as the UTC time of day, HH:MM:SS (when a rate limit resets). */
 export function utcTimeOfDay(ms: number): string {
 	return new Date(ms).toISOString().slice(11, 19);
 }
 
 const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(Z|[+-]\d\d:?\d\d)?$/i;
 
-/**
- * A timestamp as AirSign wrote it, as ISO 8601 UTC. AirSign writes some without a zone
- * (`2025-07-02 16:19:36`, Create From Template): those are UTC. A value already in UTC ISO
- * form, and anything that is not a timestamp, is returned unchanged.
- */
+// AirSign writes some timestamps without a zone (Create From Template): those are UTC.
 function timestampAsUtcIso(value: string): string {
 	const match = TIMESTAMP.exec(value.trim());
 	if (!match) return value;
@@ -91,7 +72,6 @@ function timestampAsUtcIso(value: string): string {
 	return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/** A copy of an answer with every timestamp field (TIMESTAMP_FIELDS, at any depth) in ISO 8601 UTC. */
 export function withUtcTimestamps<T>(value: T): T {
 	if (Array.isArray(value)) return value.map((entry) => withUtcTimestamps(entry)) as T;
 	if (value === null || typeof value !== 'object') return value;

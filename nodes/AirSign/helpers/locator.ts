@@ -6,11 +6,7 @@ import { inputError } from '../errors/inputError';
 
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/**
- * The ID a resource locator holds, whatever its mode: "From List" and "By ID" hold the ID, "By
- * URL" a link that carries it. A plain string (workflows saved before the field became a
- * locator) is read as an ID. The result is always a checked UUID.
- */
+// A plain string (a workflow saved before the field became a locator) is read as an ID.
 export function readLocatorId(
 	node: INode,
 	value: unknown,
@@ -27,10 +23,7 @@ export function readLocatorId(
 	return assertId(node, locator.value, kind, itemIndex);
 }
 
-/**
- * The ID in an AirSign link. AirSign's links are not documented, so any link is accepted that
- * holds one UUID, or several of which one follows a "/session(s)/" (or "/template(s)/") segment.
- */
+// AirSign's links have no fixed form: any link with one UUID, or one after /session(s)/ or /template(s)/.
 function idFromUrl(node: INode, url: string, kind: IdKind, itemIndex: number): string {
 	const text = url.trim();
 	const ids = [...text.matchAll(UUID_ANYWHERE)].map((m) => m[0]);

@@ -4,17 +4,12 @@ import { EMAIL_PATTERN, SESSION_STATUSES } from './constants';
 import { inputError } from '../errors/inputError';
 import { shownValue } from './validation';
 
-/** The filters Get Many and the trigger share (fields: descriptions/sessionFilters.ts). */
 export interface SessionMatch {
 	status?: string;
 	name?: string;
 	recipientEmail?: string;
 }
 
-/**
- * Reads the shared filters from a "Filters" collection and checks them, so that an
- * unknown state or a malformed email fails here, naming the field, not at AirSign.
- */
 export function readSessionMatch(
 	node: INode,
 	filters: IDataObject,

@@ -4,7 +4,6 @@ import type { Fail } from '../errors/inputError';
 import { failer, inputError } from '../errors/inputError';
 import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
 
-/** What an ID names, for messages. */
 export const ID_KINDS = {
 	session: {
 		label: 'Session ID',
@@ -21,11 +20,7 @@ export const ID_KINDS = {
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 
-/**
- * A value a builder gave, for a message: text quoted and cut to `max` characters, anything else
- * (an expression of the wrong type) as JSON, so that a message never reads "[object Object]" or
- * "undefined".
- */
+// A value for a message: never "[object Object]" or "undefined".
 export function shownValue(value: unknown, max = 60): string {
 	if (typeof value === 'string') return `"${value.slice(0, max)}"`;
 	if (value === undefined) return 'nothing';
@@ -40,10 +35,6 @@ export function shownValue(value: unknown, max = 60): string {
 	return (json ?? `a ${typeof value}`).slice(0, max);
 }
 
-/**
- * IDs go into URL paths and bodies, so only a well-formed UUID is ever used: anything else is
- * refused before a request is made.
- */
 export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: number): string {
 	const id = typeof value === 'string' ? value.trim() : '';
 	if (!UUID_PATTERN.test(id)) {
@@ -59,21 +50,6 @@ export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: n
 	return id;
 }
 
-/** "Return All" and "Limit": how many rows a Get Many returns (Infinity: all), the limit checked. */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
-	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
-	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw inputError(
-			ctx.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{ itemIndex },
-		);
-	}
-	return limit;
-}
-
-/** An email, trimmed; anything else is refused naming the parameter and the item. */
 export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
 	const email = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL_PATTERN.test(email)) {
@@ -84,7 +60,6 @@ export function assertEmail(node: INode, value: unknown, label: string, itemInde
 	return email;
 }
 
-/** "Name" of a session or template: text of 1 to LIMITS.name characters; `optional`: "" too. */
 export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = false): string {
 	const fail = failer(ctx.getNode(), itemIndex);
 	const name = textOf(ctx.getNodeParameter('name', itemIndex, ''), '"Name"', fail).trim();
@@ -98,10 +73,6 @@ export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = f
 	return name;
 }
 
-/**
- * One of the values AirSign knows (an options parameter set by an expression can hold anything):
- * refused before the request, naming the parameter, the values it takes and the one it got.
- */
 export function assertOneOf<T extends string>(
 	node: INode,
 	value: unknown,
@@ -117,11 +88,6 @@ export function assertOneOf<T extends string>(
 	});
 }
 
-/**
- * A text parameter as the item gave it: text as it is, a number or true/false as its text, nothing
- * as "". An object or a list (an expression of the wrong type) is refused, naming the parameter
- * (`label`, quoted by the caller), so that "[object Object]" never reaches AirSign.
- */
 export function textOf(value: unknown, label: string, fail: Fail): string {
 	if (typeof value === 'string') return value;
 	if (value === undefined || value === null) return '';

@@ -16,11 +16,7 @@ const STATUS_LABELS: Record<string, string> = {
 	expired: 'expired',
 };
 
-/**
- * Sessions for the Session locator, newest update first, searched by name on AirSign. Every
- * call is one List Sessions request from the organisation's hourly budget: pages are as large
- * as AirSign serves, and a 429 fails at once (the editor does not wait).
- */
+// Each call is one List Sessions request of the hourly budget; a 429 fails at once (the editor does not wait).
 export async function searchSessions(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -62,10 +58,7 @@ export async function searchSessions(
 	}
 }
 
-/**
- * Active templates for the Template locator, by name. AirSign has no name search for
- * templates: the filter is applied here, over as many pages as it takes.
- */
+// AirSign has no name search for templates: the filter is applied here.
 export async function searchTemplates(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -93,7 +86,6 @@ export async function searchTemplates(
 	};
 }
 
-/** A list search reads on from its pagination token, as many rows as its pages hold. */
 function searchPaging(paginationToken?: string) {
 	return { limit: Number.POSITIVE_INFINITY, offset: Number(paginationToken ?? 0) || 0 };
 }

@@ -1,13 +1,9 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { readLocatorId } from '../helpers/locator';
-import { templateFields } from '../helpers/templateFields';
+import { templateFields } from '../actions/session/templateFields';
 import { callAirSign } from '../transport/call';
 
-/**
- * Create From Template's "Recipients and Variables": the chosen template's roles and variables,
- * loaded with one Get Template request.
- */
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {

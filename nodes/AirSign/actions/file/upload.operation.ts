@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { Fail } from '../../errors/inputError';
 import { failer } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/messages';
@@ -10,16 +11,10 @@ import {
 	MAX_UPLOAD_TEXT,
 	PDF_SIGNATURE,
 } from '../../helpers/constants';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { callAirSign } from '../../transport/call';
-import { uploadSource } from './uploadSource';
 import { textOf } from '../../helpers/validation';
+import { callAirSign } from '../../transport/call';
 import { parameterAsGiven } from '../itemIdentity';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { uploadSource } from './uploadSource';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,10 +41,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. employment-contract.pdf',
 		description: `Name to store the file under, at most ${MAX_FILE_NAME_LENGTH} characters; ".pdf" is added when missing. Leave empty to use the name of the binary file, or "document.pdf" when it has none.`,
 	},
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -106,8 +100,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertUploadablePdf(source, binaryPropertyName, fail);
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// AirSign documents no 429 for Upload, yet a 429 means the request was not processed: it is
-	// waited out and the file sent again. Anything that may have reached AirSign is not.
+	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
+	// that may have reached AirSign is not.
 	const { body } = await callAirSign(
 		this,
 		{
@@ -131,7 +125,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	];
 }
 
-/** The file checked the way AirSign will, from its size and first bytes only. */
 function assertUploadablePdf(
 	file: { size: number; head: Buffer },
 	binaryField: string,
@@ -179,19 +172,11 @@ function fileNameToStore(value: string, fail: Fail): string {
 	return fileName.length + 4 <= MAX_FILE_NAME_LENGTH ? `${fileName}.pdf` : fileName;
 }
 
-/** The file it was to upload: the File Name given, else the binary's own name. */
+// The File Name given, else the binary's own name.
 export function identify(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const field = parameterAsGiven(this, 'binaryPropertyName', itemIndex);
 	const fileName =
 		parameterAsGiven(this, 'fileName', itemIndex) ??
-		binaryFileName(this, parameterAsGiven(this, 'binaryPropertyName', itemIndex), itemIndex);
+		(field === undefined ? undefined : this.getInputData()[itemIndex]?.binary?.[field]?.fileName);
 	return fileName === undefined ? {} : { fileName };
-}
-
-function binaryFileName(
-	ctx: IExecuteFunctions,
-	binaryPropertyName: string | undefined,
-	itemIndex: number,
-): string | undefined {
-	if (binaryPropertyName === undefined) return undefined;
-	return ctx.getInputData()[itemIndex]?.binary?.[binaryPropertyName]?.fileName;
 }

@@ -4,26 +4,17 @@ import { BINARY_ENCODING } from 'n8n-workflow';
 import { PDF_SIGNATURE } from '../../helpers/constants';
 import { StreamedBody } from '../../transport/streamedBody';
 
-/**
- * Bytes read and encoded per step: a multiple of 3, so each step's base64 has no padding, and
- * small enough (64 KiB of text) for V8 to keep each step's string in its young generation, freed
- * by the next scavenge, rather than in its large-object space until a full collection.
- */
+// A multiple of 3, so each step's base64 has no padding; small enough (64 KiB of text) for V8 to
+// free each step's string in its young generation.
 const CHUNK_BYTES = 3 * 16 * 1024;
 
-/** The file to upload, known without reading all of it. */
 export interface UploadSource {
 	size: number;
-	/** Its first bytes (at least the PDF signature's length, when the file is that long). */
 	head: Buffer;
-	/** `{"fileName":…,"data":"<base64>"}`, encoded step by step; read afresh for every send. */
 	body: (fileName: string) => StreamedBody;
 }
 
-/**
- * The file where n8n keeps it: in its binary data store behind an id, read as a stream; or in the
- * item as base64 text, sent as it is, never decoded whole (docs/compatibility.md).
- */
+// The file is streamed from n8n's binary store, or its base64 sent as it is: never decoded whole.
 export async function uploadSource(
 	ctx: IExecuteFunctions,
 	binaryData: IBinaryData,
@@ -48,11 +39,7 @@ async function storedSource(ctx: IExecuteFunctions, id: string): Promise<UploadS
 	};
 }
 
-/**
- * Canonical base64 (what n8n stores), sent as it is: whole groups of four, its characters only,
- * padding only at the end. Checked by scanning, never decoding (one regex over the whole text
- * would recurse per group and overflow the stack on a large file).
- */
+// Scanned, not matched with one regex: that would recurse per group and overflow on a large file.
 function isCanonicalBase64(text: string): boolean {
 	if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) return false;
 	const padding = text.indexOf('=');
@@ -88,10 +75,6 @@ async function* inChunks(bytes: Buffer): AsyncGenerator<Buffer> {
 		yield bytes.subarray(start, start + CHUNK_BYTES);
 }
 
-/**
- * The JSON around the base64 text, with its exact length: the head, `base64Length` bytes of
- * text (from the file's size unless given), and the tail.
- */
 function jsonBody(
 	fileName: string,
 	size: number,
@@ -108,7 +91,6 @@ function jsonBody(
 	});
 }
 
-/** The stored base64 text in slices, each copied into bytes only when it is sent. */
 async function* storedBase64Chunks(base64: string): AsyncGenerator<Buffer> {
 	const step = (CHUNK_BYTES / 3) * 4;
 	for (let start = 0; start < base64.length; start += step) {
@@ -116,11 +98,7 @@ async function* storedBase64Chunks(base64: string): AsyncGenerator<Buffer> {
 	}
 }
 
-/**
- * The file's bytes as base64 text, step by step: a step's bytes beyond a multiple of 3 wait for
- * the next, so the pieces join into one base64 text. A file that is not the size its metadata
- * said fails the request rather than send a body of another length.
- */
+// A file that is not the size its metadata said fails, rather than send a body of another length.
 async function* base64Chunks(stream: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
 	let carry = Buffer.alloc(0);
 	let read = 0;

@@ -1,26 +1,40 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
-import { expiryOptions } from '../../descriptions/sessionSettings';
-import { withPlanFeatures } from '../../errors/messages';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
+import { inputError } from '../../errors/inputError';
 import type { FailureMessages } from '../../errors/messages';
-import { readAttachments } from '../../helpers/attachments';
-import { LIMITS } from '../../helpers/constants';
+import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { readSessionSettings } from '../../helpers/sessionSettings';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { blockFailures, readDocuments } from './createDocuments';
-import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
-import { inputError } from '../../errors/inputError';
+import { blockFailures, readDocuments } from './createDocuments';
+
+// Create From Template shares Send Immediately and these failures.
+export const sendImmediatelyField: INodeProperties = {
+	displayName: 'Send Immediately',
+	name: 'sendImmediately',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to email the signing invitations at once. Off: the session stays a draft and the output carries its draftUrl, to review it in AirSign and send it (for example with Send).',
+};
+
+export const createdSessionFailures = {
+	...valueRefused('the request'),
+	SELF_SIGN_ONLY: {
+		message: 'The session is self-sign only, so it cannot be sent',
+		description: 'Turn "Send Immediately" off: the owner signs a self-sign session in AirSign.',
+	},
+	403: {
+		description:
+			'Its token lacks the scope write:sessions, which creating a session needs. Ask the AirSign administrator for a client with that scope.',
+	},
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -43,10 +57,9 @@ const properties: INodeProperties[] = [
 	},
 	sendImmediatelyField,
 	documentOptions,
-	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -98,5 +111,51 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The session it was to create, by the name given. */
 export const identify = identifyByParameters('name');
+
+// File IDs (separated by commas or lines), Upload's output items or their fileReference, one or a
+// list, or JSON text of those.
+const LABEL = '"Attach Uploaded PDFs"';
+
+function readAttachments(node: INode, value: unknown, itemIndex: number): IDataObject[] {
+	const fail = (shown: unknown) =>
+		inputError(
+			node,
+			`${LABEL} holds something that is not an uploaded file: ${JSON.stringify(shown)?.slice(0, 100)}`,
+			{
+				itemIndex,
+				description:
+					'Give file IDs separated by commas, or map the output of Upload: for one file {{ $json.fileReference }}, for several {{ $("Upload").all().map(i => i.json.fileReference) }}.',
+			},
+		);
+	let entries: unknown[];
+	if (value === undefined || value === null || value === '') return [];
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (text.startsWith('[') || text.startsWith('{')) {
+			let parsed: unknown;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				throw fail(text);
+			}
+			return readAttachments(node, parsed, itemIndex);
+		}
+		entries = text.split(/[\s,]+/).filter(Boolean);
+	} else {
+		entries = Array.isArray(value) ? value : [value];
+	}
+	return entries.map((entry) => {
+		if (typeof entry === 'string') {
+			if (!UUID_PATTERN.test(entry.trim())) throw fail(entry);
+			return { type: 'uploadedPdf', fileId: entry.trim() };
+		}
+		const item = (entry ?? {}) as IDataObject;
+		const reference = (item.fileReference ?? item) as IDataObject;
+		const fileId = reference.fileId;
+		if (typeof fileId !== 'string' || !UUID_PATTERN.test(fileId.trim())) throw fail(entry);
+		if (reference.type !== undefined && reference.type !== 'uploadedPdf') throw fail(entry);
+		const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
+		return { type: 'uploadedPdf', fileId: fileId.trim(), ...(fileName && { fileName }) };
+	});
+}

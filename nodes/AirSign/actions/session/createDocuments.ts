@@ -8,15 +8,10 @@ import {
 	checkBlockDocument,
 	checkRecipients,
 	checkSignatureBlocks,
-	simpleDocument,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { textOf } from '../../helpers/validation';
 
-/**
- * Create's documents and recipients, from either way of giving them, checked against every
- * bound of the block format before any request.
- */
 export function readDocuments(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -79,7 +74,6 @@ export function readDocuments(
 	};
 }
 
-/** Simple mode's bounds, named by the fields the builder filled in. */
 function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
 	if (title === '') throw fail('"Title" is empty');
@@ -106,6 +100,37 @@ function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	checkBlockDocument(document, 'The document', fail);
 }
 
+// Title and Text: blank lines separate paragraphs, a line break stays one, a paragraph starting
+// with "# " is a heading; then one signature block per recipient.
+function simpleDocument(
+	title: string,
+	body: string,
+	recipients: Array<BlockRecipient & { label: string }>,
+	extra: { subtitle?: string; footerLabel?: string },
+): IDataObject {
+	const paragraphs = body
+		.replace(/\r\n?/g, '\n')
+		.split(/\n\s*\n/)
+		.map((text) => text.trim())
+		.filter(Boolean)
+		.map((text) =>
+			/^#\s/.test(text)
+				? { type: 'heading', text: text.replace(/^#\s+/, '') }
+				: { type: 'paragraph', text },
+		);
+	return {
+		format: 'blocks',
+		title,
+		...(extra.subtitle && { subtitle: extra.subtitle }),
+		...(extra.footerLabel && { footerLabel: extra.footerLabel }),
+		blocks: [
+			...paragraphs,
+			...(paragraphs.length > 0 ? [{ type: 'spacer', height: 24 }] : []),
+			...recipients.map((r) => ({ type: 'signatureBlock', recipient: r.key, label: r.label })),
+		],
+	};
+}
+
 function parseJson(value: unknown, label: string, fail: Fail): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') throw fail(`${label} is empty`);
@@ -118,7 +143,6 @@ function parseJson(value: unknown, label: string, fail: Fail): unknown {
 
 const fixIt = 'Correct the documents in the node and run again.';
 
-/** AirSign's codes for block documents. */
 export const blockFailures: FailureMessages = {
 	TITLE_TOO_LONG: {
 		message: 'AirSign says the title does not fit on one line',

@@ -7,25 +7,20 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
-import { expiryOptions, templateSessionOptions } from '../../descriptions/sessionSettings';
-import { templateNotFound, withPlanFeatures } from '../../errors/messages';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import type { FailureMessages } from '../../errors/messages';
+import { templateNotFound, withPlanFeatures } from '../../errors/messages';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { readSessionSettings } from '../../helpers/sessionSettings';
-import { readTemplateValues, templateFields } from '../../helpers/templateFields';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { getTemplate } from '../template/get.operation';
-import { createdSessionFailures, sendImmediatelyField } from './createShared';
 import { identifyByParameters } from '../itemIdentity';
+import { getTemplate } from '../template/get.operation';
+import { createdSessionFailures, sendImmediatelyField } from './create.operation';
+import { readTemplateValues, templateFields } from './templateFields';
+import { readTemplateSettings, templateSessionOptions } from './templateSettings';
 
 const properties: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
@@ -58,15 +53,9 @@ const properties: INodeProperties[] = [
 		description: `Name of the session, 1 to ${LIMITS.name} characters. Empty: the template’s name.`,
 	},
 	sendImmediatelyField,
-	optionsCollection([
-		...expiryOptions(true),
-		...templateSessionOptions,
-		maxRateLimitWaitOption,
-		itemsAtOnceOption,
-	]),
+	optionsCollection([...expiryOptions(true), ...templateSessionOptions, ...itemOptions]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -102,16 +91,13 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const templateId = readLocatorId(
-		node,
-		this.getNodeParameter('templateId', itemIndex),
-		'template',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('templateId', itemIndex);
+	const templateId = readLocatorId(node, given, 'template', itemIndex);
 	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(node, options, itemIndex, true);
+	readTemplateSettings(node, options, itemIndex, settings);
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
 	// Checked against the fields the builder saw; loaded now only if none were saved (a
@@ -158,5 +144,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(created as IDataObject)];
 }
 
-/** The template and the name given to the new session. */
 export const identify = identifyByParameters('templateId', 'name');

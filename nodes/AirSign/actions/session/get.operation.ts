@@ -2,51 +2,35 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/messages';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import { sessionNotFound } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	sessionLocator('The session to read'),
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
-
-/** Its items may run several at once (the option "Items at Once"). */
-export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['get'] } },
 	properties,
 );
 
-const failures: FailureMessages = {
-	404: sessionNotFound,
-};
+export const itemsAtOnce = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const sessionId = readLocatorId(
-		this.getNode(),
-		this.getNodeParameter('sessionId', itemIndex),
-		'session',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('sessionId', itemIndex);
+	const sessionId = readLocatorId(this.getNode(), given, 'session', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { body } = await callAirSign(
 		this,
 		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
-		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
+		{ failures: { 404: sessionNotFound }, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
 	);
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The session it was to read. */
 export const identify = identifyByParameters('sessionId');

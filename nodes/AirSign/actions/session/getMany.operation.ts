@@ -1,29 +1,33 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import {
+	maxRateLimitWaitMs,
+	maxRateLimitWaitOption,
+	optionsCollection,
+	readLimit,
+	returnAllAndLimit,
+} from '../../descriptions/options';
 import {
 	filtersCollection,
 	nameFilter,
 	recipientEmailFilter,
 	statusFilter,
 } from '../../descriptions/sessionFilters';
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
+import { inputError } from '../../errors/inputError';
 import {
+	listSessionsLimitText,
 	MAX_PAGE_SIZE,
 	SESSION_SORT_FIELDS,
 	SORT_ORDERS,
-	listSessionsLimitText,
 } from '../../helpers/constants';
 import { dateParameterAsUtcIso } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { readSessionMatch } from '../../helpers/sessionMatch';
-import { assertOneOf, readLimit } from '../../helpers/validation';
+import { assertOneOf } from '../../helpers/validation';
 import { READ_TRANSIENT_RETRIES } from '../../transport/call';
+import { readByOffset } from '../../transport/offsetPages';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { sessionPages } from '../../transport/sessionPages';
-import { readByOffset } from '../../transport/offsetPages';
-import { returnAllAndLimit } from '../../descriptions/paging';
-import { inputError } from '../../errors/inputError';
 
 const DATE_FILTERS = {
 	createdAfter: 'Created After',
@@ -31,8 +35,9 @@ const DATE_FILTERS = {
 	updatedAfter: 'Updated After',
 	updatedBefore: 'Updated Before',
 } as const;
+type DateFilter = keyof typeof DATE_FILTERS;
 
-function dateFilter(name: keyof typeof DATE_FILTERS): INodeProperties {
+function dateFilter(name: DateFilter): INodeProperties {
 	const [event, side] = DATE_FILTERS[name].toLowerCase().split(' ');
 	return {
 		displayName: DATE_FILTERS[name],
@@ -102,21 +107,32 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
+	// A sort option not set (or blank) is left out, so AirSign's default applies.
+	const choice = <T extends string>(value: unknown, label: string, allowed: readonly T[]) => {
+		const given = typeof value === 'string' ? value.trim() : value;
+		if (given === undefined || given === null || given === '') return undefined;
+		return assertOneOf(node, given, label, allowed, itemIndex);
+	};
 	const query: SessionsQuery = {
 		...readSessionMatch(node, filters, itemIndex),
-		sortBy: optionalChoice(node, options.sortBy, 'Sort By', SESSION_SORT_FIELDS, itemIndex),
-		sortOrder: optionalChoice(node, options.sortOrder, 'Sort Order', SORT_ORDERS, itemIndex),
+		sortBy: choice(options.sortBy, 'Sort By', SESSION_SORT_FIELDS),
+		sortOrder: choice(options.sortOrder, 'Sort Order', SORT_ORDERS),
 	};
-	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<
-		[keyof typeof DATE_FILTERS, string]
-	>) {
+	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
 		query[key] = dateParameterAsUtcIso(node, value, label, this.getTimezone(), itemIndex);
 	}
-	assertOrdered(this, query.createdAfter, query.createdBefore, 'Created', itemIndex);
-	assertOrdered(this, query.updatedAfter, query.updatedBefore, 'Updated', itemIndex);
+	for (const event of ['Created', 'Updated']) {
+		const after = query[`${event.toLowerCase()}After` as DateFilter];
+		const before = query[`${event.toLowerCase()}Before` as DateFilter];
+		if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before))
+			throw inputError(
+				node,
+				`"${event} After" (${after}) is not earlier than "${event} Before" (${before}), so no session could match`,
+				{ itemIndex },
+			);
+	}
 
 	const policy = {
 		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
@@ -128,33 +144,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		idField: 'sessionId',
 	});
 	return rows;
-}
-
-/** A sort option, checked; left out when not set (or blank), so AirSign's default applies. */
-function optionalChoice<T extends string>(
-	node: INode,
-	value: unknown,
-	label: string,
-	allowed: readonly T[],
-	itemIndex: number,
-): T | undefined {
-	const given = typeof value === 'string' ? value.trim() : value;
-	if (given === undefined || given === null || given === '') return undefined;
-	return assertOneOf(node, given, label, allowed, itemIndex);
-}
-
-function assertOrdered(
-	ctx: IExecuteFunctions,
-	after: string | undefined,
-	before: string | undefined,
-	label: string,
-	itemIndex: number,
-): void {
-	if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before)) {
-		throw inputError(
-			ctx.getNode(),
-			`"${label} After" (${after}) is not earlier than "${label} Before" (${before}), so no session could match`,
-			{ itemIndex },
-		);
-	}
 }

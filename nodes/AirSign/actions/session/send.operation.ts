@@ -1,27 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FailureMessages } from '../../errors/messages';
 import { sessionLocator } from '../../descriptions/locators';
-import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { callAirSign } from '../../transport/call';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import type { FailureMessages } from '../../errors/messages';
 import { sessionNotFound } from '../../errors/messages';
+import { readLocatorId } from '../../helpers/locator';
+import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
 
 const properties: INodeProperties[] = [
 	sessionLocator(
 		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
 	),
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -49,7 +43,7 @@ const failures: FailureMessages = {
 		message: 'The session is self-sign only, so there is nobody to send it to',
 		description: 'Self-sign sessions are signed by their owner in AirSign and are never sent.',
 	},
-	// Every documented 400 of Send, when the answer names none of them (no code, or a new one).
+	// A 400 whose answer names none of the codes above (no code, or a new one).
 	400: {
 		message: 'AirSign refused to send the session',
 		description:
@@ -63,16 +57,11 @@ const failures: FailureMessages = {
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	// Workflows saved before Session became a locator hold a plain string: read as an ID.
-	const sessionId = readLocatorId(
-		this.getNode(),
-		this.getNodeParameter('sessionId', itemIndex),
-		'session',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('sessionId', itemIndex);
+	const sessionId = readLocatorId(this.getNode(), given, 'session', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// AirSign documents no 429 for Send, yet a 429 means the request was not processed: it is
-	// waited out and sent again like any other. Anything that may have reached AirSign is not.
+	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
+	// that may have reached AirSign is not.
 	const { body } = await callAirSign(
 		this,
 		{ method: 'POST', path: `/Session/${encodeURIComponent(sessionId)}/Send`, itemIndex },
@@ -85,5 +74,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [body as IDataObject];
 }
 
-/** The session it was to send. */
 export const identify = identifyByParameters('sessionId');

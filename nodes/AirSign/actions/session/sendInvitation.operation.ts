@@ -2,18 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/messages';
+import { sessionNotFound } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { assertEmail, assertId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import { sessionNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -53,10 +48,9 @@ const properties: INodeProperties[] = [
 		description: 'The email of one of the session’s recipients',
 		displayOptions: { show: { recipient: ['email'] } },
 	},
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -64,14 +58,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** AirSign's only documented 400 of Send Invitation (code SESSION_NOT_ACTIVE, or none). */
+// Send Invitation's one 400 (code SESSION_NOT_ACTIVE, or none).
 const sessionNotActive = {
 	message: 'The session is not waiting for signatures, so no invitation was sent',
 	description:
 		'Send Invitation reminds recipients of a session that is pending or in progress. Send a draft with Send; a completed, cancelled or expired session needs no reminder.',
 };
 
-/** A 404 of a request that named a recipient: AirSign's docs give one 404 for both. */
+// AirSign answers the same 404 for a missing session and a missing recipient.
 const sessionOrRecipientNotFound = {
 	message: 'AirSign has no such session, or the session has no such recipient',
 	description:
@@ -99,12 +93,8 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const sessionId = readLocatorId(
-		node,
-		this.getNodeParameter('sessionId', itemIndex),
-		'session',
-		itemIndex,
-	);
+	const given = this.getNodeParameter('sessionId', itemIndex);
+	const sessionId = readLocatorId(node, given, 'session', itemIndex);
 	const recipient = this.getNodeParameter('recipient', itemIndex, 'next') as string;
 	// AirSign does not say what it does with both fields: only one is ever sent.
 	const body: IDataObject = {};
@@ -133,5 +123,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(answer.body as IDataObject)];
 }
 
-/** The session, and the recipient when one was chosen. */
 export const identify = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');

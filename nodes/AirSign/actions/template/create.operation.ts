@@ -1,30 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
-import { expiryOptions } from '../../descriptions/sessionSettings';
-import { templateRecipientsAndVariables } from '../../descriptions/templateDefinition';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
-import type { FailureMessages } from '../../errors/messages';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import { failer } from '../../errors/inputError';
+import type { FailureMessages } from '../../errors/messages';
+import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
-import { readSessionSettings } from '../../helpers/sessionSettings';
+import { readName } from '../../helpers/validation';
+import { callAirSign } from '../../transport/call';
+import { identifyByParameters } from '../itemIdentity';
+import { blockFailures } from '../session/createDocuments';
 import {
 	checkTemplateRecipients,
 	checkTokensDeclared,
 	checkVariables,
-} from '../../helpers/templateInput';
-import { readName } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
-import { blockFailures } from '../session/createDocuments';
-import { identifyByParameters } from '../itemIdentity';
+	templateRecipientsAndVariables,
+} from './recipientsAndVariables';
 
 const properties: INodeProperties[] = [
 	{
@@ -60,10 +54,9 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether sessions can be made from it at once. Off: a draft, reviewed in AirSign at the output’s editorUrl.',
 	},
-	optionsCollection([...expiryOptions(false), maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-/** Its items may run several at once (the option "Items at Once"). */
 export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
@@ -127,5 +120,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [withUtcTimestamps(body as IDataObject)];
 }
 
-/** The template it was to create, by the name given. */
 export const identify = identifyByParameters('name');

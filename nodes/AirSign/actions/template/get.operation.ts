@@ -2,35 +2,35 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
-import {
-	itemsAtOnceOption,
-	maxRateLimitWaitOption,
-	optionsCollection,
-} from '../../descriptions/options';
-import type { FailureMessages } from '../../errors/messages';
+import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
+import { templateNotFound } from '../../errors/messages';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/locator';
-import { maxRateLimitWaitMs } from '../../helpers/options';
 import { callAirSign } from '../../transport/call';
-import { templateNotFound } from '../../errors/messages';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
 	templateLocator('The template to read'),
-	optionsCollection([maxRateLimitWaitOption, itemsAtOnceOption]),
+	optionsCollection(itemOptions),
 ];
-
-/** Its items may run several at once (the option "Items at Once"). */
-export const itemsAtOnce = true;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['template'], operation: ['get'] } },
 	properties,
 );
 
-const failures: FailureMessages = { 404: templateNotFound };
+export const itemsAtOnce = true;
 
-/** Get Template: recipients are roles (their recipientId is "default"), variables in full. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const given = this.getNodeParameter('templateId', itemIndex);
+	const templateId = readLocatorId(this.getNode(), given, 'template', itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
+}
+
+export const identify = identifyByParameters('templateId');
+
+/** Also Create From Template's, for fields not saved in the workflow. Roles' recipientId is "default". */
 export async function getTemplate(
 	ctx: IExecuteFunctions,
 	templateId: string,
@@ -40,21 +40,7 @@ export async function getTemplate(
 	const { body } = await callAirSign(
 		ctx,
 		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
-		{ failures, maxRateLimitWaitMs: maxWaitMs },
+		{ failures: { 404: templateNotFound }, maxRateLimitWaitMs: maxWaitMs },
 	);
 	return withUtcTimestamps(body as IDataObject);
 }
-
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const templateId = readLocatorId(
-		this.getNode(),
-		this.getNodeParameter('templateId', itemIndex),
-		'template',
-		itemIndex,
-	);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
-}
-
-/** The template it was to read. */
-export const identify = identifyByParameters('templateId');

@@ -1,18 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption, optionsCollection } from '../../descriptions/options';
-import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
-import { assertOneOf, readLimit } from '../../helpers/validation';
-import { withUtcTimestamps } from '../../helpers/dates';
-import { maxRateLimitWaitMs } from '../../helpers/options';
+import {
+	maxRateLimitWaitMs,
+	maxRateLimitWaitOption,
+	optionsCollection,
+	readLimit,
+	returnAllAndLimit,
+} from '../../descriptions/options';
 import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
+import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
+import { withUtcTimestamps } from '../../helpers/dates';
+import { assertOneOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
-import type { AirSignContext, ApiAnswer } from '../../transport/request';
 import type { OffsetPage } from '../../transport/offsetPages';
 import { readByOffset } from '../../transport/offsetPages';
-import { returnAllAndLimit } from '../../descriptions/paging';
+import type { AirSignContext, ApiAnswer } from '../../transport/request';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -34,7 +38,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** List Templates: one item per template, sorted as AirSign sorts (see readByOffset). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const limit = readLimit(this, itemIndex);
 	const status = assertOneOf(
@@ -55,7 +58,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return rows.map((template) => withUtcTimestamps(template));
 }
 
-/** One page of List Templates; an answer that is not a list of templates is unreadable. */
 export async function fetchTemplatesPage(
 	ctx: AirSignContext,
 	qs: { status: string; limit: number; offset: number },
@@ -71,7 +73,6 @@ export async function fetchTemplatesPage(
 	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
 }
 
-/** A page is a list of templates (objects) and its pagination; anything else is unreadable. */
 function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
 	const page = answer.body as { templates?: unknown } | undefined;
 	const isTemplate = (row: unknown) =>

@@ -1,15 +1,14 @@
 import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
 
-import { EMAIL_PATTERN } from './constants';
-import type { Fail } from '../errors/inputError';
-import { failer } from '../errors/inputError';
-import { dateVariableAsDay } from './dates';
-import { shownValue } from './validation';
+import { EMAIL_PATTERN } from '../../helpers/constants';
+import type { Fail } from '../../errors/inputError';
+import { failer } from '../../errors/inputError';
+import { dateVariableAsDay } from '../../helpers/dates';
+import { shownValue } from '../../helpers/validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
 
-/** A template variable's type: the mapper field's type, and its words in the field's name. */
 const VARIABLE_TYPES: Record<string, [FieldType, string]> = {
 	text: ['string', 'text'],
 	number: ['number', 'number'],
@@ -20,13 +19,8 @@ const VARIABLE_TYPES: Record<string, [FieldType, string]> = {
 
 const hasToken = (text: string) => text.includes('{{{');
 
-/**
- * The resource mapper's fields for a template (Get Template's answer): each recipient role
- * becomes "<Role> Name" and "<Role> Email", each variable a field showing its display name,
- * type and description. A role without an email in the template must be given one (required);
- * a role with a fixed email shows it as the default; a role whose email is a {{{token}}} is
- * filled from that variable.
- */
+// A role without an email in the template must be given one; a fixed email is the default; an
+// email that is a {{{token}}} is filled from that variable.
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
@@ -78,18 +72,12 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 }
 
 export interface TemplateValues {
-	/** Replacements by position, up to the last role given; undefined: none. */
 	recipients?: Array<{ name: string; email: string }>;
 	variableValues: IDataObject;
 }
 
 const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
 
-/**
- * The request's recipients and variableValues from the mapped values, checked against the
- * fields: every required one given, emails that are emails, values of the variable's type.
- * Values for ids that are not fields (automatic mapping passes the whole item) are left out.
- */
 export function readTemplateValues(
 	node: INode,
 	fields: ResourceMapperField[],

@@ -1,15 +1,107 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Fail } from '../errors/inputError';
-import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import { textOf } from './validation';
+import { recipientsCollection, signingOrderField } from '../../descriptions/sessionDocuments';
+import type { Fail } from '../../errors/inputError';
+import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from '../../helpers/constants';
+import { textOf } from '../../helpers/validation';
 
-/** `{{{name}}}` tokens of a template (spaces inside the braces allowed). */
+// Create Template's recipient roles and variables: their fields, then their checks.
+export const templateRecipientsAndVariables: INodeProperties[] = [
+	recipientsCollection(`The roles that sign, 1 to ${LIMITS.recipients}`, [
+		{
+			displayName: 'Key',
+			name: 'key',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Named by the role’s signature block: letters, digits, "_" and "-"',
+		},
+		{
+			displayName: 'Role Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Employee',
+			description:
+				'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
+		},
+		signingOrderField,
+	]),
+	{
+		displayName: 'Variables',
+		name: 'variables',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Variable',
+		description: `What each session fills in, at most ${LIMITS.variables}; every {{{token}}} must be one`,
+		options: [
+			{
+				displayName: 'Variable',
+				name: 'variable',
+				values: [
+					{
+						displayName: 'Default Value',
+						name: 'defaultValue',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Description',
+						name: 'description',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Display Name',
+						name: 'displayName',
+						type: 'string',
+						default: '',
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						required: true,
+					},
+					{
+						displayName: 'Required',
+						name: 'required',
+						type: 'boolean',
+						default: true,
+						description: 'Whether every session from the template must give it',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						options: [
+							{ name: 'Text', value: 'text' },
+							{ name: 'Date', value: 'date' },
+							{ name: 'Number', value: 'number' },
+						],
+						default: 'text',
+					},
+				],
+			},
+		],
+	},
+];
+
+// `{{{name}}}` tokens (spaces inside the braces allowed).
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const VARIABLE_TYPES = ['text', 'date', 'number'];
 
-/** Template recipients: 1–20 keys, an optional role name, an email that may be blank or a token. */
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length < 1 || rows.length > LIMITS.recipients)
 		throw fail(
@@ -43,7 +135,6 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 	});
 }
 
-/** Variables: at most 50, each a unique name of letters, digits and "_", type text, date or number. */
 export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length > LIMITS.variables)
 		throw fail(
@@ -81,7 +172,6 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	});
 }
 
-/** Every {{{token}}} in the document and in the recipients' names and emails is a declared variable. */
 export function checkTokensDeclared(
 	document: IDataObject,
 	recipients: IDataObject[],
