@@ -18,12 +18,10 @@ export interface RequestFailure {
 	serviceMessage?: string;
 	/** Node's network error code (ECONNREFUSED, …) when no answer came. */
 	networkCode?: string;
-	/** Raised before any answer (the credential's token request), with the cause it declared. */
+	/** Raised before any answer (the credential's token request). */
 	otherMessage?: string;
+	/** The cause it carries: a 429's wait hints, or what the token request declared. */
 	declared?: DeclaredFailure;
-	/** A 429's wait hints; the reset on this machine's clock. */
-	retryAfterMs?: number;
-	resetsAtEpochMs?: number;
 }
 
 export const MALFORMED_RESPONSE = 'MALFORMED_RESPONSE';
@@ -42,9 +40,14 @@ export function failureFromAnswer(
 		status,
 		code: readServiceErrorCode(body),
 		serviceMessage: readServiceMessage(body),
-		...(status === 429 && retryAfterMs !== undefined && { retryAfterMs }),
-		...(status === 429 &&
-			msUntilReset !== undefined && { resetsAtEpochMs: Date.now() + msUntilReset }),
+		...(status === 429 && {
+			declared: {
+				cause: 'rate-limited',
+				...(retryAfterMs !== undefined && { retryAfterMs }),
+				// On this machine's clock, so immune to skew.
+				...(msUntilReset !== undefined && { resetsAtEpochMs: Date.now() + msUntilReset }),
+			},
+		}),
 	};
 }
 
@@ -79,18 +82,11 @@ export function mayHaveReachedAirSign(failure: RequestFailure): boolean {
 
 export function causeOfRequestFailure(failure: RequestFailure): DeclaredFailure {
 	const { status } = failure;
+	if (failure.declared) return failure.declared;
 	if (status === undefined) {
-		if (failure.declared) return failure.declared;
 		if (failure.networkCode !== undefined) return TEMPORARILY_UNAVAILABLE;
 		// n8n refused to send it (a blocked private address, a domain the credential does not allow).
 		return CONFIGURATION_INVALID;
-	}
-	if (status === 429) {
-		return {
-			cause: 'rate-limited',
-			...(failure.retryAfterMs !== undefined && { retryAfterMs: failure.retryAfterMs }),
-			...(failure.resetsAtEpochMs !== undefined && { resetsAtEpochMs: failure.resetsAtEpochMs }),
-		};
 	}
 	if (failure.code === MALFORMED_RESPONSE || status >= 500 || status === 408)
 		return TEMPORARILY_UNAVAILABLE;

@@ -125,37 +125,33 @@ export interface FeatureUse {
 	parameters: string[];
 }
 
-/** An operation's failures, with a 403's words for the plan features it `used` or its scope. */
+/**
+ * An operation's failures, with a 403's words for the plan features it `used` or its scope: the
+ * body names the feature (a `feature` field or its message); if not, either may be missing.
+ */
 export function withPlanFeatures(
 	failures: FailureMessages,
 	used: FeatureUse[],
 	scopeDescription: string,
 ): (answer: { body: unknown }) => FailureMessages {
-	return ({ body }) => ({ ...failures, ...planFeatureFailures(body, used, scopeDescription) });
-}
-
-// The 403 body names the feature (a `feature` field or its message); if not, scope or feature.
-function planFeatureFailures(
-	body: unknown,
-	used: FeatureUse[],
-	scopeDescription: string,
-): FailureMessages {
-	if (used.length === 0) return { 403: { description: scopeDescription } };
-	const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-	const code = readServiceErrorCode(body);
-	if (code === 'INSUFFICIENT_SCOPE') return { 403: { description: scopeDescription } };
-	const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
-	const named = used.find((use) => said.includes(use.feature.toLowerCase()));
-	const text = named
-		? {
-				message: `Your AirSign plan does not include ${named.feature}`,
-				description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
-			}
-		: {
-				message: 'AirSign refused the request: a plan feature or a scope is missing',
-				description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
-			};
-	return { 403: text, ...(code !== undefined && { [code]: text }) };
+	return ({ body }) => {
+		const code = readServiceErrorCode(body);
+		if (used.length === 0 || code === 'INSUFFICIENT_SCOPE')
+			return { ...failures, 403: { description: scopeDescription } };
+		const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+		const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
+		const named = used.find((use) => said.includes(use.feature.toLowerCase()));
+		const text = named
+			? {
+					message: `Your AirSign plan does not include ${named.feature}`,
+					description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
+				}
+			: {
+					message: 'AirSign refused the request: a plan feature or a scope is missing',
+					description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
+				};
+		return { ...failures, 403: text, ...(code !== undefined && { [code]: text }) };
+	};
 }
 
 function quoteList(parameters: string[]): string {

@@ -1,13 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
+import type { AirSignContext } from '../transport/request';
 import type { RequestFailure } from './failure';
 import { causeOfRequestFailure, MALFORMED_RESPONSE } from './failure';
 import type { FailureMessages, FailureText } from './messages';
@@ -18,7 +13,7 @@ import { describeFailure } from './messages';
  * credential that AirSign echoed back is redacted; the secrets are read only when a request fails.
  */
 export async function toNodeError(
-	ctx: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
+	ctx: AirSignContext,
 	failure: RequestFailure,
 	itemIndex: number,
 	messages: FailureMessages,

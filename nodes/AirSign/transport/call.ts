@@ -78,20 +78,17 @@ export async function callAirSign(
 			const usedUp = usedUpText(request, answer.rateLimit, policy.maxRateLimitWaitMs, waitMs);
 			throw await toNodeError(ctx, failure, request.itemIndex, { ...messages, 429: usedUp });
 		}
-		if (policy.write) {
-			if (mayHaveReachedAirSign(failure) && policy.write.mayExist !== undefined) {
-				const text = lostWriteText(failure, policy.write.mayExist);
-				throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
-			}
-		} else if (
-			isTransient(failure) &&
-			transientAttempts < (policy.transientRetries ?? READ_TRANSIENT_RETRIES) &&
-			!isCancelled(ctx)
-		) {
-			await sleep(
-				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)],
-			);
+		const mayExist = policy.write?.mayExist;
+		if (mayExist !== undefined && mayHaveReachedAirSign(failure)) {
+			const text = lostWriteText(failure, mayExist);
+			throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
+		}
+		const retries = policy.write ? 0 : (policy.transientRetries ?? READ_TRANSIENT_RETRIES);
+		if (isTransient(failure) && transientAttempts < retries && !isCancelled(ctx)) {
+			const backoffMs =
+				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)];
 			transientAttempts++;
+			await sleep(backoffMs);
 			continue;
 		}
 		throw await toNodeError(ctx, failure, request.itemIndex, messages);
