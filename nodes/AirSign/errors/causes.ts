@@ -1,4 +1,4 @@
-// Why an operation failed, declared on the error as n8n-workflow 2.41 reads it (`failure`): the
+// Why an operation failed, declared on the error as `failure` (docs/compatibility.md): the
 // timed causes carry AirSign's wait hints; the others say who has to act. No imports: the
 // credential uses this file too.
 export type DeclaredFailure =

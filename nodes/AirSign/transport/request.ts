@@ -52,7 +52,8 @@ export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): P
 		...((Buffer.isBuffer(body) || body instanceof StreamedBody) && {
 			headers: { 'Content-Type': 'application/json' },
 		}),
-		// To follow a redirect axios keeps every byte sent: a streamed body would sit in memory.
+		// To follow a redirect axios keeps every byte sent, so a streamed body would sit in memory;
+		// AirSign's upload does not redirect.
 		...(body instanceof StreamedBody && { disableFollowRedirect: true }),
 		json: true,
 		returnFullResponse: true,
@@ -108,12 +109,12 @@ function answerOf(error: unknown): HttpResponse | undefined {
 const baseUrls = new WeakMap<AirSignContext, Promise<string>>();
 
 async function baseUrlOf(ctx: AirSignContext, itemIndex: number): Promise<string> {
-	let baseUrl = baseUrls.get(ctx);
-	if (baseUrl === undefined) {
-		baseUrl = ctx
-			.getCredentials(CREDENTIAL_TYPE, itemIndex)
-			.then((credentials) => normaliseBaseUrl(credentials.baseUrl));
-		baseUrls.set(ctx, baseUrl);
+	if (!baseUrls.has(ctx)) {
+		const credentials = ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+		baseUrls.set(
+			ctx,
+			credentials.then((values) => normaliseBaseUrl(values.baseUrl)),
+		);
 	}
-	return await baseUrl;
+	return await baseUrls.get(ctx)!;
 }

@@ -21,16 +21,9 @@ export interface SessionsQuery {
 	sortOrder?: string;
 }
 
-export interface Pagination {
-	total: number;
-	limit: number;
-	offset: number;
-	hasMore: boolean;
-}
-
 export interface SessionsPage {
 	sessions: IDataObject[];
-	pagination: Pagination;
+	pagination: { total: number; limit: number; offset: number; hasMore: boolean };
 	rateLimit: RateLimitState;
 	serverTime?: number;
 }
