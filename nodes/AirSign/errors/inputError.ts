@@ -3,12 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CONFIGURATION_INVALID } from './causes';
 
-/**
- * Input the node refuses before any request (a parameter, an item's value): a NodeOperationError
- * that names the parameter and the item, declared configuration-invalid. Bad input is the
- * workflow's to fix, whether typed in the node or mapped from an earlier node's output: waiting
- * or a new credential would not help.
- */
+/** Input refused before any request: the workflow's to fix, typed in the node or mapped. */
 export function inputError(
 	node: INode,
 	message: string,

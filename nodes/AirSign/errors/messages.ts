@@ -7,18 +7,10 @@ export interface FailureText {
 	description?: string;
 }
 
-/**
- * Messages an operation gives for its own failures, keyed by service code or HTTP status. An
- * entry with only a description explains a common failure (403, …) in the operation's terms
- * and keeps the common message.
- */
+/** An operation's words by AirSign code or HTTP status (a lone description: common message). */
 export type FailureMessages = Record<string, FailureText | { description: string }>;
 
-/**
- * The words for a failure: the operation's own message for its code or status first, then
- * what holds for every operation. Each message ends with the code, so that a workflow
- * builder can search for it.
- */
+/** The operation's words, else the common ones; a message ends with the code, to search for. */
 export function describeFailure(failure: RequestFailure, messages: FailureMessages): FailureText {
 	const serviceSaid = failure.serviceMessage ? ` AirSign said: "${failure.serviceMessage}"` : '';
 	const specific =
@@ -66,10 +58,7 @@ export function describeFailure(failure: RequestFailure, messages: FailureMessag
 	return { message: `AirSign refused the request ${codeSuffix}`, description: joined(serviceSaid) };
 }
 
-/**
- * A 400 (VALIDATION_ERROR, or a code this node does not know) of a request that writes `what`:
- * AirSign's own words, shown below the message, name the value.
- */
+/** A 400 of a request that writes `what`: AirSign's words, shown below, name the value. */
 export function valueRefused(what: string): FailureMessages {
 	const text = {
 		message: `AirSign refused a value of ${what}`,
@@ -82,7 +71,6 @@ function joined(...parts: Array<string | undefined>): string | undefined {
 	return parts.join('').trim() || undefined;
 }
 
-/** What a status means whatever the operation; operations add their own in their failures map. */
 const COMMON_FAILURES: Record<number, FailureText> = {
 	401: {
 		message: 'AirSign rejected the credential',
@@ -104,7 +92,7 @@ const COMMON_FAILURES: Record<number, FailureText> = {
 	},
 };
 
-/** The words for such a failure: what happened, then "check AirSign before running again: …". */
+/** A write that may have reached AirSign: what happened, then what to check before a rerun. */
 export function lostWriteText(failure: RequestFailure, mayExist: string): FailureText {
 	const what =
 		failure.status === undefined
@@ -119,10 +107,7 @@ export function lostWriteText(failure: RequestFailure, mayExist: string): Failur
 	};
 }
 
-/**
- * A 404 for an ID in the path. AirSign answers the same for an ID that does not exist and for
- * one of another organisation, so the hint covers both.
- */
+// AirSign answers 404 alike for an ID that does not exist and for one of another organisation.
 export const sessionNotFound: FailureText = {
 	message: 'AirSign has no session with this ID',
 	description:
@@ -135,53 +120,38 @@ export const templateNotFound: FailureText = {
 		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
 };
 
-/** A plan feature a request uses, and the node parameters that use it. */
 export interface FeatureUse {
 	feature: string;
 	parameters: string[];
 }
 
-/** A scope the token lacks, in OAuth's words (RFC 6750 insufficient_scope); any other 403 may be the plan. */
-const SCOPE_CODE = 'INSUFFICIENT_SCOPE';
-
 /**
- * An operation's failures, read off the failed answer, with the words for a 403 of a request that
- * uses plan features (`used`) and the scope the operation needs.
+ * An operation's failures, with a 403's words for the plan features it `used` or its scope: the
+ * body names the feature (a `feature` field or its message); if not, either may be missing.
  */
 export function withPlanFeatures(
 	failures: FailureMessages,
 	used: FeatureUse[],
 	scopeDescription: string,
 ): (answer: { body: unknown }) => FailureMessages {
-	return ({ body }) => ({ ...failures, ...planFeatureFailures(body, used, scopeDescription) });
-}
-
-/**
- * The words for a 403 of a request that uses plan features. AirSign's body is read for the
- * feature (a `feature` field, or a feature named in its message); a 403 that names none is
- * worded as either a missing scope or a missing feature.
- */
-function planFeatureFailures(
-	body: unknown,
-	used: FeatureUse[],
-	scopeDescription: string,
-): FailureMessages {
-	if (used.length === 0) return { 403: { description: scopeDescription } };
-	const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-	const code = readServiceErrorCode(body);
-	if (code === SCOPE_CODE) return { 403: { description: scopeDescription } };
-	const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
-	const named = used.find((use) => said.includes(use.feature.toLowerCase()));
-	const text = named
-		? {
-				message: `Your AirSign plan does not include ${named.feature}`,
-				description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
-			}
-		: {
-				message: 'AirSign refused the request: a plan feature or a scope is missing',
-				description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
-			};
-	return { 403: text, ...(code !== undefined && { [code]: text }) };
+	return ({ body }) => {
+		const code = readServiceErrorCode(body);
+		if (used.length === 0 || code === 'INSUFFICIENT_SCOPE')
+			return { ...failures, 403: { description: scopeDescription } };
+		const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+		const said = `${String(data.feature ?? '')} ${String(data.message ?? '')}`.toLowerCase();
+		const named = used.find((use) => said.includes(use.feature.toLowerCase()));
+		const text = named
+			? {
+					message: `Your AirSign plan does not include ${named.feature}`,
+					description: `Remove ${quoteList(named.parameters)} from the node (AirSign's defaults then apply), or ask AirSign to add ${named.feature} to your plan.`,
+				}
+			: {
+					message: 'AirSign refused the request: a plan feature or a scope is missing',
+					description: `Either your AirSign plan does not include ${used.map((u) => `${u.feature} (used by ${quoteList(u.parameters)})`).join(' or ')}: remove those options and run again; or: ${scopeDescription}`,
+				};
+		return { ...failures, 403: text, ...(code !== undefined && { [code]: text }) };
+	};
 }
 
 function quoteList(parameters: string[]): string {

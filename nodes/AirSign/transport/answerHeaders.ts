@@ -2,25 +2,24 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { RATE_LIMIT_WINDOW_MS } from '../helpers/constants';
 
-/** What AirSign said about its hourly budget (either of them) in one answer's headers. */
+/** What one answer's headers said about AirSign's hourly budget (either of them). */
 export interface RateLimitState {
 	limit?: number;
 	remaining?: number;
-	/** Epoch milliseconds at which the window resets, as the service stated it. */
+	/** The reset as AirSign stated it, in epoch ms. */
 	resetAt?: number;
-	/** Milliseconds from the service's "now" until the reset (immune to clock skew). */
+	/** From AirSign's "now" until the reset: immune to clock skew. */
 	msUntilReset?: number;
-	/** Retry-After in milliseconds (delay-seconds or an HTTP date), on a 429. */
+	/** A 429's Retry-After (seconds or an HTTP date), in ms. */
 	retryAfterMs?: number;
 }
 
 export interface AnswerHeaders {
 	rateLimit: RateLimitState;
-	/** The service's clock, from its Date header (whole seconds), when it sent one. */
+	/** AirSign's clock (its Date header), when it sent one. */
 	serverTime?: number;
 }
 
-/** Reads the headers of one answer (names in any case) into what the callers use. */
 export function readAnswerHeaders(rawHeaders: unknown): AnswerHeaders {
 	const headers = lowerCaseKeys(rawHeaders);
 	const serverTime = readDate(headers.date);
@@ -33,7 +32,7 @@ export function readAnswerHeaders(rawHeaders: unknown): AnswerHeaders {
 			limit: readNumber(headers['x-ratelimit-limit']),
 			remaining: readNumber(headers['x-ratelimit-remaining']),
 			resetAt,
-			// Within the hourly window: a Reset further away (a proxy's garbage, a clock years off)
+			// At most the hourly window: a Reset further off (a proxy's garbage, a clock years off)
 			// would stop the trigger reading for that long.
 			msUntilReset:
 				resetAt === undefined
@@ -64,14 +63,12 @@ function readNumber(value: unknown): number | undefined {
 	return Number.isFinite(parsed) ? parsed : undefined;
 }
 
-/** Plain objects and axios' header objects alike (both enumerate their own entries). */
+/** Plain objects and axios' header objects alike, names in any case. */
 function lowerCaseKeys(headers: unknown): IDataObject {
-	const result: IDataObject = {};
-	if (headers === null || typeof headers !== 'object') return result;
-	const source =
-		typeof (headers as { toJSON?: unknown }).toJSON === 'function'
-			? (headers as { toJSON: () => IDataObject }).toJSON()
-			: (headers as IDataObject);
-	for (const [key, value] of Object.entries(source)) result[key.toLowerCase()] = value;
-	return result;
+	if (headers === null || typeof headers !== 'object') return {};
+	const { toJSON } = headers as { toJSON?: () => IDataObject };
+	const source = typeof toJSON === 'function' ? toJSON.call(headers) : (headers as IDataObject);
+	return Object.fromEntries(
+		Object.entries(source).map(([key, value]) => [key.toLowerCase(), value]),
+	);
 }

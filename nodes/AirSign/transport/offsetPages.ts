@@ -1,20 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** One page of a list AirSign serves by offset. */
 export interface OffsetPage {
 	rows: IDataObject[];
 	hasMore: boolean;
 }
 
 export interface OffsetPaging {
-	/** Rows wanted; Infinity: all. A page asks for what is still wanted, at most `pageSize`. */
+	/** Rows wanted (Infinity: all); a page asks for what is still wanted, at most `pageSize`. */
 	limit: number;
 	pageSize: number;
 	/** The field that identifies a row (sessionId, templateId). */
 	idField: string;
 	/** Where to start: a list search's pagination token. */
 	offset?: number;
-	/** At most this many pages (a list search stays within a few requests). */
 	maxPages?: number;
 	/** Rows to return; the others are read past (a name filter AirSign does not apply). */
 	keep?: (row: IDataObject) => boolean;
@@ -23,10 +21,9 @@ export interface OffsetPaging {
 }
 
 /**
- * Every list of the node (sessions, templates, the list searches): pages by offset until hasMore
- * is false or enough rows are kept. Offset paging over a list that changes while it is read can
- * show a row twice; one item per row is what a workflow expects, so a row seen is skipped.
- * `nextOffset` is where to go on from, absent when the list ended.
+ * Every list of the node, by offset until hasMore is false or enough rows are kept. A list that
+ * changes while it is read can show a row twice: a row seen is skipped. `nextOffset` is where to
+ * go on from, absent when the list ended.
  */
 export async function readByOffset(
 	fetchPage: (limit: number, offset: number) => Promise<OffsetPage>,

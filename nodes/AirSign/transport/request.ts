@@ -12,99 +12,85 @@ import { failureFromAnswer, failureWithoutAnswer } from '../errors/failure';
 import { API_PREFIX, CREDENTIAL_TYPE } from '../helpers/constants';
 import type { AnswerHeaders } from './answerHeaders';
 import { readAnswerHeaders } from './answerHeaders';
-import { StreamedBody } from './streamedBody';
 import { normaliseBaseUrl } from './baseUrl';
+import { StreamedBody } from './streamedBody';
 
 /** Operations, the trigger's polls, and the editor's list searches and field loaders. */
 export type AirSignContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below /api/v1, built only from validated values. */
+	/** Below /api/v1, built only from validated values. */
 	path: string;
 	qs?: IDataObject;
-	/**
-	 * A JSON object, JSON already serialised into a Buffer (sent as it is), or JSON read chunk
-	 * by chunk as it is sent (uploads).
-	 */
+	/** A JSON object, JSON already serialised, or JSON streamed as it is sent (uploads). */
 	body?: IDataObject | Buffer | StreamedBody;
 	itemIndex: number;
 	timeoutMs?: number;
 }
 
-/** One answer of AirSign (or its absence), read once into what every caller needs. */
 export interface ApiAnswer extends AnswerHeaders {
-	/** Undefined when no answer came (connection refused, dropped, timed out). */
+	/** Undefined when no answer came. */
 	statusCode?: number;
 	body: unknown;
 	/** Set unless the answer is a 2xx with a JSON object body. */
 	failure?: RequestFailure;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-
 /**
- * Sends one request with n8n's credential handling and returns the answer, failed or not,
- * without throwing, so that callers can read the rate-limit headers and the code first. A 401
- * goes to n8n's token renewal, sent again where n8n hands it back (docs/compatibility.md): it
- * was not processed, so that is safe for writes too.
+ * Sends one request and returns the answer, failed or not, so that callers read the rate limit
+ * and the code first. A 401 goes to n8n's token renewal (docs/compatibility.md): it was not
+ * processed, so sending it again is safe for writes too.
  */
 export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiAnswer> {
+	const { body } = request;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
-		body: request.body,
-		...((Buffer.isBuffer(request.body) || request.body instanceof StreamedBody) && {
+		body,
+		...((Buffer.isBuffer(body) || body instanceof StreamedBody) && {
 			headers: { 'Content-Type': 'application/json' },
 		}),
-		// Following redirects, axios keeps every byte written so as to send it again after one
-		// (follow-redirects): a streamed body would sit whole in memory. AirSign's upload does not
-		// redirect.
-		...(request.body instanceof StreamedBody && { disableFollowRedirect: true }),
+		// To follow a redirect axios keeps every byte sent, so a streamed body would sit in memory;
+		// AirSign's upload does not redirect.
+		...(body instanceof StreamedBody && { disableFollowRedirect: true }),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: request.timeoutMs ?? 60_000,
 	};
-	let answer = await send(ctx, options);
-	if (answer.statusCode === 401)
-		answer = await send(ctx, { ...options, ignoreHttpStatusErrors: false });
-	return answer;
+	const answer = await send(ctx, options);
+	if (answer.statusCode !== 401) return answer;
+	return await send(ctx, { ...options, ignoreHttpStatusErrors: false });
 }
 
 async function send(ctx: AirSignContext, options: IHttpRequestOptions): Promise<ApiAnswer> {
+	let response: HttpResponse | undefined;
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+		const { statusCode, headers, body } = (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			CREDENTIAL_TYPE,
 			options,
 		)) as { statusCode: number; headers: unknown; body: unknown };
-		return readAnswer(response.statusCode, response.headers, response.body);
+		response = { status: statusCode, headers, data: body };
 	} catch (error) {
-		const answered = answerOf(error);
-		if (answered) return readAnswer(answered.status, answered.headers, answered.data);
-		return { ...readAnswerHeaders({}), body: undefined, failure: failureWithoutAnswer(error) };
+		response = answerOf(error);
+		if (!response)
+			return { ...readAnswerHeaders({}), body: undefined, failure: failureWithoutAnswer(error) };
 	}
-}
-
-function readAnswer(statusCode: number, headers: unknown, body: unknown): ApiAnswer {
-	const answerHeaders = readAnswerHeaders(headers);
+	const answerHeaders = readAnswerHeaders(response.headers);
 	return {
 		...answerHeaders,
-		statusCode,
-		body,
-		failure: failureFromAnswer(statusCode, body, answerHeaders.rateLimit),
+		statusCode: response.status,
+		body: response.data,
+		failure: failureFromAnswer(response.status, response.data, answerHeaders.rateLimit),
 	};
 }
 
-interface HttpResponse {
-	status: number;
-	headers?: unknown;
-	data?: unknown;
-}
+type HttpResponse = { status: number; headers?: unknown; data?: unknown };
 
-/** The HTTP answer inside an error n8n threw, where each n8n version keeps it (docs/compatibility.md). */
+/** The HTTP answer inside an error n8n threw, where each n8n version keeps it. */
 function answerOf(error: unknown): HttpResponse | undefined {
 	const thrown = error as {
 		response?: HttpResponse;
@@ -119,20 +105,16 @@ function answerOf(error: unknown): HttpResponse | undefined {
 	return undefined;
 }
 
-/**
- * The credential's base URL, read once per execution rather than once per request:
- * an n8n execution context lives for one execution (or one poll), so the WeakMap
- * entry goes with it and nothing is shared between executions or workers.
- */
+/** The Base URL, read once per execution: the WeakMap entry goes with n8n's context. */
 const baseUrls = new WeakMap<AirSignContext, Promise<string>>();
 
 async function baseUrlOf(ctx: AirSignContext, itemIndex: number): Promise<string> {
-	let baseUrl = baseUrls.get(ctx);
-	if (baseUrl === undefined) {
-		baseUrl = ctx
-			.getCredentials(CREDENTIAL_TYPE, itemIndex)
-			.then((credentials) => normaliseBaseUrl(credentials.baseUrl));
-		baseUrls.set(ctx, baseUrl);
+	if (!baseUrls.has(ctx)) {
+		const credentials = ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+		baseUrls.set(
+			ctx,
+			credentials.then((values) => normaliseBaseUrl(values.baseUrl)),
+		);
 	}
-	return await baseUrl;
+	return await baseUrls.get(ctx)!;
 }

@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RequestFailure } from '../errors/failure';
 import { MALFORMED_RESPONSE } from '../errors/failure';
-import { UUID_PATTERN, listSessionsLimitText } from '../helpers/constants';
+import { UUID_PATTERN } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
-import type { UsedUpWords, CallPolicy } from './call';
+import type { CallPolicy } from './call';
 import { callAirSign } from './call';
 import type { OffsetPage } from './offsetPages';
 import type { AirSignContext, ApiAnswer } from './request';
@@ -22,38 +21,19 @@ export interface SessionsQuery {
 	sortOrder?: string;
 }
 
-export interface Pagination {
-	total: number;
-	limit: number;
-	offset: number;
-	hasMore: boolean;
-}
-
 export interface SessionsPage {
 	sessions: IDataObject[];
-	pagination: Pagination;
+	pagination: { total: number; limit: number; offset: number; hasMore: boolean };
 	rateLimit: RateLimitState;
-	/** The service's clock, from its Date header (whole seconds), when it sent one. */
 	serverTime?: number;
 }
 
-/** List Sessions has its own hourly budget (LIST_SESSIONS_HOURLY_BUDGET), shared with every trigger. */
-const LIST_SESSIONS_USED_UP: UsedUpWords = {
-	name: 'List Sessions budget',
-	explain: listSessionsLimitText,
-	advice: 'Run again after the reset, use "Limit" instead of "Return All", or poll less often.',
-};
+export type RetryPolicy = Pick<
+	CallPolicy,
+	'maxRateLimitWaitMs' | 'transientRetries' | 'onRateLimit'
+>;
 
-/** How a page is asked for: the call policy of a read, with its retries said outright. */
-export type RetryPolicy = Pick<CallPolicy, 'maxRateLimitWaitMs' | 'onRateLimit'> &
-	Required<Pick<CallPolicy, 'transientRetries'>>;
-
-/**
- * Fetches one page. A 429 is waited out when its Retry-After is within the policy;
- * 5xx answers, dropped connections and malformed bodies are retried a few times
- * (List Sessions only reads, so a retry is safe). Anything else fails at once with a
- * NodeApiError.
- */
+/** One page of List Sessions (a read: retried on 5xx and dropped connections). */
 export async function fetchSessionsPage(
 	ctx: AirSignContext,
 	query: SessionsQuery,
@@ -61,24 +41,17 @@ export async function fetchSessionsPage(
 	itemIndex: number,
 	policy: RetryPolicy,
 ): Promise<SessionsPage> {
+	const set = Object.entries(query).filter(([, value]) => value !== undefined && value !== '');
 	const answer = await callAirSign(
 		ctx,
-		{
-			method: 'GET',
-			path: '/Sessions',
-			qs: { ...withoutEmpty(query), limit: page.limit, offset: page.offset },
-			itemIndex,
-		},
-		{ ...policy, failures: {}, usedUp: LIST_SESSIONS_USED_UP, unusable: malformedPage },
+		{ method: 'GET', path: '/Sessions', qs: { ...Object.fromEntries(set), ...page }, itemIndex },
+		{ ...policy, failures: {}, unusable: malformedPage },
 	);
-	const { sessions, pagination } = answer.body as {
-		sessions: IDataObject[];
-		pagination: Pagination;
-	};
+	const { sessions, pagination } = answer.body as SessionsPage;
 	return { sessions, pagination, rateLimit: answer.rateLimit, serverTime: answer.serverTime };
 }
 
-/** List Sessions as the offset pager reads it (transport/offsetPages.ts). */
+/** List Sessions as the offset pager reads it. */
 export function sessionPages(
 	ctx: AirSignContext,
 	query: SessionsQuery,
@@ -91,29 +64,25 @@ export function sessionPages(
 	};
 }
 
-function malformedPage(answer: ApiAnswer): RequestFailure | undefined {
-	const body = answer.body as
-		| { sessions?: unknown; pagination?: { hasMore?: unknown } }
-		| undefined;
-	if (
-		Array.isArray(body?.sessions) &&
-		typeof body?.pagination?.hasMore === 'boolean' &&
-		body.sessions.every(isReadableSession)
-	)
-		return undefined;
-	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
+/**
+ * Every session must have its ID, a time, and recipients (if any) that are objects: skipping
+ * one the trigger cannot place would let its cursor pass it unseen, so the page is unreadable.
+ */
+function malformedPage({ body, statusCode }: ApiAnswer) {
+	const page = body as { sessions?: unknown; pagination?: { hasMore?: unknown } } | undefined;
+	const readable =
+		Array.isArray(page?.sessions) &&
+		typeof page?.pagination?.hasMore === 'boolean' &&
+		page.sessions.every(isReadableSession);
+	return readable ? undefined : { status: statusCode, code: MALFORMED_RESPONSE };
 }
 
-/**
- * A session the trigger can place and a workflow can use: an object with its ID and a time (and
- * recipients, if any, that are objects: the trigger reads them to tell states apart). One
- * that is not makes the whole page unreadable: skipping it would let the cursor pass it unseen.
- */
+const isObject = (value: unknown) =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
 function isReadableSession(session: unknown): boolean {
-	if (session === null || typeof session !== 'object' || Array.isArray(session)) return false;
+	if (!isObject(session)) return false;
 	const { sessionId, updatedAt, recipients } = session as IDataObject;
-	const isObject = (value: unknown) =>
-		value !== null && typeof value === 'object' && !Array.isArray(value);
 	return (
 		(recipients === undefined ||
 			recipients === null ||
@@ -123,12 +92,4 @@ function isReadableSession(session: unknown): boolean {
 		typeof updatedAt === 'string' &&
 		!Number.isNaN(Date.parse(updatedAt))
 	);
-}
-
-function withoutEmpty(query: SessionsQuery): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(query)) {
-		if (value !== undefined && value !== '') result[key] = value;
-	}
-	return result;
 }

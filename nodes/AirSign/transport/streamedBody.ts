@@ -1,8 +1,6 @@
 /**
- * A request body read chunk by chunk as it is sent, and read afresh for every send: a
- * Blob-shaped object, without the Blob's bytes in memory.
- * Unlike a stream, a Blob is read again when n8n repeats the request after renewing a token
- * (docs/compatibility.md).
+ * JSON read chunk by chunk as it is sent, shaped as a Blob: unlike a stream, a Blob is read again
+ * when n8n repeats the request after renewing a token.
  */
 export class StreamedBody {
 	readonly [Symbol.toStringTag] = 'Blob';
