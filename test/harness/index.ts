@@ -8,6 +8,7 @@
  */
 import './cjs-n8n-workflow';
 import './env-setup';
+import './regex-engine';
 
 /** Binary input: `binaryItem(buffer, { fileName, mimeType })` / `binaryInput(...)` for `runNode` input items. */
 export { binaryInput, binaryItem } from './binary';

@@ -1,6 +1,6 @@
 import '../../harness';
 
-import type { NodeOperationError } from 'n8n-workflow';
+import type { INodeParameters, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
@@ -43,20 +43,28 @@ function countInFlight(sandbox: Sandbox) {
 	return { seen, off };
 }
 
+/** Runs Send over the drafts: every one sent, the output in item order and paired. */
+async function sendsEveryOne(sessions: Array<{ sessionId: string }>, parameters: INodeParameters) {
+	const result = await runAirSign(ctx, parameters, {
+		input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
+		sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
+	);
+}
+
 describe('Items at Once: engine', () => {
 	it.each([1, 2, 5, undefined, MAX_ITEMS_AT_ONCE])(
 		'Items at Once %s (undefined: the default): every item sent once, output in input order and paired; never more in flight than the setting',
 		async (itemsAtOnce) => {
 			const sessions = drafts(60);
 			const { seen, off } = countInFlight(ctx.sandbox);
-			const result = await runAirSign(ctx, send(itemsAtOnce), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
-			off();
-			expect(result.error).toBeUndefined();
-			expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
-				sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
-			);
+			try {
+				await sendsEveryOne(sessions, send(itemsAtOnce));
+			} finally {
+				off();
+			}
 			expect(apiRequests(ctx.sandbox)).toHaveLength(60);
 			const ceiling = itemsAtOnce ?? DEFAULT_ITEMS_AT_ONCE;
 			expect(seen.most).toBeLessThanOrEqual(ceiling);
@@ -75,13 +83,7 @@ describe('Items at Once: engine', () => {
 			count: 3,
 		});
 		try {
-			const result = await runAirSign(ctx, send(), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
-			expect(result.error).toBeUndefined();
-			expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
-				sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
-			);
+			await sendsEveryOne(sessions, send());
 		} finally {
 			sleeps.restore();
 		}
@@ -169,13 +171,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 		// Every wait of the node moves AirSign's clock on by as much instead of taking time.
 		const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
 		try {
-			const result = await runAirSign(ctx, send(MAX_ITEMS_AT_ONCE), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
-			expect(result.error).toBeUndefined();
-			expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
-				sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
-			);
+			await sendsEveryOne(sessions, send(MAX_ITEMS_AT_ONCE));
 		} finally {
 			sleeps.restore();
 		}
