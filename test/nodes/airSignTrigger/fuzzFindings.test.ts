@@ -97,3 +97,31 @@ describe('fuzz findings: recipients that are not objects', () => {
 		expect(ledger.items.map((s) => s.name)).toEqual(['first']);
 	});
 });
+
+describe('fuzz findings: a full page that says it is the last', () => {
+	it('hasMore false on a full first page of 101 updates: the cursor stays before the 101st, which the next read delivers', async () => {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		const start = sandbox.clock.now();
+		for (let i = 0; i <= 100; i++) sandbox.createSession({ name: `u${i}`, updatedAt: start + i });
+		sandbox.clock.advance(5_000);
+
+		const lastPage = { path: ['pagination', 'hasMore'], value: false };
+		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { edits: [lastPage] } });
+		const ledger = new Ledger();
+		ledger.record(await trigger.poll());
+		sandbox.clearFaults();
+		const passed = demoSessions(sandbox).filter(
+			(s) =>
+				Date.parse(s.updatedAt) < Date.parse(String(trigger.nodeStaticData.cursor)) &&
+				!ledger.counts.has(key(s.sessionId, s.updatedAt)),
+		);
+		expect(passed.map((s) => s.name)).toEqual([]);
+
+		await drain(sandbox, trigger, ledger);
+		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expect(ledger.items).toHaveLength(101);
+	});
+});
