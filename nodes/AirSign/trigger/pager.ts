@@ -92,7 +92,9 @@ export async function readByKeys(
 		);
 		const moved = newest > (at ?? Number.NEGATIVE_INFINITY);
 		if (moved) Object.assign(position, { at: newest, past: false });
-		if (!page.pagination.hasMore || page.sessions.length === 0) return;
+		// A full page is never the end, whatever hasMore says: the cursor may go past the last one.
+		if (page.sessions.length < MAX_PAGE_SIZE && !page.pagination.hasMore) return;
+		if (page.sessions.length === 0) return;
 		if (moved) continue;
 		// The rows at this instant came back although "after" named it: "after" is inclusive here.
 		if (past) inclusive = true;
