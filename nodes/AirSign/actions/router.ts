@@ -7,9 +7,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { inputError } from '../errors/inputError';
-import { serviceCodeOf } from '../errors/nodeError';
-import { asNodeError } from '../errors/unexpected';
+import { asNodeError, inputError, serviceCodeOf } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { NotRun, openPool } from '../transport/pool';
 import * as file from './file/File.resource';

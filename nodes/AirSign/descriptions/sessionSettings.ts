@@ -1,6 +1,6 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { failer } from '../errors/inputError';
+import { failer } from '../errors/nodeError';
 import type { FeatureUse } from '../errors/messages';
 import { LIMITS, PLAN_FEATURES, REMINDER_FREQUENCIES } from '../helpers/constants';
 import { shownValue } from '../helpers/validation';

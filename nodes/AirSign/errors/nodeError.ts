@@ -1,8 +1,9 @@
-import type { ICredentialDataDecryptedObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode, JsonObject } from 'n8n-workflow';
+import { ExpressionError, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SECRET_FIELDS } from '../helpers/constants';
 import type { AirSignContext } from '../transport/request';
+import { CONFIGURATION_INVALID, declaredFailureOf, NODE_DEFECT } from './causes';
 import type { RequestFailure } from './failure';
 import { causeOfRequestFailure, MALFORMED_RESPONSE } from './failure';
 import type { FailureMessages, FailureText } from './messages';
@@ -58,4 +59,38 @@ const serviceCodes = new WeakMap<NodeApiError, string>();
 
 export function serviceCodeOf(error: unknown): string | undefined {
 	return error instanceof NodeApiError ? serviceCodes.get(error) : undefined;
+}
+
+/** Input refused before any request: the workflow's to fix, typed in the node or mapped. */
+export function inputError(
+	node: INode,
+	message: string,
+	options: { itemIndex?: number; description?: string } = {},
+): NodeOperationError {
+	return new NodeOperationError(node, message, { ...options, failure: CONFIGURATION_INVALID });
+}
+
+/** Refuses input of one item: a message, and a description when the fix is not obvious. */
+export type Fail = (message: string, description?: string) => NodeOperationError;
+
+export function failer(node: INode, itemIndex: number): Fail {
+	return (message, description) => inputError(node, message, { itemIndex, description });
+}
+
+/**
+ * Any error an operation threw, with its cause declared. The node's own errors declared theirs;
+ * n8n's node errors and failed expressions are the workflow's to fix; anything else is a bug here.
+ */
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError) return error;
+	const failure =
+		declaredFailureOf(error) ??
+		(error instanceof NodeOperationError || error instanceof ExpressionError
+			? CONFIGURATION_INVALID
+			: NODE_DEFECT);
+	return new NodeOperationError(node, error as Error, { itemIndex, failure });
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
-import type { Fail } from '../errors/inputError';
+import type { Fail } from '../errors/nodeError';
 import { shownValue } from './validation';
 
 export interface BlockRecipient extends IDataObject {

@@ -3,7 +3,7 @@
 import type { INode } from 'n8n-workflow';
 import { tryToParseDateTime } from 'n8n-workflow';
 
-import { inputError } from '../errors/inputError';
+import { inputError } from '../errors/nodeError';
 import { TIMESTAMP_FIELDS } from './constants';
 import { shownValue } from './validation';
 

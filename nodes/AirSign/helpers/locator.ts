@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 
 import type { IdKind } from './validation';
 import { assertId, ID_KINDS } from './validation';
-import { inputError } from '../errors/inputError';
+import { inputError } from '../errors/nodeError';
 
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, SESSION_STATUSES } from './constants';
-import { inputError } from '../errors/inputError';
+import { inputError } from '../errors/nodeError';
 import { shownValue } from './validation';
 
 export interface SessionMatch {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import type { Fail } from '../errors/inputError';
-import { failer, inputError } from '../errors/inputError';
+import type { Fail } from '../errors/nodeError';
+import { failer, inputError } from '../errors/nodeError';
 import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
 
 export const ID_KINDS = {

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { inputError } from '../errors/inputError';
+import { inputError } from '../errors/nodeError';
 import { utcIsoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
 import type { KnownState } from './state';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { causeOfRequestFailure } from '../../../nodes/AirSign/errors/failure';
 import { failureWithoutAnswer } from '../../../nodes/AirSign/errors/failure';
-import { asNodeError } from '../../../nodes/AirSign/errors/unexpected';
+import { asNodeError } from '../../../nodes/AirSign/errors/nodeError';
 import {
 	clientCredential,
 	closedPort,

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import type { Fail } from '../../errors/inputError';
-import { failer } from '../../errors/inputError';
+import type { Fail } from '../../errors/nodeError';
+import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
 import {
 	MAX_FILE_NAME_LENGTH,

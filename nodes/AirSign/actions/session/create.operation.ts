@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
-import { inputError } from '../../errors/inputError';
+import { inputError } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';

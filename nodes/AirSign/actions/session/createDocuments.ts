@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Fail } from '../../errors/inputError';
-import { failer } from '../../errors/inputError';
+import type { Fail } from '../../errors/nodeError';
+import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
 import type { BlockRecipient } from '../../helpers/blockDocument';
 import {

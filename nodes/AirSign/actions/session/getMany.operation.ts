@@ -14,7 +14,7 @@ import {
 	recipientEmailFilter,
 	statusFilter,
 } from '../../descriptions/sessionFilters';
-import { inputError } from '../../errors/inputError';
+import { inputError } from '../../errors/nodeError';
 import {
 	listSessionsLimitText,
 	MAX_PAGE_SIZE,

@@ -1,8 +1,8 @@
 import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from '../../helpers/constants';
-import type { Fail } from '../../errors/inputError';
-import { failer } from '../../errors/inputError';
+import type { Fail } from '../../errors/nodeError';
+import { failer } from '../../errors/nodeError';
 import { dateVariableAsDay } from '../../helpers/dates';
 import { shownValue } from '../../helpers/validation';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import type { SessionSettings } from '../../descriptions/sessionSettings';
-import { failer } from '../../errors/inputError';
+import { failer } from '../../errors/nodeError';
 import { COMPLETION_EMAIL_RECIPIENTS, PLAN_FEATURES, UUID_PATTERN } from '../../helpers/constants';
 
 // The settings only Create From Template takes: the fields, then their reading.

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { recipientsCollection, signingOrderField } from '../../descriptions/sessionDocuments';
-import type { Fail } from '../../errors/inputError';
+import type { Fail } from '../../errors/nodeError';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from '../../helpers/constants';
 import { textOf } from '../../helpers/validation';
 
