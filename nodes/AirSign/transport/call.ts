@@ -13,7 +13,7 @@ import type { AirSignContext, ApiAnswer, ApiRequest } from './request';
 import { tryApiRequest } from './request';
 
 const TRANSIENT_BACKOFF_MS = [500, 2000, 5000];
-export const READ_TRANSIENT_RETRIES = 2;
+const READ_TRANSIENT_RETRIES = 2;
 /** Bounds a service answering 429 with Retry-After 0 for ever; Max Wait bounds the rest. */
 const MAX_RATE_LIMIT_RETRIES = 20;
 

@@ -2,7 +2,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
 import { PDF_SIGNATURE } from '../../helpers/constants';
-import { StreamedBody } from '../../transport/streamedBody';
+import { StreamedBody } from '../../transport/request';
 
 // A multiple of 3, so each step's base64 has no padding; small enough (64 KiB of text) for V8 to
 // free each step's string in its young generation.

@@ -24,7 +24,6 @@ import {
 import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf } from '../../helpers/validation';
-import { READ_TRANSIENT_RETRIES } from '../../transport/call';
 import { readByOffset } from '../../transport/offsetPages';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { sessionPages } from '../../transport/sessionPages';
@@ -134,10 +133,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			);
 	}
 
-	const policy = {
-		maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
-		transientRetries: READ_TRANSIENT_RETRIES,
-	};
+	const policy = { maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) };
 	const { rows } = await readByOffset(sessionPages(this, query, itemIndex, policy), {
 		limit,
 		pageSize: MAX_PAGE_SIZE,
