@@ -71,11 +71,6 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 	return fields;
 }
 
-export interface TemplateValues {
-	recipients?: Array<{ name: string; email: string }>;
-	variableValues: IDataObject;
-}
-
 const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 export function readTemplateValues(
@@ -84,7 +79,7 @@ export function readTemplateValues(
 	values: IDataObject,
 	itemIndex: number,
 	timezone: string,
-): TemplateValues {
+): { recipients?: Array<{ name: string; email: string }>; variableValues: IDataObject } {
 	const fail = failer(node, itemIndex);
 	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
 	if (missing.length > 0) {

@@ -153,12 +153,9 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 		const type = String(row.type ?? 'text');
 		if (!VARIABLE_TYPES.includes(type)) throw fail(`${at}: "Type" must be text, date or number`);
 		const variable: IDataObject = { name, type, required: row.required !== false };
-		for (const field of ['displayName', 'description']) {
-			const text = textOf(
-				row[field],
-				`${at}: "${field === 'displayName' ? 'Display Name' : 'Description'}"`,
-				fail,
-			).trim();
+		const labels = { displayName: 'Display Name', description: 'Description' };
+		for (const [field, label] of Object.entries(labels)) {
+			const text = textOf(row[field], `${at}: "${label}"`, fail).trim();
 			if (text) variable[field] = text;
 		}
 		const fallback = textOf(row.defaultValue, `${at}: "Default Value"`, fail);
