@@ -83,9 +83,7 @@ export function assertOneOf<T extends string>(
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const choices =
 		allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`;
-	throw inputError(node, `"${label}" must be ${choices}, not ${shownValue(value)}`, {
-		itemIndex,
-	});
+	throw inputError(node, `"${label}" must be ${choices}, not ${shownValue(value)}`, { itemIndex });
 }
 
 export function textOf(value: unknown, label: string, fail: Fail): string {

@@ -104,13 +104,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// that may have reached AirSign is not.
 	const { body } = await callAirSign(
 		this,
-		{
-			method: 'POST',
-			path: '/File',
-			body: source.body(fileName),
-			itemIndex,
-			timeoutMs: 300_000,
-		},
+		{ method: 'POST', path: '/File', body: source.body(fileName), itemIndex, timeoutMs: 300_000 },
 		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options), write: {} },
 	);
 	const uploaded = body as IDataObject;

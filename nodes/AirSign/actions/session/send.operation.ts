@@ -65,11 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body } = await callAirSign(
 		this,
 		{ method: 'POST', path: `/Session/${encodeURIComponent(sessionId)}/Send`, itemIndex },
-		{
-			failures,
-			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
-			write: {},
-		},
+		{ failures, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options), write: {} },
 	);
 	return [body as IDataObject];
 }
