@@ -84,15 +84,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const fail = failer(this.getNode(), itemIndex);
-	const requestedName = textOf(
-		this.getNodeParameter('fileName', itemIndex, ''),
-		'"File Name"',
-		fail,
-	);
-	const fileName = fileNameToStore(
-		requestedName.trim() || binaryData.fileName || 'document.pdf',
-		fail,
-	);
+	const given = textOf(this.getNodeParameter('fileName', itemIndex, ''), '"File Name"', fail);
+	const fileName = fileNameToStore(given.trim() || binaryData.fileName || 'document.pdf', fail);
 
 	// Size and first bytes only: a file that cannot be uploaded costs no request, and the file
 	// is read once, as it is sent.

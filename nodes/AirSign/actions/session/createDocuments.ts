@@ -82,10 +82,7 @@ function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 			`"Title" is ${[...title].length} characters; it must fit on one line (at most ${LIMITS.title})`,
 			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
 		);
-	if (
-		document.subtitle !== undefined &&
-		[...(document.subtitle as string)].length > LIMITS.subtitle
-	)
+	if ([...String(document.subtitle ?? '')].length > LIMITS.subtitle)
 		throw fail(`"Subtitle" is longer than ${LIMITS.subtitle} characters`);
 	const blocks = document.blocks as IDataObject[];
 	if (blocks.length > LIMITS.blocks)
