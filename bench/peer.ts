@@ -455,7 +455,8 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 			fmt(summarize(ratioOf(sendMs(send.fetch), sendMs(send.ours))), 2),
 		]);
 		await withLatency(ctx, latency);
-		const upload = await compare(runs, latency === 0, uploadCase(ctx, peer, bytes));
+		// An upload run takes a fraction of a second: every latency gets the full runs and a warm-up.
+		const upload = await compare(ctx.runs, true, uploadCase(ctx, peer, bytes));
 		recordCase('upload', `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)}MiB`, latency, upload);
 		rows.push(
 			row(`Upload, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB (raw: node:http)`, upload),
@@ -470,7 +471,7 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 		);
 		log(`peer at ${latency} ms: done (${runs} runs)`);
 		parts.push(
-			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'})`,
+			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'}; Upload ${ctx.runs})`,
 			'',
 			table(header, rows),
 			'',
