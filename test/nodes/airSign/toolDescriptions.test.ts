@@ -194,7 +194,13 @@ describe('what the model reads about the tool', () => {
 			'template.getMany',
 		])
 			expect(texts[quiet]).not.toContain('email');
-		for (const text of Object.values(texts)) expect(text).toMatch(/costs 1 (request|of the)/);
+		// Get Many sessions spends the List Sessions budget; every other operation the hourly one.
+		for (const [operation, text] of Object.entries(texts))
+			expect(text).toContain(
+				operation === 'session.getMany'
+					? 'each page of up to 100 costs 1 of the 60 List Sessions requests an hour'
+					: 'costs 1 request of the hourly AirSign budget',
+			);
 	});
 
 	it('the action node has no Description field: it is the tool’s alone', () => {
