@@ -60,9 +60,11 @@ export function loadN8nNodesBase(): N8nNodesBase {
 		return original.call(this, request, parent, ...rest);
 	};
 	try {
-		const from = (relative: string) => require(path.join(NODES_BASE_DIR, 'dist', relative));
+		// CommonJS from a folder known only at run time: loaded through the hook above.
+		const load = Module.createRequire(path.join(NODES_BASE_DIR, 'package.json'));
+		const from = (relative: string) => load(path.join(NODES_BASE_DIR, 'dist', relative));
 		loaded = {
-			version: (require(path.join(NODES_BASE_DIR, 'package.json')) as { version: string }).version,
+			version: (load(path.join(NODES_BASE_DIR, 'package.json')) as { version: string }).version,
 			httpRequest: new (from('nodes/HttpRequest/HttpRequest.node.js').HttpRequest)(),
 			splitOut: new (from('nodes/Transform/SplitOut/SplitOut.node.js').SplitOut)(),
 			httpHeaderAuth: new (from('credentials/HttpHeaderAuth.credentials.js').HttpHeaderAuth)(),

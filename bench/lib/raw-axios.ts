@@ -2,7 +2,7 @@ import http from 'node:http';
 
 import axios from 'axios';
 
-import type { RawClient } from './raw';
+import type { RawClient, SessionsPage, UploadAnswer } from './raw';
 
 /**
  * The same raw loops as `raw.ts` with axios (the version n8n-core 2.41.1 pins, which its request
@@ -21,7 +21,7 @@ export async function axiosListAll(
 ): Promise<unknown[]> {
 	const sessions: unknown[] = [];
 	for (let offset = 0, guard = 0; guard < 100_000; guard++) {
-		const { data } = await client.get(`${raw.baseUrl}/api/v1/Sessions`, {
+		const { data } = await client.get<SessionsPage>(`${raw.baseUrl}/api/v1/Sessions`, {
 			headers: auth(raw),
 			params: { ...query, limit: 100, offset },
 		});
@@ -41,10 +41,14 @@ export async function axiosSend(raw: RawClient, sessionId: string): Promise<unkn
 }
 
 /** Upload File with the JSON body written once into a Buffer (as the node does), posted by axios. */
-export async function axiosUpload(raw: RawClient, fileName: string, bytes: Buffer): Promise<any> {
+export async function axiosUpload(
+	raw: RawClient,
+	fileName: string,
+	bytes: Buffer,
+): Promise<UploadAnswer> {
 	const body = Buffer.from(JSON.stringify({ fileName, data: bytes.toString('base64') }));
 	return (
-		await client.post(`${raw.baseUrl}/api/v1/File`, body, {
+		await client.post<UploadAnswer>(`${raw.baseUrl}/api/v1/File`, body, {
 			headers: { ...auth(raw), 'Content-Type': 'application/json' },
 			maxBodyLength: Infinity,
 		})

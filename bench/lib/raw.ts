@@ -9,10 +9,19 @@ export interface RawClient {
 	token: string;
 }
 
-async function json(response: Response): Promise<any> {
+/** What the loops read of List Sessions and of Upload File. */
+export interface SessionsPage {
+	sessions: unknown[];
+	pagination: { hasMore: boolean };
+}
+export interface UploadAnswer {
+	sizeBytes: number;
+}
+
+async function json<T>(response: Response): Promise<T> {
 	const text = await response.text();
 	if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
-	return JSON.parse(text);
+	return JSON.parse(text) as T;
 }
 
 /** Every session by offset paging with the largest page, as Return All does. */
@@ -23,7 +32,7 @@ export async function rawListAll(
 	const sessions: unknown[] = [];
 	for (let offset = 0, guard = 0; guard < 100_000; guard++) {
 		const qs = new URLSearchParams({ ...query, limit: '100', offset: String(offset) });
-		const body = await json(
+		const body = await json<SessionsPage>(
 			await fetch(`${client.baseUrl}/api/v1/Sessions?${qs}`, {
 				headers: { Authorization: `Bearer ${client.token}` },
 			}),
@@ -51,7 +60,11 @@ const agent = new http.Agent({ keepAlive: true });
  * written as it is between the two halves of the JSON body (no JSON.stringify of the
  * whole body, so no second copy of the text): bytes + base64 text is all it holds.
  */
-export async function rawUpload(client: RawClient, fileName: string, bytes: Buffer): Promise<any> {
+export async function rawUpload(
+	client: RawClient,
+	fileName: string,
+	bytes: Buffer,
+): Promise<UploadAnswer> {
 	const data = bytes.toString('base64');
 	const head = `${JSON.stringify({ fileName }).slice(0, -1)},"data":"`;
 	const tail = '"}';
@@ -75,7 +88,7 @@ export async function rawUpload(client: RawClient, fileName: string, bytes: Buff
 					const text = Buffer.concat(chunks).toString('utf8');
 					if ((response.statusCode ?? 0) >= 300)
 						reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
-					else resolve(JSON.parse(text));
+					else resolve(JSON.parse(text) as UploadAnswer);
 				});
 				response.on('error', reject);
 			},

@@ -1,8 +1,16 @@
-// A local npm registry (Verdaccio, a dev dependency) on loopback in a temporary folder, so n8n's own
+// A local npm registry (Verdaccio) on loopback in a temporary folder, so n8n's own
 // community-package installer can be tested end to end: it holds the packages this tier publishes
 // and passes every other package through to the registry this machine's npm uses.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mjs';
@@ -18,7 +26,10 @@ import {
 	tail,
 } from './proc.mjs';
 
-const VERDACCIO = path.join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+// Installed from e2e/registry/ (its own package.json and lockfile) into .cache/verdaccio.
+const SOURCE_DIR = path.join(REPO_ROOT, 'e2e', 'registry');
+const INSTALL_DIR = path.join(REPO_ROOT, '.cache', 'verdaccio');
+const VERDACCIO = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const USER = { name: 'e2e-publisher', password: 'E2e-publisher-1', email: 'e2e@example.com' };
 
@@ -26,6 +37,22 @@ const USER = { name: 'e2e-publisher', password: 'E2e-publisher-1', email: 'e2e@e
 async function upstreamRegistry() {
 	const result = await runCommand(NPM, ['config', 'get', 'registry'], { timeoutMs: 60_000 });
 	return result.stdout.trim() || 'https://registry.npmjs.org/';
+}
+
+/** Installs Verdaccio once per lockfile (`npm ci`, about 10 s); instant afterwards. */
+export async function ensureVerdaccio() {
+	const lock = readFileSync(path.join(SOURCE_DIR, 'package-lock.json'), 'utf8');
+	const marker = path.join(INSTALL_DIR, '.ready');
+	if (existsSync(VERDACCIO) && existsSync(marker) && readFileSync(marker, 'utf8') === lock) return;
+	rmSync(INSTALL_DIR, { recursive: true, force: true });
+	mkdirSync(INSTALL_DIR, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
+	await runCommand(NPM, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: INSTALL_DIR,
+		timeoutMs: 600_000,
+	});
+	writeFileSync(marker, lock);
 }
 
 /**
@@ -39,6 +66,7 @@ export async function startRegistry({
 	local = ['n8n-nodes-airsign'],
 	timeoutMs = 120_000,
 } = {}) {
+	await ensureVerdaccio();
 	port ??= await getFreePort();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
 	const url = `http://127.0.0.1:${port}/`;

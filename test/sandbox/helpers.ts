@@ -19,6 +19,7 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 	};
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 export interface ApiResponse<T = any> {
 	status: number;
 	headers: Headers;
@@ -26,6 +27,7 @@ export interface ApiResponse<T = any> {
 }
 
 /** fetch against the sandbox with the demo token unless `token` is given (`null`: no header). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 export async function call<T = any>(
 	sandbox: Sandbox,
 	method: string,

@@ -225,6 +225,7 @@ describe('templates through the control plane', () => {
 				headers: { 'Content-Type': 'application/json' },
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
+			// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 			return { status: res.status, body: (await res.json()) as any };
 		};
 		const created = await control('POST', '/templates', { name: 'Via control plane' });

@@ -60,7 +60,7 @@ describe('AirSign Trigger soak', () => {
 			let restarts = 0;
 			let maxDelivered = 0;
 
-			let trigger = newTrigger(sandbox);
+			const trigger = newTrigger(sandbox);
 			const ledger = new Ledger();
 			for (let i = 0; i < 50; i++)
 				ids.push(sandbox.createSession({ name: `history ${i}` }).sessionId);
