@@ -12,15 +12,14 @@ import { beforeAll, describe, it } from 'vitest';
 import { useSandbox } from '../nodes/airSign/helpers';
 import { announce, checkProperty } from './budget';
 import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
+import { createJson, createSimple } from './operations/documents';
 import {
-	createJson,
-	createSimple,
 	getManySessions,
 	getSessionOperations,
 	sendInvitation,
 	sendInvitationById,
 	sendOperations,
-} from './operations';
+} from './operations/sessions';
 
 const ctx = useSandbox();
 beforeAll(() => announce('inputs (sessions)'));

@@ -12,13 +12,13 @@ import { beforeAll, describe, it } from 'vitest';
 import { useSandbox } from '../nodes/airSign/helpers';
 import { announce, checkProperty } from './budget';
 import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
+import { createTemplate } from './operations/documents';
 import {
 	createFromTemplate,
-	createTemplate,
 	getManyTemplates,
 	getTemplateOperations,
-	upload,
-} from './operations';
+} from './operations/templates';
+import { upload } from './operations/upload';
 
 const ctx = useSandbox();
 beforeAll(() => announce('inputs (templates and files)'));

@@ -1,0 +1,108 @@
+/** The fuzzed operations (test/fuzz/inputCases.ts): The helpers and parameter slots the operations below share. */
+import fc from 'fast-check';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { LIMITS, REMINDER_FREQUENCIES } from '../../../nodes/AirSign/helpers/constants';
+import { type Sandbox } from '../../../sandbox';
+import { ref, type Slot } from '../inputCases';
+import { anyText, junk, notText, notUuid, uuid } from '../values';
+
+/** Sets `params[a][b]...` = value, creating objects on the way. */
+export const at =
+	(...path: string[]) =>
+	(params: INodeParameters, value: string) => {
+		let node = params as IDataObject;
+		for (const step of path.slice(0, -1)) node = (node[step] ??= {}) as IDataObject;
+		node[path[path.length - 1]] = value;
+	};
+/** A resource locator parameter whose value comes from the item. */
+export const locatorAt =
+	(name: string, mode: 'id' | 'url' | 'list') => (params: INodeParameters, value: string) => {
+		params[name] = { __rl: true, mode, value };
+	};
+
+export const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+export const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+export function drafts(sandbox: Sandbox, n: number): string[] {
+	return Array.from(
+		{ length: n },
+		(_, i) => sandbox.createSession({ name: `Draft ${i}`, recipients }).sessionId,
+	);
+}
+
+// ---- shared slots ----------------------------------------------------------------------------
+
+export const sessionIdSlot = (fixture: string, mode: 'id' | 'url' | 'list' | 'plain'): Slot => ({
+	key: 'sessionId',
+	label: /session ID|URL/i,
+	place: mode === 'plain' ? at('sessionId') : locatorAt('sessionId', mode),
+	valid: mode === 'url' ? ref(fixture, ['url']) : ref(fixture, ['plain', 'upper', 'spaced']),
+	// By URL: any text holding exactly one UUID is read as a link to it (AirSign's links are not
+	// documented), so only text without one, or with several, breaks the rule.
+	invalid: fc.oneof(
+		mode === 'url' ? notUuid().filter((text) => !UUID_ANYWHERE.test(text)) : notUuid(),
+		mode === 'url'
+			? fc.constantFrom('https://app.airsign.example/app/sessions/', 'no link at all')
+			: notUuid(),
+		fc
+			.tuple(uuid(), uuid())
+			.map(([a, b]) => (mode === 'url' ? `https://x.example/${a}/${b}` : `${a},${b}`)),
+	),
+	junk: fc.oneof(junk(), notText(), uuid()),
+});
+
+export const expiryDaysSlot = (fromTemplate: boolean): Slot => ({
+	key: 'expiryDays',
+	label: /Expiry Days/,
+	place: at('options', 'expiryDays'),
+	valid: fc.integer({ min: fromTemplate ? 0 : LIMITS.expiryDays.min, max: LIMITS.expiryDays.max }),
+	invalid: fc.oneof(
+		fc.integer({ min: LIMITS.expiryDays.max + 1, max: 100_000 }),
+		fc.integer({ min: -1000, max: fromTemplate ? -1 : 0 }),
+		fc.double({ min: 1.01, max: 729.99, noInteger: true }),
+	),
+	junk: junk(),
+});
+
+export const reminderSlot: Slot = {
+	key: 'reminderFrequency',
+	label: /Reminder Frequency/,
+	place: at('options', 'reminderFrequency'),
+	valid: fc.constantFrom(...REMINDER_FREQUENCIES),
+	invalid: fc.oneof(
+		anyText().filter((t) => !(REMINDER_FREQUENCIES as readonly string[]).includes(t)),
+		fc.constantFrom('Daily', 'yearly', ' weekly'),
+	),
+	junk: junk(),
+};
+
+export const maxWaitSlot: Slot = {
+	key: 'maxRateLimitWait',
+	label: /Max Wait/,
+	place: at('options', 'maxRateLimitWait'),
+	valid: fc.integer({ min: 0, max: 900 }),
+	junk: junk(),
+};
+
+/** Get Many's Limit, sessions and templates alike. */
+export const limitSlot: Slot = {
+	key: 'limit',
+	label: /Limit/,
+	place: at('limit'),
+	valid: fc.integer({ min: 1, max: 500 }),
+	invalid: fc.oneof(
+		fc.integer({ min: -100, max: 0 }),
+		fc.double({ min: 0.1, max: 99.9, noInteger: true }),
+	),
+	junk: junk(),
+};
+
+/** A date from 2000 to 2090 as ISO 8601 text. */
+export const isoDate = () =>
+	fc
+		.date({
+			min: new Date('2000-01-01T00:00:00Z'),
+			max: new Date('2090-01-01T00:00:00Z'),
+			noInvalidDate: true,
+		})
+		.map((d) => d.toISOString());

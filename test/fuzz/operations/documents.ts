@@ -1,0 +1,299 @@
+/** The fuzzed operations (test/fuzz/inputCases.ts): Create Session (Title and Text, Block Documents) and Create Template. */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { LIMITS } from '../../../nodes/AirSign/helpers/constants';
+import { type OperationUnderTest } from '../inputCases';
+import {
+	anyText,
+	badName,
+	email,
+	junk,
+	name,
+	notEmail,
+	notUuid,
+	shortText,
+	textOfLength,
+} from '../values';
+import { at, expiryDaysSlot, reminderSlot } from './common';
+
+// ---- Create Session (Title and Text) ---------------------------------------------------------
+
+const overLimit = (limit: number, max = limit * 3) =>
+	fc.integer({ min: limit + 1, max }).chain((n) => textOfLength(n));
+
+export const createSimple: OperationUnderTest = {
+	name: 'Session Create (Title and Text)',
+	params: {
+		resource: 'session',
+		operation: 'create',
+		documentMode: 'simple',
+		recipients: { recipient: [{}] },
+	},
+	slots: [
+		{
+			key: 'name',
+			label: /"Name"/,
+			place: at('name'),
+			valid: name(),
+			invalid: badName(),
+			junk: junk(),
+		},
+		{
+			key: 'title',
+			label: /"Title"/,
+			place: at('title'),
+			valid: shortText(LIMITS.title),
+			invalid: fc.oneof(fc.constantFrom('', '   '), overLimit(LIMITS.title)),
+			junk: junk(),
+		},
+		{ key: 'body', label: /"Body"/, place: at('body'), valid: anyText(300), junk: junk() },
+		{
+			key: 'recipientName',
+			label: /"Recipients" \[0\]/,
+			place: at('recipients', 'recipient', '0', 'name'),
+			valid: shortText(40),
+			invalid: fc.constantFrom('', '  ', null),
+			junk: junk(),
+		},
+		{
+			key: 'recipientEmail',
+			label: /"Recipients" \[0\]/,
+			place: at('recipients', 'recipient', '0', 'email'),
+			valid: email(),
+			invalid: notEmail(),
+			junk: junk(),
+		},
+		{
+			key: 'signatureLabel',
+			label: /"Recipients" \[0\]/,
+			place: at('recipients', 'recipient', '0', 'label'),
+			valid: fc.oneof(fc.constant(''), shortText(LIMITS.label)),
+			invalid: overLimit(LIMITS.label),
+			junk: junk(),
+		},
+		{
+			key: 'subtitle',
+			label: /"Subtitle"/,
+			place: at('documentOptions', 'subtitle'),
+			valid: fc.oneof(fc.constant(''), shortText(LIMITS.subtitle)),
+			invalid: overLimit(LIMITS.subtitle, 400),
+			junk: junk(),
+		},
+		{
+			key: 'attachments',
+			label: /Attach Uploaded PDFs/,
+			place: at('attachments'),
+			valid: fc.constantFrom('', ' '),
+			invalid: fc.oneof(
+				fc.constantFrom(
+					'not-a-file',
+					'{"fileId": "x"}',
+					'[1, 2]',
+					'{broken',
+					'[{"type":"blocks","fileId":"3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b"}]',
+				),
+				fc.array(
+					notUuid().filter((t) => t.trim() !== '' && !/[\s,]/.test(t) && !/^[[{]/.test(t.trim())),
+					{ minLength: 1, maxLength: 2 },
+				),
+			),
+			junk: junk(),
+		},
+		expiryDaysSlot(false),
+		reminderSlot,
+	],
+	cost: 1,
+	checkOutput: (output) => {
+		for (const session of output) expect(String(session.name)).not.toContain('[object Object]');
+	},
+};
+
+// ---- Create Session (Block Documents, JSON) and Create Template -------------------------------
+
+const blockDoc = (recipientKeys: string[], title: fc.Arbitrary<string> = shortText(LIMITS.title)) =>
+	fc
+		.record({
+			title,
+			paragraphs: fc.array(shortText(80), { maxLength: 3 }),
+			fontSize: fc.option(fc.integer({ min: LIMITS.fontSize.min, max: LIMITS.fontSize.max }), {
+				nil: undefined,
+			}),
+		})
+		.map(({ title, paragraphs, fontSize }) => ({
+			format: 'blocks',
+			title,
+			blocks: [
+				...paragraphs.map((text) => ({
+					type: 'paragraph',
+					text,
+					...(fontSize !== undefined && { fontSize }),
+				})),
+				...recipientKeys.map((key) => ({
+					type: 'signatureBlock',
+					recipient: key,
+					label: `Sign ${key}`,
+				})),
+			],
+		}));
+
+/** One documented rule of the block format broken (section 4). */
+const brokenDoc = (recipientKeys: string[]) =>
+	fc.oneof(
+		blockDoc(recipientKeys).map(({ format: _format, ...doc }) => doc),
+		blockDoc(recipientKeys).map((doc) => ({ ...doc, title: '' })),
+		overLimit(LIMITS.title).chain((title) => blockDoc(recipientKeys, fc.constant(title))),
+		blockDoc(recipientKeys).map((doc) => ({ ...doc, blocks: [] })),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [...doc.blocks, { type: 'image', src: 'x' }],
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [{ type: 'paragraph', text: 'x', fontSize: 99 }, ...doc.blocks],
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [{ type: 'spacer', height: 0 }, ...doc.blocks],
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [...doc.blocks, { type: 'signatureBlock', recipient: 'nobody', label: 'x' }],
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [...doc.blocks, ...doc.blocks.filter((b) => b.type === 'signatureBlock')],
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: doc.blocks.filter((b) => b.type !== 'signatureBlock'),
+		})),
+		blockDoc(recipientKeys).map((doc) => ({
+			...doc,
+			blocks: [{ type: 'heading', text: 'h'.repeat(LIMITS.heading + 1) }, ...doc.blocks],
+		})),
+		fc.constantFrom('{', '', 'null', '42'),
+	);
+
+/** A value as JSON text or as the object itself (both ways a builder gives JSON). */
+const asTextOrObject = <T>(arbitrary: fc.Arbitrary<T>) =>
+	fc
+		.tuple(arbitrary, fc.boolean())
+		.map(([value, text]) => (text && typeof value !== 'string' ? JSON.stringify(value) : value));
+
+const blockRecipients = [{ key: 'a', name: 'Ann', email: 'ann@example.com' }];
+
+export const createJson: OperationUnderTest = {
+	name: 'Session Create (Block Documents)',
+	params: { resource: 'session', operation: 'create', documentMode: 'json', name: 'Block session' },
+	slots: [
+		{
+			key: 'documents',
+			label: /"Documents"|Recipient "a"/,
+			place: at('documents'),
+			valid: asTextOrObject(
+				fc.oneof(
+					blockDoc(['a']),
+					blockDoc(['a']).map((doc) => [doc]),
+				),
+			),
+			invalid: asTextOrObject(brokenDoc(['a'])),
+			junk: junk(),
+		},
+		{
+			key: 'recipientsJson',
+			label: /"Recipients \(JSON\)"|Recipient "/,
+			place: at('recipientsJson'),
+			valid: asTextOrObject(
+				fc.constantFrom(blockRecipients, [{ ...blockRecipients[0], signingOrder: 1 }]),
+			),
+			invalid: asTextOrObject(
+				fc.constantFrom(
+					[],
+					[{ ...blockRecipients[0], key: 'a b' }],
+					[blockRecipients[0], blockRecipients[0]],
+					[{ ...blockRecipients[0], email: 'ann' }],
+					[{ ...blockRecipients[0], name: '' }],
+					[{ ...blockRecipients[0], signingOrder: -1 }],
+					[{ ...blockRecipients[0], signingOrder: 1.5 }],
+					{ ...blockRecipients[0] },
+				),
+			),
+			junk: junk(),
+		},
+	],
+	cost: 1,
+};
+
+export const createTemplate: OperationUnderTest = {
+	name: 'Template Create',
+	params: {
+		resource: 'template',
+		operation: 'create',
+		recipients: { recipient: [{ key: 'emp' }] },
+		variables: { variable: [{ name: 'company' }] },
+	},
+	slots: [
+		{
+			key: 'name',
+			label: /"Name"/,
+			place: at('name'),
+			valid: name(),
+			invalid: badName(),
+			junk: junk(),
+		},
+		{
+			key: 'document',
+			label: /"Document"|Recipient "emp"|token/,
+			place: at('document'),
+			valid: asTextOrObject(
+				blockDoc(['emp']).map((doc) => ({
+					...doc,
+					blocks: [{ type: 'paragraph', text: 'For {{{company}}}' }, ...doc.blocks],
+				})),
+			),
+			invalid: asTextOrObject(
+				fc.oneof(
+					brokenDoc(['emp']),
+					blockDoc(['emp']).map((doc) => ({
+						...doc,
+						blocks: [{ type: 'paragraph', text: 'For {{{undeclared}}}' }, ...doc.blocks],
+					})),
+				),
+			),
+			junk: junk(),
+		},
+		{
+			key: 'roleName',
+			label: /"Recipients" \[0\]/,
+			place: at('recipients', 'recipient', '0', 'name'),
+			valid: fc.oneof(fc.constant(''), shortText(30)),
+			junk: junk(),
+		},
+		{
+			key: 'roleEmail',
+			label: /"Recipients" \[0\]|token/,
+			place: at('recipients', 'recipient', '0', 'email'),
+			valid: fc.oneof(fc.constant(''), email(), fc.constant('{{{company}}}')),
+			invalid: fc.constantFrom('ann', 'ann@', 'a b@x.com', '{{{nobody}}}'),
+			junk: junk(),
+		},
+		{
+			key: 'variableType',
+			label: /"Variables" \[0\]/,
+			place: at('variables', 'variable', '0', 'type'),
+			valid: fc.constantFrom('text', 'date', 'number'),
+			invalid: fc.constantFrom('string', 'Text', 'image', ''),
+			junk: junk(),
+		},
+		{
+			key: 'variableDefault',
+			label: /"Variables" \[0\]/,
+			place: at('variables', 'variable', '0', 'defaultValue'),
+			valid: fc.constant(''),
+			junk: junk(),
+		},
+		expiryDaysSlot(false),
+	],
+	cost: 1,
+	scopes: ['write:templates'],
+};

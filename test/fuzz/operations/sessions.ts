@@ -1,0 +1,158 @@
+/** The fuzzed operations (test/fuzz/inputCases.ts): Send, Get, Send Invitation and Get Many of sessions. */
+import fc from 'fast-check';
+import { SESSION_STATUSES } from '../../../nodes/AirSign/helpers/constants';
+import { ref, type OperationUnderTest } from '../inputCases';
+import { anyText, email, junk, notEmail, notUuid, shortText, uuid } from '../values';
+import { at, drafts, isoDate, limitSlot, maxWaitSlot, recipients, sessionIdSlot } from './common';
+
+// ---- operations ------------------------------------------------------------------------------
+
+const LOCATOR_MODES = ['id', 'url', 'list', 'plain'] as const;
+
+export const sendOperations: OperationUnderTest[] = LOCATOR_MODES.map((mode) => ({
+	name: `Session Send (${mode})`,
+	params: { resource: 'session', operation: 'send' },
+	slots: [sessionIdSlot('draft', mode)],
+	cost: 1,
+	setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
+}));
+
+export const getSessionOperations: OperationUnderTest[] = LOCATOR_MODES.map((mode) => ({
+	name: `Session Get (${mode})`,
+	params: { resource: 'session', operation: 'get' },
+	slots: [sessionIdSlot('draft', mode), maxWaitSlot],
+	cost: 1,
+	setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
+}));
+
+export const sendInvitation: OperationUnderTest = {
+	name: 'Session Send Invitation',
+	params: { resource: 'session', operation: 'sendInvitation', recipient: 'email' },
+	slots: [
+		sessionIdSlot('pending', 'id'),
+		{
+			key: 'recipientEmail',
+			label: /Recipient Email/,
+			place: at('recipientEmail'),
+			valid: fc.constantFrom('ann@example.com', ' ann@example.com ', 'ANN@example.com'),
+			invalid: notEmail(),
+			junk: fc.oneof(junk(), email()),
+		},
+	],
+	cost: 1,
+	setup: (sandbox, n) => {
+		const pending = Array.from({ length: n }, (_, i) => {
+			const session = sandbox.createSession({
+				name: `Pending ${i}`,
+				recipients,
+				status: 'pending',
+			});
+			return session.sessionId;
+		});
+		return { pending };
+	},
+};
+
+export const sendInvitationById: OperationUnderTest = {
+	name: 'Session Send Invitation (by recipient ID)',
+	params: { resource: 'session', operation: 'sendInvitation', recipient: 'id' },
+	slots: [
+		sessionIdSlot('pending', 'id'),
+		{
+			key: 'recipientId',
+			label: /Recipient ID/,
+			place: at('recipientId'),
+			valid: ref('recipient', ['plain', 'upper', 'spaced']),
+			invalid: notUuid(),
+			junk: fc.oneof(junk(), uuid()),
+		},
+	],
+	cost: 1,
+	setup: (sandbox, n) => {
+		const sessions = Array.from({ length: n }, (_, i) =>
+			sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
+		);
+		return {
+			pending: sessions.map((s) => s.sessionId),
+			recipient: sessions.map((s) => s.recipients[0].recipientId),
+		};
+	},
+};
+
+export const getManySessions: OperationUnderTest = {
+	name: 'Session Get Many',
+	params: { resource: 'session', operation: 'getMany', returnAll: false },
+	slots: [
+		limitSlot,
+		{
+			key: 'createdAfter',
+			label: /Created After/,
+			place: at('filters', 'createdAfter'),
+			valid: fc.oneof(fc.constant(''), fc.constant('2001-01-01T00:00:00Z')),
+			invalid: fc.constantFrom('yesterday-ish', 'not a date', '2025-13-45', '31/31/2025'),
+			junk: junk(),
+		},
+		{
+			key: 'updatedBefore',
+			label: /Updated Before/,
+			place: at('filters', 'updatedBefore'),
+			valid: fc.oneof(
+				fc.constant(''),
+				isoDate().filter((d) => d > '2001'),
+			),
+			invalid: fc.constantFrom('soon', '2025-02-30T99:00', 'T12:00'),
+			junk: junk(),
+		},
+		{
+			key: 'status',
+			label: /Status/,
+			place: at('filters', 'status'),
+			valid: fc.subarray([...SESSION_STATUSES]),
+			invalid: fc.oneof(
+				fc.constantFrom(['done'], ['Draft'], 'pending,unknown', ['in progress']),
+				fc.array(
+					shortText(10).filter((t) => !(SESSION_STATUSES as readonly string[]).includes(t.trim())),
+					{
+						minLength: 1,
+						maxLength: 2,
+					},
+				),
+			),
+			junk: junk(),
+		},
+		{
+			key: 'recipientEmail',
+			label: /Recipient Email/,
+			place: at('filters', 'recipientEmail'),
+			valid: fc.oneof(fc.constant(''), email()),
+			invalid: fc.constantFrom('ann', 'ann@', '@x.com', 'a b@x.com'),
+			junk: junk(),
+		},
+		{
+			key: 'nameFilter',
+			label: /Name/,
+			place: at('filters', 'name'),
+			valid: fc.oneof(fc.constant(''), anyText(30)),
+			junk: junk(),
+		},
+		{
+			key: 'sortBy',
+			label: /Sort By/,
+			place: at('options', 'sortBy'),
+			valid: fc.constantFrom('completedDate', 'createdAt', 'name', 'updatedAt'),
+			invalid: fc.constantFrom('status', 'UpdatedAt', 'random', 'name desc'),
+			// (blank means AirSign's default; spaces around a value are trimmed)
+			junk: junk(),
+		},
+		{
+			key: 'sortOrder',
+			label: /Sort Order/,
+			place: at('options', 'sortOrder'),
+			valid: fc.constantFrom('asc', 'desc'),
+			invalid: fc.constantFrom('ASC', 'up', 'descending', 'asc,desc'),
+			junk: junk(),
+		},
+	],
+	// No sessions exist: one List Sessions request per item.
+	cost: 1,
+};
