@@ -7,7 +7,7 @@ import {
 } from '../../harness';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
@@ -241,3 +241,37 @@ export function line(item: IDataObject): string {
 		: '';
 	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
 }
+
+/** A version 2 trigger, activated, with its starting picture read: ready to see changes. */
+export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
+	const trigger = newTrigger(sandbox, { version: 2, ...options });
+	const activation = await trigger.poll();
+	expect(activation.error).toBeUndefined();
+	expect(activation.items).toEqual([]);
+	sandbox.clock.advance(5_000);
+	const picture = await trigger.poll();
+	expect(picture.error).toBeUndefined();
+	expect(picture.items).toEqual([]);
+	sandbox.clock.advance(5_000);
+	return {
+		trigger,
+		/** One poll, then the clocks move past the settling window; the items as lines. */
+		async poll(): Promise<string[]> {
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			sandbox.clock.advance(5_000);
+			return result.items.map((item) => line(item.json));
+		},
+		async items(): Promise<IDataObject[]> {
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			sandbox.clock.advance(5_000);
+			return result.items.map((item) => item.json);
+		},
+	};
+}
+
+export const two = [
+	{ name: 'Ann', email: 'ann@example.com' },
+	{ name: 'Bob', email: 'bob@example.com' },
+];

@@ -1,0 +1,247 @@
+import '../../harness';
+
+import { describe, expect, it } from 'vitest';
+
+import { line, listRequests, newTrigger, readyTrigger, two, useSandbox } from './helpers';
+import { schedulerTrigger } from './scheduler';
+
+const getSandbox = useSandbox();
+const HOUR = 3_600_000;
+
+describe.each([
+	{ precision: 's' as const, inclusive: false },
+	{ precision: 's' as const, inclusive: true },
+	{ precision: 'ms' as const, inclusive: true },
+])(
+	'AirSign Trigger events with timestamps to the $precision, updatedAfter inclusive: $inclusive',
+	({ precision, inclusive }) => {
+		it('ties larger than a page, two states in one second, a 5xx and a 429 mid-poll, a restart: each event once', async () => {
+			const sandbox = getSandbox();
+			sandbox.config.timestampPrecision = precision;
+			sandbox.config.updatedAfterInclusive = inclusive;
+			sandbox.config.rateLimitPerHour = 1_000;
+			const drafts = Array.from({ length: 150 }, (_, i) =>
+				sandbox.createSession({ name: `d${i}`, recipients: two }),
+			);
+			sandbox.clock.advance(HOUR);
+			const t = await readyTrigger(sandbox, {
+				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
+				filters: { recipientStatus: 'completed' },
+			});
+			// 150 sessions sent at one instant (a tie group larger than a page), then each signed
+			// twice in the same second as its sending for a third of them.
+			for (const d of drafts) sandbox.updateSession(d.sessionId, { status: 'pending' });
+			for (const d of drafts.slice(0, 50)) {
+				sandbox.signRecipient(d.sessionId);
+				sandbox.signRecipient(d.sessionId);
+			}
+			sandbox.clock.advance(1_000);
+			sandbox.injectFault({
+				kind: 'status',
+				status: 503,
+				path: '/api/v1/Sessions',
+				skip: 1,
+				count: 2,
+			});
+			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: '/api/v1/Sessions', skip: 3 });
+			const lines: string[] = [];
+			for (let poll = 0; poll < 12; poll++) {
+				const result = await t.trigger.poll();
+				sandbox.clearFaults();
+				lines.push(...result.items.map((i) => line(i.json)));
+				if (poll === 2) t.trigger.restart();
+				sandbox.clock.advance(5_000);
+			}
+			const count = (prefix: string) => lines.filter((l) => l.startsWith(prefix)).length;
+			expect(count('sessionSent')).toBe(150);
+			expect(count('sessionCompleted')).toBe(50);
+			expect(count('recipientStatusChanged')).toBe(100);
+			expect(new Set(lines).size).toBe(lines.length);
+			expect(lines.filter((l) => l.includes('(was null)'))).toEqual([]);
+		});
+	},
+);
+
+describe.each([true, false])(
+	"AirSign Trigger events under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
+	(durableCursors) => {
+		it('the activation poll, the picture, then each completion once, also when the session changes again', async () => {
+			const sandbox = getSandbox();
+			const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
+			const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+			sandbox.clock.advance(HOUR);
+			const engine = schedulerTrigger(sandbox, {
+				durableCursors,
+				version: 2,
+				events: ['sessionCompleted', 'recipientStatusChanged'],
+			});
+			const lines: string[] = [];
+			const poll = async () => {
+				const result = await engine.poll();
+				expect(result.error).toBeUndefined();
+				lines.push(...result.items.map((i) => line(i.json)));
+				sandbox.clock.advance(30_000);
+			};
+			await poll(); // activation
+			sandbox.signRecipient(a.sessionId, { email: 'ann@example.com' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			sandbox.updateSession(b.sessionId, { status: 'completed' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			sandbox.updateSession(b.sessionId, { name: 'B renamed' });
+			sandbox.signRecipient(a.sessionId, { email: 'bob@example.com' });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			sandbox.updateSession(a.sessionId, { touch: true });
+			sandbox.clock.advance(1_000);
+			await poll();
+			await poll();
+			// Both were in flight at activation: each change is a diff with a known state, although
+			// the scheduler kept nothing the activation poll wrote to the node.
+			expect(lines).toEqual([
+				'recipientStatusChanged A ann@example.com sent>completed (was pending)',
+				'sessionCompleted B (was inProgress)',
+				'recipientStatusChanged A bob@example.com sent>completed (was inProgress)',
+				'sessionCompleted A (was inProgress)',
+			]);
+		});
+	},
+);
+
+describe('AirSign Trigger events: Fetch Test Event', () => {
+	it('gives a sample of the first chosen event and moves nothing', async () => {
+		const sandbox = getSandbox();
+		sandbox.createSession({ name: 'older done', status: 'completed', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.createSession({ name: 'newest done', status: 'completed', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.createSession({ name: 'signing', status: 'inProgress', recipients: two });
+		sandbox.clock.advance(1_000);
+		const completed = newTrigger(sandbox, {
+			version: 2,
+			mode: 'manual',
+			events: ['sessionCompleted'],
+		});
+		const result = await completed.poll();
+		expect(result.items.map((i) => i.json)).toEqual([
+			expect.objectContaining({
+				name: 'newest done',
+				event: 'sessionCompleted',
+				previousStatus: null,
+				previousStatusSeenAt: null,
+			}),
+		]);
+		expect(completed.nodeStaticData).toEqual({});
+		const recipient = newTrigger(sandbox, {
+			version: 2,
+			mode: 'manual',
+			events: ['recipientStatusChanged'],
+		});
+		const [item] = (await recipient.poll()).items.map((i) => i.json);
+		expect(item).toMatchObject({
+			name: 'signing',
+			event: 'recipientStatusChanged',
+			recipient: { email: 'ann@example.com', previousStatus: null, status: 'sent' },
+		});
+		expect(listRequests(sandbox)).toHaveLength(2);
+	});
+});
+
+describe('AirSign Trigger events: Start From and more transition paths', () => {
+	it('Start From a past date: the picture takes the sessions as they were then; changes since are proven by timestamps or diffed', async () => {
+		const sandbox = getSandbox();
+		const startFrom = sandbox.clock.now();
+		sandbox.clock.advance(-HOUR);
+		const before = sandbox.createSession({ name: 'before', recipients: two, status: 'pending' });
+		sandbox.clock.advance(2 * HOUR);
+		const created = sandbox.createSession({ name: 'since', recipients: two });
+		sandbox.clock.advance(1_000);
+		sandbox.signRecipient(before.sessionId);
+		sandbox.clock.advance(1_000);
+		const trigger = newTrigger(sandbox, {
+			version: 2,
+			options: { startFrom: new Date(startFrom).toISOString() },
+		});
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		// "before" changed after the date, before any picture: unknown previous, no signer invented.
+		expect(first.items.map((i) => line(i.json))).toEqual([
+			'sessionCreated since (was null)',
+			'anyChange since (was null)',
+			'anyChange before (was null)',
+		]);
+		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
+		sandbox.clock.advance(5_000);
+		sandbox.signRecipient(before.sessionId);
+		sandbox.updateSession(created.sessionId, { status: 'pending' });
+		sandbox.clock.advance(5_000);
+		const second = await trigger.poll();
+		// (Both changed at one instant: the order of the two sessions is the service's.)
+		const bySession = (name: string) => second.items.filter((i) => i.json.name === name);
+		expect([...bySession('before'), ...bySession('since')].map((i) => line(i.json))).toEqual([
+			'recipientStatusChanged before bob@example.com sent>completed (was inProgress)',
+			'sessionCompleted before (was inProgress)',
+			'anyChange before (was inProgress)',
+			'sessionSent since (was draft)',
+			'recipientStatusChanged since ann@example.com notSent>sent (was draft)',
+			'recipientStatusChanged since bob@example.com notSent>sent (was draft)',
+			'anyChange since (was draft)',
+		]);
+	});
+
+	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
+		const sandbox = getSandbox();
+		const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
+		const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+		sandbox.clock.advance(HOUR);
+		const t = await readyTrigger(sandbox, {
+			events: ['sessionCancelled', 'sessionExpired', 'sessionCompleted', 'sessionSent'],
+		});
+		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
+		sandbox.clock.advance(1_000);
+		sandbox.updateSession(b.sessionId, { status: 'expired' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([
+			'sessionCancelled A (was pending)',
+			'sessionExpired B (was inProgress)',
+		]);
+		sandbox.updateSession(a.sessionId, { status: 'pending' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual([]);
+		sandbox.updateSession(a.sessionId, { status: 'completed' });
+		sandbox.clock.advance(1_000);
+		expect(await t.poll()).toEqual(['sessionCompleted A (was pending)']);
+	});
+});
+
+describe('AirSign Trigger events: requests', () => {
+	it('a burst costs version 2 exactly what it costs version 1 (the events come from the same pages)', async () => {
+		const sandbox = getSandbox();
+		sandbox.config.rateLimitPerHour = 1_000;
+		const sessions = Array.from({ length: 250 }, (_, i) =>
+			sandbox.createSession({ name: `b${i}`, status: 'pending', recipients: two }),
+		);
+		sandbox.clock.advance(HOUR);
+		const v2 = await readyTrigger(sandbox);
+		const v1 = newTrigger(sandbox, { version: 1 });
+		await v1.poll();
+		sandbox.clock.advance(5_000);
+		for (const s of sessions) {
+			sandbox.signRecipient(s.sessionId);
+			sandbox.clock.advance(1);
+		}
+		sandbox.clock.advance(5_000);
+		const cost = async (poll: () => Promise<unknown>) => {
+			const before = listRequests(sandbox).length;
+			await poll();
+			return listRequests(sandbox).length - before;
+		};
+		const v1Cost = await cost(() => v1.poll());
+		const v2Cost = await cost(() => v2.trigger.poll());
+		expect(v1Cost).toBe(3);
+		expect(v2Cost).toBe(v1Cost);
+	});
+});
