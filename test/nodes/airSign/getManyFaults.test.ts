@@ -1,0 +1,204 @@
+import '../../harness';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import {
+	apiRequests,
+	getManyParams,
+	recordSleeps,
+	runAirSign,
+	seedSessions,
+	useSandbox,
+} from './helpers';
+
+const ctx = useSandbox();
+const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
+
+let restoreSleep: (() => void) | undefined;
+afterEach(() => {
+	restoreSleep?.();
+	restoreSleep = undefined;
+});
+
+describe('Get Many: rate limit (429)', () => {
+	it('a short Retry-After (1 s) is waited out, then the call succeeds', async () => {
+		seedSessions(ctx.sandbox, 3);
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		const started = Date.now();
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		expect(elapsed).toBeGreaterThanOrEqual(950);
+		expect(listed().map((r) => [r.status, r.fault])).toEqual([
+			[429, 'rateLimit'],
+			[200, undefined],
+		]);
+		// The retry came at least the Retry-After later (the sandbox clock runs in real time here).
+		expect(listed()[1].atMs - listed()[0].atMs).toBeGreaterThanOrEqual(950);
+	});
+
+	it('a Retry-After within "Max Wait on Rate Limit" is waited out for exactly that long', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
+		expect(result.error).toBeUndefined();
+		expect(sleeps.requested).toEqual([45_000]);
+		expect(listed().map((r) => r.status)).toEqual([429, 200]);
+	});
+
+	it('a long Retry-After (3600 s) fails at once with the reset time, without sleeping', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.clock.freeze();
+		const now = ctx.sandbox.clock.now();
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 3600 });
+		const started = Date.now();
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(sleeps.requested).toEqual([]);
+		expect(listed()).toHaveLength(1);
+		expect(result.error).toBeDefined();
+		const resetCandidates = [Math.floor(now / 1000), Math.ceil(now / 1000)].map((s) =>
+			new Date((s + 3600) * 1000).toISOString().slice(11, 19),
+		);
+		const message = result.error!.message;
+		expect(message).toMatch(
+			/^AirSign's List Sessions budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/,
+		);
+		expect(resetCandidates.some((t) => message.includes(`It resets at ${t} UTC`))).toBe(true);
+		expect(result.error!.description).toContain('waits at most 60 s');
+		expect(result.error!.httpCode).toBe('429');
+		expect(result.error!.context?.itemIndex).toBe(0);
+	});
+
+	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }), {
+			settings: { executionOrder: 'v1', executionTimeout: 30 },
+		});
+		expect(result.error?.message).toMatch(/budget is used up/);
+		expect(result.error?.description).toContain('waits at most 30 s');
+		expect(sleeps.requested).toEqual([]);
+	});
+
+	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 5 });
+		const short = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 2 } }));
+		expect(short.error?.message).toMatch(/budget is used up/);
+		expect(short.error?.description).toContain('waits at most 2 s');
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		const never = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 0 } }));
+		expect(never.error?.message).toMatch(/budget is used up/);
+		expect(never.error?.description).not.toContain('waits at most');
+		expect(sleeps.requested).toEqual([]);
+		expect(listed().map((r) => r.status)).toEqual([429, 429]);
+	});
+
+	it('real budget exhaustion (rateLimitPerHour 2): Return All stops at the third page with the reset time', async () => {
+		ctx.sandbox.config.rateLimitPerHour = 2;
+		ctx.sandbox.clock.freeze();
+		seedSessions(ctx.sandbox, 250);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(listed().map((r) => [r.status, r.query.offset])).toEqual([
+			[200, '0'],
+			[200, '100'],
+			[429, '200'],
+		]);
+		expect(result.items).toEqual([]);
+		expect(result.error!.message).toMatch(
+			/budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/,
+		);
+		expect(result.error!.description).toContain('2 List Sessions requests per hour');
+	});
+
+	it('real budget exhaustion near the end of the window: waits for the reset and goes on', async () => {
+		ctx.sandbox.config.rateLimitPerHour = 1;
+		ctx.sandbox.clock.freeze();
+		seedSessions(ctx.sandbox, 150);
+		// Spend the budget, then move to 3 s before the window resets.
+		await runAirSign(ctx, getManyParams({ limit: 1 }));
+		ctx.sandbox.clock.advance(3600_000 - 3000);
+		ctx.sandbox.clearRequests();
+		// Sleeping moves the sandbox clock by the time asked for.
+		const sleeps = recordSleeps((ms) => {
+			ctx.sandbox.clock.advance(ms);
+		});
+		restoreSleep = sleeps.restore;
+		const result = await runAirSign(ctx, getManyParams({ limit: 10 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(10);
+		expect(sleeps.requested).toEqual([3000]);
+		expect(listed().map((r) => r.status)).toEqual([429, 200]);
+	});
+});
+
+describe('Get Many: transient failures are retried twice', () => {
+	it('5xx three times: 3 attempts, back-off 0.5 s then 2 s, then a clear error', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
+		expect(sleeps.requested).toEqual([500, 2000]);
+		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 503]');
+		expect(result.error!.description).toContain("on AirSign's side");
+		expect(result.error!.httpCode).toBe('503');
+	});
+
+	it('5xx twice then 200: succeeds', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		seedSessions(ctx.sandbox, 2);
+		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Sessions', count: 2 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		expect(listed().map((r) => r.status)).toEqual([500, 500, 200]);
+	});
+
+	it('a malformed (non-JSON) body: retried, then "not JSON"', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed()).toHaveLength(3);
+		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
+		ctx.sandbox.clearRequests();
+		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 1 });
+		const recovered = await runAirSign(ctx, getManyParams());
+		expect(recovered.error).toBeUndefined();
+		expect(listed()).toHaveLength(2);
+	});
+
+	it('a dropped connection: retried, then "Could not reach AirSign"', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 3 });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed().map((r) => r.status)).toEqual([0, 0, 0]);
+		// The network code in words: n8n's NodeApiError would replace a message holding a raw code.
+		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
+		expect(result.error!.description).toContain('Base URL');
+		ctx.sandbox.clearRequests();
+		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 2 });
+		const recovered = await runAirSign(ctx, getManyParams());
+		expect(recovered.error).toBeUndefined();
+		expect(listed()).toHaveLength(3);
+	});
+
+	it('a 400 from the service is not retried', async () => {
+		const sleeps = recordSleeps();
+		restoreSleep = sleeps.restore;
+		ctx.sandbox.injectFault({ kind: 'status', status: 400, path: '/api/v1/Sessions' });
+		const result = await runAirSign(ctx, getManyParams());
+		expect(listed()).toHaveLength(1);
+		expect(sleeps.requested).toEqual([]);
+		expect(result.error!.message).toBe('AirSign refused the request [HTTP 400 INTERNAL]');
+	});
+});
