@@ -12,7 +12,13 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/events';
-import { type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
+import {
+	seededRandom,
+	type Sandbox,
+	type SandboxOptions,
+	type Session,
+	type SessionStatus,
+} from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
@@ -275,3 +281,29 @@ export const two = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
+
+/** Seeded data (the sandbox's generator), so a failing soak can be replayed. */
+export function prng(seed: number) {
+	const next = seededRandom(seed);
+	return {
+		next,
+		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+		chance: (p: number) => next() < p,
+		pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)],
+	};
+}
+
+export const STATUSES: SessionStatus[] = [
+	'draft',
+	'pending',
+	'inProgress',
+	'completed',
+	'cancelled',
+	'expired',
+];
+
+/** A hang detector, not a speed test: on a busy machine the soak may take minutes. */
+/** The soaks' seed: a failing soak replays with it. */
+export const SEED = 20300304;
+
+export const SOAK_TIMEOUT_MS = 15 * 60_000;

@@ -1,0 +1,320 @@
+import '../../harness';
+
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import {
+	ALL_EVENTS as ALL,
+	listRequests,
+	prng,
+	SEED,
+	savedTrigger,
+	SOAK_TIMEOUT_MS,
+	STATUSES,
+	useSandbox,
+} from './helpers';
+
+const getSandbox = useSandbox();
+
+const EVENT_TRANSITIONS = 10_000;
+
+/** What the soak did to one session, as the oracle of its events. */
+interface Truth {
+	createdAfterStart: boolean;
+	/** The session's status now. */
+	status: string;
+	/** Lifecycle events its changes after the start must give, each once. */
+	expected: Set<string>;
+	/** Every status each recipient had, in order, from the start (or its creation). */
+	recipients: Map<string, string[]>;
+}
+
+describe('AirSign Trigger events soak (version 2)', () => {
+	it(
+		'10,000 transitions over every event, ties, changes while paging, faults, restarts: per event 0 lost, 0 repeated, 0 invented',
+		async () => {
+			const started = performance.now();
+			const sandbox = getSandbox();
+			sandbox.config.rateLimitPerHour = 1_000_000;
+			sandbox.config.timestampPrecision = 's';
+			const rand = prng(SEED + 21);
+			const truth = new Map<string, Truth>();
+			const people = (n: number) =>
+				Array.from({ length: n }, (_, i) => ({ name: `R${i}`, email: `r${i}@example.com` }));
+			const record = (sessionId: string, createdAfterStart: boolean) => {
+				const session = sandbox.getSession(sessionId)!;
+				let t = truth.get(sessionId);
+				if (!t) {
+					t = {
+						createdAfterStart,
+						status: session.status,
+						expected: new Set(),
+						recipients: new Map(),
+					};
+					truth.set(sessionId, t);
+				}
+				t.status = session.status;
+				for (const r of session.recipients) {
+					const history = t.recipients.get(r.recipientId) ?? [];
+					if (history.at(-1) !== r.status) history.push(r.status);
+					t.recipients.set(r.recipientId, history);
+				}
+				return session;
+			};
+
+			// At the start: sessions in every state, the ones in flight known through the picture.
+			for (let i = 0; i < 240; i++) {
+				const s = sandbox.createSession({
+					name: `start ${i}`,
+					status: STATUSES[i % STATUSES.length],
+					recipients: people(1 + (i % 3)),
+				});
+				record(s.sessionId, false);
+			}
+			sandbox.clock.advance(3_000);
+			const activatedAt = sandbox.clock.now();
+			// n8n saves the static data of the activation and of each poll that emits; a restart keeps
+			// only that and loads the package afresh. The first restart comes right after activation,
+			// and the first changes in the very first interval, to sessions in flight at the start.
+			const n8n = savedTrigger(sandbox, { version: 2, events: [...ALL] });
+			expect((await n8n.poll()).error).toBeUndefined();
+			expect(n8n.trigger.nodeStaticData).not.toHaveProperty('picture');
+			await n8n.restart();
+
+			let transitions = 0;
+			const ids = () => [...truth.keys()];
+			const inState = (...statuses: string[]) =>
+				[...truth].filter(([, t]) => statuses.includes(t.status)).map(([id]) => id);
+			const mutate = () => {
+				if (transitions >= EVENT_TRANSITIONS) return;
+				transitions++;
+				const roll = rand.next();
+				const drafts = roll < 0.5 ? inState('draft') : [];
+				const live = roll >= 0.25 && roll < 0.85 ? inState('pending', 'inProgress') : [];
+				if (roll < 0.12 || ids().length < 50) {
+					const s = sandbox.createSession({
+						name: `new ${transitions}`,
+						status: rand.chance(0.2) ? 'pending' : 'draft',
+						recipients: people(rand.int(1, 3)),
+					});
+					const t = record(s.sessionId, true);
+					truth.get(t.sessionId)!.expected.add('sessionCreated');
+					if (t.status === 'pending') truth.get(t.sessionId)!.expected.add('sessionSent');
+				} else if (roll < 0.25 && drafts.length) {
+					const id = rand.pick(drafts);
+					sandbox.updateSession(id, { status: 'pending' });
+					record(id, false);
+					truth.get(id)!.expected.add('sessionSent');
+				} else if (roll < 0.3 && drafts.length) {
+					const id = rand.pick(drafts);
+					sandbox.updateSession(id, { status: 'cancelled' });
+					record(id, false);
+					truth.get(id)!.expected.add('sessionCancelled');
+				} else if (roll < 0.45 && live.length) {
+					const id = rand.pick(live);
+					const session = sandbox.getSession(id)!;
+					const target = session.recipients.find((r) => r.status === 'sent');
+					if (target)
+						sandbox.setRecipientStatus(id, { recipientId: target.recipientId, status: 'viewed' });
+					else sandbox.updateSession(id, { touch: true });
+					record(id, false);
+				} else if (roll < 0.8 && live.length) {
+					const id = rand.pick(live);
+					const after = sandbox.signRecipient(id);
+					record(id, false);
+					if (after.status === 'completed') truth.get(id)!.expected.add('sessionCompleted');
+				} else if (roll < 0.85 && live.length) {
+					const id = rand.pick(live);
+					sandbox.updateSession(id, { status: 'expired' });
+					record(id, false);
+					truth.get(id)!.expected.add('sessionExpired');
+				} else {
+					const id = rand.pick(ids());
+					sandbox.updateSession(id, { name: `renamed ${transitions}` });
+					record(id, false);
+				}
+			};
+			const tick = () =>
+				sandbox.clock.advance(
+					sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
+				);
+
+			const items: IDataObject[] = [];
+			let polls = 0;
+			let faults = 0;
+			let restarts = 0;
+			while (transitions < EVENT_TRANSITIONS) {
+				polls++;
+				if (polls === 100) sandbox.config.timestampPrecision = 'ms';
+				sandbox.config.updatedAfterInclusive = rand.chance(0.5);
+				sandbox.config.tieOrder = rand.chance(0.5) ? 'random' : 'id';
+				const burst = rand.chance(0.03);
+				const count = burst ? rand.int(120, 200) : rand.int(0, 60);
+				for (let i = 0; i < count; i++) {
+					mutate();
+					if (!burst) tick();
+				}
+				if (rand.chance(0.05)) {
+					faults++;
+					sandbox.injectFault(
+						rand.chance(0.5)
+							? {
+									kind: 'status',
+									status: 503,
+									path: '/api/v1/Sessions',
+									skip: rand.int(0, 3),
+									count: 1,
+								}
+							: {
+									kind: 'rateLimit',
+									retryAfter: 60,
+									path: '/api/v1/Sessions',
+									skip: rand.int(0, 3),
+								},
+					);
+				}
+				const concurrent = rand.chance(0.3);
+				const unsubscribe = sandbox.onRequest(({ path }) => {
+					if (!concurrent || path !== '/api/v1/Sessions' || !rand.chance(0.5)) return;
+					sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? 1_000 : rand.int(1, 5));
+					for (let i = rand.int(1, 3); i > 0; i--) mutate();
+				});
+				const result = await n8n.poll();
+				unsubscribe();
+				sandbox.clearFaults();
+				items.push(...result.items.map((i) => i.json));
+				if (rand.chance(0.02)) {
+					await n8n.restart();
+					restarts++;
+				}
+				if (rand.chance(0.01)) {
+					// A day passes: sessions in a final state are forgotten, and must stay final.
+					sandbox.clock.advance(26 * 3_600_000);
+				}
+				sandbox.clock.advance(rand.int(2_000, 30_000));
+			}
+			let quiet = 0;
+			for (let extra = 0; extra < 60 && quiet < 2; extra++) {
+				polls++;
+				sandbox.clock.advance(10_000);
+				const before = listRequests(sandbox).length;
+				const result = await n8n.poll();
+				items.push(...result.items.map((i) => i.json));
+				quiet =
+					result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
+						? quiet + 1
+						: 0;
+			}
+
+			// The oracle, per event: lost (expected, never given), repeated, invented (not expected).
+			const report: Record<
+				string,
+				{ given: number; lost: number; repeated: number; invented: number }
+			> = {};
+			for (const event of ALL) report[event] = { given: 0, lost: 0, repeated: 0, invented: 0 };
+			const lifecycle = new Map<string, number>();
+			const recipientItems = new Map<string, IDataObject[]>();
+			const anyChange = new Map<string, string[]>();
+			for (const item of items) {
+				const event = String(item.event);
+				report[event].given++;
+				const id = String(item.sessionId);
+				if (event === 'recipientStatusChanged') {
+					const r = item.recipient as IDataObject;
+					const k = `${id}:${String(r.recipientId)}`;
+					recipientItems.set(k, [...(recipientItems.get(k) ?? []), r]);
+				} else if (event === 'anyChange') {
+					anyChange.set(id, [
+						...(anyChange.get(id) ?? []),
+						`${Date.parse(String(item.updatedAt))}|${String(item.status)}|${String(item.name)}|${JSON.stringify(item.recipients)}`,
+					]);
+				} else {
+					const k = `${event}:${id}`;
+					lifecycle.set(k, (lifecycle.get(k) ?? 0) + 1);
+				}
+			}
+			for (const [id, t] of truth) {
+				for (const event of [
+					'sessionCreated',
+					'sessionSent',
+					'sessionCompleted',
+					'sessionCancelled',
+					'sessionExpired',
+				]) {
+					const n = lifecycle.get(`${event}:${id}`) ?? 0;
+					if (t.expected.has(event)) {
+						if (n === 0) report[event].lost++;
+						if (n > 1) report[event].repeated++;
+					} else if (n > 0) report[event].invented++;
+				}
+				// Recipients: the items of each form a chain through its real history, to its end.
+				for (const [recipientId, history] of t.recipients) {
+					const chain = recipientItems.get(`${id}:${recipientId}`) ?? [];
+					const seen = new Set<string>();
+					let position = 0;
+					for (const r of chain) {
+						const pair = `${String(r.previousStatus)}>${String(r.status)}`;
+						if (seen.has(pair)) report.recipientStatusChanged.repeated++;
+						seen.add(pair);
+						const from = history.indexOf(String(r.previousStatus), position);
+						const to = history.indexOf(String(r.status), from + 1);
+						if (from === -1 || to === -1) report.recipientStatusChanged.invented++;
+						else position = to;
+					}
+					const last = chain.at(-1);
+					// Sessions created after the start: their recipients start where first seen.
+					const changedSinceKnown = t.createdAfterStart ? chain.length > 0 : history.length > 1;
+					if (changedSinceKnown && String(last?.status) !== history.at(-1))
+						report.recipientStatusChanged.lost++;
+				}
+				// Any Change: the session's final state, each state once.
+				const states = anyChange.get(id) ?? [];
+				if (new Set(states).size !== states.length) report.anyChange.repeated++;
+				const final = sandbox.getSession(id)!;
+				const changed = t.createdAfterStart || Date.parse(final.updatedAt) > activatedAt;
+				if (
+					changed &&
+					!states
+						.at(-1)
+						?.startsWith(`${Date.parse(final.updatedAt)}|${final.status}|${final.name}|`)
+				)
+					report.anyChange.lost++;
+			}
+			const expectedCounts = Object.fromEntries(
+				[
+					'sessionCreated',
+					'sessionSent',
+					'sessionCompleted',
+					'sessionCancelled',
+					'sessionExpired',
+				].map((event) => [event, [...truth.values()].filter((t) => t.expected.has(event)).length]),
+			);
+			const seconds = ((performance.now() - started) / 1000).toFixed(1);
+			console.log(
+				`events soak: seed=${SEED + 21} transitions=${transitions} sessions=${truth.size} polls=${polls} items=${items.length} ` +
+					`faults=${faults} restarts=${restarts} requests=${listRequests(sandbox).length} time=${seconds}s\n` +
+					`expected ${JSON.stringify(expectedCounts)}\n` +
+					Object.entries(report)
+						.map(
+							([event, r]) =>
+								`  ${event}: given=${r.given} lost=${r.lost} repeated=${r.repeated} invented=${r.invented}`,
+						)
+						.join('\n') +
+					`\n  memory: ${JSON.stringify(n8n.trigger.nodeStaticData.known).length} bytes`,
+			);
+
+			expect(quiet).toBe(2);
+			expect(transitions).toBe(EVENT_TRANSITIONS);
+			for (const [event, r] of Object.entries(report)) {
+				expect({ event, lost: r.lost, repeated: r.repeated, invented: r.invented }).toEqual({
+					event,
+					lost: 0,
+					repeated: 0,
+					invented: 0,
+				});
+				expect(r.given, event).toBeGreaterThan(50);
+			}
+		},
+		SOAK_TIMEOUT_MS,
+	);
+});
