@@ -1,8 +1,7 @@
 /**
- * Credential plumbing for the harness: a registry of credential types, an in-memory
- * credential "database" (encrypted with n8n-core's own `Credentials` class, like the
- * `credentials_entity` table), and a `CredentialsHelper` that behaves like the one in
- * n8n's CLI (packages/cli/src/credentials-helper.ts).
+ * A `CredentialsHelper` that behaves like the one in n8n's CLI
+ * (packages/cli/src/credentials-helper.ts), over the harness's credential table
+ * (credentialStore.ts).
  *
  * Mirrored from the CLI (same decisions, same n8n-workflow calls):
  * - `getDecrypted`: load by id + type, decrypt, `raw` short-cut, defaults of the
@@ -27,11 +26,10 @@
  */
 import './env-setup';
 
-import { Credentials, getAdditionalKeys } from 'n8n-core';
+import { Credentials } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsExpressionResolveValues,
-	ICredentialType,
 	IExecuteData,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -39,8 +37,6 @@ import type {
 	INodeCredentialsDetails,
 	INodeParameters,
 	INodeProperties,
-	INodeType,
-	INodeTypes,
 	IRequestOptionsSimplified,
 	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
@@ -57,172 +53,9 @@ import {
 } from 'n8n-workflow';
 
 import { engineDifferences } from './engine';
-import { ensureN8nRuntime } from './n8n-runtime';
 
-/** Credential types known to the harness, by `name` (what `getByName` does in the CLI). */
-export class CredentialTypeRegistry {
-	private readonly types = new Map<string, ICredentialType>();
-
-	constructor(types: ICredentialType[] = []) {
-		for (const type of types) this.add(type);
-	}
-
-	add(type: ICredentialType): this {
-		this.types.set(type.name, type);
-		return this;
-	}
-
-	has(name: string): boolean {
-		return this.types.has(name);
-	}
-
-	getByName(name: string): ICredentialType {
-		const type = this.types.get(name);
-		if (!type) {
-			throw new UnexpectedError(`Unknown credential type "${name}" (register it with the harness)`);
-		}
-		return type;
-	}
-
-	/** All ancestors through `extends`, as n8n's CredentialTypes.getParentTypes does. */
-	getParentTypes(name: string): string[] {
-		const type = this.types.get(name);
-		if (!type?.extends) return [];
-		const parents = [...type.extends];
-		for (const parent of type.extends) parents.push(...this.getParentTypes(parent));
-		return parents;
-	}
-}
-
-/** A row of the in-memory credential table. `data` is n8n-encrypted, as in the DB. */
-export interface StoredCredentialRow {
-	id: string;
-	name: string;
-	type: string;
-	data: string;
-}
-
-/** Counters a test can assert on ("the token was fetched once", ...). */
-export interface CredentialStoreCounters {
-	/** `credentialsHelper.getDecrypted` calls (n8n loads credentials per node/item). */
-	getDecrypted: number;
-	/** `credentialsHelper.preAuthentication` calls (n8n-core makes one per authenticated request, plus one per 401 retry). */
-	preAuthenticationChecks: number;
-	/** Times the credential type's own `preAuthentication` actually ran (token fetches). */
-	preAuthentication: number;
-	/** `credentialsHelper.updateCredentials` calls (tokens persisted). */
-	updateCredentials: number;
-	/** `credentialsHelper.authenticate` calls. */
-	authenticate: number;
-}
-
-const emptyCounters = (): CredentialStoreCounters => ({
-	getDecrypted: 0,
-	preAuthenticationChecks: 0,
-	preAuthentication: 0,
-	updateCredentials: 0,
-	authenticate: 0,
-});
-
-/**
- * The in-memory credential store ("database"), keyed by credential id. Share one
- * store between several `runNode` / polling harness calls to model one n8n instance:
- * a token that one execution fetched and persisted is read by the next.
- */
-export class CredentialStore {
-	private readonly rows = new Map<string, StoredCredentialRow>();
-
-	private nextId = 1;
-
-	readonly counters: CredentialStoreCounters = emptyCounters();
-
-	/** Saves a credential (encrypting it with n8n-core's `Credentials`); returns its reference for `node.credentials`. */
-	async add(input: {
-		type: string;
-		data: ICredentialDataDecryptedObject;
-		id?: string;
-		name?: string;
-	}): Promise<INodeCredentialsDetails & { id: string }> {
-		await ensureN8nRuntime();
-		const id = input.id ?? String(this.nextId++);
-		const name = input.name ?? `${input.type} account ${id}`;
-		const credentials = new Credentials({ id, name }, input.type);
-		await credentials.setData(structuredClone(input.data));
-		this.rows.set(id, { id, name, type: input.type, data: credentials.getDataToSave().data! });
-		return { id, name };
-	}
-
-	/** The stored row (encrypted data), or undefined. */
-	getRow(id: string): StoredCredentialRow | undefined {
-		return this.rows.get(id);
-	}
-
-	/** Loads as n8n-core `Credentials`, throwing n8n's "not found" error when absent or of another type. */
-	load(id: string | null | undefined, type: string): Credentials {
-		if (!id) {
-			throw new UserError(`Credential for type "${type}" has no ID`);
-		}
-		const row = this.rows.get(id);
-		if (!row || row.type !== type) {
-			throw new UserError(`Credential with ID "${id}" does not exist for type "${type}".`);
-		}
-		return new Credentials({ id: row.id, name: row.name }, row.type, row.data);
-	}
-
-	/** Decrypted data as stored (no defaults, no expression resolution). For assertions. */
-	async getData(id: string): Promise<ICredentialDataDecryptedObject> {
-		const row = this.rows.get(id);
-		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
-		return await this.load(id, row.type).getData();
-	}
-
-	/** Encrypts and writes `data` (the whole data object) to the row. */
-	async write(id: string, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
-		const credentials = this.load(id, type);
-		await credentials.setData(data);
-		const row = this.rows.get(id)!;
-		row.data = credentials.getDataToSave().data!;
-	}
-
-	/** Merges `patch` into the stored data (a test may e.g. plant a stale token). */
-	async patch(id: string, patch: ICredentialDataDecryptedObject): Promise<void> {
-		const row = this.rows.get(id);
-		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
-		await this.write(id, row.type, { ...(await this.getData(id)), ...patch });
-	}
-
-	resetCounters(): void {
-		Object.assign(this.counters, emptyCounters());
-	}
-}
-
-/** Node type used only for the credential-expression mock workflow (the CLI's `createMockNodeTypes`). */
-const mockNodeTypes: INodeTypes = {
-	getKnownTypes: () => ({}),
-	getByName: () => mockNodeType,
-	getByNameAndVersion: () => mockNodeType,
-};
-const mockNodeType: INodeType = {
-	description: {
-		displayName: 'Mock',
-		name: 'mock',
-		group: [],
-		version: 1,
-		description: '',
-		defaults: {},
-		inputs: [],
-		outputs: [],
-		properties: [],
-	},
-};
-const mockNode: INode = {
-	id: 'mock',
-	name: '',
-	typeVersion: 1,
-	type: 'mock',
-	position: [0, 0],
-	parameters: {},
-};
+import { resolveCredentialExpressions } from './credentialExpressions';
+import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
 
 /**
  * n8n's `ICredentialsHelper` for tests: same behaviour as the CLI's CredentialsHelper,
@@ -451,7 +284,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		const credentialsProperties = this.getCredentialsProperties(type);
-		let decryptedData = NodeHelpers.getNodeParameters(
+		const decryptedData = NodeHelpers.getNodeParameters(
 			credentialsProperties,
 			{ ...decryptedDataOriginal } as INodeParameters,
 			true,
@@ -469,48 +302,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			}
 		}
 
-		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-
-		if (expressionResolveValues) {
-			try {
-				decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
-					decryptedData as INodeParameters,
-					expressionResolveValues.runExecutionData,
-					expressionResolveValues.runIndex,
-					expressionResolveValues.itemIndex,
-					expressionResolveValues.node.name,
-					expressionResolveValues.connectionInputData,
-					mode,
-					additionalKeys,
-					executeData,
-					false,
-					decryptedData,
-				) as ICredentialDataDecryptedObject;
-			} catch (e) {
-				(e as Error).message += ' [Error resolving credentials]';
-				throw e;
-			}
-		} else {
-			const workflow = new Workflow({
-				nodes: [mockNode],
-				connections: {},
-				active: false,
-				nodeTypes: mockNodeTypes,
-			});
-			decryptedData = await workflow.expression.withIsolate(
-				async () =>
-					workflow.expression.getComplexParameterValue(
-						mockNode,
-						decryptedData as INodeParameters,
-						mode,
-						additionalKeys,
-						undefined,
-						undefined,
-						decryptedData,
-					) as ICredentialDataDecryptedObject,
-			);
-		}
-		return decryptedData;
+		return await resolveCredentialExpressions(
+			decryptedData,
+			additionalData,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
 	}
 
 	async updateCredentials(

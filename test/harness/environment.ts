@@ -16,7 +16,8 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError } from 'n8n-workflow';
 
-import { CredentialStore, CredentialTypeRegistry, HarnessCredentialsHelper } from './credentials';
+import { HarnessCredentialsHelper } from './credentials';
+import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
 import { ensureN8nRuntime } from './n8n-runtime';
 
 /** Reference to a stored credential, as it sits in `node.credentials[type]`. */

@@ -15,8 +15,9 @@ export { binaryInput, binaryItem } from './binary';
 export type { BinaryInput, HarnessInputItem } from './binary';
 
 /** Credential store, credential type registry and the CLI-like CredentialsHelper. */
-export { CredentialStore, CredentialTypeRegistry, HarnessCredentialsHelper } from './credentials';
-export type { CredentialStoreCounters, StoredCredentialRow } from './credentials';
+export { HarnessCredentialsHelper } from './credentials';
+export { CredentialStore, CredentialTypeRegistry } from './credentialStore';
+export type { CredentialStoreCounters, StoredCredentialRow } from './credentialStore';
 
 /** `createTestEnvironment({ credentialTypes })`: one simulated n8n instance (shared credential store). */
 export { createTestEnvironment, TestEnvironment, buildAdditionalData } from './environment';

@@ -1,0 +1,153 @@
+/**
+ * The harness's credential "database": a registry of credential types (what `getByName` does in
+ * n8n's CLI) and an in-memory table, encrypted with n8n-core's own `Credentials` class like the
+ * `credentials_entity` table. The CLI's CredentialsHelper over it is in credentials.ts.
+ */
+import './env-setup';
+
+import { Credentials } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	INodeCredentialsDetails,
+} from 'n8n-workflow';
+import { UnexpectedError, UserError } from 'n8n-workflow';
+
+import { ensureN8nRuntime } from './n8n-runtime';
+
+/** Credential types known to the harness, by `name` (what `getByName` does in the CLI). */
+export class CredentialTypeRegistry {
+	private readonly types = new Map<string, ICredentialType>();
+
+	constructor(types: ICredentialType[] = []) {
+		for (const type of types) this.add(type);
+	}
+
+	add(type: ICredentialType): this {
+		this.types.set(type.name, type);
+		return this;
+	}
+
+	has(name: string): boolean {
+		return this.types.has(name);
+	}
+
+	getByName(name: string): ICredentialType {
+		const type = this.types.get(name);
+		if (!type) {
+			throw new UnexpectedError(`Unknown credential type "${name}" (register it with the harness)`);
+		}
+		return type;
+	}
+
+	/** All ancestors through `extends`, as n8n's CredentialTypes.getParentTypes does. */
+	getParentTypes(name: string): string[] {
+		const type = this.types.get(name);
+		if (!type?.extends) return [];
+		const parents = [...type.extends];
+		for (const parent of type.extends) parents.push(...this.getParentTypes(parent));
+		return parents;
+	}
+}
+
+/** A row of the in-memory credential table. `data` is n8n-encrypted, as in the DB. */
+export interface StoredCredentialRow {
+	id: string;
+	name: string;
+	type: string;
+	data: string;
+}
+
+/** Counters a test can assert on ("the token was fetched once", ...). */
+export interface CredentialStoreCounters {
+	/** `credentialsHelper.getDecrypted` calls (n8n loads credentials per node/item). */
+	getDecrypted: number;
+	/** `credentialsHelper.preAuthentication` calls (n8n-core makes one per authenticated request, plus one per 401 retry). */
+	preAuthenticationChecks: number;
+	/** Times the credential type's own `preAuthentication` actually ran (token fetches). */
+	preAuthentication: number;
+	/** `credentialsHelper.updateCredentials` calls (tokens persisted). */
+	updateCredentials: number;
+	/** `credentialsHelper.authenticate` calls. */
+	authenticate: number;
+}
+
+const emptyCounters = (): CredentialStoreCounters => ({
+	getDecrypted: 0,
+	preAuthenticationChecks: 0,
+	preAuthentication: 0,
+	updateCredentials: 0,
+	authenticate: 0,
+});
+
+/**
+ * The in-memory credential store ("database"), keyed by credential id. Share one
+ * store between several `runNode` / polling harness calls to model one n8n instance:
+ * a token that one execution fetched and persisted is read by the next.
+ */
+export class CredentialStore {
+	private readonly rows = new Map<string, StoredCredentialRow>();
+
+	private nextId = 1;
+
+	readonly counters: CredentialStoreCounters = emptyCounters();
+
+	/** Saves a credential (encrypting it with n8n-core's `Credentials`); returns its reference for `node.credentials`. */
+	async add(input: {
+		type: string;
+		data: ICredentialDataDecryptedObject;
+		id?: string;
+		name?: string;
+	}): Promise<INodeCredentialsDetails & { id: string }> {
+		await ensureN8nRuntime();
+		const id = input.id ?? String(this.nextId++);
+		const name = input.name ?? `${input.type} account ${id}`;
+		const credentials = new Credentials({ id, name }, input.type);
+		await credentials.setData(structuredClone(input.data));
+		this.rows.set(id, { id, name, type: input.type, data: credentials.getDataToSave().data! });
+		return { id, name };
+	}
+
+	/** The stored row (encrypted data), or undefined. */
+	getRow(id: string): StoredCredentialRow | undefined {
+		return this.rows.get(id);
+	}
+
+	/** Loads as n8n-core `Credentials`, throwing n8n's "not found" error when absent or of another type. */
+	load(id: string | null | undefined, type: string): Credentials {
+		if (!id) {
+			throw new UserError(`Credential for type "${type}" has no ID`);
+		}
+		const row = this.rows.get(id);
+		if (!row || row.type !== type) {
+			throw new UserError(`Credential with ID "${id}" does not exist for type "${type}".`);
+		}
+		return new Credentials({ id: row.id, name: row.name }, row.type, row.data);
+	}
+
+	/** Decrypted data as stored (no defaults, no expression resolution). For assertions. */
+	async getData(id: string): Promise<ICredentialDataDecryptedObject> {
+		const row = this.rows.get(id);
+		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
+		return await this.load(id, row.type).getData();
+	}
+
+	/** Encrypts and writes `data` (the whole data object) to the row. */
+	async write(id: string, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+		const credentials = this.load(id, type);
+		await credentials.setData(data);
+		const row = this.rows.get(id)!;
+		row.data = credentials.getDataToSave().data!;
+	}
+
+	/** Merges `patch` into the stored data (a test may e.g. plant a stale token). */
+	async patch(id: string, patch: ICredentialDataDecryptedObject): Promise<void> {
+		const row = this.rows.get(id);
+		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
+		await this.write(id, row.type, { ...(await this.getData(id)), ...patch });
+	}
+
+	resetCounters(): void {
+		Object.assign(this.counters, emptyCounters());
+	}
+}
