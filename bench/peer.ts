@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
-import { binaryItem, runAirSign, triggerHarness } from './lib/engine';
+import { runAirSign } from './lib/engine';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
 import type { PeerEnvironment } from './lib/peer-env';
 import { peerEnvironment } from './lib/peer-env';
@@ -22,13 +22,13 @@ import {
 	peerSend,
 	peerUpload,
 } from './lib/peer-workflows';
-import { rawListAll, rawSend, rawUpload } from './lib/raw';
-import { axiosListAll, axiosSend, axiosUpload } from './lib/raw-axios';
 import { fmt, log, ratioOf, summarize, table } from './lib/stats';
 import { runChain } from './lib/workflow';
 import { child, MAX_UPLOAD_BYTES, pdf } from './upload';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../nodes/AirSign/helpers/constants';
 import { record } from './lib/results';
+import type { Case, Contestant, Measured, Results } from './lib/peer-cases';
+import { idlePollCase, listCase, sendCase, SEND_AT_ONCE, uploadCase } from './lib/peer-cases';
 
 export interface PeerSizes {
 	latenciesMs: number[];
@@ -58,22 +58,6 @@ export const PEER_SMOKE_SIZES: PeerSizes = {
 const MAX_RUNS_WITH_LATENCY = 3;
 /** The AirSign credential's fields a user fills in (Client ID, Client Secret). */
 const AIRSIGN_CREDENTIAL_FIELDS = 2;
-type Contestant = 'ours' | 'peer' | 'fetch' | 'axios';
-/** Raw fetch with this many Send requests in flight, measured in the same runs as the rest of Send. */
-export const SEND_AT_ONCE = 5;
-
-interface Measured {
-	ms: number;
-	requests: number;
-}
-type Case = Record<Contestant, () => Promise<Measured>> & {
-	oursAtOnce?: () => Promise<Measured>;
-	fetchAtOnce?: () => Promise<Measured>;
-};
-type Results = Record<Contestant, Measured[]> & {
-	oursAtOnce?: Measured[];
-	fetchAtOnce?: Measured[];
-};
 
 /**
  * An empty sandbox whose every request (token endpoint included) waits `delayMs` first, and n8n's
@@ -86,19 +70,6 @@ async function withLatency(ctx: BenchContext, delayMs: number): Promise<void> {
 	await runAirSign(ctx.engine, {
 		parameters: { resource: 'session', operation: 'getMany', returnAll: false, limit: 1 },
 	});
-}
-
-/** Times `work`; requests are those the sandbox logged under `prefix` meanwhile. */
-async function measure(
-	ctx: BenchContext,
-	prefix: string,
-	work: () => Promise<void>,
-): Promise<Measured> {
-	ctx.sandbox.clearRequests();
-	const start = performance.now();
-	await work();
-	const ms = performance.now() - start;
-	return { ms, requests: countRequests(ctx.sandbox, prefix) };
 }
 
 /** Runs every contestant once per run, rotating who goes first; one warm-up round first. */
@@ -162,170 +133,6 @@ function row(label: string, results: Results, digits = 1): string[] {
 		fmt(summarize(ratioOf(ms('axios'), ms('fetch'))), 3),
 		fmt(summarize(ratioOf(ms('peer'), ms('ours'))), 3),
 	];
-}
-
-function drafts(ctx: BenchContext, count: number): string[] {
-	return Array.from(
-		{ length: count },
-		(_, i) =>
-			ctx.sandbox.createSession({
-				name: `Bench peer send ${i}`,
-				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
-			}).sessionId,
-	);
-}
-
-function expectSent(
-	who: string,
-	items: Array<{ json: Record<string, unknown> }>,
-	ids: string[],
-): void {
-	const inOrder =
-		items.length === ids.length && items.every((item, i) => item.json.sessionId === ids[i]);
-	if (!inOrder) throw new Error(`${who}: Send did not give one item per input, in order`);
-}
-
-async function listCase(ctx: BenchContext, peer: PeerEnvironment, n: number): Promise<Case> {
-	const base = Date.parse('2025-01-01T00:00:00.000Z');
-	for (let i = 0; i < n; i++)
-		ctx.sandbox.createSession({ name: `Bench peer ${i}`, createdAt: base + i * 1000 });
-	const workflow = peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const expect = (who: string, count: number) => {
-		if (count !== n) throw new Error(`${who}: Return All gave ${count} of ${n} sessions`);
-	};
-	const prefix = '/api/v1/Sessions';
-	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const result = await runAirSign(ctx.engine, {
-					parameters: { resource: 'session', operation: 'getMany', returnAll: true },
-				});
-				expect('AirSign node', result.items.length);
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () =>
-				expect('HTTP Request', (await runChain(ctx.engine.env, workflow.chain)).items.length),
-			),
-		fetch: () =>
-			measure(ctx, prefix, async () => expect('fetch', (await rawListAll(ctx.raw)).length)),
-		axios: () =>
-			measure(ctx, prefix, async () => expect('axios', (await axiosListAll(ctx.raw)).length)),
-	};
-}
-
-function sendCase(ctx: BenchContext, peer: PeerEnvironment, items: number): Case {
-	const workflow = peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const prefix = '/api/v1/Session/';
-	const input = (ids: string[]) => ids.map((sessionId) => ({ json: { sessionId } }));
-	/** The AirSign node sending every draft, with "Items at Once" at `itemsAtOnce` (else its default). */
-	const nodeSends = async (itemsAtOnce?: number) => {
-		const ids = drafts(ctx, items);
-		return await measure(ctx, prefix, async () => {
-			const result = await runAirSign(ctx.engine, {
-				parameters: {
-					resource: 'session',
-					operation: 'send',
-					sessionId: '={{ $json.sessionId }}',
-					options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
-				},
-				input: input(ids),
-			});
-			expectSent(`AirSign node, Items at Once ${itemsAtOnce ?? 'default'}`, result.items, ids);
-		});
-	};
-	return {
-		ours: async () => await nodeSends(),
-		oursAtOnce: async () => await nodeSends(MAX_ITEMS_AT_ONCE),
-		peer: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () =>
-				expectSent(
-					'HTTP Request',
-					(await runChain(ctx.engine.env, workflow.chain, input(ids))).items,
-					ids,
-				),
-			);
-		},
-		fetch: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				for (const id of ids) await rawSend(ctx.raw, id);
-			});
-		},
-		axios: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				for (const id of ids) await axiosSend(ctx.raw, id);
-			});
-		},
-		fetchAtOnce: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				let next = 0;
-				const worker = async () => {
-					while (next < ids.length) await rawSend(ctx.raw, ids[next++]);
-				};
-				await Promise.all(Array.from({ length: SEND_AT_ONCE }, worker));
-			});
-		},
-	};
-}
-
-function uploadCase(ctx: BenchContext, peer: PeerEnvironment, bytes: Buffer): Case {
-	const workflow = peerUpload(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const prefix = '/api/v1/File';
-	const item = () => binaryItem(bytes, { fileName: 'bench.pdf', mimeType: 'application/pdf' });
-	const expect = (who: string, sizeBytes: unknown) => {
-		// The sandbox keeps uploaded files: drop them as they come.
-		ctx.sandbox.files.clear();
-		if (sizeBytes !== bytes.length)
-			throw new Error(`${who}: the upload stored ${String(sizeBytes)} bytes`);
-	};
-	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const result = await runAirSign(ctx.engine, {
-					parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
-					input: [item()],
-				});
-				expect('AirSign node', result.items[0]?.json.sizeBytes);
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () =>
-				expect(
-					'HTTP Request',
-					(await runChain(ctx.engine.env, workflow.chain, [item()])).items[0]?.json.sizeBytes,
-				),
-			),
-		fetch: () =>
-			measure(ctx, prefix, async () =>
-				expect('node:http', (await rawUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
-			),
-		axios: () =>
-			measure(ctx, prefix, async () =>
-				expect('axios', (await axiosUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
-			),
-	};
-}
-
-async function idlePollCase(ctx: BenchContext, peer: PeerEnvironment): Promise<Case> {
-	const harness = triggerHarness(ctx.engine);
-	await harness.poll(); // activation: places the cursor
-	const since = new Date(Date.now() - 60_000).toISOString();
-	const query = { updatedAfter: since, sortBy: 'updatedAt', sortOrder: 'asc' };
-	const workflow = peerPoll(peer.base, peer.credential, ctx.sandbox.baseUrl, since);
-	const prefix = '/api/v1/Sessions';
-	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const { items, error } = await harness.poll();
-				if (error || items.length) throw new Error('an idle poll failed or delivered items');
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () => void (await runChain(ctx.engine.env, workflow.chain))),
-		fetch: () => measure(ctx, prefix, async () => void (await rawListAll(ctx.raw, query))),
-		axios: () => measure(ctx, prefix, async () => void (await axiosListAll(ctx.raw, query))),
-	};
 }
 
 /** A 429 (Retry-After: 1 s) answering the second page of Return All: who still returns every session? */
