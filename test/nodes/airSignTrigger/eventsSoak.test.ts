@@ -3,6 +3,7 @@ import '../../harness';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { SESSION_STATUSES } from '../../../sandbox';
 import {
 	ALL_EVENTS as ALL,
 	listRequests,
@@ -10,7 +11,6 @@ import {
 	SEED,
 	savedTrigger,
 	SOAK_TIMEOUT_MS,
-	STATUSES,
 	useSandbox,
 } from './helpers';
 
@@ -66,7 +66,7 @@ describe('AirSign Trigger events soak (version 2)', () => {
 			for (let i = 0; i < 240; i++) {
 				const s = sandbox.createSession({
 					name: `start ${i}`,
-					status: STATUSES[i % STATUSES.length],
+					status: SESSION_STATUSES[i % SESSION_STATUSES.length],
 					recipients: people(1 + (i % 3)),
 				});
 				record(s.sessionId, false);

@@ -12,13 +12,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/events';
-import {
-	seededRandom,
-	type Sandbox,
-	type SandboxOptions,
-	type Session,
-	type SessionStatus,
-} from '../../../sandbox';
+import { seededRandom, type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
@@ -292,15 +286,6 @@ export function prng(seed: number) {
 		pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)],
 	};
 }
-
-export const STATUSES: SessionStatus[] = [
-	'draft',
-	'pending',
-	'inProgress',
-	'completed',
-	'cancelled',
-	'expired',
-];
 
 /** A hang detector, not a speed test: on a busy machine the soak may take minutes. */
 /** The soaks' seed: a failing soak replays with it. */

@@ -3,6 +3,7 @@ import '../../harness';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { SESSION_STATUSES } from '../../../sandbox';
 import {
 	demoSessions,
 	key,
@@ -12,7 +13,6 @@ import {
 	prng,
 	SEED,
 	SOAK_TIMEOUT_MS,
-	STATUSES,
 	useSandbox,
 } from './helpers';
 
@@ -56,11 +56,11 @@ describe('AirSign Trigger soak', () => {
 				updates++;
 				if (create || ids.length < 30 || rand.chance(0.3)) {
 					ids.push(
-						sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(STATUSES) })
+						sandbox.createSession({ name: `s${ids.length}`, status: rand.pick(SESSION_STATUSES) })
 							.sessionId,
 					);
 				} else if (rand.chance(0.8)) {
-					sandbox.updateSession(rand.pick(ids), { status: rand.pick(STATUSES) });
+					sandbox.updateSession(rand.pick(ids), { status: rand.pick(SESSION_STATUSES) });
 				} else {
 					sandbox.updateSession(rand.pick(ids), { name: `renamed ${updates}` });
 				}
