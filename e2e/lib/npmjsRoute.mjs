@@ -46,6 +46,8 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 	const target = new URL(registryUrl);
 	const seen = [];
 	const refusedHosts = [];
+	// tunnels leave the HTTP server's bookkeeping: closed by stop() themselves
+	const tunnels = new Set();
 	try {
 		const { key, cert } = await makeCertificate(dir, host);
 		// Never listens: CONNECT tunnels for `host` are handed to it, TLS is ended here.
@@ -87,6 +89,8 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 				socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
 				return;
 			}
+			tunnels.add(socket);
+			socket.on('close', () => tunnels.delete(socket));
 			socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
 			if (head.length) socket.unshift(head);
 			tls.emit('connection', socket);
@@ -105,8 +109,8 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 				readFileSync(cert, 'utf8'),
 		);
 		const stop = async () => {
-			proxy.closeAllConnections?.();
-			tls.closeAllConnections?.();
+			for (const socket of tunnels) socket.destroy();
+			proxy.closeAllConnections();
 			await new Promise((resolve) => proxy.close(() => resolve()));
 			rmSync(dir, { recursive: true, force: true });
 		};
