@@ -7,8 +7,10 @@
 // the single-process tier already runs every check on both versions.
 // Starts its own PostgreSQL and Redis (Debian packages, installed with apt-get when missing), the
 // sandbox, one n8n main (EXECUTIONS_MODE=queue, the editor and the triggers) and two workers
-// (`n8n worker`), each with its own user folder holding the packed package, all on PostgreSQL with
-// one encryption key. Then:
+// (`n8n worker`), each with its own user folder, all on PostgreSQL with one encryption key. The
+// package reaches them only as n8n users install it: published to a local registry and named in
+// N8N_COMMUNITY_PACKAGES (lib/envInstall.mjs). Then:
+//   package   the main installed it from the registry, each worker too, PostgreSQL records it
 //   examples  upload, send drafts, continue on fail, run as the editor runs them; a worker runs each
 //             (execution metadata in PostgreSQL) with the single-process tier's outcomes (checks a–c)
 //   stream    an active AirSign Trigger on the main while the sandbox produces a stream of updates
@@ -20,11 +22,12 @@
 // --short: the stream without step C (updates during paging) and D (kill between polls), the worker
 // kill moved into the last step; one main restart. Exit 1 on any failure.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { N8N_PROFILES, PROFILE, installN8n } from './install-n8n.mjs';
 import { createChecks } from './lib/checks.mjs';
+import { assertEnvInstall, publishForEnvInstall } from './lib/envInstall.mjs';
 import {
 	EXAMPLE_CHECK_NAMES,
 	checkErrorPathExample,
@@ -39,7 +42,6 @@ import {
 	getFreePort,
 	importCredential,
 	importWorkflow,
-	installPackageIntoN8n,
 	login,
 	makeUserFolder,
 	packPackage,
@@ -189,6 +191,8 @@ const ctx = {
 	sandbox: undefined,
 	pg: undefined,
 	redis: undefined,
+	/** The local registry holding the packed package (lib/envInstall.mjs). */
+	source: undefined,
 	main: undefined,
 	mainStarts: 0,
 	workers: {}, // name → instance
@@ -857,17 +861,11 @@ async function main() {
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		};
 
-		await step('package installed on the main, copied to both workers', async () => {
-			await installPackageIntoN8n(ctx.folders.main, tarball);
-			for (const w of ['worker-1', 'worker-2'])
-				cpSync(
-					path.join(ctx.folders.main, '.n8n', 'nodes'),
-					path.join(ctx.folders[w], '.n8n', 'nodes'),
-					{
-						recursive: true,
-					},
-				);
-		});
+		ctx.source = await step('package published to a local registry', () =>
+			publishForEnvInstall(tarball),
+		);
+		// Every process gets the same N8N_COMMUNITY_PACKAGES; only the main acts on it.
+		Object.assign(ctx.clusterEnv, ctx.source.env);
 		const credential = sandboxCredential(ctx.sandbox.url);
 		const exampleWfs = [
 			withProcessRecorder(withPdfPath(examples['upload-pdf'], pdfPath)),
@@ -890,8 +888,26 @@ async function main() {
 			},
 		);
 
-		await step('main (queue mode), worker-1 and worker-2 started', () =>
-			Promise.all([startMain(), startWorker('worker-1'), startWorker('worker-2')]),
+		// The workers install what the main recorded in PostgreSQL: started after it is ready (the
+		// main installs before it serves), they find the record whatever the machine's speed.
+		await step('main (queue mode) started, package installed from N8N_COMMUNITY_PACKAGES', () =>
+			startMain(),
+		);
+		await step('worker-1 and worker-2 started, each installed the package', () =>
+			Promise.all([startWorker('worker-1'), startWorker('worker-2')]),
+		);
+		await check('package: installed by N8N_COMMUNITY_PACKAGES on the main and both workers', () =>
+			assertEnvInstall({
+				source: ctx.source,
+				mainName: ctx.main.name,
+				instances: Object.fromEntries(
+					[ctx.main, ...Object.values(ctx.workers)].map((i) => [
+						i.name,
+						{ instance: i, userFolder: ctx.folders[i.name.split('#')[0]] },
+					]),
+				),
+				pg: ctx.pg,
+			}),
 		);
 		const activation = await waitFor(
 			'the activation poll of the trigger',
@@ -983,6 +999,7 @@ async function main() {
 		if (ctx.redis) await ctx.redis.stop().catch((e) => log(`redis stop: ${e.message}`));
 		if (ctx.pg) await ctx.pg.stop().catch((e) => log(`postgres stop: ${e.message}`));
 		if (ctx.sandbox) await ctx.sandbox.stop();
+		if (ctx.source) await ctx.source.stop();
 		for (const dir of Object.values(ctx.folders)) {
 			if (keep) log(`kept ${dir}`);
 			else if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
@@ -1004,6 +1021,6 @@ for (const r of results)
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.name}\n                  ${r.detail}`,
 	);
 for (const f of facts) console.log(`  ${f}`);
-const failed = fatal || results.length < 5 || results.some((r) => !r.ok);
+const failed = fatal || results.length < 6 || results.some((r) => !r.ok);
 console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
 process.exit(failed ? 1 : 0);

@@ -40,14 +40,16 @@ function onPath(name) {
 }
 
 /**
- * Installs the Debian packages of PostgreSQL and Redis when their servers are missing
- * (`apt-get install`, as root; `apt-get update` first when the package lists are stale).
- * Returns the names installed (empty when both were present).
+ * Installs the Debian packages of PostgreSQL and Redis when their servers are missing, and openssl
+ * (the registry route's certificate, lib/npmjsRoute.mjs) (`apt-get install`, as root; `apt-get
+ * update` first when the package lists are stale). Returns the names installed (empty when all
+ * were present).
  */
 export async function ensureServerPackages({ log = () => {} } = {}) {
 	const missing = [];
 	if (!postgresBin('postgres') || !postgresBin('initdb')) missing.push('postgresql');
 	if (!onPath('redis-server') && !existsSync('/usr/bin/redis-server')) missing.push('redis-server');
+	if (!onPath('openssl')) missing.push('openssl');
 	if (!missing.length) return [];
 	if (process.getuid?.() !== 0)
 		throw new Error(
@@ -71,8 +73,12 @@ export async function ensureServerPackages({ log = () => {} } = {}) {
 		});
 		await install(false);
 	}
-	if (!postgresBin('postgres') || !(onPath('redis-server') || existsSync('/usr/bin/redis-server')))
-		throw new Error(`apt-get install ${missing.join(' ')} finished, but a server is still missing`);
+	if (
+		!postgresBin('postgres') ||
+		!(onPath('redis-server') || existsSync('/usr/bin/redis-server')) ||
+		!onPath('openssl')
+	)
+		throw new Error(`apt-get install ${missing.join(' ')} finished, but one is still missing`);
 	return missing;
 }
 
