@@ -76,14 +76,15 @@ async function main() {
 	let browser;
 	let n8n;
 	try {
-		const [registry, sandbox] = await Promise.all([
+		const started = await Promise.allSettled([
 			startRegistry(),
 			getFreePort().then((port) => startSandboxProcess({ port })),
 		]);
-		cleanups.push(
-			() => registry.stop(),
-			() => sandbox.stop(),
-		);
+		for (const { value } of started) if (value) cleanups.push(() => value.stop());
+		const [registry, sandbox] = started.map((r) => {
+			if (r.status === 'rejected') throw r.reason;
+			return r.value;
+		});
 		await registry.publish(tarball);
 		const repacked = await repackWithVersion(tarball, next);
 		cleanups.push(() => rmSync(repacked.dir, { recursive: true, force: true }));
@@ -127,6 +128,7 @@ async function main() {
 			n8n,
 			cookie,
 			sandbox,
+			userFolder,
 			credential: sandboxCredential(sandbox.url),
 			versions: { current, next },
 			publishNext: () => registry.publish(repacked.tarball),

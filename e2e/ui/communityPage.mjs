@@ -1,6 +1,7 @@
 // The steps of the community-package check (communityNodes.mjs) in n8n's editor: Settings →
 // Community Nodes (the locators of n8n's own Playwright page object, the same on 1.123.81 and
 // 2.41.3), the nodes panel, a run from the editor, and what n8n shows once the package is gone.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEV_OWNER } from '../lib/fixtures.mjs';
 import {
@@ -45,6 +46,7 @@ export function communitySteps({
 	n8n,
 	cookie,
 	sandbox,
+	userFolder,
 	credential,
 	versions,
 	publishNext,
@@ -221,6 +223,17 @@ export function communitySteps({
 					.waitFor({ timeout: PACKAGE_CHANGE_TIMEOUT_MS });
 				const version = await installedVersion();
 				if (version !== versions.next) fail(`installed version ${version}, not ${versions.next}`);
+				// and the files n8n loads are the new version's
+				const manifest = path.join(
+					userFolder,
+					'.n8n',
+					'nodes',
+					'node_modules',
+					PACKAGE_NAME,
+					'package.json',
+				);
+				const onDisk = JSON.parse(readFileSync(manifest, 'utf8')).version;
+				if (onDisk !== versions.next) fail(`${manifest} has version ${onDisk}`);
 			},
 		],
 		['6. the workflow still runs', runFromEditor],
