@@ -62,6 +62,8 @@ export const N8N_PROFILES = {
 		oneShotEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
 		// Marks a workflow active for the next `n8n start` (2.x: "publish").
 		activateCommand: (id) => ['publish:workflow', `--id=${id}`],
+		// Fields a workflow created over REST (POST /rest/workflows) needs besides the editor's.
+		restWorkflowFields: {},
 	},
 	1: {
 		id: '1',
@@ -88,6 +90,8 @@ export const N8N_PROFILES = {
 		oneShotEnv: {},
 		// `publish:workflow` does not exist in 1.x.
 		activateCommand: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
+		// 1.x's workflow_entity.active is NOT NULL with no default: a REST create without it fails.
+		restWorkflowFields: { active: false },
 	},
 };
 

@@ -206,8 +206,9 @@ async function credentialDialog(page, dev, sandbox, shot) {
 	 * failure follows a success, so that the banner waited for is the new test's, never the last one.
 	 */
 	const saveAndExpect = async (text) => {
-		// The modal's header (Save, the test's result) sits outside the dialog's body.
-		await byTestId(page, 'credential-save-button').click();
+		// The modal's header (Save, the test's result) sits outside the dialog's body. Its button
+		// shows once n8n has taken the edit: until then a "Saved" label there ignores clicks.
+		await byTestId(page, 'credential-save-button').locator('button').click();
 		if (text === TESTED_OK) {
 			await byTestId(page, 'credentials-config-container-test-success').getByText(text).waitFor();
 			return;

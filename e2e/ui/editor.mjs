@@ -1,6 +1,8 @@
-// Page helpers for n8n 2.41.3's editor, by the data-test-id attributes n8n's own Playwright
-// tests use. Nothing here waits for a fixed time: every wait is for something to appear, bounded
-// by UI_TIMEOUT_MS only so that a hung page fails instead of hanging the tier.
+// Page helpers for n8n's editor (2.41.3; those used on 1.123.81 too), by the data-test-id
+// attributes n8n's own Playwright tests use. Nothing here waits for a fixed time: every wait is for
+// something to appear, bounded by UI_TIMEOUT_MS only so that a hung page fails instead of hanging
+// the tier.
+import { PROFILE } from '../install-n8n.mjs';
 
 /** Bound of one wait in the browser. Generous: the machine is often heavily loaded. */
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 90_000;
@@ -38,7 +40,13 @@ export async function createWorkflow(page, baseUrl, { name, nodes, connections =
 		},
 		{
 			url: `${baseUrl}/rest/workflows`,
-			workflow: { name, nodes, connections, settings: { executionOrder: 'v1' } },
+			workflow: {
+				name,
+				nodes,
+				connections,
+				settings: { executionOrder: 'v1' },
+				...PROFILE.restWorkflowFields,
+			},
 		},
 	);
 	if (status !== 200) throw new Error(`POST /rest/workflows: ${status} ${body.slice(0, 500)}`);

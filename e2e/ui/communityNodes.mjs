@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// The UI tier's community-package check: the package installed the way n8n users install it, in
+// Settings → Community Nodes, from a real npm registry (Verdaccio on loopback), on the n8n of
+// AIRSIGN_E2E_N8N (1 or 2). Install → the nodes in the nodes panel → a workflow runs against the
+// sandbox → 0.1.1 published → n8n offers the update and installs it → the workflow still runs →
+// uninstall → the nodes are gone and the workflow's node says it is not installed.
+//
+//   [AIRSIGN_E2E_N8N=1|2] node e2e/ui/communityNodes.mjs --tarball f.tgz [--shots DIR] [--keep]
+//     --shots  save the install and update dialogs there, light and dark (the UI tier: n8n 2.x)
+//
+// n8n installs from a registry other than npmjs.org only with the Enterprise licence feature
+// feat:communityNodes:customRegistry; this check grants that one feature through n8n's own E2E
+// test mode (E2E_TESTS=true, PATCH /rest/e2e/feature). See e2e/README.md ("Community Nodes").
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEV_OWNER, sandboxCredential } from '../lib/fixtures.mjs';
+import {
+	PACKAGE_NAME,
+	PROFILE,
+	getFreePort,
+	makeUserFolder,
+	n8nFetch,
+	removeUserFolder,
+	restPost,
+	setupOwner,
+	startN8n,
+} from '../lib/n8n.mjs';
+import { startRegistry } from '../lib/registry.mjs';
+import { runCommand } from '../lib/proc.mjs';
+import { startSandboxProcess } from '../lib/sandbox.mjs';
+import { launchChromium } from './chromium.mjs';
+import { UI_TIMEOUT_MS } from './editor.mjs';
+import { communitySteps } from './communityPage.mjs';
+
+const argv = process.argv.slice(2);
+const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const tarball = valueOf('--tarball') && path.resolve(valueOf('--tarball'));
+const shotsDir = valueOf('--shots') && path.resolve(valueOf('--shots'));
+const keep = argv.includes('--keep');
+const FAILURE_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'ui-failures');
+
+const t00 = Date.now();
+const say = (msg) =>
+	process.stdout.write(
+		`[community ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`,
+	);
+
+/** The same package as `tarball` with another version: unpacked, version set, packed again. */
+async function repackWithVersion(source, version) {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-repack-'));
+	execFileSync('tar', ['-xzf', source, '-C', dir]);
+	const manifest = path.join(dir, 'package', 'package.json');
+	const json = JSON.parse(readFileSync(manifest, 'utf8'));
+	json.version = version;
+	writeFileSync(manifest, `${JSON.stringify(json, null, '\t')}\n`);
+	const { stdout } = await runCommand(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+		{ cwd: path.join(dir, 'package'), timeoutMs: 120_000, label: 'npm pack (repacked)' },
+	);
+	return {
+		dir,
+		tarball: path.join(dir, JSON.parse(stdout.slice(stdout.indexOf('[')))[0].filename),
+	};
+}
+
+async function main() {
+	if (!tarball) throw new Error('--tarball f.tgz is required (npm pack of the package)');
+	const current = JSON.parse(
+		execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+	).version;
+	const next = current.replace(/\d+$/, (patch) => String(Number(patch) + 1));
+	const cleanups = [];
+	let browser;
+	let n8n;
+	try {
+		const started = await Promise.allSettled([
+			startRegistry(),
+			getFreePort().then((port) => startSandboxProcess({ port })),
+		]);
+		for (const { value } of started) if (value) cleanups.push(() => value.stop());
+		const [registry, sandbox] = started.map((r) => {
+			if (r.status === 'rejected') throw r.reason;
+			return r.value;
+		});
+		await registry.publish(tarball);
+		const repacked = await repackWithVersion(tarball, next);
+		cleanups.push(() => rmSync(repacked.dir, { recursive: true, force: true }));
+		say(`registry ${registry.url}: ${PACKAGE_NAME}@${current} published (${next} packed)`);
+
+		const userFolder = makeUserFolder('airsign-community-');
+		cleanups.push(() => !keep && removeUserFolder(userFolder));
+		// n8n's update check (`npm outdated` in its nodes folder) passes no --registry: npm reads
+		// the registry from that folder's .npmrc, as for any npm project.
+		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+		mkdirSync(nodesDir, { recursive: true });
+		writeFileSync(path.join(nodesDir, '.npmrc'), `registry=${registry.url}\n`);
+		n8n = await startN8n({
+			userFolder,
+			env: { E2E_TESTS: 'true', N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url },
+		});
+		say(`${PROFILE.label} ready on ${n8n.url} (${(n8n.startMs / 1000).toFixed(0)} s)`);
+		const feature = await n8nFetch(`${n8n.url}/rest/e2e/feature`, {
+			method: 'PATCH',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ feature: 'feat:communityNodes:customRegistry', enabled: true }),
+		});
+		if (!feature.ok) throw new Error(`PATCH /rest/e2e/feature: ${feature.status}`);
+		const { cookie } = await setupOwner(n8n.url, DEV_OWNER);
+		browser = await launchChromium();
+		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+		context.setDefaultTimeout(UI_TIMEOUT_MS);
+		// n8n 2.x frames an E2E_TESTS instance in red: hidden, so the pictures show a user's n8n.
+		await context.addInitScript(() =>
+			document.addEventListener('DOMContentLoaded', () => {
+				const style = document.createElement('style');
+				style.textContent = '[data-test-id="e2e-test-mode-marker"] { display: none !important; }';
+				document.head.append(style);
+			}),
+		);
+		const page = await context.newPage();
+		const consoleErrors = [];
+		page.on('pageerror', (e) => consoleErrors.push(String(e.stack ?? e)));
+		const steps = communitySteps({
+			page,
+			n8n,
+			cookie,
+			sandbox,
+			userFolder,
+			credential: sandboxCredential(sandbox.url),
+			versions: { current, next },
+			publishNext: () => registry.publish(repacked.tarball),
+			shotsDir,
+		});
+		for (const [label, run] of steps) {
+			const t0 = Date.now();
+			try {
+				await run();
+				say(`ok   ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+			} catch (error) {
+				mkdirSync(FAILURE_DIR, { recursive: true });
+				const file = path.join(
+					FAILURE_DIR,
+					`community-n8n${PROFILE.id}-step-${label.split('.')[0]}.png`,
+				);
+				await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+				say(`FAIL ${label}: ${error.stack ?? error}`);
+				say(`     screenshot: ${file}; page URL: ${page.url()}`);
+				say(`     page errors: ${consoleErrors.map((e) => e.slice(0, 300)).join('\n       ')}`);
+				say(`     n8n's last output:\n${n8n.output().slice(-3000)}`);
+				say(`     registry's last output:\n${registry.output().slice(-1500)}`);
+				process.exitCode = 1;
+				return;
+			}
+		}
+		say(
+			`community nodes on ${PROFILE.label} passed in ${((Date.now() - t00) / 1000).toFixed(0)} s`,
+		);
+	} finally {
+		await browser?.close();
+		await n8n?.stop();
+		for (const cleanup of cleanups.reverse()) await cleanup();
+	}
+}
+
+main().catch((err) => {
+	console.error(`[community] FAILED: ${err.stack ?? err}`);
+	process.exit(1);
+});
