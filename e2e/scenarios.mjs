@@ -9,7 +9,8 @@
 //   headless  `n8n execute` of the examples: (a) upload, (b) list + send drafts, (c) continue on fail,
 //             (g) contract from a template, (h) upload + cover document, (i) remind pending signers,
 //             (f) a client-credentials token that expired between two runs is renewed
-//   live      `n8n start` with the published trigger example: (e) loaded types + icons,
+//   live      `n8n start` with the published trigger example: (e) loaded types + icons, (e2) the
+//             output schemas served as the editor asks,
 //             (d) exactly one execution per completed session, none repeated by the next poll;
 //             then the completed → fetch example activated in the running n8n: (j) a session
 //             signed to completion → exactly one execution, which fetched it
