@@ -9,7 +9,15 @@
 // Each install lives in its own package.json so the repository's package.json never needs an
 // "overrides" field (the n8n community-node lint rules forbid it).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,17 +142,23 @@ export function n8nEnv(userFolder, extra = {}, inst = active) {
 	};
 }
 
-function run(cmd, args, { cwd, env, label }) {
+function run(cmd, args, { cwd, env, label, onLine }) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let tail = '';
-		const keep = (chunk) => {
+		const partial = { stdout: '', stderr: '' };
+		const keep = (name) => (chunk) => {
 			tail = (tail + chunk.toString()).slice(-8000);
+			if (!onLine) return;
+			const lines = (partial[name] + chunk.toString()).split('\n');
+			partial[name] = lines.pop();
+			for (const line of lines) onLine(line);
 		};
-		child.stdout.on('data', keep);
-		child.stderr.on('data', keep);
+		child.stdout.on('data', keep('stdout'));
+		child.stderr.on('data', keep('stderr'));
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
+			if (onLine) for (const rest of Object.values(partial)) if (rest) onLine(rest);
 			if (code === 0) resolve(tail);
 			else
 				reject(
@@ -156,12 +170,122 @@ function run(cmd, args, { cwd, env, label }) {
 	});
 }
 
-async function step(name, fn) {
+const say = (line) => process.stdout.write(`[install-n8n] ${line}\n`);
+export const seconds = (ms) => {
+	const s = Math.round(ms / 1000);
+	return s < 90 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+};
+
+/**
+ * A line every 15 s while a long step runs (its label, time so far and status()), so that a first
+ * run on a busy machine never sits silent for minutes.
+ */
+export function ticker(label, status = () => '', { everyMs = 15_000, print = say } = {}) {
 	const t0 = Date.now();
-	process.stdout.write(`[install-n8n] ${name} ...\n`);
+	const timer = setInterval(() => {
+		const detail = status();
+		print(`${label}: ${seconds(Date.now() - t0)} so far${detail ? `, ${detail}` : ''}`);
+	}, everyMs);
+	timer.unref();
+	return () => clearInterval(timer);
+}
+
+async function step(number, total, name, fn) {
+	const t0 = Date.now();
+	say(`step ${number} of ${total}: ${name} ...`);
 	const result = await fn();
-	process.stdout.write(`[install-n8n] ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+	say(`step ${number} of ${total} done in ${seconds(Date.now() - t0)}: ${name}`);
 	return result;
+}
+
+/** Packages in an earlier install of this n8n's lock file (a retry knows its total), if any. */
+function lockedPackageCount(inst) {
+	try {
+		const lock = JSON.parse(readFileSync(path.join(inst.cacheDir, 'package-lock.json'), 'utf8'));
+		if (lock.packages?.['node_modules/n8n']?.version !== inst.profile.n8n) return undefined;
+		return Object.entries(lock.packages).filter(
+			([key, v]) => key.includes('node_modules/') && !v.link,
+		).length;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Packages unpacked so far: folders with a package.json in node_modules, nested ones too. */
+function countUnpacked(dir) {
+	let count = 0;
+	let entries;
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return 0;
+	}
+	for (const entry of entries) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		const names = entry.name.startsWith('@')
+			? readdirSync(path.join(dir, entry.name)).map((name) => path.join(entry.name, name))
+			: [entry.name];
+		for (const name of names) {
+			if (existsSync(path.join(dir, name, 'package.json'))) count++;
+			count += countUnpacked(path.join(dir, name, 'node_modules'));
+		}
+	}
+	return count;
+}
+
+/**
+ * Reads `npm install --loglevel=http`: manifests fetched while npm resolves the tree, then one
+ * tarball per package it unpacks. Every line goes to npm-install.log. Warnings: each shown once,
+ * except the two kinds a newcomer cannot act on, which are counted and explained in one line.
+ */
+function npmInstallMonitor(inst, expectedPackages) {
+	const logFile = path.join(inst.cacheDir, 'npm-install.log');
+	writeFileSync(logFile, '');
+	const manifests = new Set();
+	const tarballs = new Set();
+	let deprecated = 0;
+	const badEngine = new Set(); // isolated-vm: explained in the summary
+	let engineBlock = null;
+	const onLine = (line) => {
+		appendFileSync(logFile, line + '\n');
+		// npm logs a tarball twice (cache lookup, then fetch): counted once, by address
+		if (/^npm http /.test(line)) {
+			const url = /(https?:\/\/\S+?)(?:\s|$)/.exec(line)?.[1];
+			if (url) (/\.tgz$/.test(url) ? tarballs : manifests).add(url);
+			return;
+		}
+		if (/^npm warn deprecated /.test(line)) return void deprecated++;
+		// EBADENGINE comes as a block of lines: "Unsupported engine {", package, required, current, "}"
+		if (/^npm warn EBADENGINE /.test(line)) {
+			engineBlock = (engineBlock ?? []).concat(line);
+			if (!/^npm warn EBADENGINE \}/.test(line)) return;
+			const pkg = /package: '([^']+)'/.exec(engineBlock.join('\n'))?.[1] ?? '';
+			if (/^isolated-vm@/.test(pkg)) badEngine.add(pkg);
+			else for (const l of engineBlock) say(l);
+			engineBlock = null;
+			return;
+		}
+		if (/^npm (warn|error) /.test(line)) say(line);
+	};
+	// npm prints no count while it unpacks: the folders it has written so far are counted instead
+	const status = () => {
+		if (tarballs.size === 0)
+			return `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
+		const total = lockedPackageCount(inst) ?? expectedPackages;
+		const unpacked = countUnpacked(path.join(inst.cacheDir, 'node_modules'));
+		return `${tarballs.size} packages downloaded, ${unpacked}${total ? ` of about ${total}` : ''} unpacked`;
+	};
+	const summary = () => {
+		if (deprecated)
+			say(
+				`npm listed ${deprecated} deprecated packages deep in n8n's own dependencies (n8n's to update, nothing to do here; list in ${logFile})`,
+			);
+		if (badEngine.size)
+			say(
+				`npm warned that ${[...badEngine].join(', ')} asks for a newer Node (EBADENGINE): expected; it is never built here (--ignore-scripts) and this n8n runs without it`,
+			);
+	};
+	return { onLine, status, summary };
 }
 
 function npmEnv(extra = {}) {
@@ -264,12 +388,11 @@ export async function installN8n({ force = false, profile = activeProfileId() } 
 	const inst = n8nInstallation(profile);
 	const { label } = inst.profile;
 	const t0 = Date.now();
-	const where = path.relative(process.cwd(), inst.cacheDir) || inst.cacheDir;
+	const relative = path.relative(process.cwd(), inst.cacheDir);
+	const where = relative && !relative.startsWith('..') ? relative : inst.cacheDir;
 	const result = { node: inst.nodeBin, n8nBin: inst.n8nBin, cacheDir: inst.cacheDir, profile };
 	if (!force && isInstalled(profile)) {
-		process.stdout.write(
-			`[install-n8n] ${label} on Node ${inst.nodeVersion} already installed in ${where}\n`,
-		);
+		say(`${label} on Node ${inst.nodeVersion} already installed in ${where}`);
 		return { ...result, skipped: true };
 	}
 	mkdirSync(inst.cacheDir, { recursive: true });
@@ -277,38 +400,74 @@ export async function installN8n({ force = false, profile = activeProfileId() } 
 	const nodeDep = inst.profile.node
 		? { [inst.profile.node.package]: inst.profile.node.version }
 		: {};
+	const total = inst.profile.node ? 4 : 3;
+	let number = 0;
+	const next = (name, fn) => step(++number, total, `${label}: ${name}`, fn);
+	say(
+		`installing ${label} into ${where} (once; the first time takes minutes: ${total} steps, each reported, npm's full output in ${path.join(where, 'npm-install.log')})`,
+	);
 
 	// 1. A pinned Node alone (scripts off), so that npm can then install n8n running on it.
 	if (inst.profile.node) {
 		if (force || !(await nodeWorks(inst))) {
-			await step(`install ${inst.profile.node.package}@${inst.nodeVersion}`, async () => {
-				writePackageJson(inst, nodeDep);
-				await run(
-					'npm',
-					['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
-					{ cwd: inst.cacheDir, env: npmEnv(), label: `npm install ${inst.profile.node.package}` },
-				);
-				if (!(await nodeWorks(inst)))
-					throw new Error(`${inst.nodeBin} is not Node ${inst.nodeVersion}`);
-			});
-		} else process.stdout.write(`[install-n8n] Node ${inst.nodeVersion} present\n`);
+			await next(
+				`install Node ${inst.nodeVersion} (the registry package ${inst.profile.node.package})`,
+				async () => {
+					writePackageJson(inst, nodeDep);
+					const stop = ticker(`${label}: installing Node ${inst.nodeVersion}`);
+					try {
+						await run(
+							'npm',
+							['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
+							{
+								cwd: inst.cacheDir,
+								env: npmEnv(),
+								label: `npm install ${inst.profile.node.package}`,
+							},
+						);
+					} finally {
+						stop();
+					}
+					if (!(await nodeWorks(inst)))
+						throw new Error(`${inst.nodeBin} is not Node ${inst.nodeVersion}`);
+				},
+			);
+		} else say(`step ${++number} of ${total}: Node ${inst.nodeVersion} present`);
 	}
 
 	// 2. n8n with its Node first on PATH (npm itself then runs on it). Rerunning is safe:
 	// npm reconciles node_modules with package.json + package-lock.json.
-	await step(
+	await next(
 		`install n8n@${inst.profile.n8n} (npm install --legacy-peer-deps --ignore-scripts)`,
 		async () => {
 			writePackageJson(inst, { n8n: inst.profile.n8n, ...nodeDep });
-			await run(
-				'npm',
-				['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'],
-				{
-					cwd: inst.cacheDir,
-					env: npmEnv({ PATH: nodePath(process.env.PATH, inst) }),
-					label: 'npm install n8n',
-				},
-			);
+			const npm = npmInstallMonitor(inst, inst.profile.packages);
+			const stop = ticker(`${label}: npm install n8n`, npm.status);
+			let out;
+			try {
+				out = await run(
+					'npm',
+					[
+						'install',
+						'--legacy-peer-deps',
+						'--ignore-scripts',
+						'--no-audit',
+						'--no-fund',
+						'--loglevel=http',
+					],
+					{
+						cwd: inst.cacheDir,
+						env: npmEnv({ PATH: nodePath(process.env.PATH, inst) }),
+						label: 'npm install n8n',
+						onLine: npm.onLine,
+					},
+				);
+			} finally {
+				stop();
+			}
+			npm.summary();
+			const added = /^(added|changed|up to date).*$/m.exec(out)?.[0];
+			if (added) say(`npm: ${added}`);
 			if (!existsSync(inst.n8nBin)) throw new Error(`${inst.n8nBin} missing after npm install`);
 		},
 	);
@@ -316,31 +475,48 @@ export async function installN8n({ force = false, profile = activeProfileId() } 
 	// 3. sqlite3 native add-on against the headers of the Node that runs n8n (the user .npmrc may
 	// set another nodedir, so npm_config_nodedir is set explicitly when the headers are known).
 	if (force || !(await sqliteWorks(inst))) {
-		await step(`rebuild sqlite3 against Node ${inst.nodeVersion} headers (node-gyp)`, async () => {
-			const sqliteDir = resolveSqliteDir(inst);
-			const nodeGyp = findNodeGyp(inst);
-			await run(
-				inst.nodeBin,
-				[nodeGyp, 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
-				{
-					cwd: sqliteDir,
-					env: npmEnv({
-						PATH: nodePath(process.env.PATH, inst),
-						...(inst.nodeHeadersDir && { npm_config_nodedir: inst.nodeHeadersDir }),
-						npm_config_build_from_source: 'true',
-					}),
-					label: 'node-gyp rebuild sqlite3',
-				},
-			);
-			if (!(await sqliteWorks(inst)))
-				throw new Error(
-					`sqlite3 still does not load on Node ${inst.nodeVersion} after the rebuild`,
+		await next(
+			`build sqlite3, n8n's database driver, against Node ${inst.nodeVersion} (C/C++ with node-gyp; about a minute on two idle cores)`,
+			async () => {
+				const sqliteDir = resolveSqliteDir(inst);
+				const nodeGyp = findNodeGyp(inst);
+				let compiled = 0;
+				const stop = ticker(
+					`${label}: building sqlite3`,
+					// the count stalls on one file for most of the step: SQLite itself is one large C file
+					() =>
+						`${compiled} of about 6 source files started (sqlite3.c, SQLite itself, is most of the work)`,
 				);
-		});
-	} else process.stdout.write(`[install-n8n] sqlite3 loads on Node ${inst.nodeVersion}\n`);
+				try {
+					await run(
+						inst.nodeBin,
+						[nodeGyp, 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
+						{
+							cwd: sqliteDir,
+							env: npmEnv({
+								PATH: nodePath(process.env.PATH, inst),
+								...(inst.nodeHeadersDir && { npm_config_nodedir: inst.nodeHeadersDir }),
+								npm_config_build_from_source: 'true',
+							}),
+							label: 'node-gyp rebuild sqlite3',
+							onLine: (line) => {
+								if (/^\s*(CC|CXX)\(target\)/.test(line)) compiled++;
+							},
+						},
+					);
+				} finally {
+					stop();
+				}
+				if (!(await sqliteWorks(inst)))
+					throw new Error(
+						`sqlite3 still does not load on Node ${inst.nodeVersion} after the rebuild`,
+					);
+			},
+		);
+	} else say(`step ${++number} of ${total}: sqlite3 loads on Node ${inst.nodeVersion}`);
 
 	// 4. Smoke: the n8n CLI answers.
-	const version = await step('n8n --version', async () =>
+	const version = await next('n8n --version answers', async () =>
 		(
 			await run(inst.nodeBin, [inst.n8nBin, '--version'], {
 				env: n8nEnv(path.join(inst.cacheDir, '.version-check'), {}, inst),
@@ -354,9 +530,7 @@ export async function installN8n({ force = false, profile = activeProfileId() } 
 		);
 
 	writeFileSync(inst.marker, wantedMarker(inst));
-	process.stdout.write(
-		`[install-n8n] ${label} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
-	);
+	say(`${label} ready in ${seconds(Date.now() - t0)}`);
 	return { ...result, skipped: false };
 }
 

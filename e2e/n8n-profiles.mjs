@@ -43,6 +43,9 @@ export const N8N_PROFILES = {
 			'n8n-editor-ui': '2.41.0',
 			'n8n-nodes-base': '2.41.1',
 		},
+		// npm prints no total until it is done ("added N packages"): the last install's N, for the
+		// installer's progress line ("… of about N unpacked"); a retry reads its own lock file.
+		packages: 2110,
 		cacheFolder: 'n8n',
 		cacheEnv: 'AIRSIGN_E2E_N8N_CACHE',
 		env: {
@@ -75,6 +78,7 @@ export const N8N_PROFILES = {
 		// n8n-nodes-base 1.x depends on xlsx from https://cdn.sheetjs.com (a tarball URL, not
 		// reachable here); the registry's last xlsx serves (2.x moved to @e965/xlsx).
 		overrides: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.4' },
+		packages: 1706, // as for profile 2
 		cacheFolder: 'n8n-1',
 		cacheEnv: 'AIRSIGN_E2E_N8N1_CACHE',
 		env: {

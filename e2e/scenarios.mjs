@@ -9,7 +9,8 @@
 //   headless  `n8n execute` of the examples: (a) upload, (b) list + send drafts, (c) continue on fail,
 //             (g) contract from a template, (h) upload + cover document, (i) remind pending signers,
 //             (f) a client-credentials token that expired between two runs is renewed
-//   live      `n8n start` with the published trigger example: (e) loaded types + icons,
+//   live      `n8n start` with the published trigger example: (e) loaded types + icons, (e2) the
+//             output schemas served as the editor asks,
 //             (d) exactly one execution per completed session, none repeated by the next poll;
 //             then the completed → fetch example activated in the running n8n: (j) a session
 //             signed to completion → exactly one execution, which fetched it
@@ -49,6 +50,7 @@ import {
 	waitForTypes,
 } from './lib/n8n.mjs';
 import { describeExit, sleep } from './lib/proc.mjs';
+import { outputSchemas } from './lib/outputSchemas.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 import {
 	EXAMPLE_CHECK_NAMES,
@@ -449,6 +451,21 @@ async function liveTrack(tarball) {
 					}
 				}
 				return `${ours.map((n) => n.name.split('.')[1]).join(', ')} + credential airSignApi; ${new Set(served).size} icon URLs → 200 image/svg+xml`;
+			});
+
+		if (!scheduler)
+			await check('e2. output schemas served as the editor asks for them', async () => {
+				const installed = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+				const schemas = outputSchemas(installed);
+				assert.ok(schemas.length >= 12, `only ${schemas.length} output schemas in the package`);
+				for (const { url, schema } of schemas) {
+					const res = await n8nFetch(`${instance.url}${url}`);
+					assert.equal(res.status, 200, `GET ${url}`);
+					assert.deepEqual(await res.json(), schema, `GET ${url}`);
+				}
+				const trigger = schemas.find((s) => s.file === 'v2.0.0.json');
+				assert.ok(trigger?.schema.properties.recipient.properties.status, 'recipient.status');
+				return `${schemas.length} schemas → 200, as in the package (e.g. ${trigger.url})`;
 			});
 
 		await check(

@@ -14,15 +14,15 @@
 //     --tarball FILE     install this packed tarball instead of building and packing
 //     --verbose          n8n logs at level info (default: warn)
 //
-// The first run installs the pinned n8n into .cache/n8n (about 3 minutes, once). Later runs build
-// and pack the package (a few seconds), reinstall it only when the tarball's SHA-256 changed, and
-// import the credential and examples only when they are missing or their source changed.
+// The first run installs the pinned n8n into .cache/n8n (minutes, once; see the README). Later runs
+// build and pack the package (a few seconds), reinstall it only when the tarball's SHA-256 changed,
+// and import the credential and examples only when they are missing or their source changed.
 // Ctrl-C (or SIGTERM) stops n8n and the sandbox.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { installN8n, REPO_ROOT } from '../e2e/install-n8n.mjs';
+import { installN8n, REPO_ROOT, seconds, ticker } from '../e2e/install-n8n.mjs';
 import {
 	PACKAGE_NAME,
 	activateWorkflowAsEditor,
@@ -95,11 +95,28 @@ const show = (p) => (p.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROO
 
 const t00 = Date.now();
 const say = (msg) => process.stdout.write(`[dev] ${msg}\n`);
-async function step(label, fn) {
+// What a first run does, in order; each announces itself as "step N of 7" and long ones report
+// every 15 s, so that a first start on a busy machine never sits silent.
+const STAGES = [
+	'n8n in .cache (installed by the first run only: minutes)',
+	'build and pack the package',
+	'install the package into n8n',
+	'start the sandbox and the demo model',
+	'import the credentials and example workflows',
+	'start n8n',
+	'the owner account (created by the first start)',
+];
+const stage = (index) => say(`step ${index + 1} of ${STAGES.length}: ${STAGES[index]}`);
+async function step(label, fn, { running } = {}) {
 	const t0 = Date.now();
-	const value = await fn();
-	say(`${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-	return value;
+	const stop = running ? ticker(running, undefined, { print: say }) : () => {};
+	try {
+		const value = await fn();
+		say(`${label} (${seconds(Date.now() - t0)})`);
+		return value;
+	} finally {
+		stop();
+	}
 }
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 const readState = () => {
@@ -163,9 +180,13 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 async function installPackage(state) {
 	let tarball = tarballOption && path.resolve(tarballOption);
 	let packDir;
+	stage(1);
+	if (tarballOption) say(`using ${show(tarball)}, not building`);
 	if (!tarball) {
-		({ tarball } = await step('built and packed the package (npm run build + npm pack)', () =>
-			packPackage(),
+		({ tarball } = await step(
+			'built and packed the package (npm run build + npm pack)',
+			() => packPackage(),
+			{ running: 'building and packing (tsc, then npm pack)' },
 		));
 		packDir = path.dirname(tarball);
 	}
@@ -179,11 +200,14 @@ async function installPackage(state) {
 			PACKAGE_NAME,
 			'package.json',
 		);
+		stage(2);
 		if (state.packageSha256 === hash && existsSync(installed)) {
 			say(`package unchanged (tarball sha256 ${hash.slice(0, 12)}…): not reinstalled`);
 		} else {
-			await step(`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`, () =>
-				installPackageIntoN8n(userFolder, tarball),
+			await step(
+				`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`,
+				() => installPackageIntoN8n(userFolder, tarball),
+				{ running: `npm install of the tarball into ${show(userFolder)}/.n8n/nodes` },
 			);
 			state.packageSha256 = hash;
 			writeState(state);
@@ -210,6 +234,7 @@ async function importFixtures(state, sandboxUrl, modelBaseUrl) {
 		await step(
 			`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`,
 			() => importCredential(userFolder, credential, { env: FILE_ENV }),
+			{ running: 'n8n import:credentials (n8n loads itself first: seconds to a minute)' },
 		);
 		state.imports.credential = credHash;
 		writeState(state);
@@ -219,8 +244,10 @@ async function importFixtures(state, sandboxUrl, modelBaseUrl) {
 	const modelCredential = openAiCredential(modelBaseUrl);
 	const modelHash = sha256(JSON.stringify(modelCredential));
 	if (!haveCreds.includes(modelCredential.id) || state.imports.modelCredential !== modelHash) {
-		await step(`imported credential "${OPENAI_CREDENTIAL_NAME}" (Base URL ${modelBaseUrl})`, () =>
-			importCredential(userFolder, modelCredential, { env: FILE_ENV }),
+		await step(
+			`imported credential "${OPENAI_CREDENTIAL_NAME}" (Base URL ${modelBaseUrl})`,
+			() => importCredential(userFolder, modelCredential, { env: FILE_ENV }),
+			{ running: 'n8n import:credentials' },
 		);
 		state.imports.modelCredential = modelHash;
 		writeState(state);
@@ -236,6 +263,7 @@ async function importFixtures(state, sandboxUrl, modelBaseUrl) {
 		await step(
 			`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`,
 			() => importWorkflow(userFolder, todo, { env: FILE_ENV }),
+			{ running: `n8n import:workflow (${todo.length} workflows)` },
 		);
 		for (const wf of todo) state.imports.workflows[wf.id] = sha256(JSON.stringify(wf));
 		writeState(state);
@@ -479,12 +507,14 @@ async function main() {
 				`port ${port} (for ${what}) is in use: is npm run dev already running? Choose another with ${opt} N`,
 			);
 
-	const installed = await installN8n(); // ~3 minutes the very first time, instant afterwards
-	if (!installed.skipped) say('n8n installed into .cache/n8n (done once)');
+	stage(0);
+	const installed = await installN8n(); // minutes the very first time, instant afterwards
+	if (!installed.skipped) say(`n8n installed into ${show(installed.cacheDir)} (done once)`);
 	const state = readState();
 	await installPackage(state);
 	if (!existsSync(PDF_PATH)) writeFileSync(PDF_PATH, samplePdf());
 
+	stage(3);
 	sandbox = await step(`sandbox started on ${`http://127.0.0.1:${sandboxPort}`}`, () =>
 		startSandboxProcess({ port: sandboxPort }),
 	);
@@ -495,15 +525,21 @@ async function main() {
 		log: (line) => say(`demo model: ${line}`),
 	});
 	say(`scripted demo model (OpenAI-compatible) on ${model.baseUrl}`);
+	stage(4);
 	const workflows = await importFixtures(state, sandbox.url, model.baseUrl);
-	n8n = await step(`n8n started on http://127.0.0.1:${n8nPort}`, () =>
-		startN8n({
-			userFolder,
-			port: n8nPort,
-			env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' },
-			timeoutMs: 180_000,
-		}),
+	stage(5);
+	n8n = await step(
+		`n8n started on http://127.0.0.1:${n8nPort}`,
+		() =>
+			startN8n({
+				userFolder,
+				port: n8nPort,
+				env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' },
+				timeoutMs: 180_000,
+			}),
+		{ running: 'waiting for n8n to migrate its database and answer (up to 3 min allowed)' },
 	);
+	stage(6);
 	const cookie = await ensureOwner(n8n.url, state);
 
 	// From here on, n8n's and the sandbox's own output goes to the terminal.

@@ -23,7 +23,8 @@
 //    publish.yml publishes with --provenance.
 // 3. The tarball's file list, by rule (no list of current files, so node folders may move):
 //    only package.json, README.md, LICENSE.md and, under dist/nodes and dist/credentials,
-//    compiled .js (no tests), .svg/.png icons and .node.json codex files; every file named in
+//    compiled .js (no tests), .svg/.png icons, .node.json codex files and the output schemas in a
+//    node's __schema__ folder (each beside a node, an object with fields); every file named in
 //    package.json's "n8n" field present, each node with its codex beside it and every icon that a
 //    node or credential names ("file:…"); no icon that none names; no compiled file without a
 //    source (a leftover from an earlier build). The nodes and credentials are loaded from the
@@ -178,6 +179,11 @@ try {
 		},
 		{ re: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.(svg|png)$/, what: 'icons' },
 		{ re: /^dist\/nodes\/(?:[^/]+\/)*[^/]+\.node\.json$/, what: 'codex files' },
+		// n8n serves them to the editor from beside the node's file (scripts/output-schemas.ts)
+		{
+			re: /^dist\/nodes\/(?:[^/]+\/)*__schema__\/(?:[^/]+\/)*[^/]+\.json$/,
+			what: 'output schemas',
+		},
 	];
 	const reasons = [
 		{
@@ -335,6 +341,23 @@ try {
 	for (const f of files.filter((f) => f.endsWith('.node.json')))
 		if (!codexFiles.has(f))
 			contents.problems.push(`${f}: a codex file of no node in package.json "n8n.nodes"`);
+	// An output schema is read only beside a node's file, and the editor takes only an object with fields.
+	for (const f of files.filter((f) => /\/__schema__\//.test(f))) {
+		const nodeDir = f.slice(0, f.indexOf('/__schema__/'));
+		if (!n8nFiles.nodes.some((n) => path.posix.dirname(path.posix.normalize(n)) === nodeDir))
+			contents.problems.push(
+				`${f}: beside no node of package.json "n8n.nodes", n8n never reads it`,
+			);
+		try {
+			const schema = JSON.parse(readFileSync(path.join(packageDir, f), 'utf8'));
+			if (schema?.type !== 'object' || !Object.keys(schema.properties ?? {}).length)
+				contents.problems.push(
+					`${f}: not an object schema with properties (the editor ignores it)`,
+				);
+		} catch (e) {
+			contents.problems.push(`${f}: not valid JSON: ${e.message}`);
+		}
+	}
 	contents.notes.push(
 		`loaded ${nodesUsing.map((n) => n.name).join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
 	);

@@ -18,6 +18,7 @@ import {
 	parameterPanelText,
 } from './editor.mjs';
 import { agentWorkflowPicture } from './agentWorkflow.mjs';
+import { schemaBeforeRun } from './schemaCheck.mjs';
 import { agentText, airSignDescription, expectedPanels, triggerEvents } from './expected.mjs';
 
 /** n8n 2.41.3 reads the theme from localStorage (the user's choice in Settings → Personal). */
@@ -75,6 +76,10 @@ export async function runChecks({ browser, theme, dev, say, screenshotDir, failu
 		[
 			"8. the trigger's events: every event offered, one more picked, shown and saved",
 			() => pickTriggerEvent(page, dev, theme),
+		],
+		[
+			"9. before any run, a node's input shows the fields of the node before it (output schemas)",
+			() => schemaBeforeRun(page, dev, theme, { browser, say }),
 		],
 	];
 	for (const [label, run] of steps) {

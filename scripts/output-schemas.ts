@@ -1,0 +1,348 @@
+/**
+ * The output schemas n8n's editor shows before a node has run (the schema view of the next node's
+ * input), generated from the sandbox's real answers: every operation of the AirSign node and the
+ * trigger's items run through n8n's engine (test/harness) against an in-process sandbox, and the
+ * JSON Schema of what came out is written where n8n looks for it (docs/compatibility.md):
+ * `nodes/AirSign/__schema__/v<version>/<resource>/<operation>.json` for the action node,
+ * `nodes/AirSign/__schema__/v<version>.json` for the trigger (it has no resource or operation).
+ *
+ *   npx tsx scripts/output-schemas.ts           # (re)writes the files
+ *   npx tsx scripts/output-schemas.ts --check   # exit 1 when a committed file differs
+ *
+ * test/scripts/outputSchemas.test.ts runs the same generation in `npm test`, so they cannot rot.
+ */
+import '../test/harness/env-setup'; // first: n8n reads process.env when its configuration is built
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { binaryItem } from '../test/harness/binary';
+import { createTestEnvironment } from '../test/harness/environment';
+import { createPollingHarness } from '../test/harness/poll';
+import { runNode } from '../test/harness/run-node';
+import { AirSignApi } from '../credentials/AirSignApi.credentials';
+import { AirSign } from '../nodes/AirSign/AirSign.node';
+import { AirSignTrigger } from '../nodes/AirSign/AirSignTrigger.node';
+import { TRIGGER_EVENTS } from '../nodes/AirSign/trigger/events';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+export const SCHEMA_DIR = path.resolve(__dirname, '..', 'nodes', 'AirSign', '__schema__');
+
+// ------------------------------------------------------------------ values → JSON Schema
+export interface JsonSchema {
+	type: string | string[];
+	properties?: Record<string, JsonSchema>;
+	items?: JsonSchema;
+}
+interface Shape {
+	types: string[]; // in the order first seen
+	properties: Map<string, Shape>;
+	items?: Shape;
+}
+const newShape = (): Shape => ({ types: [], properties: new Map() });
+
+function add(shape: Shape, value: unknown): void {
+	const type =
+		value === null
+			? 'null'
+			: Array.isArray(value)
+				? 'array'
+				: typeof value === 'object'
+					? 'object'
+					: typeof value;
+	if (!shape.types.includes(type)) shape.types.push(type);
+	if (type === 'object')
+		for (const [key, v] of Object.entries(value as object)) {
+			if (!shape.properties.has(key)) shape.properties.set(key, newShape());
+			add(shape.properties.get(key)!, v);
+		}
+	if (type === 'array') for (const v of value as unknown[]) add((shape.items ??= newShape()), v);
+}
+
+function toSchema(shape: Shape): JsonSchema {
+	// null last: n8n's schema view shows the first type of a list
+	const types = [
+		...shape.types.filter((t) => t !== 'null'),
+		...shape.types.filter((t) => t === 'null'),
+	];
+	const schema: JsonSchema = { type: types.length === 1 ? types[0] : types };
+	if (shape.properties.size)
+		schema.properties = Object.fromEntries(
+			[...shape.properties].map(([key, s]) => [key, toSchema(s)]),
+		);
+	if (shape.items) schema.items = toSchema(shape.items);
+	return schema;
+}
+
+/** The JSON Schema every one of `values` fits: types and fields are the union of what was seen. */
+export function schemaOf(values: unknown[]): JsonSchema {
+	const shape = newShape();
+	for (const value of values) add(shape, value);
+	return toSchema(shape);
+}
+
+// ------------------------------------------------------------------ the real answers
+const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
+async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObject[]>> {
+	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+	const accessToken = sandbox.issueToken({
+		scopes: ['write:sessions', 'write:files', 'write:templates'],
+	});
+	const cred = await env.addCredential('airSignApi', {
+		authentication: 'accessToken',
+		accessToken,
+		baseUrl: sandbox.baseUrl,
+	});
+	const run = async (
+		parameters: INodeParameters,
+		input?: Parameters<typeof runNode>[0]['input'],
+	) => {
+		const result = await runNode({
+			env,
+			nodeType: new AirSign(),
+			credentials: { airSignApi: cred },
+			parameters,
+			input,
+		});
+		if (result.error)
+			throw new Error(`${parameters.resource} → ${parameters.operation}: ${result.error.message}`);
+		return json(result.items);
+	};
+	const id = (value: string) => ({ __rl: true, mode: 'id', value });
+	const people = [
+		{ name: 'Ann Signer', email: 'ann@example.com' },
+		{ name: 'Bob Witness', email: 'bob@example.com' },
+	];
+	// the e2e tier's valid PDF (plain JavaScript, so its path is a variable for the type checker)
+	const fixtures = '../e2e/lib/fixtures.mjs';
+	const { samplePdf } = (await import(fixtures)) as { samplePdf(): Buffer };
+	const out: Record<string, IDataObject[]> = {};
+
+	out['file/upload'] = await run(
+		{ resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
+		[binaryItem(samplePdf(), { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
+	);
+	out['session/create'] = await run({
+		resource: 'session',
+		operation: 'create',
+		name: 'Service agreement',
+		documentMode: 'simple',
+		title: 'Service Agreement',
+		body: '# Terms\n\nThe supplier delivers.',
+		recipients: { recipient: people },
+	});
+	// Every session of the demo data: each status, with and without files and recipients.
+	out['session/getMany'] = await run({
+		resource: 'session',
+		operation: 'getMany',
+		returnAll: true,
+	});
+	const ids = out['session/getMany'].map((s) => ({ json: { id: s.sessionId } }));
+	out['session/get'] = await run(
+		{ resource: 'session', operation: 'get', sessionId: id('={{ $json.id }}') },
+		ids,
+	);
+	const draft = sandbox.createSession({ name: 'To send', recipients: people });
+	out['session/send'] = await run({
+		resource: 'session',
+		operation: 'send',
+		sessionId: draft.sessionId,
+	});
+	out['session/sendInvitation'] = await run({
+		resource: 'session',
+		operation: 'sendInvitation',
+		sessionId: id(draft.sessionId),
+	});
+	out['template/getMany'] = await run({
+		resource: 'template',
+		operation: 'getMany',
+		returnAll: true,
+	});
+	const templates = out['template/getMany'].map((t) => ({ json: { id: t.templateId } }));
+	out['template/get'] = await run(
+		{ resource: 'template', operation: 'get', templateId: id('={{ $json.id }}') },
+		templates,
+	);
+	out['template/create'] = await run({
+		resource: 'template',
+		operation: 'create',
+		name: 'Offer letter',
+		document: JSON.stringify({
+			format: 'blocks',
+			title: 'Offer for {{{employeeName}}}',
+			blocks: [
+				{ type: 'paragraph', text: 'You start on {{{startDate}}}.' },
+				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+			],
+		}),
+		recipients: {
+			recipient: [{ key: 'employee', name: 'Employee', email: '{{{employeeEmail}}}' }],
+		},
+		variables: {
+			variable: [
+				{ name: 'employeeName', type: 'text', required: true },
+				{ name: 'employeeEmail', type: 'text' },
+				{ name: 'startDate', type: 'date' },
+			],
+		},
+	});
+	const created = out['template/create'][0];
+	sandbox.activateTemplate(created.templateId as string);
+	out['session/createFromTemplate'] = await run({
+		resource: 'session',
+		operation: 'createFromTemplate',
+		templateId: id(created.templateId as string),
+		fields: {
+			mappingMode: 'defineBelow',
+			value: {
+				'recipient:1:name': 'Jane Citizen',
+				'recipient:1:email': 'jane@example.com',
+				employeeName: 'Jane Citizen',
+				employeeEmail: 'jane@example.com',
+				startDate: '2025-08-01',
+			},
+			matchingColumns: [],
+			schema: [],
+			attemptToConvertTypes: false,
+			convertFieldsToString: false,
+		} as unknown as INodeParameters,
+	});
+	return out;
+}
+
+/**
+ * The trigger's items, version 1 and 2, as an active workflow sees them: activated, then each
+ * kind of change (created, sent, signed, completed, cancelled, expired) between two polls. The
+ * sandbox's clock is frozen and moved on by hand past the trigger's settling window.
+ */
+async function triggerOutputs(sandbox: Sandbox, version: 1 | 2): Promise<IDataObject[]> {
+	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+	const trigger = createPollingHarness({
+		env,
+		nodeType: new AirSignTrigger(),
+		nodeTypeVersion: version,
+		parameters: version === 2 ? { events: [...TRIGGER_EVENTS] } : { event: 'sessionUpdated' },
+		credentials: {
+			airSignApi: {
+				authentication: 'accessToken',
+				accessToken: sandbox.demo.accessToken,
+				baseUrl: sandbox.baseUrl,
+			} as never,
+		},
+		workflowId: `output-schemas-v${version}`,
+	});
+	const items: IDataObject[] = [];
+	const poll = async () => {
+		const result = await trigger.poll();
+		if (result.error) throw result.error;
+		items.push(...json(result.items));
+		sandbox.clock.advance(5_000);
+	};
+	const people = [
+		{ name: 'Ann', email: 'ann@example.com' },
+		{ name: 'Bob', email: 'bob@example.com' },
+	];
+	const deal = sandbox.createSession({ name: 'Deal', recipients: people });
+	const lapsing = sandbox.createSession({ name: 'Lapsing', status: 'pending', recipients: people });
+	const dropped = sandbox.createSession({ name: 'Dropped', status: 'pending', recipients: people });
+	sandbox.clock.advance(3_600_000);
+	await poll(); // activation
+	await poll(); // its starting picture
+	const changes = [
+		() => sandbox.createSession({ name: 'New', recipients: people }),
+		() => sandbox.updateSession(deal.sessionId, { status: 'pending' }),
+		() => sandbox.signRecipient(deal.sessionId, { email: 'ann@example.com' }),
+		() => sandbox.signRecipient(deal.sessionId, { email: 'bob@example.com' }),
+		() => sandbox.updateSession(dropped.sessionId, { status: 'cancelled' }),
+		() => sandbox.updateSession(lapsing.sessionId, { status: 'expired' }),
+	];
+	for (const change of changes) {
+		change();
+		sandbox.clock.advance(1_000);
+		await poll();
+	}
+	return items;
+}
+
+/** Every schema file, by its path under __schema__, as text. */
+export async function generateOutputSchemas(): Promise<Map<string, string>> {
+	const files = new Map<string, string>();
+	// Formatted as `prettier --write` would (npm run lint checks every JSON file with it).
+	const prettier = await import('prettier');
+	const options = {
+		...(await prettier.resolveConfig(path.join(SCHEMA_DIR, 'x.json'))),
+		parser: 'json',
+	};
+	const put = async (file: string, values: IDataObject[]) => {
+		if (!values.length) throw new Error(`${file}: no items to derive a schema from`);
+		files.set(file, await prettier.format(JSON.stringify(schemaOf(values)), options));
+	};
+	const actions = await startSandbox({ seedDemoData: true });
+	try {
+		const version = new AirSign().description.version as number;
+		for (const [op, values] of Object.entries(await actionOutputs(actions)))
+			await put(`v${version}.0.0/${op}.json`, values);
+	} finally {
+		await actions.close();
+	}
+	for (const version of [1, 2] as const) {
+		const sandbox = await startSandbox({ now: Date.now() });
+		try {
+			await put(`v${version}.0.0.json`, await triggerOutputs(sandbox, version));
+		} finally {
+			await sandbox.close();
+		}
+	}
+	return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The files now under __schema__ (paths relative to it). */
+export function committedOutputSchemas(dir = SCHEMA_DIR): Map<string, string> {
+	const files = new Map<string, string>();
+	const walk = (rel: string) => {
+		for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+			const child = rel ? `${rel}/${entry.name}` : entry.name;
+			if (entry.isDirectory()) walk(child);
+			else files.set(child, readFileSync(path.join(dir, child), 'utf8'));
+		}
+	};
+	if (existsSync(dir)) walk('');
+	return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+async function main() {
+	const generated = await generateOutputSchemas();
+	if (process.argv.includes('--check')) {
+		const committed = committedOutputSchemas();
+		const differ = [...new Set([...generated.keys(), ...committed.keys()])].filter(
+			(file) => generated.get(file) !== committed.get(file),
+		);
+		if (differ.length) {
+			console.error(`[output-schemas] differ from the sandbox's answers: ${differ.join(', ')}`);
+			console.error('[output-schemas] regenerate with: npx tsx scripts/output-schemas.ts');
+			process.exit(1);
+		}
+		console.log(`[output-schemas] ${generated.size} files match the sandbox's answers`);
+		return;
+	}
+	for (const [file, text] of generated) {
+		mkdirSync(path.dirname(path.join(SCHEMA_DIR, file)), { recursive: true });
+		writeFileSync(path.join(SCHEMA_DIR, file), text);
+	}
+	const stale = [...committedOutputSchemas().keys()].filter((file) => !generated.has(file));
+	if (stale.length) throw new Error(`files no operation produces any more: ${stale.join(', ')}`);
+	console.log(
+		`[output-schemas] wrote ${generated.size} files into ${path.relative(process.cwd(), SCHEMA_DIR)}`,
+	);
+}
+
+if (require.main === module)
+	main().then(
+		() => process.exit(0),
+		(err) => {
+			console.error(`[output-schemas] FAILED: ${err.stack ?? err}`);
+			process.exit(1);
+		},
+	);
