@@ -1,4 +1,4 @@
-// ESLint for the code around the package (tests, sandbox, bench): typescript-eslint's recommended
+// ESLint for the code around the package (tests, sandbox, bench, scripts): typescript-eslint's recommended
 // rules. The package's own eslint.config.mjs stays n8n's default, so cloud support stays eligible.
 import js from '@eslint/js';
 import globals from 'globals';

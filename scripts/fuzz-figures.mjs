@@ -14,6 +14,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const ENGINES = ['n8n 2.x', 'n8n 1.x'];
 const START =
@@ -24,7 +25,7 @@ const END = '<!-- /fuzz-figures -->';
 const INPUT_ITEM_KINDS = ['items valid', 'items invalid', 'items junk'];
 
 // Strips the colours vitest adds when it writes to a terminal.
-const plain = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
+const plain = (text) => stripVTControlCharacters(text);
 
 /** One engine's run: its properties, its vitest summary and its duration. */
 export function parseRun(text) {
