@@ -1,5 +1,6 @@
-// ESLint for the code around the package (tests, sandbox, bench, scripts): typescript-eslint's recommended
-// rules. The package's own eslint.config.mjs stays n8n's default, so cloud support stays eligible.
+// ESLint for the code around the package (tests, sandbox, bench, scripts): typescript-eslint's
+// recommended rules. The package's own eslint.config.mjs stays n8n's default, so cloud support
+// stays eligible.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
