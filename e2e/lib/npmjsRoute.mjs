@@ -36,8 +36,9 @@ async function makeCertificate(dir, host) {
 
 /**
  * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
- * { env, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to take the
- * route (with an npm cache of its own, so no packument of an earlier run's build is reused);
+ * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to
+ * take the route (with an npm cache of its own, so no packument of an earlier run's build is
+ * reused); `npmrc` is the same route as .npmrc lines, for an npm run with a stripped environment;
  * `requests()` lists what went through ({ method, path, status }), `refused()` the other hosts asked
  * for.
  */
@@ -114,14 +115,16 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 			await new Promise((resolve) => proxy.close(() => resolve()));
 			rmSync(dir, { recursive: true, force: true });
 		};
+		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };
 		return {
 			proxyUrl,
 			env: {
-				npm_config_https_proxy: proxyUrl,
-				npm_config_cafile: cert,
-				npm_config_cache: path.join(dir, 'npm-cache'),
+				...Object.fromEntries(Object.entries(npmConfig).map(([k, v]) => [`npm_config_${k}`, v])),
 				NODE_EXTRA_CA_CERTS: bundle,
 			},
+			npmrc: Object.entries(npmConfig)
+				.map(([k, v]) => `${k.replace('_', '-')}=${v}\n`)
+				.join(''),
 			requests: () => seen.map((r) => ({ ...r })),
 			refused: () => [...refusedHosts],
 			stop,
