@@ -80,6 +80,9 @@ function assertTarballsRouted(route, versions) {
 		throw new Error(
 			`no tarball of ${missing.join(', ')} through the route: ${JSON.stringify(route.requests())}; refused: ${JSON.stringify(route.refused())}`,
 		);
+	// what else n8n asked for: the refused hosts are its calls to api.n8n.io, unreachable here
+	const asked = route.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+	say(`route: ${asked.join(', ')}; refused: ${route.refused().join(', ') || 'none'}`);
 }
 
 async function main() {
