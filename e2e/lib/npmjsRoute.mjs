@@ -1,11 +1,12 @@
 // n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
 // only: its installer passes `--registry=https://registry.npmjs.org` to every npm it runs, and
 // refuses N8N_COMMUNITY_PACKAGES_REGISTRY unless licensed (`getNpmRegistry()` in
-// modules/community-packages/community-packages.service.js). To let that installer fetch what
-// this tier published, the npm that n8n runs reaches "registry.npmjs.org" through an HTTPS proxy
-// that answers for that host with a certificate made for the run and forwards to the local
-// registry. n8n and npm run unchanged; the route goes to their child processes by npm's own
-// settings (npm_config_https_proxy, npm_config_cafile), and nothing else is reachable through it.
+// modules/community-packages/community-packages.service.js). To let that installer fetch what a
+// tier published (queue mode; the UI tier's Community Nodes check), the npm that n8n runs reaches
+// "registry.npmjs.org" through an HTTPS proxy that answers for that host with a certificate made
+// for the run and forwards to the local registry. n8n and npm run unchanged; the route goes to
+// their child processes by npm's own settings (npm_config_https_proxy, npm_config_cafile, or the
+// same as .npmrc lines), and nothing else is reachable through it.
 // n8n's own HTTP client reads npm_config_https_proxy too (it first asks the registry over HTTP
 // whether the version exists, then falls back to `npm view`): NODE_EXTRA_CA_CERTS lets it trust the
 // route as well, so both of n8n's ways of asking take it.
