@@ -26,6 +26,7 @@ import path from 'node:path';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mjs';
 import { packPackage } from './lib/n8n.mjs';
 import { killTree } from './lib/proc.mjs';
+import { ensureVerdaccio } from './lib/registry.mjs';
 import { runChecks } from './ui/checks.mjs';
 import { ensureChromium, launchChromium } from './ui/chromium.mjs';
 import { startDevServer } from './ui/devServer.mjs';
@@ -67,6 +68,8 @@ async function main() {
 	let packed;
 	if (!tarball && community.length) packed = (await packPackage()).tarball; // one pack for all
 	const theTarball = tarball ?? packed;
+	// installed here once: two checks installing it at once remove each other's folder mid-install
+	if (community.length) await ensureVerdaccio();
 	let failed = false;
 	// The Community Nodes checks run beside the editor checks (each its own n8n, sandbox, registry
 	// and browser): 1.x from the start, 2.x once dev's n8n is up (two n8n 2.x starting at once

@@ -1,11 +1,12 @@
 // n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
 // only: its installer passes `--registry=https://registry.npmjs.org` to every npm it runs, and
 // refuses N8N_COMMUNITY_PACKAGES_REGISTRY unless licensed (`getNpmRegistry()` in
-// modules/community-packages/community-packages.service.js). To let that installer fetch what
-// this tier published, the npm that n8n runs reaches "registry.npmjs.org" through an HTTPS proxy
-// that answers for that host with a certificate made for the run and forwards to the local
-// registry. n8n and npm run unchanged; the route goes to their child processes by npm's own
-// settings (npm_config_https_proxy, npm_config_cafile), and nothing else is reachable through it.
+// modules/community-packages/community-packages.service.js). To let that installer fetch what a
+// tier published (queue mode; the UI tier's Community Nodes check), the npm that n8n runs reaches
+// "registry.npmjs.org" through an HTTPS proxy that answers for that host with a certificate made
+// for the run and forwards to the local registry. n8n and npm run unchanged; the route goes to
+// their child processes by npm's own settings (npm_config_https_proxy, npm_config_cafile, or the
+// same as .npmrc lines), and nothing else is reachable through it.
 // n8n's own HTTP client reads npm_config_https_proxy too (it first asks the registry over HTTP
 // whether the version exists, then falls back to `npm view`): NODE_EXTRA_CA_CERTS lets it trust the
 // route as well, so both of n8n's ways of asking take it.
@@ -36,8 +37,9 @@ async function makeCertificate(dir, host) {
 
 /**
  * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
- * { env, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to take the
- * route (with an npm cache of its own, so no packument of an earlier run's build is reused);
+ * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to
+ * take the route (with an npm cache of its own, so no packument of an earlier run's build is
+ * reused); `npmrc` is the same route as .npmrc lines, for an npm run with a stripped environment;
  * `requests()` lists what went through ({ method, path, status }), `refused()` the other hosts asked
  * for.
  */
@@ -114,14 +116,16 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 			await new Promise((resolve) => proxy.close(() => resolve()));
 			rmSync(dir, { recursive: true, force: true });
 		};
+		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };
 		return {
 			proxyUrl,
 			env: {
-				npm_config_https_proxy: proxyUrl,
-				npm_config_cafile: cert,
-				npm_config_cache: path.join(dir, 'npm-cache'),
+				...Object.fromEntries(Object.entries(npmConfig).map(([k, v]) => [`npm_config_${k}`, v])),
 				NODE_EXTRA_CA_CERTS: bundle,
 			},
+			npmrc: Object.entries(npmConfig)
+				.map(([k, v]) => `${k.replace('_', '-')}=${v}\n`)
+				.join(''),
 			requests: () => seen.map((r) => ({ ...r })),
 			refused: () => [...refusedHosts],
 			stop,

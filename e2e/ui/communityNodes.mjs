@@ -8,9 +8,9 @@
 //   [AIRSIGN_E2E_N8N=1|2] node e2e/ui/communityNodes.mjs --tarball f.tgz [--shots DIR] [--keep]
 //     --shots  save the install and update dialogs there, light and dark (the UI tier: n8n 2.x)
 //
-// n8n installs from a registry other than npmjs.org only with the Enterprise licence feature
-// feat:communityNodes:customRegistry; this check grants that one feature through n8n's own E2E
-// test mode (E2E_TESTS=true, PATCH /rest/e2e/feature). See e2e/README.md ("Community Nodes").
+// n8n runs as a user's does, with its default registry https://registry.npmjs.org: its npm reaches
+// that host through lib/npmjsRoute.mjs (the route the queue-mode tier installs by), which hands
+// it to the local registry. See e2e/README.md ("Community Nodes").
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,12 +21,11 @@ import {
 	PROFILE,
 	getFreePort,
 	makeUserFolder,
-	n8nFetch,
 	removeUserFolder,
-	restPost,
 	setupOwner,
 	startN8n,
 } from '../lib/n8n.mjs';
+import { routeNpmjsTo } from '../lib/npmjsRoute.mjs';
 import { startRegistry } from '../lib/registry.mjs';
 import { runCommand } from '../lib/proc.mjs';
 import { startSandboxProcess } from '../lib/sandbox.mjs';
@@ -66,6 +65,26 @@ async function repackWithVersion(source, version) {
 	};
 }
 
+/** n8n's npm fetched each version's tarball from "registry.npmjs.org", i.e. through the route. */
+function assertTarballsRouted(route, versions) {
+	const fetched = (version) =>
+		route
+			.requests()
+			.some(
+				(r) =>
+					r.path.endsWith(`/${PACKAGE_NAME}-${version}.tgz`) &&
+					(r.status === 200 || r.status === 304),
+			);
+	const missing = versions.filter((version) => !fetched(version));
+	if (missing.length)
+		throw new Error(
+			`no tarball of ${missing.join(', ')} through the route: ${JSON.stringify(route.requests())}; refused: ${JSON.stringify(route.refused())}`,
+		);
+	// what else n8n asked for: the refused hosts are its calls to api.n8n.io, unreachable here
+	const asked = route.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+	say(`route: ${asked.join(', ')}; refused: ${route.refused().join(', ') || 'none'}`);
+}
+
 async function main() {
 	if (!tarball) throw new Error('--tarball f.tgz is required (npm pack of the package)');
 	const current = JSON.parse(
@@ -86,40 +105,25 @@ async function main() {
 			return r.value;
 		});
 		await registry.publish(tarball);
+		const route = await routeNpmjsTo(registry.url);
+		cleanups.push(() => route.stop());
 		const repacked = await repackWithVersion(tarball, next);
 		cleanups.push(() => rmSync(repacked.dir, { recursive: true, force: true }));
 		say(`registry ${registry.url}: ${PACKAGE_NAME}@${current} published (${next} packed)`);
 
 		const userFolder = makeUserFolder('airsign-community-');
 		cleanups.push(() => !keep && removeUserFolder(userFolder));
-		// n8n's update check (`npm outdated` in its nodes folder) passes no --registry: npm reads
-		// the registry from that folder's .npmrc, as for any npm project.
+		// n8n 1.x runs its update check (`npm outdated` in the nodes folder) with only PATH and
+		// NODE_PATH of its environment: there npm finds the route in that folder's .npmrc.
 		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 		mkdirSync(nodesDir, { recursive: true });
-		writeFileSync(path.join(nodesDir, '.npmrc'), `registry=${registry.url}\n`);
-		n8n = await startN8n({
-			userFolder,
-			env: { E2E_TESTS: 'true', N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url },
-		});
+		writeFileSync(path.join(nodesDir, '.npmrc'), route.npmrc);
+		n8n = await startN8n({ userFolder, env: route.env });
 		say(`${PROFILE.label} ready on ${n8n.url} (${(n8n.startMs / 1000).toFixed(0)} s)`);
-		const feature = await n8nFetch(`${n8n.url}/rest/e2e/feature`, {
-			method: 'PATCH',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ feature: 'feat:communityNodes:customRegistry', enabled: true }),
-		});
-		if (!feature.ok) throw new Error(`PATCH /rest/e2e/feature: ${feature.status}`);
 		const { cookie } = await setupOwner(n8n.url, DEV_OWNER);
 		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 		context.setDefaultTimeout(UI_TIMEOUT_MS);
-		// n8n 2.x frames an E2E_TESTS instance in red: hidden, so the pictures show a user's n8n.
-		await context.addInitScript(() =>
-			document.addEventListener('DOMContentLoaded', () => {
-				const style = document.createElement('style');
-				style.textContent = '[data-test-id="e2e-test-mode-marker"] { display: none !important; }';
-				document.head.append(style);
-			}),
-		);
 		const page = await context.newPage();
 		const consoleErrors = [];
 		page.on('pageerror', (e) => consoleErrors.push(String(e.stack ?? e)));
@@ -134,6 +138,10 @@ async function main() {
 			publishNext: () => registry.publish(repacked.tarball),
 			shotsDir,
 		});
+		steps.push([
+			`${steps.length + 1}. both tarballs came through the registry.npmjs.org route`,
+			() => assertTarballsRouted(route, [current, next]),
+		]);
 		for (const [label, run] of steps) {
 			const t0 = Date.now();
 			try {
@@ -150,6 +158,7 @@ async function main() {
 				say(`     screenshot: ${file}; page URL: ${page.url()}`);
 				say(`     page errors: ${consoleErrors.map((e) => e.slice(0, 300)).join('\n       ')}`);
 				say(`     n8n's last output:\n${n8n.output().slice(-3000)}`);
+				say(`     route's requests: ${JSON.stringify(route.requests())}`);
 				say(`     registry's last output:\n${registry.output().slice(-1500)}`);
 				process.exitCode = 1;
 				return;
