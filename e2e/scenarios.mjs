@@ -37,6 +37,7 @@ import {
 	importCredential,
 	importWorkflow,
 	installPackageIntoN8n,
+	installedPackageDir,
 	listExecutions,
 	makeUserFolder,
 	n8nFetch,
@@ -455,7 +456,7 @@ async function liveTrack(tarball) {
 
 		if (!scheduler)
 			await check('e2. output schemas served as the editor asks for them', async () => {
-				const installed = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+				const installed = installedPackageDir(userFolder);
 				const schemas = outputSchemas(installed);
 				assert.ok(schemas.length >= 12, `only ${schemas.length} output schemas in the package`);
 				for (const { url, schema } of schemas) {

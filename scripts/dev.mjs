@@ -30,6 +30,7 @@ import {
 	importCredential,
 	importWorkflow,
 	installPackageIntoN8n,
+	installedPackageDir,
 	login,
 	n8nFetch,
 	packPackage,
@@ -192,14 +193,7 @@ async function installPackage(state) {
 	}
 	try {
 		const hash = sha256(readFileSync(tarball));
-		const installed = path.join(
-			userFolder,
-			'.n8n',
-			'nodes',
-			'node_modules',
-			PACKAGE_NAME,
-			'package.json',
-		);
+		const installed = path.join(installedPackageDir(userFolder), 'package.json');
 		stage(2);
 		if (state.packageSha256 === hash && existsSync(installed)) {
 			say(`package unchanged (tarball sha256 ${hash.slice(0, 12)}…): not reinstalled`);

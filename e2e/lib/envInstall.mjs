@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_NAME, waitForTypes } from './n8n.mjs';
+import { installedPackageDir, PACKAGE_NAME, waitForTypes } from './n8n.mjs';
 import { runCommand } from './proc.mjs';
 import { routeNpmjsTo } from './npmjsRoute.mjs';
 import { startRegistry } from './registry.mjs';
@@ -65,7 +65,7 @@ export async function publishForEnvInstall(tarball) {
 /** The package as installed in an n8n user folder: its version and the nodes folder's ledger. */
 function installedIn(userFolder) {
 	const nodes = path.join(userFolder, '.n8n', 'nodes');
-	const pkg = path.join(nodes, 'node_modules', PACKAGE_NAME, 'package.json');
+	const pkg = path.join(installedPackageDir(userFolder), 'package.json');
 	if (!existsSync(pkg)) return { version: undefined, ledger: undefined };
 	const ledger = JSON.parse(readFileSync(path.join(nodes, 'package.json'), 'utf8'));
 	return {

@@ -128,6 +128,11 @@ export async function packPackage({ build = true, destDir, timeoutMs = 180_000 }
 	return { tarball, files: info.files.map((f) => f.path) };
 }
 
+/** Where n8n keeps this package once installed in `userFolder` (any way it was installed). */
+export function installedPackageDir(userFolder) {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+}
+
 /**
  * Installs the packed tarball as a community package of the n8n instance at `userFolder`:
  * `$userFolder/.n8n/nodes/node_modules/<package>`, the folder n8n scans for `n8n-nodes-*` at start.

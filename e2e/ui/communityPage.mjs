@@ -7,6 +7,7 @@ import { DEV_OWNER } from '../lib/fixtures.mjs';
 import {
 	PACKAGE_NAME,
 	getExecution,
+	installedPackageDir,
 	n8nFetch,
 	restGet,
 	restPost,
@@ -224,14 +225,7 @@ export function communitySteps({
 				const version = await installedVersion();
 				if (version !== versions.next) fail(`installed version ${version}, not ${versions.next}`);
 				// and the files n8n loads are the new version's
-				const manifest = path.join(
-					userFolder,
-					'.n8n',
-					'nodes',
-					'node_modules',
-					PACKAGE_NAME,
-					'package.json',
-				);
+				const manifest = path.join(installedPackageDir(userFolder), 'package.json');
 				const onDisk = JSON.parse(readFileSync(manifest, 'utf8')).version;
 				if (onDisk !== versions.next) fail(`${manifest} has version ${onDisk}`);
 			},

@@ -24,7 +24,12 @@ export async function logIn(page, baseUrl, { email, password }) {
  * session cookie to the browser-id header the editor sends (a request without it answers 401 and
  * ends the session).
  */
-export async function createWorkflow(page, baseUrl, { name, nodes, connections = {} }) {
+export async function createWorkflow(
+	page,
+	baseUrl,
+	{ name, nodes, connections = {} },
+	{ profile = PROFILE } = {},
+) {
 	const { status, body } = await page.evaluate(
 		async ({ url, workflow }) => {
 			const res = await fetch(url, {
@@ -45,7 +50,7 @@ export async function createWorkflow(page, baseUrl, { name, nodes, connections =
 				nodes,
 				connections,
 				settings: { executionOrder: 'v1' },
-				...PROFILE.restWorkflowFields,
+				...profile.restWorkflowFields,
 			},
 		},
 	);

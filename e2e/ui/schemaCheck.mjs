@@ -15,7 +15,7 @@ import {
 } from './editor.mjs';
 import { startDevServer } from './devServer.mjs';
 import { DEV_OWNER } from '../lib/fixtures.mjs';
-import { installN8n } from '../install-n8n.mjs';
+import { N8N_PROFILES, installN8n } from '../install-n8n.mjs';
 
 const TRIGGER = 'AirSign Trigger';
 const GET = 'Fetch the session';
@@ -100,9 +100,8 @@ export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
 
 /** A new workflow; the input of `nodeName` shows a preview with a row for each of `paths`. */
 async function inputShows(page, baseUrl, name, nodeName, paths, { n8n1 = false } = {}) {
-	const id = n8n1
-		? await createWorkflowN8n1(page, baseUrl, workflow(name))
-		: await createWorkflow(page, baseUrl, workflow(name));
+	const profile = N8N_PROFILES[n8n1 ? '1' : '2'];
+	const id = await createWorkflow(page, baseUrl, workflow(name), { profile });
 	await openWorkflow(page, baseUrl, id);
 	const ndv = await openNode(page, nodeName);
 	const input = byTestId(ndv, 'ndv-input-panel');
@@ -113,30 +112,6 @@ async function inputShows(page, baseUrl, name, nodeName, paths, { n8n1 = false }
 	await byTestId(input, 'schema-preview-warning').first().waitFor();
 	await schemaShows(page, paths);
 	await closeNode(page);
-}
-
-/** As editor.mjs's createWorkflow; n8n 1.x also wants `active` (NOT NULL in its database). */
-async function createWorkflowN8n1(page, baseUrl, { name, nodes, connections }) {
-	const { status, body } = await page.evaluate(
-		async ({ url, workflow }) => {
-			const res = await fetch(url, {
-				method: 'POST',
-				credentials: 'include',
-				headers: {
-					'content-type': 'application/json',
-					'browser-id': localStorage.getItem('n8n-browserId') ?? '',
-				},
-				body: JSON.stringify(workflow),
-			});
-			return { status: res.status, body: await res.text() };
-		},
-		{
-			url: `${baseUrl}/rest/workflows`,
-			workflow: { name, nodes, connections, active: false, settings: { executionOrder: 'v1' } },
-		},
-	);
-	if (status !== 200) throw new Error(`POST /rest/workflows: ${status} ${body.slice(0, 500)}`);
-	return JSON.parse(body).data.id;
 }
 
 /**
