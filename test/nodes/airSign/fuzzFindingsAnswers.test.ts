@@ -213,4 +213,30 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 			`/api/v1/Template/${template.templateId}`,
 		]);
 	});
+
+	it('Create From Template: a variable without a name is no field (no "undefined" in a message)', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+		});
+		ctx.sandbox.injectFault({
+			kind: 'mangle',
+			path: `/api/v1/Template/${template.templateId}`,
+			answer: { edits: [{ path: ['variables'], value: [{}, { name: ' ', type: 'text' }] }] },
+		});
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			fields: { mappingMode: 'defineBelow', value: {} },
+		});
+		// A nameless variable cannot be given a value: AirSign says if the template needs it.
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ name: 'Offer', status: 'draft' });
+		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+			`/api/v1/Template/${template.templateId}`,
+			'/api/v1/SessionFromTemplate',
+		]);
+	});
 });

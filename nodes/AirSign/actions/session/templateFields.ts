@@ -50,9 +50,12 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 			},
 		);
 	});
-	for (const variable of listOf(template.variables).filter(
-		(entry): entry is IDataObject => entry !== null && typeof entry === 'object',
-	)) {
+	// A variable without a name cannot be given a value: left to AirSign, which says if it is needed.
+	const named = (entry: unknown): entry is IDataObject => {
+		const name = (entry as IDataObject | null)?.name;
+		return typeof name === 'string' && name.trim() !== '';
+	};
+	for (const variable of listOf(template.variables).filter(named)) {
 		const type = String(variable.type ?? 'text');
 		const description = String(variable.description ?? '').trim();
 		const label = String(variable.displayName ?? '').trim() || String(variable.name);
