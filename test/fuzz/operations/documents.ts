@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { LIMITS } from '../../../nodes/AirSign/helpers/constants';
-import { type OperationUnderTest } from '../inputCases';
+import { type OperationUnderTest, type Slot } from '../inputCases';
 import {
 	anyText,
 	badName,
@@ -15,6 +15,16 @@ import {
 	textOfLength,
 } from '../values';
 import { at, expiryDaysSlot, reminderSlot } from './common';
+
+/** The "Name" of Create Session and Create Template: required, 1 to LIMITS.name characters. */
+const nameSlot: Slot = {
+	key: 'name',
+	label: /"Name"/,
+	place: at('name'),
+	valid: name(),
+	invalid: badName(),
+	junk: junk(),
+};
 
 // ---- Create Session (Title and Text) ---------------------------------------------------------
 
@@ -30,14 +40,7 @@ export const createSimple: OperationUnderTest = {
 		recipients: { recipient: [{}] },
 	},
 	slots: [
-		{
-			key: 'name',
-			label: /"Name"/,
-			place: at('name'),
-			valid: name(),
-			invalid: badName(),
-			junk: junk(),
-		},
+		nameSlot,
 		{
 			key: 'title',
 			label: /"Title"/,
@@ -233,14 +236,7 @@ export const createTemplate: OperationUnderTest = {
 		variables: { variable: [{ name: 'company' }] },
 	},
 	slots: [
-		{
-			key: 'name',
-			label: /"Name"/,
-			place: at('name'),
-			valid: name(),
-			invalid: badName(),
-			junk: junk(),
-		},
+		nameSlot,
 		{
 			key: 'document',
 			label: /"Document"|Recipient "emp"|token/,

@@ -183,7 +183,8 @@ describe('fuzz findings: variable values of the wrong type', () => {
 });
 
 describe('fuzz findings: template answers with entries that are not objects', () => {
-	it('Create From Template: a Get Template answer with a null role does not crash reading its fields', async () => {
+	/** Create From Template with no saved fields, its Get Template answer edited by `edits`. */
+	async function createFromMangledTemplate(edits: Array<{ path: string[]; value: unknown }>) {
 		const template = ctx.sandbox.createTemplate({
 			name: 'Offer',
 			status: 'active',
@@ -192,12 +193,7 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 		ctx.sandbox.injectFault({
 			kind: 'mangle',
 			path: `/api/v1/Template/${template.templateId}`,
-			answer: {
-				edits: [
-					{ path: ['recipients'], value: [null] },
-					{ path: ['variables'], value: [null, 3] },
-				],
-			},
+			answer: { edits },
 		});
 		const result = await runAirSign(ctx, {
 			resource: 'session',
@@ -205,37 +201,30 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 			templateId: { __rl: true, mode: 'id', value: template.templateId },
 			fields: { mappingMode: 'defineBelow', value: {} },
 		});
+		return { result, templatePath: `/api/v1/Template/${template.templateId}` };
+	}
+
+	it('Create From Template: a Get Template answer with a null role does not crash reading its fields', async () => {
+		const { result, templatePath } = await createFromMangledTemplate([
+			{ path: ['recipients'], value: [null] },
+			{ path: ['variables'], value: [null, 3] },
+		]);
 		expect(result.error?.message ?? '').not.toMatch(/Cannot read properties/);
 		expect(result.error?.message).toBe(
 			'The template needs "Recipient 1 Name", "Recipient 1 Email"',
 		);
-		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
-			`/api/v1/Template/${template.templateId}`,
-		]);
+		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([templatePath]);
 	});
 
 	it('Create From Template: a variable without a name is no field (no "undefined" in a message)', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
-		});
-		ctx.sandbox.injectFault({
-			kind: 'mangle',
-			path: `/api/v1/Template/${template.templateId}`,
-			answer: { edits: [{ path: ['variables'], value: [{}, { name: ' ', type: 'text' }] }] },
-		});
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
-			fields: { mappingMode: 'defineBelow', value: {} },
-		});
+		const { result, templatePath } = await createFromMangledTemplate([
+			{ path: ['variables'], value: [{}, { name: ' ', type: 'text' }] },
+		]);
 		// A nameless variable cannot be given a value: AirSign says if the template needs it.
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ name: 'Offer', status: 'draft' });
 		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
-			`/api/v1/Template/${template.templateId}`,
+			templatePath,
 			'/api/v1/SessionFromTemplate',
 		]);
 	});
