@@ -382,6 +382,7 @@ async function agentTool(page, dev) {
 	});
 	await openWorkflow(page, dev.n8nUrl, id);
 	const creator = await openNodeCreatorFrom(page, 'AI Agent', { handle: 'ai_tool' });
+	await byTestId(creator, 'nodes-list-header').getByText('Tools', { exact: true }).waitFor();
 	await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
 	const item = byTestId(creator, 'item-iterator-item').filter({ hasText: 'AirSign' }).first();
 	await item.waitFor();

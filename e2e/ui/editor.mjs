@@ -60,6 +60,15 @@ export async function createWorkflow(
 
 /** Clicks the + on a node's main output (or on its input `handle`, e.g. ai_tool) and waits for the nodes panel. */
 export async function openNodeCreatorFrom(page, nodeName, { handle } = {}) {
+	// n8n loads the nodes panel's code on its first opening in a page and, from an AI handle,
+	// pushes the handle's view (Tools, …) one tick after opening: when the code is still loading
+	// then, the panel mounts later and stays on "Other AI Nodes". Opened and closed once first, the
+	// panel mounts at once.
+	if (handle) {
+		await openNodeCreatorFrom(page, nodeName);
+		await page.keyboard.press('Escape');
+		await byTestId(page, 'node-creator').waitFor({ state: 'hidden' });
+	}
 	const handleId = handle ? `inputs/${handle}/0` : 'outputs/main/0';
 	await byTestId(
 		canvasNode(page, nodeName).locator(`[data-handleid="${handleId}"]`),
