@@ -217,7 +217,7 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 		return {
 			title,
 			markdown:
-				'Skipped: n8n 2.41.3 is not installed in `.cache/n8n` (its n8n-nodes-base holds the HTTP Request node). `npm run bench` installs it with `node e2e/install-n8n.mjs --n8n 2`; the smoke run only uses it when it is there.',
+				'Skipped: n8n 2.41.3 is not installed in `.cache/n8n` (its n8n-nodes-base holds the HTTP Request node). `npm run bench` installs it with `npx tsx e2e/install-n8n.mts --n8n 2`; the smoke run only uses it when it is there.',
 		};
 	const peer = await peerEnvironment(ctx.engine, ctx.raw.token);
 	const bytes = pdf(sizes.uploadBytes);

@@ -9,7 +9,7 @@
  *   npm run bench -- --only=list,upload,send,trigger,package,peer,bulk   some sections
  *
  * The peer section (HTTP Request node) needs n8n 2.41.3 in .cache/n8n: a full run installs it as
- * the e2e tier does (e2e/install-n8n.mjs, several minutes once); a smoke run uses it only when it
+ * the e2e tier does (e2e/install-n8n.mts, several minutes once); a smoke run uses it only when it
  * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
  *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
  *
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 	if (!smoke && wants('peer')) {
 		// Plain ESM without types (the e2e tier's installer); a no-op when the install is there.
-		const installer: string = '../e2e/install-n8n.mjs';
+		const installer: string = '../e2e/install-n8n.mts';
 		const { installN8n } = (await import(installer)) as {
 			installN8n: (options: { profile: string }) => Promise<unknown>;
 		};

@@ -116,7 +116,7 @@ async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObje
 		{ name: 'Bob Witness', email: 'bob@example.com' },
 	];
 	// the e2e tier's valid PDF (plain JavaScript, so its path is a variable for the type checker)
-	const fixtures = '../e2e/lib/fixtures.mjs';
+	const fixtures = '../e2e/lib/fixtures.mts';
 	const { samplePdf } = (await import(fixtures)) as { samplePdf(): Buffer };
 	const out: Record<string, IDataObject[]> = {};
 

@@ -17,7 +17,7 @@ import path from 'node:path';
 
 import type { ICredentialType, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-/** Where `e2e/install-n8n.mjs` puts n8n 2.41.3 (its default profile). */
+/** Where `e2e/install-n8n.mts` puts n8n 2.41.3 (its default profile). */
 export const N8N_INSTALL_DIR = path.resolve(__dirname, '../../.cache/n8n');
 const NODES_BASE_DIR = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n-nodes-base');
 const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];

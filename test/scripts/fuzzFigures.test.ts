@@ -1,5 +1,5 @@
 /**
- * scripts/fuzz-figures.mjs records a green `npm run fuzz` from its log and nothing else: both
+ * scripts/fuzz-figures.mts records a green `npm run fuzz` from its log and nothing else: both
  * engines' runs in order, every property passed, the same properties on each.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ interface FuzzFigures {
 }
 
 // A path in a variable: the script is plain JavaScript for Node, outside the typed sources.
-const script = '../../scripts/fuzz-figures.mjs';
+const script = '../../scripts/fuzz-figures.mts';
 const load = async () => (await import(script)) as FuzzFigures;
 
 const passed = (name: string, seed: number, tried: string) =>

@@ -28,7 +28,7 @@ const operations = description.properties
  * The tool n8n makes of a node with `usableAsTool` (convertNodeToAiTool in n8n's CLI, the same in
  * 1.123.81 and 2.41.3): the name gets "Tool", the only output is ai_tool, and n8n adds its own
  * "Tool Description" pair (Set Automatically by default) only when the node has no property named
- * toolDescription. The agent check (e2e/agent.mjs) proves the same in real n8n.
+ * toolDescription. The agent check (e2e/agent.mts) proves the same in real n8n.
  */
 function asTool(type: INodeType): INodeType {
 	const own = type.description;

@@ -1,0 +1,349 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The end-to-end checks against an n8n this tier did NOT install or start ("external n8n"): an
+// n8n 3 container (Docker only), a staging instance, any version. See e2e/README.md, "External n8n".
+//
+//   npx tsx e2e/external.mts install --nodes-dir <dir>     # before n8n starts: pack, install there
+//   npx tsx e2e/external.mts run --url <n8n URL> (--email <e> --password <p> [--setup-owner] | --api-key <k>)
+//                              [--sandbox-host <host n8n reaches this machine by>]
+//
+// Every option also comes from the environment: AIRSIGN_E2E_N8N_NODES_DIR, AIRSIGN_E2E_N8N_URL,
+// AIRSIGN_E2E_N8N_EMAIL, AIRSIGN_E2E_N8N_PASSWORD, AIRSIGN_E2E_N8N_API_KEY,
+// AIRSIGN_E2E_SANDBOX_HOST.
+//
+// Where the package goes: n8n loads community packages at start from `<N8N_USER_FOLDER>/.n8n/nodes`
+// (in n8n's Docker image /home/node/.n8n/nodes): `install` puts the packed tarball (what npm users
+// get) there. Mount that folder into the container, or point --nodes-dir at the instance's folder,
+// then (re)start n8n. Loading a package from that folder does not depend on
+// N8N_UNVERIFIED_PACKAGES_ENABLED, which only governs installs from the editor.
+//
+// How it logs in: an owner login (email + password; --setup-owner creates the owner on a fresh
+// instance) through n8n's REST API, or an API key through n8n's public API (/api/v1). Both paths
+// use only what both offer: credentials, workflows, activation, production webhooks. A workflow
+// is run through its Webhook trigger, so no CLI, database or file system of the n8n is needed.
+//
+// What `run` checks, against a local AirSign sandbox (started here, on a free port; n8n must reach
+// it at http://<sandbox host>:<port>):
+//   1. the package's node types are loaded (the workflow using them activates)
+//   2. Create Session then Send through the AirSign credential (client credentials: n8n fetches
+//      the token itself): the sandbox holds the session, pending, and emailed its recipient
+//   3. a failure comes back in words, as an error item (Get Session of an unknown session: 404)
+//   4. Get Many lists the session
+// Then it removes what it created (workflows, credential) and stops the sandbox.
+import { parseArgs } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import {
+	getFreePort,
+	installPackageIntoN8n,
+	login,
+	n8nFetch,
+	postToWebhook,
+	packPackage,
+	PACKAGE_NAME,
+	setupOwner,
+} from './lib/n8n.mts';
+import { startSandboxProcess } from './lib/sandbox.mts';
+import { sleep } from './lib/proc.mts';
+
+const { positionals, values } = parseArgs({
+	allowPositionals: true,
+	options: {
+		'nodes-dir': { type: 'string', default: process.env.AIRSIGN_E2E_N8N_NODES_DIR },
+		url: { type: 'string', default: process.env.AIRSIGN_E2E_N8N_URL },
+		email: { type: 'string', default: process.env.AIRSIGN_E2E_N8N_EMAIL },
+		password: { type: 'string', default: process.env.AIRSIGN_E2E_N8N_PASSWORD },
+		'api-key': { type: 'string', default: process.env.AIRSIGN_E2E_N8N_API_KEY },
+		'setup-owner': { type: 'boolean', default: false },
+		'sandbox-host': {
+			type: 'string',
+			default: process.env.AIRSIGN_E2E_SANDBOX_HOST ?? '127.0.0.1',
+		},
+		'ready-timeout': { type: 'string', default: '180' },
+	},
+});
+const command = positionals[0];
+
+function fail(message) {
+	console.error(`[external] ${message}`);
+	process.exit(2);
+}
+
+if (command === 'install') await install();
+else if (command === 'run') process.exit((await run()) ? 0 : 1);
+else fail('usage: npx tsx e2e/external.mts install --nodes-dir <dir> | run --url <n8n URL> …');
+
+async function install() {
+	const nodesDir = values['nodes-dir'];
+	if (!nodesDir) fail('install: --nodes-dir (or AIRSIGN_E2E_N8N_NODES_DIR) is required');
+	const { tarball } = await packPackage();
+	try {
+		const packageDir = await installPackageIntoN8n(null, tarball, {
+			nodesDir: path.resolve(nodesDir),
+		});
+		console.log(`[external] ${PACKAGE_NAME} installed in ${packageDir}; (re)start n8n to load it`);
+	} finally {
+		rmSync(path.dirname(tarball), { recursive: true, force: true });
+	}
+}
+
+/** n8n's REST API with an owner's cookie, or its public API with an API key: the same calls. */
+async function connect(url) {
+	const apiKey = values['api-key'];
+	if (apiKey) {
+		const call = async (method, p, body) => {
+			const res = await n8nFetch(`${url}/api/v1${p}`, {
+				method,
+				headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			if (!res.ok) throw new Error(`${method} /api/v1${p}: ${res.status} ${text.slice(0, 500)}`);
+			return text ? JSON.parse(text) : undefined;
+		};
+		return {
+			how: 'API key (public API)',
+			createCredential: async (c) => (await call('POST', '/credentials', c)).id,
+			deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
+			createWorkflow: async (w) => (await call('POST', '/workflows', w)).id,
+			activate: (id) => call('POST', `/workflows/${id}/activate`),
+			deactivate: (id) => call('POST', `/workflows/${id}/deactivate`),
+			deleteWorkflow: (id) => call('DELETE', `/workflows/${id}`),
+		};
+	}
+	const { email, password } = values;
+	if (!email || !password) fail('run: give --email and --password, or --api-key');
+	let cookie;
+	try {
+		({ cookie } = await login(url, { email, password }));
+	} catch (error) {
+		if (!values['setup-owner']) throw error;
+		({ cookie } = await setupOwner(url, { email, password }));
+	}
+	const call = async (method, p, body) => {
+		const res = await n8nFetch(`${url}/rest${p}`, {
+			method,
+			headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} /rest${p}: ${res.status} ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text).data : undefined;
+	};
+	return {
+		how: 'owner login (REST API)',
+		createCredential: async (c) => (await call('POST', '/credentials', c)).id,
+		deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
+		createWorkflow: async (w) => (await call('POST', '/workflows', w)).id,
+		// n8n 1.123 and 2.x: the editor's switch ("publish" in 2.x), with the current versionId
+		activate: async (id) => {
+			const { versionId } = await call('GET', `/workflows/${id}`);
+			return await call('POST', `/workflows/${id}/activate`, { versionId });
+		},
+		deactivate: (id) => call('POST', `/workflows/${id}/deactivate`, {}),
+		deleteWorkflow: async (id) => {
+			// n8n 2.x archives before it deletes; n8n 1.x deletes at once
+			await call('POST', `/workflows/${id}/archive`, {}).catch(() => undefined);
+			await call('DELETE', `/workflows/${id}`);
+		},
+	};
+}
+
+async function waitUntilReady(url) {
+	const deadline = Date.now() + Number(values['ready-timeout']) * 1000;
+	for (;;) {
+		const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).catch(
+			() => undefined,
+		);
+		if (res?.ok) return;
+		if (Date.now() > deadline) fail(`${url}/healthz did not answer 200 in time`);
+		await sleep(1_000);
+	}
+}
+
+/** A workflow: a production Webhook whose answer is the last node's first item, then `nodes`. */
+function webhookWorkflow(name, webhookPath, nodes) {
+	const webhook = {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
+	};
+	const all = [
+		webhook,
+		...nodes.map((n, i) => ({ id: randomUUID(), position: [220 * (i + 1), 0], ...n })),
+	];
+	const connections = {};
+	for (let i = 0; i + 1 < all.length; i++)
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
+}
+
+async function callWebhook(url, webhookPath) {
+	const res = await postToWebhook(`${url}/webhook/${webhookPath}`, {
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`POST /webhook/${webhookPath}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text);
+}
+
+async function run() {
+	const url = values.url?.replace(/\/+$/, '');
+	if (!url) fail('run: --url (or AIRSIGN_E2E_N8N_URL) is required');
+	const results = [];
+	const check = async (label, fn) => {
+		const t0 = Date.now();
+		try {
+			const note = await fn();
+			results.push({ label, ok: true, s: (Date.now() - t0) / 1000, note });
+		} catch (error) {
+			results.push({
+				label,
+				ok: false,
+				s: (Date.now() - t0) / 1000,
+				note: String(error?.message ?? error),
+			});
+		}
+		const r = results.at(-1);
+		console.log(`[external] ${r.ok ? 'PASS' : 'FAIL'} ${r.label}${r.note ? `: ${r.note}` : ''}`);
+		return r.ok;
+	};
+
+	await waitUntilReady(url);
+	const n8n = await connect(url);
+	console.log(`[external] n8n at ${url}, logged in by ${n8n.how}`);
+	const port = await getFreePort();
+	const sandbox = await startSandboxProcess({ port });
+	const created = { workflows: [], credential: undefined };
+	try {
+		const baseUrl = `http://${values['sandbox-host']}:${port}`;
+		created.credential = await n8n.createCredential({
+			name: `AirSign e2e (external) ${port}`,
+			type: 'airSignApi',
+			data: {
+				authentication: 'clientCredentials',
+				clientId: 'demo-client',
+				clientSecret: 'demo-secret',
+				baseUrl,
+			},
+		});
+		const credentials = {
+			airSignApi: { id: created.credential, name: `AirSign e2e (external) ${port}` },
+		};
+		const airSign = (name, parameters, extra = {}) => ({
+			name,
+			type: `${PACKAGE_NAME}.airSign`,
+			typeVersion: 1,
+			parameters,
+			credentials,
+			...extra,
+		});
+		const tag = randomUUID().slice(0, 8);
+		const email = `external-${tag}@example.com`;
+
+		const sendPath = `airsign-e2e-send-${tag}`;
+		const sendFlow = webhookWorkflow(`AirSign e2e: create and send ${tag}`, sendPath, [
+			airSign('Create Session', {
+				resource: 'session',
+				operation: 'create',
+				name: `External ${tag}`,
+				documentMode: 'simple',
+				title: 'External check',
+				body: 'Signed from an n8n this tier did not start.',
+				recipients: { recipient: [{ name: 'Ext Signer', email }] },
+			}),
+			airSign('Send Session', {
+				resource: 'session',
+				operation: 'send',
+				sessionId: '={{ $json.sessionId }}',
+			}),
+		]);
+		const errorPath = `airsign-e2e-error-${tag}`;
+		const errorFlow = webhookWorkflow(`AirSign e2e: an error in words ${tag}`, errorPath, [
+			airSign(
+				'Get Session',
+				{
+					resource: 'session',
+					operation: 'get',
+					sessionId: { __rl: true, mode: 'id', value: randomUUID() },
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+		]);
+		const listPath = `airsign-e2e-list-${tag}`;
+		const listFlow = webhookWorkflow(`AirSign e2e: get many ${tag}`, listPath, [
+			airSign('Get Many', {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 10,
+				filters: { recipientEmail: email },
+			}),
+		]);
+
+		const loaded = await check(
+			'1. the package is loaded: workflows with its nodes activate',
+			async () => {
+				for (const flow of [sendFlow, errorFlow, listFlow]) {
+					const id = await n8n.createWorkflow(flow);
+					created.workflows.push(id);
+					await n8n.activate(id);
+				}
+				return `${created.workflows.length} workflows active`;
+			},
+		);
+		if (loaded) {
+			let sessionId;
+			await check(
+				'2. Create Session + Send through the credential (client credentials)',
+				async () => {
+					const sent = await callWebhook(url, sendPath);
+					if (sent.status !== 'pending') throw new Error(`Send answered ${JSON.stringify(sent)}`);
+					sessionId = sent.sessionId;
+					const session = await sandbox.getSession(sessionId);
+					if (session.status !== 'pending') throw new Error(`the sandbox has it ${session.status}`);
+					const mails = (await sandbox.outbox()).filter((m) => m.to === email || m.email === email);
+					if (mails.length === 0)
+						throw new Error(`no invitation to ${email} in the sandbox outbox`);
+					return `session ${sessionId} pending, invitation sent`;
+				},
+			);
+			await check('3. a failure in words: Get Session of an unknown session (404)', async () => {
+				const answer = await callWebhook(url, errorPath);
+				if (
+					!/^AirSign has no session with this ID \[/.test(String(answer.error)) ||
+					answer.httpCode !== '404'
+				)
+					throw new Error(`the error item is ${JSON.stringify(answer)}`);
+				return answer.error;
+			});
+			await check('4. Get Many finds the session by its recipient', async () => {
+				const first = await callWebhook(url, listPath);
+				if (first.sessionId !== sessionId)
+					throw new Error(`Get Many answered ${JSON.stringify(first)}`);
+				return `first item ${first.sessionId}`;
+			});
+		}
+	} finally {
+		for (const id of created.workflows) {
+			await n8n.deactivate(id).catch(() => undefined);
+			await n8n.deleteWorkflow(id).catch((e) => console.log(`[external] cleanup: ${e.message}`));
+		}
+		if (created.credential)
+			await n8n
+				.deleteCredential(created.credential)
+				.catch((e) => console.log(`[external] cleanup: ${e.message}`));
+		await sandbox.stop();
+	}
+	const failed = results.length < 4 || results.some((r) => !r.ok);
+	console.log(`\n[external] summary (${url})`);
+	for (const r of results)
+		console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.label}`);
+	console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'}`);
+	return !failed;
+}

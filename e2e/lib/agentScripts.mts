@@ -1,0 +1,137 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The scripted "models" of the agent tests (e2e/agent.mts) and of `npm run dev`'s demo model, and
+// the OpenAI credential that points n8n's OpenAI Chat Model at the scripted server
+// (e2e/lib/fakeOpenAi.mts). A script reads the conversation (the tool results it was handed) and
+// returns the next turn; it never depends on time or on how many requests came before.
+import { toolRounds as rounds } from './fakeOpenAi.mts';
+
+/** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
+export const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
+export const OPENAI_CREDENTIAL_NAME = 'OpenAI (local scripted demo model)';
+/** Not a secret: the scripted server only checks that n8n sends what the credential holds. */
+export const FAKE_OPENAI_API_KEY = 'sk-airsign-local-demo-not-a-secret';
+
+export function openAiCredential(baseUrl) {
+	return {
+		id: OPENAI_CREDENTIAL_ID,
+		name: OPENAI_CREDENTIAL_NAME,
+		type: 'openAiApi',
+		data: { apiKey: FAKE_OPENAI_API_KEY, url: baseUrl, header: false },
+	};
+}
+
+/** The model names the scripts answer to. */
+export const CONTRACT_ASSISTANT_MODEL = 'gpt-4.1-mini';
+export const TOOLS_TEST_MODEL = 'airsign-tools-e2e';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+function parseJson(text) {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Items a tool handed back: n8n passes the node's output items' JSON (an array, or one object). */
+function items(result) {
+	const parsed = parseJson(result);
+	if (Array.isArray(parsed)) return parsed;
+	return parsed && typeof parsed === 'object' ? [parsed] : [];
+}
+
+/** The tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
+function toolNamed(conversation, prefix) {
+	const tool = conversation.tools.find((t) => t.name.startsWith(prefix));
+	if (!tool)
+		throw new Error(
+			`no tool named ${prefix}…; the agent offered: ${conversation.tools.map((t) => t.name).join(', ')}`,
+		);
+	return tool.name;
+}
+
+/** The template "Employment contract" from a List templates result (or any UUID in it). */
+function employmentTemplateId(listResult) {
+	const found = items(listResult).find((t) => /employment contract/i.test(String(t.name)));
+	return found?.templateId ?? found?.id ?? UUID.exec(listResult)?.[0];
+}
+
+/** What the "model" fills in for Jane Citizen's contract (the tool's $fromAI parameters). */
+export const JANE = {
+	employeeName: 'Jane Citizen',
+	employeeEmail: 'jane.citizen@example.com',
+	position: 'Product Designer',
+	startDate: '2026-03-02',
+	salary: 98000,
+	sessionName: 'Employment contract – Jane Citizen',
+};
+
+/**
+ * The contract assistant (examples/contract-assistant.json): lists the templates, drafts Jane's
+ * contract from "Employment contract" (never sends: the workflow asks a person first), then hands
+ * the draft's sessionId to the structured output parser's format_final_json_response tool.
+ */
+export function contractAssistantScript(conversation) {
+	const done = rounds(conversation);
+	const list = done.find((r) => r.name.startsWith('List_templates'));
+	if (!list) return { toolCalls: [{ name: toolNamed(conversation, 'List_templates'), args: {} }] };
+	const drafted = done.filter((r) => r.name.startsWith('Draft')).at(-1);
+	const draftedId = drafted && items(drafted.result)[0]?.sessionId;
+	if (!draftedId) {
+		if (drafted) return { text: `The draft failed: ${drafted.result}` };
+		const templateId = employmentTemplateId(list.result);
+		if (!templateId) return { text: `No employment contract template in: ${list.result}` };
+		return {
+			toolCalls: [{ name: toolNamed(conversation, 'Draft'), args: { templateId, ...JANE } }],
+		};
+	}
+	const summary = `Draft "${JANE.sessionName}" for ${JANE.employeeName} <${JANE.employeeEmail}> is ready for approval.`;
+	const formatter = conversation.tools.find((t) => t.name === 'format_final_json_response');
+	if (formatter && !done.some((r) => r.name === 'format_final_json_response')) {
+		// n8n's structured output parser wraps the example's schema in { output }
+		const answer = { sessionId: draftedId, summary };
+		const args = formatter.parameters?.properties?.output ? { output: answer } : answer;
+		return { toolCalls: [{ name: formatter.name, args }] };
+	}
+	return { text: JSON.stringify({ sessionId: draftedId, summary }) };
+}
+
+/**
+ * The tools test: list templates, a draft whose first call has a bad email (the tool must answer
+ * with an error the model can act on, and send nothing), the corrected draft, the progress of the
+ * session named in the user's message, and an invitation to whoever there has not signed.
+ */
+export function toolsTestScript(conversation) {
+	const done = rounds(conversation);
+	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
+	const call = (prefix, args) => ({ toolCalls: [{ name: toolNamed(conversation, prefix), args }] });
+	const list = done.find((r) => r.name.startsWith('List_templates'));
+	if (!list) return call('List_templates', {});
+	const templateId = employmentTemplateId(list.result);
+	const drafts = done.filter((r) => r.name.startsWith('Draft'));
+	// 1st draft: an email written the way people say it, not an address
+	if (drafts.length === 0)
+		return call('Draft', { templateId, ...JANE, employeeEmail: 'jane.citizen at example.com' });
+	const lastDraft = drafts.at(-1);
+	if (!items(lastDraft.result)[0]?.sessionId) {
+		if (drafts.length >= 2) return { text: `Drafting failed twice: ${lastDraft.result}` };
+		// the model reads the error and corrects the value it names
+		return call('Draft', { templateId, ...JANE });
+	}
+	const pendingId = UUID.exec(user.replace(templateId ?? '', ''))?.[0];
+	const progress = done.find((r) => r.name.startsWith('Session_progress'));
+	if (!progress) return call('Session_progress', { sessionId: pendingId });
+	const waiting = items(progress.result)[0]?.recipients?.find((r) => r.status !== 'completed');
+	const invited = done.find((r) => r.name.startsWith('Send_invitation'));
+	if (!invited && waiting)
+		return call('Send_invitation', { sessionId: pendingId, recipientEmail: waiting.email });
+	return {
+		text: `Drafted ${items(lastDraft.result)[0].sessionId}; reminded ${waiting?.email ?? 'nobody'} of ${pendingId}.`,
+	};
+}
+
+export const SCRIPTS = {
+	[CONTRACT_ASSISTANT_MODEL]: contractAssistantScript,
+	[TOOLS_TEST_MODEL]: toolsTestScript,
+};

@@ -1,0 +1,43 @@
+// @ts-nocheck (typed file by file: issue 34)
+// Named, timed checks for a tier: each records PASS/FAIL with its time and never throws (a failed
+// check is reported, the tier goes on); setup steps are timed and throw (a failed step fails the
+// checks that need it). Shared by the real-n8n tier and the queue-mode tier.
+
+const secs = (ms) => (ms / 1000).toFixed(1);
+
+/** `log` prints one line with the tier's prefix. */
+export function createChecks(log) {
+	/** { name, ok, s, detail } per check, in the order they ended. */
+	const results = [];
+
+	async function check(name, fn) {
+		const t0 = Date.now();
+		try {
+			const detail = await fn();
+			results.push({ name, ok: true, s: (Date.now() - t0) / 1000, detail: detail ?? '' });
+			log(`PASS ${name} (${secs(Date.now() - t0)} s) ${detail ?? ''}`);
+			return true;
+		} catch (err) {
+			results.push({
+				name,
+				ok: false,
+				s: (Date.now() - t0) / 1000,
+				detail: String(err.message).split('\n')[0],
+			});
+			// fetch's "fetch failed" says why only in its cause
+			log(
+				`FAIL ${name}: ${err.stack ?? err}${err.cause ? `\n  cause: ${err.cause.stack ?? err.cause}` : ''}`,
+			);
+			return false;
+		}
+	}
+
+	async function step(label, fn) {
+		const t0 = Date.now();
+		const value = await fn();
+		log(`${label}: ${secs(Date.now() - t0)} s`);
+		return value;
+	}
+
+	return { results, check, step };
+}

@@ -1,0 +1,91 @@
+// @ts-nocheck (typed file by file: issue 34)
+// Drives examples/contract-assistant.json in a running n8n as its users do: a chat message to its
+// (public, active) chat trigger, then the approver's POST to the resume URL the workflow hands out.
+// Used by the agent check (e2e/agent.mts, check o) and `npm run dev --smoke`.
+import { getExecution, listExecutions, n8nFetch, waitForExecutions } from './n8n.mts';
+
+const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+/**
+ * Sends `chatInput` to the workflow's chat and waits until the new execution stops: it should wait
+ * for approval. Resolves { execution (unflattened), request (what "Ask for approval" output: the
+ * draft's sessionId, summary, approvalUrl, message), chatReply (a promise of "<status> <body>";
+ * the chat answers once the execution waits) }.
+ */
+export async function chatWithContractAssistant({
+	url,
+	cookie,
+	workflow,
+	chatInput,
+	chatSessionId = 'e2e-chat',
+	timeoutMs = 180_000,
+}) {
+	const trigger = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+	const before = new Set(
+		(await listExecutions(url, cookie, { workflowId: workflow.id })).map((e) => e.id),
+	);
+	// n8n 2.41 answers the activation at once and registers the chat webhook a moment later: until
+	// then a message gets 404 and starts nothing, so it is sent again (never after any other answer).
+	let replied;
+	const send = () =>
+		n8nFetch(
+			`${url}/webhook/${trigger.webhookId}/chat`,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ action: 'sendMessage', sessionId: chatSessionId, chatInput }),
+			},
+			{ timeoutMs },
+		).then(async (r) => {
+			replied = r.status;
+			return `${r.status} ${await r.text()}`;
+		});
+	let chatReply = send();
+	const list = await waitForExecutions(
+		url,
+		cookie,
+		(l) => {
+			if (l.some((e) => !before.has(e.id) && [...ENDED, 'waiting'].includes(e.status))) return true;
+			if (replied === 404) {
+				replied = undefined;
+				chatReply = send();
+			}
+			return false;
+		},
+		{ workflowId: workflow.id, timeoutMs },
+	);
+	const summary = list.find((e) => !before.has(e.id));
+	const execution = await getExecution(url, cookie, summary.id);
+	if (execution.status !== 'waiting')
+		throw new Error(
+			`the contract assistant should wait for approval; its execution ${summary.id} ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`,
+		);
+	const request = execution.data.resultData.runData['Ask for approval'][0].data.main[0][0].json;
+	return { execution, request, chatReply };
+}
+
+/** The approver's answer (POST { approved } to the approval URL); resolves the ended execution. */
+export async function answerApproval({
+	url,
+	cookie,
+	workflow,
+	executionId,
+	approvalUrl,
+	approved = true,
+	timeoutMs = 180_000,
+}) {
+	const res = await n8nFetch(approvalUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ approved }),
+	});
+	const text = await res.text();
+	if (res.status >= 300) throw new Error(`the approval URL answered ${res.status}: ${text}`);
+	await waitForExecutions(
+		url,
+		cookie,
+		(l) => l.some((e) => e.id === executionId && ENDED.includes(e.status)),
+		{ workflowId: workflow.id, timeoutMs },
+	);
+	return await getExecution(url, cookie, executionId);
+}

@@ -1,0 +1,124 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The package installed the way n8n 2.x installs it from its environment: N8N_COMMUNITY_PACKAGES with
+// N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true. The packed tarball is published to the local registry
+// (lib/registry.mts), which n8n's installer reaches as registry.npmjs.org (lib/npmjsRoute.mts).
+//
+// What n8n 2.41.3 does with it (read in n8n/dist/instance-settings-loader/ and
+// modules/community-packages/): only a main (`n8n start`) reads N8N_COMMUNITY_PACKAGES; it installs
+// with npm (`npm pack <name>@<version>`, then `npm install --ignore-scripts` in the unpacked
+// folder) and records the package in the database (installed_packages, installed_nodes). A worker
+// ignores those variables: at its start it installs what the database lists and it lacks, when
+// N8N_REINSTALL_MISSING_PACKAGES=true, and while running it follows the main's installs over Redis.
+// The database keeps no checksum: a worker installs as an unverified package
+// (N8N_UNVERIFIED_PACKAGES_ENABLED, true by default in 2.x).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { installedPackageDir, PACKAGE_NAME, waitForTypes } from './n8n.mts';
+import { runCommand } from './proc.mts';
+import { routeNpmjsTo } from './npmjsRoute.mts';
+import { startRegistry } from './registry.mts';
+
+/** The version in a packed tarball's package.json (the tier may be given any tarball). */
+async function tarballVersion(tarball) {
+	const { stdout } = await runCommand('tar', ['-xzOf', tarball, 'package/package.json'], {
+		timeoutMs: 60_000,
+	});
+	return JSON.parse(stdout).version;
+}
+
+/**
+ * Publishes `tarball` to a new local registry and routes n8n's installer to it. Returns
+ * { version, env, route, stop() }: `env` is what every n8n process of the cluster gets, the same
+ * for main and workers as one shared environment file would give them.
+ */
+export async function publishForEnvInstall(tarball) {
+	const version = await tarballVersion(tarball);
+	// npm's integrity of the tarball: the main checks the registry's against it before installing
+	const checksum = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+	const registry = await startRegistry();
+	let route;
+	try {
+		await registry.publish(tarball);
+		route = await routeNpmjsTo(registry.url);
+	} catch (err) {
+		await registry.stop();
+		throw err;
+	}
+	return {
+		version,
+		route,
+		env: {
+			// JSON, not `name@version`: n8n refuses to start on anything else
+			N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version, checksum }]),
+			N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+			// workers install what the main recorded only with this
+			N8N_REINSTALL_MISSING_PACKAGES: 'true',
+			...route.env,
+		},
+		stop: async () => {
+			await route.stop();
+			await registry.stop();
+		},
+	};
+}
+
+/** The package as installed in an n8n user folder: its version and the nodes folder's ledger. */
+function installedIn(userFolder) {
+	const nodes = path.join(userFolder, '.n8n', 'nodes');
+	const pkg = path.join(installedPackageDir(userFolder), 'package.json');
+	if (!existsSync(pkg)) return { version: undefined, ledger: undefined };
+	const ledger = JSON.parse(readFileSync(path.join(nodes, 'package.json'), 'utf8'));
+	return {
+		version: JSON.parse(readFileSync(pkg, 'utf8')).version,
+		ledger: ledger.dependencies?.[PACKAGE_NAME],
+	};
+}
+
+/**
+ * Asserts that the package landed by the environment path, and nowhere else from: the main logged
+ * its install from env, each worker its own install, each user folder holds `version` (nothing was
+ * copied there), PostgreSQL records it with both nodes, the main's types list the nodes, and the
+ * tarball came through the route. `instances` maps a process name to { instance, userFolder }.
+ * Returns a one-line summary.
+ */
+export async function assertEnvInstall({ source, instances, mainName, pg }) {
+	const { version } = source;
+	const problems = [];
+	for (const [name, { instance, userFolder }] of Object.entries(instances)) {
+		const got = installedIn(userFolder);
+		if (got.version !== version || got.ledger !== version)
+			problems.push(`${name}: installed ${got.version ?? 'nothing'} (ledger ${got.ledger})`);
+		const line =
+			name === mainName
+				? `Installed community package '${PACKAGE_NAME}@${version}' from env`
+				: `Community package installed: ${PACKAGE_NAME}`;
+		if (!instance.output().includes(line)) problems.push(`${name}: no "${line}" in its log`);
+	}
+	const rows = await pg.query(
+		`select p."installedVersion" as version, n.type from installed_packages p
+		 join installed_nodes n on n."package" = p."packageName" where p."packageName" = $1`,
+		[PACKAGE_NAME],
+	);
+	const types = rows.map((r) => r.type).sort();
+	const wanted = [`${PACKAGE_NAME}.airSign`, `${PACKAGE_NAME}.airSignTrigger`];
+	if (rows.some((r) => r.version !== version) || wanted.some((t) => !types.includes(t)))
+		problems.push(`PostgreSQL installed_packages/nodes: ${JSON.stringify(rows)}`);
+	const tarballs = source.route
+		.requests()
+		.filter((r) => r.path.endsWith(`/${PACKAGE_NAME}-${version}.tgz`));
+	if (!tarballs.some((r) => r.status === 200 || r.status === 304))
+		problems.push(
+			`no tarball fetched through the route: ${JSON.stringify(source.route.requests())}`,
+		);
+	if (problems.length)
+		throw new Error(`not installed by N8N_COMMUNITY_PACKAGES: ${problems.join('; ')}`);
+	await waitForTypes(
+		instances[mainName].userFolder,
+		'nodes',
+		(list) => wanted.every((t) => list.some((n) => n.name === t)),
+		{ timeoutMs: 60_000 },
+	);
+	const asked = source.route.requests().length;
+	return `${PACKAGE_NAME}@${version} installed from the registry on ${Object.keys(instances).join(', ')}; PostgreSQL lists ${types.join(', ')}; ${asked} registry requests (${tarballs.length} for the tarball)`;
+}

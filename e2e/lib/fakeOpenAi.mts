@@ -1,0 +1,274 @@
+// @ts-nocheck (typed file by file: issue 34)
+// A small scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`:
+// n8n's OpenAI Chat Model, with its credential's Base URL pointed here, talks to it as to OpenAI.
+//
+// What n8n's model node (@n8n/n8n-nodes-langchain lmChatOpenAi) asks for in n8n 1.123.81 and
+// 2.41.3, read in its source (first in 2.39.10):
+//   POST /v1/chat/completions  typeVersion < 1.3, or "Use Responses API" off (LangChain's ChatOpenAI)
+//   POST /v1/responses         typeVersion 1.3 with "Use Responses API" on (the default)
+//   GET  /v1/models            the editor's model list (loadOptions of the Model parameter)
+// Anything else is answered 404 in OpenAI's error shape, logged loudly and kept in `unknown()`, so
+// a test can fail on it. Streaming is not served (n8n streams only for a chat trigger in
+// streaming mode): such a request is refused with 400 and counted as unknown too.
+//
+// The "model" is a script: `scripts[model](conversation)` gets the conversation so far, in one
+// shape for both APIs ({ model, messages: [{ role, content, toolCalls?, toolCallId? }], tools }),
+// and returns the next turn: `{ toolCalls: [{ name, args }] }` or `{ text }`. A script decides
+// from the conversation only (the tool results it has seen), never from time or a counter, so a
+// retried request gets the same answer.
+import { createServer } from 'node:http';
+
+/** The conversation of a Chat Completions request, in the scripts' shape. */
+function fromChatCompletions(body) {
+	const messages = (body.messages ?? []).map((m) => ({
+		role: m.role === 'developer' ? 'system' : m.role,
+		content: textOf(m.content),
+		...(m.tool_calls && {
+			toolCalls: m.tool_calls.map((c) => ({
+				id: c.id,
+				name: c.function?.name,
+				args: parseArgs(c.function?.arguments),
+			})),
+		}),
+		...(m.tool_call_id && { toolCallId: m.tool_call_id }),
+	}));
+	const tools = (body.tools ?? []).map((t) => ({
+		name: t.function?.name,
+		description: t.function?.description,
+		parameters: t.function?.parameters,
+	}));
+	return { model: body.model, messages, tools };
+}
+
+/** The conversation of a Responses API request (`input` items), in the scripts' shape. */
+function fromResponses(body) {
+	const messages = [];
+	if (body.instructions) messages.push({ role: 'system', content: String(body.instructions) });
+	const input =
+		typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
+	for (const item of input ?? []) {
+		if (item.type === 'function_call') {
+			const call = { id: item.call_id, name: item.name, args: parseArgs(item.arguments) };
+			const last = messages.at(-1);
+			// consecutive calls of one turn belong to one assistant message
+			if (last?.role === 'assistant' && last.toolCalls && !last.content) last.toolCalls.push(call);
+			else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+		} else if (item.type === 'function_call_output') {
+			messages.push({ role: 'tool', content: textOf(item.output), toolCallId: item.call_id });
+		} else if (item.role) {
+			messages.push({
+				role: item.role === 'developer' ? 'system' : item.role,
+				content: textOf(item.content),
+			});
+		}
+		// other item types (reasoning) carry nothing a script needs
+	}
+	const tools = (body.tools ?? [])
+		.filter((t) => t.type === 'function')
+		.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	return { model: body.model, messages, tools };
+}
+
+function textOf(content) {
+	if (content === undefined || content === null) return '';
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content))
+		return content.map((p) => (typeof p === 'string' ? p : (p.text ?? p.output ?? ''))).join('');
+	return JSON.stringify(content);
+}
+
+function parseArgs(text) {
+	try {
+		return typeof text === 'string' ? JSON.parse(text) : (text ?? {});
+	} catch {
+		return { unparsable: text };
+	}
+}
+
+const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
+
+function chatCompletionReply(model, turn, n) {
+	const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({
+		id: `call_${n}_${i}`,
+		type: 'function',
+		function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
+	}));
+	return {
+		id: `chatcmpl-fake-${n}`,
+		object: 'chat.completion',
+		created: 1_700_000_000,
+		model,
+		choices: [
+			{
+				index: 0,
+				message: {
+					role: 'assistant',
+					content: toolCalls.length ? null : String(turn.text ?? ''),
+					...(toolCalls.length && { tool_calls: toolCalls }),
+				},
+				logprobs: null,
+				finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+			},
+		],
+		usage,
+	};
+}
+
+function responsesReply(model, turn, n) {
+	const output = turn.toolCalls?.length
+		? turn.toolCalls.map((c, i) => ({
+				type: 'function_call',
+				id: `fc_${n}_${i}`,
+				call_id: `call_${n}_${i}`,
+				name: c.name,
+				arguments: JSON.stringify(c.args ?? {}),
+				status: 'completed',
+			}))
+		: [
+				{
+					type: 'message',
+					id: `msg_${n}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text: String(turn.text ?? ''), annotations: [] }],
+				},
+			];
+	return {
+		id: `resp_fake_${n}`,
+		object: 'response',
+		created_at: 1_700_000_000,
+		status: 'completed',
+		model,
+		output,
+		parallel_tool_calls: true,
+		tool_choice: 'auto',
+		tools: [],
+		usage: {
+			input_tokens: 10,
+			input_tokens_details: { cached_tokens: 0 },
+			output_tokens: 10,
+			output_tokens_details: { reasoning_tokens: 0 },
+			total_tokens: 20,
+		},
+	};
+}
+
+/**
+ * Starts the server on 127.0.0.1:`port` (0: a free one). `scripts` maps a model name to its
+ * script; `apiKey`, when given, must be the request's bearer token (else 401, as OpenAI answers).
+ * Returns { url, baseUrl (…/v1, the credential's Base URL), exchanges(), unknown(), close() }.
+ */
+export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {} }) {
+	const exchanges = []; // { api, model, conversation, turn }
+	const unknown = []; // { method, path, why }
+	const refuse = (res, status, message, type = 'invalid_request_error') => {
+		res.writeHead(status, { 'content-type': 'application/json' });
+		res.end(JSON.stringify({ error: { message, type, param: null, code: null } }));
+	};
+	const server = createServer((req, res) => {
+		let raw = '';
+		req.on('data', (c) => (raw += c));
+		req.on('end', () => {
+			const path = new URL(req.url, 'http://x').pathname.replace(/\/+$/, '');
+			const noteUnknown = (why) => {
+				unknown.push({ method: req.method, path, why });
+				process.stderr.write(
+					`[fake-openai] UNKNOWN REQUEST ${req.method} ${req.url} (${why}): ${raw.slice(0, 500)}\n`,
+				);
+			};
+			if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`) {
+				noteUnknown('wrong or missing API key');
+				return refuse(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
+			}
+			if (req.method === 'GET' && path === '/v1/models') {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				return res.end(
+					JSON.stringify({
+						object: 'list',
+						data: Object.keys(scripts).map((id) => ({
+							id,
+							object: 'model',
+							created: 1_700_000_000,
+							owned_by: 'airsign-e2e',
+						})),
+					}),
+				);
+			}
+			const api =
+				req.method === 'POST' && path === '/v1/chat/completions'
+					? 'chat'
+					: req.method === 'POST' && path === '/v1/responses'
+						? 'responses'
+						: undefined;
+			if (!api) {
+				noteUnknown('not an endpoint this server knows');
+				return refuse(res, 404, `Unknown request URL: ${req.method} ${path}`);
+			}
+			let body;
+			try {
+				body = JSON.parse(raw);
+			} catch {
+				noteUnknown('body is not JSON');
+				return refuse(res, 400, 'The body is not JSON.');
+			}
+			if (body.stream) {
+				noteUnknown('streaming requested');
+				return refuse(res, 400, 'This scripted server does not stream.');
+			}
+			const script = scripts[body.model];
+			if (!script) {
+				noteUnknown(`no script for model ${JSON.stringify(body.model)}`);
+				return refuse(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
+			}
+			const conversation = api === 'chat' ? fromChatCompletions(body) : fromResponses(body);
+			let turn;
+			try {
+				turn = script(conversation);
+			} catch (err) {
+				noteUnknown(`the script failed: ${err.message}`);
+				return refuse(res, 500, `script error: ${err.message}`, 'server_error');
+			}
+			const n = exchanges.length + 1;
+			exchanges.push({ api, model: body.model, conversation, turn });
+			log(
+				`model ${body.model} (${api}) #${n}: ${turn.toolCalls ? turn.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ') : `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
+			);
+			const reply =
+				api === 'chat'
+					? chatCompletionReply(body.model, turn, n)
+					: responsesReply(body.model, turn, n);
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(reply));
+		});
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, '127.0.0.1', resolve);
+	});
+	const url = `http://127.0.0.1:${server.address().port}`;
+	return {
+		url,
+		baseUrl: `${url}/v1`,
+		port: server.address().port,
+		exchanges: () => exchanges,
+		unknown: () => unknown,
+		close: () =>
+			new Promise((resolve) => {
+				server.closeAllConnections?.();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/**
+ * The tool calls of a conversation with what each tool handed back:
+ * [{ name, args, result }] in order (result undefined while unanswered).
+ */
+export function toolRounds(conversation) {
+	const results = new Map(
+		conversation.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content]),
+	);
+	return conversation.messages
+		.filter((m) => m.role === 'assistant' && m.toolCalls)
+		.flatMap((m) => m.toolCalls.map((c) => ({ ...c, result: results.get(c.id) })));
+}

@@ -1,0 +1,87 @@
+// @ts-nocheck (typed file by file: issue 34)
+// What the e2e tier and `npm run dev` put into n8n: the sandbox credential, the example workflows
+// (examples/*.json) and a small sample PDF for the upload example.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../install-n8n.mts';
+
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/** The credential every example refers to (id and name as in examples/*.json). */
+export const SANDBOX_CREDENTIAL_ID = 'AirSignSandbox01';
+export const SANDBOX_CREDENTIAL_NAME = 'AirSign (local sandbox)';
+
+/** The n8n owner account `npm run dev` creates (the UI tier logs in with it too). */
+export const DEV_OWNER = {
+	email: 'dev@example.com',
+	password: 'AirSign-dev-1',
+	firstName: 'AirSign',
+	lastName: 'Developer',
+};
+
+/** The path the upload example reads in the repository (n8n's Docker image default file folder). */
+export const EXAMPLE_PDF_PATH = '/home/node/.n8n-files/contract.pdf';
+
+/** Client credentials of the sandbox's demo organisation: n8n fetches the token itself (preAuthentication). */
+export function sandboxCredential(baseUrl) {
+	return {
+		id: SANDBOX_CREDENTIAL_ID,
+		name: SANDBOX_CREDENTIAL_NAME,
+		type: 'airSignApi',
+		data: {
+			authentication: 'clientCredentials',
+			clientId: 'demo-client',
+			clientSecret: 'demo-secret',
+			baseUrl,
+		},
+	};
+}
+
+/** Every examples/*.json, by file name (without .json): { 'upload-pdf': workflow, ... }. */
+export function loadExamples() {
+	const out = {};
+	for (const file of readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
+		out[file.replace(/\.json$/, '')] = JSON.parse(
+			readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'),
+		);
+	}
+	return out;
+}
+
+/** A copy of a workflow with the upload example's PDF path replaced (any node parameter equal to it). */
+export function withPdfPath(workflow, pdfPath) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		if (node.parameters?.fileSelector === EXAMPLE_PDF_PATH) node.parameters.fileSelector = pdfPath;
+	}
+	return copy;
+}
+
+/**
+ * A tiny, valid one-page PDF (about 600 bytes) saying `text`, with a correct xref table, so PDF
+ * readers open it and AirSign's `%PDF-` check passes.
+ */
+export function samplePdf(text = 'AirSign sample contract') {
+	const safe = text.replace(/[\\()]/g, '\\$&');
+	const stream = `BT /F1 18 Tf 72 720 Td (${safe}) Tj ET`;
+	const objects = [
+		'<< /Type /Catalog /Pages 2 0 R >>',
+		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+		`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+	];
+	let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+	const offsets = [];
+	objects.forEach((obj, i) => {
+		offsets.push(Buffer.byteLength(body, 'latin1'));
+		body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
+	});
+	const xrefAt = Buffer.byteLength(body, 'latin1');
+	body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+	for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+	body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+	return Buffer.from(body, 'latin1');
+}

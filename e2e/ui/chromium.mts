@@ -1,0 +1,46 @@
+// @ts-nocheck (typed file by file: issue 34)
+// The browser of the UI tier: Debian's `chromium` package driven by playwright-core. Playwright's
+// own browser download cannot reach its host from this project's machines; the Debian package
+// comes from the same mirror as everything else, and is installed here when missing.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_BIN = process.env.AIRSIGN_UI_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Installs Debian's chromium when it is missing (as root, or with sudo as on GitHub's runners). */
+export function ensureChromium(say) {
+	if (existsSync(CHROMIUM_BIN)) return CHROMIUM_BIN;
+	const asRoot = process.getuid?.() === 0;
+	const apt = (args) =>
+		execFileSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
+			stdio: ['ignore', 'inherit', 'inherit'],
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			timeout: 600_000,
+		});
+	say(`${CHROMIUM_BIN} missing: apt-get install chromium (once, about a minute)`);
+	apt(['update']);
+	apt(['install', '-y', '--no-install-recommends', 'chromium']);
+	if (!existsSync(CHROMIUM_BIN))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM_BIN} is missing`);
+	return CHROMIUM_BIN;
+}
+
+export async function launchChromium() {
+	return await chromium.launch({
+		executablePath: CHROMIUM_BIN,
+		headless: true,
+		// --no-sandbox: Chromium's sandbox needs user namespaces, which root in a container lacks.
+		args: ['--no-sandbox', '--disable-dev-shm-usage'],
+	});
+}
+
+/**
+ * A browser context whose pages define `__name`: tsx compiles this tier with esbuild's keepNames,
+ * so a function handed to `page.evaluate` that names an inner function calls it in the page.
+ */
+export async function newContext(browser, options) {
+	const context = await browser.newContext(options);
+	await context.addInitScript('window.__name = (fn) => fn;');
+	return context;
+}

@@ -1,0 +1,133 @@
+// @ts-nocheck (typed file by file: issue 34)
+// Page helpers for n8n's editor (2.41.3; those used on 1.123.81 too), by the data-test-id
+// attributes n8n's own Playwright tests use. Nothing here waits for a fixed time: every wait is for
+// something to appear, bounded by UI_TIMEOUT_MS only so that a hung page fails instead of hanging
+// the tier.
+import { PROFILE } from '../install-n8n.mts';
+
+/** Bound of one wait in the browser. Generous: the machine is often heavily loaded. */
+export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 90_000;
+
+export const byTestId = (scope, id) => scope.locator(`[data-test-id="${id}"]`);
+
+/** Logs in on /signin and waits for the editor's main view. */
+export async function logIn(page, baseUrl, { email, password }) {
+	await page.goto(`${baseUrl}/signin`, { waitUntil: 'domcontentloaded' });
+	const form = byTestId(page, 'signin-form');
+	await form.locator('input[type="email"], input[name="emailOrLdapLoginId"]').first().fill(email);
+	await form.locator('input[type="password"]').fill(password);
+	await byTestId(form, 'form-submit-button').click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}
+
+/**
+ * Creates a workflow through n8n's REST API from inside the page, as the editor does: n8n ties its
+ * session cookie to the browser-id header the editor sends (a request without it answers 401 and
+ * ends the session).
+ */
+export async function createWorkflow(
+	page,
+	baseUrl,
+	{ name, nodes, connections = {} },
+	{ profile = PROFILE } = {},
+) {
+	const { status, body } = await page.evaluate(
+		async ({ url, workflow }) => {
+			const res = await fetch(url, {
+				method: 'POST',
+				credentials: 'include',
+				headers: {
+					'content-type': 'application/json',
+					'browser-id': localStorage.getItem('n8n-browserId') ?? '',
+				},
+				body: JSON.stringify(workflow),
+			});
+			return { status: res.status, body: await res.text() };
+		},
+		{
+			url: `${baseUrl}/rest/workflows`,
+			workflow: {
+				name,
+				nodes,
+				connections,
+				settings: { executionOrder: 'v1' },
+				...profile.restWorkflowFields,
+			},
+		},
+	);
+	if (status !== 200) throw new Error(`POST /rest/workflows: ${status} ${body.slice(0, 500)}`);
+	return JSON.parse(body).data.id;
+}
+
+/** Clicks the + on a node's main output (or on its input `handle`, e.g. ai_tool) and waits for the nodes panel. */
+export async function openNodeCreatorFrom(page, nodeName, { handle } = {}) {
+	// n8n loads the nodes panel's code on its first opening in a page and, from an AI handle,
+	// pushes the handle's view (Tools, …) one tick after opening: when the code is still loading
+	// then, the panel mounts later and stays on "Other AI Nodes". Opened and closed once first, the
+	// panel mounts at once.
+	if (handle) {
+		await openNodeCreatorFrom(page, nodeName);
+		await page.keyboard.press('Escape');
+		await byTestId(page, 'node-creator').waitFor({ state: 'hidden' });
+	}
+	const handleId = handle ? `inputs/${handle}/0` : 'outputs/main/0';
+	await byTestId(
+		canvasNode(page, nodeName).locator(`[data-handleid="${handleId}"]`),
+		'canvas-handle-plus',
+	).click();
+	const creator = byTestId(page, 'node-creator');
+	await creator.waitFor();
+	return creator;
+}
+
+/** Opens a saved workflow and waits for its canvas to show its nodes. */
+export async function openWorkflow(page, baseUrl, workflowId) {
+	await page.goto(`${baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+	await canvasNodes(page).first().waitFor();
+}
+
+export const canvasNodes = (page) => byTestId(page, 'canvas-node');
+
+export function canvasNode(page, name) {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+}
+
+/** Opens a node's panel (NDV) by double-clicking it on the canvas. */
+export async function openNode(page, name) {
+	await canvasNode(page, name).dblclick();
+	const ndv = byTestId(page, 'ndv');
+	await ndv.waitFor();
+	return ndv;
+}
+
+export async function closeNode(page) {
+	await page.keyboard.press('Escape');
+	await byTestId(page, 'ndv').waitFor({ state: 'hidden' });
+}
+
+/** Picks `optionText` in the options parameter `name` (in the open panel, or in `scope`). */
+export async function chooseOption(page, name, optionText, scope = byTestId(page, 'ndv')) {
+	const input = byTestId(scope, `parameter-input-${name}`);
+	const field = input.locator('input').first();
+	if ((await field.inputValue()) === optionText) return;
+	await input.click();
+	// An option's accessible name includes its description: match its title line exactly.
+	await page
+		.getByRole('option')
+		.filter({ visible: true })
+		.filter({ has: page.getByText(optionText, { exact: true }) })
+		.first()
+		.click();
+	await page.waitForFunction(
+		([el, expected]) => el.value === expected,
+		[await field.elementHandle(), optionText],
+	);
+}
+
+/** The visible text of the open panel's parameters (labels, notices, hints). */
+export async function parameterPanelText(page) {
+	return await byTestId(page, 'ndv')
+		.locator('[data-test-id="node-parameters"], .node-parameters-wrapper')
+		.first()
+		.innerText();
+}

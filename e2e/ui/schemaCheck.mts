@@ -1,0 +1,154 @@
+// @ts-nocheck (typed file by file: issue 34)
+// UI tier step 9: before anything has run, a node's input shows the fields of the node before it
+// from the package's output schemas (scripts/output-schemas.ts), marked by n8n as a preview
+// ("Usually outputs the following fields"). The workflow: AirSign Trigger → Session → Get → No-op.
+// - n8n 2.41.3 (the tier's n8n): the No-op's input shows Get's fields. Its editor shows no preview
+//   of a trigger's fields ("Trigger nodes do not have schema previews", docs/compatibility.md).
+// - n8n 1.123.81 (an `npm run dev` of its own): Get's input shows the trigger's fields.
+import {
+	UI_TIMEOUT_MS,
+	byTestId,
+	closeNode,
+	createWorkflow,
+	logIn,
+	openNode,
+	openWorkflow,
+} from './editor.mts';
+import { startDevServer } from './devServer.mts';
+import { DEV_OWNER } from '../lib/fixtures.mts';
+import { N8N_PROFILES, installN8n } from '../install-n8n.mts';
+import { newContext } from './chromium.mts';
+
+const TRIGGER = 'AirSign Trigger';
+const GET = 'Fetch the session';
+const NEXT = 'Next step';
+/** What the README lists in the trigger's items (version 2). */
+export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
+export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
+
+const workflow = (name) => ({
+	name,
+	nodes: [
+		{
+			id: 'a1b2c3d4-0000-4000-8000-0000000000f1',
+			name: TRIGGER,
+			type: 'n8n-nodes-airsign.airSignTrigger',
+			typeVersion: 2,
+			position: [0, 0],
+			parameters: { events: ['recipientStatusChanged'] },
+			credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+		},
+		{
+			id: 'a1b2c3d4-0000-4000-8000-0000000000f2',
+			name: GET,
+			type: 'n8n-nodes-airsign.airSign',
+			typeVersion: 1,
+			position: [300, 0],
+			parameters: {
+				resource: 'session',
+				operation: 'get',
+				sessionId: { __rl: true, mode: 'id', value: '={{ $json.sessionId }}' },
+			},
+			credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+		},
+		{
+			id: 'a1b2c3d4-0000-4000-8000-0000000000f3',
+			name: NEXT,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [600, 0],
+			parameters: {},
+		},
+	],
+	connections: {
+		[TRIGGER]: { main: [[{ node: GET, type: 'main', index: 0 }]] },
+		[GET]: { main: [[{ node: NEXT, type: 'main', index: 0 }]] },
+	},
+});
+
+let checkedOnN8n1 = false;
+
+/**
+ * On the tier's n8n 2.41.3, then (once, whatever the theme) on n8n 1.123.81: installed if missing,
+ * with an `npm run dev` of its own, stopped after.
+ */
+export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
+	await inputShows(page, dev.n8nUrl, `UI tier: fields before a run (${theme})`, NEXT, GET_PATHS);
+	if (checkedOnN8n1) return;
+	await installN8n({ profile: '1' });
+	const previous = process.env.AIRSIGN_E2E_N8N;
+	process.env.AIRSIGN_E2E_N8N = '1'; // read by the dev server's child when it starts
+	let dev1;
+	try {
+		dev1 = await startDevServer({ say: (m) => say(`n8n 1.123.81: ${m}`) });
+	} finally {
+		if (previous === undefined) delete process.env.AIRSIGN_E2E_N8N;
+		else process.env.AIRSIGN_E2E_N8N = previous;
+	}
+	const context = await newContext(browser, { viewport: { width: 1440, height: 900 } });
+	context.setDefaultTimeout(UI_TIMEOUT_MS);
+	try {
+		const page1 = await context.newPage();
+		await logIn(page1, dev1.n8nUrl, DEV_OWNER);
+		const [url, n8n1] = [dev1.n8nUrl, { n8n1: true }];
+		await inputShows(page1, url, 'UI tier: the trigger before a run', GET, TRIGGER_PATHS, n8n1);
+		await inputShows(page1, url, 'UI tier: Get before a run', NEXT, GET_PATHS, n8n1);
+		checkedOnN8n1 = true;
+	} finally {
+		await context.close();
+		await dev1.stop();
+	}
+}
+
+/** A new workflow; the input of `nodeName` shows a preview with a row for each of `paths`. */
+async function inputShows(page, baseUrl, name, nodeName, paths, { n8n1 = false } = {}) {
+	const profile = N8N_PROFILES[n8n1 ? '1' : '2'];
+	const id = await createWorkflow(page, baseUrl, workflow(name), { profile });
+	await openWorkflow(page, baseUrl, id);
+	const ndv = await openNode(page, nodeName);
+	const input = byTestId(ndv, 'ndv-input-panel');
+	const schemaMode = byTestId(input, 'ndv-run-data-display-mode').getByText('Schema', {
+		exact: true,
+	});
+	if (await schemaMode.isVisible()) await schemaMode.click();
+	await byTestId(input, 'schema-preview-warning').first().waitFor();
+	await schemaShows(page, paths);
+	await closeNode(page);
+}
+
+/**
+ * Waits until the input's schema view has shown a row for each path (its data-path). It renders
+ * only the rows in sight, so each check that finds one missing moves its scroller on by a screen
+ * (back to the top after the end).
+ */
+async function schemaShows(page, expected) {
+	const SEEN = '__airsignSchemaPaths';
+	try {
+		await page.waitForFunction(
+			({ expected, SEEN }) => {
+				const panel = document.querySelector('[data-test-id="ndv-input-panel"]');
+				const seen = (window[SEEN] ??= new Set());
+				panel?.querySelectorAll('[data-path]').forEach((el) => seen.add(el.dataset.path));
+				if (expected.every((p) => seen.has(p))) return true;
+				let scroller = panel?.querySelector('[data-test-id="run-data-schema-item"]');
+				while (scroller && scroller.scrollHeight <= scroller.clientHeight)
+					scroller = scroller.parentElement;
+				if (scroller)
+					scroller.scrollTop =
+						scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1
+							? 0
+							: scroller.scrollTop + Math.max(50, scroller.clientHeight - 40);
+				return false;
+			},
+			{ expected, SEEN },
+			{ polling: 'raf', timeout: UI_TIMEOUT_MS },
+		);
+	} catch (error) {
+		const seen = await page.evaluate((SEEN) => [...(window[SEEN] ?? [])], SEEN);
+		throw new Error(
+			`the schema view before a run lacks ${expected.filter((p) => !seen.includes(p)).join(', ')}; it showed ${seen.join(' ')} (${error.message.split('\n')[0]})`,
+		);
+	} finally {
+		await page.evaluate((SEEN) => delete window[SEEN], SEEN);
+	}
+}

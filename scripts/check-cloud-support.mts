@@ -1,0 +1,37 @@
+// @ts-nocheck (typed file by file: issue 34)
+// `npm run lint:cloud-support` (part of `npm run lint`): fails unless n8n's own CLI says this
+// package is eligible for n8n Cloud verification.
+//
+// The check is n8n's, not a copy of it: `n8n-node cloud-support` (from @n8n/node-cli, pinned in
+// devDependencies) reports eligible only when package.json has `n8n.strict: true` AND
+// eslint.config.mjs is, whitespace aside, exactly n8n's default (`import { config } from
+// '@n8n/node-cli/eslint'; export default config;`). Nothing may be added to that file, so the
+// project's other folders (test, e2e, bench, sandbox, scripts) are kept apart by what `npm run
+// lint` hands to ESLint, not by the config: see the `lint` script.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+// The package exports only ./eslint (dist/configs/eslint.js): its folder is three levels up.
+const cliDir = path.resolve(path.dirname(require.resolve('@n8n/node-cli/eslint')), '..', '..');
+const cli = path.join(cliDir, 'bin', 'n8n-node.mjs');
+
+const run = spawnSync(process.execPath, [cli, 'cloud-support'], {
+	cwd: ROOT,
+	encoding: 'utf8',
+	stdio: ['ignore', 'pipe', 'pipe'],
+	env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+});
+const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+const eligible = run.status === 0 && /Status: eligible for n8n Cloud verification/.test(output);
+if (!eligible) {
+	process.stderr.write(output);
+	console.error(
+		'lint:cloud-support: `n8n-node cloud-support` does not report this package as eligible',
+	);
+	process.exit(1);
+}
+console.log('lint:cloud-support: eligible for n8n Cloud verification (n8n-node cloud-support)');

@@ -1,0 +1,200 @@
+// @ts-nocheck (typed file by file: issue 34)
+/**
+ * Writes the figures of one `npm run fuzz` into docs/reliability.md and the README, between their
+ * `<!-- fuzz-figures -->` markers, from that run's saved output, so that no figure is copied by hand:
+ *
+ *   npm run fuzz 2>&1 | tee fuzz.log
+ *   npx tsx scripts/fuzz-figures.mts fuzz.log [--commit <sha>] [--date YYYY-MM-DD]
+ *
+ * `npm run fuzz` runs the n8n 2.x engine's vitest run, then the n8n 1.x engine's: the log holds two
+ * runs, in that order. Every property prints `[fuzz] passed: "<property>", <n> case(s), seed <s>;
+ * tried: <what> <count>, …` (test/fuzz/budget.ts). A log with a failure, or without both runs, is
+ * refused: only a green run is recorded.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+
+const ENGINES = ['n8n 2.x', 'n8n 1.x'];
+const START =
+	'<!-- fuzz-figures: written by scripts/fuzz-figures.mts from a log of npm run fuzz, do not edit -->';
+const END = '<!-- /fuzz-figures -->';
+
+/** The kinds of input item an input property counts (test/fuzz/inputCases.ts). */
+const INPUT_ITEM_KINDS = ['items valid', 'items invalid', 'items junk'];
+
+// Strips the colours vitest adds when it writes to a terminal.
+const plain = (text) => stripVTControlCharacters(text);
+
+/** One engine's run: its properties, its vitest summary and its duration. */
+export function parseRun(text) {
+	const properties = [];
+	for (const match of text.matchAll(
+		/^\[fuzz\] (passed|FAILED): "([^"]+)", (\d+) case\(s\), seed (-?\d+); tried: (.*)$/gm,
+	)) {
+		const tried = {};
+		for (const part of match[5].split(', ').filter(Boolean)) {
+			const at = part.lastIndexOf(' ');
+			tried[part.slice(0, at)] = Number(part.slice(at + 1));
+		}
+		properties.push({
+			passed: match[1] === 'passed',
+			name: match[2],
+			cases: Number(match[3]),
+			seed: Number(match[4]),
+			tried,
+		});
+	}
+	const files = /Test Files\s+(.*)/.exec(text)?.[1] ?? '';
+	const durationSeconds = Number(/Duration\s+([\d.]+)s/.exec(text)?.[1] ?? NaN);
+	return { properties, filesSummary: files.trim(), durationSeconds };
+}
+
+/** Both engines' runs, or an error saying why this log cannot be recorded. */
+export function parseLog(log) {
+	const text = plain(log);
+	const runs = text.split(/^\s*RUN\s+v\S+ .*$/m).slice(1);
+	if (runs.length !== ENGINES.length) {
+		throw new Error(
+			`expected ${ENGINES.length} vitest runs (n8n 2.x, then n8n 1.x), found ${runs.length}`,
+		);
+	}
+	const parsed = runs.map(parseRun);
+	parsed.forEach((run, i) => {
+		const failed = run.properties.filter((p) => !p.passed).map((p) => p.name);
+		if (failed.length > 0) throw new Error(`${ENGINES[i]}: failed: ${failed.join(', ')}`);
+		// A run cut short (a crash, Ctrl-C) prints no summary: only a finished, green one counts.
+		const green = /^\d+ passed/.test(run.filesSummary) && !/failed/.test(run.filesSummary);
+		if (!green || run.properties.length === 0 || !Number.isFinite(run.durationSeconds)) {
+			throw new Error(`${ENGINES[i]}: not green (Test Files ${run.filesSummary || 'missing'})`);
+		}
+	});
+	const names = (run) =>
+		run.properties
+			.map((p) => p.name)
+			.sort()
+			.join('\n');
+	if (names(parsed[0]) !== names(parsed[1]))
+		throw new Error('the two engines ran different properties');
+	return parsed;
+}
+
+const thousands = (n) => n.toLocaleString('en-GB');
+const minutes = (seconds) => `${Math.round(seconds / 60)} min`;
+
+/** Inputs first, then answers; by name within each. */
+function ordered(properties) {
+	const rank = (p) => (p.name.startsWith('inputs') ? 0 : 1);
+	return [...properties].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+function totals(run) {
+	let cases = 0;
+	let inputItems = 0;
+	let answerCases = 0;
+	for (const p of run.properties) {
+		cases += p.cases;
+		if (p.name.startsWith('inputs')) {
+			inputItems += INPUT_ITEM_KINDS.reduce((sum, kind) => sum + (p.tried[kind] ?? 0), 0);
+		} else answerCases += p.cases;
+	}
+	return { cases, inputItems, answerCases };
+}
+
+const casesEach = (run) => {
+	const counts = [...new Set(run.properties.map((p) => p.cases))];
+	return counts.length === 1 ? thousands(counts[0]) : counts.map(thousands).join(' to ');
+};
+
+function runLine(run, engine) {
+	const t = totals(run);
+	return (
+		`${engine}: ${run.properties.length} properties × ${casesEach(run)} cases, all passed ` +
+		`(${thousands(t.cases)} cases: ${thousands(t.inputItems)} items of input, ` +
+		`${thousands(t.answerCases)} fuzzed answers) in ${minutes(run.durationSeconds)}`
+	);
+}
+
+function provenance({ date, commit }) {
+	const where = commit ? ` on a fresh clone of \`${commit}\`` : '';
+	return `One uninterrupted \`npm run fuzz\`${where}, ${date}:`;
+}
+
+export function renderReadme(runs, meta) {
+	return [
+		START,
+		provenance(meta),
+		'',
+		...runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`),
+		END,
+	].join('\n');
+}
+
+export function renderDoc(runs, meta) {
+	const [v2, v1] = runs;
+	const byName = new Map(v1.properties.map((p) => [p.name, p]));
+	const label = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+	const tried = (p) =>
+		Object.entries(p.tried)
+			.sort(([a], [b]) => a.localeCompare(b))
+			.map(([what, n]) => `${what} ${thousands(n)}`)
+			.join(', ');
+	const rows = ordered(v2.properties).map((p) => {
+		const other = byName.get(p.name);
+		return `| ${label(p.name)} | ${thousands(p.cases)} passed (seed ${p.seed}) | ${thousands(other.cases)} passed (seed ${other.seed}) | ${tried(p)} |`;
+	});
+	return [
+		START,
+		provenance(meta),
+		'',
+		...runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`),
+		'',
+		'| Property | n8n 2.x | n8n 1.x | What the 2.x cases tried |',
+		'|---|---|---|---|',
+		...rows,
+		END,
+	].join('\n');
+}
+
+function replaceBlock(text, block, file) {
+	const start = text.indexOf(START);
+	const end = text.indexOf(END);
+	if (start === -1 || end < start) throw new Error(`${file} has no fuzz-figures markers`);
+	return text.slice(0, start) + block + text.slice(end + END.length);
+}
+
+function main(argv) {
+	const [logPath, ...rest] = argv;
+	if (!logPath)
+		throw new Error(
+			'usage: npx tsx scripts/fuzz-figures.mts <log of npm run fuzz> [--commit <sha>] [--date YYYY-MM-DD]',
+		);
+	const option = (name) => {
+		const at = rest.indexOf(name);
+		return at === -1 ? undefined : rest[at + 1];
+	};
+	const meta = {
+		commit: option('--commit'),
+		date: option('--date') ?? statSync(logPath).mtime.toISOString().slice(0, 10),
+	};
+	const runs = parseLog(readFileSync(logPath, 'utf8'));
+	const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+	for (const [file, render] of [
+		['README.md', renderReadme],
+		['docs/reliability.md', renderDoc],
+	]) {
+		const at = path.join(root, file);
+		writeFileSync(at, replaceBlock(readFileSync(at, 'utf8'), render(runs, meta), file));
+		console.log(`[fuzz-figures] wrote ${file}`);
+	}
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	try {
+		main(process.argv.slice(2));
+	} catch (error) {
+		console.error(`[fuzz-figures] ${error.message}`);
+		process.exit(1);
+	}
+}

