@@ -1,21 +1,58 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Child-process helpers: bounded in time, output captured, errors that show the output's tail.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 // Commands still running when this process exits (a failed assertion, a signal) are killed with
 // their process group, so no `n8n execute` or npm outlives the test that started it.
-const live = new Set();
+const live = new Set<ChildProcess>();
 process.on('exit', () => {
 	for (const child of live) killTree(child, 'SIGKILL');
 });
 
-export const tail = (text, max = 4000) => (text.length > max ? '…' + text.slice(-max) : text);
+export const tail = (text: string, max = 4000): string =>
+	text.length > max ? '…' + text.slice(-max) : text;
+
+/** How a process ended: its exit code, or the signal that ended it (then `code` is null). */
+export interface ExitStatus {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+/** What runCommand resolves: how the command ended, its whole output and its time. */
+export interface CommandResult extends ExitStatus {
+	stdout: string;
+	stderr: string;
+	ms: number;
+}
+
+/** runCommand's options (all optional). */
+export interface RunCommandOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	timeoutMs?: number;
+	/** Written to the command's stdin, which is then closed. */
+	input?: string | Buffer;
+	/** A non-zero exit resolves instead of rejecting. */
+	allowFailure?: boolean;
+	/** The command's name in error messages (default: the command line). */
+	label?: string;
+	uid?: number;
+	gid?: number;
+}
+
+/** The error runCommand rejects with after the command ran: its result attached. */
+export type CommandError = Error & { result: CommandResult };
 
 /**
  * How a process ended, in words: "exit 1", or "killed by signal SIGSEGV". A process that a signal
  * ended has no exit code; printing only the code ("exit null") hides what happened to it.
  */
-export function describeExit({ code, signal }) {
+export function describeExit({
+	code,
+	signal,
+}: {
+	code?: number | null;
+	signal?: string | null;
+}): string {
 	return code === null || code === undefined
 		? `killed by signal ${signal ?? '(unknown)'}`
 		: `exit ${code}`;
@@ -27,12 +64,21 @@ export function describeExit({ code, signal }) {
  * `uid`/`gid` (when running as root) run it as another user, e.g. PostgreSQL's initdb.
  */
 export function runCommand(
-	cmd,
-	args,
-	{ cwd, env, timeoutMs = 120_000, input, allowFailure = false, label, uid, gid } = {},
-) {
+	cmd: string,
+	args: readonly string[],
+	{
+		cwd,
+		env,
+		timeoutMs = 120_000,
+		input,
+		allowFailure = false,
+		label,
+		uid,
+		gid,
+	}: RunCommandOptions = {},
+): Promise<CommandResult> {
 	const name = label ?? [cmd, ...args].join(' ');
-	return new Promise((resolve, reject) => {
+	return new Promise<CommandResult>((resolve, reject) => {
 		const t0 = Date.now();
 		const child = spawn(cmd, args, {
 			cwd,
@@ -46,8 +92,8 @@ export function runCommand(
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
-		child.stdout.on('data', (c) => (stdout += c));
-		child.stderr.on('data', (c) => (stderr += c));
+		child.stdout.on('data', (c: Buffer) => (stdout += c));
+		child.stderr.on('data', (c: Buffer) => (stderr += c));
 		const timer = setTimeout(() => {
 			timedOut = true;
 			killTree(child);
@@ -61,7 +107,7 @@ export function runCommand(
 			live.delete(child);
 			clearTimeout(timer);
 			const ms = Date.now() - t0;
-			const result = { code, signal, stdout, stderr, ms };
+			const result: CommandResult = { code, signal, stdout, stderr, ms };
 			if (timedOut)
 				return reject(
 					Object.assign(
@@ -82,15 +128,21 @@ export function runCommand(
 	});
 }
 
-export function describeOutput({ stdout = '', stderr = '' }) {
+export function describeOutput({
+	stdout = '',
+	stderr = '',
+}: {
+	stdout?: string;
+	stderr?: string;
+}): string {
 	return `--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
 }
 
 /** Kills a detached child and its process group (only that group: the child we started). */
-export function killTree(child, signal = 'SIGTERM') {
+export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
 	if (child.exitCode !== null || child.signalCode !== null) return;
 	try {
-		process.kill(-child.pid, signal);
+		process.kill(-Number(child.pid), signal);
 	} catch {
 		try {
 			child.kill(signal);
@@ -104,7 +156,12 @@ export function killTree(child, signal = 'SIGTERM') {
  * `signal` (default SIGTERM) to the whole process group, SIGKILL after graceMs; resolves with how
  * it exited.
  */
-export async function stopGracefully(child, exitPromise, graceMs, signal = 'SIGTERM') {
+export async function stopGracefully<T>(
+	child: ChildProcess,
+	exitPromise: Promise<T>,
+	graceMs: number,
+	signal: NodeJS.Signals = 'SIGTERM',
+): Promise<T> {
 	killTree(child, signal);
 	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
 	const result = await exitPromise;
@@ -112,7 +169,10 @@ export async function stopGracefully(child, exitPromise, graceMs, signal = 'SIGT
 	return result;
 }
 
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** fetch's options, with headers as a plain object (fetchFresh adds one to them). */
+export type FetchInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
 
 /**
  * `fetch` on a new connection each time (`Connection: close`). Node's fetch keeps idle sockets for
@@ -120,11 +180,15 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * timers race, a request goes out on a socket the server is closing, and fetch fails ("fetch
  * failed", other side closed). Seen once in check e on a machine with both cores loaded.
  */
-export function fetchFresh(url, init = {}) {
+export function fetchFresh(url: string | URL, init: FetchInit = {}): Promise<Response> {
 	return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } });
 }
 
-export async function timed(label, fn, timings) {
+export async function timed<T>(
+	label: string,
+	fn: () => T | Promise<T>,
+	timings?: Record<string, number>,
+): Promise<T> {
 	const t0 = Date.now();
 	try {
 		return await fn();
