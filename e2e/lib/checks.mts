@@ -1,16 +1,32 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Named, timed checks for a tier: each records PASS/FAIL with its time and never throws (a failed
 // check is reported, the tier goes on); setup steps are timed and throw (a failed step fails the
 // checks that need it). Shared by the real-n8n tier and the queue-mode tier.
 
-const secs = (ms) => (ms / 1000).toFixed(1);
+const secs = (ms: number): string => (ms / 1000).toFixed(1);
+
+/** One check's outcome: its time in seconds and its detail (what it returned, or the error's first line). */
+export interface CheckResult {
+	name: string;
+	ok: boolean;
+	s: number;
+	detail: unknown;
+}
+
+/** What createChecks returns: the results so far, and the two ways to run a timed piece of work. */
+export interface Checks {
+	results: CheckResult[];
+	/** Runs a check; resolves whether it passed (never rejects). `fn` may resolve a detail to print. */
+	check: (name: string, fn: () => unknown) => Promise<boolean>;
+	/** Runs a setup step, logs its time and resolves its value (rejects as `fn` does). */
+	step: <T>(label: string, fn: () => T | Promise<T>) => Promise<T>;
+}
 
 /** `log` prints one line with the tier's prefix. */
-export function createChecks(log) {
+export function createChecks(log: (line: string) => void): Checks {
 	/** { name, ok, s, detail } per check, in the order they ended. */
-	const results = [];
+	const results: CheckResult[] = [];
 
-	async function check(name, fn) {
+	async function check(name: string, fn: () => unknown): Promise<boolean> {
 		const t0 = Date.now();
 		try {
 			const detail = await fn();
@@ -32,7 +48,7 @@ export function createChecks(log) {
 		}
 	}
 
-	async function step(label, fn) {
+	async function step<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 		const t0 = Date.now();
 		const value = await fn();
 		log(`${label}: ${secs(Date.now() - t0)} s`);
