@@ -1,9 +1,40 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The n8n versions the end-to-end tier runs, and everything that differs between them, in one
 // place. e2e/install-n8n.mts installs a profile; e2e/lib/n8n.mts drives the profile chosen for
 // the process (environment variable AIRSIGN_E2E_N8N, default '2'). See e2e/README.md.
 
-export const N8N_PROFILES = {
+/** The profiles' ids, as AIRSIGN_E2E_N8N and `--n8n` name them. */
+export type N8nProfileId = '1' | '2';
+
+/** One n8n version the tier runs, and what the tier does differently for it. */
+export interface N8nProfile {
+	id: N8nProfileId;
+	/** For messages, e.g. 'n8n 2.41.3'. */
+	label: string;
+	/** The n8n version installed. */
+	n8n: string;
+	/** The registry package that brings the Node n8n runs on; null: the Node that runs the tier. */
+	node: { package: string; version: string } | null;
+	/** npm overrides of the install's package.json. */
+	overrides: Record<string, string>;
+	/** Packages of the last install, for the installer's progress line. */
+	packages: number;
+	/** The install's folder under .cache/. */
+	cacheFolder: string;
+	/** The environment variable that moves the install elsewhere. */
+	cacheEnv: string;
+	/** Environment of every n8n process of this version. */
+	env: Record<string, string>;
+	/** Whether each n8n process starts a task broker (and so needs its own broker port). */
+	taskBroker: boolean;
+	/** Environment of one-shot commands (execute, import) only. */
+	oneShotEnv: Record<string, string>;
+	/** The n8n command line (without `n8n`) that marks workflow `id` active for the next start. */
+	activateCommand: (id: string) => string[];
+	/** Fields a workflow created over REST needs besides the editor's. */
+	restWorkflowFields: { active?: boolean };
+}
+
+export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 	2: {
 		id: '2',
 		label: 'n8n 2.41.3',
@@ -65,7 +96,7 @@ export const N8N_PROFILES = {
 		// keeps n8n's default engine.
 		oneShotEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
 		// Marks a workflow active for the next `n8n start` (2.x: "publish").
-		activateCommand: (id) => ['publish:workflow', `--id=${id}`],
+		activateCommand: (id: string) => ['publish:workflow', `--id=${id}`],
 		// Fields a workflow created over REST (POST /rest/workflows) needs besides the editor's.
 		restWorkflowFields: {},
 	},
@@ -94,18 +125,26 @@ export const N8N_PROFILES = {
 		taskBroker: false,
 		oneShotEnv: {},
 		// `publish:workflow` does not exist in 1.x.
-		activateCommand: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
+		activateCommand: (id: string) => ['update:workflow', `--id=${id}`, '--active=true'],
 		// 1.x's workflow_entity.active is NOT NULL with no default: a REST create without it fails.
 		restWorkflowFields: { active: false },
 	},
 };
 
-export const DEFAULT_PROFILE = '2';
+export const DEFAULT_PROFILE: N8nProfileId = '2';
+
+/** The profile named `id`, if any (a lookup by any text, as AIRSIGN_E2E_N8N or `--n8n` give it). */
+export function findProfile(id: string): N8nProfile | undefined {
+	const byName: Record<string, N8nProfile | undefined> = N8N_PROFILES;
+	return byName[id];
+}
+
+const isProfileId = (id: string): id is N8nProfileId => Boolean(findProfile(id));
 
 /** The profile chosen for this process: AIRSIGN_E2E_N8N=1|2 (default 2). */
-export function activeProfileId() {
+export function activeProfileId(): N8nProfileId {
 	const id = process.env.AIRSIGN_E2E_N8N ?? DEFAULT_PROFILE;
-	if (!N8N_PROFILES[id])
+	if (!isProfileId(id))
 		throw new Error(
 			`AIRSIGN_E2E_N8N=${id}: no such n8n profile (${Object.keys(N8N_PROFILES).join(', ')})`,
 		);
