@@ -1,0 +1,286 @@
+// The installer's tools (e2e/install-n8n.mts): child processes with their output read line by line,
+// its progress lines, npm's output summed up while n8n installs, and probes of the installed Node,
+// sqlite3 and node-gyp.
+import { spawn } from 'node:child_process';
+import {
+	appendFileSync,
+	existsSync,
+	readdirSync,
+	readFileSync,
+	writeFileSync,
+	type Dirent,
+} from 'node:fs';
+import path from 'node:path';
+import type { N8nInstallation } from './n8n-installation.mts';
+
+/** run's options: `onLine` receives each line of stdout and stderr as it comes. */
+export interface RunOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	label?: string;
+	onLine?: (line: string) => void;
+}
+
+/** Reads npm's output while it installs n8n (see npmInstallMonitor). */
+export interface NpmInstallMonitor {
+	onLine: (line: string) => void;
+	/** The progress so far, in words, for the ticker. */
+	status: () => string;
+	/** Prints what was counted instead of shown. */
+	summary: () => void;
+}
+
+/** Runs a command; resolves the tail of its output (stdout and stderr), rejects on a non-zero exit. */
+export function run(
+	cmd: string,
+	args: string[],
+	{ cwd, env, label, onLine }: RunOptions,
+): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let tail = '';
+		const partial = { stdout: '', stderr: '' };
+		const keep = (name: 'stdout' | 'stderr') => (chunk: Buffer) => {
+			tail = (tail + chunk.toString()).slice(-8000);
+			if (!onLine) return;
+			const lines = (partial[name] + chunk.toString()).split('\n');
+			partial[name] = lines.pop() ?? '';
+			for (const line of lines) onLine(line);
+		};
+		child.stdout.on('data', keep('stdout'));
+		child.stderr.on('data', keep('stderr'));
+		child.on('error', reject);
+		child.on('close', (code, signal) => {
+			if (onLine) for (const rest of Object.values(partial)) if (rest) onLine(rest);
+			if (code === 0) resolve(tail);
+			else
+				reject(
+					new Error(
+						`${label ?? cmd} failed (${code === null ? `killed by signal ${signal}` : `exit ${code}`}):\n${tail}`,
+					),
+				);
+		});
+	});
+}
+
+/** One line of the installer's output. */
+export const say = (line: string): boolean => process.stdout.write(`[install-n8n] ${line}\n`);
+export const seconds = (ms: number): string => {
+	const s = Math.round(ms / 1000);
+	return s < 90 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+};
+
+/**
+ * A line every 15 s while a long step runs (its label, time so far and status()), so that a first
+ * run on a busy machine never sits silent for minutes.
+ */
+export function ticker(
+	label: string,
+	status: () => string = () => '',
+	{ everyMs = 15_000, print = say }: { everyMs?: number; print?: (line: string) => void } = {},
+): () => void {
+	const t0 = Date.now();
+	const timer = setInterval(() => {
+		const detail = status();
+		print(`${label}: ${seconds(Date.now() - t0)} so far${detail ? `, ${detail}` : ''}`);
+	}, everyMs);
+	timer.unref();
+	return () => clearInterval(timer);
+}
+
+/** Runs one numbered step of the install, with a line before and one with its time after. */
+export async function step<T>(
+	number: number,
+	total: number,
+	name: string,
+	fn: () => Promise<T>,
+): Promise<T> {
+	const t0 = Date.now();
+	say(`step ${number} of ${total}: ${name} ...`);
+	const result = await fn();
+	say(`step ${number} of ${total} done in ${seconds(Date.now() - t0)}: ${name}`);
+	return result;
+}
+
+/** Packages in an earlier install of this n8n's lock file (a retry knows its total), if any. */
+function lockedPackageCount(inst: N8nInstallation): number | undefined {
+	try {
+		const lock: { packages?: Record<string, { version?: string; link?: boolean }> } = JSON.parse(
+			readFileSync(path.join(inst.cacheDir, 'package-lock.json'), 'utf8'),
+		);
+		if (lock.packages?.['node_modules/n8n']?.version !== inst.profile.n8n) return undefined;
+		return Object.entries(lock.packages ?? {}).filter(
+			([key, v]) => key.includes('node_modules/') && !v.link,
+		).length;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Packages unpacked so far: folders with a package.json in node_modules, nested ones too. */
+function countUnpacked(dir: string): number {
+	let count = 0;
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return 0;
+	}
+	for (const entry of entries) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		const names = entry.name.startsWith('@')
+			? readdirSync(path.join(dir, entry.name)).map((name) => path.join(entry.name, name))
+			: [entry.name];
+		for (const name of names) {
+			if (existsSync(path.join(dir, name, 'package.json'))) count++;
+			count += countUnpacked(path.join(dir, name, 'node_modules'));
+		}
+	}
+	return count;
+}
+
+/**
+ * Reads `npm install --loglevel=http`: manifests fetched while npm resolves the tree, then one
+ * tarball per package it unpacks. Every line goes to npm-install.log. Warnings: each shown once,
+ * except the two kinds a newcomer cannot act on, which are counted and explained in one line.
+ */
+export function npmInstallMonitor(
+	inst: N8nInstallation,
+	expectedPackages: number,
+): NpmInstallMonitor {
+	const logFile = path.join(inst.cacheDir, 'npm-install.log');
+	writeFileSync(logFile, '');
+	const manifests = new Set<string>();
+	const tarballs = new Set<string>();
+	let deprecated = 0;
+	const badEngine = new Set<string>(); // isolated-vm: explained in the summary
+	let engineBlock: string[] | null = null;
+	const onLine = (line: string): void => {
+		appendFileSync(logFile, line + '\n');
+		// npm logs a tarball twice (cache lookup, then fetch): counted once, by address
+		if (/^npm http /.test(line)) {
+			const url = /(https?:\/\/\S+?)(?:\s|$)/.exec(line)?.[1];
+			if (url) (/\.tgz$/.test(url) ? tarballs : manifests).add(url);
+			return;
+		}
+		if (/^npm warn deprecated /.test(line)) return void deprecated++;
+		// EBADENGINE comes as a block of lines: "Unsupported engine {", package, required, current, "}"
+		if (/^npm warn EBADENGINE /.test(line)) {
+			engineBlock = (engineBlock ?? []).concat(line);
+			if (!/^npm warn EBADENGINE \}/.test(line)) return;
+			const pkg = /package: '([^']+)'/.exec(engineBlock.join('\n'))?.[1] ?? '';
+			if (/^isolated-vm@/.test(pkg)) badEngine.add(pkg);
+			else for (const l of engineBlock) say(l);
+			engineBlock = null;
+			return;
+		}
+		if (/^npm (warn|error) /.test(line)) say(line);
+	};
+	// npm prints no count while it unpacks: the folders it has written so far are counted instead
+	const status = () => {
+		if (tarballs.size === 0)
+			return `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
+		const total = lockedPackageCount(inst) ?? expectedPackages;
+		const unpacked = countUnpacked(path.join(inst.cacheDir, 'node_modules'));
+		return `${tarballs.size} packages downloaded, ${unpacked}${total ? ` of about ${total}` : ''} unpacked`;
+	};
+	const summary = () => {
+		if (deprecated)
+			say(
+				`npm listed ${deprecated} deprecated packages deep in n8n's own dependencies (n8n's to update, nothing to do here; list in ${logFile})`,
+			);
+		if (badEngine.size)
+			say(
+				`npm warned that ${[...badEngine].join(', ')} asks for a newer Node (EBADENGINE): expected; it is never built here (--ignore-scripts) and this n8n runs without it`,
+			);
+	};
+	return { onLine, status, summary };
+}
+
+/** The environment of npm (and node-gyp): no settings of a parent `npm run`, no notices. */
+export function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const env = { ...process.env };
+	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	return {
+		...env,
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		...extra,
+	};
+}
+
+/** The install's package.json: `deps` and the profile's overrides (written only when it changes). */
+export function writePackageJson(inst: N8nInstallation, deps: Record<string, string>): void {
+	const pkg = {
+		name: `airsign-e2e-n8n-${inst.profile.id}`,
+		private: true,
+		description: `Pinned real ${inst.profile.label} for the end-to-end tests (generated by e2e/install-n8n.mts)`,
+		dependencies: deps,
+		overrides: inst.profile.overrides,
+	};
+	const file = path.join(inst.cacheDir, 'package.json');
+	const text = JSON.stringify(pkg, null, 2) + '\n';
+	if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
+
+/** Whether the install's Node binary is there and is the profile's version. */
+export async function nodeWorks(inst: N8nInstallation): Promise<boolean> {
+	if (!existsSync(inst.nodeBin)) return false;
+	try {
+		return (
+			(await run(inst.nodeBin, ['-v'], { label: 'node -v' })).trim() === `v${inst.nodeVersion}`
+		);
+	} catch {
+		return false;
+	}
+}
+
+/** Whether n8n's sqlite3 add-on loads on the install's Node. */
+export async function sqliteWorks(inst: N8nInstallation): Promise<boolean> {
+	try {
+		await run(
+			inst.nodeBin,
+			['-e', "const s=require('sqlite3');new s.Database(':memory:').close()"],
+			{ cwd: inst.n8nDir, label: 'load sqlite3' },
+		);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** node-gyp's script: from the install, else from the npm beside this Node or the system's. */
+export function findNodeGyp(inst: N8nInstallation): string {
+	const candidates = [
+		path.join(inst.cacheDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(inst.n8nDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(
+			path.dirname(process.execPath),
+			'..',
+			'lib',
+			'node_modules',
+			'npm',
+			'node_modules',
+			'node-gyp',
+			'bin',
+			'node-gyp.js',
+		),
+		'/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
+		'/usr/share/nodejs/npm/node_modules/node-gyp/bin/node-gyp.js',
+	];
+	const found = candidates.find((p) => existsSync(p));
+	if (!found) throw new Error(`node-gyp not found; looked in:\n  ${candidates.join('\n  ')}`);
+	return found;
+}
+
+/** The sqlite3 package of the install (hoisted, or under n8n). */
+export function resolveSqliteDir(inst: N8nInstallation): string {
+	for (const p of [
+		path.join(inst.cacheDir, 'node_modules', 'sqlite3'),
+		path.join(inst.n8nDir, 'node_modules', 'sqlite3'),
+	]) {
+		if (existsSync(path.join(p, 'package.json'))) return p;
+	}
+	throw new Error(`sqlite3 is not installed under ${inst.cacheDir}/node_modules`);
+}

@@ -1,0 +1,155 @@
+// Where each profile's n8n is installed (.cache/<folder>/, e2e/n8n-profiles.mts), which Node runs
+// it, and the environment every n8n process of the tier gets. e2e/install-n8n.mts re-exports it
+// all: import from there.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { activeProfileId, findProfile, type N8nProfile } from './n8n-profiles.mts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(here, '..');
+
+/** Where a profile's n8n lives and which Node runs it. */
+export interface N8nInstallation {
+	profile: N8nProfile;
+	cacheDir: string;
+	/** The Node binary that runs this n8n (and npm and node-gyp for it). */
+	nodeBin: string;
+	nodeBinDir: string;
+	/** Node's C headers for native add-ons, when known (else node-gyp fetches them). */
+	nodeHeadersDir: string | undefined;
+	nodeVersion: string;
+	n8nDir: string;
+	n8nBin: string;
+	/** The file that says the install is complete (its text: wantedMarker). */
+	marker: string;
+}
+
+/**
+ * Where a profile's n8n lives and which Node runs it: { profile, cacheDir, nodeBin, nodeBinDir,
+ * nodeHeadersDir, nodeVersion, n8nDir, n8nBin, marker }.
+ */
+export function n8nInstallation(profileId: string = activeProfileId()): N8nInstallation {
+	const profile = findProfile(profileId);
+	if (!profile) throw new Error(`no n8n profile ${profileId}`);
+	const fromEnv = process.env[profile.cacheEnv];
+	const cacheDir = fromEnv
+		? path.resolve(fromEnv)
+		: path.join(REPO_ROOT, '.cache', profile.cacheFolder);
+	let nodeBin: string;
+	let nodeHeadersDir: string | undefined;
+	let nodeVersion: string;
+	if (profile.node) {
+		// the binary package beside n8n (the binary and its C headers)
+		nodeHeadersDir = path.join(cacheDir, 'node_modules', profile.node.package);
+		nodeBin = path.join(nodeHeadersDir, 'bin', 'node');
+		nodeVersion = profile.node.version;
+	} else {
+		// the Node running this script; its headers, when installed beside it (/usr/include/node for
+		// /usr/bin/node, and in Node's release tarballs), else node-gyp fetches them
+		nodeBin = process.execPath;
+		const prefix = path.resolve(path.dirname(process.execPath), '..');
+		if (existsSync(path.join(prefix, 'include', 'node', 'node.h'))) nodeHeadersDir = prefix;
+		nodeVersion = process.versions.node;
+	}
+	const n8nDir = path.join(cacheDir, 'node_modules', 'n8n');
+	return {
+		profile,
+		cacheDir,
+		nodeBin,
+		nodeBinDir: path.dirname(nodeBin),
+		nodeHeadersDir,
+		nodeVersion,
+		n8nDir,
+		n8nBin: path.join(n8nDir, 'bin', 'n8n'),
+		marker: path.join(cacheDir, '.ready'),
+	};
+}
+
+// The profile of this process (AIRSIGN_E2E_N8N), for the helpers in lib/.
+const active = n8nInstallation();
+export const PROFILE: N8nProfile = active.profile;
+export const CACHE_DIR: string = active.cacheDir;
+export const NODE_BIN: string = active.nodeBin;
+export const N8N_DIR: string = active.n8nDir;
+export const N8N_BIN: string = active.n8nBin;
+
+/** The marker file's text for a complete install of `inst` (a change of any part reinstalls). */
+export const wantedMarker = (inst: N8nInstallation): string =>
+	JSON.stringify({
+		n8n: inst.profile.n8n,
+		node: inst.nodeVersion,
+		overrides: inst.profile.overrides,
+		platform: `${process.platform}-${process.arch}`,
+	});
+
+/** PATH with the profile's Node first. */
+export function nodePath(basePath: string = process.env.PATH ?? '', inst = active): string {
+	return [inst.nodeBinDir, basePath].filter(Boolean).join(path.delimiter);
+}
+
+/**
+ * Environment for running the cached n8n against `userFolder` (n8n keeps its SQLite database,
+ * encryption key and community packages under `$userFolder/.n8n`): local, quiet, no telemetry.
+ * What differs between n8n versions comes from the profile (e2e/n8n-profiles.mts).
+ */
+export function n8nEnv(
+	userFolder: string,
+	extra: NodeJS.ProcessEnv = {},
+	inst = active,
+): NodeJS.ProcessEnv {
+	const env = { ...process.env };
+	// npm settings inherited from a parent `npm run` must not leak into n8n (its community-package
+	// installer shells out to npm).
+	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	return {
+		...env,
+		PATH: nodePath(process.env.PATH, inst),
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+		// Fixed key: credentials imported by one command decrypt in the next (n8n otherwise
+		// generates one into $N8N_USER_FOLDER/.n8n/config on first start).
+		N8N_ENCRYPTION_KEY: 'airsign-e2e-only-not-a-secret',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+		DB_TYPE: 'sqlite',
+		EXECUTIONS_MODE: 'regular',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		NODE_ENV: 'production',
+		...inst.profile.env,
+		...extra,
+	};
+}
+
+export function isInstalled(profileId: string = activeProfileId()): boolean {
+	const inst = n8nInstallation(profileId);
+	return (
+		existsSync(inst.marker) &&
+		readFileSync(inst.marker, 'utf8') === wantedMarker(inst) &&
+		existsSync(inst.nodeBin) &&
+		existsSync(inst.n8nBin)
+	);
+}
