@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // What the e2e tier and `npm run dev` put into n8n: the sandbox credential, the example workflows
 // (examples/*.json) and a small sample PDF for the upload example.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -6,6 +5,38 @@ import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mts';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/** A node of a workflow as n8n exports and imports it (the fields the tier reads; others pass through). */
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion?: number;
+	position?: [number, number];
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	[field: string]: unknown;
+}
+
+/** A workflow as n8n exports and imports it (examples/*.json, `n8n import:workflow`, REST). */
+export interface Workflow {
+	/** Needed to import and execute it by id. */
+	id?: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections?: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	active?: boolean;
+	[field: string]: unknown;
+}
+
+/** A credential as `n8n import:credentials` takes it: plain `data` (n8n encrypts it) or encrypted text. */
+export interface CredentialJson {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown> | string;
+}
 
 /** The credential every example refers to (id and name as in examples/*.json). */
 export const SANDBOX_CREDENTIAL_ID = 'AirSignSandbox01';
@@ -23,7 +54,9 @@ export const DEV_OWNER = {
 export const EXAMPLE_PDF_PATH = '/home/node/.n8n-files/contract.pdf';
 
 /** Client credentials of the sandbox's demo organisation: n8n fetches the token itself (preAuthentication). */
-export function sandboxCredential(baseUrl) {
+export function sandboxCredential(
+	baseUrl: string,
+): CredentialJson & { data: Record<string, string> } {
 	return {
 		id: SANDBOX_CREDENTIAL_ID,
 		name: SANDBOX_CREDENTIAL_NAME,
@@ -38,8 +71,8 @@ export function sandboxCredential(baseUrl) {
 }
 
 /** Every examples/*.json, by file name (without .json): { 'upload-pdf': workflow, ... }. */
-export function loadExamples() {
-	const out = {};
+export function loadExamples(): Record<string, Workflow> {
+	const out: Record<string, Workflow> = {};
 	for (const file of readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()) {
@@ -51,7 +84,7 @@ export function loadExamples() {
 }
 
 /** A copy of a workflow with the upload example's PDF path replaced (any node parameter equal to it). */
-export function withPdfPath(workflow, pdfPath) {
+export function withPdfPath<W extends Workflow>(workflow: W, pdfPath: string): W {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		if (node.parameters?.fileSelector === EXAMPLE_PDF_PATH) node.parameters.fileSelector = pdfPath;
@@ -63,7 +96,7 @@ export function withPdfPath(workflow, pdfPath) {
  * A tiny, valid one-page PDF (about 600 bytes) saying `text`, with a correct xref table, so PDF
  * readers open it and AirSign's `%PDF-` check passes.
  */
-export function samplePdf(text = 'AirSign sample contract') {
+export function samplePdf(text = 'AirSign sample contract'): Buffer {
 	const safe = text.replace(/[\\()]/g, '\\$&');
 	const stream = `BT /F1 18 Tf 72 720 Td (${safe}) Tj ET`;
 	const objects = [
@@ -74,7 +107,7 @@ export function samplePdf(text = 'AirSign sample contract') {
 		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
 	];
 	let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-	const offsets = [];
+	const offsets: number[] = [];
 	objects.forEach((obj, i) => {
 		offsets.push(Buffer.byteLength(body, 'latin1'));
 		body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
