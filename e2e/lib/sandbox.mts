@@ -1,20 +1,127 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The AirSign sandbox as a child process (`tsx sandbox/cli.ts --port N`, demo data seeded) and a
 // small client for its control plane (/_sandbox, see sandbox/README.md).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { SignInput } from '../../sandbox/publicTypes.ts';
+import type {
+	CreateSessionInput,
+	Fault,
+	OrgCredentials,
+	OutboxEmail,
+	RequestLogEntry,
+	SandboxConfig,
+	Session,
+	UpdateSessionPatch,
+} from '../../sandbox/types.ts';
 import { REPO_ROOT } from '../install-n8n.mts';
-import { describeExit, fetchFresh, killTree, sleep, stopGracefully, tail } from './proc.mts';
+import {
+	describeExit,
+	fetchFresh,
+	killTree,
+	sleep,
+	stopGracefully,
+	tail,
+	type ExitStatus,
+} from './proc.mts';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+
+/** GET /_sandbox/state. */
+export interface SandboxState {
+	baseUrl: string;
+	demo: OrgCredentials;
+	other: OrgCredentials;
+	config: SandboxConfig;
+	now: string;
+	clockFrozen: boolean;
+	faults: Fault[];
+}
+
+/** A session as the public API's List Sessions shows it. */
+export type SessionListItem = Pick<
+	Session,
+	| 'sessionId'
+	| 'name'
+	| 'status'
+	| 'selfSignOnly'
+	| 'createdAt'
+	| 'updatedAt'
+	| 'completedDate'
+	| 'expiryDate'
+	| 'recipients'
+>;
+
+/** GET /_sandbox/files/<id>: a stored upload, its bytes in base64. */
+export interface SandboxFile {
+	fileName: string;
+	sizeBytes: number;
+	orgId: string;
+	data: string;
+}
+
+/** POST /_sandbox/clock's body: set the time, move it on, freeze or unfreeze it. */
+export interface ClockChange {
+	set?: string | number;
+	advanceMs?: number;
+	frozen?: boolean;
+}
+
+/** The control plane's answer to a call that only acknowledges. */
+export interface Acknowledged {
+	ok: true;
+}
+
+/** Control-plane calls against a sandbox (see sandboxClient). */
+export interface SandboxClient {
+	state: () => Promise<SandboxState>;
+	createSession: (input: CreateSessionInput) => Promise<Session>;
+	getSession: (id: string) => Promise<Session>;
+	patchSession: (id: string, patch: UpdateSessionPatch) => Promise<Session>;
+	signSession: (id: string, pick?: SignInput) => Promise<Session>;
+	outbox: () => Promise<OutboxEmail[]>;
+	clearOutbox: () => Promise<Acknowledged>;
+	file: (fileId: string) => Promise<SandboxFile>;
+	requests: () => Promise<RequestLogEntry[]>;
+	clearRequests: () => Promise<Acknowledged>;
+	configure: (patch: Partial<SandboxConfig>) => Promise<{ config: SandboxConfig }>;
+	injectFault: (fault: Fault) => Promise<{ faults: Fault[] }>;
+	clearFaults: () => Promise<Acknowledged>;
+	clock: (body: ClockChange) => Promise<{ now: string; frozen: boolean }>;
+	token: () => Promise<{ access_token: string }>;
+	listSessions: (query?: Record<string, string>) => Promise<SessionListItem[]>;
+}
+
+/** startSandboxProcess's options. */
+export interface SandboxProcessOptions {
+	port: number;
+	timeoutMs?: number;
+	/** 'inherit': the sandbox prints to this process's stdout and stderr (output() stays empty). */
+	stdio?: 'pipe' | 'inherit';
+}
+
+/** A sandbox started by startSandboxProcess, with its control-plane client. */
+export interface SandboxProcess extends SandboxClient {
+	url: string;
+	port: number;
+	process: ChildProcess;
+	startMs: number;
+	/** The last 50 000 characters it printed. */
+	output: () => string;
+	/** SIGTERM, then SIGKILL after graceMs; resolves how it exited. */
+	stop: (graceMs?: number) => Promise<ExitStatus>;
+}
 
 /**
  * Starts `tsx sandbox/cli.ts --port <port>` in its own process group and waits until
  * GET /_sandbox/state answers. Returns { url, port, process, output(), stop(), ...controlPlane }.
  * A busy port makes the CLI exit 1 at once: that is reported with its output.
  */
-export async function startSandboxProcess({ port, timeoutMs = 120_000, stdio = 'pipe' } = {}) {
+export async function startSandboxProcess({
+	port,
+	timeoutMs = 120_000,
+	stdio = 'pipe',
+}: SandboxProcessOptions): Promise<SandboxProcess> {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
 	const child = spawn(TSX, ['sandbox/cli.ts', '--port', String(port)], {
 		cwd: REPO_ROOT,
@@ -23,17 +130,17 @@ export async function startSandboxProcess({ port, timeoutMs = 120_000, stdio = '
 		detached: true,
 	});
 	let out = '';
-	child.stdout?.on('data', (c) => (out = (out + c).slice(-50_000)));
-	child.stderr?.on('data', (c) => (out = (out + c).slice(-50_000)));
-	let exited = null;
-	const exitPromise = new Promise((resolve) =>
+	child.stdout?.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	child.stderr?.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	let exited: ExitStatus | null = null;
+	const exitPromise = new Promise<ExitStatus>((resolve) =>
 		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
 	);
 	const onExit = () => killTree(child, 'SIGKILL');
 	process.on('exit', onExit);
 
 	const url = `http://127.0.0.1:${port}`;
-	const stop = async (graceMs = 5_000) => {
+	const stop = async (graceMs = 5_000): Promise<ExitStatus> => {
 		process.off('exit', onExit);
 		if (exited) return exited;
 		return await stopGracefully(child, exitPromise, graceMs);
@@ -66,8 +173,9 @@ export async function startSandboxProcess({ port, timeoutMs = 120_000, stdio = '
 }
 
 /** Control-plane calls against a sandbox at `url`. Each throws on a non-2xx answer. */
-export function sandboxClient(url) {
-	const call = async (method, p, body) => {
+export function sandboxClient(url: string): SandboxClient {
+	// each caller below names the type of the route's answer
+	const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
 		const res = await fetchFresh(`${url}/_sandbox${p}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -76,39 +184,41 @@ export function sandboxClient(url) {
 		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /_sandbox${p}: ${res.status} ${text.slice(0, 300)}`);
-		return text ? JSON.parse(text) : undefined;
+		const answer: T = text ? JSON.parse(text) : undefined;
+		return answer;
 	};
 	/** The demo organisation's sessions via the real API (a control-plane token; counts against the hourly budget). */
-	const listSessions = async (query = {}) => {
-		const { access_token } = await call('POST', '/tokens', {});
+	const listSessions = async (query: Record<string, string> = {}): Promise<SessionListItem[]> => {
+		const { access_token } = await call<{ access_token: string }>('POST', '/tokens', {});
 		const qs = new URLSearchParams({ limit: '100', ...query });
 		const res = await fetchFresh(`${url}/api/v1/Sessions?${qs}`, {
 			headers: { authorization: `Bearer ${access_token}` },
 			signal: AbortSignal.timeout(60_000),
 		});
 		if (!res.ok) throw new Error(`GET /api/v1/Sessions?${qs}: ${res.status} ${await res.text()}`);
-		return (await res.json()).sessions;
+		const list: { sessions: SessionListItem[] } = await res.json();
+		return list.sessions;
 	};
 	return {
-		state: () => call('GET', '/state'),
-		createSession: (input) => call('POST', '/sessions', input),
-		getSession: (id) => call('GET', `/sessions/${id}`),
-		patchSession: (id, patch) => call('PATCH', `/sessions/${id}`, patch),
+		state: () => call<SandboxState>('GET', '/state'),
+		createSession: (input) => call<Session>('POST', '/sessions', input),
+		getSession: (id) => call<Session>('GET', `/sessions/${id}`),
+		patchSession: (id, patch) => call<Session>('PATCH', `/sessions/${id}`, patch),
 		/** One recipient signs (`{ recipientId? , email? }`, default: the next): inProgress, then completed. */
-		signSession: (id, pick = {}) => call('POST', `/sessions/${id}/sign`, pick),
-		outbox: () => call('GET', '/outbox'),
-		clearOutbox: () => call('DELETE', '/outbox'),
-		file: (fileId) => call('GET', `/files/${fileId}`),
-		requests: () => call('GET', '/requests'),
-		clearRequests: () => call('DELETE', '/requests'),
+		signSession: (id, pick = {}) => call<Session>('POST', `/sessions/${id}/sign`, pick),
+		outbox: () => call<OutboxEmail[]>('GET', '/outbox'),
+		clearOutbox: () => call<Acknowledged>('DELETE', '/outbox'),
+		file: (fileId) => call<SandboxFile>('GET', `/files/${fileId}`),
+		requests: () => call<RequestLogEntry[]>('GET', '/requests'),
+		clearRequests: () => call<Acknowledged>('DELETE', '/requests'),
 		/** Changes live options (tokenTtlSeconds, timestampPrecision, rateLimitPerHour, …). */
-		configure: (patch) => call('PATCH', '/config', patch),
-		injectFault: (fault) => call('POST', '/faults', fault),
-		clearFaults: () => call('DELETE', '/faults'),
+		configure: (patch) => call<{ config: SandboxConfig }>('PATCH', '/config', patch),
+		injectFault: (fault) => call<{ faults: Fault[] }>('POST', '/faults', fault),
+		clearFaults: () => call<Acknowledged>('DELETE', '/faults'),
 		/** `{ set?, advanceMs?, frozen? }`: the sandbox's clock (timestamps, token expiry, rate limit). */
-		clock: (body) => call('POST', '/clock', body),
+		clock: (body) => call<{ now: string; frozen: boolean }>('POST', '/clock', body),
 		/** A valid access token of the demo organisation: `{ access_token, expires_in, token_type }`. */
-		token: () => call('POST', '/tokens', {}),
+		token: () => call<{ access_token: string }>('POST', '/tokens', {}),
 		listSessions,
 	};
 }
