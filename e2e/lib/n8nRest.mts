@@ -1,0 +1,291 @@
+// A running n8n's REST API as the editor uses it (owner cookie): the owner, workflows run and
+// activated, executions listed and awaited; and requests that outlast n8n's brief 503s and a
+// webhook's late registration. Re-exported by e2e/lib/n8n.mts.
+import type { Workflow } from './fixtures.mts';
+import type { ExecutionData } from './n8nCli.mts';
+import { parseFlatted } from './n8nState.mts';
+import { fetchFresh, sleep, type FetchInit } from './proc.mts';
+
+/** The owner's account (setupOwner's defaults fill what is left out). */
+export interface OwnerAccount {
+	email?: string;
+	password?: string;
+	firstName?: string;
+	lastName?: string;
+}
+
+/** A logged-in user: the cookie header for later requests, and the account. */
+export interface OwnerSession {
+	cookie: string;
+	email: string;
+	password: string;
+}
+
+/** An execution as GET /rest/executions lists it. */
+export interface ExecutionSummary {
+	id: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+	workflowId: string;
+	startedAt?: string | null;
+	stoppedAt?: string | null;
+	[field: string]: unknown;
+}
+
+/** One execution with its data unflattened (getExecution). */
+export interface Execution extends ExecutionSummary {
+	data: ExecutionData;
+	workflowData?: Workflow;
+}
+
+/** One REST call to a running n8n (503s included, see n8nFetch). */
+const REST_TIMEOUT_MS = 60_000;
+
+/**
+ * A request to a running n8n, on a fresh connection, repeated while n8n answers 503. n8n pings
+ * its database every 2 s and gives the ping 5 s; on a loaded machine a ping takes longer, n8n
+ * marks the database disconnected and answers every request with 503 "Database is not ready!"
+ * until the next ping succeeds (seen on 1.123.81 at the owner setup right after start). That
+ * answer comes from a middleware before any handler, so sending again is safe, POSTs included.
+ */
+export async function n8nFetch(
+	url: string,
+	init: FetchInit = {},
+	{ timeoutMs = REST_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<Response> {
+	const t0 = Date.now();
+	for (;;) {
+		const res = await fetchFresh(url, { signal: AbortSignal.timeout(timeoutMs), ...init });
+		if (res.status !== 503 || Date.now() - t0 > timeoutMs) return res;
+		await res.arrayBuffer();
+		await sleep(500);
+	}
+}
+
+/**
+ * POSTs to a production webhook, sent again while n8n answers 404 (the webhook is not registered
+ * yet, so nothing ran): n8n 2.41 answers an activation at once and registers the workflow's
+ * webhooks a moment later, through its workflow-publication outbox; so does a start of n8n with
+ * workflows published from the CLI. Any other answer is returned.
+ */
+export async function postToWebhook(
+	url: string,
+	init?: FetchInit,
+	{
+		timeoutMs = REST_TIMEOUT_MS,
+		registeredWithinMs = 90_000,
+	}: { timeoutMs?: number; registeredWithinMs?: number } = {},
+): Promise<Response> {
+	const deadline = Date.now() + registeredWithinMs;
+	for (;;) {
+		const res = await n8nFetch(url, { method: 'POST', ...init }, { timeoutMs });
+		if (res.status !== 404 || Date.now() > deadline) return res;
+		await res.arrayBuffer();
+		await sleep(500);
+	}
+}
+
+/** Creates the instance owner via the REST API and returns a cookie header for later requests. */
+export async function setupOwner(
+	url: string,
+	{
+		email = 'e2e@example.com',
+		password = 'E2e-password-1',
+		firstName = 'E2E',
+		lastName = 'Owner',
+	}: OwnerAccount = {},
+): Promise<OwnerSession> {
+	const res = await n8nFetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+		body: JSON.stringify({ email, password, firstName, lastName }),
+	});
+	if (!res.ok) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
+	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
+		.filter((c): c is string => Boolean(c))
+		.map((c) => c.split(';')[0])
+		.join('; ');
+	if (!cookie) throw new Error('POST /rest/owner/setup: no auth cookie in the response');
+	return { cookie, email, password };
+}
+
+/** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
+export async function restGet<T = unknown>(
+	url: string,
+	pathAndQuery: string,
+	cookie: string,
+): Promise<T> {
+	const res = await n8nFetch(`${url}${pathAndQuery}`, {
+		headers: { cookie, 'browser-id': 'e2e' },
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
+	const answer: T = JSON.parse(text);
+	return answer;
+}
+
+/** POST a JSON body to a REST path with the owner's cookie; parses the JSON answer. */
+export async function restPost<T = unknown>(
+	url: string,
+	pathAndQuery: string,
+	cookie: string,
+	body?: unknown,
+): Promise<T> {
+	const res = await n8nFetch(`${url}${pathAndQuery}`, {
+		method: 'POST',
+		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+		body: JSON.stringify(body ?? {}),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`POST ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
+	const answer: T = JSON.parse(text);
+	return answer;
+}
+
+/**
+ * Runs a stored workflow the way the editor's "Execute workflow" does: POST
+ * /rest/workflows/<id>/run with the workflow and `triggerToStartFrom` = its Manual Trigger (without
+ * it n8n answers 400 "specify either a trigger to start from or a destination node"). Resolves the
+ * execution id; in queue mode with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true a worker runs it.
+ */
+export async function runWorkflowAsEditor(
+	url: string,
+	cookie: string,
+	workflowId: string,
+): Promise<string> {
+	const wf = (await restGet<{ data: Workflow }>(url, `/rest/workflows/${workflowId}`, cookie)).data;
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	const body = await restPost<{ data?: { executionId?: string } } | undefined>(
+		url,
+		`/rest/workflows/${workflowId}/run`,
+		cookie,
+		{
+			workflowData: wf,
+			triggerToStartFrom: { name: trigger.name },
+		},
+	);
+	const executionId = body?.data?.executionId;
+	if (!executionId)
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/run: no executionId in ${JSON.stringify(body)}`,
+		);
+	return executionId;
+}
+
+/**
+ * Activates (2.x: publishes) a stored workflow in a running n8n, as the editor's switch does:
+ * POST /rest/workflows/<id>/activate with its current versionId (the same route on n8n 1.123 and
+ * 2.41.3). n8n up to 2.39 answers once the workflow is active, a polling trigger's first poll
+ * included; 2.41 answers at once and activates it a moment later, so callers wait for what they
+ * need (the activation poll in the sandbox's log, a webhook that no longer answers 404).
+ */
+export async function activateWorkflowAsEditor(
+	url: string,
+	cookie: string,
+	workflowId: string,
+): Promise<Workflow> {
+	const { versionId } = (
+		await restGet<{ data: Workflow }>(url, `/rest/workflows/${workflowId}`, cookie)
+	).data;
+	return (
+		await restPost<{ data: Workflow }>(url, `/rest/workflows/${workflowId}/activate`, cookie, {
+			versionId,
+		})
+	).data;
+}
+
+/** The editor's switch the other way: POST /rest/workflows/<id>/deactivate; its triggers stop. */
+export async function deactivateWorkflowAsEditor(
+	url: string,
+	cookie: string,
+	workflowId: string,
+): Promise<Workflow> {
+	return (
+		await restPost<{ data: Workflow }>(url, `/rest/workflows/${workflowId}/deactivate`, cookie, {})
+	).data;
+}
+
+/** Polls an execution until it has ended (success, error, crashed, canceled); returns it unflattened. */
+export async function waitForExecutionEnd(
+	url: string,
+	cookie: string,
+	id: string,
+	{ timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+): Promise<Execution> {
+	const t0 = Date.now();
+	for (;;) {
+		const exec = await getExecution(url, cookie, id);
+		if (exec.finished || ['success', 'error', 'crashed', 'canceled'].includes(exec.status))
+			return exec;
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+		await sleep(300);
+	}
+}
+
+/** Logs in an existing user (e.g. the owner created by setupOwner on an earlier start). */
+export async function login(
+	url: string,
+	{ email = 'e2e@example.com', password = 'E2e-password-1' }: OwnerAccount = {},
+): Promise<OwnerSession> {
+	const res = await n8nFetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
+	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
+		.filter((c): c is string => Boolean(c))
+		.map((c) => c.split(';')[0])
+		.join('; ');
+	return { cookie, email, password };
+}
+
+/** Executions via the REST API (owner cookie from setupOwner/login), newest first. */
+export async function listExecutions(
+	url: string,
+	cookie: string,
+	{ workflowId }: { workflowId?: string } = {},
+): Promise<ExecutionSummary[]> {
+	const qs = workflowId ? `?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}` : '';
+	return (
+		await restGet<{ data: { results: ExecutionSummary[] } }>(url, `/rest/executions${qs}`, cookie)
+	).data.results;
+}
+
+/** One execution with its data unflattened: { ...summary, data: IRunExecutionData, workflowData }. */
+export async function getExecution(url: string, cookie: string, id: string): Promise<Execution> {
+	const { data } = await restGet<{
+		data: ExecutionSummary & { data: string | ExecutionData; workflowData?: Workflow };
+	}>(url, `/rest/executions/${id}`, cookie);
+	return {
+		...data,
+		data: typeof data.data === 'string' ? parseFlatted<ExecutionData>(data.data) : data.data,
+	};
+}
+
+/** Polls listExecutions until `predicate(list)` holds; returns the list. */
+export async function waitForExecutions(
+	url: string,
+	cookie: string,
+	predicate: (list: ExecutionSummary[]) => boolean,
+	{
+		workflowId,
+		timeoutMs = 90_000,
+		intervalMs = 500,
+	}: { workflowId?: string; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<ExecutionSummary[]> {
+	const t0 = Date.now();
+	let list: ExecutionSummary[] = [];
+	for (;;) {
+		list = await listExecutions(url, cookie, { workflowId });
+		if (predicate(list)) return list;
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(
+				`executions never matched within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
+			);
+		await sleep(intervalMs);
+	}
+}
