@@ -12,7 +12,8 @@ export interface WorkflowNode {
 	name: string;
 	type: string;
 	typeVersion?: number;
-	position?: [number, number];
+	/** [x, y] on the canvas. */
+	position?: number[];
 	parameters?: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	[field: string]: unknown;
@@ -29,6 +30,9 @@ export interface Workflow {
 	active?: boolean;
 	[field: string]: unknown;
 }
+
+/** A workflow that has its id (every examples/*.json has one). */
+export type WorkflowWithId = Workflow & { id: string };
 
 /** A credential as `n8n import:credentials` takes it: plain `data` (n8n encrypts it) or encrypted text. */
 export interface CredentialJson {
@@ -71,8 +75,8 @@ export function sandboxCredential(
 }
 
 /** Every examples/*.json, by file name (without .json): { 'upload-pdf': workflow, ... }. */
-export function loadExamples(): Record<string, Workflow> {
-	const out: Record<string, Workflow> = {};
+export function loadExamples(): Record<string, WorkflowWithId> {
+	const out: Record<string, WorkflowWithId> = {};
 	for (const file of readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()) {

@@ -104,13 +104,25 @@ export function installedPackageDir(userFolder: string): string {
  * package resolves to n8n's copy. `--legacy-peer-deps` stops npm 7+ from installing a second,
  * different n8n-workflow next to the package (which would break `instanceof` checks on errors).
  */
-export async function installPackageIntoN8n(
+export function installPackageIntoN8n(
 	userFolder: string,
+	tarball: string,
+	options?: InstallPackageOptions,
+): Promise<string>;
+/** Into the nodes folder of an n8n this tier did not start: no user folder, `nodesDir` given. */
+export function installPackageIntoN8n(
+	userFolder: null,
+	tarball: string,
+	options: InstallPackageOptions & { nodesDir: string },
+): Promise<string>;
+export async function installPackageIntoN8n(
+	userFolder: string | null,
 	tarball: string,
 	// an n8n this tier did not start (e2e/external.mts) names its nodes folder itself
 	{
 		timeoutMs = 180_000,
-		nodesDir = path.join(userFolder, '.n8n', 'nodes'),
+		// (the overloads above give a null userFolder a nodesDir: never joined)
+		nodesDir = path.join(userFolder ?? '', '.n8n', 'nodes'),
 	}: InstallPackageOptions = {},
 ): Promise<string> {
 	mkdirSync(nodesDir, { recursive: true });
