@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
 // only: its installer passes `--registry=https://registry.npmjs.org` to every npm it runs, and
 // refuses N8N_COMMUNITY_PACKAGES_REGISTRY unless licensed (`getNpmRegistry()` in
@@ -14,6 +13,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand } from './proc.mts';
@@ -21,7 +22,7 @@ import { runCommand } from './proc.mts';
 const NPMJS = 'registry.npmjs.org';
 
 /** A self-signed certificate for `host` (openssl, an EC key: quick on a loaded machine). */
-async function makeCertificate(dir, host) {
+async function makeCertificate(dir: string, host: string): Promise<{ key: string; cert: string }> {
 	const key = path.join(dir, 'key.pem');
 	const cert = path.join(dir, 'cert.pem');
 	await runCommand(
@@ -36,6 +37,25 @@ async function makeCertificate(dir, host) {
 	return { key, cert };
 }
 
+/** One request that went through the route; `status` is the registry's, or `error: …`. */
+export interface RoutedRequest {
+	method: string;
+	path: string;
+	status: number | string | undefined;
+}
+
+/** The running route (routeNpmjsTo). */
+export interface NpmjsRoute {
+	proxyUrl: string;
+	/** npm_config_https_proxy, npm_config_cafile, npm_config_cache and NODE_EXTRA_CA_CERTS. */
+	env: Record<string, string>;
+	/** The same npm settings as .npmrc lines. */
+	npmrc: string;
+	requests: () => RoutedRequest[];
+	refused: () => string[];
+	stop: () => Promise<void>;
+}
+
 /**
  * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
  * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to
@@ -44,20 +64,28 @@ async function makeCertificate(dir, host) {
  * `requests()` lists what went through ({ method, path, status }), `refused()` the other hosts asked
  * for.
  */
-export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
+export async function routeNpmjsTo(
+	registryUrl: string,
+	{ host = NPMJS }: { host?: string } = {},
+): Promise<NpmjsRoute> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-npmjs-route-'));
 	const target = new URL(registryUrl);
-	const seen = [];
-	const refusedHosts = [];
+	const seen: RoutedRequest[] = [];
+	const refusedHosts: string[] = [];
 	// tunnels leave the HTTP server's bookkeeping: closed by stop() themselves
-	const tunnels = new Set();
+	const tunnels = new Set<Duplex>();
 	try {
 		const { key, cert } = await makeCertificate(dir, host);
 		// Never listens: CONNECT tunnels for `host` are handed to it, TLS is ended here.
 		const tls = https.createServer(
 			{ key: readFileSync(key), cert: readFileSync(cert) },
 			(req, res) => {
-				const entry = { method: req.method, path: req.url, status: undefined };
+				// a server's request always has its method and url
+				const entry: RoutedRequest = {
+					method: req.method as string,
+					path: req.url as string,
+					status: undefined,
+				};
 				seen.push(entry);
 				// Verdaccio writes tarball URLs from Host and X-Forwarded-Proto: they stay on this route.
 				const upstream = http.request(
@@ -70,7 +98,8 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 					},
 					(up) => {
 						entry.status = up.statusCode;
-						res.writeHead(up.statusCode, up.headers);
+						// a response to a client request always has a status code
+						res.writeHead(up.statusCode as number, up.headers);
 						up.pipe(res);
 					},
 				);
@@ -86,9 +115,11 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 			res.writeHead(403).end('only CONNECT to ' + host);
 		});
 		proxy.on('connect', (req, socket, head) => {
-			const [name, port] = req.url.split(':');
+			// a CONNECT's url is always its target, host:port
+			const authority = req.url as string;
+			const [name, port] = authority.split(':');
 			if (name !== host || port !== '443') {
-				refusedHosts.push(req.url);
+				refusedHosts.push(authority);
 				socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
 				return;
 			}
@@ -98,11 +129,11 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 			if (head.length) socket.unshift(head);
 			tls.emit('connection', socket);
 		});
-		await new Promise((resolve, reject) => {
+		await new Promise<void>((resolve, reject) => {
 			proxy.once('error', reject);
 			proxy.listen(0, '127.0.0.1', resolve);
 		});
-		const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+		const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 		// Node reads NODE_EXTRA_CA_CERTS once, at start: the certificates it trusted so far plus this one.
 		const bundle = path.join(dir, 'extra-ca.pem');
 		const inherited = process.env.NODE_EXTRA_CA_CERTS;
@@ -114,7 +145,7 @@ export async function routeNpmjsTo(registryUrl, { host = NPMJS } = {}) {
 		const stop = async () => {
 			for (const socket of tunnels) socket.destroy();
 			proxy.closeAllConnections();
-			await new Promise((resolve) => proxy.close(() => resolve()));
+			await new Promise<void>((resolve) => proxy.close(() => resolve()));
 			rmSync(dir, { recursive: true, force: true });
 		};
 		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };

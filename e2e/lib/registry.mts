@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // A local npm registry (Verdaccio) on loopback in a temporary folder, so n8n's own
 // community-package installer can be tested end to end: it holds the packages this tier publishes
 // and passes every other package through to the registry this machine's npm uses.
@@ -35,13 +34,13 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const USER = { name: 'e2e-publisher', password: 'E2e-publisher-1', email: 'e2e@example.com' };
 
 /** The registry this machine's npm uses (the uplink for everything the local registry lacks). */
-async function upstreamRegistry() {
+async function upstreamRegistry(): Promise<string> {
 	const result = await runCommand(NPM, ['config', 'get', 'registry'], { timeoutMs: 60_000 });
 	return result.stdout.trim() || 'https://registry.npmjs.org/';
 }
 
 /** Installs Verdaccio once per lockfile (`npm ci`, about 10 s); instant afterwards. */
-export async function ensureVerdaccio() {
+export async function ensureVerdaccio(): Promise<void> {
 	const lock = readFileSync(path.join(SOURCE_DIR, 'package-lock.json'), 'utf8');
 	const marker = path.join(INSTALL_DIR, '.ready');
 	if (existsSync(VERDACCIO) && existsSync(marker) && readFileSync(marker, 'utf8') === lock) return;
@@ -56,6 +55,30 @@ export async function ensureVerdaccio() {
 	writeFileSync(marker, lock);
 }
 
+export interface RegistryOptions {
+	/** Default: a free port. */
+	port?: number;
+	/** Packages never looked up upstream. */
+	local?: string[];
+	timeoutMs?: number;
+}
+
+/** A running local registry (startRegistry). */
+export interface Registry {
+	url: string;
+	port: number;
+	/** A user config pointing npm at the registry with the publishing user's token. */
+	npmrc: string;
+	publish: (tarball: string) => Promise<void>;
+	output: () => string;
+	stop: () => Promise<void>;
+}
+
+interface ChildExit {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
 /**
  * Starts Verdaccio and creates a publishing user. Returns { url, npmrc, publish(tarball),
  * output(), stop() }: `npmrc` is a user config pointing npm at the registry with that user's token,
@@ -66,12 +89,13 @@ export async function startRegistry({
 	port,
 	local = ['n8n-nodes-airsign'],
 	timeoutMs = 120_000,
-} = {}) {
+}: RegistryOptions = {}): Promise<Registry> {
 	await ensureVerdaccio();
 	port ??= await getFreePort();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
 	const url = `http://127.0.0.1:${port}/`;
-	const packageRule = (access) => `    access: $all\n    publish: $authenticated\n${access}`;
+	const packageRule = (access: string): string =>
+		`    access: $all\n    publish: $authenticated\n${access}`;
 	writeFileSync(
 		path.join(dir, 'config.yaml'),
 		[
@@ -98,10 +122,10 @@ export async function startRegistry({
 		{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 	);
 	let out = '';
-	child.stdout.on('data', (c) => (out = (out + c).slice(-50_000)));
-	child.stderr.on('data', (c) => (out = (out + c).slice(-50_000)));
-	let exited = null;
-	const exitPromise = new Promise((resolve) =>
+	child.stdout.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	child.stderr.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	let exited: ChildExit | null = null;
+	const exitPromise = new Promise<ChildExit>((resolve) =>
 		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
 	);
 	const onExit = () => killTree(child, 'SIGKILL');
@@ -127,13 +151,13 @@ export async function startRegistry({
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ _id: `org.couchdb.user:${USER.name}`, type: 'user', ...USER }),
 		});
-		const { token } = await res.json();
+		const { token }: { token?: string } = await res.json();
 		if (!res.ok || !token) throw new Error(`registry refused the publishing user: ${res.status}`);
 		const npmrc = path.join(dir, 'npmrc');
 		writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
 
 		/** Publishes a packed tarball (`npm publish <file>`), as a release would. */
-		const publish = async (tarball) => {
+		const publish = async (tarball: string): Promise<void> => {
 			const result = await runCommand(
 				NPM,
 				['publish', tarball, '--userconfig', npmrc, '--registry', url, '--ignore-scripts'],

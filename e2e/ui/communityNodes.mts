@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The UI tier's community-package check: the package installed the way n8n users install it, in
 // Settings → Community Nodes, from a real npm registry (Verdaccio on loopback), on the n8n of
 // AIRSIGN_E2E_N8N (1 or 2). Install → the nodes in the nodes panel → a workflow runs against the
@@ -15,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { DEV_OWNER, sandboxCredential } from '../lib/fixtures.mts';
 import {
 	PACKAGE_NAME,
@@ -25,8 +25,8 @@ import {
 	setupOwner,
 	startN8n,
 } from '../lib/n8n.mts';
-import { routeNpmjsTo } from '../lib/npmjsRoute.mts';
-import { startRegistry } from '../lib/registry.mts';
+import { routeNpmjsTo, type NpmjsRoute } from '../lib/npmjsRoute.mts';
+import { startRegistry, type Registry } from '../lib/registry.mts';
 import { runCommand } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
 import { launchChromium, newContext } from './chromium.mts';
@@ -34,20 +34,25 @@ import { UI_TIMEOUT_MS } from './editor.mts';
 import { communitySteps } from './communityPage.mts';
 
 const argv = process.argv.slice(2);
-const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const tarball = valueOf('--tarball') && path.resolve(valueOf('--tarball'));
-const shotsDir = valueOf('--shots') && path.resolve(valueOf('--shots'));
+const valueOf = (name: string): string | undefined =>
+	argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined;
+// (valueOf returns the same string both times)
+const tarball = valueOf('--tarball') && path.resolve(valueOf('--tarball') as string);
+const shotsDir = valueOf('--shots') && path.resolve(valueOf('--shots') as string);
 const keep = argv.includes('--keep');
 const FAILURE_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'ui-failures');
 
 const t00 = Date.now();
-const say = (msg) =>
+const say = (msg: string) =>
 	process.stdout.write(
 		`[community ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`,
 	);
 
 /** The same package as `tarball` with another version: unpacked, version set, packed again. */
-async function repackWithVersion(source, version) {
+async function repackWithVersion(
+	source: string,
+	version: string,
+): Promise<{ dir: string; tarball: string }> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-repack-'));
 	execFileSync('tar', ['-xzf', source, '-C', dir]);
 	const manifest = path.join(dir, 'package', 'package.json');
@@ -66,8 +71,8 @@ async function repackWithVersion(source, version) {
 }
 
 /** n8n's npm fetched each version's tarball from "registry.npmjs.org", i.e. through the route. */
-function assertTarballsRouted(route, versions) {
-	const fetched = (version) =>
+function assertTarballsRouted(route: NpmjsRoute, versions: string[]): void {
+	const fetched = (version: string) =>
 		route
 			.requests()
 			.some(
@@ -85,25 +90,30 @@ function assertTarballsRouted(route, versions) {
 	say(`route: ${asked.join(', ')}; refused: ${route.refused().join(', ') || 'none'}`);
 }
 
-async function main() {
+type SandboxProcess = Awaited<ReturnType<typeof startSandboxProcess>>;
+
+async function main(): Promise<void> {
 	if (!tarball) throw new Error('--tarball f.tgz is required (npm pack of the package)');
-	const current = JSON.parse(
+	const current: string = JSON.parse(
 		execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
 	).version;
 	const next = current.replace(/\d+$/, (patch) => String(Number(patch) + 1));
-	const cleanups = [];
-	let browser;
-	let n8n;
+	const cleanups: (() => unknown)[] = [];
+	let browser: Browser | undefined;
+	let n8n: Awaited<ReturnType<typeof startN8n>> | undefined;
 	try {
 		const started = await Promise.allSettled([
 			startRegistry(),
 			getFreePort().then((port) => startSandboxProcess({ port })),
 		]);
-		for (const { value } of started) if (value) cleanups.push(() => value.stop());
+		for (const r of started) {
+			const value = r.status === 'fulfilled' ? r.value : undefined;
+			if (value) cleanups.push(() => value.stop());
+		}
 		const [registry, sandbox] = started.map((r) => {
 			if (r.status === 'rejected') throw r.reason;
 			return r.value;
-		});
+		}) as [Registry, SandboxProcess];
 		await registry.publish(tarball);
 		const route = await routeNpmjsTo(registry.url);
 		cleanups.push(() => route.stop());
@@ -125,8 +135,8 @@ async function main() {
 		const context = await newContext(browser, { viewport: { width: 1280, height: 800 } });
 		context.setDefaultTimeout(UI_TIMEOUT_MS);
 		const page = await context.newPage();
-		const consoleErrors = [];
-		page.on('pageerror', (e) => consoleErrors.push(String(e.stack ?? e)));
+		const consoleErrors: string[] = [];
+		page.on('pageerror', (e: Error) => consoleErrors.push(String(e.stack ?? e)));
 		const steps = communitySteps({
 			page,
 			n8n,

@@ -1,10 +1,10 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The steps of the community-package check (communityNodes.mts) in n8n's editor: Settings →
 // Community Nodes (the locators of n8n's own Playwright page object, the same on 1.123.81 and
 // 2.41.3), the nodes panel, a run from the editor, and what n8n shows once the package is gone.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEV_OWNER } from '../lib/fixtures.mts';
+import type { Locator, Page } from 'playwright-core';
+import { DEV_OWNER, type sandboxCredential } from '../lib/fixtures.mts';
 import {
 	PACKAGE_NAME,
 	getExecution,
@@ -14,6 +14,7 @@ import {
 	restPost,
 	waitForExecutions,
 } from '../lib/n8n.mts';
+import type { sandboxClient } from '../lib/sandbox.mts';
 import { PROFILE } from '../install-n8n.mts';
 import {
 	byTestId,
@@ -38,8 +39,36 @@ const TRIGGER = {
 const FIND_DRAFTS = 'Find drafts';
 const WORKFLOW_NAME = 'Community install: find drafts';
 
-function fail(message) {
+function fail(message: string): never {
 	throw new Error(message);
+}
+
+/** A step of the check: its label ("N. what it shows") and what it does. */
+export type CommunityStep = [label: string, run: () => void | Promise<void>];
+
+/** What the steps work with (communityNodes.mts starts it all). */
+export interface CommunityStepsOptions {
+	page: Page;
+	/** The running n8n (lib/n8n.mts startN8n). */
+	n8n: { url: string };
+	/** The owner's session cookie (setupOwner). */
+	cookie: string;
+	sandbox: ReturnType<typeof sandboxClient>;
+	/** n8n's user folder: its nodes folder holds the installed package. */
+	userFolder: string;
+	credential: ReturnType<typeof sandboxCredential>;
+	/** The version published first and the one published for the update. */
+	versions: { current: string; next: string };
+	publishNext: () => Promise<void>;
+	/** Where the dialogs' pictures go; none without --shots. */
+	shotsDir: string | undefined;
+}
+
+/** A community package as n8n's REST API lists it (GET /rest/community-packages). */
+interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	updateAvailable?: string;
 }
 
 /** [label, run] pairs, run in order by communityNodes.mts. */
@@ -53,20 +82,21 @@ export function communitySteps({
 	versions,
 	publishNext,
 	shotsDir,
-}) {
+}: CommunityStepsOptions): CommunityStep[] {
 	const settingsUrl = `${n8n.url}/settings/community-nodes`;
 	const card = () =>
 		byTestId(page, 'community-package-card').filter({ hasText: PACKAGE_NAME }).first();
-	const shot = (name, theme) =>
+	const shot = (name: string, theme: string) =>
 		// animations finished at once: a dialog fading in is pictured as it ends up
 		page.screenshot({
-			path: path.join(shotsDir, `community-nodes-${name}-${theme}.png`),
+			// taken only with --shots
+			path: path.join(shotsDir as string, `community-nodes-${name}-${theme}.png`),
 			animations: 'disabled',
 		});
-	let workflowId;
+	let workflowId: string | undefined;
 	let runs = 0;
 
-	async function setTheme(theme) {
+	async function setTheme(theme: string): Promise<void> {
 		await page.evaluate(
 			([key, value]) => localStorage.setItem(key, value),
 			[THEME_STORAGE_KEY, theme],
@@ -78,7 +108,7 @@ export function communitySteps({
 			.waitFor({ state: 'attached' });
 	}
 
-	async function openInstallDialog() {
+	async function openInstallDialog(): Promise<Locator> {
 		await page.goto(settingsUrl, { waitUntil: 'domcontentloaded' });
 		// The empty page's "Install a community node" (the only package is installed once).
 		await page
@@ -91,10 +121,10 @@ export function communitySteps({
 		await agreement.click();
 		// Ticked as n8n renders it (1.x: element-plus, 2.x: its own checkbox).
 		await page.waitForFunction(
-			(el) =>
-				[el, ...el.querySelectorAll('*')].some(
+			(el: Element) =>
+				[el, ...Array.from(el.querySelectorAll('*'))].some(
 					(e) =>
-						e.checked === true ||
+						(e as HTMLInputElement).checked === true ||
 						e.getAttribute('aria-checked') === 'true' ||
 						e.getAttribute('data-state') === 'checked' ||
 						e.classList.contains('is-checked'),
@@ -104,7 +134,7 @@ export function communitySteps({
 		return modal;
 	}
 
-	async function openUpdateDialog() {
+	async function openUpdateDialog(): Promise<Locator> {
 		await page.goto(settingsUrl, { waitUntil: 'domcontentloaded' });
 		// The card offers the update once n8n's `npm outdated` sees the new version.
 		await card()
@@ -117,7 +147,7 @@ export function communitySteps({
 	}
 
 	/** Runs the workflow with the editor's Execute workflow; checks the drafts it read. */
-	async function runFromEditor() {
+	async function runFromEditor(): Promise<void> {
 		const added = await sandbox.createSession({
 			name: `Community install run ${runs + 1}`,
 			recipients: [{ name: 'Ann Example', email: 'ann@example.com' }],
@@ -127,22 +157,28 @@ export function communitySteps({
 		await byTestId(page, 'execute-workflow-button').click();
 		await byTestId(canvasNode(page, FIND_DRAFTS), 'canvas-node-status-success').waitFor();
 		runs += 1;
-		const list = await waitForExecutions(n8n.url, cookie, (l) => l.length >= runs, {
+		const list = await waitForExecutions(n8n.url, cookie, (l: unknown[]) => l.length >= runs, {
 			workflowId,
 		});
 		const exec = await getExecution(n8n.url, cookie, list[0].id);
 		if (exec.status !== 'success') fail(`execution ${exec.id}: ${exec.status}`);
-		const items = exec.data.resultData.runData[FIND_DRAFTS][0].data.main[0].map((i) => i.json);
-		const got = items.map((i) => i.sessionId).sort();
-		const want = drafts.map((d) => d.sessionId).sort();
+		const items = exec.data.resultData.runData[FIND_DRAFTS][0].data.main[0].map(
+			(i: { json: unknown }) => i.json,
+		);
+		const got = items.map((i: { sessionId: string }) => i.sessionId).sort();
+		const want = drafts.map((d: { sessionId: string }) => d.sessionId).sort();
 		if (JSON.stringify(got) !== JSON.stringify(want) || !got.includes(added.sessionId))
 			fail(
 				`"${FIND_DRAFTS}" output ${JSON.stringify(got)}, the sandbox's drafts ${JSON.stringify(want)}`,
 			);
 	}
 
-	async function installedVersion() {
-		const { data } = await restGet(n8n.url, '/rest/community-packages', cookie);
+	async function installedVersion(): Promise<string | undefined> {
+		const { data }: { data: InstalledPackage[] } = await restGet(
+			n8n.url,
+			'/rest/community-packages',
+			cookie,
+		);
 		return data.find((p) => p.packageName === PACKAGE_NAME)?.installedVersion;
 	}
 
@@ -173,7 +209,7 @@ export function communitySteps({
 					headers: { cookie, 'browser-id': 'e2e' },
 				});
 				if (!res.ok) fail(`GET /types/nodes.json: ${res.status}`);
-				const types = (await res.json()).map((t) => t.name);
+				const types = (await res.json()).map((t: { name: string }) => t.name);
 				for (const name of ['airSign', 'airSignTrigger'])
 					if (!types.includes(`${PACKAGE_NAME}.${name}`)) fail(`types/nodes.json lacks ${name}`);
 				// The credential type exists only now: the AirSign API credential, in the sandbox.
@@ -207,7 +243,11 @@ export function communitySteps({
 			async () => {
 				await publishNext();
 				// What the card's Update button stands for: `npm outdated` in n8n's nodes folder.
-				const { data } = await restGet(n8n.url, '/rest/community-packages', cookie);
+				const { data }: { data: InstalledPackage[] } = await restGet(
+					n8n.url,
+					'/rest/community-packages',
+					cookie,
+				);
 				const offered = data.find((p) => p.packageName === PACKAGE_NAME)?.updateAvailable;
 				if (offered !== versions.next) fail(`n8n offers update ${offered}, not ${versions.next}`);
 				for (const theme of shotsDir ? ['light', 'dark'] : []) {
@@ -268,7 +308,7 @@ export function communitySteps({
 	];
 }
 
-function findDraftsNode(credential) {
+function findDraftsNode(credential: { id: string; name: string }) {
 	return {
 		id: 'c0ffee00-0000-4000-8000-000000000002',
 		name: FIND_DRAFTS,

@@ -1,10 +1,10 @@
-// @ts-nocheck (typed file by file: issue 34)
 // UI tier step 9: before anything has run, a node's input shows the fields of the node before it
 // from the package's output schemas (scripts/output-schemas.ts), marked by n8n as a preview
 // ("Usually outputs the following fields"). The workflow: AirSign Trigger → Session → Get → No-op.
 // - n8n 2.41.3 (the tier's n8n): the No-op's input shows Get's fields. Its editor shows no preview
 //   of a trigger's fields ("Trigger nodes do not have schema previews", docs/compatibility.md).
 // - n8n 1.123.81 (an `npm run dev` of its own): Get's input shows the trigger's fields.
+import type { Browser, Page } from 'playwright-core';
 import {
 	UI_TIMEOUT_MS,
 	byTestId,
@@ -26,7 +26,7 @@ const NEXT = 'Next step';
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
-const workflow = (name) => ({
+const workflow = (name: string) => ({
 	name,
 	nodes: [
 		{
@@ -68,11 +68,19 @@ const workflow = (name) => ({
 
 let checkedOnN8n1 = false;
 
+/** The page's window as schemaShows uses it: the schema paths seen so far, a Set at window[SEEN]. */
+type SeenStore = Record<string, Set<string> | undefined>;
+
 /**
  * On the tier's n8n 2.41.3, then (once, whatever the theme) on n8n 1.123.81: installed if missing,
  * with an `npm run dev` of its own, stopped after.
  */
-export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
+export async function schemaBeforeRun(
+	page: Page,
+	dev: { n8nUrl: string },
+	theme: string,
+	{ browser, say }: { browser: Browser; say: (msg: string) => void },
+): Promise<void> {
 	await inputShows(page, dev.n8nUrl, `UI tier: fields before a run (${theme})`, NEXT, GET_PATHS);
 	if (checkedOnN8n1) return;
 	await installN8n({ profile: '1' });
@@ -80,7 +88,7 @@ export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
 	process.env.AIRSIGN_E2E_N8N = '1'; // read by the dev server's child when it starts
 	let dev1;
 	try {
-		dev1 = await startDevServer({ say: (m) => say(`n8n 1.123.81: ${m}`) });
+		dev1 = await startDevServer({ say: (m: string) => say(`n8n 1.123.81: ${m}`) });
 	} finally {
 		if (previous === undefined) delete process.env.AIRSIGN_E2E_N8N;
 		else process.env.AIRSIGN_E2E_N8N = previous;
@@ -90,7 +98,7 @@ export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
 	try {
 		const page1 = await context.newPage();
 		await logIn(page1, dev1.n8nUrl, DEV_OWNER);
-		const [url, n8n1] = [dev1.n8nUrl, { n8n1: true }];
+		const [url, n8n1]: [string, { n8n1: boolean }] = [dev1.n8nUrl, { n8n1: true }];
 		await inputShows(page1, url, 'UI tier: the trigger before a run', GET, TRIGGER_PATHS, n8n1);
 		await inputShows(page1, url, 'UI tier: Get before a run', NEXT, GET_PATHS, n8n1);
 		checkedOnN8n1 = true;
@@ -101,7 +109,14 @@ export async function schemaBeforeRun(page, dev, theme, { browser, say }) {
 }
 
 /** A new workflow; the input of `nodeName` shows a preview with a row for each of `paths`. */
-async function inputShows(page, baseUrl, name, nodeName, paths, { n8n1 = false } = {}) {
+async function inputShows(
+	page: Page,
+	baseUrl: string,
+	name: string,
+	nodeName: string,
+	paths: string[],
+	{ n8n1 = false }: { n8n1?: boolean } = {},
+): Promise<void> {
 	const profile = N8N_PROFILES[n8n1 ? '1' : '2'];
 	const id = await createWorkflow(page, baseUrl, workflow(name), { profile });
 	await openWorkflow(page, baseUrl, id);
@@ -121,14 +136,17 @@ async function inputShows(page, baseUrl, name, nodeName, paths, { n8n1 = false }
  * only the rows in sight, so each check that finds one missing moves its scroller on by a screen
  * (back to the top after the end).
  */
-async function schemaShows(page, expected) {
+async function schemaShows(page: Page, expected: string[]): Promise<void> {
 	const SEEN = '__airsignSchemaPaths';
 	try {
 		await page.waitForFunction(
 			({ expected, SEEN }) => {
 				const panel = document.querySelector('[data-test-id="ndv-input-panel"]');
-				const seen = (window[SEEN] ??= new Set());
-				panel?.querySelectorAll('[data-path]').forEach((el) => seen.add(el.dataset.path));
+				const seen = ((window as unknown as SeenStore)[SEEN] ??= new Set());
+				// each element matched has a data-path
+				panel
+					?.querySelectorAll<HTMLElement>('[data-path]')
+					.forEach((el) => seen.add(el.dataset.path as string));
 				if (expected.every((p) => seen.has(p))) return true;
 				let scroller = panel?.querySelector('[data-test-id="run-data-schema-item"]');
 				while (scroller && scroller.scrollHeight <= scroller.clientHeight)
@@ -144,11 +162,14 @@ async function schemaShows(page, expected) {
 			{ polling: 'raf', timeout: UI_TIMEOUT_MS },
 		);
 	} catch (error) {
-		const seen = await page.evaluate((SEEN) => [...(window[SEEN] ?? [])], SEEN);
+		const seen = await page.evaluate(
+			(SEEN) => [...((window as unknown as SeenStore)[SEEN] ?? [])],
+			SEEN,
+		);
 		throw new Error(
 			`the schema view before a run lacks ${expected.filter((p) => !seen.includes(p)).join(', ')}; it showed ${seen.join(' ')} (${error.message.split('\n')[0]})`,
 		);
 	} finally {
-		await page.evaluate((SEEN) => delete window[SEEN], SEEN);
+		await page.evaluate((SEEN) => delete (window as unknown as SeenStore)[SEEN], SEEN);
 	}
 }
