@@ -9,6 +9,11 @@ import { PROFILE } from '../install-n8n.mts';
 /** Bound of one wait in the browser. Generous: the machine is often heavily loaded. */
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 90_000;
 
+/** Fails a check with `message`; an expression, so that `value ?? fail('…')` reads as one. */
+export function fail(message: string): never {
+	throw new Error(message);
+}
+
 export const byTestId = (scope: Page | Locator, id: string): Locator =>
 	scope.locator(`[data-test-id="${id}"]`);
 

@@ -16,6 +16,7 @@ import type {
 	IVersionedNodeType,
 } from 'n8n-workflow';
 import { REPO_ROOT } from '../install-n8n.mts';
+import { fail } from './editor.mts';
 
 const require = createRequire(import.meta.url);
 const { NodeHelpers }: typeof N8nWorkflow = require('n8n-workflow');
@@ -131,7 +132,7 @@ export interface ExpectedPanel {
 	resourceName: string;
 	operation: INodePropertyOptions['value'];
 	operationName: string;
-	action: string | undefined;
+	action: string;
 	labels: string[];
 	notices: string[];
 	hints: string[];
@@ -168,7 +169,8 @@ export function expectedPanels(description = airSignDescription()): ExpectedPane
 				resourceName: resource.name,
 				operation: operation.value,
 				operationName: operation.name,
-				action: operation.action,
+				// the nodes panel lists the operation by its action text: the check needs one
+				action: operation.action ?? fail(`${operation.name}: no action text`),
 				labels: visible.filter((p) => p.type !== 'notice').map((p) => p.displayName),
 				notices: visible.filter((p) => p.type === 'notice').map((p) => p.displayName),
 				hints: visible
