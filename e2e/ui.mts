@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // `npm run test:ui`: the nodes in n8n's editor, in a real browser (Debian's chromium driven by
 // playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme.
 // See e2e/README.md ("UI tier").
@@ -23,20 +22,25 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
 import { packPackage } from './lib/n8n.mts';
 import { killTree } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
-import { runChecks } from './ui/checks.mts';
+import { runChecks, type Theme } from './ui/checks.mts';
 import { ensureChromium, launchChromium } from './ui/chromium.mts';
 import { startDevServer } from './ui/devServer.mts';
 
 const argv = process.argv.slice(2);
-const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const themes = (valueOf('--themes') ?? 'light,dark').split(',');
-for (const theme of themes)
-	if (!['light', 'dark'].includes(theme)) throw new Error(`--themes: unknown theme ${theme}`);
-const tarball = valueOf('--tarball') && path.resolve(valueOf('--tarball'));
+const valueOf = (name: string): string | undefined =>
+	argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined;
+const isTheme = (theme: string): theme is Theme => ['light', 'dark'].includes(theme);
+const themeArgs = (valueOf('--themes') ?? 'light,dark').split(',');
+for (const theme of themeArgs)
+	if (!isTheme(theme)) throw new Error(`--themes: unknown theme ${theme}`);
+const themes = themeArgs.filter(isTheme); // every one (checked above): the filter narrows the type
+const tarballArg = valueOf('--tarball');
+const tarball = tarballArg && path.resolve(tarballArg);
 const keep = argv.includes('--keep');
 const attach = valueOf('--attach')?.split(',');
 const onlyList = valueOf('--only')?.split(',');
@@ -47,14 +51,16 @@ const community = (
 )
 	.split(',')
 	.filter((id) => id !== 'none');
+/** The n8n profiles by the ids the command line gives ('1', '2'). */
+const n8nProfiles: Record<string, { label: string }> = N8N_PROFILES;
 for (const id of community)
-	if (!N8N_PROFILES[id]) throw new Error(`--community: no n8n profile ${id}`);
+	if (!n8nProfiles[id]) throw new Error(`--community: no n8n profile ${id}`);
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'docs', 'images');
 export const FAILURE_DIR = path.join(REPO_ROOT, '.cache', 'ui-failures');
 
 const t00 = Date.now();
-const say = (msg) =>
+const say = (msg: string) =>
 	process.stdout.write(`[ui ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
 
 async function main() {
@@ -63,9 +69,9 @@ async function main() {
 	const profiles = [...new Set([...(editorChecks ? ['2'] : []), ...community])];
 	for (const installed of await Promise.all(profiles.map((profile) => installN8n({ profile }))))
 		if (!installed.skipped)
-			say(`${N8N_PROFILES[installed.profile].label} installed into ${installed.cacheDir}`);
+			say(`${n8nProfiles[installed.profile].label} installed into ${installed.cacheDir}`);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
-	let packed;
+	let packed: string | undefined;
 	if (!tarball && community.length) packed = (await packPackage()).tarball; // one pack for all
 	const theTarball = tarball ?? packed;
 	// installed here once: two checks installing it at once remove each other's folder mid-install
@@ -74,8 +80,8 @@ async function main() {
 	// The Community Nodes checks run beside the editor checks (each its own n8n, sandbox, registry
 	// and browser): 1.x from the start, 2.x once dev's n8n is up (two n8n 2.x starting at once
 	// would only slow each other). The tier then lasts about as long as the editor checks.
-	const communityRuns = [];
-	const runCommunity = (id) =>
+	const communityRuns: Promise<{ ok: boolean }>[] = [];
+	const runCommunity = (id: string) =>
 		community.includes(id) && communityRuns.push(communityCheck(id, theTarball));
 	try {
 		runCommunity('1');
@@ -89,7 +95,7 @@ async function main() {
 	const parts = [
 		editorChecks && `editor checks (${themes.join(' and ')} theme)`,
 		community.length &&
-			`Community Nodes on ${community.map((id) => N8N_PROFILES[id].label).join(' and ')}`,
+			`Community Nodes on ${community.map((id) => n8nProfiles[id].label).join(' and ')}`,
 	].filter(Boolean);
 	say(`UI tier passed: ${parts.join(', ')} in ${((Date.now() - t00) / 1000).toFixed(0)} s`);
 }
@@ -98,12 +104,15 @@ async function main() {
  * The editor checks (ui/checks.mts) against npm run dev on n8n 2.x, `onDevReady()` called once dev
  * is up; resolves whether they passed.
  */
-async function editorTier(devTarball, onDevReady) {
+async function editorTier(
+	devTarball: string | undefined,
+	onDevReady: () => void,
+): Promise<boolean> {
 	const dev = attach
 		? { n8nUrl: attach[0], sandboxUrl: attach[1], output: () => '', stop: async () => {} }
 		: await startDevServer({ tarball: devTarball, keep, say });
 	onDevReady();
-	let browser;
+	let browser: Browser | undefined;
 	let failed = false;
 	try {
 		browser = await launchChromium();
@@ -134,7 +143,9 @@ async function editorTier(devTarball, onDevReady) {
  * ui/communityNodes.mts on n8n profile `id`, in a child process (the n8n helpers serve one profile
  * per process), its lines prefixed `n8n-<id> |`; 2.x saves the install and update pictures.
  */
-function communityCheck(id, packageTarball) {
+function communityCheck(id: string, packageTarball: string | undefined): Promise<{ ok: boolean }> {
+	// main packs one whenever the check runs: the check only narrows the type
+	if (packageTarball === undefined) throw new Error('the Community Nodes check has no tarball');
 	const t0 = Date.now();
 	const args = [
 		'--import',
@@ -157,18 +168,18 @@ function communityCheck(id, packageTarball) {
 		let rest = '';
 		stream.on('data', (chunk) => {
 			const lines = (rest + chunk).split('\n');
-			rest = lines.pop();
+			rest = lines.pop() ?? ''; // split gives one part at least
 			for (const line of lines) process.stdout.write(`n8n-${id} | ${line}\n`);
 		});
 		stream.on('end', () => rest && process.stdout.write(`n8n-${id} | ${rest}\n`));
 	}
-	return new Promise((resolve) =>
+	return new Promise<{ ok: boolean }>((resolve) =>
 		child.on('exit', (code, signal) => {
 			process.off('exit', onExit);
 			const seconds = ((Date.now() - t0) / 1000).toFixed(0);
 			const ok = code === 0;
 			say(
-				`Community Nodes on ${N8N_PROFILES[id].label}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`,
+				`Community Nodes on ${n8nProfiles[id].label}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`,
 			);
 			resolve({ ok });
 		}),

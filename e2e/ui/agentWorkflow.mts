@@ -1,11 +1,13 @@
-// @ts-nocheck (typed file by file: issue 34)
 // UI tier step 7: the AI agent example (examples/contract-assistant.json) on the canvas, saved as
 // docs/images/agent-workflow-<theme>.png for docs/ai-agents.md.
+import type { Page } from 'playwright-core';
+import type { Shot } from './checks.mts';
+import type { DevUrls } from './devServer.mts';
 import { canvasNode, canvasNodes, openWorkflow } from './editor.mts';
 
 export const AGENT_EXAMPLE_ID = 'AirSignExAgent01';
 
-export async function agentWorkflowPicture(page, dev, shot) {
+export async function agentWorkflowPicture(page: Page, dev: DevUrls, shot: Shot): Promise<void> {
 	await openWorkflow(page, dev.n8nUrl, AGENT_EXAMPLE_ID);
 	// every node drawn: the chat, the agent with its model, tools and parser, the approval, Send
 	for (const name of [

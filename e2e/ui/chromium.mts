@@ -1,18 +1,22 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The browser of the UI tier: Debian's `chromium` package driven by playwright-core. Playwright's
 // own browser download cannot reach its host from this project's machines; the Debian package
 // comes from the same mirror as everything else, and is installed here when missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import {
+	chromium,
+	type Browser,
+	type BrowserContext,
+	type BrowserContextOptions,
+} from 'playwright-core';
 
 export const CHROMIUM_BIN = process.env.AIRSIGN_UI_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Installs Debian's chromium when it is missing (as root, or with sudo as on GitHub's runners). */
-export function ensureChromium(say) {
+export function ensureChromium(say: (msg: string) => void): string {
 	if (existsSync(CHROMIUM_BIN)) return CHROMIUM_BIN;
 	const asRoot = process.getuid?.() === 0;
-	const apt = (args) =>
+	const apt = (args: string[]) =>
 		execFileSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
 			stdio: ['ignore', 'inherit', 'inherit'],
 			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
@@ -26,7 +30,7 @@ export function ensureChromium(say) {
 	return CHROMIUM_BIN;
 }
 
-export async function launchChromium() {
+export async function launchChromium(): Promise<Browser> {
 	return await chromium.launch({
 		executablePath: CHROMIUM_BIN,
 		headless: true,
@@ -39,7 +43,10 @@ export async function launchChromium() {
  * A browser context whose pages define `__name`: tsx compiles this tier with esbuild's keepNames,
  * so a function handed to `page.evaluate` that names an inner function calls it in the page.
  */
-export async function newContext(browser, options) {
+export async function newContext(
+	browser: Browser,
+	options?: BrowserContextOptions,
+): Promise<BrowserContext> {
 	const context = await browser.newContext(options);
 	await context.addInitScript('window.__name = (fn) => fn;');
 	return context;

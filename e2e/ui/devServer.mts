@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The n8n of `npm run dev` for the UI tier: scripts/dev.mts in a child process with its own
 // temporary user folder and free ports, so that the tier never meets a developer's `npm run dev`
 // (5678/8787) or another tier. Ready when dev prints its "ready in" line; stopped with SIGTERM
@@ -13,11 +12,34 @@ import { killTree } from '../lib/proc.mts';
 const START_TIMEOUT_MS = 420_000;
 const STOP_TIMEOUT_MS = 30_000;
 
-/**
- * Starts `npx tsx scripts/dev.mts` and resolves, once it is ready, to
- * { n8nUrl, sandboxUrl, userFolder, output(), stop() }.
- */
-export async function startDevServer({ tarball, keep = false, say = () => {} } = {}) {
+/** Where the UI checks reach an `npm run dev`: its n8n and its sandbox. */
+export interface DevUrls {
+	n8nUrl: string;
+	sandboxUrl: string;
+}
+
+/** A running `npm run dev` started by startDevServer. */
+export interface DevServer extends DevUrls {
+	userFolder: string;
+	/** dev's output so far (its last 100,000 characters). */
+	output: () => string;
+	stop: () => Promise<void>;
+}
+
+export interface DevServerOptions {
+	/** Install this packed tarball instead of letting dev build and pack. */
+	tarball?: string;
+	/** Keep the temporary user folder after stop(). */
+	keep?: boolean;
+	say?: (msg: string) => void;
+}
+
+/** Starts `npx tsx scripts/dev.mts` and resolves, once it is ready, to its DevServer. */
+export async function startDevServer({
+	tarball,
+	keep = false,
+	say = () => {},
+}: DevServerOptions = {}): Promise<DevServer> {
 	const userFolder = makeUserFolder('airsign-ui-');
 	const [n8nPort, sandboxPort, modelPort] = await distinctFreePorts(3);
 	const args = [
@@ -41,10 +63,10 @@ export async function startDevServer({ tarball, keep = false, say = () => {} } =
 		detached: true,
 	});
 	let out = '';
-	const record = (chunk) => (out = (out + chunk).slice(-100_000));
+	const record = (chunk: Buffer) => (out = (out + chunk).slice(-100_000));
 	child.stdout.on('data', record);
 	child.stderr.on('data', record);
-	const exited = new Promise((resolve) =>
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
 		child.once('exit', (code, signal) => resolve({ code, signal })),
 	);
 	process.once('exit', () => killTree(child, 'SIGKILL'));
@@ -59,7 +81,7 @@ export async function startDevServer({ tarball, keep = false, say = () => {} } =
 		if (!keep) removeUserFolder(userFolder);
 	};
 
-	const ready = await new Promise((resolve) => {
+	const ready = await new Promise<'ready' | 'timeout' | 'exited'>((resolve) => {
 		const timer = setTimeout(() => resolve('timeout'), START_TIMEOUT_MS);
 		const onData = () => {
 			if (/\[dev\] ready in /.test(out)) {
@@ -92,8 +114,13 @@ export async function startDevServer({ tarball, keep = false, say = () => {} } =
 	};
 }
 
-async function distinctFreePorts(count) {
-	const ports = new Set();
-	while (ports.size < count) ports.add(await getFreePort());
+async function distinctFreePorts(count: number): Promise<number[]> {
+	const ports = new Set<number>();
+	while (ports.size < count) {
+		const port = await getFreePort();
+		// always a number, the port the system gave: the test only narrows its type
+		if (typeof port !== 'number') throw new Error(`getFreePort gave ${String(port)}`);
+		ports.add(port);
+	}
 	return [...ports];
 }

@@ -1,17 +1,28 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Page helpers for n8n's editor (2.41.3; those used on 1.123.81 too), by the data-test-id
 // attributes n8n's own Playwright tests use. Nothing here waits for a fixed time: every wait is for
 // something to appear, bounded by UI_TIMEOUT_MS only so that a hung page fails instead of hanging
 // the tier.
+import type { IConnections, INode } from 'n8n-workflow';
+import type { Locator, Page } from 'playwright-core';
 import { PROFILE } from '../install-n8n.mts';
 
 /** Bound of one wait in the browser. Generous: the machine is often heavily loaded. */
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 90_000;
 
-export const byTestId = (scope, id) => scope.locator(`[data-test-id="${id}"]`);
+/** Fails a check with `message`; an expression, so that `value ?? fail('…')` reads as one. */
+export function fail(message: string): never {
+	throw new Error(message);
+}
+
+export const byTestId = (scope: Page | Locator, id: string): Locator =>
+	scope.locator(`[data-test-id="${id}"]`);
 
 /** Logs in on /signin and waits for the editor's main view. */
-export async function logIn(page, baseUrl, { email, password }) {
+export async function logIn(
+	page: Page,
+	baseUrl: string,
+	{ email, password }: { email: string; password: string },
+): Promise<void> {
 	await page.goto(`${baseUrl}/signin`, { waitUntil: 'domcontentloaded' });
 	const form = byTestId(page, 'signin-form');
 	await form.locator('input[type="email"], input[name="emailOrLdapLoginId"]').first().fill(email);
@@ -20,17 +31,29 @@ export async function logIn(page, baseUrl, { email, password }) {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }
 
+/** A workflow createWorkflow posts: its name, nodes and (default none) connections. */
+export interface NewWorkflow {
+	name: string;
+	nodes: INode[];
+	connections?: IConnections;
+}
+
+/** What createWorkflow needs of an n8n profile (e2e/n8n-profiles.mts): its REST API's fields. */
+export interface RestWorkflowProfile {
+	restWorkflowFields: Record<string, unknown>;
+}
+
 /**
  * Creates a workflow through n8n's REST API from inside the page, as the editor does: n8n ties its
  * session cookie to the browser-id header the editor sends (a request without it answers 401 and
  * ends the session).
  */
 export async function createWorkflow(
-	page,
-	baseUrl,
-	{ name, nodes, connections = {} },
-	{ profile = PROFILE } = {},
-) {
+	page: Page,
+	baseUrl: string,
+	{ name, nodes, connections = {} }: NewWorkflow,
+	{ profile = PROFILE }: { profile?: RestWorkflowProfile } = {},
+): Promise<string> {
 	const { status, body } = await page.evaluate(
 		async ({ url, workflow }) => {
 			const res = await fetch(url, {
@@ -60,7 +83,11 @@ export async function createWorkflow(
 }
 
 /** Clicks the + on a node's main output (or on its input `handle`, e.g. ai_tool) and waits for the nodes panel. */
-export async function openNodeCreatorFrom(page, nodeName, { handle } = {}) {
+export async function openNodeCreatorFrom(
+	page: Page,
+	nodeName: string,
+	{ handle }: { handle?: string } = {},
+): Promise<Locator> {
 	// n8n loads the nodes panel's code on its first opening in a page and, from an AI handle,
 	// pushes the handle's view (Tools, …) one tick after opening: when the code is still loading
 	// then, the panel mounts later and stays on "Other AI Nodes". Opened and closed once first, the
@@ -81,32 +108,37 @@ export async function openNodeCreatorFrom(page, nodeName, { handle } = {}) {
 }
 
 /** Opens a saved workflow and waits for its canvas to show its nodes. */
-export async function openWorkflow(page, baseUrl, workflowId) {
+export async function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void> {
 	await page.goto(`${baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
 	await canvasNodes(page).first().waitFor();
 }
 
-export const canvasNodes = (page) => byTestId(page, 'canvas-node');
+export const canvasNodes = (page: Page): Locator => byTestId(page, 'canvas-node');
 
-export function canvasNode(page, name) {
+export function canvasNode(page: Page, name: string): Locator {
 	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 }
 
 /** Opens a node's panel (NDV) by double-clicking it on the canvas. */
-export async function openNode(page, name) {
+export async function openNode(page: Page, name: string): Promise<Locator> {
 	await canvasNode(page, name).dblclick();
 	const ndv = byTestId(page, 'ndv');
 	await ndv.waitFor();
 	return ndv;
 }
 
-export async function closeNode(page) {
+export async function closeNode(page: Page): Promise<void> {
 	await page.keyboard.press('Escape');
 	await byTestId(page, 'ndv').waitFor({ state: 'hidden' });
 }
 
 /** Picks `optionText` in the options parameter `name` (in the open panel, or in `scope`). */
-export async function chooseOption(page, name, optionText, scope = byTestId(page, 'ndv')) {
+export async function chooseOption(
+	page: Page,
+	name: string,
+	optionText: string,
+	scope: Page | Locator = byTestId(page, 'ndv'),
+): Promise<void> {
 	const input = byTestId(scope, `parameter-input-${name}`);
 	const field = input.locator('input').first();
 	if ((await field.inputValue()) === optionText) return;
@@ -118,14 +150,13 @@ export async function chooseOption(page, name, optionText, scope = byTestId(page
 		.filter({ has: page.getByText(optionText, { exact: true }) })
 		.first()
 		.click();
-	await page.waitForFunction(
-		([el, expected]) => el.value === expected,
-		[await field.elementHandle(), optionText],
-	);
+	const args = [await field.elementHandle(), optionText] as const;
+	// the field is an <input>: `'value' in el` only tells the type checker so
+	await page.waitForFunction(([el, expected]) => 'value' in el && el.value === expected, args);
 }
 
 /** The visible text of the open panel's parameters (labels, notices, hints). */
-export async function parameterPanelText(page) {
+export async function parameterPanelText(page: Page): Promise<string> {
 	return await byTestId(page, 'ndv')
 		.locator('[data-test-id="node-parameters"], .node-parameters-wrapper')
 		.first()

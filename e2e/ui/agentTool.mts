@@ -1,0 +1,80 @@
+// UI tier step 6: the AirSign tool in an AI Agent's tool list. n8n generates the tool from the
+// node's `usableAsTool`; its Description is prefilled with the agent text of the operation picked.
+import type { Page } from 'playwright-core';
+import type { DevUrls } from './devServer.mts';
+import {
+	byTestId,
+	chooseOption,
+	closeNode,
+	createWorkflow,
+	fail,
+	openNodeCreatorFrom,
+	openWorkflow,
+} from './editor.mts';
+import { agentText } from './expected.mts';
+
+// n8n 2.41.3 (as 2.39.10) offers every node with `usableAsTool` as a tool, community nodes
+// included: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE (that variable appears nowhere in its code).
+const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
+const AGENT_VERSION = 3.1;
+
+export async function agentTool(page: Page, dev: DevUrls): Promise<void> {
+	const id = await createWorkflow(page, dev.n8nUrl, {
+		name: 'UI tier: an AI Agent',
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-00000000a6e7',
+				name: 'AI Agent',
+				type: AGENT_TYPE,
+				typeVersion: AGENT_VERSION,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
+	});
+	await openWorkflow(page, dev.n8nUrl, id);
+	const creator = await openNodeCreatorFrom(page, 'AI Agent', { handle: 'ai_tool' });
+	await byTestId(creator, 'nodes-list-header').getByText('Tools', { exact: true }).waitFor();
+	await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
+	const item = byTestId(creator, 'item-iterator-item').filter({ hasText: 'AirSign' }).first();
+	await item.waitFor();
+	await item.click();
+	const ndv = byTestId(page, 'ndv');
+	await ndv.waitFor();
+	await byTestId(ndv, 'parameter-input-resource').waitFor();
+	await byTestId(ndv, 'parameter-input-operation').waitFor();
+	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool, and its name is the
+	// short action with n8n's " in AirSign".
+	const tool = page.locator(
+		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]',
+	);
+	await tool.waitFor({ state: 'attached' });
+	const name = await tool.getAttribute('data-node-name');
+	if (name !== 'Send a session in AirSign') fail(`the tool node is named "${name}"`);
+	// The tool's Description, prefilled with what the model reads about the default operation
+	// (Send); left unedited, it follows the operation.
+	await descriptionShows(page, agentText('session', 'send'));
+	await chooseOption(page, 'operation', 'Get');
+	await descriptionShows(page, agentText('session', 'get'));
+	await closeNode(page);
+	await tool.waitFor();
+}
+
+/** Waits (bounded) until the open tool's Description field shows `text`. */
+async function descriptionShows(page: Page, text: string): Promise<void> {
+	const selector = '[data-test-id="ndv"] [data-test-id="parameter-input-toolDescription"] textarea';
+	try {
+		await page.waitForFunction(
+			([sel, wanted]) => document.querySelector<HTMLTextAreaElement>(sel)?.value === wanted,
+			[selector, text],
+			{ polling: 'raf' },
+		);
+	} catch (error) {
+		const shown = await page
+			.locator(selector)
+			.first()
+			.inputValue()
+			.catch(() => '(no field)');
+		fail(`the tool's Description shows "${shown}", not "${text}" (${error.message})`);
+	}
+}

@@ -1,0 +1,107 @@
+// UI tier step 2: the AirSign node from the nodes panel. Every operation the built node describes
+// (ui/expected.mts) is picked in its panel, which must show its fields, hints and notices, and no
+// field of another operation. Saves the pictures node-panel-actions and node-panel.
+import type { INode } from 'n8n-workflow';
+import type { Page } from 'playwright-core';
+import type { Say, Shot, Theme } from './checks.mts';
+import type { DevUrls } from './devServer.mts';
+import {
+	byTestId,
+	canvasNode,
+	chooseOption,
+	closeNode,
+	createWorkflow,
+	fail,
+	openNodeCreatorFrom,
+	openWorkflow,
+	parameterPanelText,
+} from './editor.mts';
+import { expectedPanels } from './expected.mts';
+
+const MANUAL_TRIGGER: INode = {
+	id: 'a1b2c3d4-0000-4000-8000-0000000000a1',
+	name: 'When clicking ‘Execute workflow’',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export async function nodePanel(
+	page: Page,
+	dev: DevUrls,
+	theme: Theme,
+	shot: Shot,
+	say: Say,
+): Promise<void> {
+	const panels = expectedPanels();
+	const id = await createWorkflow(page, dev.n8nUrl, {
+		name: `UI tier: the nodes panel (${theme})`,
+		nodes: [MANUAL_TRIGGER],
+	});
+	await openWorkflow(page, dev.n8nUrl, id);
+	const creator = await openNodeCreatorFrom(page, MANUAL_TRIGGER.name);
+	await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
+	// The action node's entry: its actions are the operations' `action` texts.
+	await byTestId(creator, 'item-iterator-item')
+		.filter({ has: byTestId(page, 'node-creator-item-name').getByText('AirSign', { exact: true }) })
+		.first()
+		.click();
+	for (const panel of panels)
+		await creator.getByText(panel.action, { exact: true }).first().waitFor({ state: 'attached' });
+	await shot('node-panel-actions');
+	const first = panels.find((p) => p.resource === 'session' && p.operation === 'send') ?? panels[0];
+	await creator.getByText(first.action, { exact: true }).first().click();
+	const ndv = byTestId(page, 'ndv');
+	await ndv.waitFor();
+	// n8n names the new node after the action picked: a short name a user keeps ("Send a session").
+	await canvasNode(page, first.action).waitFor({ state: 'attached' });
+
+	const problems: string[] = [];
+	for (const panel of panels) {
+		await chooseOption(page, 'resource', panel.resourceName);
+		await chooseOption(page, 'operation', panel.operationName);
+		// The panel re-renders after a change: wait until it shows all it should (bounded), then read it.
+		const expectedTexts = [
+			...panel.labels,
+			...[...panel.notices, ...panel.hints].map((t) => plain(t).slice(0, 60)),
+		];
+		await waitForPanelText(page, expectedTexts).catch(() => {});
+		const text = await parameterPanelText(page);
+		const where = `${panel.resourceName} → ${panel.operationName}`;
+		for (const label of panel.labels)
+			if (!text.includes(label)) problems.push(`${where}: field "${label}" not shown`);
+		for (const notice of [...panel.notices, ...panel.hints]) {
+			const start = plain(notice).slice(0, 60);
+			if (!plain(text).includes(start)) problems.push(`${where}: "${start}…" not shown`);
+		}
+		for (const name of panel.hiddenNames ?? [])
+			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
+				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
+		if (panel.resource === 'session' && panel.operation === 'send') await shot('node-panel');
+	}
+	if (problems.length) fail(problems.join('\n'));
+	say(`${panels.length} operations checked against the node's description`);
+	await closeNode(page);
+}
+
+async function waitForPanelText(page: Page, texts: string[]): Promise<void> {
+	await page.waitForFunction(
+		(wanted) => {
+			const panel = document.querySelector<HTMLElement>(
+				'[data-test-id="ndv"] [data-test-id="node-parameters"], [data-test-id="ndv"] .node-parameters-wrapper',
+			);
+			const shown = (panel?.innerText ?? '').replace(/\s+/g, ' ');
+			return wanted.every((t) => shown.includes(t));
+		},
+		texts,
+		{ polling: 'raf' },
+	);
+}
+
+/** Text as the browser shows it: HTML tags of a notice dropped, whitespace collapsed. */
+const plain = (text: string): string =>
+	text
+		.replace(/<[^>]+>/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();

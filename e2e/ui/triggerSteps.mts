@@ -1,0 +1,101 @@
+// UI tier steps 5 and 8, the AirSign Trigger in the editor: its Fetch Test Event shows a sample
+// session; in a new workflow, its v2 panel offers every event of the built description, and an
+// event picked there is shown and saved.
+import type { Page } from 'playwright-core';
+import type { Theme } from './checks.mts';
+import type { DevUrls } from './devServer.mts';
+import { byTestId, closeNode, createWorkflow, fail, openNode, openWorkflow } from './editor.mts';
+import { triggerEvents } from './expected.mts';
+
+// ---------------------------------------------------------------- 5. Fetch Test Event
+const NOTIFY_WORKFLOW = 'AirSignExNotify1';
+
+export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
+	await openWorkflow(page, dev.n8nUrl, NOTIFY_WORKFLOW);
+	const triggerName = await page
+		.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTrigger"]')
+		.first()
+		.getAttribute('data-node-name');
+	// n8n names every canvas node: the check only narrows the type
+	const ndv = await openNode(
+		page,
+		triggerName ?? fail('the AirSign Trigger on the canvas has no name'),
+	);
+	const button = byTestId(ndv, 'node-execute-button');
+	await button.getByText('Fetch Test Event').waitFor();
+	await button.click();
+	const output = byTestId(ndv, 'output-panel');
+	await output.getByText('sessionId').first().waitFor();
+	await output.getByText('completed').first().waitFor();
+	await closeNode(page);
+}
+
+// ---------------------------------------------------------------- 8. trigger events
+const TRIGGER_VERSION = 2;
+
+/**
+ * A new workflow with the v2 trigger on its default event (Session Completed): its panel offers
+ * every event of the built description; picking Recipient Status Changed shows both events in the
+ * field, and saving stores both in the workflow.
+ */
+export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): Promise<void> {
+	const events = triggerEvents(TRIGGER_VERSION);
+	const name = (value: string) =>
+		events.find((e) => e.value === value)?.name ?? fail(`no event ${value}`);
+	const [completed, recipient] = [name('sessionCompleted'), name('recipientStatusChanged')];
+	const id = await createWorkflow(page, dev.n8nUrl, {
+		name: `UI tier: trigger events (${theme})`,
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-0000000000e7',
+				name: 'AirSign Trigger',
+				type: 'n8n-nodes-airsign.airSignTrigger',
+				typeVersion: TRIGGER_VERSION,
+				position: [0, 0],
+				parameters: { events: ['sessionCompleted'] },
+				credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+			},
+		],
+	});
+	await openWorkflow(page, dev.n8nUrl, id);
+	const ndv = await openNode(page, 'AirSign Trigger');
+	const field = byTestId(ndv, 'parameter-input-events');
+	await field.getByText(completed, { exact: true }).waitFor();
+	await field.click();
+	const option = (text: string) =>
+		page
+			.getByRole('option')
+			.filter({ visible: true })
+			.filter({ has: page.getByText(text, { exact: true }) })
+			.first();
+	for (const event of events) await option(event.name).waitFor();
+	await option(recipient).click();
+	// The dropdown stays open for more choices; a click on the panel's title closes it.
+	await byTestId(ndv, 'node-title-container').or(ndv.locator('header')).first().click();
+	for (const text of [completed, recipient]) await field.getByText(text, { exact: true }).waitFor();
+	await closeNode(page);
+	await page.keyboard.press('ControlOrMeta+s');
+	const saved = await page.waitForFunction(
+		async ({ url, wanted }) => {
+			const res = await fetch(url, {
+				credentials: 'include',
+				headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+			});
+			if (!res.ok) return false;
+			const { data }: { data: SavedWorkflow } = await res.json();
+			const events = data.nodes.find((n) => n.name === 'AirSign Trigger')?.parameters?.events;
+			return JSON.stringify(events) === JSON.stringify(wanted) && events;
+		},
+		{
+			url: `${dev.n8nUrl}/rest/workflows/${id}`,
+			wanted: ['sessionCompleted', 'recipientStatusChanged'],
+		},
+		{ polling: 500 },
+	);
+	await saved.dispose();
+}
+
+/** What step 8 reads of a saved workflow (GET /rest/workflows/:id's data). */
+interface SavedWorkflow {
+	nodes: { name: string; parameters?: { events?: unknown } }[];
+}
