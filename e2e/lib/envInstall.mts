@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The package installed the way n8n 2.x installs it from its environment: N8N_COMMUNITY_PACKAGES with
 // N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true. The packed tarball is published to the local registry
 // (lib/registry.mts), which n8n's installer reaches as registry.npmjs.org (lib/npmjsRoute.mts).
@@ -18,9 +17,22 @@ import { installedPackageDir, PACKAGE_NAME, waitForTypes } from './n8n.mts';
 import { runCommand } from './proc.mts';
 import { routeNpmjsTo } from './npmjsRoute.mts';
 import { startRegistry } from './registry.mts';
+import type { Postgres } from './services.mts';
+
+/** The route that stands in for registry.npmjs.org (lib/npmjsRoute.mts). */
+export type NpmjsRoute = Awaited<ReturnType<typeof routeNpmjsTo>>;
+
+/** The published package, as publishForEnvInstall returns it. */
+export interface EnvInstallSource {
+	version: string;
+	route: NpmjsRoute;
+	/** What every n8n process of the cluster gets. */
+	env: Record<string, string>;
+	stop: () => Promise<void>;
+}
 
 /** The version in a packed tarball's package.json (the tier may be given any tarball). */
-async function tarballVersion(tarball) {
+async function tarballVersion(tarball: string): Promise<string> {
 	const { stdout } = await runCommand('tar', ['-xzOf', tarball, 'package/package.json'], {
 		timeoutMs: 60_000,
 	});
@@ -32,12 +44,12 @@ async function tarballVersion(tarball) {
  * { version, env, route, stop() }: `env` is what every n8n process of the cluster gets, the same
  * for main and workers as one shared environment file would give them.
  */
-export async function publishForEnvInstall(tarball) {
+export async function publishForEnvInstall(tarball: string): Promise<EnvInstallSource> {
 	const version = await tarballVersion(tarball);
 	// npm's integrity of the tarball: the main checks the registry's against it before installing
 	const checksum = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
 	const registry = await startRegistry();
-	let route;
+	let route: NpmjsRoute;
 	try {
 		await registry.publish(tarball);
 		route = await routeNpmjsTo(registry.url);
@@ -64,7 +76,7 @@ export async function publishForEnvInstall(tarball) {
 }
 
 /** The package as installed in an n8n user folder: its version and the nodes folder's ledger. */
-function installedIn(userFolder) {
+function installedIn(userFolder: string): { version?: string; ledger?: string } {
 	const nodes = path.join(userFolder, '.n8n', 'nodes');
 	const pkg = path.join(installedPackageDir(userFolder), 'package.json');
 	if (!existsSync(pkg)) return { version: undefined, ledger: undefined };
@@ -82,9 +94,19 @@ function installedIn(userFolder) {
  * tarball came through the route. `instances` maps a process name to { instance, userFolder }.
  * Returns a one-line summary.
  */
-export async function assertEnvInstall({ source, instances, mainName, pg }) {
+export async function assertEnvInstall({
+	source,
+	instances,
+	mainName,
+	pg,
+}: {
+	source: EnvInstallSource;
+	instances: Record<string, { instance: { output: () => string }; userFolder: string }>;
+	mainName: string;
+	pg: Pick<Postgres, 'query'>;
+}): Promise<string> {
 	const { version } = source;
-	const problems = [];
+	const problems: string[] = [];
 	for (const [name, { instance, userFolder }] of Object.entries(instances)) {
 		const got = installedIn(userFolder);
 		if (got.version !== version || got.ledger !== version)
@@ -95,7 +117,7 @@ export async function assertEnvInstall({ source, instances, mainName, pg }) {
 				: `Community package installed: ${PACKAGE_NAME}`;
 		if (!instance.output().includes(line)) problems.push(`${name}: no "${line}" in its log`);
 	}
-	const rows = await pg.query(
+	const rows = await pg.query<{ version: string; type: string }>(
 		`select p."installedVersion" as version, n.type from installed_packages p
 		 join installed_nodes n on n."package" = p."packageName" where p."packageName" = $1`,
 		[PACKAGE_NAME],
@@ -116,7 +138,7 @@ export async function assertEnvInstall({ source, instances, mainName, pg }) {
 	await waitForTypes(
 		instances[mainName].userFolder,
 		'nodes',
-		(list) => wanted.every((t) => list.some((n) => n.name === t)),
+		(list: { name: string }[]) => wanted.every((t) => list.some((n) => n.name === t)),
 		{ timeoutMs: 60_000 },
 	);
 	const asked = source.route.requests().length;

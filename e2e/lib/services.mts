@@ -1,9 +1,8 @@
-// @ts-nocheck (typed file by file: issue 34)
 // PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each one on a
 // free loopback port with its data in a fresh temporary folder, in its own process group, stopped
 // (and the folder removed) by stop(). Both are killed if the test process exits without stopping
 // them.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
 	chownSync,
 	existsSync,
@@ -17,13 +16,14 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type pgModule from 'pg';
 import { N8N_BIN } from '../install-n8n.mts';
 import { describeExit, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mts';
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
 /** The newest `/usr/lib/postgresql/<version>/bin/<name>` (Debian keeps them off PATH). */
-export function postgresBin(name) {
+export function postgresBin(name: string): string | undefined {
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root)
 		? readdirSync(root)
@@ -33,7 +33,7 @@ export function postgresBin(name) {
 	return versions.length ? path.join(root, versions[0], 'bin', name) : undefined;
 }
 
-function onPath(name) {
+function onPath(name: string): string | undefined {
 	return (process.env.PATH ?? '')
 		.split(path.delimiter)
 		.map((dir) => path.join(dir, name))
@@ -46,8 +46,10 @@ function onPath(name) {
  * update` first when the package lists are stale). Returns the names installed (empty when all
  * were present).
  */
-export async function ensureServerPackages({ log = () => {} } = {}) {
-	const missing = [];
+export async function ensureServerPackages({
+	log = () => {},
+}: { log?: (msg: string) => void } = {}): Promise<string[]> {
+	const missing: string[] = [];
 	if (!postgresBin('postgres') || !postgresBin('initdb')) missing.push('postgresql');
 	if (!onPath('redis-server') && !existsSync('/usr/bin/redis-server')) missing.push('redis-server');
 	if (!onPath('openssl')) missing.push('openssl');
@@ -57,7 +59,7 @@ export async function ensureServerPackages({ log = () => {} } = {}) {
 			`${missing.join(' and ')} not installed, and this is not root: run  sudo apt-get install -y ${missing.join(' ')}`,
 		);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = (allowFailure) =>
+	const install = (allowFailure: boolean) =>
 		runCommand(
 			'apt-get',
 			['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing],
@@ -84,7 +86,7 @@ export async function ensureServerPackages({ log = () => {} } = {}) {
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the `postgres` user the package created. */
-function postgresUser() {
+function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?: undefined } {
 	if (process.getuid?.() !== 0) return {};
 	const line = readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
@@ -95,8 +97,28 @@ function postgresUser() {
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** How a server process ended (`code` -1: it could not start). */
+export interface ServerExit {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+/** A server started by spawnServer. */
+interface Server {
+	child: ChildProcess;
+	output: () => string;
+	exited: () => ServerExit | null;
+	exitPromise: Promise<ServerExit>;
+	stop: (signal: NodeJS.Signals, graceMs?: number) => Promise<ServerExit>;
+}
+
 /** `dir` (a temp folder) is removed if the test process exits without stop(). */
-function spawnServer(label, cmd, args, { uid, gid, cwd, dir } = {}) {
+function spawnServer(
+	label: string,
+	cmd: string,
+	args: string[],
+	{ uid, gid, cwd, dir }: { uid?: number; gid?: number; cwd?: string; dir?: string } = {},
+): Server {
 	const child = spawn(cmd, args, {
 		cwd,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,10 +126,10 @@ function spawnServer(label, cmd, args, { uid, gid, cwd, dir } = {}) {
 		...(uid === undefined ? {} : { uid, gid }),
 	});
 	let out = '';
-	child.stdout.on('data', (c) => (out = (out + c).slice(-50_000)));
-	child.stderr.on('data', (c) => (out = (out + c).slice(-50_000)));
-	let exited = null;
-	const exitPromise = new Promise((resolve) => {
+	child.stdout.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	child.stderr.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
+	let exited: ServerExit | null = null;
+	const exitPromise = new Promise<ServerExit>((resolve) => {
 		child.on('exit', (code, signal) => resolve((exited = { code, signal })));
 		child.on('error', (err) => {
 			out += `\n${label}: could not start: ${err.message}`;
@@ -132,13 +154,17 @@ function spawnServer(label, cmd, args, { uid, gid, cwd, dir } = {}) {
 	};
 }
 
-async function waitUntil(label, server, probe, timeoutMs) {
+async function waitUntil(
+	label: string,
+	server: Server,
+	probe: () => Promise<boolean>,
+	timeoutMs: number,
+): Promise<number> {
 	const t0 = Date.now();
 	for (;;) {
-		if (server.exited())
-			throw new Error(
-				`${label} exited early (${describeExit(server.exited())})\n${tail(server.output())}`,
-			);
+		const exited = server.exited();
+		if (exited)
+			throw new Error(`${label} exited early (${describeExit(exited)})\n${tail(server.output())}`);
 		if (await probe().catch(() => false)) return Date.now() - t0;
 		if (Date.now() - t0 > timeoutMs) {
 			await server.stop('SIGKILL', 1_000);
@@ -148,13 +174,35 @@ async function waitUntil(label, server, probe, timeoutMs) {
 	}
 }
 
+/** One row of a query's answer, by column name. */
+export type QueryRow = Record<string, unknown>;
+
+/** A running PostgreSQL from startPostgres. */
+export interface Postgres {
+	port: number;
+	dir: string;
+	startMs: number;
+	/** n8n's DB_* variables for this database. */
+	env: Record<string, string>;
+	/** Rows of one SQL statement in database `n8n` ($1, $2 … placeholders). */
+	query: <Row extends QueryRow = QueryRow>(sql: string, params?: unknown[]) => Promise<Row[]>;
+	output: () => string;
+	stop: () => Promise<ServerExit>;
+}
+
 /**
  * A throw-away PostgreSQL: `initdb` into a temp folder (trust authentication, user `n8n`), then
  * `postgres` on 127.0.0.1:<port> (no Unix socket) and a database `n8n`. Durability settings are off
  * (fsync): PostgreSQL itself is never killed by the tests. Returns
  * { port, env (n8n's DB_* variables), query(sql, params) → rows, startMs, output(), stop() }.
  */
-export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
+export async function startPostgres({
+	port,
+	timeoutMs = 60_000,
+}: {
+	port: number;
+	timeoutMs?: number;
+}): Promise<Postgres> {
 	const initdb = postgresBin('initdb');
 	const postgres = postgresBin('postgres');
 	if (!initdb || !postgres) throw new Error('PostgreSQL is not installed (ensureServerPackages)');
@@ -195,8 +243,8 @@ export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
 		],
 		{ cwd: dir, dir, ...user },
 	);
-	const pg = cacheRequire('pg');
-	const connect = async (database) => {
+	const pg = cacheRequire('pg') as typeof pgModule;
+	const connect = async (database: string): Promise<pgModule.Client> => {
 		const client = new pg.Client({
 			host: '127.0.0.1',
 			port,
@@ -233,7 +281,7 @@ export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
 	}
-	let client;
+	let client: pgModule.Client | undefined;
 	return {
 		port,
 		dir,
@@ -246,10 +294,9 @@ export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
 			DB_POSTGRESDB_USER: 'n8n',
 			DB_POSTGRESDB_PASSWORD: '',
 		},
-		/** Rows of one SQL statement in database `n8n` ($1, $2 … placeholders). */
-		query: async (sql, params = []) => {
+		query: async <Row extends QueryRow = QueryRow>(sql: string, params: unknown[] = []) => {
 			client ??= await connect('n8n');
-			return (await client.query(sql, params)).rows;
+			return (await client.query<Row>(sql, params)).rows;
 		},
 		output: server.output,
 		stop: async () => {
@@ -263,13 +310,13 @@ export async function startPostgres({ port, timeoutMs = 60_000 } = {}) {
 }
 
 /** PING over RESP; true on +PONG. */
-function redisPing(port) {
+function redisPing(port: number): Promise<boolean> {
 	return new Promise((resolve, reject) => {
 		const socket = net.connect({ host: '127.0.0.1', port });
 		let data = '';
 		socket.setTimeout(2_000, () => socket.destroy(new Error('timeout')));
 		socket.on('connect', () => socket.write('PING\r\n'));
-		socket.on('data', (c) => {
+		socket.on('data', (c: Buffer) => {
 			data += c;
 			if (data.includes('\r\n')) {
 				socket.end();
@@ -280,11 +327,27 @@ function redisPing(port) {
 	});
 }
 
+/** A running Redis from startRedis. */
+export interface Redis {
+	port: number;
+	startMs: number;
+	/** n8n's QUEUE_BULL_REDIS_* variables for this server. */
+	env: Record<string, string>;
+	output: () => string;
+	stop: () => Promise<ServerExit>;
+}
+
 /**
  * A throw-away Redis on 127.0.0.1:<port>, working folder in a temp dir, no persistence.
  * Returns { port, env (n8n's QUEUE_BULL_REDIS_* variables), startMs, output(), stop() }.
  */
-export async function startRedis({ port, timeoutMs = 30_000 } = {}) {
+export async function startRedis({
+	port,
+	timeoutMs = 30_000,
+}: {
+	port: number;
+	timeoutMs?: number;
+}): Promise<Redis> {
 	const bin = onPath('redis-server') ?? '/usr/bin/redis-server';
 	const t0 = Date.now();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-redis-'));

@@ -1,0 +1,140 @@
+// What the trigger delivered, read from PostgreSQL: the stream workflow's executions, their trigger
+// items, and which process ran each (the Execution Data node's `process`).
+import { parseFlatted } from '../lib/n8n.mts';
+import { sleep } from '../lib/proc.mts';
+import { ctx } from './cluster.mts';
+import { STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
+
+/** A row of n8n's execution_entity, as this tier selects it (a type: rows need an index signature). */
+type ExecutionRow = {
+	id: number | string;
+	mode: string;
+	status: string;
+	createdAt: Date | string;
+	startedAt: Date | string | null;
+	stoppedAt: Date | string | null;
+};
+
+/** One item of the trigger's output, as n8n stores it. */
+interface TriggerItem {
+	json: { sessionId: string; updatedAt: string; status: string; name: string };
+}
+
+/** Where a stored execution keeps the trigger's items (the parts of n8n's IRunExecutionData read here). */
+interface StoredRun {
+	resultData?: {
+		runData?: Record<string, { data?: { main?: (TriggerItem[] | null)[] } }[]>;
+	};
+	executionData?: {
+		nodeExecutionStack?: { node?: { name: string }; data?: { main?: (TriggerItem[] | null)[] } }[];
+	};
+}
+
+/** A stream session's state as the trigger delivered it. */
+export interface DeliveredItem {
+	sessionId: string;
+	updatedAt: string;
+	status: string;
+	name: string;
+}
+
+/** One execution of the stream workflow, as far as PostgreSQL shows it. */
+export interface Delivery {
+	id: number;
+	status: string;
+	mode: string;
+	/** Milliseconds since the epoch. */
+	createdAt: number;
+	/** Who ran it (the Execution Data node's `process`), once it has ended. */
+	process: string | undefined;
+	items: DeliveredItem[] | undefined;
+}
+
+async function executionRows(workflowId: string): Promise<ExecutionRow[]> {
+	return await ctx.pg!.query<ExecutionRow>(
+		`select id, mode, status, "createdAt", "startedAt", "stoppedAt" from execution_entity
+		 where "workflowId" = $1 order by id`,
+		[workflowId],
+	);
+}
+
+async function executionRun(id: number): Promise<StoredRun | undefined> {
+	const [row] = await ctx.pg!.query<{ data: string }>(
+		'select data from execution_data where "executionId" = $1',
+		[id],
+	);
+	return row ? (parseFlatted(row.data) as StoredRun) : undefined;
+}
+
+/**
+ * The `process` the Execution Data node saved. n8n writes execution metadata in its own step after
+ * the execution's final status, so an ended execution may show it a moment later: waits up to
+ * `waitMs` for it (0: just looks).
+ */
+export async function executionProcess(
+	id: number,
+	{ waitMs = 0 }: { waitMs?: number } = {},
+): Promise<string | undefined> {
+	const t0 = Date.now();
+	for (;;) {
+		const rows = await ctx.pg!.query<{ value: string }>(
+			`select value from execution_metadata where "executionId" = $1 and key = 'process'`,
+			[id],
+		);
+		if (rows[0]) return rows[0].value;
+		if (Date.now() - t0 >= waitMs) return undefined;
+		await sleep(250);
+	}
+}
+
+export const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+/**
+ * What the trigger delivered: every execution of the stream workflow with its trigger items,
+ * read from PostgreSQL (the items are in the execution's data from the moment the main creates
+ * it: first as the trigger node's input on the execution stack, then as its run data).
+ */
+export const deliveries = new Map<number, Delivery>(); // execution id → delivery
+export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
+	for (const row of await executionRows(STREAM_WORKFLOW_ID)) {
+		const id = Number(row.id);
+		// status, mode and createdAt are set right below
+		const d = deliveries.get(id) ?? ({ id, items: undefined, process: undefined } as Delivery);
+		d.status = row.status;
+		d.mode = row.mode;
+		d.createdAt = new Date(row.createdAt).getTime();
+		if (d.items === undefined) {
+			const run = await executionRun(id);
+			const fromRun = run?.resultData?.runData?.[TRIGGER_NAME]?.[0]?.data?.main?.[0];
+			const fromStack = run?.executionData?.nodeExecutionStack?.find(
+				(e) => e.node?.name === TRIGGER_NAME,
+			)?.data?.main?.[0];
+			const items = fromRun ?? fromStack;
+			if (items)
+				d.items = items.map((i) => ({
+					sessionId: i.json.sessionId,
+					updatedAt: i.json.updatedAt,
+					status: i.json.status,
+					name: i.json.name,
+				}));
+		}
+		if (ENDED.includes(d.status) && d.process === undefined) d.process = await executionProcess(id);
+		deliveries.set(id, d);
+	}
+	return deliveries;
+}
+
+/** One state of a session: its id and the instant of its `updatedAt`. */
+export const stateKey = (sessionId: string, updatedAt: string): string =>
+	`${sessionId}@${Date.parse(updatedAt)}`;
+
+/** How many times each state (stateKey) arrived. */
+export function deliveredCounts(): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const d of deliveries.values())
+		for (const item of d.items ?? []) {
+			const key = stateKey(item.sessionId, item.updatedAt);
+			counts.set(key, (counts.get(key) ?? 0) + 1);
+		}
+	return counts;
+}

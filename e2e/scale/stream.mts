@@ -1,0 +1,194 @@
+// The stream's ground truth (every state a stream session took) and the waits on the trigger: its
+// requests in the sandbox's log, and the arrival of every state in a trigger execution.
+import { sleep } from '../lib/proc.mts';
+import { ctx, type SandboxRequest } from './cluster.mts';
+import {
+	ENDED,
+	deliveredCounts,
+	deliveries,
+	refreshDeliveries,
+	stateKey,
+	type Delivery,
+} from './deliveries.mts';
+import { log, secs } from './report.mts';
+import { MARKER } from './workflows.mts';
+
+/** Bound for one step's updates to arrive (a minute poll, a restart, a backlog read over two polls). */
+const DELIVERY_TIMEOUT_MS = 5 * 60_000;
+
+/** A session as the sandbox answers a create or change (the fields the stream reads). */
+export interface SandboxSession {
+	sessionId: string;
+	updatedAt: string;
+	status: string;
+}
+
+/** A state the stream made, and the step that made it. */
+export interface ExpectedState {
+	sessionId: string;
+	updatedAt: string;
+	status: string;
+	step: string;
+}
+
+/**
+ * Every state a stream session took, as the sandbox answered the create or change: the trigger must
+ * deliver each exactly once. The stream changes a session only after its current state has been
+ * delivered, so no state is replaced before a poll could read it (two changes of one session
+ * between two polls would rightly arrive as one: its latest state).
+ */
+export const expected = new Map<string, ExpectedState>(); // stateKey → state
+export const latest = new Map<string, string>(); // sessionId → stateKey of its newest state
+function recordState(session: SandboxSession, stepName: string): string {
+	const key = stateKey(session.sessionId, session.updatedAt);
+	expected.set(key, {
+		sessionId: session.sessionId,
+		updatedAt: session.updatedAt,
+		status: session.status,
+		step: stepName,
+	});
+	latest.set(session.sessionId, key);
+	return key;
+}
+
+let sessionCounter = 0;
+export async function createSessions(
+	stepName: string,
+	count: number,
+	{ parallel = 1, status = 'inProgress' }: { parallel?: number; status?: string } = {},
+): Promise<SandboxSession[]> {
+	const made: SandboxSession[] = [];
+	for (let i = 0; i < count; i += parallel) {
+		const batch = await Promise.all(
+			Array.from({ length: Math.min(parallel, count - i) }, () => {
+				sessionCounter++;
+				return ctx.sandbox!.createSession({
+					name: `${MARKER} ${stepName} #${String(sessionCounter).padStart(3, '0')}`,
+					status,
+					recipients: [{ name: 'Sam Signer', email: `sam${sessionCounter}@example.com` }],
+				}) as Promise<SandboxSession>;
+			}),
+		);
+		for (const s of batch) {
+			recordState(s, stepName);
+			made.push(s);
+		}
+	}
+	return made;
+}
+
+/** Sessions whose newest state has been delivered, oldest first; the stream changes only these. */
+function settledSessions(): string[] {
+	const counts = deliveredCounts();
+	return [...latest.entries()].filter(([, key]) => (counts.get(key) ?? 0) >= 1).map(([id]) => id);
+}
+
+export async function patchSessions(
+	stepName: string,
+	ids: string[],
+	patchFor: (index: number) => Record<string, unknown>,
+	{ parallel = 1 }: { parallel?: number } = {},
+): Promise<SandboxSession[]> {
+	const settled = new Set(settledSessions());
+	for (const id of ids)
+		if (!settled.has(id)) throw new Error(`stream bug: ${id} changed before its state arrived`);
+	const out: SandboxSession[] = [];
+	for (let i = 0; i < ids.length; i += parallel) {
+		const batch = await Promise.all(
+			ids
+				.slice(i, i + parallel)
+				.map((id, j) => ctx.sandbox!.patchSession(id, patchFor(i + j)) as Promise<SandboxSession>),
+		);
+		for (const s of batch) {
+			recordState(s, stepName);
+			out.push(s);
+		}
+	}
+	return out;
+}
+
+/** Picks `count` settled sessions, spread over the stream so far, not in `exclude`. */
+export function pickSettled(count: number, exclude: Set<string> = new Set()): string[] {
+	const pool = settledSessions().filter((id) => !exclude.has(id));
+	if (pool.length < count) throw new Error(`only ${pool.length} settled sessions, need ${count}`);
+	const stride = pool.length / count;
+	return Array.from({ length: count }, (_, i) => pool[Math.floor(i * stride)]);
+}
+
+/** The trigger's List Sessions requests in the sandbox's log. */
+export async function triggerRequests(): Promise<SandboxRequest[]> {
+	return ((await ctx.sandbox!.requests()) as SandboxRequest[]).filter(
+		(r) => r.method === 'GET' && r.path === '/api/v1/Sessions' && r.query?.name === MARKER,
+	);
+}
+
+/** Waits until `predicate()` holds; checks every `intervalMs`; fails after `timeoutMs` with `what`. */
+export async function waitFor<T>(
+	what: string,
+	predicate: () => T | Promise<T>,
+	{ timeoutMs, intervalMs = 250 }: { timeoutMs: number; intervalMs?: number },
+): Promise<NonNullable<T>> {
+	const t0 = Date.now();
+	for (;;) {
+		const value = await predicate();
+		if (value) return value;
+		if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+		await sleep(intervalMs);
+	}
+}
+
+/**
+ * Waits until every state recorded so far has arrived in a trigger execution and every stream
+ * execution has ended; returns the executions that carried states of `stepName`.
+ */
+export async function waitDelivered(stepName: string): Promise<Delivery[]> {
+	const t0 = Date.now();
+	for (;;) {
+		await refreshDeliveries();
+		const counts = deliveredCounts();
+		const missing = [...expected.keys()].filter((k) => !counts.has(k));
+		// Ended, and (when it succeeded) with its metadata written.
+		const open = [...deliveries.values()].filter(
+			(d) => !ENDED.includes(d.status) || (d.status === 'success' && d.process === undefined),
+		);
+		if (!missing.length && !open.length) break;
+		if (Date.now() - t0 > DELIVERY_TIMEOUT_MS)
+			throw new Error(
+				`step ${stepName}: after ${DELIVERY_TIMEOUT_MS / 1000} s, ${missing.length} states never arrived (e.g. ${missing.slice(0, 3).join(', ')}) and ${open.length} executions not ended (${open.map((d) => `${d.id} ${d.status}`).join(', ')})`,
+			);
+		await sleep(1_000);
+	}
+	const carried = [...deliveries.values()].filter((d) =>
+		(d.items ?? []).some(
+			(i) => expected.get(stateKey(i.sessionId, i.updatedAt))?.step === stepName,
+		),
+	);
+	log(
+		`step ${stepName}: all ${[...expected.values()].filter((e) => e.step === stepName).length} states arrived in ${secs(Date.now() - t0)} s, in execution(s) ${carried.map((d) => `${d.id} (${d.items!.length} items, ${d.process})`).join(', ')}`,
+	);
+	return carried;
+}
+
+/**
+ * Whether the trigger must ask for another page after `request` (a List Sessions page of its
+ * cursor paging, answered 200): more than a page of stream sessions are newer than its
+ * `updatedAfter` (every state counted was made before the request arrived).
+ */
+export function morePagesFollow(request: SandboxRequest): boolean {
+	const q = request.query ?? {};
+	if (q.sortBy !== 'updatedAt' || q.sortOrder !== 'asc' || q.updatedBefore || !q.updatedAfter)
+		return false;
+	const after = Date.parse(q.updatedAfter);
+	let newer = 0;
+	for (const key of latest.values()) if (Date.parse(expected.get(key)!.updatedAt) > after) newer++;
+	return newer > 100;
+}
+
+/** The first trigger request after `sinceMs` answered 200 (a poll that read its first page). */
+export async function waitForAnsweredPoll(sinceMs: number, what: string): Promise<SandboxRequest> {
+	return await waitFor(
+		what,
+		async () => (await triggerRequests()).find((r) => r.atMs > sinceMs && r.status === 200),
+		{ timeoutMs: 3 * 60_000, intervalMs: 100 },
+	);
+}

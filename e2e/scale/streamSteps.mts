@@ -1,0 +1,195 @@
+// The stream's steps A–E: sessions created and changed in the sandbox while the main is killed
+// mid-poll and between polls and worker-1 once; each step waits until its states have arrived.
+import assert from 'node:assert/strict';
+import { describeExit } from '../lib/proc.mts';
+import { ctx, expireAllTokens, HOLD_MS, holdNextPoll, sandboxNow, startMain } from './cluster.mts';
+import { deliveries, ENDED, refreshDeliveries, type Delivery } from './deliveries.mts';
+import { log } from './report.mts';
+import {
+	createSessions,
+	morePagesFollow,
+	patchSessions,
+	pickSettled,
+	triggerRequests,
+	waitDelivered,
+	waitForAnsweredPoll,
+} from './stream.mts';
+
+/** What each step did, for the summary. */
+export const stepLog: { name: string; note: string }[] = [];
+
+/** The SIGKILL of worker-1 (the stream kills it once), and who ran the executions after it. */
+export interface WorkerKill {
+	name: string;
+	at: number;
+	exit: string;
+	survivor?: string;
+}
+
+export async function stepA(): Promise<string> {
+	const name = 'A';
+	const singles = await createSessions(name, 10);
+	const ties = await createSessions(name, 20, { parallel: 20 });
+	log(`step A: ${singles.length} sessions one by one, ${ties.length} at once (ties)`);
+	return name;
+}
+
+/**
+ * A burst larger than a page, and some sessions completed; the main is killed while its poll
+ * waits for the second page (the sandbox holds each List Sessions request HOLD_MS). Should a poll
+ * come while the burst is being made and read part of it, the rest may fit one page: then the
+ * burst is repeated (at most 3 times) so that the kill lands between two pages of one poll.
+ */
+export async function stepB(): Promise<string> {
+	const name = 'B';
+	let made = 0;
+	for (let attempt = 1; ; attempt++) {
+		made += (await createSessions(name, 150, { parallel: 25 })).length;
+		if (attempt === 1)
+			made += (
+				await patchSessions(name, pickSettled(10), () => ({ status: 'completed' }), {
+					parallel: 10,
+				})
+			).length;
+		await holdNextPoll();
+		const t0 = sandboxNow();
+		log(
+			`step B: ${made} states so far (bursts of 150 new, 10 completed); waiting for the next poll`,
+		);
+		const answered = await waitForAnsweredPoll(t0, 'step B: the next poll');
+		if (morePagesFollow(answered)) break;
+		await ctx.sandbox!.clearFaults();
+		if (attempt === 3) throw new Error('step B: three polls in a row read the burst in one page');
+		log('step B: a poll read part of the burst while it was made; the rest fits one page: again');
+		await waitDelivered(name);
+	}
+	const victim = ctx.main!;
+	const res = await victim.kill('SIGKILL');
+	const killedAt = Date.now();
+	await ctx.sandbox!.clearFaults();
+	log(
+		`step B: ${victim.name} killed (${describeExit(res)}) while its poll, having read a page with more to come, waited for the next one`,
+	);
+	// Nobody calls AirSign now (the main is down, the workers idle): expire every token, so the new
+	// main's first call meets an expired token and must renew it.
+	ctx.tokenProbes.main = await expireAllTokens();
+	await startMain();
+	const carried = await waitDelivered(name);
+	const beforeKill = carried.filter((d) => d.createdAt <= killedAt);
+	stepLog.push({
+		name,
+		note: `${made} states; ${victim.name} SIGKILLed mid-poll (it had read a page with more to come); ${beforeKill.length ? `NOTE: ${beforeKill.length} execution(s) created before the kill` : 'its poll emitted nothing'}; delivered after the restart by ${carried.map((d) => `${d.id} (${d.items!.length} items, ${d.process})`).join(', ')}`,
+	});
+	return name;
+}
+
+/**
+ * A burst larger than a page; while the poll waits for a later page, settled sessions change and
+ * new ones appear: the changed ones move past what the poll has read, so it meets them again later
+ * (in this poll or the next).
+ */
+export async function stepC(): Promise<string> {
+	const name = 'C';
+	const burstIds = new Set(
+		(await createSessions(name, 120, { parallel: 20 })).map((s) => s.sessionId),
+	);
+	await holdNextPoll();
+	const t0 = sandboxNow();
+	log(`step C: burst of ${burstIds.size} new sessions; waiting for the next poll`);
+	const page1 = await waitForAnsweredPoll(t0, 'step C: the next poll');
+	const pagesFollow = morePagesFollow(page1);
+	const changed = await patchSessions(
+		name,
+		pickSettled(15, burstIds),
+		(i) => (i % 2 ? { status: 'completed' } : { touch: true }),
+		{ parallel: 15 },
+	);
+	const created = await createSessions(name, 5, { parallel: 5 });
+	const during1 = sandboxNow();
+	await ctx.sandbox!.clearFaults();
+	const carried = await waitDelivered(name);
+	// The changes came after page 1 was answered (it was in the log); they came during paging if the
+	// poll's next page was answered after them (a held page is answered HOLD_MS after it arrived).
+	const nextPage = (await triggerRequests()).find((r) => r.atMs > page1.atMs);
+	const duringPaging = pagesFollow && nextPage !== undefined && nextPage.atMs + HOLD_MS > during1;
+	stepLog.push({
+		name,
+		note: `${burstIds.size + changed.length + created.length} states; ${changed.length} changes + ${created.length} new sessions ${duringPaging ? 'made while the poll waited for its next page (during paging)' : 'NOT during paging this run'}; delivered by ${carried.map((d) => `${d.id} (${d.items!.length} items, ${d.process})`).join(', ')}`,
+	});
+	return name;
+}
+
+/** A worker is killed; updates are made and the main is killed before the poll that would read them. */
+export async function stepD({ killWorker }: { killWorker: boolean }): Promise<string> {
+	const name = 'D';
+	let workerKilledAt: number | undefined;
+	if (killWorker) workerKilledAt = await killWorker1();
+	const before = (await triggerRequests()).length;
+	const changed = await patchSessions(name, pickSettled(20), (i) =>
+		i % 3 ? { touch: true } : { status: 'expired' },
+	);
+	const created = await createSessions(name, 10, { parallel: 10 });
+	const reqsBeforeKill = (await triggerRequests()).length;
+	const victim = ctx.main!;
+	const res = await victim.kill('SIGKILL');
+	const killedAt = Date.now();
+	log(
+		`step D: ${changed.length + created.length} updates, then ${victim.name} killed (${describeExit(res)})`,
+	);
+	await startMain();
+	const carried = await waitDelivered(name);
+	const pending = reqsBeforeKill === before;
+	stepLog.push({
+		name,
+		note: `${changed.length + created.length} states made, then ${victim.name} SIGKILLed ${pending ? 'before any poll read them' : '(a poll came in between this run)'}; delivered by ${carried.map((d) => `${d.id} (${d.process})`).join(', ')}`,
+	});
+	if (pending)
+		assert.ok(
+			carried.every((d) => d.createdAt > killedAt),
+			'the restarted main delivered them',
+		);
+	if (workerKilledAt) await checkSurvivorRan(carried, workerKilledAt);
+	return name;
+}
+
+/** Last changes: sessions cancelled, a few new. */
+export async function stepE({ killWorker }: { killWorker: boolean }): Promise<string> {
+	const name = 'E';
+	let workerKilledAt: number | undefined;
+	if (killWorker) workerKilledAt = await killWorker1();
+	const changed = await patchSessions(name, pickSettled(10), () => ({ status: 'cancelled' }), {
+		parallel: 10,
+	});
+	const created = await createSessions(name, 5);
+	const carried = await waitDelivered(name);
+	stepLog.push({
+		name,
+		note: `${changed.length + created.length} states; delivered by ${carried.map((d) => `${d.id} (${d.process})`).join(', ')}`,
+	});
+	if (workerKilledAt) await checkSurvivorRan(carried, workerKilledAt);
+	return name;
+}
+
+/** Set when worker-1 is killed; read by the stream check (an ES module's live binding). */
+export let workerKill: WorkerKill | undefined;
+async function killWorker1(): Promise<number> {
+	await refreshDeliveries();
+	const open = [...deliveries.values()].filter((d) => !ENDED.includes(d.status));
+	assert.equal(open.length, 0, 'no stream execution may be running when worker-1 is killed');
+	const victim = ctx.workers['worker-1'];
+	const res = await victim.kill('SIGKILL');
+	const at = Date.now();
+	workerKill = { name: victim.name, at, exit: describeExit(res) };
+	log(`${victim.name} killed (${describeExit(res)}), idle; worker-2 alone takes the jobs`);
+	return at;
+}
+
+async function checkSurvivorRan(carried: Delivery[], killedAt: number): Promise<void> {
+	const after = carried.filter((d) => d.createdAt > killedAt);
+	assert.ok(after.length > 0, 'an execution after the worker kill');
+	assert.ok(
+		after.every((d) => d.process === ctx.workers['worker-2'].name),
+		`executions after the worker kill ran on ${after.map((d) => d.process)}`,
+	);
+	workerKill!.survivor = after.map((d) => `${d.id} on ${d.process}`).join(', ');
+}

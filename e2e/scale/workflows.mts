@@ -1,0 +1,112 @@
+// The workflows the queue-mode tier adds: the stream's trigger workflow, and the step that records
+// which n8n process ran an execution (main or a worker), added to every workflow the tier runs.
+import { PACKAGE_NAME } from '../lib/n8n.mts';
+
+/** Every stream session's name contains this; the trigger filters on it (Name Contains). */
+export const MARKER = 'scale-stream';
+export const STREAM_WORKFLOW_ID = 'AirSignScaleStrm1';
+export const TRIGGER_NAME = 'Session updated';
+const RECORDER_NAME = 'Record process';
+
+/** A node of a workflow as n8n imports it: what this tier reads and writes of it. */
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion?: number;
+	position: number[];
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	executeOnce?: boolean;
+}
+
+/** A workflow as n8n imports it (examples/<name>.json): what this tier reads and writes of it. */
+export interface Workflow {
+	id: string;
+	name?: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	active?: boolean;
+}
+
+/**
+ * Inserts an Execution Data node right after the workflow's first node (its trigger) that saves
+ * `process` = the env var AIRSIGN_SCALE_PROCESS of the n8n process running the execution
+ * ("main#1", "worker-2", …) as execution metadata: n8n 2.41.3, as 2.39, records no worker in its
+ * execution records (the worker's id travels only in Bull job messages), so the workflow says who
+ * ran it. Items pass through unchanged; the nodes after it see the same items and pairing.
+ */
+export function withProcessRecorder<W extends Workflow>(workflow: W): W {
+	const wf = structuredClone(workflow);
+	const first = wf.nodes.find(
+		(n) => n.type === 'n8n-nodes-base.manualTrigger' || n.type === `${PACKAGE_NAME}.airSignTrigger`,
+	)!;
+	wf.nodes.push({
+		parameters: {
+			operation: 'save',
+			dataToSave: {
+				values: [{ key: 'process', value: '={{ $env.AIRSIGN_SCALE_PROCESS }}' }],
+			},
+		},
+		id: 'a1b2c3d4-0000-4000-8000-00000000ec01',
+		name: RECORDER_NAME,
+		type: 'n8n-nodes-base.executionData',
+		typeVersion: 1.1,
+		position: [first.position[0] + 110, first.position[1] + 160],
+	});
+	wf.connections[RECORDER_NAME] = wf.connections[first.name];
+	wf.connections[first.name] = { main: [[{ node: RECORDER_NAME, type: 'main', index: 0 }]] };
+	return wf;
+}
+
+/** The trigger under test, with every session update (of the stream's sessions) as one item. */
+export function streamWorkflow(credential: { id: string; name: string }): Workflow {
+	const creds = { airSignApi: { id: credential.id, name: credential.name } };
+	return withProcessRecorder({
+		id: STREAM_WORKFLOW_ID,
+		name: 'AirSign scale: every stream session update',
+		nodes: [
+			{
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'sessionUpdated',
+					filters: { name: MARKER },
+					options: {},
+				},
+				id: 'a1b2c3d4-0000-4000-8000-00000000ec11',
+				name: TRIGGER_NAME,
+				type: `${PACKAGE_NAME}.airSignTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				credentials: creds,
+			},
+			{
+				// One AirSign call per execution from the worker (Execute Once), so that workers too
+				// hold tokens that expire: a List Sessions that matches nothing.
+				parameters: {
+					resource: 'session',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 1,
+					filters: { name: 'scale-probe-matches-nothing' },
+					options: {},
+				},
+				id: 'a1b2c3d4-0000-4000-8000-00000000ec12',
+				name: 'Call AirSign from the worker',
+				type: `${PACKAGE_NAME}.airSign`,
+				typeVersion: 1,
+				position: [220, 0],
+				executeOnce: true,
+				credentials: creds,
+			},
+		],
+		connections: {
+			[TRIGGER_NAME]: {
+				main: [[{ node: 'Call AirSign from the worker', type: 'main', index: 0 }]],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	});
+}
