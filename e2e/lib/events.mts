@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The trigger's events (issue 21) in a running n8n: the two v2 examples active side by side,
 // "notify when a session is completed" (Session Completed) and "when a signer signs, tell the sales
 // owner" (Recipient Status Changed, recipient status completed), against one sandbox. Sessions are
@@ -9,6 +8,85 @@
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor, getExecution, listExecutions } from './n8n.mts';
 import { sleep } from './proc.mts';
+import type { ExampleWorkflow, SandboxClient } from './examples.mts';
+import type { RequestLogEntry } from '../../sandbox/index.ts';
+
+/** An item of a v2 trigger's session event (docs/trigger.md), as the checks read it. */
+export interface SessionEventItem {
+	event: string;
+	sessionId: string;
+	name: string;
+	status: string;
+	previousStatus?: string;
+	previousStatusSeenAt?: string;
+}
+
+/** An item of Recipient Status Changed: the session's fields and the recipient that changed. */
+export interface RecipientEventItem extends SessionEventItem {
+	recipient: { name: string; email: string; status: string; previousStatus: string };
+}
+
+/** An item of the node after the trigger (the examples' Set node composing the message). */
+export interface ComposedMessage {
+	sessionId?: string;
+	message?: string;
+	to?: string;
+	signerEmail?: string;
+	subject?: string;
+}
+
+/** One execution of a ledger's workflow: the trigger's items and the next node's. */
+export interface LedgerExecution<T> {
+	id: string;
+	mode: string;
+	status: string;
+	error?: string;
+	items: T[];
+	composed: ComposedMessage[];
+}
+
+/** What the executions of one active workflow delivered, as read from n8n so far. */
+export interface ExecutionLedger<T extends SessionEventItem> {
+	workflow: ExampleWorkflow;
+	executions(): LedgerExecution<T>[];
+	items(): T[];
+	refresh(): Promise<void>;
+}
+
+/** An execution as n8n's REST API lists it (the fields read here). */
+interface ExecutionSummary {
+	id: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+}
+
+/** A node's runs in an execution's run data: items on each output of each run. */
+type NodeRuns = { data?: { main?: { json: unknown }[][] } }[];
+
+/** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
+export interface EventScenarioInput {
+	sandbox: SandboxClient;
+	instance: { url: string };
+	cookie: string;
+	examples: Record<string, ExampleWorkflow>;
+	log: (msg: string) => void;
+	deadline: number;
+}
+
+/** Sessions created in flight, as the sandbox's control plane answered their creation. */
+type CreatedSession = { sessionId: string; name: string };
+
+/** What the scenario resolves and the checks assert on. */
+export interface EventOutcome {
+	sessions: Record<
+		'contract' | 'direct' | 'witness' | 'toSend' | 'toCancel' | 'toExpire',
+		CreatedSession
+	>;
+	completed: ExecutionLedger<SessionEventItem>;
+	signed: ExecutionLedger<RecipientEventItem>;
+	lifecycle: ExecutionLedger<SessionEventItem>;
+}
 
 export const EVENT_CHECK_NAMES = {
 	completed:
@@ -23,8 +101,8 @@ export const EVENT_CHECK_NAMES = {
  * The third trigger of the track: the completed example listening to Session Sent, Session
  * Cancelled and Session Expired instead (its own workflow and node IDs).
  */
-export function lifecycleWorkflow(completedExample) {
-	const workflow = JSON.parse(JSON.stringify(completedExample));
+export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWorkflow {
+	const workflow: ExampleWorkflow = JSON.parse(JSON.stringify(completedExample));
 	workflow.id = 'AirSignE2eLifecy';
 	workflow.name = 'e2e: sent, cancelled, expired';
 	for (const node of workflow.nodes) node.id = node.id.replace(/3(\d)$/, '9$1');
@@ -42,16 +120,27 @@ export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
  */
 export const EVENTS_TIMEOUT_MS = 540_000;
 
-const ended = (e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
-const triggerOf = (wf) => wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'));
-const nextOf = (wf) => wf.connections[triggerOf(wf).name].main[0][0].node;
+const ended = (e: ExecutionSummary) =>
+	e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
+const triggerOf = (wf: ExampleWorkflow) =>
+	wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'))!;
+const nextOf = (wf: ExampleWorkflow) => wf.connections[triggerOf(wf).name].main[0][0].node;
 
 /**
  * Everything the executions of one active workflow delivered, read from n8n: per execution its
  * mode, status, the trigger's items and the next node's items (the Set node composing the text).
  */
-function executionLedger({ instance, cookie, workflow }) {
-	const seen = new Map(); // execution id → { id, mode, status, items, composed }
+function executionLedger<T extends SessionEventItem>({
+	instance,
+	cookie,
+	workflow,
+}: {
+	instance: { url: string };
+	cookie: string;
+	workflow: ExampleWorkflow;
+}): ExecutionLedger<T> {
+	// execution id → { id, mode, status, items, composed }
+	const seen = new Map<string, LedgerExecution<T>>();
 	const trigger = triggerOf(workflow).name;
 	const next = nextOf(workflow);
 	return {
@@ -60,20 +149,22 @@ function executionLedger({ instance, cookie, workflow }) {
 		items: () => [...seen.values()].flatMap((e) => e.items),
 		/** Reads the executions n8n has finished since the last call. */
 		async refresh() {
-			for (const summary of await listExecutions(instance.url, cookie, {
+			const summaries: ExecutionSummary[] = await listExecutions(instance.url, cookie, {
 				workflowId: workflow.id,
-			})) {
+			});
+			for (const summary of summaries) {
 				if (seen.has(summary.id) || !ended(summary)) continue;
 				const full = await getExecution(instance.url, cookie, summary.id);
-				const run = full.data.resultData.runData;
-				const out = (name) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+				const run: Record<string, NodeRuns | undefined> = full.data.resultData.runData;
+				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 				seen.set(summary.id, {
 					id: summary.id,
 					mode: summary.mode,
 					status: summary.status,
 					error: full.data.resultData.error?.message,
-					items: out(trigger),
-					composed: out(next),
+					// the items as the trigger and the Set node shape them (docs/trigger.md, the examples)
+					items: out(trigger) as T[],
+					composed: out(next) as ComposedMessage[],
 				});
 			}
 		},
@@ -84,7 +175,12 @@ function executionLedger({ instance, cookie, workflow }) {
  * Waits until `done()` holds for what the ledgers read from n8n (refreshed once a second), or the
  * deadline passes (then names what is missing with `describe()`).
  */
-async function waitFor(ledgers, done, describe, deadline) {
+async function waitFor(
+	ledgers: ExecutionLedger<SessionEventItem>[],
+	done: () => boolean,
+	describe: () => string,
+	deadline: number,
+): Promise<void> {
 	for (;;) {
 		for (const ledger of ledgers) await ledger.refresh();
 		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
@@ -101,10 +197,14 @@ async function waitFor(ledgers, done, describe, deadline) {
  * before it activates, so the changes start once `triggers` such readings were answered (one
  * request each: a page holds every session in flight here).
  */
-async function waitForStartingPictures(sandbox, triggers, deadline) {
+async function waitForStartingPictures(
+	sandbox: SandboxClient,
+	triggers: number,
+	deadline: number,
+): Promise<void> {
 	for (;;) {
 		const read = (await sandbox.requests()).filter(
-			(r) =>
+			(r: RequestLogEntry) =>
 				r.method === 'GET' &&
 				r.path === '/api/v1/Sessions' &&
 				r.query.sortBy === 'createdAt' &&
@@ -119,24 +219,43 @@ async function waitForStartingPictures(sandbox, triggers, deadline) {
 	}
 }
 
-const person = (name) => ({ name, email: `${name.split(' ')[0].toLowerCase()}@example.com` });
+const person = (name: string) => ({
+	name,
+	email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+});
 
 /**
- * Runs the scenario in a running n8n where both examples are imported and inactive. Resolves what
- * the checks assert on: { sessions, completed, signed } (two ledgers); throws if a phase never
- * completes (the checks then fail with that error).
+ * Runs the scenario in a running n8n where the three workflows are imported and inactive. Resolves
+ * what the checks assert on: { sessions, completed, signed, lifecycle } (three ledgers); throws if a
+ * phase never completes (the checks then fail with that error).
  */
-export async function runEventScenario({ sandbox, instance, cookie, examples, log, deadline }) {
-	const completed = executionLedger({ instance, cookie, workflow: examples[COMPLETED_EXAMPLE] });
-	const signed = executionLedger({ instance, cookie, workflow: examples[SIGNED_EXAMPLE] });
-	const lifecycle = executionLedger({
+export async function runEventScenario({
+	sandbox,
+	instance,
+	cookie,
+	examples,
+	log,
+	deadline,
+}: EventScenarioInput): Promise<EventOutcome> {
+	const completed = executionLedger<SessionEventItem>({
+		instance,
+		cookie,
+		workflow: examples[COMPLETED_EXAMPLE],
+	});
+	const signed = executionLedger<RecipientEventItem>({
+		instance,
+		cookie,
+		workflow: examples[SIGNED_EXAMPLE],
+	});
+	const lifecycle = executionLedger<SessionEventItem>({
 		instance,
 		cookie,
 		workflow: lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
 	});
 	const ledgers = [completed, signed, lifecycle];
-	const hasSession = (ledger, id) => ledger.items().some((s) => s.sessionId === id);
-	const hasSigner = (id, email) =>
+	const hasSession = (ledger: ExecutionLedger<SessionEventItem>, id: string) =>
+		ledger.items().some((s) => s.sessionId === id);
+	const hasSigner = (id: string, email: string) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
 
 	// In flight since an hour before the triggers are activated (so in their starting pictures):
@@ -145,7 +264,11 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	// trigger's start is AirSign's Date header, a whole second, and a session created in that
 	// second before the activation counts as created after it (docs/trigger.md).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
-	const inFlight = (name, status, recipients) =>
+	const inFlight = (
+		name: string,
+		status: string,
+		recipients: { name: string; email: string }[],
+	): Promise<CreatedSession> =>
 		sandbox.createSession({ name, status, recipients, createdAt: anHourAgo, updatedAt: anHourAgo });
 	const contract = await inFlight('e2e events – three signers', 'pending', [
 		person('Ann Signer'),
@@ -232,13 +355,13 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	};
 }
 
-const count = (values) => {
-	const counts = new Map();
+const count = (values: string[]) => {
+	const counts = new Map<string, number>();
 	for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
 	return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
 };
 
-function assertTriggerExecutions(ledger) {
+function assertTriggerExecutions(ledger: ExecutionLedger<SessionEventItem>) {
 	for (const e of ledger.executions()) {
 		assert.equal(e.mode, 'trigger', `execution ${e.id} mode`);
 		assert.equal(e.status, 'success', `execution ${e.id} status`);
@@ -247,7 +370,7 @@ function assertTriggerExecutions(ledger) {
 }
 
 /** k. Session Completed: exactly one item per completion, whatever happened to the session after. */
-export function checkSessionCompleted({ sessions, completed }) {
+export function checkSessionCompleted({ sessions, completed }: EventOutcome): string {
 	const { contract, direct, witness } = sessions;
 	assertTriggerExecutions(completed);
 	const items = completed.items();
@@ -267,7 +390,7 @@ export function checkSessionCompleted({ sessions, completed }) {
 		[contract, 'inProgress'],
 		[direct, 'inProgress'],
 		[witness, 'pending'],
-	]) {
+	] as const) {
 		const item = byId[session.sessionId];
 		assert.equal(item.previousStatus, before, `previousStatus of ${session.name}`);
 		assert.ok(item.previousStatusSeenAt, `previousStatusSeenAt of ${session.name}`);
@@ -277,7 +400,7 @@ export function checkSessionCompleted({ sessions, completed }) {
 		[contract, 'Ann Signer, Ben Signer, Cat Signer'],
 		[direct, 'Eve Signer'],
 		[witness, 'Dan Signer'],
-	]) {
+	] as const) {
 		const note = messages.find((m) => m.sessionId === session.sessionId);
 		assert.match(
 			note?.message ?? '',
@@ -289,11 +412,11 @@ export function checkSessionCompleted({ sessions, completed }) {
 }
 
 /** l. Recipient Status Changed (filtered to signatures): exactly one item per signer. */
-export function checkRecipientSigned({ sessions, signed }) {
+export function checkRecipientSigned({ sessions, signed }: EventOutcome): string {
 	const { contract, witness } = sessions;
 	assertTriggerExecutions(signed);
 	const items = signed.items();
-	const key = (s) => `${s.sessionId}/${s.recipient?.email}`;
+	const key = (s: RecipientEventItem) => `${s.sessionId}/${s.recipient?.email}`;
 	assert.deepEqual(
 		count(items.map(key)),
 		count([
@@ -330,11 +453,11 @@ export function checkRecipientSigned({ sessions, signed }) {
 }
 
 /** q. The first interval after activation: each lifecycle event of a session in flight once. */
-export function checkLifecycle({ sessions, lifecycle }) {
+export function checkLifecycle({ sessions, lifecycle }: EventOutcome): string {
 	const { toSend, toCancel, toExpire } = sessions;
 	assertTriggerExecutions(lifecycle);
 	const items = lifecycle.items();
-	const line = (s) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
+	const line = (s: SessionEventItem) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
 	assert.deepEqual(
 		items.map(line).sort(),
 		[
