@@ -14,37 +14,42 @@ import type { OutboxEmail, RequestLogEntry, Session } from '../../sandbox/index.
 /** The sandbox's control plane (a started sandbox process has it all). */
 export type SandboxClient = ReturnType<typeof sandboxClient>;
 
-/** A node of an example workflow (examples/<name>.json). */
+/** A node of an example workflow (examples/<name>.json): the fields the tiers read and change. */
 export interface WorkflowNode {
-	id: string;
+	id?: string;
 	name: string;
 	type: string;
-	parameters: Record<string, unknown>;
+	parameters?: Record<string, unknown>;
+	[field: string]: unknown;
 }
 
-/** An example workflow as saved in examples/<name>.json (the fields the tiers read and change). */
+/** An example workflow as loadExamples() reads it (the fields the tiers read and change). */
 export interface ExampleWorkflow {
 	id: string;
 	name: string;
 	nodes: WorkflowNode[];
-	/** Per source node, per output, the nodes it feeds. */
-	connections: Record<string, { main: { node: string; type: string; index: number }[][] }>;
+	/** Per source node name: { main: per output, the nodes it feeds ({ node, type, index }) }. */
+	connections?: Record<string, unknown>;
+	[field: string]: unknown;
 }
 
+// The run's shapes are type literals, not interfaces, so that n8n's own (with more fields) and
+// these pass for each other: runExample hands in the one executeWorkflow() resolves.
+
 /** An item in an execution's run data: its JSON, its binary data, the input item it came from. */
-export interface RunItem {
+export type RunItem = {
 	json: Record<string, unknown>;
 	binary?: Record<string, { fileName?: string }>;
 	pairedItem?: { item: number } | number;
-}
+};
 
-/** One run of a node: its items on each output. */
-export interface NodeRun {
-	data?: { main?: RunItem[][] };
-}
+/** One run of a node: its items on each output (null: an output that produced nothing). */
+export type NodeRun = {
+	data?: { main?: Array<RunItem[] | null> };
+};
 
 /** An execution as executeWorkflow() gives it (n8n's IRun): `data.resultData.runData[<node>]`. */
-export interface ExecutionRun {
+export type ExecutionRun = {
 	data: {
 		resultData: {
 			runData: Record<string, NodeRun[]>;
@@ -52,14 +57,14 @@ export interface ExecutionRun {
 			error?: { message: string };
 		};
 	};
-}
+};
 
 /** What a tier's `runExample(name)` resolves: whether it succeeded, the run, why not. */
-export interface ExampleRun {
+export type ExampleRun = {
 	ok: boolean;
 	run: ExecutionRun;
 	failure?: string;
-}
+};
 
 /** Runs examples/<name>.json however the tier does. */
 export type RunExample = (name: string) => Promise<ExampleRun>;
@@ -71,19 +76,21 @@ export interface ExampleCheckInput {
 	pdfPath?: string;
 }
 
-/** An AirSign session as the nodes output it (the fields the checks read). */
-interface SessionItem {
+// The JSON of the nodes' items, named by the fields each check reads (nodeOutput gives plain JSON).
+
+/** An AirSign session as the nodes output it. */
+type SessionItem = {
 	sessionId: string;
 	name: string;
 	status: string;
-}
+};
 
 /** An item of a node with Continue On Fail: the error in words, AirSign's description and code. */
-interface ErrorFields {
+type ErrorFields = {
 	error?: string;
 	description?: unknown;
 	httpCode?: unknown;
-}
+};
 
 export const EXAMPLE_CHECK_NAMES = {
 	upload: 'a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes',
@@ -101,7 +108,7 @@ export const EXAMPLE_CHECK_NAMES = {
 const examples: Record<string, ExampleWorkflow> = loadExamples();
 /** A parameter of a node of an example, as saved in examples/<name>.json. */
 const exampleParameter = (name: string, nodeName: string, parameter: string) =>
-	examples[name].nodes.find((n) => n.name === nodeName)!.parameters[parameter];
+	examples[name].nodes.find((n) => n.name === nodeName)!.parameters![parameter];
 
 /** a. The upload example: `pdfPath` is the file its Read/Write Files node reads. */
 export async function checkUploadExample({
@@ -111,9 +118,9 @@ export async function checkUploadExample({
 }: ExampleCheckInput & { pdfPath: string }): Promise<string> {
 	const { ok, run, failure } = await runExample('upload-pdf');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const read = run.data.resultData.runData['Read PDF from disk'][0].data!.main![0][0];
+	const read = run.data.resultData.runData['Read PDF from disk'][0].data!.main![0]![0];
 	assert.equal(read.binary?.data?.fileName, 'contract.pdf');
-	const [out, ...more]: { fileId: string }[] = nodeOutput(run, 'Upload to AirSign');
+	const [out, ...more] = nodeOutput(run, 'Upload to AirSign') as { fileId: string }[];
 	assert.equal(more.length, 0, 'one upload item');
 	assert.match(String(out.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(out)}`);
 	const stored = await sandbox.file(out.fileId);
@@ -165,20 +172,20 @@ export async function checkSendDraftsExample({
 
 	const { ok, run, failure } = await runExample('send-drafts');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const found: SessionItem[] = nodeOutput(run, 'Find drafts');
+	const found = nodeOutput(run, 'Find drafts') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.sessionId).sort(),
 		drafts,
 		'Get Many returned exactly the drafts',
 	);
 	assert.ok(found.every((s) => s.status === 'draft'));
-	const sent: (SessionItem & ErrorFields)[] = nodeOutput(run, 'Send draft');
+	const sent = nodeOutput(run, 'Send draft') as (SessionItem & ErrorFields)[];
 	assert.equal(sent.length, 3, `one Send output per draft: ${JSON.stringify(sent)}`);
 	const failed = sent.filter((i) => i.error);
 	assert.equal(failed.length, 1, `one error item: ${JSON.stringify(sent)}`);
 	assert.match(failed[0].error!, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
 	// Its pairing tells which draft failed: the incomplete one.
-	const sendRun = run.data.resultData.runData['Send draft'][0].data!.main![0];
+	const sendRun = run.data.resultData.runData['Send draft'][0].data!.main![0]!;
 	const failedItem = sendRun.find((i) => i.json.error);
 	// n8n writes { item: <index> }; a bare index is read as such
 	const paired = failedItem!.pairedItem!;
@@ -216,13 +223,13 @@ export async function checkErrorPathExample({
 	const outboxBefore = (await sandbox.outbox()).length;
 	const { ok, run, failure } = await runExample('send-with-continue-on-fail');
 	assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
-	const [target]: SessionItem[] = nodeOutput(run, 'Find a completed session');
+	const [target] = nodeOutput(run, 'Find a completed session') as SessionItem[];
 	assert.equal(target.status, 'completed');
-	const [sendOut]: ErrorFields[] = nodeOutput(run, 'Try to send it');
+	const [sendOut] = nodeOutput(run, 'Try to send it') as ErrorFields[];
 	assert.equal(sendOut.error, 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]');
 	assert.match(String(sendOut.description), /sent already|completed/);
 	assert.equal(Number(sendOut.httpCode), 400, `httpCode in ${JSON.stringify(sendOut)}`);
-	const report: { outcome: string }[] = nodeOutput(run, 'Report outcome');
+	const report = nodeOutput(run, 'Report outcome') as { outcome: string }[];
 	assert.equal(report.length, 1);
 	assert.equal(
 		report[0].outcome,
@@ -254,7 +261,7 @@ export async function checkContractFromTemplateExample({
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('contract-from-template');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const [out, ...more]: SessionItem[] = nodeOutput(run, 'Contract from template');
+	const [out, ...more] = nodeOutput(run, 'Contract from template') as SessionItem[];
 	assert.equal(more.length, 0, 'one session for one row');
 	assert.equal(out.name, 'Employment contract – Jane Citizen');
 	assert.equal(out.status, 'pending', `sent at once: ${JSON.stringify(out)}`);
@@ -283,9 +290,9 @@ export async function checkUploadWithCoverExample({
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('upload-and-send-with-cover');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const [uploaded]: { fileId: string }[] = nodeOutput(run, 'Upload the PDF');
+	const [uploaded] = nodeOutput(run, 'Upload the PDF') as { fileId: string }[];
 	assert.match(String(uploaded.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(uploaded)}`);
-	const [out, ...more]: SessionItem[] = nodeOutput(run, 'Cover document + PDF, sent');
+	const [out, ...more] = nodeOutput(run, 'Cover document + PDF, sent') as SessionItem[];
 	assert.equal(more.length, 0, 'one session');
 	const session: Session = await sandbox.getSession(out.sessionId);
 	assert.equal(session.status, 'pending', 'sent at once');
@@ -325,16 +332,15 @@ export async function checkRemindExample({
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('remind-pending-signers');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const found: SessionItem[] = nodeOutput(run, 'Sessions pending for 3+ days');
+	const found = nodeOutput(run, 'Sessions pending for 3+ days') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.name),
 		['Supplier terms – Mei Chen'],
 		'the one session quiet for three days',
 	);
-	const reminded: (ErrorFields & { recipientEmail: string })[] = nodeOutput(
-		run,
-		'Remind the next signer',
-	);
+	const reminded = nodeOutput(run, 'Remind the next signer') as (ErrorFields & {
+		recipientEmail: string;
+	})[];
 	assert.equal(reminded.length, 1, `one reminder item: ${JSON.stringify(reminded)}`);
 	assert.equal(reminded[0].error, undefined, `no error item: ${JSON.stringify(reminded[0])}`);
 	assert.equal(reminded[0].recipientEmail, 'mei.chen@example.com');
