@@ -3,66 +3,32 @@
 // owner" (Recipient Status Changed, recipient status completed), against one sandbox. Sessions are
 // signed, completed, renamed and touched through the sandbox's control plane in three phases; each
 // phase waits until n8n has recorded the executions it must cause (conditions, never time), and
-// the checks count what every execution of each workflow delivered. Used by e2e/scenarios.mts
-// (events track, n8n 2.41.3 and 1.123.81).
+// the checks count what every execution of each workflow delivered (the ledgers: eventLedger.mts;
+// checks k, l and q: eventChecks.mts, re-exported here). Used by the events track of
+// e2e/scenarios.mts (e2e/scenarios/events.mts; n8n 2.41.3 and 1.123.81).
 import assert from 'node:assert/strict';
-import { activateWorkflowAsEditor, getExecution, listExecutions } from './n8n.mts';
+import { activateWorkflowAsEditor } from './n8n.mts';
 import { sleep } from './proc.mts';
 import type { ExampleWorkflow, SandboxClient } from './examples.mts';
-import type { RequestLogEntry } from '../../sandbox/index.ts';
+import {
+	executionLedger,
+	triggerOf,
+	waitFor,
+	type ExecutionLedger,
+	type RecipientEventItem,
+	type SessionEventItem,
+} from './eventLedger.mts';
+import type { RequestLogEntry, SessionStatus } from '../../sandbox/index.ts';
 
-/** An item of a v2 trigger's session event (docs/trigger.md), as the checks read it. */
-export interface SessionEventItem {
-	event: string;
-	sessionId: string;
-	name: string;
-	status: string;
-	previousStatus?: string;
-	previousStatusSeenAt?: string;
-}
-
-/** An item of Recipient Status Changed: the session's fields and the recipient that changed. */
-export interface RecipientEventItem extends SessionEventItem {
-	recipient: { name: string; email: string; status: string; previousStatus: string };
-}
-
-/** An item of the node after the trigger (the examples' Set node composing the message). */
-export interface ComposedMessage {
-	sessionId?: string;
-	message?: string;
-	to?: string;
-	signerEmail?: string;
-	subject?: string;
-}
-
-/** One execution of a ledger's workflow: the trigger's items and the next node's. */
-export interface LedgerExecution<T> {
-	id: string;
-	mode: string;
-	status: string;
-	error?: string;
-	items: T[];
-	composed: ComposedMessage[];
-}
-
-/** What the executions of one active workflow delivered, as read from n8n so far. */
-export interface ExecutionLedger<T extends SessionEventItem> {
-	workflow: ExampleWorkflow;
-	executions(): LedgerExecution<T>[];
-	items(): T[];
-	refresh(): Promise<void>;
-}
-
-/** An execution as n8n's REST API lists it (the fields read here). */
-interface ExecutionSummary {
-	id: string;
-	mode: string;
-	status: string;
-	finished?: boolean;
-}
-
-/** A node's runs in an execution's run data: items on each output of each run. */
-type NodeRuns = { data?: { main?: { json: unknown }[][] } }[];
+export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
+export type {
+	ComposedMessage,
+	ExecutionLedger,
+	ExecutionSummary,
+	LedgerExecution,
+	RecipientEventItem,
+	SessionEventItem,
+} from './eventLedger.mts';
 
 /** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
 export interface EventScenarioInput {
@@ -105,8 +71,8 @@ export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWor
 	const workflow: ExampleWorkflow = JSON.parse(JSON.stringify(completedExample));
 	workflow.id = 'AirSignE2eLifecy';
 	workflow.name = 'e2e: sent, cancelled, expired';
-	for (const node of workflow.nodes) node.id = node.id.replace(/3(\d)$/, '9$1');
-	triggerOf(workflow).parameters.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
+	for (const node of workflow.nodes) node.id = node.id!.replace(/3(\d)$/, '9$1');
+	triggerOf(workflow).parameters!.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
 	return workflow;
 }
 
@@ -119,77 +85,6 @@ export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
  * machine that may be very busy. A hang detector, not an expectation.
  */
 export const EVENTS_TIMEOUT_MS = 540_000;
-
-const ended = (e: ExecutionSummary) =>
-	e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
-const triggerOf = (wf: ExampleWorkflow) =>
-	wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'))!;
-const nextOf = (wf: ExampleWorkflow) => wf.connections[triggerOf(wf).name].main[0][0].node;
-
-/**
- * Everything the executions of one active workflow delivered, read from n8n: per execution its
- * mode, status, the trigger's items and the next node's items (the Set node composing the text).
- */
-function executionLedger<T extends SessionEventItem>({
-	instance,
-	cookie,
-	workflow,
-}: {
-	instance: { url: string };
-	cookie: string;
-	workflow: ExampleWorkflow;
-}): ExecutionLedger<T> {
-	// execution id → { id, mode, status, items, composed }
-	const seen = new Map<string, LedgerExecution<T>>();
-	const trigger = triggerOf(workflow).name;
-	const next = nextOf(workflow);
-	return {
-		workflow,
-		executions: () => [...seen.values()],
-		items: () => [...seen.values()].flatMap((e) => e.items),
-		/** Reads the executions n8n has finished since the last call. */
-		async refresh() {
-			const summaries: ExecutionSummary[] = await listExecutions(instance.url, cookie, {
-				workflowId: workflow.id,
-			});
-			for (const summary of summaries) {
-				if (seen.has(summary.id) || !ended(summary)) continue;
-				const full = await getExecution(instance.url, cookie, summary.id);
-				const run: Record<string, NodeRuns | undefined> = full.data.resultData.runData;
-				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
-				seen.set(summary.id, {
-					id: summary.id,
-					mode: summary.mode,
-					status: summary.status,
-					error: full.data.resultData.error?.message,
-					// the items as the trigger and the Set node shape them (docs/trigger.md, the examples)
-					items: out(trigger) as T[],
-					composed: out(next) as ComposedMessage[],
-				});
-			}
-		},
-	};
-}
-
-/**
- * Waits until `done()` holds for what the ledgers read from n8n (refreshed once a second), or the
- * deadline passes (then names what is missing with `describe()`).
- */
-async function waitFor(
-	ledgers: ExecutionLedger<SessionEventItem>[],
-	done: () => boolean,
-	describe: () => string,
-	deadline: number,
-): Promise<void> {
-	for (;;) {
-		for (const ledger of ledgers) await ledger.refresh();
-		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
-		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
-		if (done()) return;
-		if (Date.now() > deadline) throw new Error(`within the time limit, ${describe()}`);
-		await sleep(1_000);
-	}
-}
 
 /**
  * A v2 trigger reads the sessions in flight at its start (its starting picture, docs/trigger.md)
@@ -266,7 +161,7 @@ export async function runEventScenario({
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
 	const inFlight = (
 		name: string,
-		status: string,
+		status: SessionStatus,
 		recipients: { name: string; email: string }[],
 	): Promise<CreatedSession> =>
 		sandbox.createSession({ name, status, recipients, createdAt: anHourAgo, updatedAt: anHourAgo });
@@ -353,119 +248,4 @@ export async function runEventScenario({
 		signed,
 		lifecycle,
 	};
-}
-
-const count = (values: string[]) => {
-	const counts = new Map<string, number>();
-	for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-	return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
-};
-
-function assertTriggerExecutions(ledger: ExecutionLedger<SessionEventItem>) {
-	for (const e of ledger.executions()) {
-		assert.equal(e.mode, 'trigger', `execution ${e.id} mode`);
-		assert.equal(e.status, 'success', `execution ${e.id} status`);
-		assert.equal(e.composed.length, e.items.length, `execution ${e.id}: one message per item`);
-	}
-}
-
-/** k. Session Completed: exactly one item per completion, whatever happened to the session after. */
-export function checkSessionCompleted({ sessions, completed }: EventOutcome): string {
-	const { contract, direct, witness } = sessions;
-	assertTriggerExecutions(completed);
-	const items = completed.items();
-	assert.deepEqual(
-		count(items.map((s) => s.sessionId)),
-		count([contract.sessionId, direct.sessionId, witness.sessionId]),
-		`each completed session exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.event, s.status]))}`,
-	);
-	const byId = Object.fromEntries(items.map((s) => [s.sessionId, s]));
-	for (const item of items) {
-		assert.equal(item.event, 'sessionCompleted', `event of ${item.name}`);
-		assert.equal(item.status, 'completed', `status of ${item.name}`);
-	}
-	// The state each trigger last saw: the contract inProgress (phase 1's poll read Ann's signature
-	// before the completion it delivered), the others as in its starting picture.
-	for (const [session, before] of [
-		[contract, 'inProgress'],
-		[direct, 'inProgress'],
-		[witness, 'pending'],
-	] as const) {
-		const item = byId[session.sessionId];
-		assert.equal(item.previousStatus, before, `previousStatus of ${session.name}`);
-		assert.ok(item.previousStatusSeenAt, `previousStatusSeenAt of ${session.name}`);
-	}
-	const messages = completed.executions().flatMap((e) => e.composed);
-	for (const [session, signers] of [
-		[contract, 'Ann Signer, Ben Signer, Cat Signer'],
-		[direct, 'Eve Signer'],
-		[witness, 'Dan Signer'],
-	] as const) {
-		const note = messages.find((m) => m.sessionId === session.sessionId);
-		assert.match(
-			note?.message ?? '',
-			new RegExp(`^Signed: "${session.name}" was completed on .+ by ${signers}\\.$`),
-			`Compose notification for ${session.name}`,
-		);
-	}
-	return `${completed.executions().length} executions, ${items.length} items: each completion once (previous: ${items.map((s) => s.previousStatus).join(', ')}); the renames and the touch brought none`;
-}
-
-/** l. Recipient Status Changed (filtered to signatures): exactly one item per signer. */
-export function checkRecipientSigned({ sessions, signed }: EventOutcome): string {
-	const { contract, witness } = sessions;
-	assertTriggerExecutions(signed);
-	const items = signed.items();
-	const key = (s: RecipientEventItem) => `${s.sessionId}/${s.recipient?.email}`;
-	assert.deepEqual(
-		count(items.map(key)),
-		count([
-			`${contract.sessionId}/ann@example.com`,
-			`${contract.sessionId}/ben@example.com`,
-			`${contract.sessionId}/cat@example.com`,
-			`${witness.sessionId}/dan@example.com`,
-		]),
-		`each signer exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.recipient?.email, s.recipient?.previousStatus, s.recipient?.status]))}`,
-	);
-	for (const item of items) {
-		const who = item.recipient.email;
-		assert.equal(item.event, 'recipientStatusChanged', `event of ${who}`);
-		assert.equal(item.recipient.status, 'completed', `new status of ${who}`);
-		// as in the starting picture (Ann, Dan) or the listing that brought Ann's signature (Ben, Cat)
-		assert.equal(item.recipient.previousStatus, 'sent', `previous status of ${who}`);
-	}
-	const [annRun] = signed
-		.executions()
-		.filter((e) => e.items.some((s) => s.recipient.email === 'ann@example.com'));
-	assert.equal(annRun.items.length, 1, "Ann's signature came alone (phase 1)");
-	for (const message of signed.executions().flatMap((e) => e.composed)) {
-		assert.equal(message.to, 'sales.owner@example.com');
-		const signer = items.find((s) => s.recipient.email === message.signerEmail);
-		assert.ok(signer, `a message for an unknown signer: ${JSON.stringify(message)}`);
-		assert.equal(message.subject, `${signer.recipient.name} signed "${signer.name}"`);
-	}
-	return `${signed.executions().length} executions (items per execution: ${signed
-		.executions()
-		.map((e) => e.items.length)
-		.join(
-			', ',
-		)}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
-}
-
-/** q. The first interval after activation: each lifecycle event of a session in flight once. */
-export function checkLifecycle({ sessions, lifecycle }: EventOutcome): string {
-	const { toSend, toCancel, toExpire } = sessions;
-	assertTriggerExecutions(lifecycle);
-	const items = lifecycle.items();
-	const line = (s: SessionEventItem) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
-	assert.deepEqual(
-		items.map(line).sort(),
-		[
-			`${toCancel.name}: sessionCancelled (was pending)`,
-			`${toExpire.name}: sessionExpired (was inProgress)`,
-			`${toSend.name}: sessionSent (was draft)`,
-		].sort(),
-		`each event once, nothing else: ${JSON.stringify(items.map(line))}`,
-	);
-	return `${lifecycle.executions().length} executions: ${items.map(line).join('; ')}`;
 }
