@@ -1,14 +1,58 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The trigger's events (issue 21) in a running n8n: the two v2 examples active side by side,
 // "notify when a session is completed" (Session Completed) and "when a signer signs, tell the sales
 // owner" (Recipient Status Changed, recipient status completed), against one sandbox. Sessions are
 // signed, completed, renamed and touched through the sandbox's control plane in three phases; each
 // phase waits until n8n has recorded the executions it must cause (conditions, never time), and
-// the checks count what every execution of each workflow delivered. Used by e2e/scenarios.mts
-// (events track, n8n 2.41.3 and 1.123.81).
+// the checks count what every execution of each workflow delivered (the ledgers: eventLedger.mts;
+// checks k, l and q: eventChecks.mts, re-exported here). Used by the events track of
+// e2e/scenarios.mts (e2e/scenarios/events.mts; n8n 2.41.3 and 1.123.81).
 import assert from 'node:assert/strict';
-import { activateWorkflowAsEditor, getExecution, listExecutions } from './n8n.mts';
+import { activateWorkflowAsEditor } from './n8n.mts';
 import { sleep } from './proc.mts';
+import type { ExampleWorkflow, SandboxClient } from './examples.mts';
+import {
+	executionLedger,
+	triggerOf,
+	waitFor,
+	type ExecutionLedger,
+	type RecipientEventItem,
+	type SessionEventItem,
+} from './eventLedger.mts';
+import type { RequestLogEntry, SessionStatus } from '../../sandbox/index.ts';
+
+export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
+export type {
+	ComposedMessage,
+	ExecutionLedger,
+	ExecutionSummary,
+	LedgerExecution,
+	RecipientEventItem,
+	SessionEventItem,
+} from './eventLedger.mts';
+
+/** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
+export interface EventScenarioInput {
+	sandbox: SandboxClient;
+	instance: { url: string };
+	cookie: string;
+	examples: Record<string, ExampleWorkflow>;
+	log: (msg: string) => void;
+	deadline: number;
+}
+
+/** Sessions created in flight, as the sandbox's control plane answered their creation. */
+type CreatedSession = { sessionId: string; name: string };
+
+/** What the scenario resolves and the checks assert on. */
+export interface EventOutcome {
+	sessions: Record<
+		'contract' | 'direct' | 'witness' | 'toSend' | 'toCancel' | 'toExpire',
+		CreatedSession
+	>;
+	completed: ExecutionLedger<SessionEventItem>;
+	signed: ExecutionLedger<RecipientEventItem>;
+	lifecycle: ExecutionLedger<SessionEventItem>;
+}
 
 export const EVENT_CHECK_NAMES = {
 	completed:
@@ -23,12 +67,12 @@ export const EVENT_CHECK_NAMES = {
  * The third trigger of the track: the completed example listening to Session Sent, Session
  * Cancelled and Session Expired instead (its own workflow and node IDs).
  */
-export function lifecycleWorkflow(completedExample) {
-	const workflow = JSON.parse(JSON.stringify(completedExample));
+export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWorkflow {
+	const workflow: ExampleWorkflow = JSON.parse(JSON.stringify(completedExample));
 	workflow.id = 'AirSignE2eLifecy';
 	workflow.name = 'e2e: sent, cancelled, expired';
-	for (const node of workflow.nodes) node.id = node.id.replace(/3(\d)$/, '9$1');
-	triggerOf(workflow).parameters.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
+	for (const node of workflow.nodes) node.id = node.id!.replace(/3(\d)$/, '9$1');
+	triggerOf(workflow).parameters!.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
 	return workflow;
 }
 
@@ -42,69 +86,20 @@ export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
  */
 export const EVENTS_TIMEOUT_MS = 540_000;
 
-const ended = (e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
-const triggerOf = (wf) => wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'));
-const nextOf = (wf) => wf.connections[triggerOf(wf).name].main[0][0].node;
-
-/**
- * Everything the executions of one active workflow delivered, read from n8n: per execution its
- * mode, status, the trigger's items and the next node's items (the Set node composing the text).
- */
-function executionLedger({ instance, cookie, workflow }) {
-	const seen = new Map(); // execution id → { id, mode, status, items, composed }
-	const trigger = triggerOf(workflow).name;
-	const next = nextOf(workflow);
-	return {
-		workflow,
-		executions: () => [...seen.values()],
-		items: () => [...seen.values()].flatMap((e) => e.items),
-		/** Reads the executions n8n has finished since the last call. */
-		async refresh() {
-			for (const summary of await listExecutions(instance.url, cookie, {
-				workflowId: workflow.id,
-			})) {
-				if (seen.has(summary.id) || !ended(summary)) continue;
-				const full = await getExecution(instance.url, cookie, summary.id);
-				const run = full.data.resultData.runData;
-				const out = (name) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
-				seen.set(summary.id, {
-					id: summary.id,
-					mode: summary.mode,
-					status: summary.status,
-					error: full.data.resultData.error?.message,
-					items: out(trigger),
-					composed: out(next),
-				});
-			}
-		},
-	};
-}
-
-/**
- * Waits until `done()` holds for what the ledgers read from n8n (refreshed once a second), or the
- * deadline passes (then names what is missing with `describe()`).
- */
-async function waitFor(ledgers, done, describe, deadline) {
-	for (;;) {
-		for (const ledger of ledgers) await ledger.refresh();
-		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
-		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
-		if (done()) return;
-		if (Date.now() > deadline) throw new Error(`within the time limit, ${describe()}`);
-		await sleep(1_000);
-	}
-}
-
 /**
  * A v2 trigger reads the sessions in flight at its start (its starting picture, docs/trigger.md)
  * in its activation poll, with List Sessions sorted by createdAt. n8n 2.41 answers the switch
  * before it activates, so the changes start once `triggers` such readings were answered (one
  * request each: a page holds every session in flight here).
  */
-async function waitForStartingPictures(sandbox, triggers, deadline) {
+async function waitForStartingPictures(
+	sandbox: SandboxClient,
+	triggers: number,
+	deadline: number,
+): Promise<void> {
 	for (;;) {
 		const read = (await sandbox.requests()).filter(
-			(r) =>
+			(r: RequestLogEntry) =>
 				r.method === 'GET' &&
 				r.path === '/api/v1/Sessions' &&
 				r.query.sortBy === 'createdAt' &&
@@ -119,24 +114,43 @@ async function waitForStartingPictures(sandbox, triggers, deadline) {
 	}
 }
 
-const person = (name) => ({ name, email: `${name.split(' ')[0].toLowerCase()}@example.com` });
+const person = (name: string) => ({
+	name,
+	email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+});
 
 /**
- * Runs the scenario in a running n8n where both examples are imported and inactive. Resolves what
- * the checks assert on: { sessions, completed, signed } (two ledgers); throws if a phase never
- * completes (the checks then fail with that error).
+ * Runs the scenario in a running n8n where the three workflows are imported and inactive. Resolves
+ * what the checks assert on: { sessions, completed, signed, lifecycle } (three ledgers); throws if a
+ * phase never completes (the checks then fail with that error).
  */
-export async function runEventScenario({ sandbox, instance, cookie, examples, log, deadline }) {
-	const completed = executionLedger({ instance, cookie, workflow: examples[COMPLETED_EXAMPLE] });
-	const signed = executionLedger({ instance, cookie, workflow: examples[SIGNED_EXAMPLE] });
-	const lifecycle = executionLedger({
+export async function runEventScenario({
+	sandbox,
+	instance,
+	cookie,
+	examples,
+	log,
+	deadline,
+}: EventScenarioInput): Promise<EventOutcome> {
+	const completed = executionLedger<SessionEventItem>({
+		instance,
+		cookie,
+		workflow: examples[COMPLETED_EXAMPLE],
+	});
+	const signed = executionLedger<RecipientEventItem>({
+		instance,
+		cookie,
+		workflow: examples[SIGNED_EXAMPLE],
+	});
+	const lifecycle = executionLedger<SessionEventItem>({
 		instance,
 		cookie,
 		workflow: lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
 	});
 	const ledgers = [completed, signed, lifecycle];
-	const hasSession = (ledger, id) => ledger.items().some((s) => s.sessionId === id);
-	const hasSigner = (id, email) =>
+	const hasSession = (ledger: ExecutionLedger<SessionEventItem>, id: string) =>
+		ledger.items().some((s) => s.sessionId === id);
+	const hasSigner = (id: string, email: string) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
 
 	// In flight since an hour before the triggers are activated (so in their starting pictures):
@@ -145,7 +159,11 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 	// trigger's start is AirSign's Date header, a whole second, and a session created in that
 	// second before the activation counts as created after it (docs/trigger.md).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
-	const inFlight = (name, status, recipients) =>
+	const inFlight = (
+		name: string,
+		status: SessionStatus,
+		recipients: { name: string; email: string }[],
+	): Promise<CreatedSession> =>
 		sandbox.createSession({ name, status, recipients, createdAt: anHourAgo, updatedAt: anHourAgo });
 	const contract = await inFlight('e2e events – three signers', 'pending', [
 		person('Ann Signer'),
@@ -230,119 +248,4 @@ export async function runEventScenario({ sandbox, instance, cookie, examples, lo
 		signed,
 		lifecycle,
 	};
-}
-
-const count = (values) => {
-	const counts = new Map();
-	for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-	return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
-};
-
-function assertTriggerExecutions(ledger) {
-	for (const e of ledger.executions()) {
-		assert.equal(e.mode, 'trigger', `execution ${e.id} mode`);
-		assert.equal(e.status, 'success', `execution ${e.id} status`);
-		assert.equal(e.composed.length, e.items.length, `execution ${e.id}: one message per item`);
-	}
-}
-
-/** k. Session Completed: exactly one item per completion, whatever happened to the session after. */
-export function checkSessionCompleted({ sessions, completed }) {
-	const { contract, direct, witness } = sessions;
-	assertTriggerExecutions(completed);
-	const items = completed.items();
-	assert.deepEqual(
-		count(items.map((s) => s.sessionId)),
-		count([contract.sessionId, direct.sessionId, witness.sessionId]),
-		`each completed session exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.event, s.status]))}`,
-	);
-	const byId = Object.fromEntries(items.map((s) => [s.sessionId, s]));
-	for (const item of items) {
-		assert.equal(item.event, 'sessionCompleted', `event of ${item.name}`);
-		assert.equal(item.status, 'completed', `status of ${item.name}`);
-	}
-	// The state each trigger last saw: the contract inProgress (phase 1's poll read Ann's signature
-	// before the completion it delivered), the others as in its starting picture.
-	for (const [session, before] of [
-		[contract, 'inProgress'],
-		[direct, 'inProgress'],
-		[witness, 'pending'],
-	]) {
-		const item = byId[session.sessionId];
-		assert.equal(item.previousStatus, before, `previousStatus of ${session.name}`);
-		assert.ok(item.previousStatusSeenAt, `previousStatusSeenAt of ${session.name}`);
-	}
-	const messages = completed.executions().flatMap((e) => e.composed);
-	for (const [session, signers] of [
-		[contract, 'Ann Signer, Ben Signer, Cat Signer'],
-		[direct, 'Eve Signer'],
-		[witness, 'Dan Signer'],
-	]) {
-		const note = messages.find((m) => m.sessionId === session.sessionId);
-		assert.match(
-			note?.message ?? '',
-			new RegExp(`^Signed: "${session.name}" was completed on .+ by ${signers}\\.$`),
-			`Compose notification for ${session.name}`,
-		);
-	}
-	return `${completed.executions().length} executions, ${items.length} items: each completion once (previous: ${items.map((s) => s.previousStatus).join(', ')}); the renames and the touch brought none`;
-}
-
-/** l. Recipient Status Changed (filtered to signatures): exactly one item per signer. */
-export function checkRecipientSigned({ sessions, signed }) {
-	const { contract, witness } = sessions;
-	assertTriggerExecutions(signed);
-	const items = signed.items();
-	const key = (s) => `${s.sessionId}/${s.recipient?.email}`;
-	assert.deepEqual(
-		count(items.map(key)),
-		count([
-			`${contract.sessionId}/ann@example.com`,
-			`${contract.sessionId}/ben@example.com`,
-			`${contract.sessionId}/cat@example.com`,
-			`${witness.sessionId}/dan@example.com`,
-		]),
-		`each signer exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.recipient?.email, s.recipient?.previousStatus, s.recipient?.status]))}`,
-	);
-	for (const item of items) {
-		const who = item.recipient.email;
-		assert.equal(item.event, 'recipientStatusChanged', `event of ${who}`);
-		assert.equal(item.recipient.status, 'completed', `new status of ${who}`);
-		// as in the starting picture (Ann, Dan) or the listing that brought Ann's signature (Ben, Cat)
-		assert.equal(item.recipient.previousStatus, 'sent', `previous status of ${who}`);
-	}
-	const [annRun] = signed
-		.executions()
-		.filter((e) => e.items.some((s) => s.recipient.email === 'ann@example.com'));
-	assert.equal(annRun.items.length, 1, "Ann's signature came alone (phase 1)");
-	for (const message of signed.executions().flatMap((e) => e.composed)) {
-		assert.equal(message.to, 'sales.owner@example.com');
-		const signer = items.find((s) => s.recipient.email === message.signerEmail);
-		assert.ok(signer, `a message for an unknown signer: ${JSON.stringify(message)}`);
-		assert.equal(message.subject, `${signer.recipient.name} signed "${signer.name}"`);
-	}
-	return `${signed.executions().length} executions (items per execution: ${signed
-		.executions()
-		.map((e) => e.items.length)
-		.join(
-			', ',
-		)}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
-}
-
-/** q. The first interval after activation: each lifecycle event of a session in flight once. */
-export function checkLifecycle({ sessions, lifecycle }) {
-	const { toSend, toCancel, toExpire } = sessions;
-	assertTriggerExecutions(lifecycle);
-	const items = lifecycle.items();
-	const line = (s) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
-	assert.deepEqual(
-		items.map(line).sort(),
-		[
-			`${toCancel.name}: sessionCancelled (was pending)`,
-			`${toExpire.name}: sessionExpired (was inProgress)`,
-			`${toSend.name}: sessionSent (was draft)`,
-		].sort(),
-		`each event once, nothing else: ${JSON.stringify(items.map(line))}`,
-	);
-	return `${lifecycle.executions().length} executions: ${items.map(line).join('; ')}`;
 }

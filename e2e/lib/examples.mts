@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Checks of the example workflows against the sandbox. a–c are shared by the single-process tier
 // (e2e/scenarios.mts: `n8n execute`) and the queue-mode tier (e2e/scale.mts: the editor's REST run
 // on a worker); g–i run in the single-process tier. `runExample(name)` runs examples/<name>.json
@@ -9,6 +8,89 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadExamples } from './fixtures.mts';
 import { nodeOutput } from './n8n.mts';
+import type { sandboxClient } from './sandbox.mts';
+import type { OutboxEmail, RequestLogEntry, Session } from '../../sandbox/index.ts';
+
+/** The sandbox's control plane (a started sandbox process has it all). */
+export type SandboxClient = ReturnType<typeof sandboxClient>;
+
+/** A node of an example workflow (examples/<name>.json): the fields the tiers read and change. */
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	parameters?: Record<string, unknown>;
+	[field: string]: unknown;
+}
+
+/** An example workflow as loadExamples() reads it (the fields the tiers read and change). */
+export interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	/** Per source node name: { main: per output, the nodes it feeds ({ node, type, index }) }. */
+	connections?: Record<string, unknown>;
+	[field: string]: unknown;
+}
+
+// The run's shapes are type literals, not interfaces, so that n8n's own (with more fields) and
+// these pass for each other: runExample hands in the one executeWorkflow() resolves.
+
+/** An item in an execution's run data: its JSON, its binary data, the input item it came from. */
+export type RunItem = {
+	json: Record<string, unknown>;
+	binary?: Record<string, { fileName?: string }>;
+	pairedItem?: { item: number } | number;
+};
+
+/** One run of a node: its items on each output (null: an output that produced nothing). */
+export type NodeRun = {
+	data?: { main?: Array<RunItem[] | null> };
+};
+
+/** An execution as executeWorkflow() gives it (n8n's IRun): `data.resultData.runData[<node>]`. */
+export type ExecutionRun = {
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			lastNodeExecuted?: string;
+			error?: { message: string };
+		};
+	};
+};
+
+/** What a tier's `runExample(name)` resolves: whether it succeeded, the run, why not. */
+export type ExampleRun = {
+	ok: boolean;
+	run: ExecutionRun;
+	failure?: string;
+};
+
+/** Runs examples/<name>.json however the tier does. */
+export type RunExample = (name: string) => Promise<ExampleRun>;
+
+/** What every check of an example is given; `pdfPath` is the PDF the upload examples read. */
+export interface ExampleCheckInput {
+	sandbox: SandboxClient;
+	runExample: RunExample;
+	pdfPath?: string;
+}
+
+// The JSON of the nodes' items, named by the fields each check reads (nodeOutput gives plain JSON).
+
+/** An AirSign session as the nodes output it. */
+type SessionItem = {
+	sessionId: string;
+	name: string;
+	status: string;
+};
+
+/** An item of a node with Continue On Fail: the error in words, AirSign's description and code. */
+type ErrorFields = {
+	error?: string;
+	description?: unknown;
+	httpCode?: unknown;
+};
 
 export const EXAMPLE_CHECK_NAMES = {
 	upload: 'a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes',
@@ -23,18 +105,22 @@ export const EXAMPLE_CHECK_NAMES = {
 		'i. remind: Get Many (pending for 3+ days) → Send Invitation (next signer); one reminder, to Mei Chen',
 };
 
-const examples = loadExamples();
+const examples: Record<string, ExampleWorkflow> = loadExamples();
 /** A parameter of a node of an example, as saved in examples/<name>.json. */
-const exampleParameter = (name, nodeName, parameter) =>
-	examples[name].nodes.find((n) => n.name === nodeName).parameters[parameter];
+const exampleParameter = (name: string, nodeName: string, parameter: string) =>
+	examples[name].nodes.find((n) => n.name === nodeName)!.parameters![parameter];
 
 /** a. The upload example: `pdfPath` is the file its Read/Write Files node reads. */
-export async function checkUploadExample({ sandbox, runExample, pdfPath }) {
+export async function checkUploadExample({
+	sandbox,
+	runExample,
+	pdfPath,
+}: ExampleCheckInput & { pdfPath: string }): Promise<string> {
 	const { ok, run, failure } = await runExample('upload-pdf');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const read = run.data.resultData.runData['Read PDF from disk'][0].data.main[0][0];
+	const read = run.data.resultData.runData['Read PDF from disk'][0].data!.main![0]![0];
 	assert.equal(read.binary?.data?.fileName, 'contract.pdf');
-	const [out, ...more] = nodeOutput(run, 'Upload to AirSign');
+	const [out, ...more] = nodeOutput(run, 'Upload to AirSign') as { fileId: string }[];
 	assert.equal(more.length, 0, 'one upload item');
 	assert.match(String(out.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(out)}`);
 	const stored = await sandbox.file(out.fileId);
@@ -43,7 +129,7 @@ export async function checkUploadExample({ sandbox, runExample, pdfPath }) {
 	assert.equal(stored.sizeBytes, onDisk.length);
 	assert.equal(stored.data, onDisk.toString('base64'), 'sandbox bytes differ from the PDF on disk');
 	// The token came from n8n's preAuthentication (client credentials), not from a pasted token.
-	const reqs = await sandbox.requests();
+	const reqs: RequestLogEntry[] = await sandbox.requests();
 	assert.ok(
 		reqs.some((r) => r.method === 'POST' && r.path === '/oidc/token' && r.status === 200),
 		'no token fetch in the sandbox log',
@@ -56,7 +142,10 @@ export async function checkUploadExample({ sandbox, runExample, pdfPath }) {
 }
 
 /** b. Get Many (drafts) → Send: the demo drafts are cancelled and three known drafts created first. */
-export async function checkSendDraftsExample({ sandbox, runExample }) {
+export async function checkSendDraftsExample({
+	sandbox,
+	runExample,
+}: ExampleCheckInput): Promise<string> {
 	// Exact starting point: the demo drafts are cancelled, then three known drafts are created.
 	for (const s of await sandbox.listSessions({ status: 'draft' }))
 		await sandbox.patchSession(s.sessionId, { status: 'cancelled' });
@@ -83,25 +172,24 @@ export async function checkSendDraftsExample({ sandbox, runExample }) {
 
 	const { ok, run, failure } = await runExample('send-drafts');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const found = nodeOutput(run, 'Find drafts');
+	const found = nodeOutput(run, 'Find drafts') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.sessionId).sort(),
 		drafts,
 		'Get Many returned exactly the drafts',
 	);
 	assert.ok(found.every((s) => s.status === 'draft'));
-	const sent = nodeOutput(run, 'Send draft');
+	const sent = nodeOutput(run, 'Send draft') as (SessionItem & ErrorFields)[];
 	assert.equal(sent.length, 3, `one Send output per draft: ${JSON.stringify(sent)}`);
 	const failed = sent.filter((i) => i.error);
 	assert.equal(failed.length, 1, `one error item: ${JSON.stringify(sent)}`);
-	assert.match(failed[0].error, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
+	assert.match(failed[0].error!, /no name or no email \[INCOMPLETE_RECIPIENTS\]/);
 	// Its pairing tells which draft failed: the incomplete one.
-	const sendRun = run.data.resultData.runData['Send draft'][0].data.main[0];
+	const sendRun = run.data.resultData.runData['Send draft'][0].data!.main![0]!;
 	const failedItem = sendRun.find((i) => i.json.error);
-	assert.equal(
-		found[failedItem.pairedItem.item ?? failedItem.pairedItem].sessionId,
-		half.sessionId,
-	);
+	// n8n writes { item: <index> }; a bare index is read as such
+	const paired = failedItem!.pairedItem!;
+	assert.equal(found[typeof paired === 'number' ? paired : paired.item].sessionId, half.sessionId);
 	const okItems = sent.filter((i) => !i.error);
 	assert.deepEqual(okItems.map((i) => i.sessionId).sort(), [ada.sessionId, duo.sessionId].sort());
 	assert.ok(
@@ -109,7 +197,7 @@ export async function checkSendDraftsExample({ sandbox, runExample }) {
 		`sent sessions are pending: ${JSON.stringify(okItems)}`,
 	);
 
-	const outbox = await sandbox.outbox();
+	const outbox: OutboxEmail[] = await sandbox.outbox();
 	assert.deepEqual(
 		outbox.map((m) => `${m.sessionId} ${m.to}`).sort(),
 		[
@@ -128,17 +216,20 @@ export async function checkSendDraftsExample({ sandbox, runExample }) {
 }
 
 /** c. Send on a completed session with Continue On Fail: the NOT_A_DRAFT item reaches the Set node. */
-export async function checkErrorPathExample({ sandbox, runExample }) {
+export async function checkErrorPathExample({
+	sandbox,
+	runExample,
+}: ExampleCheckInput): Promise<string> {
 	const outboxBefore = (await sandbox.outbox()).length;
 	const { ok, run, failure } = await runExample('send-with-continue-on-fail');
 	assert.ok(ok, `the workflow must finish despite the failed send: ${failure}`);
-	const [target] = nodeOutput(run, 'Find a completed session');
+	const [target] = nodeOutput(run, 'Find a completed session') as SessionItem[];
 	assert.equal(target.status, 'completed');
-	const [sendOut] = nodeOutput(run, 'Try to send it');
+	const [sendOut] = nodeOutput(run, 'Try to send it') as ErrorFields[];
 	assert.equal(sendOut.error, 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]');
 	assert.match(String(sendOut.description), /sent already|completed/);
 	assert.equal(Number(sendOut.httpCode), 400, `httpCode in ${JSON.stringify(sendOut)}`);
-	const report = nodeOutput(run, 'Report outcome');
+	const report = nodeOutput(run, 'Report outcome') as { outcome: string }[];
 	assert.equal(report.length, 1);
 	assert.equal(
 		report[0].outcome,
@@ -151,27 +242,30 @@ export async function checkErrorPathExample({ sandbox, runExample }) {
 }
 
 /** The outbox as "<sessionId> <to>[ reminder]" lines, sorted. */
-async function outboxLines(sandbox) {
-	return (await sandbox.outbox())
-		.map((m) => `${m.sessionId} ${m.to}${m.reminder ? ' reminder' : ''}`)
-		.sort();
+async function outboxLines(sandbox: SandboxClient): Promise<string[]> {
+	const outbox: OutboxEmail[] = await sandbox.outbox();
+	return outbox.map((m) => `${m.sessionId} ${m.to}${m.reminder ? ' reminder' : ''}`).sort();
 }
 
 /** g. A row → Create From Template with the demo "Employment contract", mapped and sent. */
-export async function checkContractFromTemplateExample({ sandbox, runExample }) {
-	const templateId = exampleParameter(
-		'contract-from-template',
-		'Contract from template',
-		'templateId',
+export async function checkContractFromTemplateExample({
+	sandbox,
+	runExample,
+}: ExampleCheckInput): Promise<string> {
+	// a resource locator: { mode, value }
+	const templateId = (
+		exampleParameter('contract-from-template', 'Contract from template', 'templateId') as {
+			value: string;
+		}
 	).value;
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('contract-from-template');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const [out, ...more] = nodeOutput(run, 'Contract from template');
+	const [out, ...more] = nodeOutput(run, 'Contract from template') as SessionItem[];
 	assert.equal(more.length, 0, 'one session for one row');
 	assert.equal(out.name, 'Employment contract – Jane Citizen');
 	assert.equal(out.status, 'pending', `sent at once: ${JSON.stringify(out)}`);
-	const session = await sandbox.getSession(out.sessionId);
+	const session: Session = await sandbox.getSession(out.sessionId);
 	assert.equal(session.templateId, templateId, 'created from the demo template');
 	assert.equal(session.status, 'pending');
 	assert.deepEqual(
@@ -188,15 +282,19 @@ export async function checkContractFromTemplateExample({ sandbox, runExample }) 
 }
 
 /** h. Read PDF → Upload → Create with a cover block document and the uploaded PDF, sent. */
-export async function checkUploadWithCoverExample({ sandbox, runExample, pdfPath }) {
+export async function checkUploadWithCoverExample({
+	sandbox,
+	runExample,
+	pdfPath,
+}: ExampleCheckInput & { pdfPath: string }): Promise<string> {
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('upload-and-send-with-cover');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const [uploaded] = nodeOutput(run, 'Upload the PDF');
+	const [uploaded] = nodeOutput(run, 'Upload the PDF') as { fileId: string }[];
 	assert.match(String(uploaded.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(uploaded)}`);
-	const [out, ...more] = nodeOutput(run, 'Cover document + PDF, sent');
+	const [out, ...more] = nodeOutput(run, 'Cover document + PDF, sent') as SessionItem[];
 	assert.equal(more.length, 0, 'one session');
-	const session = await sandbox.getSession(out.sessionId);
+	const session: Session = await sandbox.getSession(out.sessionId);
 	assert.equal(session.status, 'pending', 'sent at once');
 	assert.equal(session.name, 'Supply agreement – Acme Pty Ltd');
 	assert.equal(session.files.length, 2, `two files: ${JSON.stringify(session.files)}`);
@@ -227,21 +325,26 @@ export async function checkUploadWithCoverExample({ sandbox, runExample, pdfPath
  * ago less an hour; Mei signs first) is that old: the others were updated 3 days ago less an hour
  * or later, and what the other checks create is new.
  */
-export async function checkRemindExample({ sandbox, runExample }) {
+export async function checkRemindExample({
+	sandbox,
+	runExample,
+}: ExampleCheckInput): Promise<string> {
 	await sandbox.clearOutbox();
 	const { ok, run, failure } = await runExample('remind-pending-signers');
 	assert.ok(ok, `execution failed: ${failure}`);
-	const found = nodeOutput(run, 'Sessions pending for 3+ days');
+	const found = nodeOutput(run, 'Sessions pending for 3+ days') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.name),
 		['Supplier terms – Mei Chen'],
 		'the one session quiet for three days',
 	);
-	const reminded = nodeOutput(run, 'Remind the next signer');
+	const reminded = nodeOutput(run, 'Remind the next signer') as (ErrorFields & {
+		recipientEmail: string;
+	})[];
 	assert.equal(reminded.length, 1, `one reminder item: ${JSON.stringify(reminded)}`);
 	assert.equal(reminded[0].error, undefined, `no error item: ${JSON.stringify(reminded[0])}`);
 	assert.equal(reminded[0].recipientEmail, 'mei.chen@example.com');
-	const outbox = await sandbox.outbox();
+	const outbox: OutboxEmail[] = await sandbox.outbox();
 	assert.deepEqual(
 		outbox.map((m) => ({ to: m.to, name: m.name, sessionId: m.sessionId, reminder: m.reminder })),
 		[

@@ -1,17 +1,34 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The output schemas of an installed package (scripts/output-schemas.ts) and the address n8n's
 // editor fetches each from: GET /schemas/<node type>/<x.y.z>[/<resource>/<operation>].json, served
 // by n8n from the __schema__ folder beside the node's file (docs/compatibility.md).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A JSON schema as the package ships it: an object's fields are under `properties`. */
+export interface JsonSchema {
+	properties?: Record<string, JsonSchema>;
+	[keyword: string]: unknown;
+}
+
+/** One output schema of the package: its file under __schema__, its address and its content. */
+export interface OutputSchema {
+	file: string;
+	url: string;
+	schema: JsonSchema;
+}
+
+interface PackageJson {
+	name: string;
+	n8n: { nodes: string[] };
+}
+
 /**
  * [{ file, url, schema }] for every schema in the package at `packageDir`: a file with a resource
  * and an operation belongs to the action node, one named after a version alone to the trigger.
  */
-export function outputSchemas(packageDir) {
-	const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-	const found = [];
+export function outputSchemas(packageDir: string): OutputSchema[] {
+	const pkg: PackageJson = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+	const found: (OutputSchema & { dir: string })[] = [];
 	for (const nodeFile of pkg.n8n.nodes) {
 		const dir = path.join(packageDir, path.dirname(nodeFile), '__schema__');
 		if (!existsSync(dir) || found.some((f) => f.dir === dir)) continue;

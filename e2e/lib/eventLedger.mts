@@ -1,0 +1,131 @@
+// What the executions of an active workflow delivered, read from a running n8n: one ledger per
+// workflow of the events track (e2e/lib/events.mts), and the wait for what a phase must cause.
+import { getExecution, listExecutions } from './n8n.mts';
+import { sleep } from './proc.mts';
+import type { ExampleWorkflow } from './examples.mts';
+
+/** An item of a v2 trigger's session event (docs/trigger.md), as the checks read it. */
+export interface SessionEventItem {
+	event: string;
+	sessionId: string;
+	name: string;
+	status: string;
+	previousStatus?: string;
+	previousStatusSeenAt?: string;
+}
+
+/** An item of Recipient Status Changed: the session's fields and the recipient that changed. */
+export interface RecipientEventItem extends SessionEventItem {
+	recipient: { name: string; email: string; status: string; previousStatus: string };
+}
+
+/** An item of the node after the trigger (the examples' Set node composing the message). */
+export interface ComposedMessage {
+	sessionId?: string;
+	message?: string;
+	to?: string;
+	signerEmail?: string;
+	subject?: string;
+}
+
+/** One execution of a ledger's workflow: the trigger's items and the next node's. */
+export interface LedgerExecution<T> {
+	id: string;
+	mode: string;
+	status: string;
+	error?: string;
+	items: T[];
+	composed: ComposedMessage[];
+}
+
+/** What the executions of one active workflow delivered, as read from n8n so far. */
+export interface ExecutionLedger<T extends SessionEventItem> {
+	workflow: ExampleWorkflow;
+	executions(): LedgerExecution<T>[];
+	items(): T[];
+	refresh(): Promise<void>;
+}
+
+/** An execution as n8n's REST API lists it (the fields read here). */
+export interface ExecutionSummary {
+	id: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+}
+
+/** A node's runs in an execution's run data: items on each output of each run. */
+type NodeRuns = { data?: { main?: Array<{ json: unknown }[] | null> } }[];
+
+const ended = (e: ExecutionSummary) =>
+	e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
+export const triggerOf = (wf: ExampleWorkflow) =>
+	wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'))!;
+/** The node the trigger feeds (a workflow's connections: per node, per output, its targets). */
+const nextOf = (wf: ExampleWorkflow) =>
+	(wf.connections![triggerOf(wf).name] as { main: { node: string }[][] }).main[0][0].node;
+
+/**
+ * Everything the executions of one active workflow delivered, read from n8n: per execution its
+ * mode, status, the trigger's items and the next node's items (the Set node composing the text).
+ */
+export function executionLedger<T extends SessionEventItem>({
+	instance,
+	cookie,
+	workflow,
+}: {
+	instance: { url: string };
+	cookie: string;
+	workflow: ExampleWorkflow;
+}): ExecutionLedger<T> {
+	// execution id → { id, mode, status, items, composed }
+	const seen = new Map<string, LedgerExecution<T>>();
+	const trigger = triggerOf(workflow).name;
+	const next = nextOf(workflow);
+	return {
+		workflow,
+		executions: () => [...seen.values()],
+		items: () => [...seen.values()].flatMap((e) => e.items),
+		/** Reads the executions n8n has finished since the last call. */
+		async refresh() {
+			const summaries: ExecutionSummary[] = await listExecutions(instance.url, cookie, {
+				workflowId: workflow.id,
+			});
+			for (const summary of summaries) {
+				if (seen.has(summary.id) || !ended(summary)) continue;
+				const full = await getExecution(instance.url, cookie, summary.id);
+				const run: Record<string, NodeRuns | undefined> = full.data.resultData.runData;
+				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+				seen.set(summary.id, {
+					id: summary.id,
+					mode: summary.mode,
+					status: summary.status,
+					error: full.data.resultData.error?.message,
+					// the items as the trigger and the Set node shape them (docs/trigger.md, the examples)
+					items: out(trigger) as T[],
+					composed: out(next) as ComposedMessage[],
+				});
+			}
+		},
+	};
+}
+
+/**
+ * Waits until `done()` holds for what the ledgers read from n8n (refreshed once a second), or the
+ * deadline passes (then names what is missing with `describe()`).
+ */
+export async function waitFor(
+	ledgers: ExecutionLedger<SessionEventItem>[],
+	done: () => boolean,
+	describe: () => string,
+	deadline: number,
+): Promise<void> {
+	for (;;) {
+		for (const ledger of ledgers) await ledger.refresh();
+		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
+		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
+		if (done()) return;
+		if (Date.now() > deadline) throw new Error(`within the time limit, ${describe()}`);
+		await sleep(1_000);
+	}
+}

@@ -1,0 +1,124 @@
+// Shared by the tracks of e2e/scenarios.mts: what the entry hands each track (its options, the
+// examples, the log and the timed checks), the steps every track starts and ends with, and the
+// wait for a trigger's next poll that checks d and j end with.
+import assert from 'node:assert/strict';
+import type { createChecks } from '../lib/checks.mts';
+import type { ExecutionSummary } from '../lib/events.mts';
+import type { ExampleWorkflow } from '../lib/examples.mts';
+import {
+	getFreePort,
+	installPackageIntoN8n,
+	listExecutions,
+	removeUserFolder,
+	startN8n,
+} from '../lib/n8n.mts';
+import { describeExit, sleep } from '../lib/proc.mts';
+import { startSandboxProcess } from '../lib/sandbox.mts';
+import type { RequestLogEntry } from '../../sandbox/index.ts';
+
+export const SESSIONS = '/api/v1/Sessions';
+
+/** A sandbox process with its control plane. */
+export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
+/** A running `n8n start`. */
+export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
+type Checks = ReturnType<typeof createChecks>;
+
+/** What the entry hands every track. */
+export interface ScenarioContext {
+	/** --keep: the user folders stay. */
+	keep: boolean;
+	/** --scheduler: check d alone, on n8n 2.x's database-backed poll scheduler. */
+	scheduler: boolean;
+	/** The environment of the live track's n8n commands and start (SCHEDULER_ENV or none). */
+	liveEnv: Record<string, string>;
+	/** examples/*.json by file name. */
+	examples: Record<string, ExampleWorkflow>;
+	log: (msg: string) => void;
+	/** A named, timed check: PASS/FAIL recorded, never throws. */
+	check: Checks['check'];
+	/** A timed setup step: throws. */
+	step: Checks['step'];
+}
+
+/** The track's own sandbox on a free port. */
+export async function startTrackSandbox(ctx: ScenarioContext, track: string): Promise<Sandbox> {
+	return await ctx.step(`${track}: sandbox started`, async () =>
+		startSandboxProcess({ port: await getFreePort() }),
+	);
+}
+
+/** The package from `tarball` installed into the track's n8n user folder. */
+export async function installTrackPackage(
+	ctx: ScenarioContext,
+	track: string,
+	userFolder: string,
+	tarball: string,
+): Promise<void> {
+	await ctx.step(`${track}: package installed`, () => installPackageIntoN8n(userFolder, tarball));
+}
+
+/** `n8n start` for the track's user folder, until it is ready. */
+export async function startTrackN8n(
+	ctx: ScenarioContext,
+	track: string,
+	options: { userFolder: string; env?: Record<string, string> },
+): Promise<N8nInstance> {
+	return await ctx.step(`${track}: n8n start until /healthz/readiness`, () => startN8n(options));
+}
+
+/** What a track has started so far: endTrack stops it. */
+export interface Started {
+	sandbox?: Sandbox;
+	instance?: N8nInstance;
+}
+
+/** Stops what the track started (n8n, then the sandbox) and removes its user folder unless --keep. */
+export async function endTrack(
+	ctx: ScenarioContext,
+	track: string,
+	{ instance, sandbox }: Started,
+	userFolder: string,
+): Promise<void> {
+	if (instance) {
+		const res = await instance.stop();
+		ctx.log(`${track}: n8n stopped (${describeExit(res)})`);
+	}
+	if (sandbox) await sandbox.stop();
+	if (ctx.keep) ctx.log(`kept ${userFolder}`);
+	else removeUserFolder(userFolder);
+}
+
+/**
+ * Waits for one more List Sessions request (the trigger's next poll; `listRequests` lists them),
+ * then asserts that `exec` is still the workflow's only execution: that poll delivered nothing again.
+ */
+export async function assertNoRepeatOnNextPoll({
+	listRequests,
+	instance,
+	cookie,
+	workflowId,
+	exec,
+	deadline,
+}: {
+	listRequests: () => Promise<RequestLogEntry[]>;
+	instance: { url: string };
+	cookie: string;
+	workflowId: string;
+	exec: ExecutionSummary;
+	deadline: number;
+}): Promise<void> {
+	const pollsSoFar = (await listRequests()).length;
+	for (;;) {
+		if ((await listRequests()).length > pollsSoFar) break;
+		if (Date.now() > deadline) throw new Error('no further poll within the time limit');
+		await sleep(1_000);
+	}
+	await sleep(4_000); // an execution from that poll would be recorded within milliseconds
+	const after: ExecutionSummary[] = await listExecutions(instance.url, cookie, { workflowId });
+	assert.deepEqual(
+		after.map((e) => e.id),
+		[exec.id],
+		'the next poll must not deliver it again',
+	);
+}

@@ -1,0 +1,129 @@
+// Check j of e2e/scenarios.mts (live track, after check d): the completed → fetch example switched
+// on in the running n8n; a session signed to completion must bring exactly one execution, whose
+// Get output is the session with each recipient signed.
+import assert from 'node:assert/strict';
+import type { ExecutionSummary } from '../lib/events.mts';
+import type { NodeRun } from '../lib/examples.mts';
+import {
+	PACKAGE_NAME,
+	activateWorkflowAsEditor,
+	deactivateWorkflowAsEditor,
+	getExecution,
+	listExecutions,
+} from '../lib/n8n.mts';
+import { sleep } from '../lib/proc.mts';
+import type { RequestLogEntry } from '../../sandbox/index.ts';
+import {
+	SESSIONS,
+	assertNoRepeatOnNextPoll,
+	type N8nInstance,
+	type Sandbox,
+	type ScenarioContext,
+} from './common.mts';
+
+/** A session as Get outputs it (the fields check j reads; a type literal: read from plain JSON). */
+type FetchedSession = {
+	sessionId: string;
+	status: string;
+	completedDate?: string;
+	recipients: { name: string; email: string; status: string }[];
+};
+
+/** Check j's bound from its start: activation, up to two minute polls, one more poll, a busy machine. */
+const FETCH_CHECK_TIMEOUT_MS = 300_000;
+
+/**
+ * j. The completed → fetch example, activated in the running n8n after check d (with the trigger of
+ * d deactivated first, so that every List Sessions request in the sandbox log is this trigger's):
+ * its activation poll sets its start, then a pending session is signed by both recipients through
+ * the control plane (inProgress, then completed), and exactly one execution must bring it, with
+ * Fetch the session's output the session as Get returns it; a poll after it brings nothing more.
+ */
+export async function checkCompletedFetchSession(
+	{ examples }: ScenarioContext,
+	{ sandbox, instance, cookie }: { sandbox: Sandbox; instance: N8nInstance; cookie: string },
+): Promise<string> {
+	const deadline = Date.now() + FETCH_CHECK_TIMEOUT_MS;
+	const wf = examples['completed-fetch-session'];
+	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`)!.name;
+	// This trigger's own polls: its Status filter (Completed) goes to List Sessions, which d's
+	// trigger (version 2: it reads every state) never sends. n8n 2.41 may still be applying d's
+	// deactivation when this one is switched on, so a poll of d's must not count as this one's.
+	const listRequests = async () =>
+		(await sandbox.requests()).filter(
+			(r: RequestLogEntry) =>
+				r.method === 'GET' && r.path === SESSIONS && r.query?.status === 'completed',
+		);
+	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
+	const beforeActivation = (await listRequests()).length;
+	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
+	// n8n up to 2.39 answers once the trigger is active, its activation poll included; n8n 2.41
+	// answers at once and activates through its workflow-publication outbox a moment later (seen:
+	// the answer in 67 ms, the poll within 3 s). Either way the activation poll must come before the
+	// session exists: it sets the trigger's start.
+	while ((await listRequests()).length <= beforeActivation) {
+		assert.ok(Date.now() < deadline, 'the activation poll reached the sandbox');
+		await sleep(250);
+	}
+	const session = await sandbox.createSession({
+		name: 'e2e fetch – signed by two',
+		status: 'pending',
+		recipients: [
+			{ name: 'Lee Signer', email: 'lee@example.com' },
+			{ name: 'Max Witness', email: 'max@example.com' },
+		],
+	});
+	assert.equal((await sandbox.signSession(session.sessionId)).status, 'inProgress');
+	assert.equal((await sandbox.signSession(session.sessionId)).status, 'completed');
+	const completedAt = Date.now();
+
+	const ended = (e: ExecutionSummary) =>
+		e.finished || ['success', 'error', 'crashed'].includes(e.status);
+	let execs: ExecutionSummary[];
+	for (;;) {
+		execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
+		if (execs.some(ended)) break;
+		if (Date.now() > deadline)
+			throw new Error(
+				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
+			);
+		await sleep(1_000);
+	}
+	const arrivedS = (Date.now() - completedAt) / 1000;
+	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
+	const [exec] = execs;
+	assert.equal(exec.mode, 'trigger');
+	assert.equal(exec.status, 'success');
+	const full = await getExecution(instance.url, cookie, exec.id);
+	const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
+	const delivered = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
+	assert.deepEqual(
+		delivered.map((s) => s.sessionId),
+		[session.sessionId],
+		'the trigger delivered exactly that session',
+	);
+	// Get's output: the session as AirSign returns it
+	const fetched = runData['Fetch the session'][0].data!.main![0]!.map(
+		(i) => i.json as FetchedSession,
+	);
+	assert.equal(fetched.length, 1, `one fetched session: ${JSON.stringify(fetched)}`);
+	assert.equal(fetched[0].sessionId, session.sessionId);
+	assert.equal(fetched[0].status, 'completed');
+	assert.ok(fetched[0].completedDate, `completedDate in ${JSON.stringify(fetched[0])}`);
+	assert.deepEqual(
+		fetched[0].recipients.map((r) => `${r.name} <${r.email}> ${r.status}`),
+		['Lee Signer <lee@example.com> completed', 'Max Witness <max@example.com> completed'],
+		'each recipient with their status',
+	);
+
+	// Through one more poll of this trigger (the only one active): no repeat.
+	await assertNoRepeatOnNextPoll({
+		listRequests,
+		instance,
+		cookie,
+		workflowId: wf.id,
+		exec,
+		deadline,
+	});
+	return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after the second signature; Get: ${fetched[0].recipients.map((r) => `${r.name} ${r.status}`).join(', ')}; still 1 execution after the next poll`;
+}

@@ -1,0 +1,161 @@
+// The headless track of e2e/scenarios.mts: `n8n execute` of the examples against the track's
+// sandbox, checks a, b, c, g, h, i (e2e/lib/examples.mts), then f: a client-credentials token that
+// expired between two runs is renewed.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+	EXAMPLE_CHECK_NAMES,
+	checkContractFromTemplateExample,
+	checkErrorPathExample,
+	checkRemindExample,
+	checkSendDraftsExample,
+	checkUploadExample,
+	checkUploadWithCoverExample,
+	type RunExample,
+} from '../lib/examples.mts';
+import {
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	samplePdf,
+	sandboxCredential,
+	withPdfPath,
+} from '../lib/fixtures.mts';
+import {
+	PACKAGE_NAME,
+	executeWorkflow,
+	importCredential,
+	importWorkflow,
+	makeUserFolder,
+	nodeOutput,
+} from '../lib/n8n.mts';
+import type { RequestLogEntry } from '../../sandbox/index.ts';
+import {
+	SESSIONS,
+	endTrack,
+	installTrackPackage,
+	startTrackSandbox,
+	type ScenarioContext,
+	type Started,
+} from './common.mts';
+
+/** Manual Trigger → AirSign Get Many (Limit 5): one List Sessions request per run. */
+const TOKEN_WORKFLOW = {
+	id: 'e2eTokenRenewal1',
+	name: 'e2e: list sessions (token renewal)',
+	active: false,
+	settings: { executionOrder: 'v1' },
+	connections: { Start: { main: [[{ node: 'List sessions', type: 'main', index: 0 }]] } },
+	nodes: [
+		{
+			id: '6d0c1f2a-0000-4000-8000-000000000001',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: '6d0c1f2a-0000-4000-8000-000000000002',
+			name: 'List sessions',
+			type: `${PACKAGE_NAME}.airSign`,
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				filters: {},
+				options: {},
+			},
+			credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
+		},
+	],
+};
+
+/** Runs the headless track's checks (a, b, c, g, h, i, f) with the package from `tarball`. */
+export async function headlessTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
+	const { examples, check, step } = ctx;
+	const userFolder = makeUserFolder('airsign-e2e-headless-');
+	const filesDir = path.join(userFolder, 'n8n-files');
+	// n8n 2.x: Read/Write Files from Disk may only touch N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files).
+	const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
+	const started: Started = {};
+	try {
+		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'headless'));
+		await installTrackPackage(ctx, 'headless', userFolder, tarball);
+		mkdirSync(filesDir, { recursive: true });
+		const pdfPath = path.join(filesDir, 'contract.pdf');
+		writeFileSync(pdfPath, samplePdf('AirSign e2e contract'));
+		await step('headless: credential imported (client credentials → sandbox)', () =>
+			importCredential(userFolder, sandboxCredential(sandbox.url), { env }),
+		);
+		// the examples run headless, the two that read the PDF pointed at this track's copy
+		const headless = [
+			withPdfPath(examples['upload-pdf'], pdfPath),
+			examples['send-drafts'],
+			examples['send-with-continue-on-fail'],
+			examples['contract-from-template'],
+			withPdfPath(examples['upload-and-send-with-cover'], pdfPath),
+			examples['remind-pending-signers'],
+		];
+		await step(`headless: ${headless.length} example workflows + a list workflow imported`, () =>
+			importWorkflow(userFolder, [...headless, TOKEN_WORKFLOW], { env }),
+		);
+
+		const runExample: RunExample = (name) =>
+			executeWorkflow(userFolder, examples[name].id, { env });
+		await check(EXAMPLE_CHECK_NAMES.upload, () =>
+			checkUploadExample({ sandbox, runExample, pdfPath }),
+		);
+		await check(EXAMPLE_CHECK_NAMES.send, () => checkSendDraftsExample({ sandbox, runExample }));
+		await check(EXAMPLE_CHECK_NAMES.errorPath, () =>
+			checkErrorPathExample({ sandbox, runExample }),
+		);
+		await check(EXAMPLE_CHECK_NAMES.contractFromTemplate, () =>
+			checkContractFromTemplateExample({ sandbox, runExample }),
+		);
+		await check(EXAMPLE_CHECK_NAMES.uploadWithCover, () =>
+			checkUploadWithCoverExample({ sandbox, runExample, pdfPath }),
+		);
+		// before f: f moves the sandbox clock on
+		await check(EXAMPLE_CHECK_NAMES.remind, () => checkRemindExample({ sandbox, runExample }));
+
+		await check(
+			'f. token renewal: the stored client-credentials token expired between two runs; n8n fetched a new one and the call succeeded',
+			async () => {
+				const tokenFetches = (reqs: RequestLogEntry[]) =>
+					reqs.filter((r) => r.method === 'POST' && r.path === '/oidc/token');
+				// a–c and g–i ran in six processes on one token: n8n keeps it with the credential.
+				assert.equal(tokenFetches(await sandbox.requests()).length, 1, 'one token for a–c, g–i');
+				// The sandbox's tokens live one hour on its clock: move that clock past it.
+				await sandbox.clock({ advanceMs: 61 * 60_000 });
+				await sandbox.clearRequests();
+				const expired = await executeWorkflow(userFolder, TOKEN_WORKFLOW.id, { env });
+				assert.ok(expired.ok, `the run after the expiry failed: ${expired.failure}`);
+				assert.ok(nodeOutput(expired.run, 'List sessions').length > 0, 'sessions listed');
+				const reqs: RequestLogEntry[] = await sandbox.requests();
+				const line = reqs.map((r) => `${r.method} ${r.path} ${r.status}`);
+				const fetches = tokenFetches(reqs);
+				assert.equal(fetches.length, 1, `one new token: ${line.join(', ')}`);
+				assert.equal(fetches[0].status, 200);
+				const first401 = reqs.findIndex((r) => r.path === SESSIONS && r.status === 401);
+				assert.ok(first401 >= 0, `the old token was refused first: ${line.join(', ')}`);
+				assert.ok(reqs.indexOf(fetches[0]) > first401, `token fetched after the 401: ${line}`);
+				assert.deepEqual(line.at(-1), `GET ${SESSIONS} 200`, `then listed: ${line.join(', ')}`);
+				// The new token was stored with the credential: the next run needs none.
+				await sandbox.clearRequests();
+				const again = await executeWorkflow(userFolder, TOKEN_WORKFLOW.id, { env });
+				assert.ok(again.ok, `the next run failed: ${again.failure}`);
+				const next = (await sandbox.requests()).map(
+					(r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`,
+				);
+				assert.deepEqual(next, [`GET ${SESSIONS} 200`], 'the renewed token was kept');
+				return `after the expiry: ${line.join(' → ')}; next run: ${next.join(', ')}`;
+			},
+		);
+	} finally {
+		await endTrack(ctx, 'headless', started, userFolder);
+	}
+}
