@@ -16,7 +16,8 @@ import { say } from './lib.mts';
 import { procs } from './processes.mts';
 import type { ExampleWorkflow } from './setup.mts';
 
-/** What n8n's REST API answers, as far as the checks read it. */
+/** What n8n's REST API answers (`{ data }`), as far as the checks read it. */
+type RestAnswer<T> = { data: T };
 interface CredentialSummary {
 	id: string;
 	name: string;
@@ -43,13 +44,16 @@ export async function smokeChecks(
 	const html = await editor.text();
 	if (editor.status !== 200 || !/<html/i.test(html))
 		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
-	const creds: CredentialSummary[] = (await restGet(url, '/rest/credentials', cookie)).data;
+	const creds = (
+		(await restGet(url, '/rest/credentials', cookie)) as RestAnswer<CredentialSummary[]>
+	).data;
 	const cred = creds.find((c) => c.id === SANDBOX_CREDENTIAL_ID);
 	if (!cred || cred.type !== 'airSignApi')
 		throw new Error(
 			`credential ${SANDBOX_CREDENTIAL_ID} missing: ${JSON.stringify(creds.map((c) => c.id))}`,
 		);
-	const list: ExampleWorkflow[] = (await restGet(url, '/rest/workflows', cookie)).data;
+	const list = ((await restGet(url, '/rest/workflows', cookie)) as RestAnswer<ExampleWorkflow[]>)
+		.data;
 	const missing = workflows.filter((wf) => !list.some((w) => w.id === wf.id && w.name === wf.name));
 	if (missing.length)
 		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
@@ -70,7 +74,9 @@ export async function smokeChecks(
 
 	// What "Execute workflow" in the editor does: a manual run in the server, against the demo data
 	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
-	const wf: ExampleWorkflow = (await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)).data;
+	const wf = (
+		(await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)) as RestAnswer<ExampleWorkflow>
+	).data;
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')!;
 	const res = await n8nFetch(`${url}/rest/workflows/${wf.id}/run`, {
 		method: 'POST',
@@ -84,7 +90,13 @@ export async function smokeChecks(
 		throw new Error(`POST /rest/workflows/${wf.id}/run: ${res.status} ${JSON.stringify(body)}`);
 	let exec: ExecutionSummary;
 	for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 300))) {
-		exec = (await restGet(url, `/rest/executions/${executionId}`, cookie)).data;
+		exec = (
+			(await restGet(
+				url,
+				`/rest/executions/${executionId}`,
+				cookie,
+			)) as RestAnswer<ExecutionSummary>
+		).data;
 		if (exec.finished || ['success', 'error', 'crashed'].includes(exec.status)) break;
 		if (Date.now() - t0 > 30_000)
 			throw new Error(`manual execution ${executionId} did not finish in 30 s`);
