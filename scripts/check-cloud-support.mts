@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // `npm run lint:cloud-support` (part of `npm run lint`): fails unless n8n's own CLI says this
 // package is eligible for n8n Cloud verification.
 //

@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Checks every relative link and image in the repository's Markdown files, offline: the file it
 // names exists, and a #fragment names a heading of that file (GitHub's anchor rules). Links to
 // other sites are not fetched (CI reaches no network but the registries); they are listed with
@@ -11,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The Markdown files git knows of (tracked, or new and not ignored), so build output never counts. */
-function markdownFiles() {
+function markdownFiles(): string[] {
 	const out = execFileSync(
 		'git',
 		['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', '*.md'],
@@ -24,8 +23,8 @@ function markdownFiles() {
 }
 
 /** The text outside fenced code blocks and inline code spans, line by line (line numbers kept). */
-function proseLines(text) {
-	let fence = null;
+function proseLines(text: string): string[] {
+	let fence: string | null = null;
 	return text.split('\n').map((line) => {
 		const marker = /^\s*(```+|~~~+)/.exec(line);
 		if (marker) {
@@ -38,10 +37,10 @@ function proseLines(text) {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, -N for repeats. */
-function anchorsOf(text) {
-	const anchors = new Set();
-	const seen = new Map();
-	let fence = null;
+function anchorsOf(text: string): Set<string> {
+	const anchors = new Set<string>();
+	const seen = new Map<string, number>();
+	let fence: string | null = null;
 	for (const line of text.split('\n')) {
 		const marker = /^\s*(```+|~~~+)/.exec(line);
 		if (marker) {
@@ -68,8 +67,8 @@ function anchorsOf(text) {
 }
 
 /** Every link target on a line: [text](target), ![alt](target), <img src="target">. */
-function targetsOn(line) {
-	const targets = [];
+function targetsOn(line: string): string[] {
+	const targets: string[] = [];
 	for (const match of line.matchAll(
 		/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
 	))
@@ -81,14 +80,18 @@ function targetsOn(line) {
 	return targets;
 }
 
-const anchorCache = new Map();
-function anchorsOfFile(file) {
-	if (!anchorCache.has(file)) anchorCache.set(file, anchorsOf(readFileSync(file, 'utf8')));
-	return anchorCache.get(file);
+const anchorCache = new Map<string, Set<string>>();
+function anchorsOfFile(file: string): Set<string> {
+	let anchors = anchorCache.get(file);
+	if (!anchors) {
+		anchors = anchorsOf(readFileSync(file, 'utf8'));
+		anchorCache.set(file, anchors);
+	}
+	return anchors;
 }
 
-const broken = [];
-const external = new Set();
+const broken: string[] = [];
+const external = new Set<string>();
 let checked = 0;
 for (const file of markdownFiles()) {
 	const absolute = path.join(ROOT, file);

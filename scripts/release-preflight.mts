@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Run by .github/workflows/publish.yml before `npm publish --provenance`; runs anywhere:
 //
 //   npx tsx scripts/release-preflight.mts [--tag v1.2.3] [--repo owner/name]
@@ -19,9 +18,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { tag: { type: 'string' }, repo: { type: 'string' } } });
 const tag = values.tag ?? process.env.GITHUB_REF_NAME ?? '';
 const repo = values.repo ?? process.env.GITHUB_REPOSITORY ?? '';
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+/** The fields of package.json this check reads. */
+interface PackageJson {
+	name: string;
+	version: string;
+	repository?: string | { url?: string };
+}
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
-const errors = [];
+const errors: string[] = [];
 if (tag !== `v${pkg.version}`)
 	errors.push(
 		`the tag "${tag}" is not "v" + package.json's version (${pkg.version}): tag the commit whose package.json says the version you publish`,

@@ -1,0 +1,104 @@
+// What `npm run dev` (scripts/dev.mts) prints once everything is up: where n8n and the sandbox
+// are, how to log in, and what to try first, with control-plane calls as curl lines.
+import { PACKAGE_NAME } from '../../e2e/lib/n8n.mts';
+import { SANDBOX_CREDENTIAL_NAME } from '../../e2e/lib/fixtures.mts';
+import { type DevState, show } from './lib.mts';
+import { FILES_DIR, OWNER, PDF_PATH } from './options.mts';
+import { procs } from './processes.mts';
+
+/** A session as the sandbox's control plane lists and answers it: the fields read here. */
+export interface DemoSession {
+	sessionId: string;
+	name: string;
+	status: string;
+	recipients: Array<{ email?: string | null; status: string }>;
+}
+
+/** One control-plane call, printed as curl and made by --smoke. */
+export interface ControlPlaneCall {
+	method: string;
+	url: string;
+	body: { email?: string; status?: string };
+}
+
+/** The pending sessions the calls use, and the calls. */
+export interface DemoCalls {
+	toSign: DemoSession | undefined;
+	toSet: DemoSession | undefined;
+	sign: ControlPlaneCall;
+	complete: ControlPlaneCall;
+}
+
+/**
+ * The control-plane calls the banner prints as curl lines (and `--smoke` makes): a recipient of the
+ * pending demo session with the most signers signs; another pending session is completed directly.
+ */
+export function demoCalls(pending: DemoSession[]): DemoCalls {
+	const signers = (s: DemoSession) =>
+		s.recipients.filter((r) => r.email && r.status !== 'completed');
+	const bySigners = [...pending].sort((a, b) => signers(b).length - signers(a).length);
+	const toSign: DemoSession | undefined = bySigners[0];
+	const toSet = bySigners.find((s) => s !== toSign) ?? toSign;
+	const at = (s: DemoSession | undefined) =>
+		`${procs.sandbox!.url}/_sandbox/sessions/${s?.sessionId ?? '<sessionId>'}`;
+	const signer = toSign && signers(toSign)[0]?.email;
+	return {
+		toSign,
+		toSet,
+		sign: { method: 'POST', url: `${at(toSign)}/sign`, body: signer ? { email: signer } : {} },
+		complete: { method: 'PATCH', url: at(toSet), body: { status: 'completed' } },
+	};
+}
+
+const curl = ({ method, url, body }: ControlPlaneCall): string[] => [
+	`       curl -s -X ${method} ${url} \\`,
+	`            -H 'content-type: application/json' -d '${JSON.stringify(body)}'`,
+];
+
+export function banner(url: string, state: DevState, { toSign, sign, complete }: DemoCalls): void {
+	const sandbox = procs.sandbox!;
+	const wfUrl = (id: string): string => `${url}/workflow/${id}`;
+	const lines = [
+		'',
+		'─'.repeat(78),
+		` n8n with ${PACKAGE_NAME} is ready:  ${url}`,
+		`   log in as  ${state.owner?.email ?? OWNER.email}  /  ${state.owner?.password ?? OWNER.password}`,
+		` AirSign sandbox (demo data):      ${sandbox.url}`,
+		`   control plane                   ${sandbox.url}/_sandbox/state`,
+		`   credential in n8n               "${SANDBOX_CREDENTIAL_NAME}" (client demo-client / demo-secret)`,
+		'',
+		' Try first:',
+		`  1. Open "AirSign: send every draft" (${wfUrl('AirSignExSendDr1')}) and click`,
+		'     "Execute workflow": it lists the drafts and sends each; incomplete drafts',
+		'     come out as error items. See the invitations:',
+		`       curl -s ${sandbox.url}/_sandbox/outbox`,
+		'     Run it again after making a new draft:',
+		`       curl -s -X POST ${sandbox.url}/_sandbox/sessions -H 'content-type: application/json' \\`,
+		`            -d '{"name":"My contract","recipients":[{"name":"Ann","email":"ann@example.com"}]}'`,
+		`  2. "AirSign: upload a PDF" (${wfUrl('AirSignExUpload1')}) uploads`,
+		`     ${show(PDF_PATH)} (n8n may read files in ${show(FILES_DIR)}/ only).`,
+		`  3. "AirSign: a failed send does not stop the workflow" (${wfUrl('AirSignExCoFail1')}).`,
+		`  4. The trigger: open "AirSign: notify when a session is completed"`,
+		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session:`,
+		...curl(complete),
+		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
+		`     Renaming it afterwards (-d '{"name":"Renamed"}') starts none; "cancelled" and "expired"`,
+		'     are the Session Cancelled and Session Expired events.',
+		`  5. "AirSign: when a signer signs, tell the sales owner" (${wfUrl('AirSignExSigned1')}):`,
+		`     publish it, then make a recipient${toSign ? ` of "${toSign.name}"` : ''} sign (-d '{}': the next signer;`,
+		'     when everyone has signed, the session is completed):',
+		...curl(sign),
+		'     One item per signature; the message for the sales owner is in the second node.',
+		`  6. The AI agent: open "AirSign: contract assistant" (${wfUrl('AirSignExAgent01')}),`,
+		'     click "Open chat" and ask for a contract. Its model is a local script (it always drafts',
+		"     Jane Citizen's employment contract): the draft waits for approval; approve it with",
+		`       curl -s -X POST '<approvalUrl of "Ask for approval">' -H 'content-type: application/json' -d '{"approved":true}'`,
+		'     and Send emails the recipients (docs/ai-agents.md).',
+		'',
+		` Rebuild after changing nodes/ or credentials/: Ctrl-C and run npm run dev again.`,
+		' Ctrl-C stops n8n and the sandbox. A fresh n8n: npm run dev -- --reset',
+		'─'.repeat(78),
+		'',
+	];
+	process.stdout.write(lines.join('\n') + '\n');
+}
