@@ -2,13 +2,7 @@
 // the OpenAI credential that points n8n's OpenAI Chat Model at the scripted server
 // (e2e/lib/fakeOpenAi.mts). A script reads the conversation (the tool results it was handed) and
 // returns the next turn; it never depends on time or on how many requests came before.
-import {
-	toolRounds as rounds,
-	type Conversation,
-	type Script,
-	type ToolRound,
-	type Turn,
-} from './fakeOpenAi.mts';
+import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
 export const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
@@ -131,7 +125,7 @@ export function toolsTestScript(conversation: Conversation): Turn {
 	// 1st draft: an email written the way people say it, not an address
 	if (drafts.length === 0)
 		return call('Draft', { templateId, ...JANE, employeeEmail: 'jane.citizen at example.com' });
-	const lastDraft = drafts.at(-1) as ToolRound; // drafts is not empty here
+	const lastDraft = drafts.at(-1)!; // drafts is not empty here
 	if (!items(lastDraft.result)[0]?.sessionId) {
 		if (drafts.length >= 2) return { text: `Drafting failed twice: ${lastDraft.result}` };
 		// the model reads the error and corrects the value it names

@@ -97,7 +97,7 @@ export async function chatWithContractAssistant({
 		waitOptions,
 	);
 	// the wait above ended on it
-	const summary = list.find((e) => !before.has(e.id)) as ExecutionSummary;
+	const summary = list.find((e) => !before.has(e.id))!;
 	const execution = await getExecution(url, cookie, summary.id);
 	if (execution.status !== 'waiting')
 		throw new Error(
