@@ -18,12 +18,12 @@ export interface ContractAssistantWorkflow {
 }
 
 /** What "Ask for approval" outputs (examples/contract-assistant.json). */
-export interface ApprovalRequest {
+export type ApprovalRequest = {
 	sessionId: string;
 	summary: string;
 	approvalUrl: string;
 	message: string;
-}
+};
 
 export interface ChatOptions {
 	url: string;
@@ -103,7 +103,7 @@ export async function chatWithContractAssistant({
 		throw new Error(
 			`the contract assistant should wait for approval; its execution ${summary.id} ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`,
 		);
-	const request = execution.data.resultData.runData['Ask for approval'][0].data.main[0][0]
+	const request = execution.data.resultData.runData['Ask for approval'][0].data!.main![0]![0]
 		.json as ApprovalRequest;
 	return { execution, request, chatReply };
 }
