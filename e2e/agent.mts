@@ -94,8 +94,9 @@ async function main() {
 			await importWorkflow(userFolder, [tools, example]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
-		const n8nOptions = { userFolder, env: AGENT_ENV };
-		instance = (await step('n8n start', () => startN8n(n8nOptions))) as N8nInstance;
+		instance = (await step('n8n start', () =>
+			startN8n({ userFolder, env: AGENT_ENV }),
+		)) as N8nInstance;
 		const { cookie } = await setupOwner(instance.url);
 		const context: AgentCheckContext = { sandbox, fake, instance, cookie, example, log };
 		await check(

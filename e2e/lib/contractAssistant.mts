@@ -82,7 +82,6 @@ export async function chatWithContractAssistant({
 			return `${r.status} ${await r.text()}`;
 		});
 	let chatReply = send();
-	const waitOptions = { workflowId: workflow.id, timeoutMs };
 	const list: ExecutionSummary[] = await waitForExecutions(
 		url,
 		cookie,
@@ -94,7 +93,7 @@ export async function chatWithContractAssistant({
 			}
 			return false;
 		},
-		waitOptions,
+		{ workflowId: workflow.id, timeoutMs },
 	);
 	// the wait above ended on it
 	const summary = list.find((e) => !before.has(e.id))!;
@@ -125,12 +124,11 @@ export async function answerApproval({
 	});
 	const text = await res.text();
 	if (res.status >= 300) throw new Error(`the approval URL answered ${res.status}: ${text}`);
-	const waitOptions = { workflowId: workflow.id, timeoutMs };
 	await waitForExecutions(
 		url,
 		cookie,
 		(l: ExecutionSummary[]) => l.some((e) => e.id === executionId && ENDED.includes(e.status)),
-		waitOptions,
+		{ workflowId: workflow.id, timeoutMs },
 	);
 	return await getExecution(url, cookie, executionId);
 }
