@@ -31,7 +31,7 @@ const fromAI = (key: string, description: string) =>
 export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 	const exampleNode = (name: string) =>
 		// the example has these nodes
-		structuredClone(example.nodes.find((n) => n.name === name) as AgentNode);
+		structuredClone(example.nodes.find((n) => n.name === name)!);
 	const id = (n: number) => `d1e2f3a4-0000-4000-8000-${String(n).padStart(12, '0')}`;
 	const model = exampleNode('OpenAI Chat Model');
 	model.parameters = {

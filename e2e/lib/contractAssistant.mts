@@ -17,7 +17,10 @@ export interface ContractAssistantWorkflow {
 	nodes: { type: string; webhookId?: string }[];
 }
 
-/** What "Ask for approval" outputs (examples/contract-assistant.json). */
+/**
+ * What "Ask for approval" outputs (examples/contract-assistant.json). A type alias, not an
+ * interface, so that a node's output item (a record) converts to it.
+ */
 export type ApprovalRequest = {
 	sessionId: string;
 	summary: string;
