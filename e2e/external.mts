@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The end-to-end checks against an n8n this tier did NOT install or start ("external n8n"): an
 // n8n 3 container (Docker only), a staging instance, any version. See e2e/README.md, "External n8n".
 //
@@ -64,7 +63,7 @@ const { positionals, values } = parseArgs({
 });
 const command = positionals[0];
 
-function fail(message) {
+function fail(message: string): never {
 	console.error(`[external] ${message}`);
 	process.exit(2);
 }
@@ -87,11 +86,46 @@ async function install() {
 	}
 }
 
+/** A credential as n8n's APIs create it. */
+interface CredentialInput {
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** A node of a workflow built here; webhookWorkflow adds its id and position. */
+type NodeInput = {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	[field: string]: unknown;
+};
+
+/** A workflow as webhookWorkflow builds it. */
+interface WebhookWorkflow {
+	name: string;
+	nodes: (NodeInput & { id: string; position: number[] })[];
+	connections: Record<string, { main: { node: string; type: string; index: number }[][] }>;
+	settings: { executionOrder: string };
+}
+
+/** The calls `run` makes, through either API. */
+interface N8nApi {
+	how: string;
+	createCredential: (c: CredentialInput) => Promise<string>;
+	deleteCredential: (id: string) => Promise<unknown>;
+	createWorkflow: (w: WebhookWorkflow) => Promise<string>;
+	activate: (id: string) => Promise<unknown>;
+	deactivate: (id: string) => Promise<unknown>;
+	deleteWorkflow: (id: string) => Promise<unknown>;
+}
+
 /** n8n's REST API with an owner's cookie, or its public API with an API key: the same calls. */
-async function connect(url) {
+async function connect(url: string): Promise<N8nApi> {
 	const apiKey = values['api-key'];
 	if (apiKey) {
-		const call = async (method, p, body) => {
+		const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
 			const res = await n8nFetch(`${url}/api/v1${p}`, {
 				method,
 				headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' },
@@ -99,13 +133,13 @@ async function connect(url) {
 			});
 			const text = await res.text();
 			if (!res.ok) throw new Error(`${method} /api/v1${p}: ${res.status} ${text.slice(0, 500)}`);
-			return text ? JSON.parse(text) : undefined;
+			return (text ? JSON.parse(text) : undefined) as T;
 		};
 		return {
 			how: 'API key (public API)',
-			createCredential: async (c) => (await call('POST', '/credentials', c)).id,
+			createCredential: async (c) => (await call<{ id: string }>('POST', '/credentials', c)).id,
 			deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
-			createWorkflow: async (w) => (await call('POST', '/workflows', w)).id,
+			createWorkflow: async (w) => (await call<{ id: string }>('POST', '/workflows', w)).id,
 			activate: (id) => call('POST', `/workflows/${id}/activate`),
 			deactivate: (id) => call('POST', `/workflows/${id}/deactivate`),
 			deleteWorkflow: (id) => call('DELETE', `/workflows/${id}`),
@@ -113,14 +147,14 @@ async function connect(url) {
 	}
 	const { email, password } = values;
 	if (!email || !password) fail('run: give --email and --password, or --api-key');
-	let cookie;
+	let cookie: string;
 	try {
 		({ cookie } = await login(url, { email, password }));
 	} catch (error) {
 		if (!values['setup-owner']) throw error;
 		({ cookie } = await setupOwner(url, { email, password }));
 	}
-	const call = async (method, p, body) => {
+	const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
 		const res = await n8nFetch(`${url}/rest${p}`, {
 			method,
 			headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
@@ -128,16 +162,16 @@ async function connect(url) {
 		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /rest${p}: ${res.status} ${text.slice(0, 500)}`);
-		return text ? JSON.parse(text).data : undefined;
+		return (text ? JSON.parse(text).data : undefined) as T;
 	};
 	return {
 		how: 'owner login (REST API)',
-		createCredential: async (c) => (await call('POST', '/credentials', c)).id,
+		createCredential: async (c) => (await call<{ id: string }>('POST', '/credentials', c)).id,
 		deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
-		createWorkflow: async (w) => (await call('POST', '/workflows', w)).id,
+		createWorkflow: async (w) => (await call<{ id: string }>('POST', '/workflows', w)).id,
 		// n8n 1.123 and 2.x: the editor's switch ("publish" in 2.x), with the current versionId
 		activate: async (id) => {
-			const { versionId } = await call('GET', `/workflows/${id}`);
+			const { versionId } = await call<{ versionId: string }>('GET', `/workflows/${id}`);
 			return await call('POST', `/workflows/${id}/activate`, { versionId });
 		},
 		deactivate: (id) => call('POST', `/workflows/${id}/deactivate`, {}),
@@ -149,7 +183,7 @@ async function connect(url) {
 	};
 }
 
-async function waitUntilReady(url) {
+async function waitUntilReady(url: string) {
 	const deadline = Date.now() + Number(values['ready-timeout']) * 1000;
 	for (;;) {
 		const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).catch(
@@ -162,7 +196,7 @@ async function waitUntilReady(url) {
 }
 
 /** A workflow: a production Webhook whose answer is the last node's first item, then `nodes`. */
-function webhookWorkflow(name, webhookPath, nodes) {
+function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]): WebhookWorkflow {
 	const webhook = {
 		id: randomUUID(),
 		name: 'Webhook',
@@ -176,13 +210,14 @@ function webhookWorkflow(name, webhookPath, nodes) {
 		webhook,
 		...nodes.map((n, i) => ({ id: randomUUID(), position: [220 * (i + 1), 0], ...n })),
 	];
-	const connections = {};
+	const connections: WebhookWorkflow['connections'] = {};
 	for (let i = 0; i + 1 < all.length; i++)
 		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
 	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
-async function callWebhook(url, webhookPath) {
+/** The answer of a workflow's Webhook: its last node's first item (the fields the checks read). */
+async function callWebhook<T>(url: string, webhookPath: string): Promise<T> {
 	const res = await postToWebhook(`${url}/webhook/${webhookPath}`, {
 		headers: { 'content-type': 'application/json' },
 		body: '{}',
@@ -195,8 +230,8 @@ async function callWebhook(url, webhookPath) {
 async function run() {
 	const url = values.url?.replace(/\/+$/, '');
 	if (!url) fail('run: --url (or AIRSIGN_E2E_N8N_URL) is required');
-	const results = [];
-	const check = async (label, fn) => {
+	const results: { label: string; ok: boolean; s: number; note: unknown }[] = [];
+	const check = async (label: string, fn: () => Promise<unknown>) => {
 		const t0 = Date.now();
 		try {
 			const note = await fn();
@@ -209,7 +244,7 @@ async function run() {
 				note: String(error?.message ?? error),
 			});
 		}
-		const r = results.at(-1);
+		const r = results.at(-1)!; // pushed above
 		console.log(`[external] ${r.ok ? 'PASS' : 'FAIL'} ${r.label}${r.note ? `: ${r.note}` : ''}`);
 		return r.ok;
 	};
@@ -219,7 +254,10 @@ async function run() {
 	console.log(`[external] n8n at ${url}, logged in by ${n8n.how}`);
 	const port = await getFreePort();
 	const sandbox = await startSandboxProcess({ port });
-	const created = { workflows: [], credential: undefined };
+	const created: { workflows: string[]; credential: string | undefined } = {
+		workflows: [],
+		credential: undefined,
+	};
 	try {
 		const baseUrl = `http://${values['sandbox-host']}:${port}`;
 		created.credential = await n8n.createCredential({
@@ -235,7 +273,11 @@ async function run() {
 		const credentials = {
 			airSignApi: { id: created.credential, name: `AirSign e2e (external) ${port}` },
 		};
-		const airSign = (name, parameters, extra = {}) => ({
+		const airSign = (
+			name: string,
+			parameters: Record<string, unknown>,
+			extra: Record<string, unknown> = {},
+		): NodeInput => ({
 			name,
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,
@@ -298,23 +340,25 @@ async function run() {
 			},
 		);
 		if (loaded) {
-			let sessionId;
+			let sessionId: string | undefined;
 			await check(
 				'2. Create Session + Send through the credential (client credentials)',
 				async () => {
-					const sent = await callWebhook(url, sendPath);
+					const sent = await callWebhook<{ status: string; sessionId: string }>(url, sendPath);
 					if (sent.status !== 'pending') throw new Error(`Send answered ${JSON.stringify(sent)}`);
 					sessionId = sent.sessionId;
 					const session = await sandbox.getSession(sessionId);
 					if (session.status !== 'pending') throw new Error(`the sandbox has it ${session.status}`);
-					const mails = (await sandbox.outbox()).filter((m) => m.to === email || m.email === email);
+					const mails = (await sandbox.outbox()).filter(
+						(m: { to?: string; email?: string }) => m.to === email || m.email === email,
+					);
 					if (mails.length === 0)
 						throw new Error(`no invitation to ${email} in the sandbox outbox`);
 					return `session ${sessionId} pending, invitation sent`;
 				},
 			);
 			await check('3. a failure in words: Get Session of an unknown session (404)', async () => {
-				const answer = await callWebhook(url, errorPath);
+				const answer = await callWebhook<{ error: unknown; httpCode: unknown }>(url, errorPath);
 				if (
 					!/^AirSign has no session with this ID \[/.test(String(answer.error)) ||
 					answer.httpCode !== '404'
@@ -323,7 +367,7 @@ async function run() {
 				return answer.error;
 			});
 			await check('4. Get Many finds the session by its recipient', async () => {
-				const first = await callWebhook(url, listPath);
+				const first = await callWebhook<{ sessionId: string }>(url, listPath);
 				if (first.sessionId !== sessionId)
 					throw new Error(`Get Many answered ${JSON.stringify(first)}`);
 				return `first item ${first.sessionId}`;

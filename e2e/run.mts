@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // `npm run test:e2e`: the end-to-end tier against a real n8n (see e2e/README.md).
 //
 //   npx tsx e2e/run.mts [--keep]
@@ -21,10 +20,11 @@
 //    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
 //    busy machine.
 // 4. prints a summary with timings; exits 1 if anything failed.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { N8N_PROFILES, installN8n, REPO_ROOT } from './install-n8n.mts';
 import { getFreePort, packPackage } from './lib/n8n.mts';
@@ -35,9 +35,26 @@ const keep = process.argv.includes('--keep');
 // hard stop for any child (each bounds itself below this; four chains share the machine)
 const TIER_TIMEOUT_MS = 12 * 60_000;
 const t00 = Date.now();
-const secs = (ms) => (ms / 1000).toFixed(1);
-const summary = []; // { name, ok, s, note }
-const children = new Set();
+const secs = (ms: number) => (ms / 1000).toFixed(1);
+
+/** One line of the tier's summary. */
+interface SummaryRow {
+	name: string;
+	ok: boolean;
+	s: number;
+	note?: string;
+}
+
+/** How a child ended, its whole output (stdout and stderr) and its time. */
+interface ChildResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	out: string;
+	ms: number;
+}
+
+const summary: SummaryRow[] = [];
+const children = new Set<ChildProcess>();
 for (const sig of ['SIGINT', 'SIGTERM'])
 	process.on(sig, () => {
 		// each child stops its own n8n and sandbox on SIGTERM
@@ -49,7 +66,12 @@ for (const sig of ['SIGINT', 'SIGTERM'])
  * Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }.
  * The n8n profile is the child's AIRSIGN_E2E_N8N (default 2, whatever the tier itself got).
  */
-function runChild(name, file, args, env = { AIRSIGN_E2E_N8N: '2' }) {
+function runChild(
+	name: string,
+	file: string,
+	args: string[],
+	env: Record<string, string> = { AIRSIGN_E2E_N8N: '2' },
+): Promise<ChildResult> {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
 		const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
@@ -60,12 +82,12 @@ function runChild(name, file, args, env = { AIRSIGN_E2E_N8N: '2' }) {
 		});
 		children.add(child);
 		let out = '';
-		const pipe = (stream, dest) => {
+		const pipe = (stream: Readable, dest: NodeJS.WriteStream) => {
 			let partial = '';
-			stream.on('data', (chunk) => {
+			stream.on('data', (chunk: Buffer) => {
 				out += chunk;
 				const lines = (partial + chunk).split('\n');
-				partial = lines.pop();
+				partial = lines.pop()!; // split gives at least one
 				for (const l of lines) dest.write(`${name.padEnd(10)}| ${l}\n`);
 			});
 			stream.on('end', () => partial && dest.write(`${name.padEnd(10)}| ${partial}\n`));
@@ -89,7 +111,7 @@ function runChild(name, file, args, env = { AIRSIGN_E2E_N8N: '2' }) {
 	});
 }
 
-async function devTwice(tarball) {
+async function devTwice(tarball: string) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-dev-e2e-'));
 	try {
 		// the same ports both times, as with the default 5678/8787 (another sandbox port would rightly
@@ -131,14 +153,14 @@ async function devTwice(tarball) {
 	}
 }
 
-let packDir;
+let packDir: string | undefined;
 try {
 	await Promise.all(
 		Object.keys(N8N_PROFILES).map(async (profile) => {
 			const t0 = Date.now();
 			const installed = await installN8n({ profile });
 			summary.push({
-				name: `install ${N8N_PROFILES[profile].label} into ${path.relative(REPO_ROOT, installed.cacheDir)}${installed.skipped ? ' (cached)' : ''}`,
+				name: `install ${N8N_PROFILES[profile as '1' | '2'].label} into ${path.relative(REPO_ROOT, installed.cacheDir)}${installed.skipped ? ' (cached)' : ''}`,
 				ok: true,
 				s: (Date.now() - t0) / 1000,
 			});
@@ -148,7 +170,9 @@ try {
 	const { tarball, files } = await packPackage();
 	packDir = path.dirname(tarball);
 	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !files.includes(f));
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
+		(f: string) => !files.includes(f),
+	);
 	summary.push({
 		name: 'npm run build + npm pack',
 		ok: !missing.length,
@@ -157,7 +181,7 @@ try {
 	});
 	if (!missing.length) {
 		const extra = keep ? ['--keep'] : [];
-		const scenarios = (name, label, args, env) =>
+		const scenarios = (name: string, label: string, args: string[], env: Record<string, string>) =>
 			runChild(
 				name,
 				path.join(here, 'scenarios.mts'),
@@ -179,7 +203,7 @@ try {
 			),
 			(async () => {
 				// one after the other: each is about a minute, mostly n8n starting
-				for (const profile of ['2', '1']) {
+				for (const profile of ['2', '1'] as const) {
 					const r = await runChild(
 						`agent-${profile}`,
 						path.join(here, 'agent.mts'),

@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Proves the e2e machinery against the real n8n:
 //   install (cached) -> build + pack this package -> install it as a community package ->
 //   import + execute a workflow headless -> import an airSignApi credential ->
@@ -9,7 +8,8 @@
 //   npx tsx e2e/smoke.mts [--keep] [--no-package] [--tarball <file.tgz>]  (--tarball: use that pack, no build)
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import http from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { installN8n } from './install-n8n.mts';
 import {
@@ -39,10 +39,41 @@ const tryPackage = !process.argv.includes('--no-package');
 const tarballArg = process.argv.includes('--tarball')
 	? process.argv[process.argv.indexOf('--tarball') + 1]
 	: undefined;
-const timings = {};
-const report = { package: 'not tried' };
+/** A started `n8n start`. */
+type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
 
-const builtinWorkflow = {
+const timings: Record<string, number> = {};
+const report: { package: string; loadedNodes?: string[]; loadedCredentials?: string[] } = {
+	package: 'not tried',
+};
+
+/** A workflow as `n8n import:workflow` takes it (the fields written here). */
+type WorkflowJson = {
+	id: string;
+	name: string;
+	active: boolean;
+	settings: Record<string, unknown>;
+	connections: Record<string, unknown>;
+	nodes: {
+		id: string;
+		name: string;
+		type: string;
+		typeVersion: number;
+		position: [number, number];
+		parameters: Record<string, unknown>;
+	}[];
+};
+
+/** A node or credential type as n8n lists it (the fields printed here). */
+type LoadedType = {
+	name: string;
+	displayName: string;
+	version?: number | number[];
+	icon?: unknown;
+	iconUrl?: string | { light: string; dark?: string };
+};
+
+const builtinWorkflow: WorkflowJson = {
 	id: 'e2eSmokeBuiltin01',
 	name: 'e2e smoke: built-in nodes',
 	active: false,
@@ -79,7 +110,7 @@ const builtinWorkflow = {
 
 // An active polling-trigger workflow (built-in RSS trigger against a local feed whose item is
 // dated tomorrow): published from the CLI before `n8n start`, it must run on activation.
-function rssServer() {
+function rssServer(): Promise<Server> {
 	const future = new Date(Date.now() + 86_400_000).toUTCString();
 	const body = `<?xml version="1.0"?><rss version="2.0"><channel><title>e2e</title><link>http://127.0.0.1/</link><description>e2e</description><item><title>probe</title><link>http://127.0.0.1/1</link><guid>1</guid><pubDate>${future}</pubDate></item></channel></rss>`;
 	const server = http.createServer((_req, res) => {
@@ -88,7 +119,7 @@ function rssServer() {
 	});
 	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
-const pollWorkflow = (feedUrl) => ({
+const pollWorkflow = (feedUrl: string): WorkflowJson => ({
 	id: 'e2eSmokePoll01',
 	name: 'e2e smoke: polling trigger',
 	active: false,
@@ -110,16 +141,16 @@ async function main() {
 	await timed('install n8n (cached after the first run)', () => installN8n(), timings);
 	const userFolder = makeUserFolder();
 	console.log(`[e2e] user folder: ${userFolder}`);
-	let instance;
-	const servers = [];
-	const cleanup = [];
+	let instance: N8nInstance | undefined;
+	const servers: Server[] = [];
+	const cleanup: (() => void)[] = [];
 	try {
 		// 1. The package as npm users get it.
 		let packaged = false;
 		if (tryPackage) {
 			try {
 				let tarball = tarballArg;
-				let files;
+				let files: string[];
 				if (tarball) {
 					// packed by the caller (e2e/run.mts): list its files with tar
 					const { execFileSync } = await import('node:child_process');
@@ -128,12 +159,15 @@ async function main() {
 						.filter(Boolean)
 						.map((f) => f.replace(/^package\//, ''));
 				} else {
-					({ tarball, files } = await timed(
+					const packed: { tarball: string; files: string[] } = await timed(
 						'npm run build + npm pack',
 						() => packPackage(),
 						timings,
-					));
-					cleanup.push(() => rmSync(path.dirname(tarball), { recursive: true, force: true }));
+					);
+					({ tarball, files } = packed);
+					cleanup.push(() =>
+						rmSync(path.dirname(packed.tarball), { recursive: true, force: true }),
+					);
 				}
 				const pkg = (await import('node:fs')).readFileSync(
 					new URL('../package.json', import.meta.url),
@@ -196,7 +230,7 @@ async function main() {
 		// 4. Activation from the CLI before start.
 		const feed = await rssServer();
 		servers.push(feed);
-		const pollWf = pollWorkflow(`http://127.0.0.1:${feed.address().port}/feed`);
+		const pollWf = pollWorkflow(`http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed`);
 		await timed(
 			'n8n import:workflow + publish:workflow (polling trigger)',
 			async () => {
@@ -207,14 +241,14 @@ async function main() {
 		);
 
 		// 5. The server: healthz, the activated workflow's first poll, loaded node types and icons.
-		instance = await timed(
+		instance = (await timed(
 			'n8n start until /healthz/readiness',
 			() => startN8n({ userFolder }),
 			timings,
-		);
+		)) as N8nInstance;
 		const health = await n8nFetch(`${instance.url}/healthz`);
 		assert.equal(health.status, 200);
-		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
+		const nodes = await waitForTypes(userFolder, 'nodes', (list: LoadedType[]) =>
 			list.some((n) => n.name === 'n8n-nodes-base.set'),
 		);
 		console.log(`[e2e] ${instance.url} healthy; ${nodes.length} node types loaded`);
@@ -223,14 +257,14 @@ async function main() {
 		const [pollExec] = await waitForExecutions(
 			instance.url,
 			cookie,
-			(list) => list.some((e) => e.status === 'success'),
+			(list: { status: string }[]) => list.some((e) => e.status === 'success'),
 			{ workflowId: pollWf.id, timeoutMs: 90_000 },
 		);
 		timings['first poll execution after ready'] = (Date.now() - t0) / 1000;
 		assert.equal(pollExec.mode, 'trigger');
 		const full = await getExecution(instance.url, cookie, pollExec.id);
-		const polled = full.data.resultData.runData['RSS Trigger'][0].data.main[0].map(
-			(i) => i.json.title,
+		const polled = full.data.resultData.runData['RSS Trigger'][0].data!.main![0]!.map(
+			(i: { json: Record<string, unknown> }) => i.json.title,
 		);
 		assert.deepEqual(polled, ['probe']);
 		const [wfRow] = await queryDb(
@@ -247,11 +281,13 @@ async function main() {
 					headers: { cookie, 'browser-id': 'e2e' },
 				})
 			).json();
-			const ours = viaApi.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
-			const creds = readTypeFile(userFolder, 'credentials').filter((c) => c.name === 'airSignApi');
+			const ours = viaApi.filter((n: LoadedType) => n.name.startsWith(`${PACKAGE_NAME}.`));
+			const creds = (readTypeFile(userFolder, 'credentials') as LoadedType[]).filter(
+				(c) => c.name === 'airSignApi',
+			);
 			report.loadedNodes = ours.map(
-				(n) =>
-					`${n.name}@${[].concat(n.version).join(',')} icon=${JSON.stringify(n.iconUrl ?? n.icon)}`,
+				(n: LoadedType) =>
+					`${n.name}@${([] as unknown[]).concat(n.version).join(',')} icon=${JSON.stringify(n.iconUrl ?? n.icon)}`,
 			);
 			report.loadedCredentials = creds.map(
 				(c) => `${c.name} icon=${JSON.stringify(c.iconUrl ?? c.icon)}`,
@@ -268,7 +304,7 @@ async function main() {
 				const loadErrors = instance
 					.output()
 					.split('\n')
-					.filter((l) => /airsign|community|package/i.test(l))
+					.filter((l: string) => /airsign|community|package/i.test(l))
 					.slice(-10);
 				console.log(
 					'[e2e] package nodes NOT loaded; related n8n output:\n' + loadErrors.join('\n'),
@@ -276,7 +312,7 @@ async function main() {
 				report.package += '; nodes NOT loaded by n8n';
 			}
 		}
-		const exit = await timed('n8n stop (SIGTERM)', () => instance.stop(), timings);
+		const exit = await timed('n8n stop (SIGTERM)', () => instance!.stop(), timings);
 		instance = undefined;
 		assert.equal(exit.code, 0, `n8n exited with ${JSON.stringify(exit)}`);
 	} finally {

@@ -1,9 +1,8 @@
-// @ts-nocheck (typed file by file: issue 34)
 // The scripted "models" of the agent tests (e2e/agent.mts) and of `npm run dev`'s demo model, and
 // the OpenAI credential that points n8n's OpenAI Chat Model at the scripted server
 // (e2e/lib/fakeOpenAi.mts). A script reads the conversation (the tool results it was handed) and
 // returns the next turn; it never depends on time or on how many requests came before.
-import { toolRounds as rounds } from './fakeOpenAi.mts';
+import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
 export const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
@@ -11,7 +10,7 @@ export const OPENAI_CREDENTIAL_NAME = 'OpenAI (local scripted demo model)';
 /** Not a secret: the scripted server only checks that n8n sends what the credential holds. */
 export const FAKE_OPENAI_API_KEY = 'sk-airsign-local-demo-not-a-secret';
 
-export function openAiCredential(baseUrl) {
+export function openAiCredential(baseUrl: string) {
 	return {
 		id: OPENAI_CREDENTIAL_ID,
 		name: OPENAI_CREDENTIAL_NAME,
@@ -26,23 +25,33 @@ export const TOOLS_TEST_MODEL = 'airsign-tools-e2e';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-function parseJson(text) {
+/** The fields of a tool's output item that the scripts read. */
+interface ToolItem {
+	name?: unknown;
+	templateId?: string;
+	id?: string;
+	sessionId?: string;
+	recipients?: { email: string; status: string }[];
+}
+
+function parseJson(text: string | undefined): unknown {
 	try {
-		return JSON.parse(text);
+		// String(): what JSON.parse makes of its argument anyway
+		return JSON.parse(String(text));
 	} catch {
 		return undefined;
 	}
 }
 
 /** Items a tool handed back: n8n passes the node's output items' JSON (an array, or one object). */
-function items(result) {
+function items(result: string | undefined): ToolItem[] {
 	const parsed = parseJson(result);
-	if (Array.isArray(parsed)) return parsed;
-	return parsed && typeof parsed === 'object' ? [parsed] : [];
+	if (Array.isArray(parsed)) return parsed as ToolItem[];
+	return parsed && typeof parsed === 'object' ? [parsed as ToolItem] : [];
 }
 
 /** The tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
-function toolNamed(conversation, prefix) {
+function toolNamed(conversation: Conversation, prefix: string): string {
 	const tool = conversation.tools.find((t) => t.name.startsWith(prefix));
 	if (!tool)
 		throw new Error(
@@ -52,9 +61,10 @@ function toolNamed(conversation, prefix) {
 }
 
 /** The template "Employment contract" from a List templates result (or any UUID in it). */
-function employmentTemplateId(listResult) {
+function employmentTemplateId(listResult: string | undefined): string | undefined {
 	const found = items(listResult).find((t) => /employment contract/i.test(String(t.name)));
-	return found?.templateId ?? found?.id ?? UUID.exec(listResult)?.[0];
+	// String(): what RegExp.exec makes of its argument anyway
+	return found?.templateId ?? found?.id ?? UUID.exec(String(listResult))?.[0];
 }
 
 /** What the "model" fills in for Jane Citizen's contract (the tool's $fromAI parameters). */
@@ -72,7 +82,7 @@ export const JANE = {
  * contract from "Employment contract" (never sends: the workflow asks a person first), then hands
  * the draft's sessionId to the structured output parser's format_final_json_response tool.
  */
-export function contractAssistantScript(conversation) {
+export function contractAssistantScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const list = done.find((r) => r.name.startsWith('List_templates'));
 	if (!list) return { toolCalls: [{ name: toolNamed(conversation, 'List_templates'), args: {} }] };
@@ -102,10 +112,12 @@ export function contractAssistantScript(conversation) {
  * with an error the model can act on, and send nothing), the corrected draft, the progress of the
  * session named in the user's message, and an invitation to whoever there has not signed.
  */
-export function toolsTestScript(conversation) {
+export function toolsTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
-	const call = (prefix, args) => ({ toolCalls: [{ name: toolNamed(conversation, prefix), args }] });
+	const call = (prefix: string, args: Record<string, unknown>): Turn => ({
+		toolCalls: [{ name: toolNamed(conversation, prefix), args }],
+	});
 	const list = done.find((r) => r.name.startsWith('List_templates'));
 	if (!list) return call('List_templates', {});
 	const templateId = employmentTemplateId(list.result);
@@ -113,7 +125,7 @@ export function toolsTestScript(conversation) {
 	// 1st draft: an email written the way people say it, not an address
 	if (drafts.length === 0)
 		return call('Draft', { templateId, ...JANE, employeeEmail: 'jane.citizen at example.com' });
-	const lastDraft = drafts.at(-1);
+	const lastDraft = drafts.at(-1)!; // drafts is not empty here
 	if (!items(lastDraft.result)[0]?.sessionId) {
 		if (drafts.length >= 2) return { text: `Drafting failed twice: ${lastDraft.result}` };
 		// the model reads the error and corrects the value it names
@@ -131,7 +143,7 @@ export function toolsTestScript(conversation) {
 	};
 }
 
-export const SCRIPTS = {
+export const SCRIPTS: Record<string, Script> = {
 	[CONTRACT_ASSISTANT_MODEL]: contractAssistantScript,
 	[TOOLS_TEST_MODEL]: toolsTestScript,
 };

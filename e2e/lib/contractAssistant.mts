@@ -1,10 +1,51 @@
-// @ts-nocheck (typed file by file: issue 34)
 // Drives examples/contract-assistant.json in a running n8n as its users do: a chat message to its
 // (public, active) chat trigger, then the approver's POST to the resume URL the workflow hands out.
 // Used by the agent check (e2e/agent.mts, check o) and `npm run dev --smoke`.
 import { getExecution, listExecutions, n8nFetch, waitForExecutions } from './n8n.mts';
 
 const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+/** An execution as n8n lists it: the fields read here. */
+interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+/** The parts of the example workflow used here: its id and its chat trigger's webhook. */
+export interface ContractAssistantWorkflow {
+	id: string;
+	nodes: { type: string; webhookId?: string }[];
+}
+
+/**
+ * What "Ask for approval" outputs (examples/contract-assistant.json). A type alias, not an
+ * interface, so that a node's output item (a record) converts to it.
+ */
+export type ApprovalRequest = {
+	sessionId: string;
+	summary: string;
+	approvalUrl: string;
+	message: string;
+};
+
+export interface ChatOptions {
+	url: string;
+	cookie: string;
+	workflow: ContractAssistantWorkflow;
+	chatInput: string;
+	chatSessionId?: string;
+	timeoutMs?: number;
+}
+
+export interface ApprovalOptions {
+	url: string;
+	cookie: string;
+	workflow: ContractAssistantWorkflow;
+	executionId: string;
+	approvalUrl: string;
+	approved?: boolean;
+	timeoutMs?: number;
+}
 
 /**
  * Sends `chatInput` to the workflow's chat and waits until the new execution stops: it should wait
@@ -19,32 +60,35 @@ export async function chatWithContractAssistant({
 	chatInput,
 	chatSessionId = 'e2e-chat',
 	timeoutMs = 180_000,
-}) {
+}: ChatOptions) {
 	const trigger = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 	const before = new Set(
-		(await listExecutions(url, cookie, { workflowId: workflow.id })).map((e) => e.id),
+		(await listExecutions(url, cookie, { workflowId: workflow.id })).map(
+			(e: ExecutionSummary) => e.id,
+		),
 	);
 	// n8n 2.41 answers the activation at once and registers the chat webhook a moment later: until
 	// then a message gets 404 and starts nothing, so it is sent again (never after any other answer).
-	let replied;
+	let replied: number | undefined;
 	const send = () =>
 		n8nFetch(
-			`${url}/webhook/${trigger.webhookId}/chat`,
+			// the example has its chat trigger
+			`${url}/webhook/${trigger!.webhookId}/chat`,
 			{
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ action: 'sendMessage', sessionId: chatSessionId, chatInput }),
 			},
 			{ timeoutMs },
-		).then(async (r) => {
+		).then(async (r: Response) => {
 			replied = r.status;
 			return `${r.status} ${await r.text()}`;
 		});
 	let chatReply = send();
-	const list = await waitForExecutions(
+	const list: ExecutionSummary[] = await waitForExecutions(
 		url,
 		cookie,
-		(l) => {
+		(l: ExecutionSummary[]) => {
 			if (l.some((e) => !before.has(e.id) && [...ENDED, 'waiting'].includes(e.status))) return true;
 			if (replied === 404) {
 				replied = undefined;
@@ -54,13 +98,15 @@ export async function chatWithContractAssistant({
 		},
 		{ workflowId: workflow.id, timeoutMs },
 	);
-	const summary = list.find((e) => !before.has(e.id));
+	// the wait above ended on it
+	const summary = list.find((e) => !before.has(e.id))!;
 	const execution = await getExecution(url, cookie, summary.id);
 	if (execution.status !== 'waiting')
 		throw new Error(
 			`the contract assistant should wait for approval; its execution ${summary.id} ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`,
 		);
-	const request = execution.data.resultData.runData['Ask for approval'][0].data.main[0][0].json;
+	const request = execution.data.resultData.runData['Ask for approval'][0].data!.main![0]![0]
+		.json as ApprovalRequest;
 	return { execution, request, chatReply };
 }
 
@@ -73,7 +119,7 @@ export async function answerApproval({
 	approvalUrl,
 	approved = true,
 	timeoutMs = 180_000,
-}) {
+}: ApprovalOptions) {
 	const res = await n8nFetch(approvalUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -84,7 +130,7 @@ export async function answerApproval({
 	await waitForExecutions(
 		url,
 		cookie,
-		(l) => l.some((e) => e.id === executionId && ENDED.includes(e.status)),
+		(l: ExecutionSummary[]) => l.some((e) => e.id === executionId && ENDED.includes(e.status)),
 		{ workflowId: workflow.id, timeoutMs },
 	);
 	return await getExecution(url, cookie, executionId);

@@ -1,4 +1,3 @@
-// @ts-nocheck (typed file by file: issue 34)
 // A small scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`:
 // n8n's OpenAI Chat Model, with its credential's Base URL pointed here, talks to it as to OpenAI.
 //
@@ -16,141 +15,64 @@
 // and returns the next turn: `{ toolCalls: [{ name, args }] }` or `{ text }`. A script decides
 // from the conversation only (the tool results it has seen), never from time or a counter, so a
 // retried request gets the same answer.
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+	chatCompletionReply,
+	fromChatCompletions,
+	fromResponses,
+	responsesReply,
+	type ChatCompletionsBody,
+	type Conversation,
+	type Message,
+	type RequestBody,
+	type ResponsesBody,
+	type Script,
+	type ToolCall,
+	type Turn,
+} from './openAiWire.mts';
 
-/** The conversation of a Chat Completions request, in the scripts' shape. */
-function fromChatCompletions(body) {
-	const messages = (body.messages ?? []).map((m) => ({
-		role: m.role === 'developer' ? 'system' : m.role,
-		content: textOf(m.content),
-		...(m.tool_calls && {
-			toolCalls: m.tool_calls.map((c) => ({
-				id: c.id,
-				name: c.function?.name,
-				args: parseArgs(c.function?.arguments),
-			})),
-		}),
-		...(m.tool_call_id && { toolCallId: m.tool_call_id }),
-	}));
-	const tools = (body.tools ?? []).map((t) => ({
-		name: t.function?.name,
-		description: t.function?.description,
-		parameters: t.function?.parameters,
-	}));
-	return { model: body.model, messages, tools };
+export type {
+	Conversation,
+	JsonSchema,
+	Message,
+	Script,
+	Tool,
+	ToolCall,
+	Turn,
+} from './openAiWire.mts';
+
+/** A request the server answered. */
+export interface Exchange {
+	api: 'chat' | 'responses';
+	model: string;
+	conversation: Conversation;
+	turn: Turn;
 }
 
-/** The conversation of a Responses API request (`input` items), in the scripts' shape. */
-function fromResponses(body) {
-	const messages = [];
-	if (body.instructions) messages.push({ role: 'system', content: String(body.instructions) });
-	const input =
-		typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
-	for (const item of input ?? []) {
-		if (item.type === 'function_call') {
-			const call = { id: item.call_id, name: item.name, args: parseArgs(item.arguments) };
-			const last = messages.at(-1);
-			// consecutive calls of one turn belong to one assistant message
-			if (last?.role === 'assistant' && last.toolCalls && !last.content) last.toolCalls.push(call);
-			else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
-		} else if (item.type === 'function_call_output') {
-			messages.push({ role: 'tool', content: textOf(item.output), toolCallId: item.call_id });
-		} else if (item.role) {
-			messages.push({
-				role: item.role === 'developer' ? 'system' : item.role,
-				content: textOf(item.content),
-			});
-		}
-		// other item types (reasoning) carry nothing a script needs
-	}
-	const tools = (body.tools ?? [])
-		.filter((t) => t.type === 'function')
-		.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-	return { model: body.model, messages, tools };
+/** A request the server did not know (or refused), kept so a test can fail on it. */
+export interface UnknownRequest {
+	method: string | undefined;
+	path: string;
+	why: string;
 }
 
-function textOf(content) {
-	if (content === undefined || content === null) return '';
-	if (typeof content === 'string') return content;
-	if (Array.isArray(content))
-		return content.map((p) => (typeof p === 'string' ? p : (p.text ?? p.output ?? ''))).join('');
-	return JSON.stringify(content);
+/** `scripts` by model name; `log` gets one line per answered request. */
+export interface FakeOpenAiOptions {
+	scripts: Record<string, Script>;
+	apiKey?: string;
+	port?: number;
+	log?: (line: string) => void;
 }
 
-function parseArgs(text) {
-	try {
-		return typeof text === 'string' ? JSON.parse(text) : (text ?? {});
-	} catch {
-		return { unparsable: text };
-	}
-}
-
-const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
-
-function chatCompletionReply(model, turn, n) {
-	const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({
-		id: `call_${n}_${i}`,
-		type: 'function',
-		function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
-	}));
-	return {
-		id: `chatcmpl-fake-${n}`,
-		object: 'chat.completion',
-		created: 1_700_000_000,
-		model,
-		choices: [
-			{
-				index: 0,
-				message: {
-					role: 'assistant',
-					content: toolCalls.length ? null : String(turn.text ?? ''),
-					...(toolCalls.length && { tool_calls: toolCalls }),
-				},
-				logprobs: null,
-				finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
-			},
-		],
-		usage,
-	};
-}
-
-function responsesReply(model, turn, n) {
-	const output = turn.toolCalls?.length
-		? turn.toolCalls.map((c, i) => ({
-				type: 'function_call',
-				id: `fc_${n}_${i}`,
-				call_id: `call_${n}_${i}`,
-				name: c.name,
-				arguments: JSON.stringify(c.args ?? {}),
-				status: 'completed',
-			}))
-		: [
-				{
-					type: 'message',
-					id: `msg_${n}`,
-					role: 'assistant',
-					status: 'completed',
-					content: [{ type: 'output_text', text: String(turn.text ?? ''), annotations: [] }],
-				},
-			];
-	return {
-		id: `resp_fake_${n}`,
-		object: 'response',
-		created_at: 1_700_000_000,
-		status: 'completed',
-		model,
-		output,
-		parallel_tool_calls: true,
-		tool_choice: 'auto',
-		tools: [],
-		usage: {
-			input_tokens: 10,
-			input_tokens_details: { cached_tokens: 0 },
-			output_tokens: 10,
-			output_tokens_details: { reasoning_tokens: 0 },
-			total_tokens: 20,
-		},
-	};
+/** The running server: `baseUrl` (…/v1) is the credential's Base URL. */
+export interface FakeOpenAi {
+	url: string;
+	baseUrl: string;
+	port: number;
+	exchanges: () => Exchange[];
+	unknown: () => UnknownRequest[];
+	close: () => Promise<void>;
 }
 
 /**
@@ -158,10 +80,20 @@ function responsesReply(model, turn, n) {
  * script; `apiKey`, when given, must be the request's bearer token (else 401, as OpenAI answers).
  * Returns { url, baseUrl (…/v1, the credential's Base URL), exchanges(), unknown(), close() }.
  */
-export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {} }) {
-	const exchanges = []; // { api, model, conversation, turn }
-	const unknown = []; // { method, path, why }
-	const refuse = (res, status, message, type = 'invalid_request_error') => {
+export async function startFakeOpenAi({
+	scripts,
+	apiKey,
+	port = 0,
+	log = () => {},
+}: FakeOpenAiOptions): Promise<FakeOpenAi> {
+	const exchanges: Exchange[] = [];
+	const unknown: UnknownRequest[] = [];
+	const refuse = (
+		res: ServerResponse,
+		status: number,
+		message: string,
+		type = 'invalid_request_error',
+	) => {
 		res.writeHead(status, { 'content-type': 'application/json' });
 		res.end(JSON.stringify({ error: { message, type, param: null, code: null } }));
 	};
@@ -169,8 +101,9 @@ export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {
 		let raw = '';
 		req.on('data', (c) => (raw += c));
 		req.on('end', () => {
-			const path = new URL(req.url, 'http://x').pathname.replace(/\/+$/, '');
-			const noteUnknown = (why) => {
+			// String(): what URL makes of its input anyway
+			const path = new URL(String(req.url), 'http://x').pathname.replace(/\/+$/, '');
+			const noteUnknown = (why: string) => {
 				unknown.push({ method: req.method, path, why });
 				process.stderr.write(
 					`[fake-openai] UNKNOWN REQUEST ${req.method} ${req.url} (${why}): ${raw.slice(0, 500)}\n`,
@@ -204,9 +137,9 @@ export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {
 				noteUnknown('not an endpoint this server knows');
 				return refuse(res, 404, `Unknown request URL: ${req.method} ${path}`);
 			}
-			let body;
+			let body: RequestBody;
 			try {
-				body = JSON.parse(raw);
+				body = JSON.parse(raw) as RequestBody;
 			} catch {
 				noteUnknown('body is not JSON');
 				return refuse(res, 400, 'The body is not JSON.');
@@ -220,8 +153,11 @@ export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {
 				noteUnknown(`no script for model ${JSON.stringify(body.model)}`);
 				return refuse(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
 			}
-			const conversation = api === 'chat' ? fromChatCompletions(body) : fromResponses(body);
-			let turn;
+			const conversation =
+				api === 'chat'
+					? fromChatCompletions(body as ChatCompletionsBody)
+					: fromResponses(body as ResponsesBody);
+			let turn: Turn;
 			try {
 				turn = script(conversation);
 			} catch (err) {
@@ -241,34 +177,42 @@ export async function startFakeOpenAi({ scripts, apiKey, port = 0, log = () => {
 			res.end(JSON.stringify(reply));
 		});
 	});
-	await new Promise((resolve, reject) => {
+	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, '127.0.0.1', resolve);
 	});
-	const url = `http://127.0.0.1:${server.address().port}`;
+	// a TCP server's address is an AddressInfo
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
 		url,
 		baseUrl: `${url}/v1`,
-		port: server.address().port,
+		port: (server.address() as AddressInfo).port,
 		exchanges: () => exchanges,
 		unknown: () => unknown,
 		close: () =>
-			new Promise((resolve) => {
+			new Promise<void>((resolve) => {
 				server.closeAllConnections?.();
 				server.close(() => resolve());
 			}),
 	};
 }
 
+/** A tool call with what the tool handed back (undefined while unanswered). */
+export interface ToolRound extends ToolCall {
+	result: string | undefined;
+}
+
 /**
  * The tool calls of a conversation with what each tool handed back:
  * [{ name, args, result }] in order (result undefined while unanswered).
  */
-export function toolRounds(conversation) {
-	const results = new Map(
+export function toolRounds(conversation: Conversation): ToolRound[] {
+	const results = new Map<string | undefined, string>(
 		conversation.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content]),
 	);
 	return conversation.messages
-		.filter((m) => m.role === 'assistant' && m.toolCalls)
+		.filter(
+			(m): m is Message & { toolCalls: ToolCall[] } => m.role === 'assistant' && !!m.toolCalls,
+		)
 		.flatMap((m) => m.toolCalls.map((c) => ({ ...c, result: results.get(c.id) })));
 }

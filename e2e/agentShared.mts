@@ -1,0 +1,91 @@
+// What the agent checks share (e2e/agent.mts runs them: n in agentTools.mts, o in
+// agentContractAssistant.mts, p in agentModelList.mts): what each is handed, the bound of one agent
+// run, and the check of what a tool hands the model.
+import assert from 'node:assert/strict';
+import type { IConnections } from 'n8n-workflow';
+import type { FakeOpenAi, ToolRound } from './lib/fakeOpenAi.mts';
+import type { startN8n } from './lib/n8n.mts';
+import type { startSandboxProcess } from './lib/sandbox.mts';
+
+/** A bound for one agent run (hang detector only: the scripted model answers at once). */
+export const RUN_TIMEOUT_MS = 180_000;
+/** What a tool may hand back at most, in characters: a few items, not a page dump. */
+const SMALL = 4_000;
+/** Strings that must never reach a model: credential secrets and tokens. */
+const SECRET_PATTERNS = [
+	/demo-secret/,
+	/sk-airsign/,
+	/access_token/i,
+	/bearer\s/i,
+	/eyJ[\w-]{10,}/,
+];
+
+/** A node of a workflow as n8n exports and imports it (the fields the agent checks write or read). */
+export type AgentNode = {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+};
+
+/** A workflow as imported into n8n: examples/contract-assistant.json, the tools workflow. */
+export type AgentWorkflow = {
+	id: string;
+	name: string;
+	active?: boolean;
+	settings?: Record<string, unknown>;
+	nodes: AgentNode[];
+	connections: IConnections;
+};
+
+export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
+export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
+
+/** What each check is handed: what runs, the owner's cookie, the example and the tier's log. */
+export interface AgentCheckContext {
+	sandbox: Sandbox;
+	fake: FakeOpenAi;
+	instance: N8nInstance;
+	cookie: string;
+	/** examples/contract-assistant.json */
+	example: AgentWorkflow;
+	log: (line: string) => void;
+}
+
+/** What the sandbox's control plane lists: a request it answered, an email it "sent". */
+export interface SandboxRequest {
+	method: string;
+	path: string;
+	status: number;
+}
+export interface OutboxMail {
+	to?: string;
+	email?: string;
+	sessionId: string;
+}
+
+/** A tool call the tool answered. */
+export type AnsweredRound = ToolRound & { result: string };
+
+/** Every tool result of a conversation is small, readable JSON with no secret or stack trace in it. */
+export function assertModelSafe(rounds: ToolRound[]): asserts rounds is AnsweredRound[] {
+	for (const r of rounds) {
+		const where = `${r.name}(${JSON.stringify(r.args)})`;
+		assert.equal(typeof r.result, 'string', `${where}: no result`);
+		// a string: asserted above
+		const result = r.result as string;
+		assert.ok(result.length > 0, `${where}: empty result`);
+		assert.ok(result.length <= SMALL, `${where}: ${result.length} characters`);
+		assert.doesNotThrow(() => JSON.parse(result), `${where}: not JSON`);
+		for (const secret of SECRET_PATTERNS)
+			assert.doesNotMatch(result, secret, `${where} handed the model a secret`);
+		assert.doesNotMatch(result, /\n\s+at\s|node_modules|\.js:\d+/, `${where}: a stack trace`);
+	}
+}
+
+export const excerpt = (text: string, n = 300): string =>
+	text.length > n ? `${text.slice(0, n)}…` : text;
