@@ -29,8 +29,8 @@ export interface RanExample {
  * Resolves what lib/examples.mts's checks expect of `runExample`, with the process that ran it.
  */
 export async function runExampleOnWorker(ids: ExampleIds, name: string, ran: RanExample[]) {
-	const executionId: string = await runWorkflowAsEditor(ctx.main!.url, ctx.cookie, ids[name]);
-	const exec = await waitForExecutionEnd(ctx.main!.url, ctx.cookie, executionId, {
+	const executionId: string = await runWorkflowAsEditor(ctx.main!.url, ctx.cookie!, ids[name]);
+	const exec = await waitForExecutionEnd(ctx.main!.url, ctx.cookie!, executionId, {
 		timeoutMs: 120_000,
 	});
 	const ranOn = await executionProcess(Number(executionId), { waitMs: 60_000 });
@@ -61,7 +61,7 @@ export async function examplesPhase(ids: ExampleIds, pdfPath: string): Promise<R
 		return result;
 	};
 	const on = () => ` [execution ${ran.at(-1)!.executionId} on ${ran.at(-1)!.process}]`;
-	const sandbox = ctx.sandbox;
+	const sandbox = ctx.sandbox!;
 	await check(
 		`${EXAMPLE_CHECK_NAMES.upload}`,
 		async () => (await checkUploadExample({ sandbox, runExample, pdfPath })) + on(),

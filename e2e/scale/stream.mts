@@ -1,5 +1,6 @@
 // The stream's ground truth (every state a stream session took) and the waits on the trigger: its
 // requests in the sandbox's log, and the arrival of every state in a trigger execution.
+import type { SessionStatus } from '../../sandbox/types.ts';
 import { sleep } from '../lib/proc.mts';
 import { ctx, type SandboxRequest } from './cluster.mts';
 import {
@@ -55,7 +56,7 @@ let sessionCounter = 0;
 export async function createSessions(
 	stepName: string,
 	count: number,
-	{ parallel = 1, status = 'inProgress' }: { parallel?: number; status?: string } = {},
+	{ parallel = 1, status = 'inProgress' }: { parallel?: number; status?: SessionStatus } = {},
 ): Promise<SandboxSession[]> {
 	const made: SandboxSession[] = [];
 	for (let i = 0; i < count; i += parallel) {

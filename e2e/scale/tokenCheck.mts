@@ -100,11 +100,11 @@ export async function tokenCheck({
 }): Promise<string> {
 	// A worker's renewal, with nobody else calling AirSign: the trigger is deactivated, every
 	// token expires, and the upload example runs again (on a worker).
-	await deactivateWorkflowAsEditor(ctx.main!.url, ctx.cookie, STREAM_WORKFLOW_ID);
+	await deactivateWorkflowAsEditor(ctx.main!.url, ctx.cookie!, STREAM_WORKFLOW_ID);
 	ctx.tokenProbes.worker = await expireAllTokens();
 	const ran: RanExample[] = [];
 	const upload = await checkUploadExample({
-		sandbox: ctx.sandbox,
+		sandbox: ctx.sandbox!,
 		runExample: async (name: string) => {
 			const result = await runExampleOnWorker(ids, name, ran);
 			assert.match(String(result.process), /^worker-\d/, `ran on ${result.process}`);

@@ -1,5 +1,6 @@
 // The workflows the queue-mode tier adds: the stream's trigger workflow, and the step that records
 // which n8n process ran an execution (main or a worker), added to every workflow the tier runs.
+import type { WorkflowWithId } from '../lib/fixtures.mts';
 import { PACKAGE_NAME } from '../lib/n8n.mts';
 
 /** Every stream session's name contains this; the trigger filters on it (Name Contains). */
@@ -8,28 +9,6 @@ export const STREAM_WORKFLOW_ID = 'AirSignScaleStrm1';
 export const TRIGGER_NAME = 'Session updated';
 const RECORDER_NAME = 'Record process';
 
-/** A node of a workflow as n8n imports it: what this tier reads and writes of it. */
-export interface WorkflowNode {
-	id?: string;
-	name: string;
-	type: string;
-	typeVersion?: number;
-	position: number[];
-	parameters?: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	executeOnce?: boolean;
-}
-
-/** A workflow as n8n imports it (examples/<name>.json): what this tier reads and writes of it. */
-export interface Workflow {
-	id: string;
-	name?: string;
-	nodes: WorkflowNode[];
-	connections: Record<string, unknown>;
-	settings?: Record<string, unknown>;
-	active?: boolean;
-}
-
 /**
  * Inserts an Execution Data node right after the workflow's first node (its trigger) that saves
  * `process` = the env var AIRSIGN_SCALE_PROCESS of the n8n process running the execution
@@ -37,7 +16,7 @@ export interface Workflow {
  * execution records (the worker's id travels only in Bull job messages), so the workflow says who
  * ran it. Items pass through unchanged; the nodes after it see the same items and pairing.
  */
-export function withProcessRecorder<W extends Workflow>(workflow: W): W {
+export function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
 	const wf = structuredClone(workflow);
 	const first = wf.nodes.find(
 		(n) => n.type === 'n8n-nodes-base.manualTrigger' || n.type === `${PACKAGE_NAME}.airSignTrigger`,
@@ -53,15 +32,16 @@ export function withProcessRecorder<W extends Workflow>(workflow: W): W {
 		name: RECORDER_NAME,
 		type: 'n8n-nodes-base.executionData',
 		typeVersion: 1.1,
-		position: [first.position[0] + 110, first.position[1] + 160],
+		position: [first.position![0] + 110, first.position![1] + 160],
 	});
-	wf.connections[RECORDER_NAME] = wf.connections[first.name];
-	wf.connections[first.name] = { main: [[{ node: RECORDER_NAME, type: 'main', index: 0 }]] };
+	const connections = wf.connections!;
+	connections[RECORDER_NAME] = connections[first.name];
+	connections[first.name] = { main: [[{ node: RECORDER_NAME, type: 'main', index: 0 }]] };
 	return wf;
 }
 
 /** The trigger under test, with every session update (of the stream's sessions) as one item. */
-export function streamWorkflow(credential: { id: string; name: string }): Workflow {
+export function streamWorkflow(credential: { id: string; name: string }): WorkflowWithId {
 	const creds = { airSignApi: { id: credential.id, name: credential.name } };
 	return withProcessRecorder({
 		id: STREAM_WORKFLOW_ID,

@@ -153,20 +153,18 @@ export function communitySteps({
 			recipients: [{ name: 'Ann Example', email: 'ann@example.com' }],
 		});
 		const drafts = await sandbox.listSessions({ status: 'draft' });
-		await openWorkflow(page, n8n.url, workflowId);
+		await openWorkflow(page, n8n.url, workflowId!);
 		await byTestId(page, 'execute-workflow-button').click();
 		await byTestId(canvasNode(page, FIND_DRAFTS), 'canvas-node-status-success').waitFor();
 		runs += 1;
-		const list = await waitForExecutions(n8n.url, cookie, (l: unknown[]) => l.length >= runs, {
-			workflowId,
+		const list = await waitForExecutions(n8n.url, cookie, (l) => l.length >= runs, {
+			workflowId: workflowId!,
 		});
 		const exec = await getExecution(n8n.url, cookie, list[0].id);
 		if (exec.status !== 'success') fail(`execution ${exec.id}: ${exec.status}`);
-		const items = exec.data.resultData.runData[FIND_DRAFTS][0].data.main[0].map(
-			(i: { json: unknown }) => i.json,
-		);
-		const got = items.map((i: { sessionId: string }) => i.sessionId).sort();
-		const want = drafts.map((d: { sessionId: string }) => d.sessionId).sort();
+		const items = exec.data.resultData.runData[FIND_DRAFTS][0].data!.main![0]!.map((i) => i.json);
+		const got = items.map((i) => i.sessionId).sort();
+		const want = drafts.map((d) => d.sessionId).sort();
 		if (JSON.stringify(got) !== JSON.stringify(want) || !got.includes(added.sessionId))
 			fail(
 				`"${FIND_DRAFTS}" output ${JSON.stringify(got)}, the sandbox's drafts ${JSON.stringify(want)}`,
@@ -213,22 +211,32 @@ export function communitySteps({
 				for (const name of ['airSign', 'airSignTrigger'])
 					if (!types.includes(`${PACKAGE_NAME}.${name}`)) fail(`types/nodes.json lacks ${name}`);
 				// The credential type exists only now: the AirSign API credential, in the sandbox.
-				const { data: saved } = await restPost(n8n.url, '/rest/credentials', cookie, {
-					name: credential.name,
-					type: credential.type,
-					data: credential.data,
-				});
-				const { data } = await restPost(n8n.url, '/rest/workflows', cookie, {
-					name: WORKFLOW_NAME,
-					nodes: [TRIGGER, findDraftsNode({ id: saved.id, name: saved.name })],
-					connections: {
-						[TRIGGER.name]: { main: [[{ node: FIND_DRAFTS, type: 'main', index: 0 }]] },
+				const { data: saved } = await restPost<{ data: { id: string; name: string } }>(
+					n8n.url,
+					'/rest/credentials',
+					cookie,
+					{
+						name: credential.name,
+						type: credential.type,
+						data: credential.data,
 					},
-					settings: { executionOrder: 'v1' },
-					...PROFILE.restWorkflowFields,
-				});
+				);
+				const { data } = await restPost<{ data: { id: string } }>(
+					n8n.url,
+					'/rest/workflows',
+					cookie,
+					{
+						name: WORKFLOW_NAME,
+						nodes: [TRIGGER, findDraftsNode({ id: saved.id, name: saved.name })],
+						connections: {
+							[TRIGGER.name]: { main: [[{ node: FIND_DRAFTS, type: 'main', index: 0 }]] },
+						},
+						settings: { executionOrder: 'v1' },
+						...PROFILE.restWorkflowFields,
+					},
+				);
 				workflowId = data.id;
-				await openWorkflow(page, n8n.url, workflowId);
+				await openWorkflow(page, n8n.url, workflowId!);
 				const creator = await openNodeCreatorFrom(page, FIND_DRAFTS);
 				await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
 				await byTestId(creator, 'node-creator-item-name')
@@ -293,13 +301,13 @@ export function communitySteps({
 		[
 			"8. the nodes are gone; the workflow's node says it is not installed",
 			async () => {
-				await openWorkflow(page, n8n.url, workflowId);
+				await openWorkflow(page, n8n.url, workflowId!);
 				// The canvas's + (the trigger's output is taken): the whole nodes panel.
 				await byTestId(page, 'node-creator-plus-button').click();
 				const creator = byTestId(page, 'node-creator');
 				await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
 				await byTestId(creator, 'node-creator-no-results').waitFor();
-				await openWorkflow(page, n8n.url, workflowId); // the panel closed, the canvas as opened
+				await openWorkflow(page, n8n.url, workflowId!); // the panel closed, the canvas as opened
 				const ndv = await openNode(page, FIND_DRAFTS);
 				await ndv.getByText('Install this node to use it').waitFor();
 				await ndv.getByText(`part of the ${PACKAGE_NAME} community package`).waitFor();

@@ -14,6 +14,7 @@ import {
 	openNode,
 	openWorkflow,
 } from './editor.mts';
+import type { NewWorkflow } from './editor.mts';
 import { startDevServer } from './devServer.mts';
 import { DEV_OWNER } from '../lib/fixtures.mts';
 import { N8N_PROFILES, installN8n } from '../install-n8n.mts';
@@ -26,7 +27,7 @@ const NEXT = 'Next step';
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
-const workflow = (name: string) => ({
+const workflow = (name: string): NewWorkflow => ({
 	name,
 	nodes: [
 		{
