@@ -8,7 +8,7 @@
 // 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
 //    ports:
 //      scenarios   e2e/scenarios.mts on n8n 2.41.3: the example workflows against the sandbox,
-//                  checks a–l (k, l: the trigger's events, on the v2 examples)
+//                  checks a–q (k, l, q: the trigger's events, on the v2 examples)
 //      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
 //      scheduler   e2e/scenarios.mts --scheduler on n8n 2.41.3: check d on the database-backed
 //                  poll scheduler with durable cursors

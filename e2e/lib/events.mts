@@ -1,6 +1,7 @@
 // The trigger's events (issue 21) in a running n8n: the two v2 examples active side by side,
 // "notify when a session is completed" (Session Completed) and "when a signer signs, tell the sales
-// owner" (Recipient Status Changed, recipient status completed), against one sandbox. Sessions are
+// owner" (Recipient Status Changed, recipient status completed), and a third workflow listening to
+// Session Sent, Cancelled and Expired, against one sandbox. Sessions are
 // signed, completed, renamed and touched through the sandbox's control plane in three phases; each
 // phase waits until n8n has recorded the executions it must cause (conditions, never time), and
 // the checks count what every execution of each workflow delivered (the ledgers: eventLedger.mts;

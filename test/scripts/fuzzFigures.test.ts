@@ -14,7 +14,8 @@ interface FuzzFigures {
 	renderDoc(runs: Run[], meta: { date: string; commit?: string }): string;
 }
 
-// A path in a variable: the script is plain JavaScript for Node, outside the typed sources.
+// A path in a variable: the script is an ES module checked by tsconfig.support.json, not by the
+// tests' tsconfig.
 const script = '../../scripts/fuzz-figures.mts';
 const load = async () => (await import(script)) as FuzzFigures;
 
