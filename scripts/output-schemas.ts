@@ -115,7 +115,8 @@ async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObje
 		{ name: 'Ann Signer', email: 'ann@example.com' },
 		{ name: 'Bob Witness', email: 'bob@example.com' },
 	];
-	// the e2e tier's valid PDF (an ES module checked by tsconfig.support.json: its path is a variable for this tsconfig)
+	// the e2e tier's valid PDF; an ES module checked by tsconfig.support.json, so its path is a
+	// variable for this tsconfig
 	const fixtures = '../e2e/lib/fixtures.mts';
 	const { samplePdf } = (await import(fixtures)) as { samplePdf(): Buffer };
 	const out: Record<string, IDataObject[]> = {};
