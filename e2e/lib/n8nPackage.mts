@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { npmEnv } from '../install-n8n-tools.mts';
 import { REPO_ROOT } from '../install-n8n.mts';
 import { runCommand } from './proc.mts';
 
@@ -43,18 +44,6 @@ export function removeUserFolder(userFolder: string | undefined): void {
 		rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-function cleanNpmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-	const env = { ...process.env };
-	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
-	return {
-		...env,
-		npm_config_update_notifier: 'false',
-		npm_config_fund: 'false',
-		npm_config_audit: 'false',
-		...extra,
-	};
-}
-
 /**
  * `npm run build` then `npm pack` of the repository into a temp dir: exactly what npm users get.
  * Returns { tarball, files } (files = paths inside the tarball, from `npm pack --json`).
@@ -67,7 +56,7 @@ export async function packPackage({
 	if (build)
 		await runCommand('npm', ['run', 'build'], {
 			cwd: REPO_ROOT,
-			env: cleanNpmEnv(),
+			env: npmEnv(),
 			timeoutMs,
 			label: 'npm run build',
 		});
@@ -77,7 +66,7 @@ export async function packPackage({
 		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
 		{
 			cwd: REPO_ROOT,
-			env: cleanNpmEnv(),
+			env: npmEnv(),
 			timeoutMs: 60_000,
 			label: 'npm pack',
 		},
@@ -147,7 +136,7 @@ export async function installPackageIntoN8n(
 		],
 		{
 			cwd: nodesDir,
-			env: cleanNpmEnv(),
+			env: npmEnv(),
 			timeoutMs,
 			label: `npm install ${path.basename(tarball)} (into ${nodesDir})`,
 		},
