@@ -39,7 +39,8 @@ export async function checkContractAssistant({
 	const last = fake
 		.exchanges()
 		.filter((e) => e.model === CONTRACT_ASSISTANT_MODEL)
-		.at(-1)!; // the chat above asked the model
+		.at(-1);
+	assert.ok(last, 'the model was never asked');
 	assert.equal(last.api, 'responses', 'the model node’s default: the Responses API');
 	const rounds = toolRounds(last.conversation);
 	// the last turn handed the draft to n8n's structured output parser

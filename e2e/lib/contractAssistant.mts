@@ -62,6 +62,7 @@ export async function chatWithContractAssistant({
 	timeoutMs = 180_000,
 }: ChatOptions) {
 	const trigger = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+	if (!trigger?.webhookId) throw new Error(`${workflow.id}: no chat trigger with a webhook id`);
 	const before = new Set(
 		(await listExecutions(url, cookie, { workflowId: workflow.id })).map(
 			(e: ExecutionSummary) => e.id,
@@ -72,8 +73,7 @@ export async function chatWithContractAssistant({
 	let replied: number | undefined;
 	const send = () =>
 		n8nFetch(
-			// the example has its chat trigger
-			`${url}/webhook/${trigger!.webhookId}/chat`,
+			`${url}/webhook/${trigger.webhookId}/chat`,
 			{
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },

@@ -151,7 +151,7 @@ export async function startRegistry({
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ _id: `org.couchdb.user:${USER.name}`, type: 'user', ...USER }),
 		});
-		const { token }: { token?: string } = await res.json();
+		const { token }: { token?: string } = res.ok ? await res.json() : {};
 		if (!res.ok || !token) throw new Error(`registry refused the publishing user: ${res.status}`);
 		const npmrc = path.join(dir, 'npmrc');
 		writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);

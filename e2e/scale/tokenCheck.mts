@@ -42,6 +42,7 @@ async function tokenChecks() {
 		tokens.every((r) => r.status === 200),
 		`token requests answered ${tokens.map((r) => r.status)}`,
 	);
+	assert.ok(tokens.length > 0, 'no token was requested');
 	const firstExpiry = tokens[0].atMs + TOKEN_TTL_S * 1000;
 	const renewals = tokens.filter((r) => r.atMs >= firstExpiry);
 	assert.ok(renewals.length >= 2, `${renewals.length} tokens fetched after the first expired`);
