@@ -33,6 +33,7 @@ import {
 	waitForTypes,
 } from './lib/n8n.mts';
 import { timed } from './lib/proc.mts';
+import type { WorkflowWithId } from './lib/fixtures.mts';
 
 const keep = process.argv.includes('--keep');
 const tryPackage = !process.argv.includes('--no-package');
@@ -47,23 +48,6 @@ const report: { package: string; loadedNodes?: string[]; loadedCredentials?: str
 	package: 'not tried',
 };
 
-/** A workflow as `n8n import:workflow` takes it (the fields written here). */
-type WorkflowJson = {
-	id: string;
-	name: string;
-	active: boolean;
-	settings: Record<string, unknown>;
-	connections: Record<string, unknown>;
-	nodes: {
-		id: string;
-		name: string;
-		type: string;
-		typeVersion: number;
-		position: [number, number];
-		parameters: Record<string, unknown>;
-	}[];
-};
-
 /** A node or credential type as n8n lists it (the fields printed here). */
 type LoadedType = {
 	name: string;
@@ -73,7 +57,7 @@ type LoadedType = {
 	iconUrl?: string | { light: string; dark?: string };
 };
 
-const builtinWorkflow: WorkflowJson = {
+const builtinWorkflow: WorkflowWithId = {
 	id: 'e2eSmokeBuiltin01',
 	name: 'e2e smoke: built-in nodes',
 	active: false,
@@ -119,7 +103,7 @@ function rssServer(): Promise<Server> {
 	});
 	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
-const pollWorkflow = (feedUrl: string): WorkflowJson => ({
+const pollWorkflow = (feedUrl: string): WorkflowWithId => ({
 	id: 'e2eSmokePoll01',
 	name: 'e2e smoke: polling trigger',
 	active: false,
