@@ -56,6 +56,15 @@ export interface NpmjsRoute {
 	stop: () => Promise<void>;
 }
 
+/** Whether n8n's npm fetched `name@version`'s tarball through the route (304: from its cache). */
+export function tarballFetched(route: NpmjsRoute, name: string, version: string): boolean {
+	return route
+		.requests()
+		.some(
+			(r) => r.path.endsWith(`/${name}-${version}.tgz`) && (r.status === 200 || r.status === 304),
+		);
+}
+
 /**
  * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
  * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to

@@ -25,7 +25,7 @@ import {
 	setupOwner,
 	startN8n,
 } from '../lib/n8n.mts';
-import { routeNpmjsTo, type NpmjsRoute } from '../lib/npmjsRoute.mts';
+import { routeNpmjsTo, tarballFetched, type NpmjsRoute } from '../lib/npmjsRoute.mts';
 import { startRegistry, type Registry } from '../lib/registry.mts';
 import { runCommand } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
@@ -72,15 +72,7 @@ async function repackWithVersion(
 
 /** n8n's npm fetched each version's tarball from "registry.npmjs.org", i.e. through the route. */
 function assertTarballsRouted(route: NpmjsRoute, versions: string[]): void {
-	const fetched = (version: string) =>
-		route
-			.requests()
-			.some(
-				(r) =>
-					r.path.endsWith(`/${PACKAGE_NAME}-${version}.tgz`) &&
-					(r.status === 200 || r.status === 304),
-			);
-	const missing = versions.filter((version) => !fetched(version));
+	const missing = versions.filter((version) => !tarballFetched(route, PACKAGE_NAME, version));
 	if (missing.length)
 		throw new Error(
 			`no tarball of ${missing.join(', ')} through the route: ${JSON.stringify(route.requests())}; refused: ${JSON.stringify(route.refused())}`,
