@@ -189,9 +189,14 @@ try {
 				env,
 			).then((r) => summary.push({ name: label, ok: r.code === 0, s: r.ms / 1000 }));
 		await Promise.all([
-			scenarios('scenarios', `scenarios a–l and q on ${N8N_PROFILES[2].label} (summary above)`, [], {
-				AIRSIGN_E2E_N8N: '2',
-			}),
+			scenarios(
+				'scenarios',
+				`scenarios a–l and q on ${N8N_PROFILES[2].label} (summary above)`,
+				[],
+				{
+					AIRSIGN_E2E_N8N: '2',
+				},
+			),
 			scenarios('n8n-1', `scenarios a–l and q on ${N8N_PROFILES[1].label} (summary above)`, [], {
 				AIRSIGN_E2E_N8N: '1',
 			}),
