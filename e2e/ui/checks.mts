@@ -98,7 +98,7 @@ export async function runChecks({
 		],
 		[
 			"9. before any run, a node's input shows the fields of the node before it (output schemas)",
-			() => schemaBeforeRun(page, dev, theme, { browser, say }),
+			() => schemaBeforeRun(page, dev, theme),
 		],
 	];
 	for (const [label, run] of steps) {

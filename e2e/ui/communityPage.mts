@@ -24,6 +24,7 @@ import {
 	openNodeCreatorFrom,
 	openWorkflow,
 } from './editor.mts';
+import { schemaBeforeRunOnN8n1 } from './schemaCheck.mts';
 
 /** Bounds an install, update or uninstall: npm pack + npm install through the local registry. */
 const PACKAGE_CHANGE_TIMEOUT_MS = 300_000;
@@ -94,6 +95,7 @@ export function communitySteps({
 			animations: 'disabled',
 		});
 	let workflowId: string | undefined;
+	let savedCredential: { id: string; name: string } | undefined;
 	let runs = 0;
 
 	async function setTheme(theme: string): Promise<void> {
@@ -221,13 +223,14 @@ export function communitySteps({
 						data: credential.data,
 					},
 				);
+				savedCredential = { id: saved.id, name: saved.name };
 				const { data } = await restPost<{ data: { id: string } }>(
 					n8n.url,
 					'/rest/workflows',
 					cookie,
 					{
 						name: WORKFLOW_NAME,
-						nodes: [TRIGGER, findDraftsNode({ id: saved.id, name: saved.name })],
+						nodes: [TRIGGER, findDraftsNode(savedCredential)],
 						connections: {
 							[TRIGGER.name]: { main: [[{ node: FIND_DRAFTS, type: 'main', index: 0 }]] },
 						},
@@ -280,6 +283,16 @@ export function communitySteps({
 			},
 		],
 		['6. the workflow still runs', runFromEditor],
+		// n8n 1.x's editor also previews a trigger's fields (2.41's refuses): checked here, where
+		// n8n installed the package, rather than in an n8n 1.x of its own.
+		...(PROFILE.id === '1'
+			? [
+					[
+						"6b. before any run, a node's input shows the fields of the node before it (output schemas)",
+						() => schemaBeforeRunOnN8n1(page, n8n.url, savedCredential!),
+					] satisfies CommunityStep,
+				]
+			: []),
 		[
 			'7. uninstall: n8n names the workflow that uses the nodes',
 			async () => {

@@ -3,22 +3,18 @@
 // ("Usually outputs the following fields"). The workflow: AirSign Trigger → Session → Get → No-op.
 // - n8n 2.41.3 (the tier's n8n): the No-op's input shows Get's fields. Its editor shows no preview
 //   of a trigger's fields ("Trigger nodes do not have schema previews", docs/compatibility.md).
-// - n8n 1.123.81 (an `npm run dev` of its own): Get's input shows the trigger's fields.
-import type { Browser, Page } from 'playwright-core';
+// - n8n 1.123.81 (in the Community Nodes check, with the package n8n installed): Get's input shows
+//   the trigger's fields, and the No-op's Get's.
+import type { Page } from 'playwright-core';
 import {
 	UI_TIMEOUT_MS,
 	byTestId,
 	closeNode,
 	createWorkflow,
-	logIn,
 	openNode,
 	openWorkflow,
 } from './editor.mts';
 import type { NewWorkflow } from './editor.mts';
-import { startDevServer } from './devServer.mts';
-import { DEV_OWNER } from '../lib/fixtures.mts';
-import { N8N_PROFILES, installN8n } from '../install-n8n.mts';
-import { newContext } from './chromium.mts';
 
 const TRIGGER = 'AirSign Trigger';
 const GET = 'Fetch the session';
@@ -27,7 +23,10 @@ const NEXT = 'Next step';
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
-const workflow = (name: string): NewWorkflow => ({
+/** The sandbox's credential in `npm run dev` (the trigger and Get need one; nothing runs). */
+const DEV_CREDENTIAL = { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' };
+
+const workflow = (name: string, credential: Credential): NewWorkflow => ({
 	name,
 	nodes: [
 		{
@@ -37,7 +36,7 @@ const workflow = (name: string): NewWorkflow => ({
 			typeVersion: 2,
 			position: [0, 0],
 			parameters: { events: ['recipientStatusChanged'] },
-			credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+			credentials: { airSignApi: credential },
 		},
 		{
 			id: 'a1b2c3d4-0000-4000-8000-0000000000f2',
@@ -50,7 +49,7 @@ const workflow = (name: string): NewWorkflow => ({
 				operation: 'get',
 				sessionId: { __rl: true, mode: 'id', value: '={{ $json.sessionId }}' },
 			},
-			credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+			credentials: { airSignApi: credential },
 		},
 		{
 			id: 'a1b2c3d4-0000-4000-8000-0000000000f3',
@@ -67,46 +66,30 @@ const workflow = (name: string): NewWorkflow => ({
 	},
 });
 
-let checkedOnN8n1 = false;
+type Credential = { id: string; name: string };
 
 /** The page's window as schemaShows uses it: the schema paths seen so far, a Set at window[SEEN]. */
 type SeenStore = Record<string, Set<string> | undefined>;
 
-/**
- * On the tier's n8n 2.41.3, then (once, whatever the theme) on n8n 1.123.81: installed if missing,
- * with an `npm run dev` of its own, stopped after.
- */
+/** Step 9 on the tier's n8n 2.41.3: the No-op's input shows Get's fields. */
 export async function schemaBeforeRun(
 	page: Page,
 	dev: { n8nUrl: string },
 	theme: string,
-	{ browser, say }: { browser: Browser; say: (msg: string) => void },
 ): Promise<void> {
-	await inputShows(page, dev.n8nUrl, `UI tier: fields before a run (${theme})`, NEXT, GET_PATHS);
-	if (checkedOnN8n1) return;
-	await installN8n({ profile: '1' });
-	const previous = process.env.AIRSIGN_E2E_N8N;
-	process.env.AIRSIGN_E2E_N8N = '1'; // read by the dev server's child when it starts
-	let dev1;
-	try {
-		dev1 = await startDevServer({ say: (m: string) => say(`n8n 1.123.81: ${m}`) });
-	} finally {
-		if (previous === undefined) delete process.env.AIRSIGN_E2E_N8N;
-		else process.env.AIRSIGN_E2E_N8N = previous;
-	}
-	const context = await newContext(browser, { viewport: { width: 1440, height: 900 } });
-	context.setDefaultTimeout(UI_TIMEOUT_MS);
-	try {
-		const page1 = await context.newPage();
-		await logIn(page1, dev1.n8nUrl, DEV_OWNER);
-		const [url, n8n1]: [string, { n8n1: boolean }] = [dev1.n8nUrl, { n8n1: true }];
-		await inputShows(page1, url, 'UI tier: the trigger before a run', GET, TRIGGER_PATHS, n8n1);
-		await inputShows(page1, url, 'UI tier: Get before a run', NEXT, GET_PATHS, n8n1);
-		checkedOnN8n1 = true;
-	} finally {
-		await context.close();
-		await dev1.stop();
-	}
+	const name = `UI tier: fields before a run (${theme})`;
+	await inputShows(page, dev.n8nUrl, name, NEXT, GET_PATHS, DEV_CREDENTIAL);
+}
+
+/** On n8n 1.123.81, whose editor also previews a trigger's fields: Get's input, then the No-op's. */
+export async function schemaBeforeRunOnN8n1(
+	page: Page,
+	baseUrl: string,
+	credential: Credential,
+): Promise<void> {
+	const [url, cred] = [baseUrl, credential];
+	await inputShows(page, url, 'UI tier: the trigger before a run', GET, TRIGGER_PATHS, cred);
+	await inputShows(page, url, 'UI tier: Get before a run', NEXT, GET_PATHS, cred);
 }
 
 /** A new workflow; the input of `nodeName` shows a preview with a row for each of `paths`. */
@@ -116,10 +99,9 @@ async function inputShows(
 	name: string,
 	nodeName: string,
 	paths: string[],
-	{ n8n1 = false }: { n8n1?: boolean } = {},
+	credential: Credential,
 ): Promise<void> {
-	const profile = N8N_PROFILES[n8n1 ? '1' : '2'];
-	const id = await createWorkflow(page, baseUrl, workflow(name), { profile });
+	const id = await createWorkflow(page, baseUrl, workflow(name, credential));
 	await openWorkflow(page, baseUrl, id);
 	const ndv = await openNode(page, nodeName);
 	const input = byTestId(ndv, 'ndv-input-panel');
