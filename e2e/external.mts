@@ -349,9 +349,7 @@ async function run() {
 					sessionId = sent.sessionId;
 					const session = await sandbox.getSession(sessionId);
 					if (session.status !== 'pending') throw new Error(`the sandbox has it ${session.status}`);
-					const mails = (await sandbox.outbox()).filter(
-						(m: { to?: string; email?: string }) => m.to === email || m.email === email,
-					);
+					const mails = (await sandbox.outbox()).filter((m) => m.to === email);
 					if (mails.length === 0)
 						throw new Error(`no invitation to ${email} in the sandbox outbox`);
 					return `session ${sessionId} pending, invitation sent`;

@@ -217,7 +217,7 @@ export function sandboxClient(url: string): SandboxClient {
 		clearFaults: () => call<Acknowledged>('DELETE', '/faults'),
 		/** `{ set?, advanceMs?, frozen? }`: the sandbox's clock (timestamps, token expiry, rate limit). */
 		clock: (body) => call<{ now: string; frozen: boolean }>('POST', '/clock', body),
-		/** A valid access token of the demo organisation: `{ access_token, expires_in, token_type }`. */
+		/** A valid access token of the demo organisation: `{ access_token }`. */
 		token: () => call<{ access_token: string }>('POST', '/tokens', {}),
 		listSessions,
 	};
