@@ -12,11 +12,7 @@ import {
 	recipientEmailFilter,
 	statusFilter,
 } from './descriptions/sessionFilters';
-import {
-	EVENTS_SUBTITLE,
-	eventsProperty,
-	recipientStatusFilter,
-} from './descriptions/triggerEvents';
+import { EVENTS_SUBTITLE, eventsProperty, recipientStatusFilter } from './trigger/eventOptions';
 import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsLimitText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../trigger/events';
+import type { TriggerEvent } from './events';
 
 /** The events of the AirSign Trigger (version 2), as n8n users choose them. */
 const EVENT_OPTIONS: Array<{ name: string; value: TriggerEvent; description: string }> = [
