@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../errors/nodeError';
+import { failer } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { shownValue } from '../helpers/validation';
 
@@ -74,11 +74,10 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
 	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
 	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw inputError(
+		throw failer(
 			ctx.getNode(),
-			`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`,
-			{ itemIndex },
-		);
+			itemIndex,
+		)(`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`);
 	}
 	return limit;
 }

@@ -1,6 +1,6 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { failer } from '../errors/nodeError';
+import type { Fail } from '../errors/nodeError';
 import type { FeatureUse } from '../errors/messages';
 import { LIMITS, PLAN_FEATURES, REMINDER_FREQUENCIES } from '../helpers/constants';
 import { shownValue } from '../helpers/validation';
@@ -50,13 +50,11 @@ export interface SessionSettings {
 }
 
 export function readSessionSettings(
-	node: INode,
 	options: IDataObject,
-	itemIndex: number,
 	neverExpires: boolean,
+	fail: Fail,
 ): SessionSettings {
 	const body: IDataObject = {};
-	const fail = failer(node, itemIndex);
 	const expiryUse: string[] = [];
 	if (options.expiryDays !== undefined) {
 		const days = options.expiryDays as number;

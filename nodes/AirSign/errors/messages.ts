@@ -108,17 +108,12 @@ export function lostWriteText(failure: RequestFailure, mayExist: string): Failur
 }
 
 // AirSign answers 404 alike for an ID that does not exist and for one of another organisation.
-export const sessionNotFound: FailureText = {
-	message: 'AirSign has no session with this ID',
-	description:
-		'Check the session ID. Sessions of another AirSign organisation are invisible to this credential.',
-};
-
-export const templateNotFound: FailureText = {
-	message: 'AirSign has no template with this ID',
-	description:
-		'Check the template ID. Templates of another AirSign organisation are invisible to this credential.',
-};
+export function notFound(kind: 'session' | 'template'): FailureText {
+	return {
+		message: `AirSign has no ${kind} with this ID`,
+		description: `Check the ${kind} ID. ${kind === 'session' ? 'Sessions' : 'Templates'} of another AirSign organisation are invisible to this credential.`,
+	};
+}
 
 export interface FeatureUse {
 	feature: string;

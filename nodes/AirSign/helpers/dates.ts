@@ -1,18 +1,16 @@
 /** Every date the node reads or writes: parameters in, AirSign's timestamps out, as ISO 8601 UTC. */
 
-import type { INode } from 'n8n-workflow';
 import { tryToParseDateTime } from 'n8n-workflow';
 
-import { inputError } from '../errors/nodeError';
+import type { Fail } from '../errors/nodeError';
 import { TIMESTAMP_FIELDS } from './constants';
 import { shownValue } from './validation';
 
 export function dateParameterAsUtcIso(
-	node: INode,
 	value: unknown,
 	parameterLabel: string,
 	timezone: string,
-	itemIndex: number,
+	fail: Fail,
 ): string {
 	try {
 		if (!isCalendarDay(value) || Array.isArray(value)) throw new Error('not a date');
@@ -24,11 +22,10 @@ export function dateParameterAsUtcIso(
 	} catch {
 		// Reported below with the parameter's name.
 	}
-	throw inputError(node, `"${parameterLabel}" is not a valid date: ${shownValue(value)}`, {
-		itemIndex,
-		description:
-			"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
-	});
+	throw fail(
+		`"${parameterLabel}" is not a valid date: ${shownValue(value)}`,
+		"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
+	);
 }
 
 // 2025-02-30 is no day: n8n's parser would quietly roll it over to 2025-03-02.

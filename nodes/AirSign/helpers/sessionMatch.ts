@@ -1,7 +1,7 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { Fail } from '../errors/nodeError';
 import { EMAIL_PATTERN, SESSION_STATUSES } from './constants';
-import { inputError } from '../errors/nodeError';
 import { shownValue } from './validation';
 
 export interface SessionMatch {
@@ -10,11 +10,7 @@ export interface SessionMatch {
 	recipientEmail?: string;
 }
 
-export function readSessionMatch(
-	node: INode,
-	filters: IDataObject,
-	itemIndex: number,
-): SessionMatch {
+export function readSessionMatch(filters: IDataObject, fail: Fail): SessionMatch {
 	const match: SessionMatch = {
 		name: optionalText(filters.name),
 		recipientEmail: optionalText(filters.recipientEmail),
@@ -23,17 +19,13 @@ export function readSessionMatch(
 	const unknownStatus = match.status
 		?.split(',')
 		.find((status) => !(SESSION_STATUSES as readonly string[]).includes(status));
-	if (unknownStatus !== undefined) {
-		throw inputError(node, `"Status" has an unknown value: ${unknownStatus}`, {
-			itemIndex,
-			description: `AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
-		});
-	}
-	if (match.recipientEmail !== undefined && !EMAIL_PATTERN.test(match.recipientEmail)) {
-		throw inputError(node, `"Recipient Email" is not an email address: ${match.recipientEmail}`, {
-			itemIndex,
-		});
-	}
+	if (unknownStatus !== undefined)
+		throw fail(
+			`"Status" has an unknown value: ${unknownStatus}`,
+			`AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
+		);
+	if (match.recipientEmail !== undefined && !EMAIL_PATTERN.test(match.recipientEmail))
+		throw fail(`"Recipient Email" is not an email address: ${match.recipientEmail}`);
 	return match;
 }
 

@@ -1,24 +1,17 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Fail } from '../errors/nodeError';
-import { failer, inputError } from '../errors/nodeError';
+import { failer } from '../errors/nodeError';
 import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
 
-export const ID_KINDS = {
-	session: {
-		label: 'Session ID',
-		hint: 'Map the "sessionId" field of a Get Many or Create result, or pick the session from the list.',
-	},
-	template: {
-		label: 'Template ID',
-		hint: 'Map the "templateId" field of a Template Get Many result, or pick the template from the list.',
-	},
-	recipient: {
-		label: 'Recipient ID',
-		hint: 'Map a "recipientId" from the recipients of a Get Session result.',
-	},
-} as const;
-export type IdKind = keyof typeof ID_KINDS;
+const ID_HINTS = {
+	session:
+		'Map the "sessionId" field of a Get Many or Create result, or pick the session from the list.',
+	template:
+		'Map the "templateId" field of a Template Get Many result, or pick the template from the list.',
+	recipient: 'Map a "recipientId" from the recipients of a Get Session result.',
+};
+type IdKind = keyof typeof ID_HINTS;
 
 // A value for a message: never "[object Object]" or "undefined".
 export function shownValue(value: unknown, max = 60): string {
@@ -35,28 +28,44 @@ export function shownValue(value: unknown, max = 60): string {
 	return (json ?? `a ${typeof value}`).slice(0, max);
 }
 
-export function assertId(node: INode, value: unknown, kind: IdKind, itemIndex: number): string {
+export function assertId(value: unknown, kind: IdKind, fail: Fail): string {
 	const id = typeof value === 'string' ? value.trim() : '';
-	if (!UUID_PATTERN.test(id)) {
-		throw inputError(
-			node,
-			`${ID_KINDS[kind].label} ${shownValue(value)} is not a valid AirSign ${kind} ID`,
-			{
-				itemIndex,
-				description: `An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_KINDS[kind].hint}`,
-			},
-		);
-	}
-	return id;
+	if (UUID_PATTERN.test(id)) return id;
+	const label = `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ID`;
+	throw fail(
+		`${label} ${shownValue(value)} is not a valid AirSign ${kind} ID`,
+		`An AirSign ${kind} ID is a UUID such as 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b. ${ID_HINTS[kind]}`,
+	);
 }
 
-export function assertEmail(node: INode, value: unknown, label: string, itemIndex: number): string {
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+// A plain string (a workflow saved before the field became a locator) is read as an ID.
+export function readLocatorId(value: unknown, kind: 'session' | 'template', fail: Fail): string {
+	const locator =
+		value !== null && typeof value === 'object' && 'value' in value
+			? (value as { mode?: unknown; value: unknown })
+			: { mode: 'id', value };
+	if (locator.mode !== 'url' || typeof locator.value !== 'string')
+		return assertId(locator.value, kind, fail);
+	// AirSign's links have no fixed form: any link with one UUID, or one after /session(s)/ or /template(s)/.
+	const url = locator.value.trim();
+	const ids = [...url.matchAll(UUID_ANYWHERE)].map((m) => m[0]);
+	const afterSegment = new RegExp(`/${kind}s?/(${UUID_ANYWHERE.source})`, 'i').exec(url)?.[1];
+	const id = ids.length === 1 ? ids[0] : afterSegment;
+	if (id !== undefined) return assertId(id, kind, fail);
+	throw fail(
+		ids.length === 0
+			? `The URL "${url.slice(0, 120)}" holds no AirSign ${kind} ID`
+			: `The URL "${url.slice(0, 120)}" holds several IDs; which one is the ${kind} is unclear`,
+		`Paste the link of the ${kind} as AirSign shows it (for a draft, the "draftUrl" of its creation), or choose "By ID". ${ID_HINTS[kind]}`,
+	);
+}
+
+export function assertEmail(value: unknown, label: string, fail: Fail): string {
 	const email = typeof value === 'string' ? value.trim() : '';
-	if (!EMAIL_PATTERN.test(email)) {
-		throw inputError(node, `"${label}" is not an email address: ${shownValue(value, 80)}`, {
-			itemIndex,
-		});
-	}
+	if (!EMAIL_PATTERN.test(email))
+		throw fail(`"${label}" is not an email address: ${shownValue(value, 80)}`);
 	return email;
 }
 
@@ -74,16 +83,15 @@ export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = f
 }
 
 export function assertOneOf<T extends string>(
-	node: INode,
 	value: unknown,
 	label: string,
 	allowed: readonly T[],
-	itemIndex: number,
+	fail: Fail,
 ): T {
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const choices =
 		allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`;
-	throw inputError(node, `"${label}" must be ${choices}, not ${shownValue(value)}`, { itemIndex });
+	throw fail(`"${label}" must be ${choices}, not ${shownValue(value)}`);
 }
 
 export function textOf(value: unknown, label: string, fail: Fail): string {

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { readLocatorId } from '../helpers/locator';
+import { failer } from '../errors/nodeError';
+import { readLocatorId } from '../helpers/validation';
 import { templateFields } from '../actions/session/templateFields';
 import { callAirSign } from '../transport/call';
 
@@ -9,12 +10,8 @@ export async function getTemplateFields(
 ): Promise<ResourceMapperFields> {
 	let templateId: string;
 	try {
-		templateId = readLocatorId(
-			this.getNode(),
-			this.getNodeParameter('templateId', ''),
-			'template',
-			0,
-		);
+		const given = this.getNodeParameter('templateId', '');
+		templateId = readLocatorId(given, 'template', failer(this.getNode(), 0));
 	} catch {
 		// No template chosen yet, or one given by an expression the editor cannot resolve.
 		return {

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, NodeApiError } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { declaredFailureOf } from '../errors/causes';
+import { failer } from '../errors/nodeError';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
@@ -42,11 +43,12 @@ export async function pollSessionUpdates(
 	// Taken first: n8n's clock for the poll's time budget started before this call.
 	const deadline = PollDeadline.of(ctx);
 	const node = ctx.getNode();
-	const match = readSessionMatch(node, ctx.getNodeParameter('filters', {}) as IDataObject, 0);
+	const fail = failer(node, 0);
+	const match = readSessionMatch(ctx.getNodeParameter('filters', {}) as IDataObject, fail);
 	const events = node.typeVersion >= 2 ? readEventSettings(ctx, match.status) : undefined;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const startFrom = options.startFrom
-		? dateParameterAsUtcIso(node, options.startFrom, 'Start From', ctx.getTimezone(), 0)
+		? dateParameterAsUtcIso(options.startFrom, 'Start From', ctx.getTimezone(), fail)
 		: undefined;
 	const settings: Settings = {
 		filters: events ? { ...match, status: undefined } : match,

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
-import { inputError } from '../../errors/nodeError';
+import type { Fail } from '../../errors/nodeError';
+import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
@@ -70,25 +71,19 @@ export const description = updateDisplayOptions(
 const failures: FailureMessages = { ...createdSessionFailures, ...blockFailures };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
+	const fail = failer(this.getNode(), itemIndex);
 	const name = readName(this, itemIndex);
 	const { documents, recipients } = readDocuments(this, itemIndex);
-	const attachments = readAttachments(
-		node,
-		this.getNodeParameter('attachments', itemIndex, ''),
-		itemIndex,
-	);
+	const attachments = readAttachments(this.getNodeParameter('attachments', itemIndex, ''), fail);
 	const files = [...documents.map((document) => ({ type: 'blocks', document })), ...attachments];
-	if (files.length > LIMITS.files) {
-		throw inputError(
-			node,
+	if (files.length > LIMITS.files)
+		throw fail(
 			`A session holds at most ${LIMITS.files} files; this one would hold ${files.length} (${documents.length} document(s) and ${attachments.length} uploaded PDF(s))`,
-			{ itemIndex, description: 'Attach fewer uploaded PDFs, or merge them into one PDF first.' },
+			'Attach fewer uploaded PDFs, or merge them into one PDF first.',
 		);
-	}
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const settings = readSessionSettings(node, options, itemIndex, false);
+	const settings = readSessionSettings(options, false, fail);
 
 	const { body } = await callAirSign(
 		this,
@@ -117,16 +112,11 @@ export const identify = identifyByParameters('name');
 // list, or JSON text of those.
 const LABEL = '"Attach Uploaded PDFs"';
 
-function readAttachments(node: INode, value: unknown, itemIndex: number): IDataObject[] {
+function readAttachments(value: unknown, failItem: Fail): IDataObject[] {
 	const fail = (shown: unknown) =>
-		inputError(
-			node,
+		failItem(
 			`${LABEL} holds something that is not an uploaded file: ${JSON.stringify(shown)?.slice(0, 100)}`,
-			{
-				itemIndex,
-				description:
-					'Give file IDs separated by commas, or map the output of Upload: for one file {{ $json.fileReference }}, for several {{ $("Upload").all().map(i => i.json.fileReference) }}.',
-			},
+			'Give file IDs separated by commas, or map the output of Upload: for one file {{ $json.fileReference }}, for several {{ $("Upload").all().map(i => i.json.fileReference) }}.',
 		);
 	let entries: unknown[];
 	if (value === undefined || value === null || value === '') return [];
@@ -139,7 +129,7 @@ function readAttachments(node: INode, value: unknown, itemIndex: number): IDataO
 			} catch {
 				throw fail(text);
 			}
-			return readAttachments(node, parsed, itemIndex);
+			return readAttachments(parsed, failItem);
 		}
 		entries = text.split(/[\s,]+/).filter(Boolean);
 	} else {

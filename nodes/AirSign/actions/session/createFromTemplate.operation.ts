@@ -10,11 +10,11 @@ import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import type { FailureMessages } from '../../errors/messages';
-import { templateNotFound, withPlanFeatures } from '../../errors/messages';
+import { notFound, withPlanFeatures } from '../../errors/messages';
+import { failer } from '../../errors/nodeError';
 import { LIMITS } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readLocatorId } from '../../helpers/locator';
-import { readName } from '../../helpers/validation';
+import { readLocatorId, readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 import { getTemplate } from '../template/get.operation';
@@ -86,18 +86,21 @@ const failures: FailureMessages = {
 		message: 'AirSign refused to create the session from the template',
 		description: `The template may be a draft, the node may give more recipients than it has or miss a required variable, or AirSign refused a value. ${refresh}`,
 	},
-	404: templateNotFound,
+	404: notFound('template'),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const given = this.getNodeParameter('templateId', itemIndex);
-	const templateId = readLocatorId(node, given, 'template', itemIndex);
+	const fail = failer(this.getNode(), itemIndex);
+	const templateId = readLocatorId(
+		this.getNodeParameter('templateId', itemIndex),
+		'template',
+		fail,
+	);
 	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const settings = readSessionSettings(node, options, itemIndex, true);
-	readTemplateSettings(node, options, itemIndex, settings);
+	const settings = readSessionSettings(options, true, fail);
+	readTemplateSettings(options, settings, fail);
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
 	// Checked against the fields the builder saw; loaded now only if none were saved (a
@@ -112,13 +115,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			: // The node checks and converts every value itself, with the fields' display names.
 				this.getNodeParameter('fields.value', itemIndex, {}, { skipValidation: true })
 	) as IDataObject;
-	const { recipients, variableValues } = readTemplateValues(
-		node,
-		fields,
-		values ?? {},
-		itemIndex,
-		this.getTimezone(),
-	);
+	const timezone = this.getTimezone();
+	const { recipients, variableValues } = readTemplateValues(fields, values ?? {}, timezone, fail);
 
 	const body: IDataObject = {
 		templateId,

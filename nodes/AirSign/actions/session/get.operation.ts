@@ -3,9 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { sessionNotFound } from '../../errors/messages';
+import { notFound } from '../../errors/messages';
+import { failer } from '../../errors/nodeError';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readLocatorId } from '../../helpers/locator';
+import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
@@ -23,12 +24,15 @@ export const itemsAtOnce = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('sessionId', itemIndex);
-	const sessionId = readLocatorId(this.getNode(), given, 'session', itemIndex);
+	const sessionId = readLocatorId(given, 'session', failer(this.getNode(), itemIndex));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { body } = await callAirSign(
 		this,
 		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
-		{ failures: { 404: sessionNotFound }, maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) },
+		{
+			failures: { 404: notFound('session') },
+			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
+		},
 	);
 	return [withUtcTimestamps(body as IDataObject)];
 }

@@ -14,7 +14,7 @@ import {
 	recipientEmailFilter,
 	statusFilter,
 } from '../../descriptions/sessionFilters';
-import { inputError } from '../../errors/nodeError';
+import { failer } from '../../errors/nodeError';
 import {
 	listSessionsLimitText,
 	MAX_PAGE_SIZE,
@@ -102,7 +102,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
+	const fail = failer(this.getNode(), itemIndex);
 	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -110,26 +110,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const choice = <T extends string>(value: unknown, label: string, allowed: readonly T[]) => {
 		const given = typeof value === 'string' ? value.trim() : value;
 		if (given === undefined || given === null || given === '') return undefined;
-		return assertOneOf(node, given, label, allowed, itemIndex);
+		return assertOneOf(given, label, allowed, fail);
 	};
 	const query: SessionsQuery = {
-		...readSessionMatch(node, filters, itemIndex),
+		...readSessionMatch(filters, fail),
 		sortBy: choice(options.sortBy, 'Sort By', SESSION_SORT_FIELDS),
 		sortOrder: choice(options.sortOrder, 'Sort Order', SORT_ORDERS),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];
 		if (value === undefined || value === null || value === '') continue;
-		query[key] = dateParameterAsUtcIso(node, value, label, this.getTimezone(), itemIndex);
+		query[key] = dateParameterAsUtcIso(value, label, this.getTimezone(), fail);
 	}
 	for (const event of ['Created', 'Updated']) {
 		const after = query[`${event.toLowerCase()}After` as DateFilter];
 		const before = query[`${event.toLowerCase()}Before` as DateFilter];
 		if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before))
-			throw inputError(
-				node,
+			throw fail(
 				`"${event} After" (${after}) is not earlier than "${event} Before" (${before}), so no session could match`,
-				{ itemIndex },
 			);
 	}
 

@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/messages';
-import { sessionNotFound } from '../../errors/messages';
-import { readLocatorId } from '../../helpers/locator';
+import { notFound } from '../../errors/messages';
+import { failer } from '../../errors/nodeError';
+import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
@@ -53,12 +54,12 @@ const failures: FailureMessages = {
 		description:
 			'Its token lacks the scope write:sessions, which Send needs. Ask the AirSign administrator for a client with that scope.',
 	},
-	404: sessionNotFound,
+	404: notFound('session'),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('sessionId', itemIndex);
-	const sessionId = readLocatorId(this.getNode(), given, 'session', itemIndex);
+	const sessionId = readLocatorId(given, 'session', failer(this.getNode(), itemIndex));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A 429 means AirSign did not process the request: it is waited out and sent again. A request
 	// that may have reached AirSign is not.

@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/messages';
-import { sessionNotFound } from '../../errors/messages';
+import { notFound } from '../../errors/messages';
+import { failer } from '../../errors/nodeError';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readLocatorId } from '../../helpers/locator';
-import { assertEmail, assertId } from '../../helpers/validation';
+import { assertEmail, assertId, readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
@@ -88,22 +88,21 @@ const failures: FailureMessages = {
 		description:
 			'Its token lacks the scope write:sessions, which Send Invitation needs. Ask the AirSign administrator for a client with that scope.',
 	},
-	404: sessionNotFound,
+	404: notFound('session'),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const given = this.getNodeParameter('sessionId', itemIndex);
-	const sessionId = readLocatorId(node, given, 'session', itemIndex);
+	const fail = failer(this.getNode(), itemIndex);
+	const sessionId = readLocatorId(this.getNodeParameter('sessionId', itemIndex), 'session', fail);
 	const recipient = this.getNodeParameter('recipient', itemIndex, 'next') as string;
 	// AirSign does not say what it does with both fields: only one is ever sent.
 	const body: IDataObject = {};
 	if (recipient === 'id') {
 		const value = this.getNodeParameter('recipientId', itemIndex, '');
-		body.recipientId = assertId(node, value, 'recipient', itemIndex);
+		body.recipientId = assertId(value, 'recipient', fail);
 	} else if (recipient === 'email') {
 		const value = this.getNodeParameter('recipientEmail', itemIndex, '');
-		body.recipientEmail = assertEmail(node, value, 'Recipient Email', itemIndex);
+		body.recipientEmail = assertEmail(value, 'Recipient Email', fail);
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const answer = await callAirSign(

@@ -1,8 +1,7 @@
-import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-workflow';
+import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from '../../helpers/constants';
 import type { Fail } from '../../errors/nodeError';
-import { failer } from '../../errors/nodeError';
 import { dateVariableAsDay } from '../../helpers/dates';
 import { shownValue } from '../../helpers/validation';
 
@@ -77,13 +76,11 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 export function readTemplateValues(
-	node: INode,
 	fields: ResourceMapperField[],
 	values: IDataObject,
-	itemIndex: number,
 	timezone: string,
+	fail: Fail,
 ): { recipients?: Array<{ name: string; email: string }>; variableValues: IDataObject } {
-	const fail = failer(node, itemIndex);
 	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
 	if (missing.length > 0) {
 		throw fail(

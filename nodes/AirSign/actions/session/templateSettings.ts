@@ -1,7 +1,7 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { SessionSettings } from '../../descriptions/sessionSettings';
-import { failer } from '../../errors/nodeError';
+import type { Fail } from '../../errors/nodeError';
 import { COMPLETION_EMAIL_RECIPIENTS, PLAN_FEATURES, UUID_PATTERN } from '../../helpers/constants';
 
 // The settings only Create From Template takes: the fields, then their reading.
@@ -42,12 +42,10 @@ export const templateSessionOptions: INodeProperties[] = [
 ];
 
 export function readTemplateSettings(
-	node: INode,
 	options: IDataObject,
-	itemIndex: number,
 	{ body, features }: SessionSettings,
+	fail: Fail,
 ): void {
-	const fail = failer(node, itemIndex);
 	const profile = typeof options.senderProfileId === 'string' ? options.senderProfileId.trim() : '';
 	if (profile !== '') {
 		if (!UUID_PATTERN.test(profile))

@@ -77,8 +77,7 @@ const failures: FailureMessages = {
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const fail = failer(node, itemIndex);
+	const fail = failer(this.getNode(), itemIndex);
 	const name = readName(this, itemIndex);
 	let document: unknown = this.getNodeParameter('document', itemIndex);
 	if (typeof document === 'string') {
@@ -101,7 +100,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	checkTokensDeclared(checked, recipients, variables, fail);
 	const activate = this.getNodeParameter('activate', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const settings = readSessionSettings(node, options, itemIndex, false);
+	const settings = readSessionSettings(options, false, fail);
 
 	const { body } = await callAirSign(
 		this,

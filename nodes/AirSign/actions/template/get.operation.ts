@@ -3,9 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { templateNotFound } from '../../errors/messages';
+import { notFound } from '../../errors/messages';
+import { failer } from '../../errors/nodeError';
 import { withUtcTimestamps } from '../../helpers/dates';
-import { readLocatorId } from '../../helpers/locator';
+import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
@@ -23,7 +24,7 @@ export const itemsAtOnce = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('templateId', itemIndex);
-	const templateId = readLocatorId(this.getNode(), given, 'template', itemIndex);
+	const templateId = readLocatorId(given, 'template', failer(this.getNode(), itemIndex));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return [await getTemplate(this, templateId, itemIndex, maxRateLimitWaitMs(this, options))];
 }
@@ -40,7 +41,7 @@ export async function getTemplate(
 	const { body } = await callAirSign(
 		ctx,
 		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
-		{ failures: { 404: templateNotFound }, maxRateLimitWaitMs: maxWaitMs },
+		{ failures: { 404: notFound('template') }, maxRateLimitWaitMs: maxWaitMs },
 	);
 	return withUtcTimestamps(body as IDataObject);
 }

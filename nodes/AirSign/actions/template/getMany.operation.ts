@@ -10,6 +10,7 @@ import {
 } from '../../descriptions/options';
 import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
+import { failer } from '../../errors/nodeError';
 import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
 import { withUtcTimestamps } from '../../helpers/dates';
 import { assertOneOf } from '../../helpers/validation';
@@ -40,13 +41,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const limit = readLimit(this, itemIndex);
-	const status = assertOneOf(
-		this.getNode(),
-		this.getNodeParameter('status', itemIndex, 'active'),
-		'Status',
-		TEMPLATE_STATUSES,
-		itemIndex,
-	);
+	const given = this.getNodeParameter('status', itemIndex, 'active');
+	const status = assertOneOf(given, 'Status', TEMPLATE_STATUSES, failer(this.getNode(), itemIndex));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
