@@ -73,11 +73,8 @@ export const returnAllAndLimit: INodeProperties[] = [
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
 	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
 	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw failer(
-			ctx.getNode(),
-			itemIndex,
-		)(`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`);
-	}
+	const fail = failer(ctx.getNode(), itemIndex);
+	if (!Number.isInteger(limit) || limit < 1)
+		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`);
 	return limit;
 }

@@ -91,11 +91,8 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const templateId = readLocatorId(
-		this.getNodeParameter('templateId', itemIndex),
-		'template',
-		fail,
-	);
+	const given = this.getNodeParameter('templateId', itemIndex);
+	const templateId = readLocatorId(given, 'template', fail);
 	const name = readName(this, itemIndex, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
