@@ -42,6 +42,7 @@ import {
 	PACKAGE_NAME,
 	setupOwner,
 } from './lib/n8n.mts';
+import { sandboxCredential } from './lib/fixtures.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
 import { sleep } from './lib/proc.mts';
 
@@ -260,19 +261,13 @@ async function run() {
 	};
 	try {
 		const baseUrl = `http://${values['sandbox-host']}:${port}`;
+		const credentialName = `AirSign e2e (external) ${port}`;
 		created.credential = await n8n.createCredential({
-			name: `AirSign e2e (external) ${port}`,
+			name: credentialName,
 			type: 'airSignApi',
-			data: {
-				authentication: 'clientCredentials',
-				clientId: 'demo-client',
-				clientSecret: 'demo-secret',
-				baseUrl,
-			},
+			data: sandboxCredential(baseUrl).data,
 		});
-		const credentials = {
-			airSignApi: { id: created.credential, name: `AirSign e2e (external) ${port}` },
-		};
+		const credentials = { airSignApi: { id: created.credential, name: credentialName } };
 		const airSign = (
 			name: string,
 			parameters: Record<string, unknown>,
