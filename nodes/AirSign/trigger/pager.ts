@@ -8,6 +8,7 @@ import { utcIsoFromMs } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
 import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
 import { fetchSessionsPage } from '../transport/sessionPages';
+import { readByOffset } from '../transport/offsetPages';
 import type { PollDeadline } from './deadline';
 
 /** No further request may start in this poll: the paging stops as if the list ended here. */
@@ -50,10 +51,24 @@ export class PageReader {
 
 export type KeyField = 'updatedAt' | 'createdAt';
 
-/** Where a keyset read stands: the newest instant read, and whether every row at it was read. */
+/**
+ * Where a keyset read stands, kept between polls: the newest instant read, whether every row at
+ * it was read, and while they are read, the place among the rows at that instant.
+ */
 export interface Position {
 	at?: number;
 	past?: boolean;
+	group?: Position | Passes;
+}
+
+/** Rows that share every key, read by offsets: where the pass is and what it has seen. */
+export interface Passes {
+	offset: number;
+	/** Session IDs seen since AirSign last changed its count of the rows. */
+	seen: string[];
+	total?: number;
+	/** Rows first seen in this pass. */
+	added?: number;
 }
 
 const timeOf = (session: IDataObject, field: KeyField) => Date.parse(String(session[field]));
@@ -64,7 +79,7 @@ const timeOf = (session: IDataObject, field: KeyField) => Date.parse(String(sess
  * caller's `take` drops rows it already has). Offsets would skip rows when the list changes
  * while it is read; this cannot. More rows at one instant than a page holds are read by the next
  * field, and past the last by offsets. Stops (throws) when the reader allows no more requests;
- * `position` is kept up to date for the caller.
+ * `position` says, at every level, where the next poll goes on.
  */
 export async function readByKeys(
 	reader: PageReader,
@@ -78,6 +93,17 @@ export async function readByKeys(
 	const [after, before] = [`${field.slice(0, -2)}After`, `${field.slice(0, -2)}Before`];
 	let inclusive = false;
 	for (;;) {
+		if (position.group) {
+			const group = {
+				...query,
+				[after]: utcIsoFromMs(position.at! - 1),
+				[before]: utcIsoFromMs(position.at! + 1),
+			};
+			if (next.length) await readByKeys(reader, group, next, position.group as Position, take);
+			else await readByOffsets(reader, group, position.group as Passes, take);
+			delete position.group;
+			position.past = true;
+		}
 		const { at, past } = position;
 		const from = at === undefined ? undefined : at + (!past ? -1 : inclusive ? 1 : 0);
 		const page = await reader.page({
@@ -98,41 +124,46 @@ export async function readByKeys(
 		if (moved) continue;
 		// The rows at this instant came back although "after" named it: "after" is inclusive here.
 		if (past) inclusive = true;
-		else {
-			const instant = position.at!;
-			const group = {
-				...query,
-				[after]: utcIsoFromMs(instant - 1),
-				[before]: utcIsoFromMs(instant + 1),
-			};
-			if (next.length) await readByKeys(reader, group, next, {}, take);
-			else await readByOffsets(reader, group, take);
-			position.past = true;
-		}
+		else position.group = next.length ? {} : { offset: 0, seen: [] };
 	}
 }
 
 /**
- * Rows that share every key: by offsets, at least twice over and until every row AirSign counts
- * was seen, since nothing promises that equal rows come in the same order on every request.
+ * Rows that share every key, pass after pass by offsets: nothing promises that equal rows come
+ * in the same order on every request, and a row that leaves the group shifts the rest. Done once
+ * every row AirSign counts was seen since its count last changed, or a whole pass brought none.
  */
 async function readByOffsets(
 	reader: PageReader,
 	query: SessionsQuery,
+	passes: Passes,
 	take: (session: IDataObject) => void,
 ): Promise<void> {
-	const seen = new Set<unknown>();
-	let total = Number.POSITIVE_INFINITY;
-	for (let pass = 0; pass < 2 || seen.size < total; pass++) {
-		for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
-			const page = await reader.page(query, offset);
-			for (const session of page.sessions) {
-				take(session);
-				seen.add(session.sessionId);
-			}
-			total = page.pagination.total;
-			if (!page.pagination.hasMore || page.sessions.length === 0) break;
+	let seen = new Set(passes.seen);
+	const fetchPage = async (_limit: number, offset: number) => {
+		const page = await reader.page(query, offset);
+		if (page.pagination.total !== passes.total) {
+			seen = new Set();
+			Object.assign(passes, { seen: [], total: page.pagination.total });
 		}
+		passes.offset = offset + page.sessions.length;
+		return { rows: page.sessions, hasMore: page.pagination.hasMore };
+	};
+	const keep = (session: IDataObject) => {
+		take(session);
+		const id = String(session.sessionId);
+		if (!seen.has(id)) {
+			seen.add(id);
+			passes.seen.push(id);
+			passes.added = (passes.added ?? 0) + 1;
+		}
+		return false;
+	};
+	for (;;) {
+		const paging = { limit: Infinity, pageSize: MAX_PAGE_SIZE, idField: 'sessionId' };
+		await readByOffset(fetchPage, { ...paging, offset: passes.offset, keep });
+		if (!passes.added || seen.size >= passes.total!) return;
+		Object.assign(passes, { offset: 0, added: 0 });
 	}
 }
 

@@ -8,6 +8,7 @@ import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
 import { PollDeadline } from './deadline';
 import { FINAL_MEMORY_MS, eventItems, isFinal, knownStateOf, readEventSettings } from './events';
+import type { Position } from './pager';
 import { PageReader, faultOf, readByKeys } from './pager';
 import type { Settings } from './start';
 import { readPicture, start } from './start';
@@ -159,7 +160,7 @@ async function readUpdates(
 	const cursor = Date.parse(state.cursor);
 	const delivered = new Set(state.delivered);
 	const sessions: IDataObject[] = [];
-	const position = { at: cursor };
+	const position: Position & { at: number } = { at: cursor, past: state.past, group: state.group };
 	let fault: NodeApiError | undefined;
 	let complete = false;
 	try {
@@ -179,9 +180,14 @@ async function readUpdates(
 	// update, or a group of 100+ sessions at that instant would be read again by every quiet poll.
 	const ceiling = reader.serverTime === undefined ? position.at : reader.serverTime - SETTLE_MS;
 	const nextMs = Math.max(cursor, complete ? ceiling : Math.min(position.at, ceiling));
+	// Inside an instant the next poll goes on where this one stopped: a group of any size is read
+	// once. An instant within the settling time is read again from its start.
+	const within = !complete && nextMs === position.at;
 	const next: TriggerState = {
 		...state,
 		cursor: utcIsoFromMs(nextMs),
+		past: within ? position.past : undefined,
+		group: within ? position.group : undefined,
 		delivered: [...delivered].filter((key) => deliveryTime(key) >= nextMs),
 		failedPolls: 0,
 		fresh: undefined,

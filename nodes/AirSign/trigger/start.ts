@@ -57,11 +57,7 @@ export async function readPicture(
 	filters: SessionsQuery,
 ): Promise<NodeApiError | undefined> {
 	const known = (state.known ??= {});
-	const picture = state.picture ?? {};
-	const position = {
-		at: picture.createdAt ? Date.parse(picture.createdAt) : undefined,
-		past: picture.past,
-	};
+	const position = state.picture ?? {};
 	const query = { ...filters, status: IN_FLIGHT_STATUSES.join(','), createdBefore: state.start };
 	const take = (session: IDataObject) => {
 		const seenAt = reader.serverTime ?? Date.now();
@@ -77,10 +73,7 @@ export async function readPicture(
 		delete state.picture;
 	} catch (error) {
 		const fault = faultOf(ctx, error);
-		state.picture = {
-			...(position.at !== undefined && { createdAt: utcIsoFromMs(position.at) }),
-			...(position.past && { past: true }),
-		};
+		state.picture = position;
 		if (fault && state.start !== undefined)
 			ctx.logger.warn(
 				`AirSign Trigger: reading the sessions in flight at the start stopped (${fault.message}); continuing next poll`,

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RateLimitState } from '../transport/answerHeaders';
+import type { Position } from './pager';
 
 /** The last state of a session the trigger processed: what its next state is compared with. */
 export interface KnownState {
@@ -20,6 +21,9 @@ export interface KnownState {
 export interface TriggerState {
 	/** ISO 8601 instant on AirSign's clock. */
 	cursor: string;
+	/** Every update at the cursor's instant was read, or where the read of them stands. */
+	past?: boolean;
+	group?: Position['group'];
 	/** Delivery keys of the states read at or after the cursor (less 1 ms): not delivered again. */
 	delivered: string[];
 	/** The Start From value the trigger started with (a changed one starts it again). */
@@ -28,8 +32,8 @@ export interface TriggerState {
 	start?: string;
 	/** Version 2: known states by session ID (lower case). */
 	known?: Record<string, KnownState>;
-	/** Version 2: the starting picture's keyset position, while it is not read to the end. */
-	picture?: { createdAt?: string; past?: boolean };
+	/** Version 2: where the starting picture's read stands, while it is not read to the end. */
+	picture?: Position;
 	/** A start "from now" that has delivered nothing yet: an earlier start may replace it. */
 	fresh?: boolean;
 	/** Polls in a row that a passing fault stopped before they read anything. */
@@ -75,7 +79,8 @@ export function writeState(nodeData: IDataObject, state: TriggerState): void {
 
 function parse(value: unknown): TriggerState | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
-	const data = value as IDataObject;
+	// A copy: a poll that fails keeps the saved state as it was, whatever it read before.
+	const data = JSON.parse(JSON.stringify(value)) as IDataObject;
 	if (typeof data.cursor !== 'string' || Number.isNaN(Date.parse(data.cursor))) return undefined;
 	const state: IDataObject = {
 		...data,
