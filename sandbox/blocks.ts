@@ -1,7 +1,7 @@
 import { ApiProblem, invalid, isPlainObject } from './http';
 import type { Block, BlockDocument } from './publicTypes';
 
-/** Section 4's bounds, and the sandbox's decision for the title ("about 30 characters"). */
+/** The bounds of docs/api.md#block-documents, with our title limit ("about 30 characters"). */
 export const BLOCK_LIMITS = {
 	title: 40,
 	subtitle: 200,
@@ -12,15 +12,15 @@ export const BLOCK_LIMITS = {
 	spacer: [1, 600],
 } as const;
 
-/** `{{{name}}}` tokens (public API 2.3). */
+/** `{{{name}}}` tokens (docs/api.md#create-template). */
 export const TOKEN_PATTERN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isBlank = (value: unknown) => !isText(value) || value.trim() === '';
 
 /**
- * Checks one block document (section 4) and returns it typed; throws the first problem, its
- * field a path such as `files[0].document.blocks[3].text`.
+ * Checks one block document (docs/api.md#block-documents) and returns it typed; throws the
+ * first problem, its field a path such as `files[0].document.blocks[3].text`.
  */
 export function validateBlockDocument(value: unknown, field: string): BlockDocument {
 	if (!isPlainObject(value)) throw invalid(field, `${field} must be a block document object`);
@@ -96,7 +96,7 @@ function validateBlock(block: unknown, field: string): void {
 
 /**
  * Every signature block names a declared recipient key, and every recipient has exactly one
- * signature block over all the documents (section 4: "each signer should have exactly one").
+ * signature block over all the documents (docs/api.md#block-documents: "should" read strictly).
  */
 export function checkSignatureBlocks(
 	documents: Array<{ document: BlockDocument; field: string }>,

@@ -20,7 +20,7 @@ export interface SandboxContext {
 	orgs: Organisations;
 	auth: Auth;
 	rateLimiter: RateLimiter;
-	/** The budget of the public API's endpoints (its section 3). */
+	/** The budget of the public API's endpoints (docs/api.md#rate-limits). */
 	publicRateLimiter: RateLimiter;
 	/** The burst limit on every /api/v1 request (config burstLimit; off by default). */
 	burstLimiter: BurstLimiter;

@@ -20,7 +20,7 @@ import type { SessionFile } from './types';
 const MAX_FILES = 10;
 
 /**
- * Public API 1.1, checked in body order: name, files (each, then "at least one block
+ * docs/api.md#create-session, checked in body order: name, files (each, then "at least one block
  * document", then uploaded files exist), recipients, signature blocks against the keys,
  * settings; then the plan (403). A draft unless sendImmediately.
  */

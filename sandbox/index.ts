@@ -52,7 +52,7 @@ export interface Sandbox {
 	getSession(sessionId: string): Session | undefined;
 	/** Every session of every organisation, as snapshots. */
 	listAllSessions(): Session[];
-	/** Templates (public API section 2): created as drafts unless `status: 'active'`. */
+	/** Templates (docs/api.md#get-template): created as drafts unless `status: 'active'`. */
 	createTemplate(input?: CreateTemplateInput): Template;
 	activateTemplate(templateId: string): Template;
 	getTemplate(templateId: string): Template | undefined;

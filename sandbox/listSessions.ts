@@ -39,7 +39,7 @@ const KNOWN_FIELDS = [
 	'offset',
 ];
 
-/** Validates every parameter; the first invalid one (in the spec's table order) is reported. */
+/** Every parameter checked; the first invalid one (docs/api.md#list-sessions order) is reported. */
 export function parseListQuery(params: URLSearchParams): ListQuery {
 	for (const field of KNOWN_FIELDS) {
 		if (params.getAll(field).length > 1) {

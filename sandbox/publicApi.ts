@@ -42,7 +42,7 @@ const byId = (kind: string, id: string) => {
 	return id;
 };
 
-/** The endpoints of airsign-public-api.md, all under one budget (its section 3). */
+/** The public API's endpoints, all under one budget (docs/api.md#rate-limits). */
 const ROUTES: Route[] = [
 	{
 		method: 'POST',

@@ -1,10 +1,10 @@
 /**
- * Shapes of what `airsign-public-api.md` adds to the spec: block documents, templates, plan
+ * Shapes of what the public API adds (docs/api.md): block documents, templates, plan
  * features. Exported to tests via index.ts.
  */
 import type { TimeInput } from './types';
 
-/** Plan features an organisation may lack (public API 1.1, 1.2). The third name is ours: the page cuts it off. */
+/** Plan features an organisation may lack (docs/api.md#plan-features); the third name is ours. */
 export const PLAN_FEATURES = [
 	'Session Expiry',
 	'Sender Profiles',
@@ -17,7 +17,7 @@ export const COMPLETION_EMAIL_RECIPIENTS = ['all', 'sender_only', 'sender_and_cc
 export const VARIABLE_TYPES = ['text', 'number', 'date', 'image', 'table'] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
-/** Section 4: a document AirSign lays out by itself. */
+/** docs/api.md#block-documents: a document AirSign lays out by itself. */
 export interface BlockDocument {
 	format: 'blocks';
 	title: string;

@@ -2,9 +2,10 @@ import { ApiProblem, invalid, isPlainObject } from './http';
 import { MAX_RECIPIENTS, RECIPIENT_KEY_PATTERN } from './sessionSettings';
 
 /**
- * A `recipients` array of Create Session or Create Template (public API 1.1 and 2.3): 1 to 20
- * objects, each with a unique key of letters, digits, "_" and "-", checked in body order. The
- * rest of each entry is the caller's: `parseEntry` gets the object and its field path.
+ * A `recipients` array of Create Session or Create Template (docs/api.md#create-session,
+ * #create-template): 1 to 20 objects, each with a unique key of letters, digits, "_" and "-",
+ * checked in body order. The rest of each entry is the caller's: `parseEntry` gets the object
+ * and its field path.
  */
 export function parseRecipientList<T>(
 	value: unknown,

@@ -1,6 +1,6 @@
 import type { SessionRecord, Store } from './store';
 
-/** A session as List Sessions shows it (spec 2.3): no orgId, sentAt, expiryDays or files. */
+/** A session as docs/api.md#list-sessions shows it: no orgId, sentAt, expiryDays or files. */
 export function sessionListItem(store: Store, s: SessionRecord) {
 	return {
 		sessionId: s.sessionId,
@@ -22,7 +22,7 @@ export function sessionListItem(store: Store, s: SessionRecord) {
 	};
 }
 
-/** Get Session (public API 1.3): the list item plus its type and files. */
+/** Get Session (docs/api.md#get-session): the list item plus its type and files. */
 export function sessionDetail(store: Store, s: SessionRecord) {
 	return {
 		...sessionListItem(store, s),
@@ -35,7 +35,7 @@ export function sessionDetail(store: Store, s: SessionRecord) {
 	};
 }
 
-/** Where a draft is reviewed (public API 1.1). The sandbox serves a small page there. */
+/** Where a draft is reviewed (docs/api.md#create-session); the sandbox serves a page there. */
 export function draftUrl(baseUrl: string, s: SessionRecord): string {
 	return `${baseUrl}/app/sessions/${s.sessionId}/edit`;
 }
@@ -64,7 +64,7 @@ export function withZonelessTimes<T extends Record<string, unknown>>(answer: T):
 	return copy as T;
 }
 
-/** Send Session result (spec 2.5): recipients carry only these four fields. */
+/** Send Session result (docs/api.md#send-session): recipients carry only these four fields. */
 export function sendResult(store: Store, s: SessionRecord) {
 	return {
 		sessionId: s.sessionId,

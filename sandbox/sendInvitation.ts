@@ -8,7 +8,8 @@ const ACTIVE = new Set(['pending', 'inProgress']);
 const SIGNED = 'completed';
 
 /**
- * Public API 1.4: sends the invitation again to one recipient of a session already sent.
+ * docs/api.md#send-invitation: sends the invitation again to one recipient of a session
+ * already sent.
  * Decisions: both recipientId and recipientEmail given is a VALIDATION_ERROR; a session not
  * pending or inProgress is SESSION_NOT_ACTIVE; an unknown recipient is 404
  * RECIPIENT_NOT_FOUND; one who already signed is RECIPIENT_ALREADY_SIGNED. The session's

@@ -5,7 +5,7 @@ import { DAY_MS, type SessionRecord, type Store } from './store';
 
 const isBlank = (value: string | null) => value === null || value.trim() === '';
 
-/** Spec 4.2 and section 3: the draft → pending transition, checked in the spec's rule order. */
+/** docs/api.md#send-session: the draft → pending transition, its rules checked in their order. */
 export function sendSession(ctx: SandboxContext, orgId: string, sessionId: string): Reply {
 	const { store } = ctx;
 	const session = store.findForOrg(sessionId, orgId);
@@ -33,7 +33,7 @@ export function sendSession(ctx: SandboxContext, orgId: string, sessionId: strin
 	return json(200, sendResult(store, session));
 }
 
-/** Section 3's "also happens": pending, sentAt, expiry counting, one invitation per recipient. */
+/** What sending does: pending, sentAt, expiry counting, one invitation per recipient. */
 export function markSent(store: Store, session: SessionRecord): void {
 	const sentAt = store.stamp();
 	session.status = 'pending';

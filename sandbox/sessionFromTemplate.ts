@@ -18,7 +18,7 @@ import { fileNameOf, type TemplateRecord } from './templateStore';
 const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 
 /**
- * Public API 1.2 (the newer page: only templateId required), with the decided errors:
+ * docs/api.md#create-session-from-template (only templateId required), with the decided errors:
  * unknown or another organisation's template 404, a draft template TEMPLATE_NOT_ACTIVE, too
  * many recipients TOO_MANY_RECIPIENTS, a required variable missing MISSING_VARIABLES, the rest
  * VALIDATION_ERROR; a plan feature the organisation lacks 403. The answer writes its

@@ -20,7 +20,7 @@ export function bodyObject(raw: Buffer): Record<string, unknown> {
 	return body;
 }
 
-/** A name of 1–50 characters (public API 1.1, 1.2, 2.3). */
+/** A name of 1–50 characters (docs/api.md: the three creates). */
 export function checkName(value: unknown, field = 'name'): string {
 	if (typeof value !== 'string' || value.trim() === '' || [...value].length > MAX_NAME_LENGTH)
 		throw invalid(field, `${field} must be text of 1 to ${MAX_NAME_LENGTH} characters`);
@@ -51,8 +51,9 @@ export interface ParsedSettings {
 }
 
 /**
- * The session settings of public API 1.1 and 1.2, checked, with the plan features they use.
- * `extended` adds 1.2's (null expiry, sender profile, completion emails, tags).
+ * The session settings of Create Session and Create Session From Template (docs/api.md), checked,
+ * with the plan features they use. `extended` adds the latter's (null expiry, sender profile,
+ * completion emails, tags).
  */
 export function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
 	const settings: ParsedSettings = { features: [] };

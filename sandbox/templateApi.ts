@@ -15,7 +15,10 @@ const MAX_VARIABLES = 50;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CREATABLE_TYPES = ['text', 'date', 'number'];
 
-/** Public API 2.1: status (default active), limit 1–100 (default 50), offset; sorted by name. */
+/**
+ * docs/api.md#list-templates: status (default active), limit 1–100 (default 50), offset; sorted
+ * by name.
+ */
 export function listTemplates(ctx: SandboxContext, orgId: string, params: URLSearchParams): Reply {
 	const status = params.get('status') ?? 'active';
 	if (status !== 'active' && status !== 'draft')
@@ -50,8 +53,8 @@ function integerParam(value: string | null, field: string, fallback: number): nu
 }
 
 /**
- * Public API 2.3 with the decided errors of 1.1. Tokens in the document (and in recipients'
- * names and emails) must be declared variables: UNDECLARED_VARIABLE otherwise.
+ * docs/api.md#create-template, with Create Session's errors. Tokens in the document (and in
+ * recipients' names and emails) must be declared variables: UNDECLARED_VARIABLE otherwise.
  */
 export function createTemplate(ctx: SandboxContext, orgId: string, raw: Buffer): Reply {
 	const body = bodyObject(raw);

@@ -96,7 +96,7 @@ export class TemplateStore {
 		return [...this.templates.values()].filter((t) => t.orgId === orgId);
 	}
 
-	/** Get Template (public API 2.2): no orgId, no document, recipient keys hidden. */
+	/** Get Template (docs/api.md#get-template): no orgId, no document, recipient keys hidden. */
 	detail(record: TemplateRecord) {
 		return {
 			templateId: record.templateId,
@@ -111,7 +111,7 @@ export class TemplateStore {
 		};
 	}
 
-	/** List Templates (public API 2.1). */
+	/** List Templates (docs/api.md#list-templates). */
 	listItem(record: TemplateRecord) {
 		return {
 			templateId: record.templateId,

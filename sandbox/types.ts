@@ -24,7 +24,7 @@ export interface SandboxConfig {
 	/** Seed of the random order of `tieOrder: 'random'`, applied when the sandbox starts or resets. */
 	tieSeed: number;
 	rateLimitPerHour: number;
-	/** Public API section 3: one budget shared by every endpoint of airsign-public-api.md. */
+	/** docs/api.md#rate-limits: one budget shared by every endpoint of the public API. */
 	publicRateLimitPerHour: number;
 	maxFileBytes: number;
 	/**
@@ -64,14 +64,14 @@ export interface Recipient {
 export interface FileReference {
 	type: 'uploadedPdf';
 	fileId: string;
-	/** Public API 1.1: the name the session shows for it (default: the uploaded file's name). */
+	/** docs/api.md#create-session: the name the session shows (default: the uploaded file's). */
 	fileName?: string;
 }
 
-/** A session's file: an uploaded PDF, or a block document (public API section 4). */
+/** A session's file: an uploaded PDF, or a block document (docs/api.md#block-documents). */
 export type SessionFile = FileReference | BlocksFile;
 
-/** Settings of a session beyond the spec's (public API 1.1 and 1.2). */
+/** Settings of a session beyond List Sessions' fields (docs/api.md#create-session). */
 export interface SessionSettings {
 	sessionType: string;
 	reminderEnabled: boolean | null;

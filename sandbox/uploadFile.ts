@@ -13,8 +13,8 @@ export function maxUploadBodyBytes(maxFileBytes: number): number {
 }
 
 /**
- * Spec 4.1 after authentication: fields, then INVALID_BASE64, INVALID_FILE_TYPE,
- * FILE_TOO_LARGE in the spec's order.
+ * docs/api.md#upload-file after authentication: fields, then INVALID_BASE64, INVALID_FILE_TYPE,
+ * FILE_TOO_LARGE in that order.
  */
 export function uploadFile(ctx: SandboxContext, orgId: string, rawBody: Buffer): Reply {
 	let body: unknown;

@@ -19,7 +19,7 @@ async function tokenRequest(body: string, basic?: string, headers: Record<string
 	return { status: res.status, json: async (): Promise<any> => res.json() };
 }
 
-describe('token endpoint (airsign-notes.md): POST /oidc/token, client credentials', () => {
+describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client credentials', () => {
 	it('200 { access_token, expires_in: 3600, token_type: Bearer } for the right client id and secret', async () => {
 		const { clientId, clientSecret } = sandbox().demo;
 		const res = await tokenRequest('grant_type=client_credentials', `${clientId}:${clientSecret}`);
@@ -130,8 +130,8 @@ describe('token endpoint (airsign-notes.md): POST /oidc/token, client credential
 	});
 });
 
-describe('5 authentication', () => {
-	it('5: the header is Authorization: Bearer <token>; another scheme → 401', async () => {
+describe('authentication (docs/api.md#authentication)', () => {
+	it('the header is Authorization: Bearer <token>; another scheme → 401', async () => {
 		const res = await fetch(`${sandbox().baseUrl}/api/v1/Sessions`, {
 			headers: { Authorization: sandbox().demo.accessToken },
 		});
@@ -142,14 +142,14 @@ describe('5 authentication', () => {
 		expect(basic.status).toBe(401);
 	});
 
-	it('5: the Bearer scheme name is case-insensitive', async () => {
+	it('the Bearer scheme name is case-insensitive', async () => {
 		const res = await fetch(`${sandbox().baseUrl}/api/v1/Sessions`, {
 			headers: { Authorization: `bearer ${sandbox().demo.accessToken}` },
 		});
 		expect(res.status).toBe(200);
 	});
 
-	it('5: a token of a reset sandbox is no longer valid (issued tokens are revoked)', async () => {
+	it('a token of a reset sandbox is no longer valid (issued tokens are revoked)', async () => {
 		const token = sandbox().issueToken();
 		sandbox().reset();
 		expect((await list(sandbox(), '', token)).status).toBe(401);

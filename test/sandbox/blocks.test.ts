@@ -22,8 +22,8 @@ const expectRefused = async (
 	expect(sandbox().listAllSessions()).toHaveLength(before);
 };
 
-describe('4 block document: the document', () => {
-	it('4 format must be "blocks"', async () => {
+describe('block document (docs/api.md#block-documents): the document', () => {
+	it('format must be "blocks"', async () => {
 		await expectRefused(
 			withDocument({ ...blockDocument(), format: 'pdf' }),
 			'VALIDATION_ERROR',
@@ -31,7 +31,7 @@ describe('4 block document: the document', () => {
 		);
 	});
 
-	it('4 title is required', async () => {
+	it('title is required', async () => {
 		await expectRefused(
 			withDocument({ ...blockDocument(), title: '  ' }),
 			'VALIDATION_ERROR',
@@ -39,7 +39,7 @@ describe('4 block document: the document', () => {
 		);
 	});
 
-	it('4 title must fit one line: 40 characters accepted, 41 → TITLE_TOO_LONG (sandbox decision)', async () => {
+	it('title must fit one line: 40 characters accepted, 41 → TITLE_TOO_LONG (sandbox decision)', async () => {
 		expect((await withDocument({ ...blockDocument(), title: 'T'.repeat(40) })).status).toBe(200);
 		await expectRefused(
 			withDocument({ ...blockDocument(), title: 'T'.repeat(41) }),
@@ -48,7 +48,7 @@ describe('4 block document: the document', () => {
 		);
 	});
 
-	it('4 subtitle: at most 200 characters', async () => {
+	it('subtitle: at most 200 characters', async () => {
 		expect((await withDocument({ ...blockDocument(), subtitle: 's'.repeat(200) })).status).toBe(
 			200,
 		);
@@ -59,7 +59,7 @@ describe('4 block document: the document', () => {
 		);
 	});
 
-	it('4 footerLabel: optional text', async () => {
+	it('footerLabel: optional text', async () => {
 		expect((await withDocument({ ...blockDocument(), footerLabel: 'Confidential' })).status).toBe(
 			200,
 		);
@@ -70,7 +70,7 @@ describe('4 block document: the document', () => {
 		);
 	});
 
-	it('4 blocks: 1 to 500', async () => {
+	it('blocks: 1 to 500', async () => {
 		await expectRefused(
 			withDocument({ ...blockDocument(), blocks: [] }),
 			'VALIDATION_ERROR',
@@ -87,8 +87,8 @@ describe('4 block document: the document', () => {
 	});
 });
 
-describe('4 block document: each block type', () => {
-	it('4 heading: text required, at most 500 characters', async () => {
+describe('block document (docs/api.md#block-documents): each block type', () => {
+	it('heading: text required, at most 500 characters', async () => {
 		expect((await withBlock({ type: 'heading', text: 'h'.repeat(500) })).status).toBe(200);
 		await expectRefused(
 			withBlock({ type: 'heading', text: 'h'.repeat(501) }),
@@ -102,7 +102,7 @@ describe('4 block document: each block type', () => {
 		);
 	});
 
-	it('4 paragraph: text required; "\\n" breaks a line; bold and muted are booleans', async () => {
+	it('paragraph: text required; "\\n" breaks a line; bold and muted are booleans', async () => {
 		expect(
 			(await withBlock({ type: 'paragraph', text: 'a\nb', bold: true, muted: false })).status,
 		).toBe(200);
@@ -118,7 +118,7 @@ describe('4 block document: each block type', () => {
 		);
 	});
 
-	it('4 paragraph fontSize: 7 to 24', async () => {
+	it('paragraph fontSize: 7 to 24', async () => {
 		for (const size of [7, 24]) {
 			expect((await withBlock({ type: 'paragraph', text: 'x', fontSize: size })).status).toBe(200);
 		}
@@ -131,7 +131,7 @@ describe('4 block document: each block type', () => {
 		}
 	});
 
-	it('4 spacer: height 1 to 600 points, required', async () => {
+	it('spacer: height 1 to 600 points, required', async () => {
 		for (const height of [1, 600])
 			expect((await withBlock({ type: 'spacer', height })).status).toBe(200);
 		for (const height of [0, 601, undefined]) {
@@ -143,11 +143,11 @@ describe('4 block document: each block type', () => {
 		}
 	});
 
-	it('4 pageBreak: no fields', async () => {
+	it('pageBreak: no fields', async () => {
 		expect((await withBlock({ type: 'pageBreak' })).status).toBe(200);
 	});
 
-	it('4 signatureBlock: label required, at most 100 characters', async () => {
+	it('signatureBlock: label required, at most 100 characters', async () => {
 		const doc = (label: unknown) =>
 			withDocument({
 				...blockDocument(),
@@ -162,7 +162,7 @@ describe('4 block document: each block type', () => {
 		await expectRefused(doc(''), 'VALIDATION_ERROR', 'files[0].document.blocks[0].label');
 	});
 
-	it('4 signatureBlock: names a declared recipient key, else UNKNOWN_RECIPIENT_KEY', async () => {
+	it('signatureBlock: names a declared recipient key, else UNKNOWN_RECIPIENT_KEY', async () => {
 		await expectRefused(
 			withBlock({ type: 'signatureBlock', recipient: 'bob', label: 'Bob' }),
 			'UNKNOWN_RECIPIENT_KEY',
@@ -170,7 +170,7 @@ describe('4 block document: each block type', () => {
 		);
 	});
 
-	it('4 each signer has exactly one signature block: none → MISSING_SIGNATURE_BLOCK, two → DUPLICATE_SIGNATURE_BLOCK', async () => {
+	it('each signer has exactly one signature block: none → MISSING_SIGNATURE_BLOCK, two → DUPLICATE_SIGNATURE_BLOCK', async () => {
 		await expectRefused(
 			withDocument({ ...blockDocument(), blocks: [{ type: 'paragraph', text: 'x' }] }),
 			'MISSING_SIGNATURE_BLOCK',
@@ -183,7 +183,7 @@ describe('4 block document: each block type', () => {
 		);
 	});
 
-	it('4 an unknown block type is refused', async () => {
+	it('an unknown block type is refused', async () => {
 		await expectRefused(
 			withBlock({ type: 'image', src: 'x' }),
 			'VALIDATION_ERROR',

@@ -19,8 +19,8 @@ const upload = async (token?: string) =>
 		})
 	).body.fileId as string;
 
-describe('1.1 Create Session', () => {
-	it('1.1 a draft by default: the session as Get Session shows it, plus draftUrl', async () => {
+describe('Create Session (docs/api.md#create-session)', () => {
+	it('a draft by default: the session as Get Session shows it, plus draftUrl', async () => {
 		const res = await create(createBody());
 		expect(res.status).toBe(200);
 		const id = res.body.sessionId;
@@ -59,14 +59,14 @@ describe('1.1 Create Session', () => {
 		expect(sandbox().outbox).toEqual([]);
 	});
 
-	it('1.1 the draftUrl opens a page in the sandbox', async () => {
+	it('the draftUrl opens a page in the sandbox', async () => {
 		const res = await create(createBody());
 		const page = await fetch(res.body.draftUrl);
 		expect(page.status).toBe(200);
 		expect(await page.text()).toContain('Service agreement');
 	});
 
-	it('1.1 sendImmediately: pending with sentAt, invitations emailed, no draftUrl', async () => {
+	it('sendImmediately: pending with sentAt, invitations emailed, no draftUrl', async () => {
 		const res = await create(createBody({ sendImmediately: true, expiryDays: 7 }));
 		expect(res.body).toMatchObject({
 			status: 'pending',
@@ -77,20 +77,20 @@ describe('1.1 Create Session', () => {
 		expect(sandbox().outbox.map((m) => m.to)).toEqual(['ann@example.com']);
 	});
 
-	it('1.1 name: 1 to 50 characters', async () => {
+	it('name: 1 to 50 characters', async () => {
 		expect((await create(createBody({ name: 'n'.repeat(50) }))).status).toBe(200);
 		sandbox().reset();
 		await refused(createBody({ name: 'n'.repeat(51) }), 400, 'VALIDATION_ERROR', 'name');
 		await refused(createBody({ name: '' }), 400, 'VALIDATION_ERROR', 'name');
 	});
 
-	it('1.1 files: 1 to 10 entries', async () => {
+	it('files: 1 to 10 entries', async () => {
 		await refused(createBody({ files: [] }), 400, 'VALIDATION_ERROR', 'files');
 		const eleven = Array.from({ length: 11 }, () => ({ type: 'pageBreak' }));
 		await refused(createBody({ files: eleven }), 400, 'VALIDATION_ERROR', 'files');
 	});
 
-	it('1.1 files: at least one block document, else NO_BLOCK_DOCUMENT', async () => {
+	it('files: at least one block document, else NO_BLOCK_DOCUMENT', async () => {
 		const fileId = await upload();
 		await refused(
 			createBody({ files: [{ type: 'uploadedPdf', fileId }] }),
@@ -100,7 +100,7 @@ describe('1.1 Create Session', () => {
 		);
 	});
 
-	it('1.1 / spec 2.2 uploaded PDFs ride along as reference documents (fileName optional)', async () => {
+	it('uploaded PDFs ride along as reference documents (fileName optional)', async () => {
 		const fileId = await upload();
 		const res = await create(
 			createBody({
@@ -118,7 +118,7 @@ describe('1.1 Create Session', () => {
 		]);
 	});
 
-	it("1.1 an uploaded file that does not exist, or is another organisation's → FILE_NOT_FOUND", async () => {
+	it("an uploaded file that does not exist, or is another organisation's → FILE_NOT_FOUND", async () => {
 		const theirs = await upload(sandbox().other.accessToken);
 		await refused(
 			createBody({
@@ -133,7 +133,7 @@ describe('1.1 Create Session', () => {
 		);
 	});
 
-	it('1.1 recipients: 1 to 20', async () => {
+	it('recipients: 1 to 20', async () => {
 		await refused(createBody({ recipients: [] }), 400, 'VALIDATION_ERROR', 'recipients');
 		const keys = Array.from({ length: 21 }, (_, i) => `r${i}`);
 		await refused(
@@ -147,7 +147,7 @@ describe('1.1 Create Session', () => {
 		);
 	});
 
-	it('1.1 recipient keys: letters, digits, "_" and "-"; unique (DUPLICATE_RECIPIENT_KEY)', async () => {
+	it('recipient keys: letters, digits, "_" and "-"; unique (DUPLICATE_RECIPIENT_KEY)', async () => {
 		const doc = (keys: string[]) => [{ type: 'blocks', document: blockDocument(keys) }];
 		expect(
 			(
@@ -183,7 +183,7 @@ describe('1.1 Create Session', () => {
 		);
 	});
 
-	it('1.1 recipients need a name and an email that is an email', async () => {
+	it('recipients need a name and an email that is an email', async () => {
 		await refused(
 			createBody({ recipients: [{ key: 'ann', name: 'Ann', email: 'not-an-email' }] }),
 			400,
@@ -198,7 +198,7 @@ describe('1.1 Create Session', () => {
 		);
 	});
 
-	it('1.1 signingOrder orders the recipients', async () => {
+	it('signingOrder orders the recipients', async () => {
 		const res = await create(
 			createBody({
 				recipients: [
@@ -211,7 +211,7 @@ describe('1.1 Create Session', () => {
 		expect(res.body.recipients.map((r: { name: string }) => r.name)).toEqual(['Bob', 'Ann']);
 	});
 
-	it('1.1 expiryDays 1 to 730; reminderFrequency daily, weekly, monthly, quarterly', async () => {
+	it('expiryDays 1 to 730; reminderFrequency daily, weekly, monthly, quarterly', async () => {
 		await refused(createBody({ expiryDays: 0 }), 400, 'VALIDATION_ERROR', 'expiryDays');
 		await refused(createBody({ expiryDays: 731 }), 400, 'VALIDATION_ERROR', 'expiryDays');
 		await refused(
@@ -231,7 +231,7 @@ describe('1.1 Create Session', () => {
 		});
 	});
 
-	it('1.1 plan feature "Session Expiry": expiry or reminders without it → 403 naming the feature', async () => {
+	it('plan feature "Session Expiry": expiry or reminders without it → 403 naming the feature', async () => {
 		sandbox().setPlanFeatures(sandbox().demo.orgId, []);
 		for (const extra of [
 			{ expiryDays: 5 },
@@ -245,13 +245,13 @@ describe('1.1 Create Session', () => {
 		expect((await create(createBody())).status).toBe(200);
 	});
 
-	it('1.1 scope write:sessions (403 INSUFFICIENT_SCOPE); 401 without a token', async () => {
+	it('scope write:sessions (403 INSUFFICIENT_SCOPE); 401 without a token', async () => {
 		const token = sandbox().issueToken({ scopes: ['write:files'] });
 		expect((await create(createBody(), token)).body.code).toBe('INSUFFICIENT_SCOPE');
 		expect((await create(createBody(), null)).status).toBe(401);
 	});
 
-	it('1.1 not idempotent: the same body twice makes two sessions', async () => {
+	it('not idempotent: the same body twice makes two sessions', async () => {
 		await create(createBody());
 		await create(createBody());
 		expect(sandbox().listAllSessions()).toHaveLength(2);

@@ -51,8 +51,8 @@ function seed(s: Sandbox): Session[] {
 	];
 }
 
-describe('4.3 List Sessions: response', () => {
-	it('4.3 success: sessions with exactly the 2.3 fields, recipients with the 2.4 fields, and pagination', async () => {
+describe('List Sessions (docs/api.md#list-sessions): response', () => {
+	it('success: sessions and recipients with exactly their documented fields, and pagination', async () => {
 		const [alpha] = seed(sandbox());
 		const res = await list(sandbox(), 'name=alpha');
 		expect(res.status).toBe(200);
@@ -83,7 +83,7 @@ describe('4.3 List Sessions: response', () => {
 		});
 	});
 
-	it('2.3: completedDate is set for completed sessions, null otherwise', async () => {
+	it('completedDate is set for completed sessions, null otherwise', async () => {
 		seed(sandbox());
 		const res = await list(sandbox(), 'sortBy=createdAt&sortOrder=asc');
 		expect(res.body.sessions.map((s: { completedDate: string | null }) => s.completedDate)).toEqual(
@@ -91,7 +91,7 @@ describe('4.3 List Sessions: response', () => {
 		);
 	});
 
-	it("5: only the caller's organisation's sessions are listed", async () => {
+	it("only the caller's organisation's sessions are listed", async () => {
 		const mine = sandbox().createSession({ name: 'mine' });
 		sandbox().createSession({ name: 'theirs', orgId: sandbox().other.orgId });
 		expect(ids(await list(sandbox()))).toEqual([mine.sessionId]);
@@ -99,26 +99,26 @@ describe('4.3 List Sessions: response', () => {
 		expect(theirs.body.sessions.map((s: { name: string }) => s.name)).toEqual(['theirs']);
 	});
 
-	it('5: missing or invalid token → 401 (not counted, no rate-limit headers)', async () => {
+	it('missing or invalid token → 401 (not counted, no rate-limit headers)', async () => {
 		const res = await list(sandbox(), '', null);
 		expect([res.status, res.body.code]).toEqual([401, 'UNAUTHORIZED']);
 		expect((await list(sandbox(), '', 'bogus')).status).toBe(401);
 		expect(res.headers.get('x-ratelimit-limit')).toBeNull();
 	});
 
-	it('5 scopes: any valid token may list (scope not shown by the spec)', async () => {
+	it('scopes: any valid token may list (AirSign names no scope)', async () => {
 		const token = sandbox().issueToken({ scopes: [] });
 		expect((await list(sandbox(), '', token)).status).toBe(200);
 	});
 });
 
-describe('4.3 List Sessions: filters', () => {
-	it('4.3 status: one status', async () => {
+describe('List Sessions (docs/api.md#list-sessions): filters', () => {
+	it('status: one status', async () => {
 		const [, beta] = seed(sandbox());
 		expect(ids(await list(sandbox(), 'status=pending'))).toEqual([beta.sessionId]);
 	});
 
-	it('4.3 status: a comma-separated list selects several', async () => {
+	it('status: a comma-separated list selects several', async () => {
 		const [alpha, beta, , , epsilon] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'status=draft,pending,cancelled')))).toEqual(
 			new Set([alpha.sessionId, beta.sessionId, epsilon.sessionId]),
@@ -126,7 +126,7 @@ describe('4.3 List Sessions: filters', () => {
 	});
 
 	it.each(['archived', 'Draft', 'draft,', 'draft, pending', ''])(
-		'4.3 status: %j is not an allowed value → 400 VALIDATION_ERROR',
+		'status: %j is not an allowed value → 400 VALIDATION_ERROR',
 		async (value) => {
 			const res = await list(sandbox(), `status=${encodeURIComponent(value)}`);
 			expect(res.status).toBe(400);
@@ -134,7 +134,7 @@ describe('4.3 List Sessions: filters', () => {
 		},
 	);
 
-	it('4.3 name: case-insensitive substring match', async () => {
+	it('name: case-insensitive substring match', async () => {
 		const [, beta, gamma] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'name=A%20C')))).toEqual(new Set([gamma.sessionId]));
 		expect(ids(await list(sandbox(), 'name=NDA'))).toEqual([beta.sessionId]);
@@ -142,7 +142,7 @@ describe('4.3 List Sessions: filters', () => {
 		expect(ids(await list(sandbox(), 'name=zzz'))).toEqual([]);
 	});
 
-	it('4.3 recipientEmail: sessions with a recipient of that email (any position, case-insensitive, whole address)', async () => {
+	it('recipientEmail: sessions with a recipient of that email (any position, case-insensitive, whole address)', async () => {
 		const [alpha, beta, gamma] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'recipientEmail=cy%40example.com')))).toEqual(
 			new Set([beta.sessionId, gamma.sessionId]),
@@ -153,21 +153,21 @@ describe('4.3 List Sessions: filters', () => {
 		expect(ids(await list(sandbox(), 'recipientEmail=example.com'))).toEqual([]);
 	});
 
-	it('4.3 createdAfter: strictly after', async () => {
+	it('createdAfter: strictly after', async () => {
 		const [, , , delta, epsilon] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'createdAfter=2025-06-03T00:00:00.000Z')))).toEqual(
 			new Set([delta.sessionId, epsilon.sessionId]),
 		);
 	});
 
-	it('4.3 createdBefore: strictly before', async () => {
+	it('createdBefore: strictly before', async () => {
 		const [alpha, beta] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'createdBefore=2025-06-03T00:00:00.000Z')))).toEqual(
 			new Set([alpha.sessionId, beta.sessionId]),
 		);
 	});
 
-	it('4.3 updatedAfter: strictly after by default (a session updated at exactly that instant is excluded)', async () => {
+	it('updatedAfter: strictly after by default (a session updated at exactly that instant is excluded)', async () => {
 		const [alpha, , , delta, epsilon] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
 			new Set([delta.sessionId, epsilon.sessionId]),
@@ -177,7 +177,7 @@ describe('4.3 List Sessions: filters', () => {
 		);
 	});
 
-	it('4.3 updatedAfter with updatedAfterInclusive: >= (the session at exactly that instant is included)', async () => {
+	it('updatedAfter with updatedAfterInclusive: >= (the session at exactly that instant is included)', async () => {
 		const [alpha, , , delta, epsilon] = seed(sandbox());
 		sandbox().config.updatedAfterInclusive = true;
 		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
@@ -185,14 +185,14 @@ describe('4.3 List Sessions: filters', () => {
 		);
 	});
 
-	it('4.3 updatedBefore: strictly before', async () => {
+	it('updatedBefore: strictly before', async () => {
 		const [, beta, gamma] = seed(sandbox());
 		expect(new Set(ids(await list(sandbox(), 'updatedBefore=2025-06-05T00:00:00.000Z')))).toEqual(
 			new Set([beta.sessionId, gamma.sessionId]),
 		);
 	});
 
-	it('4.3 datetimes: offsets and whole-second forms are ISO 8601 too', async () => {
+	it('datetimes: offsets and whole-second forms are ISO 8601 too', async () => {
 		const [, , , delta, epsilon] = seed(sandbox());
 		// 2025-06-05T10:00:00+10:00 is 2025-06-05T00:00:00Z.
 		expect(
@@ -213,13 +213,13 @@ describe('4.3 List Sessions: filters', () => {
 		['updatedAfter', '2025-06-05T10:00:00 10:00'],
 		['updatedBefore', '2025-02-30T00:00:00Z'],
 		['updatedAfter', '1718546520'],
-	])('4.3 %s=%j is not an ISO 8601 datetime → 400 VALIDATION_ERROR', async (field, value) => {
+	])('%s=%j is not an ISO 8601 datetime → 400 VALIDATION_ERROR', async (field, value) => {
 		const res = await list(sandbox(), `${field}=${encodeURIComponent(value)}`);
 		expect(res.status).toBe(400);
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
 	});
 
-	it('4.3 filters combine (AND)', async () => {
+	it('filters combine (AND)', async () => {
 		const [, , gamma] = seed(sandbox());
 		expect(
 			ids(
@@ -232,36 +232,36 @@ describe('4.3 List Sessions: filters', () => {
 	});
 });
 
-describe('4.3 List Sessions: sorting', () => {
-	it('4.3 sortBy default updatedAt, sortOrder default desc', async () => {
+describe('List Sessions (docs/api.md#list-sessions): sorting', () => {
+	it('sortBy default updatedAt, sortOrder default desc', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
 		expect(ids(await list(sandbox()))).toEqual(
 			[epsilon, delta, alpha, gamma, beta].map((s) => s.sessionId),
 		);
 	});
 
-	it('4.3 sortOrder=asc', async () => {
+	it('sortOrder=asc', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
 		expect(ids(await list(sandbox(), 'sortOrder=asc'))).toEqual(
 			[beta, gamma, alpha, delta, epsilon].map((s) => s.sessionId),
 		);
 	});
 
-	it('4.3 sortBy=createdAt', async () => {
+	it('sortBy=createdAt', async () => {
 		const sessions = seed(sandbox());
 		expect(ids(await list(sandbox(), 'sortBy=createdAt'))).toEqual(
 			[...sessions].reverse().map((s) => s.sessionId),
 		);
 	});
 
-	it('4.3 sortBy=name (case-insensitive)', async () => {
+	it('sortBy=name (case-insensitive)', async () => {
 		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
 		expect(ids(await list(sandbox(), 'sortBy=name&sortOrder=asc'))).toEqual(
 			[alpha, beta, delta, epsilon, gamma].map((s) => s.sessionId),
 		);
 	});
 
-	it('4.3 sortBy=completedDate: sessions without one come last in both directions', async () => {
+	it('sortBy=completedDate: sessions without one come last in both directions', async () => {
 		const [, , gamma, delta] = seed(sandbox());
 		const desc = ids(await list(sandbox(), 'sortBy=completedDate'));
 		expect(desc.slice(0, 2)).toEqual([gamma.sessionId, delta.sessionId]);
@@ -274,7 +274,7 @@ describe('4.3 List Sessions: sorting', () => {
 		['sortBy', 'updatedat'],
 		['sortOrder', 'DESC'],
 		['sortOrder', 'up'],
-	])('4.3 %s=%s is not allowed → 400 VALIDATION_ERROR', async (field, value) => {
+	])('%s=%s is not allowed → 400 VALIDATION_ERROR', async (field, value) => {
 		const res = await list(sandbox(), `${field}=${value}`);
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
 		expect(res.status).toBe(400);
@@ -296,15 +296,15 @@ describe('4.3 List Sessions: sorting', () => {
 	});
 });
 
-describe('4.3 / 8 List Sessions: pagination', () => {
-	it('8 page size: default limit 50, offset 0', async () => {
+describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
+	it('page size: default limit 50, offset 0', async () => {
 		for (let i = 0; i < 55; i++) sandbox().createSession({ name: `s${i}` });
 		const res = await list(sandbox());
 		expect(res.body.sessions).toHaveLength(50);
 		expect(res.body.pagination).toEqual({ total: 55, limit: 50, offset: 0, hasMore: true });
 	});
 
-	it('8 page size: limit 100 is the maximum accepted', async () => {
+	it('page size: limit 100 is the maximum accepted', async () => {
 		for (let i = 0; i < 105; i++) sandbox().createSession();
 		const res = await list(sandbox(), 'limit=100');
 		expect(res.body.sessions).toHaveLength(100);
@@ -312,7 +312,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 	});
 
 	it.each(['101', '0', '-1', '1.5', 'ten', ''])(
-		'8 page size: limit=%j → 400 VALIDATION_ERROR',
+		'page size: limit=%j → 400 VALIDATION_ERROR',
 		async (value) => {
 			const res = await list(sandbox(), `limit=${value}`);
 			expect([res.status, res.body.code, res.body.field]).toEqual([
@@ -323,7 +323,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		},
 	);
 
-	it.each(['-1', '2.0', 'x', ''])('8 offset: offset=%j → 400 VALIDATION_ERROR', async (value) => {
+	it.each(['-1', '2.0', 'x', ''])('offset: offset=%j → 400 VALIDATION_ERROR', async (value) => {
 		const res = await list(sandbox(), `offset=${value}`);
 		expect([res.status, res.body.code, res.body.field]).toEqual([
 			400,
@@ -332,7 +332,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		]);
 	});
 
-	it('4.3 paging: increasing offset by limit while hasMore visits every session once', async () => {
+	it('paging: increasing offset by limit while hasMore visits every session once', async () => {
 		for (let i = 0; i < 7; i++)
 			sandbox().createSession({
 				name: `s${i}`,
@@ -351,7 +351,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		expect(new Set(seen).size).toBe(7);
 	});
 
-	it('2.6: an offset past the end gives no sessions and hasMore false', async () => {
+	it('an offset past the end gives no sessions and hasMore false', async () => {
 		seed(sandbox());
 		const res = await list(sandbox(), 'offset=10');
 		expect(res.body).toEqual({
@@ -360,7 +360,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		});
 	});
 
-	it('2.6: total counts all matches of the filters, not the page', async () => {
+	it('total counts all matches of the filters, not the page', async () => {
 		seed(sandbox());
 		expect((await list(sandbox(), 'status=completed&limit=1')).body.pagination).toEqual({
 			total: 2,
@@ -370,7 +370,7 @@ describe('4.3 / 8 List Sessions: pagination', () => {
 		});
 	});
 
-	it('4.3: a parameter given twice → 400 VALIDATION_ERROR (status takes a comma list instead)', async () => {
+	it('a parameter given twice → 400 VALIDATION_ERROR (status takes a comma list instead)', async () => {
 		const res = await list(sandbox(), 'status=draft&status=pending');
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
 	});

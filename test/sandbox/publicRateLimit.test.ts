@@ -5,8 +5,8 @@ import { activeTemplate, createBody, createSessionCall, fromTemplateCall } from 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const RESET = String(Math.ceil(Date.parse('2025-06-16T15:22:00.000Z') / 1000));
 
-describe('3 the public API budget (sandbox decision: 600 an hour, shared, separate from List Sessions)', () => {
-	it('3 every answer carries X-RateLimit-Limit 600, Remaining and Reset, 200 and 4xx alike', async () => {
+describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, shared, separate from List Sessions)', () => {
+	it('every answer carries X-RateLimit-Limit 600, Remaining and Reset, 200 and 4xx alike', async () => {
 		const session = sandbox().createSession();
 		const ok = await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`);
 		expect(ok.headers.get('x-ratelimit-limit')).toBe('600');
@@ -21,7 +21,7 @@ describe('3 the public API budget (sandbox decision: 600 an hour, shared, separa
 		expect(missing.headers.get('x-ratelimit-remaining')).toBe('598');
 	});
 
-	it('3 one budget for every endpoint of the public API; List Sessions keeps its own', async () => {
+	it('one budget for every endpoint of the public API; List Sessions keeps its own', async () => {
 		sandbox().config.publicRateLimitPerHour = 3;
 		const template = activeTemplate(sandbox());
 		const session = sandbox().createSession({ status: 'pending' });
@@ -43,7 +43,7 @@ describe('3 the public API budget (sandbox decision: 600 an hour, shared, separa
 		expect(listed.headers.get('x-ratelimit-limit')).toBe('60');
 	});
 
-	it('3 a 429 is not processed and costs nothing; the window resets after the hour', async () => {
+	it('a 429 is not processed and costs nothing; the window resets after the hour', async () => {
 		sandbox().config.publicRateLimitPerHour = 1;
 		await createSessionCall(sandbox(), createBody());
 		expect((await createSessionCall(sandbox(), createBody())).status).toBe(429);
@@ -52,7 +52,7 @@ describe('3 the public API budget (sandbox decision: 600 an hour, shared, separa
 		expect((await createSessionCall(sandbox(), createBody())).status).toBe(200);
 	});
 
-	it('3 a 401 does not count; the budget is per organisation', async () => {
+	it('a 401 does not count; the budget is per organisation', async () => {
 		sandbox().config.publicRateLimitPerHour = 1;
 		await call(sandbox(), 'GET', '/api/v1/Templates', { token: null });
 		expect((await call(sandbox(), 'GET', '/api/v1/Templates')).status).toBe(200);

@@ -4,8 +4,8 @@ import { call, list, useSandbox } from './helpers';
 const START = Date.parse('2025-06-16T14:00:00.000Z');
 const sandbox = useSandbox({ now: START });
 
-describe('8 rate limit: 60 List Sessions requests per hour per organisation', () => {
-	it('8 headers: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds) on a 200, no Retry-After', async () => {
+describe('rate limit (docs/api.md#rate-limits): 60 List Sessions requests per hour per organisation', () => {
+	it('headers: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds) on a 200, no Retry-After', async () => {
 		const res = await list(sandbox());
 		expect(res.status).toBe(200);
 		expect(res.headers.get('x-ratelimit-limit')).toBe('60');
@@ -14,7 +14,7 @@ describe('8 rate limit: 60 List Sessions requests per hour per organisation', ()
 		expect(res.headers.get('retry-after')).toBeNull();
 	});
 
-	it('8 headers: present on a 400 too, and a 400 consumes budget', async () => {
+	it('headers: present on a 400 too, and a 400 consumes budget', async () => {
 		await list(sandbox());
 		const res = await list(sandbox(), 'limit=1000');
 		expect(res.status).toBe(400);
@@ -24,7 +24,7 @@ describe('8 rate limit: 60 List Sessions requests per hour per organisation', ()
 		expect(res.headers.get('retry-after')).toBeNull();
 	});
 
-	it('8 / 7: the 61st request in the hour → 429 RATE_LIMITED with Retry-After and the rate-limit headers', async () => {
+	it('the 61st request in the hour → 429 RATE_LIMITED with Retry-After and the rate-limit headers', async () => {
 		for (let i = 0; i < 60; i++) expect((await list(sandbox(), 'limit=1')).status).toBe(200);
 		sandbox().clock.advance(600_000);
 		const res = await list(sandbox());
@@ -35,7 +35,7 @@ describe('8 rate limit: 60 List Sessions requests per hour per organisation', ()
 		expect(res.headers.get('x-ratelimit-reset')).toBe(String(START / 1000 + 3600));
 	});
 
-	it('8: a 429 does not consume budget, and the window resets after an hour by the sandbox clock', async () => {
+	it('a 429 does not consume budget, and the window resets after an hour by the sandbox clock', async () => {
 		sandbox().config.rateLimitPerHour = 2;
 		await list(sandbox());
 		await list(sandbox());
@@ -49,27 +49,27 @@ describe('8 rate limit: 60 List Sessions requests per hour per organisation', ()
 		expect(fresh.headers.get('x-ratelimit-reset')).toBe(String(START / 1000 + 7200));
 	});
 
-	it('8: Retry-After is whole seconds, rounded up, at least 1', async () => {
+	it('Retry-After is whole seconds, rounded up, at least 1', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		await list(sandbox());
 		sandbox().clock.advance(3600_000 - 200);
 		expect((await list(sandbox())).headers.get('retry-after')).toBe('1');
 	});
 
-	it('8: the budget is per organisation', async () => {
+	it('the budget is per organisation', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		await list(sandbox());
 		expect((await list(sandbox())).status).toBe(429);
 		expect((await list(sandbox(), '', sandbox().other.accessToken)).status).toBe(200);
 	});
 
-	it('8: every token of an organisation shares its budget', async () => {
+	it('every token of an organisation shares its budget', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		await list(sandbox());
 		expect((await list(sandbox(), '', sandbox().issueToken())).status).toBe(429);
 	});
 
-	it('8: a 401 is not counted and carries no rate-limit headers', async () => {
+	it('a 401 is not counted and carries no rate-limit headers', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		const denied = await list(sandbox(), '', null);
 		expect(denied.status).toBe(401);
@@ -77,7 +77,7 @@ describe('8 rate limit: 60 List Sessions requests per hour per organisation', ()
 		expect((await list(sandbox())).status).toBe(200);
 	});
 
-	it('8 rate limits of other operations: not shown, so Upload and Send are not limited and do not use the budget', async () => {
+	it('rate limits of other operations: none documented, so Upload and Send are not limited and do not use the budget', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		await call(sandbox(), 'POST', '/api/v1/File', { json: { fileName: 'a', data: 'JVBERi0=' } });
 		const draft = sandbox().createSession();

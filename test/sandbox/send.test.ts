@@ -7,8 +7,8 @@ const send = (sessionId: string, token?: string | null) =>
 	call(sandbox(), 'POST', `/api/v1/Session/${sessionId}/Send`, { token });
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('4.2 Send Session', () => {
-	it('3 draft → pending: 200 with sessionId, status pending, sentAt and recipients (recipientId, name, email, signingOrder only)', async () => {
+describe('Send Session (docs/api.md#send-session)', () => {
+	it('draft → pending: 200 with sessionId, status pending, sentAt and recipients (recipientId, name, email, signingOrder only)', async () => {
 		const draft = sandbox().createSession({
 			name: 'Contract',
 			recipients: [
@@ -38,7 +38,7 @@ describe('4.2 Send Session', () => {
 		]);
 	});
 
-	it('3 also happens: sentAt is set and updatedAt moves to the send time; recipients become sent', async () => {
+	it('sending: sentAt is set and updatedAt moves to the send time; recipients become sent', async () => {
 		const draft = sandbox().createSession({ createdAt: '2025-06-01T00:00:00.000Z' });
 		expect(draft.recipients[0].status).toBe('notSent');
 		sandbox().clock.advance(5000);
@@ -54,7 +54,7 @@ describe('4.2 Send Session', () => {
 		expect(listed.updatedAt).toBe('2025-06-16T14:22:05.123Z');
 	});
 
-	it('3 also happens: signing invitations are emailed to every recipient (outbox)', async () => {
+	it('sending: signing invitations are emailed to every recipient (outbox)', async () => {
 		const draft = sandbox().createSession({
 			name: 'NDA',
 			recipients: [
@@ -81,7 +81,7 @@ describe('4.2 Send Session', () => {
 		]);
 	});
 
-	it('3 also happens: with expiryDays the expiry period starts at the moment of sending', async () => {
+	it('sending: with expiryDays the expiry period starts at the moment of sending', async () => {
 		const draft = sandbox().createSession({ expiryDays: 7, createdAt: '2025-06-01T00:00:00.000Z' });
 		expect(draft.expiryDate).toBeNull();
 		await send(draft.sessionId);
@@ -90,14 +90,14 @@ describe('4.2 Send Session', () => {
 		expect((await list(sandbox())).body.sessions[0].expiryDate).toBe(expected);
 	});
 
-	it('3: without expiryDays no expiryDate is set', async () => {
+	it('without expiryDays no expiryDate is set', async () => {
 		const draft = sandbox().createSession();
 		await send(draft.sessionId);
 		expect(sandbox().getSession(draft.sessionId)!.expiryDate).toBeNull();
 	});
 
 	it.each(['pending', 'inProgress', 'completed', 'cancelled', 'expired'] as const)(
-		'4.2 rule 1: a %s session → 400 NOT_A_DRAFT',
+		'a %s session → 400 NOT_A_DRAFT',
 		async (status) => {
 			const session = sandbox().createSession({ status });
 			const res = await send(session.sessionId);
@@ -106,14 +106,14 @@ describe('4.2 Send Session', () => {
 		},
 	);
 
-	it('4.2 rule 1: sending twice → the second answers 400 NOT_A_DRAFT', async () => {
+	it('sending twice → the second answers 400 NOT_A_DRAFT', async () => {
 		const draft = sandbox().createSession();
 		expect((await send(draft.sessionId)).status).toBe(200);
 		expect((await send(draft.sessionId)).body.code).toBe('NOT_A_DRAFT');
 		expect(sandbox().outbox).toHaveLength(1);
 	});
 
-	it('4.2 rule 2: no recipients → 400 NO_RECIPIENTS', async () => {
+	it('no recipients → 400 NO_RECIPIENTS', async () => {
 		const draft = sandbox().createSession({ recipients: [] });
 		const res = await send(draft.sessionId);
 		expect([res.status, res.body.code]).toEqual([400, 'NO_RECIPIENTS']);
@@ -124,7 +124,7 @@ describe('4.2 Send Session', () => {
 		['no email', { name: 'Ann' }],
 		['a blank name', { name: '  ', email: 'a@example.com' }],
 		['a blank email', { name: 'Ann', email: '' }],
-	])('4.2 rule 3: a recipient with %s → 400 INCOMPLETE_RECIPIENTS', async (_label, incomplete) => {
+	])('a recipient with %s → 400 INCOMPLETE_RECIPIENTS', async (_label, incomplete) => {
 		const draft = sandbox().createSession({
 			recipients: [{ name: 'Bob', email: 'bob@example.com' }, incomplete],
 		});
@@ -133,13 +133,13 @@ describe('4.2 Send Session', () => {
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
 	});
 
-	it('4.2 rule 4: self-sign only → 400 SELF_SIGN_ONLY', async () => {
+	it('self-sign only → 400 SELF_SIGN_ONLY', async () => {
 		const draft = sandbox().createSession({ selfSignOnly: true });
 		const res = await send(draft.sessionId);
 		expect([res.status, res.body.code]).toEqual([400, 'SELF_SIGN_ONLY']);
 	});
 
-	it('4.2 rules are checked in the spec order (not a draft before recipients before self-sign)', async () => {
+	it('rules are checked in order (not a draft before recipients before self-sign)', async () => {
 		const notDraft = sandbox().createSession({
 			status: 'pending',
 			recipients: [],
@@ -155,41 +155,41 @@ describe('4.2 Send Session', () => {
 		expect((await send(incomplete.sessionId)).body.code).toBe('INCOMPLETE_RECIPIENTS');
 	});
 
-	it('4.2 rule 5 / 7: missing token → 401 (session unchanged)', async () => {
+	it('missing token → 401 (session unchanged)', async () => {
 		const draft = sandbox().createSession();
 		const res = await send(draft.sessionId, null);
 		expect([res.status, res.body.code]).toEqual([401, 'UNAUTHORIZED']);
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
 	});
 
-	it('4.2 rule 5 / 7: invalid token → 401', async () => {
+	it('invalid token → 401', async () => {
 		const draft = sandbox().createSession();
 		expect((await send(draft.sessionId, 'garbage')).status).toBe(401);
 	});
 
-	it('4.2 rule 6 / 7: unknown session → 404 NOT_FOUND', async () => {
+	it('unknown session → 404 NOT_FOUND', async () => {
 		const res = await send(randomUUID());
 		expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
 	});
 
-	it('4.2 rule 6: a sessionId that is not a UUID → 404 NOT_FOUND', async () => {
+	it('a sessionId that is not a UUID → 404 NOT_FOUND', async () => {
 		expect((await send('not-a-uuid')).status).toBe(404);
 	});
 
-	it("4.2 rule 6 and 5: another organisation's session → 404 and stays a draft", async () => {
+	it("another organisation's session → 404 and stays a draft", async () => {
 		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId });
 		expect((await send(theirs.sessionId)).status).toBe(404);
 		expect(sandbox().getSession(theirs.sessionId)!.status).toBe('draft');
 	});
 
-	it('5 scopes: Send Session needs write:sessions → 403 INSUFFICIENT_SCOPE with write:files only', async () => {
+	it('scopes: Send Session needs write:sessions → 403 INSUFFICIENT_SCOPE with write:files only', async () => {
 		const draft = sandbox().createSession();
 		const token = sandbox().issueToken({ scopes: ['write:files'] });
 		const res = await send(draft.sessionId, token);
 		expect([res.status, res.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
 	});
 
-	it('4.2 request body: none is needed, and one sent anyway is ignored', async () => {
+	it('request body: none is needed, and one sent anyway is ignored', async () => {
 		const draft = sandbox().createSession();
 		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, {
 			json: { status: 'completed' },

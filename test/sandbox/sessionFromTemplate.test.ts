@@ -21,8 +21,8 @@ const refused = async (json: unknown, status: number, code: string, field?: stri
 	return res;
 };
 
-describe('1.2 Create Session From Template', () => {
-	it('1.2 a draft named after the template, recipients replaced by position, tokens filled; zone-less timestamps', async () => {
+describe('Create Session From Template (docs/api.md#create-session-from-template)', () => {
+	it('a draft named after the template, recipients replaced by position, tokens filled; zone-less timestamps', async () => {
 		const template = activeTemplate(sandbox());
 		const res = await fromTemplate(valid(template.templateId));
 		expect(res.status).toBe(200);
@@ -52,7 +52,7 @@ describe('1.2 Create Session From Template', () => {
 		expect(stored.createdAt).toBe('2025-07-02T16:19:36.250Z');
 	});
 
-	it('1.2 only templateId is required when the template needs nothing', async () => {
+	it('only templateId is required when the template needs nothing', async () => {
 		const template = sandbox().createTemplate({
 			status: 'active',
 			recipients: [{ key: 'hr', name: 'HR', email: 'hr@example.com' }],
@@ -70,7 +70,7 @@ describe('1.2 Create Session From Template', () => {
 		expect(sandbox().outbox.map((m) => m.to)).toEqual(['hr@example.com']);
 	});
 
-	it("1.2 an unknown or another organisation's template → 404; a draft template → TEMPLATE_NOT_ACTIVE", async () => {
+	it("an unknown or another organisation's template → 404; a draft template → TEMPLATE_NOT_ACTIVE", async () => {
 		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId, status: 'active' });
 		await refused(valid(theirs.templateId), 404, 'NOT_FOUND');
 		await refused(valid('3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b'), 404, 'NOT_FOUND');
@@ -79,7 +79,7 @@ describe('1.2 Create Session From Template', () => {
 		await refused({}, 400, 'VALIDATION_ERROR', 'templateId');
 	});
 
-	it('1.2 more recipients than the template has → TOO_MANY_RECIPIENTS', async () => {
+	it('more recipients than the template has → TOO_MANY_RECIPIENTS', async () => {
 		const template = activeTemplate(sandbox());
 		const three = [employee, employee, employee];
 		await refused(
@@ -90,7 +90,7 @@ describe('1.2 Create Session From Template', () => {
 		);
 	});
 
-	it('1.2 a recipient with no email in the template must be given one (VALIDATION_ERROR)', async () => {
+	it('a recipient with no email in the template must be given one (VALIDATION_ERROR)', async () => {
 		const template = activeTemplate(sandbox());
 		await refused(
 			valid(template.templateId, { recipients: [] }),
@@ -106,7 +106,7 @@ describe('1.2 Create Session From Template', () => {
 		);
 	});
 
-	it('1.2 every required variable must be given → MISSING_VARIABLES naming them', async () => {
+	it('every required variable must be given → MISSING_VARIABLES naming them', async () => {
 		const template = activeTemplate(sandbox());
 		const res = await refused(
 			valid(template.templateId, { variableValues: {} }),
@@ -116,7 +116,7 @@ describe('1.2 Create Session From Template', () => {
 		expect(res.body.missing).toEqual(['startDate']);
 	});
 
-	it('1.2 variable values by type: number as a number, image a fileId, table headers and data; unknown names refused', async () => {
+	it('variable values by type: number as a number, image a fileId, table headers and data; unknown names refused', async () => {
 		const template = sandbox().createTemplate({
 			status: 'active',
 			recipients: [{ key: 'hr', name: 'HR', email: 'hr@example.com' }],
@@ -162,7 +162,7 @@ describe('1.2 Create Session From Template', () => {
 		expect(ok.status).toBe(200);
 	});
 
-	it('1.2 settings: expiry (null = never) and reminders are inherited unless given', async () => {
+	it('settings: expiry (null = never) and reminders are inherited unless given', async () => {
 		const template = activeTemplate(sandbox(), {
 			expiryDays: 14,
 			reminderEnabled: true,
@@ -183,7 +183,7 @@ describe('1.2 Create Session From Template', () => {
 		});
 	});
 
-	it('1.2 senderProfileId must be a verified profile; tags are UUIDs; completion email recipients from the list', async () => {
+	it('senderProfileId must be a verified profile; tags are UUIDs; completion email recipients from the list', async () => {
 		const id = activeTemplate(sandbox()).templateId;
 		await refused(
 			valid(id, { senderProfileId: '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b' }),
@@ -213,7 +213,7 @@ describe('1.2 Create Session From Template', () => {
 		});
 	});
 
-	it('1.2 each plan feature the organisation lacks → 403 naming it', async () => {
+	it('each plan feature the organisation lacks → 403 naming it', async () => {
 		const id = activeTemplate(sandbox()).templateId;
 		const cases: Array<[Record<string, unknown>, string]> = [
 			[{ expiryDays: 3 }, 'Session Expiry'],
@@ -233,7 +233,7 @@ describe('1.2 Create Session From Template', () => {
 		}
 	});
 
-	it('1.2 name 1–50; scope write:sessions', async () => {
+	it('name 1–50; scope write:sessions', async () => {
 		const id = activeTemplate(sandbox()).templateId;
 		await refused(valid(id, { name: 'n'.repeat(51) }), 400, 'VALIDATION_ERROR', 'name');
 		const res = await fromTemplate(valid(id), sandbox().issueToken({ scopes: ['write:files'] }));

@@ -9,8 +9,8 @@ const recipients = [
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
 
-describe('1.3 Get Session', () => {
-	it('1.3 the session in full: type, files, recipients with status and recipientType', async () => {
+describe('Get Session (docs/api.md#get-session)', () => {
+	it('the session in full: type, files, recipients with status and recipientType', async () => {
 		const session = sandbox().createSession({ status: 'pending', recipients });
 		const res = await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`);
 		expect(res.status).toBe(200);
@@ -31,7 +31,7 @@ describe('1.3 Get Session', () => {
 		});
 	});
 
-	it('1.3 401 without a token; 404 for a malformed id', async () => {
+	it('401 without a token; 404 for a malformed id', async () => {
 		const session = sandbox().createSession();
 		expect(
 			(await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`, { token: null }))
@@ -41,8 +41,8 @@ describe('1.3 Get Session', () => {
 	});
 });
 
-describe('1.4 Send Invitation', () => {
-	it('1.4 no body: the next recipient who has not signed; the answer; a reminder in the outbox; updatedAt stays', async () => {
+describe('Send Invitation (docs/api.md#send-invitation)', () => {
+	it('no body: the next recipient who has not signed; the answer; a reminder in the outbox; updatedAt stays', async () => {
 		const session = sandbox().createSession({
 			status: 'pending',
 			recipients,
@@ -70,7 +70,7 @@ describe('1.4 Send Invitation', () => {
 		expect(sandbox().getSession(session.sessionId)!.updatedAt).toBe(updatedAt);
 	});
 
-	it('1.4 a recipient chosen by recipientId or by recipientEmail (any case)', async () => {
+	it('a recipient chosen by recipientId or by recipientEmail (any case)', async () => {
 		const session = sandbox().createSession({ status: 'inProgress', recipients });
 		expect(
 			(await invite(session.sessionId, { recipientId: session.recipients[1].recipientId })).body
@@ -81,7 +81,7 @@ describe('1.4 Send Invitation', () => {
 		).toBe('ann@example.com');
 	});
 
-	it('1.4 both fields given → VALIDATION_ERROR (sandbox decision; the node sends one)', async () => {
+	it('both fields given → VALIDATION_ERROR (sandbox decision; the node sends one)', async () => {
 		const session = sandbox().createSession({ status: 'pending', recipients });
 		const res = await invite(session.sessionId, {
 			recipientId: session.recipients[0].recipientId,
@@ -91,7 +91,7 @@ describe('1.4 Send Invitation', () => {
 		expect(sandbox().outbox).toEqual([]);
 	});
 
-	it('1.4 a session not pending or inProgress → 400 SESSION_NOT_ACTIVE', async () => {
+	it('a session not pending or inProgress → 400 SESSION_NOT_ACTIVE', async () => {
 		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
 			const session = sandbox().createSession({ status, recipients });
 			const res = await invite(session.sessionId);
@@ -101,7 +101,7 @@ describe('1.4 Send Invitation', () => {
 		expect(sandbox().outbox).toEqual([]);
 	});
 
-	it("1.4 an unknown or another organisation's session → 404 NOT_FOUND; an unknown recipient → 404 RECIPIENT_NOT_FOUND", async () => {
+	it("an unknown or another organisation's session → 404 NOT_FOUND; an unknown recipient → 404 RECIPIENT_NOT_FOUND", async () => {
 		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId, status: 'pending' });
 		expect((await invite(theirs.sessionId)).body.code).toBe('NOT_FOUND');
 		const mine = sandbox().createSession({ status: 'pending', recipients });
@@ -110,14 +110,14 @@ describe('1.4 Send Invitation', () => {
 		expect(res.body.code).toBe('RECIPIENT_NOT_FOUND');
 	});
 
-	it('1.4 a recipient who already signed → 400 RECIPIENT_ALREADY_SIGNED (sandbox decision)', async () => {
+	it('a recipient who already signed → 400 RECIPIENT_ALREADY_SIGNED (sandbox decision)', async () => {
 		const session = sandbox().createSession({ status: 'pending', recipients });
 		sandbox().signRecipient(session.sessionId);
 		const res = await invite(session.sessionId, { recipientEmail: 'ann@example.com' });
 		expect(res.body.code).toBe('RECIPIENT_ALREADY_SIGNED');
 	});
 
-	it('1.4 scope write:sessions; 401 without a token', async () => {
+	it('scope write:sessions; 401 without a token', async () => {
 		const session = sandbox().createSession({ status: 'pending', recipients });
 		expect(
 			(

@@ -24,8 +24,8 @@ const templateBody = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
-describe('2.1 List Templates', () => {
-	it('2.1 default status active, sorted by name; items carry recipientCount and hasVariables', async () => {
+describe('List Templates (docs/api.md#list-templates)', () => {
+	it('default status active, sorted by name; items carry recipientCount and hasVariables', async () => {
 		activeTemplate(sandbox(), { name: 'Beta' });
 		sandbox().createTemplate({ name: 'Alpha', status: 'active' });
 		sandbox().createTemplate({ name: 'Draft one' });
@@ -46,7 +46,7 @@ describe('2.1 List Templates', () => {
 		expect((await listTemplates('status=draft')).body.templates[0].name).toBe('Draft one');
 	});
 
-	it('2.1 limit (at most 100) and offset page the list', async () => {
+	it('limit (at most 100) and offset page the list', async () => {
 		for (let i = 0; i < 5; i++) sandbox().createTemplate({ name: `T${i}`, status: 'active' });
 		const page = (await listTemplates('limit=2&offset=2')).body;
 		expect(page.templates.map((t: { name: string }) => t.name)).toEqual(['T2', 'T3']);
@@ -58,14 +58,14 @@ describe('2.1 List Templates', () => {
 		expect((await listTemplates('status=archived')).body.field).toBe('status');
 	});
 
-	it("2.1 only the caller's organisation's templates", async () => {
+	it("only the caller's organisation's templates", async () => {
 		sandbox().createTemplate({ orgId: sandbox().other.orgId, status: 'active' });
 		expect((await listTemplates()).body.templates).toEqual([]);
 	});
 });
 
-describe('2.2 Get Template', () => {
-	it('2.2 recipients with recipientId "default" and the role name; variables in full', async () => {
+describe('Get Template (docs/api.md#get-template)', () => {
+	it('recipients with recipientId "default" and the role name; variables in full', async () => {
 		const template = activeTemplate(sandbox());
 		const res = await call(sandbox(), 'GET', `/api/v1/Template/${template.templateId}`);
 		expect(res.status).toBe(200);
@@ -116,15 +116,15 @@ describe('2.2 Get Template', () => {
 		});
 	});
 
-	it("2.2 unknown, malformed or another organisation's id → 404", async () => {
+	it("unknown, malformed or another organisation's id → 404", async () => {
 		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId });
 		for (const id of [theirs.templateId, '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b', 'nope'])
 			expect((await call(sandbox(), 'GET', `/api/v1/Template/${id}`)).status).toBe(404);
 	});
 });
 
-describe('2.3 Create Template', () => {
-	it('2.3 a draft by default, with editorUrl; tokens declared; the answer is the template as 2.2 shows it', async () => {
+describe('Create Template (docs/api.md#create-template)', () => {
+	it('a draft by default, with editorUrl; tokens declared; the answer is the template as Get Template shows it', async () => {
 		const res = await createTemplateCall(sandbox(), templateBody());
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ name: 'Offer letter', status: 'draft' });
@@ -148,12 +148,12 @@ describe('2.3 Create Template', () => {
 		});
 	});
 
-	it('2.3 activate: true makes it active at once', async () => {
+	it('activate: true makes it active at once', async () => {
 		const res = await createTemplateCall(sandbox(), templateBody({ activate: true }));
 		expect(res.body.status).toBe('active');
 	});
 
-	it('2.3 a token that is not declared → UNDECLARED_VARIABLE', async () => {
+	it('a token that is not declared → UNDECLARED_VARIABLE', async () => {
 		const res = await createTemplateCall(
 			sandbox(),
 			templateBody({ variables: [{ name: 'employeeName' }, { name: 'employeeEmail' }] }),
@@ -162,7 +162,7 @@ describe('2.3 Create Template', () => {
 		expect(res.body.message).toContain('startDate');
 	});
 
-	it('2.3 variables: at most 50, a name each, type text/date/number, unique names', async () => {
+	it('variables: at most 50, a name each, type text/date/number, unique names', async () => {
 		const many = Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` }));
 		expect(
 			(await createTemplateCall(sandbox(), templateBody({ variables: many }))).body.field,
@@ -182,7 +182,7 @@ describe('2.3 Create Template', () => {
 		expect(sandbox().listAllTemplates()).toEqual([]);
 	});
 
-	it('2.3 recipients 1–20 with keys; an email may be blank, a token or an email', async () => {
+	it('recipients 1–20 with keys; an email may be blank, a token or an email', async () => {
 		expect((await createTemplateCall(sandbox(), templateBody({ recipients: [] }))).body.field).toBe(
 			'recipients',
 		);
@@ -197,7 +197,7 @@ describe('2.3 Create Template', () => {
 		expect(blank.body.recipients[0]).toMatchObject({ name: 'employee', email: '' });
 	});
 
-	it('2.3 the name is 1–50 characters and the document is a valid block document', async () => {
+	it('the name is 1–50 characters and the document is a valid block document', async () => {
 		expect(
 			(await createTemplateCall(sandbox(), templateBody({ name: 'n'.repeat(51) }))).body.field,
 		).toBe('name');
@@ -207,7 +207,7 @@ describe('2.3 Create Template', () => {
 		);
 	});
 
-	it('2.3 scope write:templates; expiry defaults use the "Session Expiry" plan feature', async () => {
+	it('scope write:templates; expiry defaults use the "Session Expiry" plan feature', async () => {
 		const noScope = await createTemplateCall(sandbox(), templateBody(), sandbox().demo.accessToken);
 		expect(noScope.body.code).toBe('INSUFFICIENT_SCOPE');
 		sandbox().setPlanFeatures(sandbox().demo.orgId, []);

@@ -8,8 +8,8 @@ const upload = (
 ) => call(sandbox(), 'POST', '/api/v1/File', { json, ...init });
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('4.1 Upload File', () => {
-	it('4.1 success: 200 with fileId (UUID), fileName, fileType application/pdf, sizeBytes of the decoded bytes', async () => {
+describe('Upload File (docs/api.md#upload-file)', () => {
+	it('success: 200 with fileId (UUID), fileName, fileType application/pdf, sizeBytes of the decoded bytes', async () => {
 		const data = pdfBase64(100);
 		const res = await upload({ fileName: 'contract.pdf', data });
 		expect(res.status).toBe(200);
@@ -24,7 +24,7 @@ describe('4.1 Upload File', () => {
 		expect(stored.orgId).toBe(sandbox().demo.orgId);
 	});
 
-	it('2.1: a .pdf extension is appended when missing', async () => {
+	it('a .pdf extension is appended when missing', async () => {
 		expect((await upload({ fileName: 'contract', data: pdfBase64() })).body.fileName).toBe(
 			'contract.pdf',
 		);
@@ -33,13 +33,13 @@ describe('4.1 Upload File', () => {
 		);
 	});
 
-	it('2.1: an existing .PDF extension is recognised case-insensitively and kept as given', async () => {
+	it('an existing .PDF extension is recognised case-insensitively and kept as given', async () => {
 		expect((await upload({ fileName: 'SCAN.PDF', data: pdfBase64() })).body.fileName).toBe(
 			'SCAN.PDF',
 		);
 	});
 
-	it('4.1 rule 1 and 3: decoded bytes that are not a PDF → 400 INVALID_FILE_TYPE', async () => {
+	it('decoded bytes that are not a PDF → 400 INVALID_FILE_TYPE', async () => {
 		const res = await upload({
 			fileName: 'a.pdf',
 			data: Buffer.from('PK\u0003\u0004 zip').toString('base64'),
@@ -58,26 +58,26 @@ describe('4.1 Upload File', () => {
 		['padding in the middle', 'JVBE=RI0'],
 		['three padding characters', 'JVBERi0x===='],
 		['characters outside the alphabet', 'JVBERi0*'],
-	])('4.1 rule 2: %s → 400 INVALID_BASE64', async (_label, data) => {
+	])('%s → 400 INVALID_BASE64', async (_label, data) => {
 		const res = await upload({ fileName: 'a.pdf', data });
 		expect(res.status).toBe(400);
 		expect(res.body.code).toBe('INVALID_BASE64');
 	});
 
-	it('8 file size: exactly maxFileBytes decoded is accepted (default 7 MiB = 7,340,032 bytes)', async () => {
+	it('file size: exactly maxFileBytes decoded is accepted (default 7 MiB = 7,340,032 bytes)', async () => {
 		expect(sandbox().config.maxFileBytes).toBe(7 * 1024 * 1024);
 		const res = await upload({ fileName: 'big.pdf', data: pdfBase64(7 * 1024 * 1024) });
 		expect(res.status).toBe(200);
 		expect(res.body.sizeBytes).toBe(7 * 1024 * 1024);
 	});
 
-	it('4.1 rule 4 / 7 FILE_TOO_LARGE: one byte over the 7 MiB limit → 413 FILE_TOO_LARGE', async () => {
+	it('one byte over the 7 MiB limit → 413 FILE_TOO_LARGE', async () => {
 		const res = await upload({ fileName: 'big.pdf', data: pdfBase64(7 * 1024 * 1024 + 1) });
 		expect(res.status).toBe(413);
 		expect(res.body.code).toBe('FILE_TOO_LARGE');
 	});
 
-	it('8 file size: measured on the decoded bytes, not on the base64 text (maxFileBytes option)', async () => {
+	it('file size: measured on the decoded bytes, not on the base64 text (maxFileBytes option)', async () => {
 		sandbox().config.maxFileBytes = 300;
 		// 300 decoded bytes are 400 base64 characters: over 300 as text, within the limit as a file.
 		expect((await upload({ fileName: 'a.pdf', data: pdfBase64(300) })).status).toBe(200);
@@ -85,13 +85,13 @@ describe('4.1 Upload File', () => {
 		expect([over.status, over.body.code]).toEqual([413, 'FILE_TOO_LARGE']);
 	});
 
-	it('8 file size: maxFileBytes 7,000,000 plays the decimal reading of "7MB"', async () => {
+	it('file size: maxFileBytes 7,000,000 plays the decimal reading of "7MB"', async () => {
 		sandbox().config.maxFileBytes = 7_000_000;
 		const res = await upload({ fileName: 'a.pdf', data: pdfBase64(7_000_001) });
 		expect([res.status, res.body.code]).toEqual([413, 'FILE_TOO_LARGE']);
 	});
 
-	it('8 file size: a request body too large to hold a legal upload → 413 FILE_TOO_LARGE before parsing', async () => {
+	it('file size: a request body too large to hold a legal upload → 413 FILE_TOO_LARGE before parsing', async () => {
 		sandbox().config.maxFileBytes = 1000;
 		// Not even JSON: the body is refused on its size alone.
 		const res = await call(sandbox(), 'POST', '/api/v1/File', {
@@ -101,19 +101,19 @@ describe('4.1 Upload File', () => {
 		expect([res.status, res.body.code]).toEqual([413, 'FILE_TOO_LARGE']);
 	});
 
-	it('8 fileName length: 255 characters are accepted', async () => {
+	it('fileName length: 255 characters are accepted', async () => {
 		const res = await upload({ fileName: `${'n'.repeat(251)}.pdf`, data: pdfBase64() });
 		expect(res.status).toBe(200);
 		expect(res.body.fileName).toHaveLength(255);
 	});
 
-	it('8 fileName length: 256 characters → 400 VALIDATION_ERROR on fileName', async () => {
+	it('fileName length: 256 characters → 400 VALIDATION_ERROR on fileName', async () => {
 		const res = await upload({ fileName: `${'n'.repeat(252)}.pdf`, data: pdfBase64() });
 		expect(res.status).toBe(400);
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'fileName' });
 	});
 
-	it('4.1 body: fileName is required → 400 VALIDATION_ERROR', async () => {
+	it('body: fileName is required → 400 VALIDATION_ERROR', async () => {
 		for (const fileName of [undefined, '', '   ', 42]) {
 			const res = await upload({ fileName, data: pdfBase64() });
 			expect(res.status).toBe(400);
@@ -121,13 +121,13 @@ describe('4.1 Upload File', () => {
 		}
 	});
 
-	it('4.1 body: data is required → 400 VALIDATION_ERROR', async () => {
+	it('body: data is required → 400 VALIDATION_ERROR', async () => {
 		const res = await upload({ fileName: 'a.pdf' });
 		expect(res.status).toBe(400);
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'data' });
 	});
 
-	it('4.1 body: a body that is not JSON → 400 INVALID_JSON', async () => {
+	it('body: a body that is not JSON → 400 INVALID_JSON', async () => {
 		const res = await call(sandbox(), 'POST', '/api/v1/File', {
 			body: '{"fileName":',
 			headers: { 'Content-Type': 'application/json' },
@@ -135,7 +135,7 @@ describe('4.1 Upload File', () => {
 		expect([res.status, res.body.code]).toEqual([400, 'INVALID_JSON']);
 	});
 
-	it('4.1 headers: Content-Type application/json is required → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+	it('headers: Content-Type application/json is required → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
 		const res = await call(sandbox(), 'POST', '/api/v1/File', {
 			body: JSON.stringify({ fileName: 'a.pdf', data: pdfBase64() }),
 			headers: { 'Content-Type': 'text/plain' },
@@ -148,13 +148,13 @@ describe('4.1 Upload File', () => {
 		expect(withCharset.status).toBe(200);
 	});
 
-	it('4.1 rule 5 / 7: a missing token → 401, whatever the body', async () => {
+	it('a missing token → 401, whatever the body', async () => {
 		const res = await upload({ fileName: 'a.pdf', data: 'not base64!' }, { token: null });
 		expect([res.status, res.body.code]).toEqual([401, 'UNAUTHORIZED']);
 		expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
 	});
 
-	it('4.1 rule 5 / 7: an invalid token → 401, even for an oversized body', async () => {
+	it('an invalid token → 401, even for an oversized body', async () => {
 		sandbox().config.maxFileBytes = 10;
 		const res = await upload(
 			{ fileName: 'a.pdf', data: pdfBase64(1000) },
@@ -164,23 +164,23 @@ describe('4.1 Upload File', () => {
 		expect(sandbox().files.size).toBe(0);
 	});
 
-	it('5 scopes: write:files alone suffices for Upload File', async () => {
+	it('scopes: write:files alone suffices for Upload File', async () => {
 		const token = sandbox().issueToken({ scopes: ['write:files'] });
 		expect((await upload({ fileName: 'a', data: pdfBase64() }, { token })).status).toBe(200);
 	});
 
-	it('5 scopes: write:sessions alone suffices for Upload File', async () => {
+	it('scopes: write:sessions alone suffices for Upload File', async () => {
 		const token = sandbox().issueToken({ scopes: ['write:sessions'] });
 		expect((await upload({ fileName: 'a', data: pdfBase64() }, { token })).status).toBe(200);
 	});
 
-	it('5 scopes: neither write:files nor write:sessions → 403 INSUFFICIENT_SCOPE', async () => {
+	it('scopes: neither write:files nor write:sessions → 403 INSUFFICIENT_SCOPE', async () => {
 		const token = sandbox().issueToken({ scopes: ['write:templates'] });
 		const res = await upload({ fileName: 'a', data: pdfBase64() }, { token });
 		expect([res.status, res.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
 	});
 
-	it('7 error bodies: { code, message } JSON', async () => {
+	it('error bodies: { code, message } JSON', async () => {
 		const res = await upload({ fileName: 'a.pdf', data: '!!!!' });
 		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 		expect(res.body).toEqual({ code: 'INVALID_BASE64', message: expect.any(String) });

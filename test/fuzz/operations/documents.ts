@@ -139,7 +139,7 @@ const blockDoc = (recipientKeys: string[], title: fc.Arbitrary<string> = shortTe
 			],
 		}));
 
-/** One documented rule of the block format broken (section 4). */
+/** One documented rule of the block format broken (docs/api.md#block-documents). */
 const brokenDoc = (recipientKeys: string[]) =>
 	fc.oneof(
 		blockDoc(recipientKeys).map(({ format: _format, ...doc }) => doc),

@@ -16,8 +16,8 @@ import {
 } from './helpers';
 
 /**
- * Every status the two spec files document for every endpoint (signing-session-api.md §4, §7;
- * airsign-public-api.md §1–3), answered by AirSign WITHOUT a code and WITH a code this node does
+ * Every status docs/api.md documents for every endpoint (its endpoint sections and
+ * docs/api.md#errors), answered by AirSign WITHOUT a code and WITH a code this node does
  * not know: the node still says what the status means for that operation, shows the status or
  * the code, and puts AirSign's own message beside it. (The known codes have their own tests.)
  */

@@ -53,7 +53,7 @@ describe('Get Many: paging', () => {
 		expect(listed()).toHaveLength(2);
 	});
 
-	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items are spec 2.3 sessions', async () => {
+	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items as List Sessions lists them', async () => {
 		seedSessions(ctx.sandbox, 60);
 		const result = await runAirSign(ctx, getManyParams());
 		expect(result.items).toHaveLength(50);

@@ -14,7 +14,7 @@ const recipients = [
 ];
 
 describe('Send Session', () => {
-	it('sends a draft: output is the spec 2.5 result, one invitation per recipient', async () => {
+	it('sends a draft: output is the docs/api.md#send-session answer, one invitation per recipient', async () => {
 		const draft = ctx.sandbox.createSession({ name: 'Contract', recipients });
 		const result = await runAirSign(ctx, sendParams(draft.sessionId));
 		expect(result.error).toBeUndefined();
