@@ -1,5 +1,6 @@
 import type {
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
@@ -15,6 +16,23 @@ import {
 import { EVENTS_SUBTITLE, eventsProperty, recipientStatusFilter } from './trigger/eventOptions';
 import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsLimitText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
+
+/** The Filters of each version: version 2 adds Recipient Status, and its Status keeps events. */
+const filters = (version: 1 | 2): INodeProperties => ({
+	...filtersCollection([
+		nameFilter,
+		recipientEmailFilter,
+		...(version === 2 ? [recipientStatusFilter] : []),
+		{
+			...statusFilter,
+			description:
+				version === 2
+					? 'Only events of sessions whose new state is one of these, e.g. Any Change of sessions now In Progress'
+					: 'Only sessions whose new state is one of these, e.g. only Completed',
+		},
+	]),
+	displayOptions: { show: { '@version': [version] } },
+});
 
 export class AirSignTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,30 +72,8 @@ export class AirSignTrigger implements INodeType {
 				],
 				default: 'sessionUpdated',
 			},
-			{
-				...filtersCollection([
-					nameFilter,
-					recipientEmailFilter,
-					{
-						...statusFilter,
-						description: 'Only sessions whose new state is one of these, e.g. only Completed',
-					},
-				]),
-				displayOptions: { show: { '@version': [1] } },
-			},
-			{
-				...filtersCollection([
-					nameFilter,
-					recipientEmailFilter,
-					recipientStatusFilter,
-					{
-						...statusFilter,
-						description:
-							'Only events of sessions whose new state is one of these, e.g. Any Change of sessions now In Progress',
-					},
-				]),
-				displayOptions: { show: { '@version': [2] } },
-			},
+			filters(1),
+			filters(2),
 			{
 				displayName: 'Options',
 				name: 'options',

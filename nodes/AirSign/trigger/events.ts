@@ -4,6 +4,7 @@ import { inputError } from '../errors/nodeError';
 import { utcIsoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
 import type { KnownState } from './state';
+import { sortedRecipients } from './state';
 
 /** The events of the AirSign Trigger (node version 2), in the order one state gives them. */
 export const TRIGGER_EVENTS = [
@@ -74,18 +75,12 @@ export function readEventSettings(
 
 /** The state to remember of a session. */
 export function knownStateOf(session: IDataObject, seenAt: number): KnownState {
-	const recipients = sortedRecipients(session).map((r) =>
-		r.status === undefined || r.status === null ? null : String(r.status),
-	);
+	const recipients = sortedRecipients(session).map(statusOf);
 	return { status: String(session.status), recipients, seenAt: utcIsoFromMs(seenAt) };
 }
 
-function sortedRecipients(session: IDataObject): IDataObject[] {
-	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
-	return [...recipients].sort((a, b) =>
-		String(a.recipientId ?? '').localeCompare(String(b.recipientId ?? '')),
-	);
-}
+const statusOf = (r: IDataObject) =>
+	r.status === undefined || r.status === null ? null : String(r.status);
 
 /** Where the trigger stands: its start and the cursor before this poll (epoch ms). */
 export interface Stand {
@@ -158,7 +153,7 @@ function recipientChanges(
 }> {
 	const sorted = sortedRecipients(session);
 	if (sorted.length !== known.recipients.length) return [];
-	const now = knownStateOf(session, 0).recipients;
+	const now = sorted.map(statusOf);
 	const was = known.recipients;
 	return ((session.recipients as IDataObject[] | undefined) ?? [])
 		.map((recipient) => sorted.indexOf(recipient))

@@ -1,21 +1,11 @@
 /**
- * Triggers of this n8n process with a poll under way, by workflow and node.
- *
- * n8n starts a poll on every tick of its schedule, whether or not the previous poll of the same
- * trigger has ended: a slow AirSign (a request waits up to its timeout, a rate limit is waited
- * out) lets two polls run at once. Both would read from the same cursor and deliver the same
- * updates twice. A poll that finds another one under way therefore does nothing; the next tick
- * reads from wherever the running one leaves the cursor, so nothing is lost.
- *
- * Only the process that polls holds an entry (the n8n main, also in queue mode), and only while
- * a poll runs, so this is no state between polls.
+ * Triggers of this process with a poll under way: n8n starts a poll on every tick even while the
+ * last one runs, and two polls from one cursor would deliver the same updates twice. An entry
+ * lives only while its poll runs, so this is no state between polls.
  */
 const polling = new Set<string>();
 
-/**
- * Runs `poll` unless a poll of the same trigger (`key`: workflow and node) is under way in this
- * process; then calls `onSkip` and returns null, as a poll that found nothing does.
- */
+/** Runs `poll` unless one of the same trigger (`key`) runs here; then `onSkip`, and null. */
 export async function pollUnlessAlreadyPolling<T>(
 	key: string,
 	poll: () => Promise<T>,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { utcTimeOfDay } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
 import type { Position } from './pager';
 
@@ -111,8 +112,7 @@ export function mustWaitForReset(state: TriggerState | undefined, reserve: numbe
 
 export function waitingText(state: TriggerState, reserve: number): string {
 	const budget = state.budget!;
-	const reset = new Date(budget.resetsAt).toISOString().slice(11, 19);
-	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than "Keep Requests for Other Workflows" (${reserve}); polls make no request until the budget resets at ${reset} UTC`;
+	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than "Keep Requests for Other Workflows" (${reserve}); polls make no request until the budget resets at ${utcTimeOfDay(budget.resetsAt)} UTC`;
 }
 
 /** Identifies one state of a session: ID, updatedAt and a digest of what it shows. */
@@ -124,6 +124,14 @@ export function deliveryTime(key: string): number {
 	return Number(key.slice(key.lastIndexOf('@') + 1, key.lastIndexOf('#')));
 }
 
+/** A session's recipients in the order of their recipientId: the order known states keep. */
+export function sortedRecipients(session: IDataObject): IDataObject[] {
+	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
+	return [...recipients].sort((a, b) =>
+		String(a.recipientId ?? '').localeCompare(String(b.recipientId ?? '')),
+	);
+}
+
 /** Dates as instants, so that "…:49Z" and "…:49.000Z" read as the same state. */
 const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : value);
 
@@ -132,16 +140,20 @@ const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(valu
  * lets the second state through while the same state read again is still recognised.
  */
 function fingerprint(session: IDataObject): string {
-	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
 	const canonical = JSON.stringify([
 		session.status,
 		session.name,
 		session.selfSignOnly,
 		instant(session.completedDate),
 		instant(session.expiryDate),
-		recipients
-			.map((r) => [r.recipientId, r.status, r.name, r.email, r.signingOrder, r.recipientType])
-			.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+		sortedRecipients(session).map((r) => [
+			r.recipientId,
+			r.status,
+			r.name,
+			r.email,
+			r.signingOrder,
+			r.recipientType,
+		]),
 	]);
 	// FNV-1a, 32 bits: it only tells apart states of one session at one instant.
 	let hash = 0x811c9dc5;
