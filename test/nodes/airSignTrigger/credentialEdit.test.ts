@@ -1,7 +1,7 @@
 import '../../harness';
 import type { PollingHarness } from '../../harness';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
@@ -20,7 +20,10 @@ function advance(trial: Sandbox, real: Sandbox, ms = 5_000): void {
 }
 
 /** Saves an edit of the trigger's credential, as n8n's credential dialog does. */
-async function editCredential(trigger: PollingHarness, changes: IDataObject): Promise<void> {
+async function editCredential(
+	trigger: PollingHarness,
+	changes: ICredentialDataDecryptedObject,
+): Promise<void> {
 	await trigger.env.editCredential(trigger.node.credentials!.airSignApi.id!, changes);
 }
 
