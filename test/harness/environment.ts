@@ -58,6 +58,16 @@ export class TestEnvironment {
 	}
 
 	/**
+	 * Saves an edit of a stored credential, as n8n does when its credential dialog is saved: the
+	 * fields sent replace the saved ones, and fields left untouched keep their saved value,
+	 * passwords and the hidden fetched token included (the CLI's `CredentialsService.unredact`).
+	 * Executions read it from their next `getCredentials`.
+	 */
+	async editCredential(id: string, changes: ICredentialDataDecryptedObject): Promise<void> {
+		await this.store.patch(id, changes);
+	}
+
+	/**
 	 * Accepts either a ref from `addCredential` or plain credential data (stored on the
 	 * fly, once per call) and returns `node.credentials`.
 	 */

@@ -1,6 +1,7 @@
 import { createPollingHarness, createTestEnvironment, type TestEnvironment } from './index';
 
-import { NodeApiError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
@@ -83,5 +84,80 @@ describe('createPollingHarness', () => {
 			expect(result.emitted).toBe(false);
 		}
 		expect(server.requests.at(-1)?.url).toContain('mode=manual');
+	});
+});
+
+/**
+ * A trigger that records the context of each poll and emits the poll's number; poll n waits for
+ * `gates[n - 1]` when there is one, after calling `arrived`.
+ */
+function contextProbe() {
+	const probe = {
+		contexts: [] as IPollFunctions[],
+		gates: [] as Array<Promise<void>>,
+		arrived: () => {},
+		nodeType: {
+			description: {
+				displayName: 'Context Probe',
+				name: 'harnessContextProbe',
+				group: ['trigger'],
+				version: 1,
+				description: 'Test-only polling trigger',
+				defaults: { name: 'Context Probe' },
+				polling: true,
+				inputs: [],
+				outputs: [NodeConnectionTypes.Main],
+				properties: [],
+			},
+			async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+				probe.contexts.push(this);
+				const n = probe.contexts.length;
+				probe.arrived();
+				await probe.gates[n - 1];
+				return [[{ json: { n } }]];
+			},
+		} as INodeType,
+	};
+	return probe;
+}
+
+describe('createPollingHarness: the poll context', () => {
+	it('is one per activation, as in n8n: every poll until restart() gets the same', async () => {
+		const probe = contextProbe();
+		const trigger = createPollingHarness({ env, nodeType: probe.nodeType });
+		expect((await trigger.poll()).items).toEqual([{ json: { n: 1 } }]);
+		expect((await trigger.poll()).items).toEqual([{ json: { n: 2 } }]);
+		trigger.restart();
+		expect((await trigger.poll()).items).toEqual([{ json: { n: 3 } }]);
+		expect((await trigger.poll()).items).toEqual([{ json: { n: 4 } }]);
+		const [first, second, third, fourth] = probe.contexts;
+		expect(second).toBe(first);
+		expect(third).not.toBe(first);
+		expect(fourth).toBe(third);
+	});
+
+	it('gives each of two polls in flight at once its own result', async () => {
+		const probe = contextProbe();
+		const trigger = createPollingHarness({ env, nodeType: probe.nodeType });
+		let releaseFirst!: () => void;
+		probe.gates.push(new Promise<void>((resolve) => (releaseFirst = resolve)));
+		const firstArrived = new Promise<void>((resolve) => (probe.arrived = resolve));
+		const first = trigger.poll();
+		await firstArrived;
+		const second = await trigger.poll();
+		releaseFirst();
+		expect(second.items).toEqual([{ json: { n: 2 } }]);
+		expect((await first).items).toEqual([{ json: { n: 1 } }]);
+		expect(probe.contexts[1]).toBe(probe.contexts[0]);
+	});
+
+	it('is one per poll under pollHooks (the database-backed scheduler) and in manual mode', async () => {
+		for (const options of [{ pollHooks: () => ({}) }, { mode: 'manual' as const }]) {
+			const probe = contextProbe();
+			const trigger = createPollingHarness({ env, nodeType: probe.nodeType, ...options });
+			await trigger.poll();
+			await trigger.poll();
+			expect(probe.contexts[1]).not.toBe(probe.contexts[0]);
+		}
 	});
 });

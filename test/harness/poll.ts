@@ -1,12 +1,14 @@
 /**
  * Polling triggers through n8n-core: one harness object per simulated (active)
- * workflow. Each `poll()` builds n8n-core's real `PollContext` and runs it with
- * n8n-core's `PollTriggerExecutor` (the code n8n's poll scheduler calls on every tick:
- * staging scope, `TriggersAndPollers.runPollFunction`, `__emit` / `__emitError`).
- * The `Workflow` object, and so its static data, lives as long as the harness, as it
- * does while a workflow is active in n8n.
+ * workflow. The first `poll()` of an activation builds n8n-core's real `PollContext`, and
+ * every `poll()` runs it with n8n-core's `PollTriggerExecutor` (the code n8n's poll scheduler
+ * calls on every tick: staging scope, `TriggersAndPollers.runPollFunction`, `__emit` /
+ * `__emitError`). The `Workflow` object, its static data and the context live until
+ * `restart()`, as they do while a workflow is active in n8n.
  */
 import './env-setup';
+
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { PollContext } from 'n8n-core';
 import type {
@@ -23,7 +25,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createPollTick } from './engine';
+import { createPollTick, type PollTick } from './engine';
 import type { CredentialRef, TestEnvironment } from './environment';
 import { buildAdditionalData, createTestEnvironment } from './environment';
 import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-runtime';
@@ -39,7 +41,10 @@ export interface PollingHarnessOptions {
 	/** Shared simulated n8n instance. Default: a fresh one. */
 	env?: TestEnvironment;
 	credentialTypes?: ICredentialType[];
-	/** 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event"). */
+	/**
+	 * 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event",
+	 * a context per poll).
+	 */
 	mode?: 'trigger' | 'manual';
 	/** Activation reason seen by `getActivationMode()`. Default 'activate' ('manual' mode: 'manual'). */
 	activation?: WorkflowActivateMode;
@@ -53,7 +58,7 @@ export interface PollingHarnessOptions {
 	staticData?: IDataObject;
 	/**
 	 * What n8n 2.x's poll engines pass to each poll's `PollContext` besides the basics (see
-	 * n8n's `getExecutePollFunctions`): called once per poll. `getPollBudgetMs: null` removes the
+	 * n8n's `getExecutePollFunctions`): called once per poll, each poll with a context of its own. `getPollBudgetMs: null` removes the
 	 * method, as on n8n before 2.9 (n8n-core 2.41 otherwise gives every poll 5 minutes).
 	 */
 	pollHooks?: (workflow: Workflow, node: INode) => PollHooks;
@@ -87,7 +92,7 @@ export interface PollingHarness {
 	readonly nodeStaticData: IDataObject;
 	/**
 	 * Simulates an n8n restart / re-activation: static data goes through JSON (as it is
-	 * saved to and read from the database) into a new Workflow object. With `staticData`, the
+	 * saved to and read from the database) into a new Workflow object, polled with a new context. With `staticData`, the
 	 * new Workflow gets that instead (what n8n's database holds, e.g. when a poll's changes were
 	 * not saved).
 	 */
@@ -139,6 +144,49 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 		});
 	}
 
+	/** The context and tick of this activation (legacy engine), built at its first poll. */
+	let activated: Promise<PollTick> | undefined;
+	/** Which poll's result `__emit` and `__emitError` write into, followed across awaits. */
+	const currentPoll = new AsyncLocalStorage<PollResult>();
+
+	/** n8n-core's real PollContext for the current Workflow, and the tick n8n's scheduler runs. */
+	async function activate(hooks: PollHooks = {}): Promise<PollTick> {
+		const node = workflow.getNode(nodeName)!;
+		const workflowData = {
+			id: workflow.id,
+			name: workflow.name,
+			active: workflow.active,
+			nodes: [node],
+			connections: {},
+			settings,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as unknown as IWorkflowBase;
+		const additionalData = await buildAdditionalData({ env, workflowData, mode });
+		const pollFunctions = new PollContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			activation,
+			(data) => {
+				const result = currentPoll.getStore()!;
+				result.emitted = true;
+				result.response = data;
+			},
+			(error) => {
+				currentPoll.getStore()!.error = error;
+			},
+			hooks.commitCursor,
+			hooks.runPoll,
+			hooks.resolveNodeStaticData,
+			hooks.getPollBudgetMs ?? undefined,
+		);
+		if (hooks.getPollBudgetMs === null)
+			delete (pollFunctions as { getPollBudgetMs?: unknown }).getPollBudgetMs;
+		return createPollTick(workflow, node, pollFunctions);
+	}
+
 	const harness: PollingHarness = {
 		async poll() {
 			await ensureN8nRuntime();
@@ -152,44 +200,17 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 				credentialsResolved = true;
 			}
 			polls += 1;
-			const node = workflow.getNode(nodeName)!;
-			const workflowData = {
-				id: workflow.id,
-				name: workflow.name,
-				active: workflow.active,
-				nodes: [node],
-				connections: {},
-				settings,
-				createdAt: new Date(),
-				updatedAt: new Date(),
-			} as unknown as IWorkflowBase;
-			const additionalData = await buildAdditionalData({ env, workflowData, mode });
-
+			// n8n's legacy engine builds one context per activation and runs every tick with it
+			// (n8n-core ActiveWorkflowTriggers.activatePollTrigger; ActiveWorkflows.activatePolling in
+			// 1.x). The database-backed scheduler (pollHooks) builds a Workflow and a context per tick,
+			// and each Fetch Test Event (manual) is an execution of its own.
+			const execute =
+				options.pollHooks || mode === 'manual'
+					? await activate(options.pollHooks?.(workflow, workflow.getNode(nodeName)!))
+					: await (activated ??= activate());
 			const result: PollResult = { response: null, items: [], emitted: false };
-			const hooks = options.pollHooks?.(workflow, node) ?? {};
-			const pollFunctions = new PollContext(
-				workflow,
-				node,
-				additionalData,
-				mode,
-				activation,
-				(data) => {
-					result.emitted = true;
-					result.response = data;
-				},
-				(error) => {
-					result.error = error;
-				},
-				hooks.commitCursor,
-				hooks.runPoll,
-				hooks.resolveNodeStaticData,
-				hooks.getPollBudgetMs ?? undefined,
-			);
-			if (hooks.getPollBudgetMs === null)
-				delete (pollFunctions as { getPollBudgetMs?: unknown }).getPollBudgetMs;
-			const execute = createPollTick(workflow, node, pollFunctions);
 			try {
-				await execute(mode === 'manual');
+				await currentPoll.run(result, async () => await execute(mode === 'manual'));
 			} catch (error) {
 				result.error = error as Error;
 			}
@@ -206,6 +227,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 			const saved = JSON.parse(JSON.stringify(staticData ?? workflow.staticData)) as IDataObject;
 			delete saved.__dataChanged;
 			workflow = newWorkflow(saved);
+			activated = undefined;
 		},
 		get workflow() {
 			return workflow;

@@ -62,9 +62,12 @@ export interface ApiAnswer extends AnswerHeaders {
  */
 export async function tryApiRequest(ctx: AirSignContext, request: ApiRequest): Promise<ApiAnswer> {
 	const { body } = request;
+	// The credential as it is saved now: n8n polls an active trigger with one context, and an
+	// edited Base URL applies from the next request (docs/credentials.md).
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${await baseUrlOf(ctx, request.itemIndex)}${API_PREFIX}${request.path}`,
+		url: `${normaliseBaseUrl(credentials.baseUrl)}${API_PREFIX}${request.path}`,
 		qs: request.qs,
 		body,
 		...((Buffer.isBuffer(body) || body instanceof StreamedBody) && {
@@ -121,18 +124,4 @@ function answerOf(error: unknown): HttpResponse | undefined {
 	const status = Number(thrown?.httpCode);
 	if (Number.isInteger(status) && status >= 400) return { status, data: thrown.context?.data };
 	return undefined;
-}
-
-/** The Base URL, read once per execution: the WeakMap entry goes with n8n's context. */
-const baseUrls = new WeakMap<AirSignContext, Promise<string>>();
-
-async function baseUrlOf(ctx: AirSignContext, itemIndex: number): Promise<string> {
-	if (!baseUrls.has(ctx)) {
-		const credentials = ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-		baseUrls.set(
-			ctx,
-			credentials.then((values) => normaliseBaseUrl(values.baseUrl)),
-		);
-	}
-	return await baseUrls.get(ctx)!;
 }
