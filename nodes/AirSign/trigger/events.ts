@@ -3,7 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { inputError } from '../errors/nodeError';
 import { utcIsoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
-import type { KnownState } from './state';
+import type { KnownState, TriggerState } from './state';
 import { sortedRecipients } from './state';
 
 /** The events of the AirSign Trigger (node version 2), in the order one state gives them. */
@@ -36,9 +36,7 @@ const FINAL_EVENTS: Record<string, TriggerEvent> = {
  */
 const PROOF_WINDOW_MS = 24 * 3_600_000;
 /** How long a session in a final state is remembered after it was seen. */
-export const FINAL_MEMORY_MS = PROOF_WINDOW_MS + 3_600_000;
-
-export const isFinal = (status: string) => status in FINAL_EVENTS;
+const FINAL_MEMORY_MS = PROOF_WINDOW_MS + 3_600_000;
 
 /** What a version 2 trigger listens for, and which items it keeps. */
 export interface EventSettings {
@@ -82,10 +80,31 @@ export function knownStateOf(session: IDataObject, seenAt: number): KnownState {
 const statusOf = (r: IDataObject) =>
 	r.status === undefined || r.status === null ? null : String(r.status);
 
-/** Where the trigger stands: its start and the cursor before this poll (epoch ms). */
-export interface Stand {
-	start: number;
-	cursor: number;
+/**
+ * The items of the sessions read, oldest first: each state is compared with its session's known
+ * state, then becomes it (in `next`). A final state is kept for a day and an hour, long enough
+ * that it proves nothing again.
+ */
+export function eventsOf(
+	sessions: IDataObject[],
+	cursor: string,
+	next: TriggerState,
+	settings: EventSettings,
+): IDataObject[] {
+	const stand = { start: Date.parse(next.start!), cursor: Date.parse(cursor) };
+	const seenAt = Date.parse(next.cursor);
+	const known = { ...next.known };
+	const items = sessions.flatMap((session) => {
+		const id = String(session.sessionId).toLowerCase();
+		const derived = eventItems(session, known[id], stand, settings);
+		known[id] = knownStateOf(session, Math.max(seenAt, Date.parse(String(session.updatedAt))));
+		return derived;
+	});
+	for (const [id, entry] of Object.entries(known))
+		if (entry.status in FINAL_EVENTS && seenAt - Date.parse(entry.seenAt) > FINAL_MEMORY_MS)
+			delete known[id];
+	next.known = known;
+	return items;
 }
 
 /**
@@ -93,10 +112,10 @@ export interface Stand {
  * between two polls collapse into one comparison, and each event it proves comes once
  * (draft → cancelled gives only Session Cancelled: nothing shows that it was sent).
  */
-export function eventItems(
+function eventItems(
 	session: IDataObject,
 	known: KnownState | undefined,
-	stand: Stand,
+	stand: { start: number; cursor: number },
 	settings: EventSettings,
 ): IDataObject[] {
 	const status = String(session.status);

@@ -7,7 +7,7 @@ import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
 import { PollDeadline } from './deadline';
-import { FINAL_MEMORY_MS, eventItems, isFinal, knownStateOf, readEventSettings } from './events';
+import { eventsOf, readEventSettings } from './events';
 import type { Position } from './pager';
 import { PageReader, faultOf, readByKeys } from './pager';
 import type { Settings } from './start';
@@ -123,25 +123,11 @@ async function poll(
 		);
 	}
 
-	let items: IDataObject[] = sessions;
-	if (settings.events) {
-		const stand = { start: Date.parse(next.start!), cursor: Date.parse(state.cursor) };
-		const seenAt = Date.parse(next.cursor);
-		const known = { ...next.known };
-		items = sessions.flatMap((session) => {
-			const id = String(session.sessionId).toLowerCase();
-			const derived = eventItems(session, known[id], stand, settings.events!);
-			known[id] = knownStateOf(session, Math.max(seenAt, Date.parse(String(session.updatedAt))));
-			return derived;
-		});
-		// A final state is kept for a day and an hour: long enough that it proves nothing again.
-		for (const [id, entry] of Object.entries(known))
-			if (isFinal(entry.status) && seenAt - Date.parse(entry.seenAt) > FINAL_MEMORY_MS)
-				delete known[id];
-		next.known = known;
-		// The picture continues only once the updates are read to the end: they come first.
-		if (next.picture && complete) await readPicture(ctx, reader, next, settings.filters);
-	}
+	const items = settings.events
+		? eventsOf(sessions, state.cursor, next, settings.events)
+		: sessions;
+	// The picture continues only once the updates are read to the end: they come first.
+	if (next.picture && complete) await readPicture(ctx, reader, next, settings.filters);
 	save(next);
 	return items.length ? [ctx.helpers.returnJsonArray(items)] : null;
 }
