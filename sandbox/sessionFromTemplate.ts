@@ -160,8 +160,11 @@ function replaceRecipients(
 			name = replacement.name as string;
 			email = checkEmail(replacement.email, `${field}.email`);
 		}
-		if (isBlank(email) || email.includes('{{{'))
-			throw invalid(field, `The template's recipient "${role.name}" needs a name and an email`);
+		// docs/api.md#create-session-from-template: what the template leaves empty must be given.
+		if (isBlank(name) || isBlank(email) || email.includes('{{{')) {
+			const which = isBlank(role.name) ? `${index + 1}` : `"${role.name}"`;
+			throw invalid(field, `The template's recipient ${which} needs a name and an email`);
+		}
 		return { name, email: checkEmail(email, `${field}.email`), signingOrder: role.signingOrder };
 	});
 }

@@ -114,6 +114,8 @@ export const fileName = () =>
 	fc.oneof(
 		shortText(60),
 		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH }).map((n) => 'f'.repeat(n)),
+		// Counted in code points (docs/api.md#upload-file): 255 emoji are a valid name.
+		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH }).chain((n) => textOfLength(n)),
 		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH - 4 }).map((n) => `${'n'.repeat(n)}.PDF`),
 	);
 export const badFileName = () =>

@@ -106,6 +106,35 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 		);
 	});
 
+	it('a recipient with no name in the template must be given one (VALIDATION_ERROR), as one with no email', async () => {
+		const template = sandbox().createTemplate({
+			status: 'active',
+			recipients: [
+				{ key: 'witness', name: '', email: 'witness@example.com' },
+				{ key: 'hr', name: 'HR', email: 'hr@example.com' },
+			],
+		});
+		const id = template.templateId;
+		await refused({ templateId: id }, 400, 'VALIDATION_ERROR', 'recipients[0]');
+		await refused(
+			{ templateId: id, recipients: [{ name: ' ', email: 'witness@example.com' }] },
+			400,
+			'VALIDATION_ERROR',
+			'recipients[0].name',
+		);
+		const ok = await fromTemplate({
+			templateId: id,
+			recipients: [{ name: 'Wes', email: 'witness@example.com' }],
+		});
+		expect(ok.status).toBe(200);
+		expect(
+			ok.body.recipients.map((r: { name: string; email: string }) => [r.name, r.email]),
+		).toEqual([
+			['Wes', 'witness@example.com'],
+			['HR', 'hr@example.com'],
+		]);
+	});
+
 	it('every required variable must be given → MISSING_VARIABLES naming them', async () => {
 		const template = activeTemplate(sandbox());
 		const res = await refused(

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from './constants';
 import type { Fail } from '../errors/nodeError';
-import { shownValue } from './validation';
+import { chars, shownValue } from './validation';
 
 export interface BlockRecipient extends IDataObject {
 	key: string;
@@ -11,7 +11,6 @@ export interface BlockRecipient extends IDataObject {
 	signingOrder?: number;
 }
 
-const chars = (text: string) => [...text].length;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const blank = (value: unknown) => !isText(value) || value.trim() === '';
 

@@ -13,6 +13,9 @@ const ID_HINTS = {
 };
 type IdKind = keyof typeof ID_HINTS;
 
+/** A length in characters: Unicode code points (docs/api.md#our-decisions-where-airsign-is-silent). */
+export const chars = (text: string) => [...text].length;
+
 // A value for a message: never "[object Object]" or "undefined".
 export function shownValue(value: unknown, max = 60): string {
 	if (typeof value === 'string') return `"${value.slice(0, max)}"`;

@@ -244,6 +244,94 @@ describe('Session → Create From Template', () => {
 		});
 	});
 
+	// docs/api.md#create-session-from-template: a role whose name the template leaves empty must be
+	// given one, even when its email is fixed; a placeholder is never sent as a signer's name.
+	describe('a role with a fixed email but no name in the template', () => {
+		/** A witness role with only an email, and a fixed HR Manager: nothing else is mandatory. */
+		function unnamedRoleTemplate() {
+			return ctx.sandbox.createTemplate({
+				name: 'Witnessed',
+				status: 'active',
+				recipients: [
+					{ key: 'witness', name: '', email: 'witness@example.com' },
+					{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
+				],
+				document: {
+					format: 'blocks',
+					title: 'Witnessed',
+					blocks: [
+						{ type: 'signatureBlock', recipient: 'witness', label: 'Witness' },
+						{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
+					],
+				},
+			});
+		}
+		const laterRole = {
+			'recipient:2:name': 'Jane Citizen',
+			'recipient:2:email': 'jane@example.com',
+		};
+
+		it('its name is mandatory and has no default; its email is pre-filled', async () => {
+			const template = unnamedRoleTemplate();
+			const { fields } = await loadFields(template.templateId);
+			expect(fields.map((f) => [f.id, f.displayName, f.required, f.defaultValue ?? null])).toEqual([
+				['recipient:1:name', 'Recipient 1 Name', true, null],
+				['recipient:1:email', 'Recipient 1 Email', false, 'witness@example.com'],
+				['recipient:2:name', 'HR Manager Name', false, 'HR Manager'],
+				['recipient:2:email', 'HR Manager Email', false, 'hr@example.com'],
+			]);
+		});
+
+		// Untouched fields as the editor saves them: "" or null.
+		for (const [label, value] of [
+			['no role given', { 'recipient:1:name': '' }],
+			['a later role given', { 'recipient:1:name': null, ...laterRole }],
+		] as const) {
+			it(`its name not given (${label}): refused before any request, naming the field and the item`, async () => {
+				const template = unnamedRoleTemplate();
+				const { fields } = await loadFields(template.templateId);
+				ctx.sandbox.clearRequests();
+				const result = await runAirSign(ctx, params(template.templateId, fields, value));
+				expect(result.error).toBeInstanceOf(NodeOperationError);
+				expect(result.error!.message).toBe('The template needs "Recipient 1 Name"');
+				expect(result.error!.description).toContain('"Recipients and Variables"');
+				expect(result.error!.context?.itemIndex).toBe(0);
+				expect(ctx.sandbox.requests).toEqual([]);
+			});
+		}
+
+		it('its name given: sent with the template’s email, no placeholder', async () => {
+			const template = unnamedRoleTemplate();
+			const { fields } = await loadFields(template.templateId);
+			const result = await runAirSign(
+				ctx,
+				params(template.templateId, fields, { 'recipient:1:name': 'Wes Witness', ...laterRole }),
+			);
+			expect(result.error).toBeUndefined();
+			const stored = ctx.sandbox.getSession(result.items[0].json.sessionId as string)!;
+			expect(stored.recipients.map((r) => [r.name, r.email])).toEqual([
+				['Wes Witness', 'witness@example.com'],
+				['Jane Citizen', 'jane@example.com'],
+			]);
+		});
+
+		it('fields loaded at run time (a template from an expression) are checked the same way', async () => {
+			const template = unnamedRoleTemplate();
+			const result = await runAirSign(
+				ctx,
+				{
+					...params(template.templateId, [], laterRole),
+					templateId: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
+				},
+				{ input: [{ json: { template: template.templateId } }] },
+			);
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toBe('The template needs "Recipient 1 Name"');
+			expect(result.error!.context?.itemIndex).toBe(0);
+			expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET']);
+		});
+	});
+
 	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
 		const template = offerTemplate();
 		const result = await runAirSign(

@@ -177,6 +177,51 @@ describe('Upload File', () => {
 		});
 	});
 
+	// docs/api.md#upload-file: at most 255 characters, and docs/api.md counts characters as Unicode
+	// code points; "😀" is one character in two UTF-16 units.
+	describe('the file name counted in characters (code points), as AirSign counts it', () => {
+		it('200 and 255 emoji are taken (".pdf" appended); 256 are refused as 256 characters', async () => {
+			for (const n of [200, 255]) {
+				const name = '😀'.repeat(n);
+				const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
+					input: [binaryItem(pdf(100))],
+				});
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
+			}
+			ctx.sandbox.clearRequests();
+			const long = await runAirSign(ctx, uploadParams({ fileName: '😀'.repeat(256) }), {
+				input: [binaryItem(pdf(100))],
+			});
+			expect(long.error).toBeInstanceOf(NodeOperationError);
+			expect(long.error!.message).toBe(
+				'The file name is 256 characters long; AirSign accepts at most 255',
+			);
+			expect(long.error!.context?.itemIndex).toBe(0);
+			expect(apiRequests(ctx.sandbox)).toEqual([]);
+		});
+
+		it('the node appends ".pdf" itself while the name stays within 255 characters', async () => {
+			const stub = await startStub((request) => ({
+				status: 200,
+				body: { fileId: 'f', fileName: JSON.parse(request.body).fileName, sizeBytes: 100 },
+			}));
+			try {
+				ctx.cred = await tokenCredential(ctx, 'stub-token-123', stub.baseUrl);
+				// 126 emoji are 252 UTF-16 units: counted so, the name looked too long for ".pdf".
+				for (const name of ['😀'.repeat(126), '😀'.repeat(251)]) {
+					const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
+						input: [binaryItem(pdf(100))],
+					});
+					expect(JSON.parse(stub.requests.at(-1)?.body ?? '{}').fileName).toBe(`${name}.pdf`);
+					expect(result.error).toBeUndefined();
+				}
+			} finally {
+				await stub.close();
+			}
+		});
+	});
+
 	describe('server codes the local checks keep from happening', () => {
 		// The node refuses non-PDF bytes before any request and always sends strict
 		// base64, so the sandbox never answers INVALID_BASE64 or INVALID_FILE_TYPE to it.

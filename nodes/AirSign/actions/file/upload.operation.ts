@@ -11,7 +11,7 @@ import {
 	MAX_UPLOAD_TEXT,
 	PDF_SIGNATURE,
 } from '../../helpers/constants';
-import { textOf } from '../../helpers/validation';
+import { chars, textOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { parameterAsGiven } from '../itemIdentity';
 import { uploadSource } from './uploadSource';
@@ -149,14 +149,15 @@ function fileNameToStore(value: string, fail: Fail): string {
 			'The file name is empty',
 			'Set "File Name", or leave it empty to use the name of the binary file.',
 		);
-	if (fileName.length > MAX_FILE_NAME_LENGTH)
+	const length = chars(fileName);
+	if (length > MAX_FILE_NAME_LENGTH)
 		throw fail(
-			`The file name is ${fileName.length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
+			`The file name is ${length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
 			'Shorten the value of "File Name".',
 		);
 	if (/\.pdf$/i.test(fileName)) return fileName;
 	// A name of 252 to 255 characters is valid as it is; AirSign then appends ".pdf" itself.
-	return fileName.length + 4 <= MAX_FILE_NAME_LENGTH ? `${fileName}.pdf` : fileName;
+	return length + 4 <= MAX_FILE_NAME_LENGTH ? `${fileName}.pdf` : fileName;
 }
 
 // The File Name given, else the binary's own name.

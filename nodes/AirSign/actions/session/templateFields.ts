@@ -18,8 +18,9 @@ const VARIABLE_TYPES: Record<string, [FieldType, string]> = {
 
 const hasToken = (text: string) => text.includes('{{{');
 
-// A role without an email in the template must be given one; a fixed email is the default; an
-// email that is a {{{token}}} is filled from that variable.
+// A role whose name or email the template leaves empty must be given one
+// (docs/api.md#create-session-from-template); what it fixes is the default; a {{{token}}} email is
+// filled from that variable.
 export function templateFields(template: IDataObject): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const listOf = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
@@ -27,7 +28,9 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 	listOf(template.recipients).forEach((entry, index) => {
 		// An entry that is not an object (an answer gone wrong) is a role without a name or email.
 		const recipient = (entry !== null && typeof entry === 'object' ? entry : {}) as IDataObject;
-		const role = String(recipient.name ?? '').trim() || `Recipient ${index + 1}`;
+		const name = String(recipient.name ?? '').trim();
+		// "Recipient 2" labels a role without a name; it is never sent as a signer's name.
+		const role = name || `Recipient ${index + 1}`;
 		const email = String(recipient.email ?? '').trim();
 		const fixed = email !== '' && !hasToken(email);
 		fields.push(
@@ -36,8 +39,9 @@ export function templateFields(template: IDataObject): ResourceMapperField[] {
 				type: 'string',
 				id: `recipient:${index + 1}:name`,
 				displayName: `${role} Name`,
-				required: email === '',
-				...(fixed && { defaultValue: role }),
+				// Replaced by position, a role without an email is sent whole: it needs a name too.
+				required: name === '' || email === '',
+				...(fixed && name !== '' && { defaultValue: name }),
 			},
 			{
 				...common,
