@@ -1,10 +1,18 @@
 // UI tier steps 5 and 8, the AirSign Trigger in the editor: its Fetch Test Event shows a sample
 // session; in a new workflow, its v2 panel offers every event of the built description, and an
-// event picked there is shown and saved.
+// event picked there is shown, named by the node's subtitle on the canvas, and saved.
 import type { Page } from 'playwright-core';
 import type { Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
-import { byTestId, closeNode, createWorkflow, fail, openNode, openWorkflow } from './editor.mts';
+import {
+	byTestId,
+	canvasNode,
+	closeNode,
+	createWorkflow,
+	fail,
+	openNode,
+	openWorkflow,
+} from './editor.mts';
 import { triggerEvents } from './expected.mts';
 
 // ---------------------------------------------------------------- 5. Fetch Test Event
@@ -36,7 +44,7 @@ const TRIGGER_VERSION = 2;
 /**
  * A new workflow with the v2 trigger on its default event (Session Completed): its panel offers
  * every event of the built description; picking Recipient Status Changed shows both events in the
- * field, and saving stores both in the workflow.
+ * field and in the node's subtitle on the canvas, and saving stores both in the workflow.
  */
 export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): Promise<void> {
 	const events = triggerEvents(TRIGGER_VERSION);
@@ -58,6 +66,7 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 		],
 	});
 	await openWorkflow(page, dev.n8nUrl, id);
+	await expectSubtitle(page, 'AirSign Trigger', completed);
 	const ndv = await openNode(page, 'AirSign Trigger');
 	const field = byTestId(ndv, 'parameter-input-events');
 	await field.getByText(completed, { exact: true }).waitFor();
@@ -74,6 +83,7 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 	await byTestId(ndv, 'node-title-container').or(ndv.locator('header')).first().click();
 	for (const text of [completed, recipient]) await field.getByText(text, { exact: true }).waitFor();
 	await closeNode(page);
+	await expectSubtitle(page, 'AirSign Trigger', `${completed}, ${recipient}`);
 	await page.keyboard.press('ControlOrMeta+s');
 	const saved = await page.waitForFunction(
 		async ({ url, wanted }) => {
@@ -93,6 +103,23 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 		{ polling: 500 },
 	);
 	await saved.dispose();
+}
+
+/**
+ * The node's subtitle on the canvas reads `wanted`: n8n evaluates the subtitle's expression in the
+ * editor and shows nothing when it cannot.
+ */
+async function expectSubtitle(page: Page, node: string, wanted: string): Promise<void> {
+	try {
+		await canvasNode(page, node).getByText(wanted, { exact: true }).waitFor();
+	} catch {
+		const shown = await canvasNode(page, node)
+			.innerText()
+			.catch(() => '(the node is not on the canvas)');
+		fail(
+			`the subtitle of "${node}" on the canvas should read "${wanted}"; the node shows ${JSON.stringify(shown)}`,
+		);
+	}
 }
 
 /** What step 8 reads of a saved workflow (GET /rest/workflows/:id's data). */

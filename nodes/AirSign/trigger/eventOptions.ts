@@ -54,9 +54,12 @@ export const eventsProperty: INodeProperties = {
 	displayOptions: { show: { '@version': [2] } },
 };
 
-/** The node's subtitle: the chosen events' names (version 2), "Session Updated" for version 1. */
+/**
+ * The node's subtitle: the chosen events' names (version 2), "Session Updated" for version 1. The
+ * lookup table is in parentheses: after `=>` a bare `{` would open a function body.
+ */
 const EVENT_NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name])));
-export const EVENTS_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map(e => ${EVENT_NAMES}[e] || e).join(", ") : "Session Updated" }}`;
+export const EVENTS_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map(e => (${EVENT_NAMES})[e] || e).join(", ") || "No event chosen" : "Session Updated" }}`;
 
 /**
  * Recipient statuses are not documented by AirSign (its pages show only "pending"): any value is

@@ -58,8 +58,7 @@ export async function pollSessionUpdates(
 		startFrom,
 	};
 	if (ctx.getMode() === 'manual') {
-		const reader = new PageReader(ctx, { maxRequests: 1, reserve: -1, onRateLimit: () => {} });
-		const sample = await fetchSample(ctx, reader, settings.filters, events);
+		const sample = await fetchSample(ctx, settings.filters, events);
 		return sample.length ? [ctx.helpers.returnJsonArray(sample)] : null;
 	}
 	return await pollUnlessAlreadyPolling(

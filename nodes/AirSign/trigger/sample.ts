@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { SessionsQuery } from '../transport/sessionPages';
 import type { EventSettings, TriggerEvent } from './events';
-import type { PageReader } from './pager';
+import { PageReader } from './pager';
 
 /** What Fetch Test Event reads for an event: the newest session that shows it. */
 const SAMPLE_QUERIES: Record<TriggerEvent, SessionsQuery> = {
@@ -19,38 +19,63 @@ const SAMPLE_QUERIES: Record<TriggerEvent, SessionsQuery> = {
 const SIGNED = ['completed', 'signed'];
 
 /**
- * "Fetch Test Event": one real session shaped as the first chosen event would deliver it (version
- * 1: the most recently updated session). A sample has no previous state. One request; nothing
- * moves.
+ * "Fetch Test Event": for each chosen event, in the order chosen, one real session shaped as that
+ * event would deliver it, or none when no session shows it (version 1: the most recently updated
+ * session). A sample has no previous state. One List Sessions request per event; nothing moves.
  */
 export async function fetchSample(
 	ctx: IPollFunctions,
-	reader: PageReader,
 	filters: SessionsQuery,
 	settings: EventSettings | undefined,
 ): Promise<IDataObject[]> {
-	const event = settings?.events[0] ?? 'anyChange';
-	const { status, sortBy = 'updatedAt' } = SAMPLE_QUERIES[event];
-	const query: SessionsQuery = { ...filters, sortBy, sortOrder: 'desc' };
-	if (settings) {
-		// The Status filter narrows the event's own statuses (or stands in for them).
-		const own = status?.split(',');
-		const chosen = settings.statuses;
-		const narrowed = own && chosen ? own.filter((s) => chosen.includes(s)) : (own ?? chosen);
-		query.status = (narrowed?.length ? narrowed : own)?.join(',');
+	// A user's click: it does not keep the reserve, and nothing of the budget is remembered.
+	const reader = new PageReader(ctx, {
+		maxRequests: settings?.events.length ?? 1,
+		reserve: -1,
+		onRateLimit: () => {},
+	});
+	if (!settings) {
+		const page = await reader.page({ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' }, 0, 1);
+		return page.sessions.slice(0, 1);
 	}
-	const page = await reader.page(query, 0, 1);
-	const session = page.sessions[0];
-	if (!session || !settings) return session ? [session] : [];
+	const samples: IDataObject[] = [];
+	for (const event of settings.events) {
+		const sample = await sampleOf(reader, filters, settings, event);
+		if (sample) samples.push(sample);
+	}
+	return samples;
+}
+
+/** The newest session that shows `event`, shaped as that event's items. */
+async function sampleOf(
+	reader: PageReader,
+	filters: SessionsQuery,
+	settings: EventSettings,
+	event: TriggerEvent,
+): Promise<IDataObject | undefined> {
+	const { status, sortBy = 'updatedAt' } = SAMPLE_QUERIES[event];
+	// The Status filter narrows the event's own statuses (or stands in for them).
+	const own = status?.split(',');
+	const chosen = settings.statuses;
+	const narrowed = own && chosen ? own.filter((s) => chosen.includes(s)) : (own ?? chosen);
+	const query: SessionsQuery = {
+		...filters,
+		status: (narrowed?.length ? narrowed : own)?.join(','),
+		sortBy,
+		sortOrder: 'desc',
+	};
+	const [session] = (await reader.page(query, 0, 1)).sessions;
+	if (!session) return undefined;
 	const base = { ...session, event, previousStatus: null, previousStatusSeenAt: null };
-	if (event !== 'recipientStatusChanged') return [base];
+	if (event !== 'recipientStatusChanged') return base;
 	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
 	const statusOf = (r: IDataObject) => String(r.status);
 	const recipient =
 		recipients.find((r) => settings.recipientStatuses?.includes(statusOf(r))) ??
 		recipients.find((r) => SIGNED.includes(statusOf(r))) ??
 		recipients[0];
+	// Without a recipient the session cannot show this event's items.
 	return recipient
-		? [{ ...base, recipient: { ...recipient, previousStatus: null, status: recipient.status } }]
-		: [base];
+		? { ...base, recipient: { ...recipient, previousStatus: null, status: recipient.status } }
+		: undefined;
 }

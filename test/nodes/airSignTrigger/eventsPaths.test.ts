@@ -2,7 +2,15 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { line, listRequests, newTrigger, readyTrigger, two, useSandbox } from './helpers';
+import {
+	ALL_EVENTS,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	two,
+	useSandbox,
+} from './helpers';
 import { schedulerTrigger } from './scheduler';
 
 const getSandbox = useSandbox();
@@ -112,7 +120,15 @@ describe.each([true, false])(
 );
 
 describe('AirSign Trigger events: Fetch Test Event', () => {
-	it('gives a sample of the first chosen event and moves nothing', async () => {
+	/** What the List Sessions request of one event's sample asks (one page of one session). */
+	const sampleQuery = (status: string | undefined, sortBy = 'updatedAt') => ({
+		...(status && { status }),
+		sortBy,
+		sortOrder: 'desc',
+		limit: '1',
+		offset: '0',
+	});
+	const sessions = () => {
 		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'older done', status: 'completed', recipients: two });
 		sandbox.clock.advance(1_000);
@@ -120,13 +136,30 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 		sandbox.clock.advance(1_000);
 		sandbox.createSession({ name: 'signing', status: 'inProgress', recipients: two });
 		sandbox.clock.advance(1_000);
-		const completed = newTrigger(sandbox, {
+		return sandbox;
+	};
+
+	it('gives one sample per chosen event, in the order chosen, each shaped as that event; one request each, and moves nothing', async () => {
+		const sandbox = sessions();
+		const trigger = newTrigger(sandbox, {
 			version: 2,
 			mode: 'manual',
-			events: ['sessionCompleted'],
+			events: ['recipientStatusChanged', 'sessionCompleted'],
 		});
-		const result = await completed.poll();
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json)).toEqual([
+			expect.objectContaining({
+				name: 'signing',
+				event: 'recipientStatusChanged',
+				previousStatus: null,
+				previousStatusSeenAt: null,
+				recipient: expect.objectContaining({
+					email: 'ann@example.com',
+					previousStatus: null,
+					status: 'sent',
+				}),
+			}),
 			expect.objectContaining({
 				name: 'newest done',
 				event: 'sessionCompleted',
@@ -134,18 +167,44 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 				previousStatusSeenAt: null,
 			}),
 		]);
-		expect(completed.nodeStaticData).toEqual({});
-		const recipient = newTrigger(sandbox, {
+		expect(result.items[1].json).not.toHaveProperty('recipient');
+		expect(listRequests(sandbox).map((r) => r.query)).toEqual([
+			sampleQuery('inProgress,completed'),
+			sampleQuery('completed', 'completedDate'),
+		]);
+		expect(trigger.nodeStaticData).toEqual({});
+	});
+
+	it('every event chosen: a request for each, a sample for each that has a session', async () => {
+		const sandbox = sessions();
+		const trigger = newTrigger(sandbox, { version: 2, mode: 'manual', events: [...ALL_EVENTS] });
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		// No session was cancelled or expired: those two give no sample.
+		expect(result.items.map((i) => line(i.json))).toEqual([
+			'sessionCreated signing (was null)',
+			'sessionSent signing (was null)',
+			'recipientStatusChanged signing ann@example.com null>sent (was null)',
+			'sessionCompleted newest done (was null)',
+			'anyChange signing (was null)',
+		]);
+		expect(listRequests(sandbox)).toHaveLength(ALL_EVENTS.length);
+		expect(trigger.nodeStaticData).toEqual({});
+	});
+
+	it('Recipient Status Changed gives no sample of a session without recipients', async () => {
+		const sandbox = sessions();
+		sandbox.createSession({ name: 'nobody', status: 'inProgress', recipients: [] });
+		const trigger = newTrigger(sandbox, {
 			version: 2,
 			mode: 'manual',
-			events: ['recipientStatusChanged'],
+			events: ['sessionCompleted', 'recipientStatusChanged'],
 		});
-		const [item] = (await recipient.poll()).items.map((i) => i.json);
-		expect(item).toMatchObject({
-			name: 'signing',
-			event: 'recipientStatusChanged',
-			recipient: { email: 'ann@example.com', previousStatus: null, status: 'sent' },
-		});
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => line(i.json))).toEqual([
+			'sessionCompleted newest done (was null)',
+		]);
 		expect(listRequests(sandbox)).toHaveLength(2);
 	});
 });

@@ -1,0 +1,128 @@
+/**
+ * The subtitle under each node on the canvas, evaluated as n8n's editor evaluates it
+ * (`getNodeSubtitle` in editor-ui's useNodeHelpers, the same in 1.x and 2.x): the node in the
+ * editor's Workflow object, whose constructor fills in the parameters' defaults, and
+ * `workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {}, undefined,
+ * placeholder)`. The editor shows nothing when that throws; here the error fails the test.
+ */
+import '../harness';
+
+import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { AirSign } from '../../nodes/AirSign/AirSign.node';
+import { AirSignTrigger } from '../../nodes/AirSign/AirSignTrigger.node';
+import { fullNodeTypeName, HarnessNodeTypes } from '../harness/node-types';
+
+/** editor-ui's PLACEHOLDER_FILLED_AT_EXECUTION_TIME, the editor's default value. */
+const PLACEHOLDER = '[filled at execution time]';
+
+function canvasSubtitle(nodeType: INodeType, version: number, parameters: INodeParameters) {
+	const type = fullNodeTypeName(nodeType);
+	const workflow = new Workflow({
+		nodes: [{ id: 'n1', name: 'Node', type, typeVersion: version, position: [0, 0], parameters }],
+		connections: {},
+		active: false,
+		nodeTypes: new HarnessNodeTypes().add(type, nodeType),
+	});
+	const node = workflow.getNode('Node')!;
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		nodeType.description.subtitle,
+		'internal',
+		{},
+		undefined,
+		PLACEHOLDER,
+	);
+}
+
+const optionsOf = (nodeType: INodeType, name: string) =>
+	nodeType.description.properties
+		.filter((p) => p.name === name)
+		.flatMap((p) => (p.options ?? []) as INodePropertyOptions[]);
+
+describe('AirSign Trigger: the canvas subtitle', () => {
+	const trigger = new AirSignTrigger();
+	// The names the panel shows for the events, from the node's own description.
+	const events = optionsOf(trigger, 'events').map((o) => ({
+		value: String(o.value),
+		name: o.name,
+	}));
+
+	it('the description offers events to name', () => {
+		expect(events.length).toBeGreaterThan(1);
+	});
+
+	it.each(events)('version 2, $name alone: its name', ({ value, name }) => {
+		expect(canvasSubtitle(trigger, 2, { events: [value] })).toBe(name);
+	});
+
+	it('version 2, several events: their names in the order chosen', () => {
+		const [completed, recipient] = ['sessionCompleted', 'recipientStatusChanged'].map(
+			(v) => events.find((e) => e.value === v)!.name,
+		);
+		expect(
+			canvasSubtitle(trigger, 2, { events: ['sessionCompleted', 'recipientStatusChanged'] }),
+		).toBe(`${completed}, ${recipient}`);
+		expect(canvasSubtitle(trigger, 2, { events: events.map((e) => e.value) })).toBe(
+			events.map((e) => e.name).join(', '),
+		);
+	});
+
+	it('version 2, a new node (the default event): "Session Completed"', () => {
+		expect(canvasSubtitle(trigger, 2, {})).toBe('Session Completed');
+	});
+
+	it('version 2, no event chosen: says so', () => {
+		expect(canvasSubtitle(trigger, 2, { events: [] })).toBe('No event chosen');
+	});
+
+	it('version 1 (no events parameter): "Session Updated"', () => {
+		expect(canvasSubtitle(trigger, 1, {})).toBe('Session Updated');
+		expect(canvasSubtitle(trigger, 1, { event: 'sessionUpdated' })).toBe('Session Updated');
+	});
+});
+
+describe('AirSign: the canvas subtitle', () => {
+	const airSign = new AirSign();
+	const resources = optionsOf(airSign, 'resource').map((o) => String(o.value));
+	// Every operation of every resource, read from the description as the panel offers them.
+	const operations = airSign.description.properties
+		.filter((p) => p.name === 'operation')
+		.flatMap((p) =>
+			(p.displayOptions?.show?.resource ?? []).flatMap((resource) =>
+				(p.options as INodePropertyOptions[]).map((o) => ({
+					resource: String(resource),
+					operation: String(o.value),
+					action: o.action,
+				})),
+			),
+		);
+
+	it('the description has an operation for every resource', () => {
+		expect([...new Set(operations.map((o) => o.resource))].sort()).toEqual([...resources].sort());
+	});
+
+	it.each(operations)(
+		'$resource → $operation: its action, $action',
+		({ resource, operation, action }) => {
+			expect(action).toBeTruthy();
+			expect(canvasSubtitle(airSign, 1, { resource, operation })).toBe(action);
+		},
+	);
+
+	it('a new node (the default resource and operation): its action', () => {
+		const property = (name: string, resource?: string) =>
+			airSign.description.properties.find(
+				(p) =>
+					p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource)),
+			)!;
+		const resource = String(property('resource').default);
+		const operation = String(property('operation', resource).default);
+		const { action } = operations.find(
+			(o) => o.resource === resource && o.operation === operation,
+		)!;
+		expect(canvasSubtitle(airSign, 1, {})).toBe(action);
+	});
+});
