@@ -24,7 +24,7 @@ import { runNode } from '../test/harness/run-node';
 import { AirSignApi } from '../credentials/AirSignApi.credentials';
 import { AirSign } from '../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../nodes/AirSign/AirSignTrigger.node';
-import { TRIGGER_EVENTS } from '../nodes/AirSign/trigger/events';
+import { TRIGGER_EVENTS } from '../nodes/AirSign/trigger/eventOptions';
 import { startSandbox, type Sandbox } from '../sandbox';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '..', 'nodes', 'AirSign', '__schema__');

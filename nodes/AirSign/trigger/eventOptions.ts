@@ -1,9 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { TriggerEvent } from './events';
-
 /** The events of the AirSign Trigger (version 2), as n8n users choose them. */
-const EVENT_OPTIONS: Array<{ name: string; value: TriggerEvent; description: string }> = [
+const EVENT_OPTIONS = [
 	{
 		name: 'Any Change',
 		value: 'anyChange',
@@ -15,39 +13,30 @@ const EVENT_OPTIONS: Array<{ name: string; value: TriggerEvent; description: str
 		value: 'recipientStatusChanged',
 		description: 'A recipient signed (or their status changed otherwise); one item per recipient',
 	},
-	{
-		name: 'Session Cancelled',
-		value: 'sessionCancelled',
-		description: 'A session was cancelled',
-	},
+	{ name: 'Session Cancelled', value: 'sessionCancelled', description: 'A session was cancelled' },
 	{
 		name: 'Session Completed',
 		value: 'sessionCompleted',
 		description: 'Every recipient signed: the session is completed',
 	},
-	{
-		name: 'Session Created',
-		value: 'sessionCreated',
-		description: 'A new session appeared',
-	},
+	{ name: 'Session Created', value: 'sessionCreated', description: 'A new session appeared' },
 	{
 		name: 'Session Expired',
 		value: 'sessionExpired',
 		description: 'A session expired before everyone signed',
 	},
-	{
-		name: 'Session Sent',
-		value: 'sessionSent',
-		description: 'A draft was sent to its recipients',
-	},
-];
+	{ name: 'Session Sent', value: 'sessionSent', description: 'A draft was sent to its recipients' },
+] as const;
+
+export type TriggerEvent = (typeof EVENT_OPTIONS)[number]['value'];
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = EVENT_OPTIONS.map((o) => o.value);
 
 export const eventsProperty: INodeProperties = {
 	displayName: 'Events',
 	name: 'events',
 	type: 'multiOptions',
 	required: true,
-	options: EVENT_OPTIONS,
+	options: [...EVENT_OPTIONS],
 	default: ['sessionCompleted'],
 	description:
 		'What starts the workflow; each change gives each chosen event once, also when the session changes again later',

@@ -5,19 +5,8 @@ import { utcIsoFromMs } from '../helpers/dates';
 import { optionalText } from '../helpers/sessionMatch';
 import type { KnownState, TriggerState } from './state';
 import { sortedRecipients } from './state';
-
-/** The events of the AirSign Trigger (node version 2), in the order one state gives them. */
-export const TRIGGER_EVENTS = [
-	'sessionCreated',
-	'sessionSent',
-	'recipientStatusChanged',
-	'sessionCompleted',
-	'sessionCancelled',
-	'sessionExpired',
-	'anyChange',
-] as const;
-
-export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+import type { TriggerEvent } from './eventOptions';
+import { TRIGGER_EVENTS } from './eventOptions';
 
 /** States from which a session can still change. */
 export const IN_FLIGHT_STATUSES = ['draft', 'pending', 'inProgress'];

@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { SessionsQuery } from '../transport/sessionPages';
-import type { EventSettings, TriggerEvent } from './events';
+import type { TriggerEvent } from './eventOptions';
+import type { EventSettings } from './events';
 import { PageReader } from './pager';
 
 /** What Fetch Test Event reads for an event: the newest session that shows it. */
@@ -28,18 +29,12 @@ export async function fetchSample(
 	filters: SessionsQuery,
 	settings: EventSettings | undefined,
 ): Promise<IDataObject[]> {
+	const events = settings?.events ?? ['anyChange'];
 	// A user's click: it does not keep the reserve, and nothing of the budget is remembered.
-	const reader = new PageReader(ctx, {
-		maxRequests: settings?.events.length ?? 1,
-		reserve: -1,
-		onRateLimit: () => {},
-	});
-	if (!settings) {
-		const page = await reader.page({ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' }, 0, 1);
-		return page.sessions.slice(0, 1);
-	}
+	const limits = { maxRequests: events.length, reserve: -1, onRateLimit: () => {} };
+	const reader = new PageReader(ctx, limits);
 	const samples: IDataObject[] = [];
-	for (const event of settings.events) {
+	for (const event of events) {
 		const sample = await sampleOf(reader, filters, settings, event);
 		if (sample) samples.push(sample);
 	}
@@ -50,13 +45,13 @@ export async function fetchSample(
 async function sampleOf(
 	reader: PageReader,
 	filters: SessionsQuery,
-	settings: EventSettings,
+	settings: EventSettings | undefined,
 	event: TriggerEvent,
 ): Promise<IDataObject | undefined> {
 	const { status, sortBy = 'updatedAt' } = SAMPLE_QUERIES[event];
 	// The Status filter narrows the event's own statuses (or stands in for them).
 	const own = status?.split(',');
-	const chosen = settings.statuses;
+	const chosen = settings ? settings.statuses : filters.status?.split(',');
 	const narrowed = own && chosen ? own.filter((s) => chosen.includes(s)) : (own ?? chosen);
 	const query: SessionsQuery = {
 		...filters,
@@ -65,7 +60,7 @@ async function sampleOf(
 		sortOrder: 'desc',
 	};
 	const [session] = (await reader.page(query, 0, 1)).sessions;
-	if (!session) return undefined;
+	if (!session || !settings) return session;
 	const base = { ...session, event, previousStatus: null, previousStatusSeenAt: null };
 	if (event !== 'recipientStatusChanged') return base;
 	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];

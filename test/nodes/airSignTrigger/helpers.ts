@@ -11,7 +11,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
-import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/events';
+import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
 import { seededRandom, type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
 import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
 
