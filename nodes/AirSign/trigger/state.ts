@@ -14,10 +14,8 @@ export interface KnownState {
 }
 
 /**
- * Everything a trigger keeps between polls, as plain JSON in the workflow's static data.
- * Invariant: every matching update before `cursor` has been processed, or is older than the
- * start; `known` holds the state each session was last compared with. All of it is written in
- * one write, so the cursor and what it moved over never part.
+ * Everything a trigger keeps between polls, plain JSON in the static data, written in one write.
+ * Invariant: every matching update before `cursor` was processed, or is older than the start.
  */
 export interface TriggerState {
 	/** ISO 8601 instant on AirSign's clock. */
@@ -43,11 +41,7 @@ export interface TriggerState {
 	budget?: { remaining: number; resetsAt: number; warned?: boolean };
 }
 
-/**
- * A start is also written to the workflow's global static data: n8n saves that after the
- * activation poll on every engine, while n8n 2.x's durable scheduler drops the node's own static
- * data of that poll (docs/compatibility.md). Once the node's state is read, the copy goes.
- */
+/** A start is also kept in the global static data, which every engine saves after activation. */
 const originKey = (nodeName: string) => `airSignTriggerStart:${nodeName}`;
 
 /** The state to continue from; undefined when the trigger must start (again). */
@@ -135,10 +129,7 @@ export function sortedRecipients(session: IDataObject): IDataObject[] {
 /** Dates as instants, so that "…:49Z" and "…:49.000Z" read as the same state. */
 const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : value);
 
-/**
- * With whole-second timestamps a session can change twice within one updatedAt: the digest
- * lets the second state through while the same state read again is still recognised.
- */
+/** A session can change twice within one whole-second updatedAt: the digest tells them apart. */
 function fingerprint(session: IDataObject): string {
 	const canonical = JSON.stringify([
 		session.status,
