@@ -51,10 +51,7 @@ export class PageReader {
 
 export type KeyField = 'updatedAt' | 'createdAt';
 
-/**
- * Where a keyset read stands, kept between polls: the newest instant read, whether every row at
- * it was read, and while they are read, the place among the rows at that instant.
- */
+/** Where a keyset read stands, saved: the newest instant, and whether or where its rows are read. */
 export interface Position {
 	at?: number;
 	past?: boolean;
@@ -74,12 +71,11 @@ export interface Passes {
 const timeOf = (session: IDataObject, field: KeyField) => Date.parse(String(session[field]));
 
 /**
- * Reads every row of `query` from `position` on, ascending by `fields[0]`: each page asks again
- * from the newest instant read (1 ms early, so a strict or an inclusive "after" both work; the
- * caller's `take` drops rows it already has). Offsets would skip rows when the list changes
- * while it is read; this cannot. More rows at one instant than a page holds are read by the next
- * field, and past the last by offsets. Stops (throws) when the reader allows no more requests;
- * `position` says, at every level, where the next poll goes on.
+ * Reads every row of `query` from `position` on, ascending by `fields[0]`, each page from the
+ * newest instant read, 1 ms early (a strict or an inclusive "after" both work; `take` drops what
+ * it has): unlike offsets, a list that changes while it is read cannot skip a row. A tie larger
+ * than a page is read by the next field, past the last by offsets. Throws `Stop` when out of
+ * requests, with `position` where the next poll goes on.
  */
 export async function readByKeys(
 	reader: PageReader,
