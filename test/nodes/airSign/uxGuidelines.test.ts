@@ -46,6 +46,32 @@ const fields = [
 ];
 
 describe("n8n's UX guidelines, on both nodes' fields", () => {
+	it('an example in a placeholder starts with "e.g."', () => {
+		// A collection's placeholder is its button ("Add Option"), and a locator's From List mode
+		// shows a search prompt: neither is an example of a value.
+		const examples = [
+			...fields
+				.filter(({ field }) => field.placeholder !== undefined)
+				.filter(({ field }) => field.type !== 'collection' && field.type !== 'fixedCollection')
+				.map(({ path, field }) => ({ path, placeholder: field.placeholder! })),
+			...fields.flatMap(({ path, field }) =>
+				((field.modes ?? []) as INodePropertyMode[])
+					.filter((mode) => mode.type !== 'list' && mode.placeholder !== undefined)
+					.map((mode) => ({ path: `${path} (${mode.name})`, placeholder: mode.placeholder! })),
+			),
+		];
+		expect(examples.length).toBeGreaterThan(10);
+		expect(examples.filter(({ placeholder }) => !placeholder.startsWith('e.g. '))).toEqual([]);
+	});
+
+	it("an email field offers the guidelines' example address", () => {
+		const emails = fields.filter(
+			({ field }) => /email/i.test(field.name) && field.type === 'string',
+		);
+		expect(emails.map(({ path }) => path)).toHaveLength(6);
+		for (const { field } of emails) expect(field.placeholder).toBe('e.g. nathan@example.com');
+	});
+
 	it('a boolean is described starting with "Whether"', () => {
 		const booleans = fields.filter(({ field }) => field.type === 'boolean');
 		expect(booleans.length).toBeGreaterThan(0);
