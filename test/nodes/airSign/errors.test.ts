@@ -279,7 +279,7 @@ describe('write operations are not retried; network failures are clear', () => {
 		const result = await runAirSign(ctx, sendParams(draft.sessionId));
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
-		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 500]');
+		expect(result.error!.message).toBe('AirSign could not finish the request [HTTP 500]');
 		expect(result.error!.httpCode).toBe('500');
 	});
 
