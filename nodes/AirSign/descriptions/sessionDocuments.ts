@@ -79,7 +79,7 @@ export const documentFields: INodeProperties[] = [
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. nathan@example.com',
 				default: '',
 				required: true,
 			},

@@ -14,7 +14,7 @@ export const recipientEmailFilter: INodeProperties = {
 	displayName: 'Recipient Email',
 	name: 'recipientEmail',
 	type: 'string',
-	placeholder: 'name@email.com',
+	placeholder: 'e.g. nathan@example.com',
 	default: '',
 	description: 'Only sessions that include a recipient with this email',
 };

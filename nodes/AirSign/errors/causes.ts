@@ -38,5 +38,5 @@ const NETWORK_WORDS: Record<string, string> = {
  * replaces such a message with its own generic text, dropping the address and the hint.
  */
 export function describeNetworkCode(code: string): string {
-	return NETWORK_WORDS[code.toUpperCase()] ?? 'network error';
+	return NETWORK_WORDS[code.toUpperCase()] ?? 'no connection was made';
 }

@@ -51,7 +51,7 @@ export function describeFailure(failure: RequestFailure, messages: FailureMessag
 	}
 	if (failure.status >= 500) {
 		return {
-			message: `AirSign had an internal problem [HTTP ${failure.status}]`,
+			message: `AirSign could not finish the request [HTTP ${failure.status}]`,
 			description: `This is on AirSign's side and usually passes: try again in a few minutes.${serviceSaid}`,
 		};
 	}
@@ -99,7 +99,7 @@ export function lostWriteText(failure: RequestFailure, mayExist: string): Failur
 			? `No answer from AirSign (${describeNetworkCode(failure.networkCode ?? '')})`
 			: failure.code === MALFORMED_RESPONSE
 				? `AirSign's answer could not be read [HTTP ${failure.status}]`
-				: `AirSign had an internal problem [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
+				: `AirSign could not finish the request [HTTP ${failure.status}${failure.code ? ` ${failure.code}` : ''}]`;
 	return {
 		message: `${what}: check AirSign before running again: ${mayExist}`,
 		description:

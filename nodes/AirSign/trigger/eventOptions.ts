@@ -59,7 +59,7 @@ export const recipientStatusFilter: INodeProperties = {
 	name: 'recipientStatus',
 	type: 'string',
 	default: '',
-	placeholder: 'completed',
+	placeholder: 'e.g. completed',
 	description:
 		'Recipient Status Changed only: keep recipients whose new status is one of these (comma-separated, as AirSign writes it, e.g. completed). AirSign does not document its recipient statuses; values seen include notSent, sent, pending and completed.',
 };

@@ -214,7 +214,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 		});
 		const failed = await runAirSign(ctx, simple());
 		expect(failed.error!.message).toBe(
-			'AirSign had an internal problem [HTTP 500 INTERNAL]: check AirSign before running again: the session may exist',
+			'AirSign could not finish the request [HTTP 500 INTERNAL]: check AirSign before running again: the session may exist',
 		);
 		ctx.sandbox.injectFault({
 			kind: 'rateLimit',

@@ -279,7 +279,7 @@ describe('write operations are not retried; network failures are clear', () => {
 		const result = await runAirSign(ctx, sendParams(draft.sessionId));
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
-		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 500]');
+		expect(result.error!.message).toBe('AirSign could not finish the request [HTTP 500]');
 		expect(result.error!.httpCode).toBe('500');
 	});
 
@@ -306,5 +306,14 @@ describe('write operations are not retried; network failures are clear', () => {
 		}
 		// Get Many retried twice (reads are safe to retry).
 		expect(sleeps.requested).toEqual([500, 2000]);
+	});
+
+	it('a network code without words of its own is still said in plain words (HTTPS to a plain HTTP port)', async () => {
+		const plainHttp = ctx.sandbox.baseUrl.replace(/^http:/, 'https:');
+		ctx.cred = await tokenCredential(ctx, 'some-token-1234', plainHttp);
+		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toBe('Could not reach AirSign: no connection was made');
+		expect(result.error!.description).toContain('Base URL');
 	});
 });

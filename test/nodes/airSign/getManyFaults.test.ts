@@ -146,7 +146,7 @@ describe('Get Many: transient failures are retried twice', () => {
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
 		expect(sleeps.requested).toEqual([500, 2000]);
-		expect(result.error!.message).toBe('AirSign had an internal problem [HTTP 503]');
+		expect(result.error!.message).toBe('AirSign could not finish the request [HTTP 503]');
 		expect(result.error!.description).toContain("on AirSign's side");
 		expect(result.error!.httpCode).toBe('503');
 	});

@@ -104,7 +104,7 @@ const scenarios: Scenario[] = [
 			c.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
 			return { params: sendParams(UNKNOWN), secrets: await withToken(c, c.sandbox.issueToken()) };
 		},
-		expected: /internal problem \[HTTP 500\]/,
+		expected: /could not finish the request \[HTTP 500\]/,
 	},
 	{
 		name: '503 on Get Many after retries',
@@ -112,7 +112,7 @@ const scenarios: Scenario[] = [
 			c.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
 			return { params: getManyParams(), secrets: await withToken(c, c.sandbox.issueToken()) };
 		},
-		expected: /internal problem \[HTTP 503\]/,
+		expected: /could not finish the request \[HTTP 503\]/,
 	},
 	{
 		name: 'malformed body',

@@ -150,7 +150,7 @@ describe('Session → Send Invitation', () => {
 			ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Session/' });
 			const result = await runAirSign(ctx, params(session.sessionId));
 			expect(result.error!.message).toBe(
-				'AirSign had an internal problem [HTTP 503 INTERNAL]: check AirSign before running again: the invitation may have been sent',
+				'AirSign could not finish the request [HTTP 503 INTERNAL]: check AirSign before running again: the invitation may have been sent',
 			);
 			expect(posts()).toHaveLength(1);
 		});

@@ -110,7 +110,7 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 			if (result.error)
 				expect(result.error.message).toMatch(
 					new RegExp(
-						`could not be read for ${i + 1} polls in a row.*internal problem \\[HTTP 503\\]`,
+						`could not be read for ${i + 1} polls in a row.*could not finish the request \\[HTTP 503\\]`,
 					),
 				);
 		}

@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'name@email.com',
+		placeholder: 'e.g. nathan@example.com',
 		description: 'The email of one of the session’s recipients',
 		displayOptions: { show: { recipient: ['email'] } },
 	},

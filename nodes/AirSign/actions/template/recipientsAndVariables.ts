@@ -29,7 +29,7 @@ export const templateRecipientsAndVariables: INodeProperties[] = [
 			displayName: 'Email',
 			name: 'email',
 			type: 'string',
-			placeholder: 'name@email.com',
+			placeholder: 'e.g. nathan@example.com',
 			default: '',
 			description: 'Empty to fill in for each session, a fixed email, or a {{{variable}}}',
 		},

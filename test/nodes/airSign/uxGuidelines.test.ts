@@ -1,0 +1,101 @@
+/**
+ * The rules of n8n's UX guidelines for community nodes that a description shows by itself, checked
+ * on every field of both nodes, nested ones included. docs/n8n-guidelines.md lists every rule and
+ * where the package meets it.
+ */
+import '../../harness';
+
+import type {
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyMode,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
+import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+
+interface Field {
+	/** Where it is: node › parent › field. */
+	path: string;
+	field: INodeProperties;
+}
+
+/** Every field of a node, with the fields inside collections and fixed collections. */
+function fieldsOf(description: INodeTypeDescription): Field[] {
+	const out: Field[] = [];
+	const walk = (fields: INodeProperties[], at: string) => {
+		for (const field of fields) {
+			const path = `${at} › ${field.name}`;
+			out.push({ path, field });
+			if (field.type === 'collection') walk(field.options as INodeProperties[], path);
+			if (field.type === 'fixedCollection')
+				for (const group of field.options as INodePropertyCollection[])
+					walk(group.values, `${path} › ${group.name}`);
+		}
+	};
+	walk(description.properties, description.displayName);
+	return out;
+}
+
+const fields = [
+	...fieldsOf(new AirSign().description),
+	...fieldsOf(new AirSignTrigger().description),
+];
+
+describe("n8n's UX guidelines, on both nodes' fields", () => {
+	it('an example in a placeholder starts with "e.g."', () => {
+		// A collection's placeholder is its button ("Add Option"), and a locator's From List mode
+		// shows a search prompt: neither is an example of a value.
+		const examples = [
+			...fields
+				.filter(({ field }) => field.placeholder !== undefined)
+				.filter(({ field }) => field.type !== 'collection' && field.type !== 'fixedCollection')
+				.map(({ path, field }) => ({ path, placeholder: field.placeholder! })),
+			...fields.flatMap(({ path, field }) =>
+				((field.modes ?? []) as INodePropertyMode[])
+					.filter((mode) => mode.type !== 'list' && mode.placeholder !== undefined)
+					.map((mode) => ({ path: `${path} (${mode.name})`, placeholder: mode.placeholder! })),
+			),
+		];
+		expect(examples.length).toBeGreaterThan(10);
+		expect(examples.filter(({ placeholder }) => !placeholder.startsWith('e.g. '))).toEqual([]);
+	});
+
+	it("an email field offers the guidelines' example address", () => {
+		const emails = fields.filter(
+			({ field }) => /email/i.test(field.name) && field.type === 'string',
+		);
+		expect(emails.map(({ path }) => path)).toHaveLength(6);
+		for (const { field } of emails) expect(field.placeholder).toBe('e.g. nathan@example.com');
+	});
+
+	it('a boolean is described starting with "Whether"', () => {
+		const booleans = fields.filter(({ field }) => field.type === 'boolean');
+		expect(booleans.length).toBeGreaterThan(0);
+		expect(
+			booleans.filter(({ field }) => !field.description?.startsWith('Whether ')).map((b) => b.path),
+		).toEqual([]);
+	});
+
+	it('a resource locator offers From List first and starts there', () => {
+		const locators = fields.filter(({ field }) => field.type === 'resourceLocator');
+		expect(locators.length).toBeGreaterThan(0);
+		for (const { field } of locators) {
+			const modes = field.modes as INodePropertyMode[];
+			expect(modes[0]).toMatchObject({ name: 'list', displayName: 'From List' });
+			expect(field.default).toMatchObject({ mode: 'list' });
+		}
+	});
+});
+
+describe("n8n's UX guidelines, on the credential", () => {
+	it('every secret is a password field', () => {
+		const properties = new AirSignApi().properties;
+		const secrets = ['clientSecret', 'accessToken', 'sessionToken'];
+		for (const name of secrets)
+			expect(properties.find((p) => p.name === name)?.typeOptions?.password, name).toBe(true);
+	});
+});
