@@ -17,7 +17,6 @@ import * as template from './template/Template.resource';
 
 interface Operation {
 	description: INodeProperties[];
-	itemsAtOnce?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 	identify?: ItemIdentity;
 }
@@ -45,7 +44,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	const atOnce = chosen.itemsAtOnce ? readItemsAtOnce(this) : 1;
+	const atOnce = offersItemsAtOnce(chosen.description) ? readItemsAtOnce(this) : 1;
 	// An AI agent runs the node as "<node>Tool": its failures must reach the model as words it
 	// can act on, not end the agent's run, so a tool call fails like Continue On Fail.
 	const continueOnFail = this.continueOnFail() || this.getNode().type.endsWith('Tool');
@@ -121,6 +120,16 @@ async function runItem(
 			],
 		};
 	}
+}
+
+// A page declares that its items may run at once by offering the option (descriptions/options.ts
+// itemOptions): one declaration, so the field and the behaviour cannot part.
+function offersItemsAtOnce(description: INodeProperties[]): boolean {
+	return description.some(
+		(field) =>
+			field.name === 'options' &&
+			(field.options ?? []).some((option) => 'name' in option && option.name === 'itemsAtOnce'),
+	);
 }
 
 function readItemsAtOnce(ctx: IExecuteFunctions): number {

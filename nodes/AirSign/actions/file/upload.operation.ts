@@ -44,8 +44,6 @@ const properties: INodeProperties[] = [
 	optionsCollection(itemOptions),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['upload'] } },
 	properties,

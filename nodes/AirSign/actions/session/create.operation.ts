@@ -61,8 +61,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['create'] } },
 	properties,

@@ -56,8 +56,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(true), ...templateSessionOptions, ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['createFromTemplate'] } },
 	properties,

@@ -20,8 +20,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const itemsAtOnce = true;
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('sessionId', itemIndex);
 	const sessionId = readLocatorId(given, 'session', failer(this.getNode(), itemIndex));

@@ -17,8 +17,6 @@ const properties: INodeProperties[] = [
 	optionsCollection(itemOptions),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['send'] } },
 	properties,

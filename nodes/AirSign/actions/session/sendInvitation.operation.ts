@@ -51,8 +51,6 @@ const properties: INodeProperties[] = [
 	optionsCollection(itemOptions),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['sendInvitation'] } },
 	properties,

@@ -57,8 +57,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['template'], operation: ['create'] } },
 	properties,

@@ -20,8 +20,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const itemsAtOnce = true;
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('templateId', itemIndex);
 	const templateId = readLocatorId(given, 'template', failer(this.getNode(), itemIndex));
