@@ -10,10 +10,8 @@ import type {
 import { asNodeError, inputError, serviceCodeOf } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { NotRun, openPool } from '../transport/pool';
-import * as file from './file/File.resource';
 import type { ItemIdentity } from './itemIdentity';
-import * as session from './session/Session.resource';
-import * as template from './template/Template.resource';
+import { resources } from './resources';
 
 interface Operation {
 	description: INodeProperties[];
@@ -22,11 +20,7 @@ interface Operation {
 }
 
 // Each resource module exports its operations by value ("send": send.operation.ts) and its description.
-const resources: Record<string, Record<string, Operation | INodeProperties[]>> = {
-	file,
-	session,
-	template,
-};
+const operations: Record<string, Record<string, Operation | INodeProperties[]>> = resources;
 
 type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
 
@@ -36,7 +30,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const count = this.getInputData().length;
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = resources[resource]?.[operation];
+	const chosen = operations[resource]?.[operation];
 	if (!chosen || !('execute' in chosen)) {
 		throw inputError(
 			this.getNode(),
