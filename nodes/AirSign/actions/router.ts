@@ -9,6 +9,7 @@ import type {
 
 import { asNodeError, inputError, serviceCodeOf } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
+import { withUtcTimestamps } from '../helpers/dates';
 import { NotRun, openPool } from '../transport/pool';
 import type { ItemIdentity } from './itemIdentity';
 import { resources } from './resources';
@@ -82,7 +83,9 @@ async function runItem(
 	continueOnFail: boolean,
 ): Promise<ItemOutcome | undefined> {
 	try {
-		const results = await chosen.execute.call(ctx, itemIndex);
+		// Every timestamp as ISO 8601 UTC, whatever form AirSign wrote it in
+		// (docs/api.md#our-decisions-where-airsign-is-silent).
+		const results = withUtcTimestamps(await chosen.execute.call(ctx, itemIndex));
 		return {
 			output: ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(results), {
 				itemData: { item: itemIndex },

@@ -9,7 +9,6 @@ import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
 import { valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
@@ -101,7 +100,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [withUtcTimestamps(body as IDataObject)];
+	return [body as IDataObject];
 }
 
 export const identify = identifyByParameters('name');

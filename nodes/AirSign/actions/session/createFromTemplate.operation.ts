@@ -13,7 +13,6 @@ import type { FailureMessages } from '../../errors/messages';
 import { notFound, withPlanFeatures } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
 import { LIMITS } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId, readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
@@ -134,7 +133,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [withUtcTimestamps(created as IDataObject)];
+	return [created as IDataObject];
 }
 
 export const identify = identifyByParameters('templateId', 'name');

@@ -5,7 +5,6 @@ import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
@@ -32,7 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		},
 	);
-	return [withUtcTimestamps(body as IDataObject)];
+	return [body as IDataObject];
 }
 
 export const identify = identifyByParameters('sessionId');

@@ -6,7 +6,6 @@ import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descri
 import type { FailureMessages } from '../../errors/messages';
 import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { assertEmail, assertId, readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
@@ -117,7 +116,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the invitation may have been sent' },
 		},
 	);
-	return [withUtcTimestamps(answer.body as IDataObject)];
+	return [answer.body as IDataObject];
 }
 
 export const identify = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');

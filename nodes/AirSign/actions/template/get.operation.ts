@@ -5,7 +5,6 @@ import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
@@ -41,5 +40,5 @@ export async function getTemplate(
 		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
 		{ failures: { 404: notFound('template') }, maxRateLimitWaitMs: maxWaitMs },
 	);
-	return withUtcTimestamps(body as IDataObject);
+	return body as IDataObject;
 }

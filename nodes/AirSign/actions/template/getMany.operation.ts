@@ -12,7 +12,6 @@ import type { RequestFailure } from '../../errors/failure';
 import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { failer } from '../../errors/nodeError';
 import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { assertOneOf } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import type { OffsetPage } from '../../transport/offsetPages';
@@ -51,7 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			await fetchTemplatesPage(this, { status, limit: pageSize, offset }, itemIndex, maxWaitMs),
 		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
 	);
-	return rows.map((template) => withUtcTimestamps(template));
+	return rows;
 }
 
 export async function fetchTemplatesPage(
