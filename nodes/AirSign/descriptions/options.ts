@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { failer } from '../errors/nodeError';
+import type { Fail } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { shownValue } from '../helpers/validation';
 
@@ -69,12 +69,14 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
-/** How many rows a Get Many returns (Infinity: all). */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
-	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
-	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	const fail = failer(ctx.getNode(), itemIndex);
-	if (!Number.isInteger(limit) || limit < 1)
-		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`);
-	return limit;
+/**
+ * How many rows a Get Many returns (Infinity: all). `limit` is read only without Return All: n8n
+ * leaves a hidden field out of the parameters, so reading it would throw.
+ */
+export function readLimit(returnAll: unknown, limit: () => unknown, fail: Fail): number {
+	if (returnAll as boolean) return Number.POSITIVE_INFINITY;
+	const given = limit() as number;
+	if (!Number.isInteger(given) || given < 1)
+		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(given)}`);
+	return given;
 }

@@ -1,7 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Fail } from '../errors/nodeError';
-import { failer } from '../errors/nodeError';
 import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
 
 const ID_HINTS = {
@@ -69,9 +66,9 @@ export function assertEmail(value: unknown, label: string, fail: Fail): string {
 	return email;
 }
 
-export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = false): string {
-	const fail = failer(ctx.getNode(), itemIndex);
-	const name = textOf(ctx.getNodeParameter('name', itemIndex, ''), '"Name"', fail).trim();
+/** The "Name" of a session or template; `optional`: it may be empty (AirSign then uses the template's). */
+export function readName(value: unknown, fail: Fail, optional = false): string {
+	const name = textOf(value, '"Name"', fail).trim();
 	const length = [...name].length;
 	if ((name === '' && !optional) || length > LIMITS.name) {
 		throw fail(

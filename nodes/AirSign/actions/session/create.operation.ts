@@ -69,7 +69,7 @@ const failures: FailureMessages = { ...createdSessionFailures, ...blockFailures 
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const name = readName(this, itemIndex);
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
 	const { documents, recipients } = readDocuments(this, itemIndex);
 	const attachments = readAttachments(this.getNodeParameter('attachments', itemIndex, ''), fail);
 	const files = [...documents.map((document) => ({ type: 'blocks', document })), ...attachments];

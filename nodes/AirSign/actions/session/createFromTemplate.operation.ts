@@ -90,7 +90,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fail = failer(this.getNode(), itemIndex);
 	const given = this.getNodeParameter('templateId', itemIndex);
 	const templateId = readLocatorId(given, 'template', fail);
-	const name = readName(this, itemIndex, true);
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(options, true, fail);

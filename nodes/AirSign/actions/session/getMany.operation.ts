@@ -103,7 +103,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const limit = readLimit(this, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex);
+	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A sort option not set (or blank) is left out, so AirSign's default applies.

@@ -75,7 +75,7 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const name = readName(this, itemIndex);
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
 	let document: unknown = this.getNodeParameter('document', itemIndex);
 	if (typeof document === 'string') {
 		try {

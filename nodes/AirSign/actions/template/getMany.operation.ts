@@ -39,9 +39,11 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const limit = readLimit(this, itemIndex);
+	const fail = failer(this.getNode(), itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex);
+	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const given = this.getNodeParameter('status', itemIndex, 'active');
-	const status = assertOneOf(given, 'Status', TEMPLATE_STATUSES, failer(this.getNode(), itemIndex));
+	const status = assertOneOf(given, 'Status', TEMPLATE_STATUSES, fail);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
