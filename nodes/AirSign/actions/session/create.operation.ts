@@ -7,12 +7,12 @@ import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSe
 import type { Fail } from '../../errors/nodeError';
 import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import { blockFailures, valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import { blockFailures, readDocuments } from './createDocuments';
+import { readDocuments } from './createDocuments';
 
 // Create From Template shares Send Immediately and these failures.
 export const sendImmediatelyField: INodeProperties = {

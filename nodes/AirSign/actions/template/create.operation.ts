@@ -5,13 +5,12 @@ import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descri
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import { blockFailures, valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import { blockFailures } from '../session/createDocuments';
 import {
 	checkTemplateRecipients,
 	checkTokensDeclared,
