@@ -3,9 +3,9 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
 import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
-import { fetchTemplatesPage } from '../actions/template/getMany.operation';
 import { readByOffset } from '../transport/offsetPages';
 import { sessionPages } from '../transport/sessionPages';
+import { fetchTemplatesPage } from '../transport/templates';
 
 const STATUS_LABELS: Record<string, string> = {
 	draft: 'draft',

@@ -3,10 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
 import { readLocatorId } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
+import { getTemplate } from '../../transport/templates';
 import { identifyByParameters } from '../itemIdentity';
 
 const properties: INodeProperties[] = [
@@ -27,18 +26,3 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('templateId');
-
-/** Also Create From Template's, for fields not saved in the workflow. Roles' recipientId is "default". */
-export async function getTemplate(
-	ctx: IExecuteFunctions,
-	templateId: string,
-	itemIndex: number,
-	maxWaitMs: number,
-): Promise<IDataObject> {
-	const { body } = await callAirSign(
-		ctx,
-		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
-		{ failures: { 404: notFound('template') }, maxRateLimitWaitMs: maxWaitMs },
-	);
-	return body as IDataObject;
-}

@@ -8,15 +8,11 @@ import {
 	readLimit,
 	returnAllAndLimit,
 } from '../../descriptions/options';
-import type { RequestFailure } from '../../errors/failure';
-import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { failer } from '../../errors/nodeError';
 import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
 import { assertOneOf } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
-import type { OffsetPage } from '../../transport/offsetPages';
 import { readByOffset } from '../../transport/offsetPages';
-import type { AirSignContext, ApiAnswer } from '../../transport/request';
+import { fetchTemplatesPage } from '../../transport/templates';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -53,27 +49,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
 	);
 	return rows;
-}
-
-export async function fetchTemplatesPage(
-	ctx: AirSignContext,
-	qs: { status: string; limit: number; offset: number },
-	itemIndex: number,
-	maxRateLimitWaitMs: number,
-): Promise<OffsetPage> {
-	const { body } = await callAirSign(
-		ctx,
-		{ method: 'GET', path: '/Templates', qs, itemIndex },
-		{ failures: {}, maxRateLimitWaitMs, unusable: malformedTemplatesPage },
-	);
-	const page = body as { templates: IDataObject[]; pagination?: { hasMore?: boolean } };
-	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
-}
-
-function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
-	const page = answer.body as { templates?: unknown } | undefined;
-	const isTemplate = (row: unknown) =>
-		row !== null && typeof row === 'object' && !Array.isArray(row);
-	if (Array.isArray(page?.templates) && page.templates.every(isTemplate)) return undefined;
-	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
 }
