@@ -1,5 +1,5 @@
 import type { Fail } from '../errors/nodeError';
-import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
+import { EMAIL_PATTERN, LIMITS, UUID, UUID_PATTERN } from './constants';
 
 const ID_HINTS = {
 	session:
@@ -35,7 +35,7 @@ export function assertId(value: unknown, kind: IdKind, fail: Fail): string {
 	);
 }
 
-const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const UUID_ANYWHERE = new RegExp(UUID, 'g');
 
 // A plain string (a workflow saved before the field became a locator) is read as an ID.
 export function readLocatorId(value: unknown, kind: 'session' | 'template', fail: Fail): string {
@@ -48,7 +48,7 @@ export function readLocatorId(value: unknown, kind: 'session' | 'template', fail
 	// AirSign's links have no fixed form: any link with one UUID, or one after /session(s)/ or /template(s)/.
 	const url = locator.value.trim();
 	const ids = [...url.matchAll(UUID_ANYWHERE)].map((m) => m[0]);
-	const afterSegment = new RegExp(`/${kind}s?/(${UUID_ANYWHERE.source})`, 'i').exec(url)?.[1];
+	const afterSegment = new RegExp(`/${kind}s?/(${UUID})`, 'i').exec(url)?.[1];
 	const id = ids.length === 1 ? ids[0] : afterSegment;
 	if (id !== undefined) return assertId(id, kind, fail);
 	throw fail(
