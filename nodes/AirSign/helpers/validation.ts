@@ -79,6 +79,7 @@ export function readName(value: unknown, fail: Fail, optional = false): string {
 	return name;
 }
 
+/** `label` as the message shows it: `"Status"`, `"Variables" [0]: "Type"`. */
 export function assertOneOf<T extends string>(
 	value: unknown,
 	label: string,
@@ -88,7 +89,7 @@ export function assertOneOf<T extends string>(
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const choices =
 		allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`;
-	throw fail(`"${label}" must be ${choices}, not ${shownValue(value)}`);
+	throw fail(`${label} must be ${choices}, not ${shownValue(value)}`);
 }
 
 export function textOf(value: unknown, label: string, fail: Fail): string {

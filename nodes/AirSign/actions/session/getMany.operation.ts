@@ -115,8 +115,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	const query: SessionsQuery = {
 		...readSessionMatch(filters, fail),
-		sortBy: choice(options.sortBy, 'Sort By', SESSION_SORT_FIELDS),
-		sortOrder: choice(options.sortOrder, 'Sort Order', SORT_ORDERS),
+		sortBy: choice(options.sortBy, '"Sort By"', SESSION_SORT_FIELDS),
+		sortOrder: choice(options.sortOrder, '"Sort Order"', SORT_ORDERS),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipientsCollection, signingOrderField } from '../../descriptions/sessionDocuments';
 import type { Fail } from '../../errors/nodeError';
 import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from '../../helpers/constants';
-import { textOf } from '../../helpers/validation';
+import { assertOneOf, textOf } from '../../helpers/validation';
 
 // Create Template's recipient roles and variables: their fields, then their checks.
 export const templateRecipientsAndVariables: INodeProperties[] = [
@@ -100,7 +100,7 @@ export const templateRecipientsAndVariables: INodeProperties[] = [
 // `{{{name}}}` tokens (spaces inside the braces allowed).
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const VARIABLE_TYPES = ['text', 'date', 'number'];
+const VARIABLE_TYPES = ['text', 'date', 'number'] as const;
 
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length < 1 || rows.length > LIMITS.recipients)
@@ -150,8 +150,7 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 			);
 		if (names.has(name)) throw fail(`${at}: the name "${name}" is used twice`);
 		names.add(name);
-		const type = String(row.type ?? 'text');
-		if (!VARIABLE_TYPES.includes(type)) throw fail(`${at}: "Type" must be text, date or number`);
+		const type = assertOneOf(row.type ?? 'text', `${at}: "Type"`, VARIABLE_TYPES, fail);
 		const variable: IDataObject = { name, type, required: row.required !== false };
 		const labels = { displayName: 'Display Name', description: 'Description' };
 		for (const [field, label] of Object.entries(labels)) {
