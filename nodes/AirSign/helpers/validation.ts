@@ -98,3 +98,14 @@ export function textOf(value: unknown, label: string, fail: Fail): string {
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	throw fail(`${label} must be text, not ${shownValue(value)}`);
 }
+
+/** A JSON field's value: the text as typed, or whatever an expression gave (read as it is). */
+export function parseJson(value: unknown, label: string, fail: Fail): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw fail(`${label} is empty`);
+	try {
+		return JSON.parse(value);
+	} catch {
+		throw fail(`${label} is not valid JSON`);
+	}
+}

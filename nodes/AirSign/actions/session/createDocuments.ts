@@ -9,7 +9,7 @@ import {
 	checkSignatureBlocks,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
-import { textOf } from '../../helpers/validation';
+import { parseJson, textOf } from '../../helpers/validation';
 
 export function readDocuments(
 	ctx: IExecuteFunctions,
@@ -125,14 +125,4 @@ function simpleDocument(
 			...recipients.map((r) => ({ type: 'signatureBlock', recipient: r.key, label: r.label })),
 		],
 	};
-}
-
-function parseJson(value: unknown, label: string, fail: Fail): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') throw fail(`${label} is empty`);
-	try {
-		return JSON.parse(value);
-	} catch {
-		throw fail(`${label} is not valid JSON`);
-	}
 }

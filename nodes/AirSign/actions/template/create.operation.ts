@@ -8,7 +8,7 @@ import type { FailureMessages } from '../../errors/messages';
 import { blockFailures, valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
-import { readName } from '../../helpers/validation';
+import { parseJson, readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 import {
@@ -75,14 +75,7 @@ const failures: FailureMessages = {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
 	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
-	let document: unknown = this.getNodeParameter('document', itemIndex);
-	if (typeof document === 'string') {
-		try {
-			document = JSON.parse(document);
-		} catch {
-			throw fail('"Document" is not valid JSON');
-		}
-	}
+	const document = parseJson(this.getNodeParameter('document', itemIndex), '"Document"', fail);
 	const checked = checkBlockDocument(document, '"Document"', fail);
 	const recipients = checkTemplateRecipients(
 		(this.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [],
