@@ -21,12 +21,7 @@ export function checkBlockDocument(value: unknown, where: string, fail: Fail): I
 	const doc = value as IDataObject;
 	if (doc.format !== 'blocks') throw fail(`${where}: "format" must be "blocks"`);
 	if (blank(doc.title)) throw fail(`${where}: "title" is required`);
-	if (chars(doc.title as string) > LIMITS.title) {
-		throw fail(
-			`${where}: the title is ${chars(doc.title as string)} characters; it must fit on one line (at most ${LIMITS.title})`,
-			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
-		);
-	}
+	checkTitleFits(doc.title as string, `${where}: the title`, fail);
 	if (
 		doc.subtitle !== undefined &&
 		(!isText(doc.subtitle) || chars(doc.subtitle) > LIMITS.subtitle)
@@ -39,6 +34,15 @@ export function checkBlockDocument(value: unknown, where: string, fail: Fail): I
 		throw fail(`${where}: "blocks" must hold 1 to ${LIMITS.blocks} blocks`);
 	blocks.forEach((block, index) => checkBlock(block, `${where} block ${index}`, fail));
 	return doc;
+}
+
+/** `label` names the title as the message shows it: `"Title"`, `"Documents" [0]: the title`. */
+export function checkTitleFits(title: string, label: string, fail: Fail): void {
+	if (chars(title) > LIMITS.title)
+		throw fail(
+			`${label} is ${chars(title)} characters; it must fit on one line (at most ${LIMITS.title})`,
+			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
+		);
 }
 
 function checkBlock(block: unknown, where: string, fail: Fail): void {

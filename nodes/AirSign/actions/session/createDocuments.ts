@@ -7,6 +7,7 @@ import {
 	checkBlockDocument,
 	checkRecipients,
 	checkSignatureBlocks,
+	checkTitleFits,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
 import { parseJson, textOf } from '../../helpers/validation';
@@ -73,14 +74,12 @@ export function readDocuments(
 	};
 }
 
+// The block rules a Title and Text document can break, in the words of the fields that made it;
+// checkBlockDocument still checks the whole.
 function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
 	if (title === '') throw fail('"Title" is empty');
-	if ([...title].length > LIMITS.title)
-		throw fail(
-			`"Title" is ${[...title].length} characters; it must fit on one line (at most ${LIMITS.title})`,
-			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
-		);
+	checkTitleFits(title, '"Title"', fail);
 	if ([...String(document.subtitle ?? '')].length > LIMITS.subtitle)
 		throw fail(`"Subtitle" is longer than ${LIMITS.subtitle} characters`);
 	const blocks = document.blocks as IDataObject[];
