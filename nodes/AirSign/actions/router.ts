@@ -20,8 +20,8 @@ interface Operation {
 	identify?: ItemIdentity;
 }
 
-// Each resource module exports its operations by value ("send": send.operation.ts) and its description.
-const operations: Record<string, Record<string, Operation | INodeProperties[]>> = resources;
+// Each resource module exports its pages by operation ("send": send.operation.ts).
+const pages: Record<string, { operations: Record<string, Operation> }> = resources;
 
 type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
 
@@ -31,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const count = this.getInputData().length;
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = operations[resource]?.[operation];
+	const chosen = pages[resource]?.operations?.[operation];
 	if (!chosen || !('execute' in chosen)) {
 		throw inputError(
 			this.getNode(),

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
@@ -36,7 +35,7 @@ export const createdSessionFailures = {
 	},
 };
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -59,11 +58,6 @@ const properties: INodeProperties[] = [
 	documentOptions,
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['create'] } },
-	properties,
-);
 
 const failures: FailureMessages = { ...createdSessionFailures, ...blockFailures };
 

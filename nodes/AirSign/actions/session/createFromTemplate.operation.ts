@@ -4,7 +4,6 @@ import type {
 	INodeProperties,
 	ResourceMapperField,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -21,7 +20,7 @@ import { createdSessionFailures, sendImmediatelyField } from './create.operation
 import { readTemplateValues, templateFields } from './templateFields';
 import { readTemplateSettings, templateSessionOptions } from './templateSettings';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
 	{
 		displayName: 'Recipients and Variables',
@@ -54,11 +53,6 @@ const properties: INodeProperties[] = [
 	sendImmediatelyField,
 	optionsCollection([...expiryOptions(true), ...templateSessionOptions, ...itemOptions]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['createFromTemplate'] } },
-	properties,
-);
 
 const refresh =
 	'The template may have changed since its fields were loaded: open "Recipients and Variables" and refresh the fields.';

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -9,15 +8,10 @@ import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	sessionLocator('The session to read'),
 	optionsCollection(itemOptions),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['get'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('sessionId', itemIndex);

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	maxRateLimitWaitMs,
@@ -54,7 +53,7 @@ const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 	updatedAt: 'Updated At',
 };
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
 		name: 'rateLimitNotice',
@@ -95,11 +94,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['getMany'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);

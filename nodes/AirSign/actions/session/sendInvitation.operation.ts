@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -10,7 +9,7 @@ import { assertEmail, assertId, readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
 	{
 		displayName: 'Recipient',
@@ -49,11 +48,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(itemOptions),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['sendInvitation'] } },
-	properties,
-);
 
 // Send Invitation's one 400 (code SESSION_NOT_ACTIVE, or none).
 const sessionNotActive = {

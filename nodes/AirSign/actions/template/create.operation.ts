@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
@@ -18,7 +17,7 @@ import {
 	templateRecipientsAndVariables,
 } from './recipientsAndVariables';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -54,11 +53,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['create'] } },
-	properties,
-);
 
 const scope =
 	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -8,15 +7,10 @@ import { readLocatorId } from '../../helpers/validation';
 import { getTemplate } from '../../transport/templates';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	templateLocator('The template to read'),
 	optionsCollection(itemOptions),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['get'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('templateId', itemIndex);

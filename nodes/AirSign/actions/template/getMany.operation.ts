@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	maxRateLimitWaitMs,
@@ -14,7 +13,7 @@ import { assertOneOf } from '../../helpers/validation';
 import { readByOffset } from '../../transport/offsetPages';
 import { fetchTemplatesPage } from '../../transport/templates';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	...returnAllAndLimit,
 	{
 		displayName: 'Status',
@@ -28,11 +27,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection([maxRateLimitWaitOption]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getMany'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
