@@ -6,8 +6,8 @@
  * `nodes/AirSign/__schema__/v<version>/<resource>/<operation>.json` for the action node,
  * `nodes/AirSign/__schema__/v<version>.json` for the trigger (it has no resource or operation).
  *
- *   npx tsx scripts/output-schemas.ts           # (re)writes the files
- *   npx tsx scripts/output-schemas.ts --check   # exit 1 when a committed file differs
+ *   npm run schemas               # (re)writes the files
+ *   npm run schemas -- --check    # exit 1 when a committed file differs
  *
  * test/scripts/outputSchemas.test.ts runs the same generation in `npm test`, so they cannot rot.
  */
@@ -210,6 +210,13 @@ async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObje
 			convertFieldsToString: false,
 		} as unknown as INodeParameters,
 	});
+	// Every operation of the node's description has a run above, so a new one cannot go without.
+	const description = new AirSign().description;
+	for (const field of description.properties.filter((p) => p.name === 'operation'))
+		for (const option of field.options as Array<{ value: string }>) {
+			const op = `${field.displayOptions?.show?.resource?.[0]}/${option.value}`;
+			if (!out[op]) throw new Error(`${op}: no run of it in scripts/output-schemas.ts`);
+		}
 	return out;
 }
 
@@ -322,7 +329,7 @@ async function main() {
 		);
 		if (differ.length) {
 			console.error(`[output-schemas] differ from the sandbox's answers: ${differ.join(', ')}`);
-			console.error('[output-schemas] regenerate with: npx tsx scripts/output-schemas.ts');
+			console.error('[output-schemas] regenerate with: npm run schemas');
 			process.exit(1);
 		}
 		console.log(`[output-schemas] ${generated.size} files match the sandbox's answers`);

@@ -20,6 +20,7 @@ import {
 	useSandbox,
 	type TestContext,
 } from '../nodes/airSign/helpers';
+import { NODE_OPERATIONS } from '../nodes/airSign/nodeOperations';
 import { answerFault } from './answers';
 import { announce, checkProperty, count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
@@ -31,9 +32,9 @@ beforeAll(() => announce('answers'));
 const MAX_WAIT_MS = 60_000;
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 
+/** What one operation needs beyond its resource and operation: its parameters, the sandbox's data. */
 interface Invocation {
-	name: string;
-	params: (c: TestContext) => INodeParameters;
+	params?: (c: TestContext) => INodeParameters;
 	input?: () => HarnessInputItem[];
 }
 
@@ -43,54 +44,40 @@ const blockDocument = {
 	blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'Ann' }],
 };
 
-const invocations: Invocation[] = [
-	{
-		name: 'Session Get',
+// By the node's operations (read from its description below): a new operation fails the property
+// until it has an entry.
+const invocations: Record<string, Invocation> = {
+	'session.get': {
 		params: (c) => ({
-			resource: 'session',
-			operation: 'get',
 			sessionId: c.sandbox.createSession({ recipients }).sessionId,
 		}),
 	},
-	{
-		name: 'Session Send',
+	'session.send': {
 		params: (c) => ({
-			resource: 'session',
-			operation: 'send',
 			sessionId: c.sandbox.createSession({ recipients }).sessionId,
 		}),
 	},
-	{
-		name: 'Session Send Invitation',
+	'session.sendInvitation': {
 		params: (c) => ({
-			resource: 'session',
-			operation: 'sendInvitation',
 			sessionId: c.sandbox.createSession({ recipients, status: 'pending' }).sessionId,
 		}),
 	},
-	{
-		name: 'Session Get Many',
+	'session.getMany': {
 		params: (c) => {
 			for (let i = 0; i < 3; i++) c.sandbox.createSession({ name: `S${i}`, recipients });
-			return { resource: 'session', operation: 'getMany', returnAll: true };
+			return { returnAll: true };
 		},
 	},
-	{
-		name: 'Session Create',
+	'session.create': {
 		params: () => ({
-			resource: 'session',
-			operation: 'create',
 			documentMode: 'json',
 			name: 'Agreement',
 			documents: JSON.stringify(blockDocument),
 			recipientsJson: JSON.stringify([{ key: 'a', ...recipients[0] }]),
 		}),
 	},
-	{
-		name: 'Session Create From Template',
+	'session.createFromTemplate': {
 		params: (c) => ({
-			resource: 'session',
-			operation: 'createFromTemplate',
 			templateId: {
 				__rl: true,
 				mode: 'id',
@@ -103,37 +90,29 @@ const invocations: Invocation[] = [
 			fields: { mappingMode: 'defineBelow', value: {} },
 		}),
 	},
-	{
-		name: 'Template Get',
+	'template.get': {
 		params: (c) => ({
-			resource: 'template',
-			operation: 'get',
 			templateId: c.sandbox.createTemplate({ name: 'Offer', status: 'active' }).templateId,
 		}),
 	},
-	{
-		name: 'Template Get Many',
+	'template.getMany': {
 		params: (c) => {
 			c.sandbox.createTemplate({ name: 'Offer', status: 'active' });
-			return { resource: 'template', operation: 'getMany', returnAll: true };
+			return { returnAll: true };
 		},
 	},
-	{
-		name: 'Template Create',
+	'template.create': {
 		params: () => ({
-			resource: 'template',
-			operation: 'create',
 			name: 'Offer',
 			document: JSON.stringify(blockDocument),
 			recipients: { recipient: [{ key: 'a' }] },
 		}),
 	},
-	{
-		name: 'File Upload',
-		params: () => ({ resource: 'file', operation: 'upload', binaryPropertyName: 'data' }),
+	'file.upload': {
+		params: () => ({ binaryPropertyName: 'data' }),
 		input: () => [binaryItem(pdf(2048), { fileName: 'a.pdf', mimeType: 'application/pdf' })],
 	},
-];
+};
 
 /** Everything a user, a log or the execution store could see of a run. */
 function visible(result: RunNodeResult, logs: string): string {
@@ -151,11 +130,15 @@ let restoreSleep: (() => void) | undefined;
 afterEach(() => restoreSleep?.());
 
 describe('answers, fuzzed: an action fails with a clear error or passes the answer through; nothing secret shows', () => {
+	it('every operation of the node has its invocation', () => {
+		expect(Object.keys(invocations).sort()).toEqual(NODE_OPERATIONS.map((op) => op.key).sort());
+	});
+
 	it('every operation, every kind of answer', async () => {
 		const sleeps = recordSleeps(() => 0);
 		restoreSleep = sleeps.restore;
 		const cases = fc.record({
-			invocation: fc.constantFrom(...invocations),
+			invocation: fc.constantFrom(...NODE_OPERATIONS),
 			fault: answerFault('/api/v1/'),
 			continueOnFail: fc.boolean(),
 		});
@@ -166,13 +149,15 @@ describe('answers, fuzzed: an action fails with a clear error or passes the answ
 				sleeps.requested.length = 0;
 				// Client credentials: n8n fetches a token, which must stay as secret as the client secret.
 				ctx.cred = await clientCredential(ctx);
-				const params = invocation.params(ctx);
+				const { resource, operation, title } = invocation;
+				const given = invocations[invocation.key];
+				const params = { resource, operation, ...given.params?.(ctx) };
 				ctx.sandbox.injectFault(fault);
 				const capture = captureOutput();
 				let result: RunNodeResult;
 				try {
 					result = await runAirSign(ctx, params, {
-						input: invocation.input?.(),
+						input: given.input?.(),
 						continueOnFail,
 					});
 				} finally {
@@ -187,17 +172,16 @@ describe('answers, fuzzed: an action fails with a clear error or passes the answ
 					// A clear error is n8n's kind of error, not a crash of the node's code.
 					expect(
 						result.error instanceof NodeApiError || result.error instanceof NodeOperationError,
-						`${invocation.name}: ${result.error.name}: ${result.error.message}`,
+						`${title}: ${result.error.name}: ${result.error.message}`,
 					).toBe(true);
 				}
 				for (const message of messages) {
 					expect(typeof message).toBe('string');
 					expect((message as string).trim()).not.toBe('');
 					for (const word of FORBIDDEN_WORDS)
-						expect(
-							(message as string).toLowerCase(),
-							`${invocation.name}: ${message}`,
-						).not.toContain(word.toLowerCase());
+						expect((message as string).toLowerCase(), `${title}: ${message}`).not.toContain(
+							word.toLowerCase(),
+						);
 				}
 				// Passed through: every output item is a JSON object.
 				for (const item of result.items) expect(item.json).toBeTypeOf('object');
@@ -211,14 +195,14 @@ describe('answers, fuzzed: an action fails with a clear error or passes the answ
 				count(messages.length > 0 ? 'failed clearly' : 'passed through');
 				if (process.env.FUZZ_DEBUG)
 					process.stdout.write(
-						`[answers] ${invocation.name} ${fault.kind} ${fault.answer?.status ?? ''} → ${messages.join(' | ') || `ok ${result.items.length}`}\n`,
+						`[answers] ${title} ${fault.kind} ${fault.answer?.status ?? ''} → ${messages.join(' | ') || `ok ${result.items.length}`}\n`,
 					);
 				const stored = (await ctx.env.store.getData(ctx.cred.id)).sessionToken;
 				const secrets = [ctx.sandbox.demo.clientSecret, ctx.sandbox.demo.accessToken];
 				if (typeof stored === 'string' && stored) secrets.push(stored);
 				const haystack = visible(result, capture.text());
 				for (const secret of secrets)
-					expect(haystack, `${invocation.name} shows a secret`).not.toContain(secret);
+					expect(haystack, `${title} shows a secret`).not.toContain(secret);
 			}),
 		);
 	});

@@ -11,27 +11,13 @@ import { beforeAll, describe, it } from 'vitest';
 
 import { useSandbox } from '../nodes/airSign/helpers';
 import { announce, checkProperty } from './budget';
-import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
-import { createJson, createSimple } from './operations/documents';
-import {
-	getManySessions,
-	getSessionOperations,
-	sendInvitation,
-	sendInvitationById,
-	sendOperations,
-} from './operations/sessions';
+import { casePlan, judgeCase, runCase } from './inputCases';
+import { inputProperties, inSessionsFile } from './inputProperties';
 
 const ctx = useSandbox();
 beforeAll(() => announce('inputs (sessions)'));
 
-const properties: Array<[string, OperationUnderTest[]]> = [
-	['Session Send', sendOperations],
-	['Session Get', getSessionOperations],
-	['Session Send Invitation', [sendInvitation, sendInvitationById]],
-	['Session Get Many', [getManySessions]],
-	['Session Create (Title and Text)', [createSimple]],
-	['Session Create (Block Documents)', [createJson]],
-];
+const properties = inputProperties(inSessionsFile);
 
 describe('inputs, fuzzed: each item succeeds or fails naming its parameter; a rule-breaking value costs no request', () => {
 	it.each(properties)('%s', async (name, variants) => {

@@ -11,25 +11,13 @@ import { beforeAll, describe, it } from 'vitest';
 
 import { useSandbox } from '../nodes/airSign/helpers';
 import { announce, checkProperty } from './budget';
-import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
-import { createTemplate } from './operations/documents';
-import {
-	createFromTemplate,
-	getManyTemplates,
-	getTemplateOperations,
-} from './operations/templates';
-import { upload } from './operations/upload';
+import { casePlan, judgeCase, runCase } from './inputCases';
+import { inputProperties, inSessionsFile } from './inputProperties';
 
 const ctx = useSandbox();
 beforeAll(() => announce('inputs (templates and files)'));
 
-const properties: Array<[string, OperationUnderTest[]]> = [
-	['Session Create From Template', [createFromTemplate]],
-	['Template Get', getTemplateOperations],
-	['Template Get Many', [getManyTemplates]],
-	['Template Create', [createTemplate]],
-	['File Upload', [upload]],
-];
+const properties = inputProperties((op) => !inSessionsFile(op));
 
 describe('inputs, fuzzed: each item succeeds or fails naming its parameter; a rule-breaking value costs no request', () => {
 	it.each(properties)('%s', async (name, variants) => {

@@ -1,7 +1,7 @@
 /**
  * The output schemas under nodes/AirSign/__schema__ are what scripts/output-schemas.ts derives
  * from the sandbox's answers now: a change of an operation's output fails here until they are
- * regenerated (`npx tsx scripts/output-schemas.ts`), so the editor never shows stale fields.
+ * regenerated (`npm run schemas`), so the editor never shows stale fields.
  */
 import '../harness';
 
@@ -19,10 +19,7 @@ describe('output schemas', () => {
 		const committed = committedOutputSchemas();
 		expect([...committed.keys()]).toEqual([...generated.keys()]);
 		for (const [file, text] of generated)
-			expect(
-				committed.get(file),
-				`${file}: regenerate with npx tsx scripts/output-schemas.ts`,
-			).toBe(text);
+			expect(committed.get(file), `${file}: regenerate with npm run schemas`).toBe(text);
 	});
 
 	it('every operation has one, and the trigger one per version with its event fields', async () => {

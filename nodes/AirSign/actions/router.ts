@@ -9,25 +9,19 @@ import type {
 
 import { asNodeError, inputError, serviceCodeOf } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
+import { withUtcTimestamps } from '../helpers/dates';
 import { NotRun, openPool } from '../transport/pool';
-import * as file from './file/File.resource';
 import type { ItemIdentity } from './itemIdentity';
-import * as session from './session/Session.resource';
-import * as template from './template/Template.resource';
+import { resources } from './resources';
 
 interface Operation {
 	description: INodeProperties[];
-	itemsAtOnce?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 	identify?: ItemIdentity;
 }
 
-// Each resource module exports its operations by value ("send": send.operation.ts) and its description.
-const resources: Record<string, Record<string, Operation | INodeProperties[]>> = {
-	file,
-	session,
-	template,
-};
+// Each resource module exports its pages by operation ("send": send.operation.ts).
+const pages: Record<string, { operations: Record<string, Operation> }> = resources;
 
 type ItemOutcome = { output: INodeExecutionData[] } | { failed: NodeApiError | NodeOperationError };
 
@@ -37,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const count = this.getInputData().length;
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = resources[resource]?.[operation];
+	const chosen = pages[resource]?.operations?.[operation];
 	if (!chosen || !('execute' in chosen)) {
 		throw inputError(
 			this.getNode(),
@@ -45,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	const atOnce = chosen.itemsAtOnce ? readItemsAtOnce(this) : 1;
+	const atOnce = offersItemsAtOnce(chosen.description) ? readItemsAtOnce(this) : 1;
 	// An AI agent runs the node as "<node>Tool": its failures must reach the model as words it
 	// can act on, not end the agent's run, so a tool call fails like Continue On Fail.
 	const continueOnFail = this.continueOnFail() || this.getNode().type.endsWith('Tool');
@@ -89,7 +83,9 @@ async function runItem(
 	continueOnFail: boolean,
 ): Promise<ItemOutcome | undefined> {
 	try {
-		const results = await chosen.execute.call(ctx, itemIndex);
+		// Every timestamp as ISO 8601 UTC, whatever form AirSign wrote it in
+		// (docs/api.md#our-decisions-where-airsign-is-silent).
+		const results = withUtcTimestamps(await chosen.execute.call(ctx, itemIndex));
 		return {
 			output: ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(results), {
 				itemData: { item: itemIndex },
@@ -121,6 +117,16 @@ async function runItem(
 			],
 		};
 	}
+}
+
+// A page declares that its items may run at once by offering the option (descriptions/options.ts
+// itemOptions): one declaration, so the field and the behaviour cannot part.
+function offersItemsAtOnce(description: INodeProperties[]): boolean {
+	return description.some(
+		(field) =>
+			field.name === 'options' &&
+			(field.options ?? []).some((option) => 'name' in option && option.name === 'itemsAtOnce'),
+	);
 }
 
 function readItemsAtOnce(ctx: IExecuteFunctions): number {

@@ -1,8 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
-
-const UUID_REGEX = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+import { LIST_SESSIONS_HOURLY_BUDGET, UUID } from '../helpers/constants';
 
 function locator(
 	kind: 'session' | 'template',
@@ -32,7 +30,7 @@ function locator(
 					{
 						type: 'regex',
 						properties: {
-							regex: `\\s*https?://.*${UUID_REGEX}.*`,
+							regex: `\\s*https?://.*${UUID}.*`,
 							errorMessage: `Not a link that holds an AirSign ${kind} ID`,
 						},
 					},
@@ -47,7 +45,7 @@ function locator(
 					{
 						type: 'regex',
 						properties: {
-							regex: `\\s*${UUID_REGEX}\\s*`,
+							regex: `\\s*${UUID}\\s*`,
 							errorMessage: `Not an AirSign ${kind} ID`,
 						},
 					},

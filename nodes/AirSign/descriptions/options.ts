@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { failer } from '../errors/nodeError';
+import type { Fail } from '../errors/nodeError';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { shownValue } from '../helpers/validation';
 
@@ -16,7 +16,7 @@ export const maxRateLimitWaitOption: INodeProperties = {
 		'When AirSign answers "too many requests", wait up to this long for the budget and try again; a longer wait fails with the time the budget resets. 0 never waits.',
 };
 
-// Read by the router, for operations that export `itemsAtOnce = true`.
+// Its presence in a page's Options is what lets the router run that page's items at once.
 export const itemsAtOnceOption: INodeProperties = {
 	displayName: 'Items at Once',
 	name: 'itemsAtOnce',
@@ -26,7 +26,7 @@ export const itemsAtOnceOption: INodeProperties = {
 	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}; 1 runs them one after another). The node never has more requests under way than AirSign says are left of its budget, sends none while it says none are left (it waits for the reset, up to Max Wait on Rate Limit), and when AirSign answers "too many requests" every item waits. The output keeps the input order. Without Continue On Fail, a failure stops new items, but those already sent still reach AirSign.`,
 };
 
-/** The options of an operation that makes a request per item. */
+/** The options of an operation that makes one request per item, so its items may run at once. */
 export const itemOptions = [maxRateLimitWaitOption, itemsAtOnceOption];
 
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
@@ -69,12 +69,14 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
-/** How many rows a Get Many returns (Infinity: all). */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number {
-	if (ctx.getNodeParameter('returnAll', itemIndex) as boolean) return Number.POSITIVE_INFINITY;
-	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	const fail = failer(ctx.getNode(), itemIndex);
-	if (!Number.isInteger(limit) || limit < 1)
-		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(limit)}`);
-	return limit;
+/**
+ * How many rows a Get Many returns (Infinity: all). `limit` is read only without Return All: n8n
+ * leaves a hidden field out of the parameters, so reading it would throw.
+ */
+export function readLimit(returnAll: unknown, limit: () => unknown, fail: Fail): number {
+	if (returnAll as boolean) return Number.POSITIVE_INFINITY;
+	const given = limit() as number;
+	if (!Number.isInteger(given) || given < 1)
+		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(given)}`);
+	return given;
 }

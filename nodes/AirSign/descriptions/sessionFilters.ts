@@ -19,15 +19,19 @@ export const recipientEmailFilter: INodeProperties = {
 	description: 'Only sessions that include a recipient with this email',
 };
 
+/** Each session state in words, as the Status filter shows it ("In Progress"). */
+export const STATUS_LABELS = new Map<string, string>(
+	SESSION_STATUSES.map((status) => [
+		status,
+		status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
+	]),
+);
+
 export const statusFilter: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
 	type: 'multiOptions',
-	options: SESSION_STATUSES.map((status) => ({
-		name:
-			status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
-		value: status,
-	})),
+	options: [...STATUS_LABELS].map(([value, name]) => ({ name, value })),
 	default: [],
 	description: 'Only sessions in one of these states',
 };

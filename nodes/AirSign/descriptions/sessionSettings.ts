@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Fail } from '../errors/nodeError';
 import type { FeatureUse } from '../errors/messages';
 import { LIMITS, PLAN_FEATURES, REMINDER_FREQUENCIES } from '../helpers/constants';
-import { shownValue } from '../helpers/validation';
+import { assertOneOf, shownValue } from '../helpers/validation';
 
 // Expiry and reminders of Create, Create From Template and Create Template: the fields, then
 // their reading. Only the options the builder added are sent: the rest is AirSign's (or the template's).
@@ -74,11 +74,13 @@ export function readSessionSettings(
 		expiryUse.push('Send Reminders');
 	}
 	if (options.reminderFrequency !== undefined) {
-		if (!(REMINDER_FREQUENCIES as readonly unknown[]).includes(options.reminderFrequency))
-			throw fail(
-				`"Reminder Frequency" must be one of ${REMINDER_FREQUENCIES.join(', ')}, not ${shownValue(options.reminderFrequency)}`,
-			);
-		body.reminderFrequency = options.reminderFrequency;
+		const frequency = options.reminderFrequency;
+		body.reminderFrequency = assertOneOf(
+			frequency,
+			'"Reminder Frequency"',
+			REMINDER_FREQUENCIES,
+			fail,
+		);
 		expiryUse.push('Reminder Frequency');
 	}
 	const features: FeatureUse[] = [];

@@ -152,3 +152,30 @@ export function withPlanFeatures(
 function quoteList(parameters: string[]): string {
 	return parameters.map((p) => `"${p}"`).join(', ');
 }
+
+const fixIt = 'Correct the documents in the node and run again.';
+
+/** AirSign's refusals of a block document (docs/api.md#block-documents): Create and Create Template. */
+export const blockFailures: FailureMessages = {
+	TITLE_TOO_LONG: {
+		message: 'AirSign says the title does not fit on one line',
+		description: 'Shorten "Title" (AirSign says "about 30 characters").',
+	},
+	NO_BLOCK_DOCUMENT: {
+		message: 'The session has no block document',
+		description:
+			'Signature fields live only on block documents: give at least one besides the uploaded PDFs.',
+	},
+	FILE_NOT_FOUND: {
+		message: 'An attached PDF is not an upload of this organisation',
+		description:
+			'Check "Attach Uploaded PDFs": each must be a fileId that Upload returned with this credential.',
+	},
+	DUPLICATE_RECIPIENT_KEY: { message: 'Two recipients have the same key', description: fixIt },
+	UNKNOWN_RECIPIENT_KEY: { message: 'A signature block names no recipient', description: fixIt },
+	MISSING_SIGNATURE_BLOCK: { message: 'A recipient has no signature block', description: fixIt },
+	DUPLICATE_SIGNATURE_BLOCK: {
+		message: 'A recipient has more than one signature block',
+		description: fixIt,
+	},
+};

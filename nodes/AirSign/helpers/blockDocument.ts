@@ -20,12 +20,7 @@ export function checkBlockDocument(value: unknown, where: string, fail: Fail): I
 	const doc = value as IDataObject;
 	if (doc.format !== 'blocks') throw fail(`${where}: "format" must be "blocks"`);
 	if (blank(doc.title)) throw fail(`${where}: "title" is required`);
-	if (chars(doc.title as string) > LIMITS.title) {
-		throw fail(
-			`${where}: the title is ${chars(doc.title as string)} characters; it must fit on one line (at most ${LIMITS.title})`,
-			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
-		);
-	}
+	checkTitleFits(doc.title as string, `${where}: the title`, fail);
 	if (
 		doc.subtitle !== undefined &&
 		(!isText(doc.subtitle) || chars(doc.subtitle) > LIMITS.subtitle)
@@ -38,6 +33,15 @@ export function checkBlockDocument(value: unknown, where: string, fail: Fail): I
 		throw fail(`${where}: "blocks" must hold 1 to ${LIMITS.blocks} blocks`);
 	blocks.forEach((block, index) => checkBlock(block, `${where} block ${index}`, fail));
 	return doc;
+}
+
+/** `label` names the title as the message shows it: `"Title"`, `"Documents" [0]: the title`. */
+export function checkTitleFits(title: string, label: string, fail: Fail): void {
+	if (chars(title) > LIMITS.title)
+		throw fail(
+			`${label} is ${chars(title)} characters; it must fit on one line (at most ${LIMITS.title})`,
+			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
+		);
 }
 
 function checkBlock(block: unknown, where: string, fail: Fail): void {
@@ -81,30 +85,56 @@ function checkBlock(block: unknown, where: string, fail: Fail): void {
 	}
 }
 
-export function checkRecipients(value: unknown, where: string, fail: Fail): BlockRecipient[] {
+/**
+ * 1 to 20 recipients with keys of their own (letters, digits, "_" or "-"): a block document's, and
+ * a template's roles. `entry` says how the key is labelled and read, then reads the rest.
+ */
+export function checkRecipientList<T>(
+	value: unknown,
+	where: string,
+	fail: Fail,
+	entry: {
+		keyLabel: string;
+		key: (given: IDataObject) => unknown;
+		rest: (given: IDataObject, at: string, key: string) => T;
+	},
+): T[] {
 	if (!Array.isArray(value) || value.length < 1 || value.length > LIMITS.recipients)
 		throw fail(
 			`${where} must hold 1 to ${LIMITS.recipients} recipients; it holds ${Array.isArray(value) ? value.length : 'none'}`,
 		);
 	const keys = new Set<string>();
-	return value.map((entry, index) => {
-		const r = (entry ?? {}) as IDataObject;
+	return value.map((item, index) => {
+		const given = (item ?? {}) as IDataObject;
 		const at = `${where} [${index}]`;
-		if (!isText(r.key) || !RECIPIENT_KEY_PATTERN.test(r.key))
-			throw fail(`${at}: "key" must be letters, digits, "_" or "-", not ${shownValue(r.key)}`);
-		if (keys.has(r.key)) throw fail(`${at}: the key "${r.key}" is used twice`);
-		keys.add(r.key);
-		if (blank(r.name)) throw fail(`${at}: "name" is required`);
-		const email = isText(r.email) ? r.email.trim() : '';
-		if (!EMAIL_PATTERN.test(email))
-			throw fail(`${at}: "email" is not an email address: ${JSON.stringify(r.email ?? '')}`);
-		const recipient: BlockRecipient = { key: r.key, name: (r.name as string).trim(), email };
-		if (r.signingOrder !== undefined && r.signingOrder !== null && r.signingOrder !== 0) {
-			if (!Number.isInteger(r.signingOrder) || (r.signingOrder as number) < 1)
-				throw fail(`${at}: "signingOrder" must be a whole number from 1`);
-			recipient.signingOrder = r.signingOrder as number;
-		}
-		return recipient;
+		const key = entry.key(given);
+		if (!isText(key) || !RECIPIENT_KEY_PATTERN.test(key))
+			throw fail(
+				`${at}: ${entry.keyLabel} must be letters, digits, "_" or "-", not ${shownValue(given.key)}`,
+			);
+		if (keys.has(key)) throw fail(`${at}: the key "${key}" is used twice`);
+		keys.add(key);
+		return entry.rest(given, at, key);
+	});
+}
+
+export function checkRecipients(value: unknown, where: string, fail: Fail): BlockRecipient[] {
+	return checkRecipientList(value, where, fail, {
+		keyLabel: '"key"',
+		key: (r) => r.key,
+		rest: (r, at, key) => {
+			if (blank(r.name)) throw fail(`${at}: "name" is required`);
+			const email = isText(r.email) ? r.email.trim() : '';
+			if (!EMAIL_PATTERN.test(email))
+				throw fail(`${at}: "email" is not an email address: ${JSON.stringify(r.email ?? '')}`);
+			const recipient: BlockRecipient = { key, name: (r.name as string).trim(), email };
+			if (r.signingOrder !== undefined && r.signingOrder !== null && r.signingOrder !== 0) {
+				if (!Number.isInteger(r.signingOrder) || (r.signingOrder as number) < 1)
+					throw fail(`${at}: "signingOrder" must be a whole number from 1`);
+				recipient.signingOrder = r.signingOrder as number;
+			}
+			return recipient;
+		},
 	});
 }
 

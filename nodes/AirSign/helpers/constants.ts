@@ -83,6 +83,9 @@ export const RECIPIENT_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Emails as AirSign checks them: something@something.tld, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An AirSign ID (a UUID) as pattern text: n8n's field validation takes it without flags. */
+export const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+export const UUID_PATTERN = new RegExp(`^${UUID}$`);
 
 export const TIMESTAMP_FIELDS = ['createdAt', 'updatedAt', 'completedDate', 'expiryDate', 'sentAt'];

@@ -1,8 +1,5 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Fail } from '../errors/nodeError';
-import { failer } from '../errors/nodeError';
-import { EMAIL_PATTERN, LIMITS, UUID_PATTERN } from './constants';
+import { EMAIL_PATTERN, LIMITS, UUID, UUID_PATTERN } from './constants';
 
 const ID_HINTS = {
 	session:
@@ -41,7 +38,7 @@ export function assertId(value: unknown, kind: IdKind, fail: Fail): string {
 	);
 }
 
-const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const UUID_ANYWHERE = new RegExp(UUID, 'g');
 
 // A plain string (a workflow saved before the field became a locator) is read as an ID.
 export function readLocatorId(value: unknown, kind: 'session' | 'template', fail: Fail): string {
@@ -54,7 +51,7 @@ export function readLocatorId(value: unknown, kind: 'session' | 'template', fail
 	// AirSign's links have no fixed form: any link with one UUID, or one after /session(s)/ or /template(s)/.
 	const url = locator.value.trim();
 	const ids = [...url.matchAll(UUID_ANYWHERE)].map((m) => m[0]);
-	const afterSegment = new RegExp(`/${kind}s?/(${UUID_ANYWHERE.source})`, 'i').exec(url)?.[1];
+	const afterSegment = new RegExp(`/${kind}s?/(${UUID})`, 'i').exec(url)?.[1];
 	const id = ids.length === 1 ? ids[0] : afterSegment;
 	if (id !== undefined) return assertId(id, kind, fail);
 	throw fail(
@@ -72,9 +69,9 @@ export function assertEmail(value: unknown, label: string, fail: Fail): string {
 	return email;
 }
 
-export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = false): string {
-	const fail = failer(ctx.getNode(), itemIndex);
-	const name = textOf(ctx.getNodeParameter('name', itemIndex, ''), '"Name"', fail).trim();
+/** The "Name" of a session or template; `optional`: it may be empty (AirSign then uses the template's). */
+export function readName(value: unknown, fail: Fail, optional = false): string {
+	const name = textOf(value, '"Name"', fail).trim();
 	const length = [...name].length;
 	if ((name === '' && !optional) || length > LIMITS.name) {
 		throw fail(
@@ -85,6 +82,7 @@ export function readName(ctx: IExecuteFunctions, itemIndex: number, optional = f
 	return name;
 }
 
+/** `label` as the message shows it: `"Status"`, `"Variables" [0]: "Type"`. */
 export function assertOneOf<T extends string>(
 	value: unknown,
 	label: string,
@@ -94,7 +92,7 @@ export function assertOneOf<T extends string>(
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const choices =
 		allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`;
-	throw fail(`"${label}" must be ${choices}, not ${shownValue(value)}`);
+	throw fail(`${label} must be ${choices}, not ${shownValue(value)}`);
 }
 
 export function textOf(value: unknown, label: string, fail: Fail): string {
@@ -102,4 +100,15 @@ export function textOf(value: unknown, label: string, fail: Fail): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	throw fail(`${label} must be text, not ${shownValue(value)}`);
+}
+
+/** A JSON field's value: the text as typed, or whatever an expression gave (read as it is). */
+export function parseJson(value: unknown, label: string, fail: Fail): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw fail(`${label} is empty`);
+	try {
+		return JSON.parse(value);
+	} catch {
+		throw fail(`${label} is not valid JSON`);
+	}
 }

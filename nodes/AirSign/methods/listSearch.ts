@@ -1,20 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { STATUS_LABELS } from '../descriptions/sessionFilters';
 import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
 import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
-import { fetchTemplatesPage } from '../actions/template/getMany.operation';
 import { readByOffset } from '../transport/offsetPages';
 import { sessionPages } from '../transport/sessionPages';
-
-const STATUS_LABELS: Record<string, string> = {
-	draft: 'draft',
-	pending: 'pending',
-	inProgress: 'in progress',
-	completed: 'completed',
-	cancelled: 'cancelled',
-	expired: 'expired',
-};
+import { fetchTemplatesPage } from '../transport/templates';
 
 // Each call is one List Sessions request of the hourly budget; a 429 fails at once (the editor does not wait).
 export async function searchSessions(
@@ -33,7 +25,7 @@ export async function searchSessions(
 		});
 		return {
 			results: rows.map((session) => ({
-				name: `${String(session.name)} (${STATUS_LABELS[String(session.status)] ?? String(session.status)})`,
+				name: `${String(session.name)} (${STATUS_LABELS.get(String(session.status))?.toLowerCase() ?? String(session.status)})`,
 				value: String(session.sessionId),
 			})),
 			paginationToken: nextOffset === undefined ? undefined : String(nextOffset),

@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 import { failer } from '../errors/nodeError';
 import { readLocatorId } from '../helpers/validation';
 import { templateFields } from '../actions/session/templateFields';
-import { callAirSign } from '../transport/call';
+import { getTemplate } from '../transport/templates';
 
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
@@ -20,12 +20,8 @@ export async function getTemplateFields(
 				'Choose a template (From List, By URL or By ID) to load its recipients and variables. A template given by an expression is read when the workflow runs.',
 		};
 	}
-	const { body } = await callAirSign(
-		this,
-		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex: 0 },
-		{ failures: {}, maxRateLimitWaitMs: 0 },
-	);
-	const fields = templateFields(body as Record<string, never>);
+	// The editor does not wait for the rate limit.
+	const fields = templateFields(await getTemplate(this, templateId, 0, 0));
 	return {
 		fields,
 		...(fields.length === 0 && {

@@ -110,6 +110,12 @@ describe('Create From Template: the resource mapper', () => {
 		expect(result.emptyFieldsNotice).toContain('Choose a template');
 		expect(ctx.sandbox.requests).toEqual([]);
 	});
+
+	it('a template AirSign does not know: its words, as Template → Get says them', async () => {
+		await expect(loadFields('3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b')).rejects.toThrow(
+			/^AirSign has no template with this ID \[/,
+		);
+	});
 });
 
 describe('Session → Create From Template', () => {

@@ -177,6 +177,22 @@ describe('readServiceErrorCode / readServiceMessage (unit)', () => {
 	});
 });
 
+describe('an operation this version does not know (a workflow from a newer one)', () => {
+	it('is refused by name, before any request', async () => {
+		for (const [resource, operation] of [
+			['session', 'archive'],
+			['template', 'constructor'],
+			['file', 'toString'],
+		]) {
+			const result = await runAirSign(ctx, { resource, operation });
+			expect(result.error?.message).toBe(
+				`The operation "${operation}" of "${resource}" is not supported`,
+			);
+		}
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+});
+
 describe('continueOnFail and item indexes', () => {
 	it('On Error: Continue: the failing item becomes an error item, the others go on, pairing kept', async () => {
 		const a = ctx.sandbox.createSession({ recipients });

@@ -12,17 +12,11 @@ import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import { HarnessNodeTypes, PACKAGE_NAME } from '../../harness/node-types';
+import { declaredAgentText, NODE_OPERATIONS } from './nodeOperations';
 
 const nodeType = new AirSign();
 const description = nodeType.description;
-const operations = description.properties
-	.filter((p) => p.name === 'operation')
-	.flatMap((p) =>
-		(p.options as INodePropertyOptions[]).map((o) => ({
-			resource: p.displayOptions!.show!.resource![0] as string,
-			operation: o.value as string,
-		})),
-	);
+const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource, operation }));
 
 /**
  * The tool n8n makes of a node with `usableAsTool` (convertNodeToAiTool in n8n's CLI, the same in
@@ -100,45 +94,30 @@ function modelReads(parameters: INodeParameters): string {
 const key = ({ resource, operation }: { resource: string; operation: string }) =>
 	`${resource}.${operation}`;
 
-const AGENT_TEXTS: Record<string, string> = {
-	'file.upload':
-		'Upload a PDF from binary data to AirSign, to attach to a signing session; costs 1 request of the hourly AirSign budget',
-	'session.create':
-		'Create an AirSign signing session from a written document or block documents, as a draft (with Send Immediately on, it emails real people: every recipient gets an invitation, which cannot be undone); costs 1 request of the hourly AirSign budget',
-	'session.createFromTemplate':
-		'Create an AirSign signing session from a template, filling in its recipient roles and variables, as a draft (with Send Immediately on, it emails real people: every recipient gets an invitation, which cannot be undone); costs 1 request of the hourly AirSign budget',
-	'session.get':
-		"Get an AirSign signing session by its ID: its status, files and each recipient's signing status; costs 1 request of the hourly AirSign budget",
-	'session.getMany':
-		'Get many AirSign signing sessions, newest update first; each page of up to 100 costs 1 of the 60 List Sessions requests an hour, shared by every workflow',
-	'session.send':
-		'Send a draft AirSign session for signing; emails real people: every recipient gets an invitation, which cannot be undone; costs 1 request of the hourly AirSign budget',
-	'session.sendInvitation':
-		'Send the AirSign signing invitation again to one recipient who has not signed; emails real people: that recipient gets a reminder, which cannot be undone; costs 1 request of the hourly AirSign budget',
-	'template.create':
-		'Create an AirSign template from a block document with variables; costs 1 request of the hourly AirSign budget',
-	'template.get':
-		'Get an AirSign template by its ID: its recipient roles and variables; costs 1 request of the hourly AirSign budget',
-	'template.getMany':
-		'Get many AirSign templates; each page of up to 100 costs 1 request of the hourly AirSign budget',
-};
+// Each operation's text as its description declares it; the words are checked below by what they
+// must say (whom it emails, what it costs), so a new operation needs no entry here.
+const AGENT_TEXTS: Record<string, unknown> = Object.fromEntries(
+	NODE_OPERATIONS.map((op) => [op.key, declaredAgentText(op)]),
+);
+
+/** The operations whose agent text must say that they email people; every other must not. */
+const EMAILING = [
+	'session.send',
+	'session.sendInvitation',
+	'session.create',
+	'session.createFromTemplate',
+];
 
 describe('the name n8n gives a node added from the nodes panel', () => {
-	const SHORT_ACTIONS = [
-		'Upload a file',
-		'Create a session',
-		'Create a session from a template',
-		'Get a session',
-		'Get many sessions',
-		'Send a session',
-		'Resend an invitation',
-		'Create a template',
-		'Get a template',
-		'Get many templates',
-	];
+	const SHORT_ACTIONS = NODE_OPERATIONS.map((op) => op.action);
 
 	it('the action node: the short action, in n8n casing', () => {
 		expect(operations.map((p) => NodeHelpers.makeNodeName(p, description))).toEqual(SHORT_ACTIONS);
+		// Sentence case, one of a kind, as the nodes panel lists them.
+		for (const action of SHORT_ACTIONS) expect(action).toMatch(/^[A-Z][a-z]*( [a-z]+)+$/);
+		expect(new Set(SHORT_ACTIONS).size).toBe(SHORT_ACTIONS.length);
+		expect(SHORT_ACTIONS).toContain('Send a session');
+		expect(SHORT_ACTIONS).toContain('Resend an invitation');
 	});
 
 	it('the tool: the same, "in AirSign" (n8n adds it to every tool)', () => {
@@ -152,6 +131,12 @@ describe('what the model reads about the tool', () => {
 	it('each operation: its own agent text, filled in at execution (a saved tool node omits it)', () => {
 		expect(Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]))).toEqual(
 			AGENT_TEXTS,
+		);
+		const texts = Object.values(AGENT_TEXTS);
+		for (const text of texts) expect(text).toMatch(/^[A-Z].{40,}[^.]$/);
+		expect(new Set(texts).size).toBe(texts.length);
+		expect(modelReads({ resource: 'session', operation: 'send' })).toBe(
+			'Send a draft AirSign session for signing; emails real people: every recipient gets an invitation, which cannot be undone; costs 1 request of the hourly AirSign budget',
 		);
 	});
 
@@ -178,22 +163,9 @@ describe('what the model reads about the tool', () => {
 
 	it('every operation that emails people says so, and each says what it costs', () => {
 		const texts = Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]));
-		for (const emailing of [
-			'session.send',
-			'session.sendInvitation',
-			'session.create',
-			'session.createFromTemplate',
-		])
-			expect(texts[emailing]).toContain('emails real people');
-		for (const quiet of [
-			'file.upload',
-			'session.get',
-			'session.getMany',
-			'template.create',
-			'template.get',
-			'template.getMany',
-		])
-			expect(texts[quiet]).not.toContain('email');
+		for (const [operation, text] of Object.entries(texts))
+			if (EMAILING.includes(operation)) expect(text, operation).toContain('emails real people');
+			else expect(text, operation).not.toContain('email');
 		// Get Many sessions spends the List Sessions budget; every other operation the hourly one.
 		for (const [operation, text] of Object.entries(texts))
 			expect(text).toContain(

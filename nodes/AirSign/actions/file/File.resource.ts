@@ -1,10 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { pageFields } from '../../descriptions/pageFields';
 import { ONE_REQUEST_COST, toolDescriptions } from '../../descriptions/toolDescription';
 
 import * as upload from './upload.operation';
 
-export { upload };
+/** The pages, by the operation they are (the value of its option below). */
+export const operations = { upload };
 
 export const description: INodeProperties[] = [
 	{
@@ -26,5 +28,5 @@ export const description: INodeProperties[] = [
 	...toolDescriptions('file', {
 		upload: `Upload a PDF from binary data to AirSign, to attach to a signing session; ${ONE_REQUEST_COST}`,
 	}),
-	...upload.description,
+	...pageFields('file', operations),
 ];

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { Fail } from '../../errors/nodeError';
@@ -16,7 +15,7 @@ import { callAirSign } from '../../transport/call';
 import { parameterAsGiven } from '../itemIdentity';
 import { uploadSource } from './uploadSource';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'Uploaded PDFs are reference documents: signature fields are placed on block documents, not on uploaded PDFs. Put the output\'s "fileReference" into a session\'s files.',
@@ -43,13 +42,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(itemOptions),
 ];
-
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['file'], operation: ['upload'] } },
-	properties,
-);
 
 const tooLarge = {
 	message: 'The file is larger than AirSign accepts',

@@ -6,6 +6,7 @@ import {
 	ONE_REQUEST_COST,
 	toolDescriptions,
 } from '../../descriptions/toolDescription';
+import { pageFields } from '../../descriptions/pageFields';
 
 import * as create from './create.operation';
 import * as createFromTemplate from './createFromTemplate.operation';
@@ -14,7 +15,8 @@ import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 import * as sendInvitation from './sendInvitation.operation';
 
-export { create, createFromTemplate, get, getMany, send, sendInvitation };
+/** The pages, by the operation they are (the value of its option below). */
+export const operations = { create, createFromTemplate, get, getMany, send, sendInvitation };
 
 /** What sending does, for Send and for a Create with Send Immediately on. */
 const SEND_EMAILS = `${EMAILS_PEOPLE}: every recipient gets an invitation, which cannot be undone`;
@@ -80,10 +82,5 @@ export const description: INodeProperties[] = [
 		send: `Send a draft AirSign session for signing; ${SEND_EMAILS}; ${ONE_REQUEST_COST}`,
 		sendInvitation: `Send the AirSign signing invitation again to one recipient who has not signed; ${EMAILS_PEOPLE}: that recipient gets a reminder, which cannot be undone; ${ONE_REQUEST_COST}`,
 	}),
-	...create.description,
-	...createFromTemplate.description,
-	...get.description,
-	...getMany.description,
-	...send.description,
-	...sendInvitation.description,
+	...pageFields('session', operations),
 ];

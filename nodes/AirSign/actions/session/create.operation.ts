@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { documentFields, documentOptions } from '../../descriptions/sessionDocuments';
@@ -7,13 +6,12 @@ import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSe
 import type { Fail } from '../../errors/nodeError';
 import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import { blockFailures, valueRefused, withPlanFeatures } from '../../errors/messages';
 import { LIMITS, UUID_PATTERN } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import { blockFailures, readDocuments } from './createDocuments';
+import { readDocuments } from './createDocuments';
 
 // Create From Template shares Send Immediately and these failures.
 export const sendImmediatelyField: INodeProperties = {
@@ -37,7 +35,7 @@ export const createdSessionFailures = {
 	},
 };
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -61,18 +59,11 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['create'] } },
-	properties,
-);
-
 const failures: FailureMessages = { ...createdSessionFailures, ...blockFailures };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const name = readName(this, itemIndex);
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
 	const { documents, recipients } = readDocuments(this, itemIndex);
 	const attachments = readAttachments(this.getNodeParameter('attachments', itemIndex, ''), fail);
 	const files = [...documents.map((document) => ({ type: 'blocks', document })), ...attachments];
@@ -103,7 +94,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [withUtcTimestamps(body as IDataObject)];
+	return [body as IDataObject];
 }
 
 export const identify = identifyByParameters('name');

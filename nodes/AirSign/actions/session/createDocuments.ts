@@ -2,15 +2,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Fail } from '../../errors/nodeError';
 import { failer } from '../../errors/nodeError';
-import type { FailureMessages } from '../../errors/messages';
 import type { BlockRecipient } from '../../helpers/blockDocument';
 import {
 	checkBlockDocument,
 	checkRecipients,
 	checkSignatureBlocks,
+	checkTitleFits,
 } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
-import { textOf } from '../../helpers/validation';
+import { parseJson, textOf } from '../../helpers/validation';
 
 export function readDocuments(
 	ctx: IExecuteFunctions,
@@ -74,14 +74,12 @@ export function readDocuments(
 	};
 }
 
+// The block rules a Title and Text document can break, in the words of the fields that made it;
+// checkBlockDocument still checks the whole.
 function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
 	if (title === '') throw fail('"Title" is empty');
-	if ([...title].length > LIMITS.title)
-		throw fail(
-			`"Title" is ${[...title].length} characters; it must fit on one line (at most ${LIMITS.title})`,
-			'AirSign prints the title in every page’s header band and refuses one that does not fit (it says "about 30 characters").',
-		);
+	checkTitleFits(title, '"Title"', fail);
 	if ([...String(document.subtitle ?? '')].length > LIMITS.subtitle)
 		throw fail(`"Subtitle" is longer than ${LIMITS.subtitle} characters`);
 	const blocks = document.blocks as IDataObject[];
@@ -127,39 +125,3 @@ function simpleDocument(
 		],
 	};
 }
-
-function parseJson(value: unknown, label: string, fail: Fail): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') throw fail(`${label} is empty`);
-	try {
-		return JSON.parse(value);
-	} catch {
-		throw fail(`${label} is not valid JSON`);
-	}
-}
-
-const fixIt = 'Correct the documents in the node and run again.';
-
-export const blockFailures: FailureMessages = {
-	TITLE_TOO_LONG: {
-		message: 'AirSign says the title does not fit on one line',
-		description: 'Shorten "Title" (AirSign says "about 30 characters").',
-	},
-	NO_BLOCK_DOCUMENT: {
-		message: 'The session has no block document',
-		description:
-			'Signature fields live only on block documents: give at least one besides the uploaded PDFs.',
-	},
-	FILE_NOT_FOUND: {
-		message: 'An attached PDF is not an upload of this organisation',
-		description:
-			'Check "Attach Uploaded PDFs": each must be a fileId that Upload returned with this credential.',
-	},
-	DUPLICATE_RECIPIENT_KEY: { message: 'Two recipients have the same key', description: fixIt },
-	UNKNOWN_RECIPIENT_KEY: { message: 'A signature block names no recipient', description: fixIt },
-	MISSING_SIGNATURE_BLOCK: { message: 'A recipient has no signature block', description: fixIt },
-	DUPLICATE_SIGNATURE_BLOCK: {
-		message: 'A recipient has more than one signature block',
-		description: fixIt,
-	},
-};

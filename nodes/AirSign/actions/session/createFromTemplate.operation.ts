@@ -4,7 +4,6 @@ import type {
 	INodeProperties,
 	ResourceMapperField,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -13,16 +12,15 @@ import type { FailureMessages } from '../../errors/messages';
 import { notFound, withPlanFeatures } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
 import { LIMITS } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId, readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
+import { getTemplate } from '../../transport/templates';
 import { identifyByParameters } from '../itemIdentity';
-import { getTemplate } from '../template/get.operation';
 import { createdSessionFailures, sendImmediatelyField } from './create.operation';
 import { readTemplateValues, templateFields } from './templateFields';
 import { readTemplateSettings, templateSessionOptions } from './templateSettings';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
 	{
 		displayName: 'Recipients and Variables',
@@ -56,13 +54,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(true), ...templateSessionOptions, ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['createFromTemplate'] } },
-	properties,
-);
-
 const refresh =
 	'The template may have changed since its fields were loaded: open "Recipients and Variables" and refresh the fields.';
 
@@ -93,7 +84,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fail = failer(this.getNode(), itemIndex);
 	const given = this.getNodeParameter('templateId', itemIndex);
 	const templateId = readLocatorId(given, 'template', fail);
-	const name = readName(this, itemIndex, true);
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail, true);
 	const sendImmediately = this.getNodeParameter('sendImmediately', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readSessionSettings(options, true, fail);
@@ -136,7 +127,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the session may exist' },
 		},
 	);
-	return [withUtcTimestamps(created as IDataObject)];
+	return [created as IDataObject];
 }
 
 export const identify = identifyByParameters('templateId', 'name');

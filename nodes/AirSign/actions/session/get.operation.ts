@@ -1,26 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	sessionLocator('The session to read'),
 	optionsCollection(itemOptions),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['get'] } },
-	properties,
-);
-
-export const itemsAtOnce = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('sessionId', itemIndex);
@@ -34,7 +25,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
 		},
 	);
-	return [withUtcTimestamps(body as IDataObject)];
+	return [body as IDataObject];
 }
 
 export const identify = identifyByParameters('sessionId');

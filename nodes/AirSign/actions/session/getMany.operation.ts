@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	maxRateLimitWaitMs,
@@ -54,7 +53,7 @@ const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 	updatedAt: 'Updated At',
 };
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
 		name: 'rateLimitNotice',
@@ -96,14 +95,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['getMany'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const limit = readLimit(this, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex);
+	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A sort option not set (or blank) is left out, so AirSign's default applies.
@@ -114,8 +109,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	const query: SessionsQuery = {
 		...readSessionMatch(filters, fail),
-		sortBy: choice(options.sortBy, 'Sort By', SESSION_SORT_FIELDS),
-		sortOrder: choice(options.sortOrder, 'Sort Order', SORT_ORDERS),
+		sortBy: choice(options.sortBy, '"Sort By"', SESSION_SORT_FIELDS),
+		sortOrder: choice(options.sortOrder, '"Sort Order"', SORT_ORDERS),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
@@ -10,19 +9,12 @@ import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	sessionLocator(
 		'The draft session to send. Sending moves it to "pending" and emails a signing invitation to every recipient.',
 	),
 	optionsCollection(itemOptions),
 ];
-
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['send'] } },
-	properties,
-);
 
 const failures: FailureMessages = {
 	NOT_A_DRAFT: {

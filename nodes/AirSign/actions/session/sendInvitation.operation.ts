@@ -1,17 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import type { FailureMessages } from '../../errors/messages';
 import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { assertEmail, assertId, readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
 	{
 		displayName: 'Recipient',
@@ -50,13 +48,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(itemOptions),
 ];
-
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['sendInvitation'] } },
-	properties,
-);
 
 // Send Invitation's one 400 (code SESSION_NOT_ACTIVE, or none).
 const sessionNotActive = {
@@ -119,7 +110,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the invitation may have been sent' },
 		},
 	);
-	return [withUtcTimestamps(answer.body as IDataObject)];
+	return [answer.body as IDataObject];
 }
 
 export const identify = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');

@@ -3,7 +3,7 @@ import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 import { EMAIL_PATTERN } from '../../helpers/constants';
 import type { Fail } from '../../errors/nodeError';
 import { dateVariableAsDay } from '../../helpers/dates';
-import { shownValue } from '../../helpers/validation';
+import { parseJson, shownValue } from '../../helpers/validation';
 
 /** Field ids of a recipient role: `recipient:<position>:name` and `…:email` (no variable name has a ":"). */
 const ROLE_FIELD = /^recipient:(\d+):(name|email)$/;
@@ -165,14 +165,7 @@ function variableValue(
 			return date;
 		}
 		case 'object': {
-			let table = value;
-			if (typeof value === 'string') {
-				try {
-					table = JSON.parse(value);
-				} catch {
-					throw fail(`${label} is not JSON`);
-				}
-			}
+			const table = parseJson(value, label, fail);
 			const t = table as { headers?: unknown; data?: unknown };
 			const texts = (row: unknown) => Array.isArray(row) && row.every((c) => typeof c === 'string');
 			if (!texts(t?.headers) || !Array.isArray(t?.data) || !(t.data as unknown[]).every(texts))

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { SessionSettings } from '../../descriptions/sessionSettings';
 import type { Fail } from '../../errors/nodeError';
 import { COMPLETION_EMAIL_RECIPIENTS, PLAN_FEATURES, UUID_PATTERN } from '../../helpers/constants';
+import { assertOneOf } from '../../helpers/validation';
 
 // The settings only Create From Template takes: the fields, then their reading.
 export const templateSessionOptions: INodeProperties[] = [
@@ -57,15 +58,14 @@ export function readTemplateSettings(
 		features.push({ feature: PLAN_FEATURES.senderProfiles, parameters: ['Sender Profile ID'] });
 	}
 	if (options.completionEmailRecipients !== undefined) {
-		if (
-			!(COMPLETION_EMAIL_RECIPIENTS as readonly unknown[]).includes(
-				options.completionEmailRecipients,
-			)
-		)
-			throw fail(
-				`"Completion Email Recipients" must be one of ${COMPLETION_EMAIL_RECIPIENTS.join(', ')}`,
-			);
-		body.overrideCompletionEmailRecipients = options.completionEmailRecipients;
+		const given = options.completionEmailRecipients;
+		const label = '"Completion Email Recipients"';
+		body.overrideCompletionEmailRecipients = assertOneOf(
+			given,
+			label,
+			COMPLETION_EMAIL_RECIPIENTS,
+			fail,
+		);
 		features.push({
 			feature: PLAN_FEATURES.completionEmails,
 			parameters: ['Completion Email Recipients'],

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { pageFields } from '../../descriptions/pageFields';
 import { ONE_REQUEST_COST, toolDescriptions } from '../../descriptions/toolDescription';
 import { LIMITS } from '../../helpers/constants';
 
@@ -7,7 +8,8 @@ import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-export { create, get, getMany };
+/** The pages, by the operation they are (the value of its option below). */
+export const operations = { create, get, getMany };
 
 export const description: INodeProperties[] = [
 	{
@@ -45,7 +47,5 @@ export const description: INodeProperties[] = [
 		get: `Get an AirSign template by its ID: its recipient roles and variables; ${ONE_REQUEST_COST}`,
 		getMany: `Get many AirSign templates; each page of up to ${LIMITS.templatePageSize} ${ONE_REQUEST_COST}`,
 	}),
-	...create.description,
-	...get.description,
-	...getMany.description,
+	...pageFields('template', operations),
 ];

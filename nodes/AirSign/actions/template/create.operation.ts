@@ -1,18 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
 import { expiryOptions, readSessionSettings } from '../../descriptions/sessionSettings';
 import { failer } from '../../errors/nodeError';
 import type { FailureMessages } from '../../errors/messages';
-import { valueRefused, withPlanFeatures } from '../../errors/messages';
+import { blockFailures, valueRefused, withPlanFeatures } from '../../errors/messages';
 import { checkBlockDocument, checkSignatureBlocks } from '../../helpers/blockDocument';
 import { LIMITS } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
-import { readName } from '../../helpers/validation';
+import { parseJson, readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
-import { blockFailures } from '../session/createDocuments';
 import {
 	checkTemplateRecipients,
 	checkTokensDeclared,
@@ -20,7 +17,7 @@ import {
 	templateRecipientsAndVariables,
 } from './recipientsAndVariables';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -57,13 +54,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([...expiryOptions(false), ...itemOptions]),
 ];
 
-export const itemsAtOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['create'] } },
-	properties,
-);
-
 const scope =
 	'Its token lacks the scope write:templates, which Create Template needs. Ask the AirSign administrator for a client with that scope.';
 
@@ -78,15 +68,8 @@ const failures: FailureMessages = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
-	const name = readName(this, itemIndex);
-	let document: unknown = this.getNodeParameter('document', itemIndex);
-	if (typeof document === 'string') {
-		try {
-			document = JSON.parse(document);
-		} catch {
-			throw fail('"Document" is not valid JSON');
-		}
-	}
+	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
+	const document = parseJson(this.getNodeParameter('document', itemIndex), '"Document"', fail);
 	const checked = checkBlockDocument(document, '"Document"', fail);
 	const recipients = checkTemplateRecipients(
 		(this.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [],
@@ -116,7 +99,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			write: { mayExist: 'the template may exist' },
 		},
 	);
-	return [withUtcTimestamps(body as IDataObject)];
+	return [body as IDataObject];
 }
 
 export const identify = identifyByParameters('name');

@@ -1,26 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { readLocatorId } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
+import { getTemplate } from '../../transport/templates';
 import { identifyByParameters } from '../itemIdentity';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	templateLocator('The template to read'),
 	optionsCollection(itemOptions),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['get'] } },
-	properties,
-);
-
-export const itemsAtOnce = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const given = this.getNodeParameter('templateId', itemIndex);
@@ -30,18 +20,3 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('templateId');
-
-/** Also Create From Template's, for fields not saved in the workflow. Roles' recipientId is "default". */
-export async function getTemplate(
-	ctx: IExecuteFunctions,
-	templateId: string,
-	itemIndex: number,
-	maxWaitMs: number,
-): Promise<IDataObject> {
-	const { body } = await callAirSign(
-		ctx,
-		{ method: 'GET', path: `/Template/${encodeURIComponent(templateId)}`, itemIndex },
-		{ failures: { 404: notFound('template') }, maxRateLimitWaitMs: maxWaitMs },
-	);
-	return withUtcTimestamps(body as IDataObject);
-}

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	maxRateLimitWaitMs,
@@ -8,18 +7,13 @@ import {
 	readLimit,
 	returnAllAndLimit,
 } from '../../descriptions/options';
-import type { RequestFailure } from '../../errors/failure';
-import { MALFORMED_RESPONSE } from '../../errors/failure';
 import { failer } from '../../errors/nodeError';
 import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
-import { withUtcTimestamps } from '../../helpers/dates';
 import { assertOneOf } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
-import type { OffsetPage } from '../../transport/offsetPages';
 import { readByOffset } from '../../transport/offsetPages';
-import type { AirSignContext, ApiAnswer } from '../../transport/request';
+import { fetchTemplatesPage } from '../../transport/templates';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	...returnAllAndLimit,
 	{
 		displayName: 'Status',
@@ -34,15 +28,12 @@ const properties: INodeProperties[] = [
 	optionsCollection([maxRateLimitWaitOption]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getMany'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const limit = readLimit(this, itemIndex);
+	const fail = failer(this.getNode(), itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex);
+	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const given = this.getNodeParameter('status', itemIndex, 'active');
-	const status = assertOneOf(given, 'Status', TEMPLATE_STATUSES, failer(this.getNode(), itemIndex));
+	const status = assertOneOf(given, '"Status"', TEMPLATE_STATUSES, fail);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
@@ -51,28 +42,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			await fetchTemplatesPage(this, { status, limit: pageSize, offset }, itemIndex, maxWaitMs),
 		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
 	);
-	return rows.map((template) => withUtcTimestamps(template));
-}
-
-export async function fetchTemplatesPage(
-	ctx: AirSignContext,
-	qs: { status: string; limit: number; offset: number },
-	itemIndex: number,
-	maxRateLimitWaitMs: number,
-): Promise<OffsetPage> {
-	const { body } = await callAirSign(
-		ctx,
-		{ method: 'GET', path: '/Templates', qs, itemIndex },
-		{ failures: {}, maxRateLimitWaitMs, unusable: malformedTemplatesPage },
-	);
-	const page = body as { templates: IDataObject[]; pagination?: { hasMore?: boolean } };
-	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
-}
-
-function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {
-	const page = answer.body as { templates?: unknown } | undefined;
-	const isTemplate = (row: unknown) =>
-		row !== null && typeof row === 'object' && !Array.isArray(row);
-	if (Array.isArray(page?.templates) && page.templates.every(isTemplate)) return undefined;
-	return { status: answer.statusCode, code: MALFORMED_RESPONSE };
+	return rows;
 }

@@ -2,8 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { recipientsCollection, signingOrderField } from '../../descriptions/sessionDocuments';
 import type { Fail } from '../../errors/nodeError';
-import { EMAIL_PATTERN, LIMITS, RECIPIENT_KEY_PATTERN } from '../../helpers/constants';
-import { textOf } from '../../helpers/validation';
+import { checkRecipientList } from '../../helpers/blockDocument';
+import { EMAIL_PATTERN, LIMITS } from '../../helpers/constants';
+import { assertOneOf, textOf } from '../../helpers/validation';
 
 // Create Template's recipient roles and variables: their fields, then their checks.
 export const templateRecipientsAndVariables: INodeProperties[] = [
@@ -100,38 +101,30 @@ export const templateRecipientsAndVariables: INodeProperties[] = [
 // `{{{name}}}` tokens (spaces inside the braces allowed).
 const TOKEN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const VARIABLE_TYPES = ['text', 'date', 'number'];
+const VARIABLE_TYPES = ['text', 'date', 'number'] as const;
 
+// A role's name and email may be left for each session; an email may be a {{{variable}}}.
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
-	if (rows.length < 1 || rows.length > LIMITS.recipients)
-		throw fail(
-			`"Recipients" must hold 1 to ${LIMITS.recipients} recipients; it holds ${rows.length}`,
-		);
-	const keys = new Set<string>();
-	return rows.map((row, index) => {
-		const at = `"Recipients" [${index}]`;
-		const key = String(row.key ?? '').trim();
-		if (!RECIPIENT_KEY_PATTERN.test(key))
-			throw fail(
-				`${at}: "Key" must be letters, digits, "_" or "-", not ${JSON.stringify(row.key ?? '')}`,
-			);
-		if (keys.has(key)) throw fail(`${at}: the key "${key}" is used twice`);
-		keys.add(key);
-		const email = textOf(row.email, `${at}: "Email"`, fail).trim();
-		if (email !== '' && !email.includes('{{{') && !EMAIL_PATTERN.test(email))
-			throw fail(
-				`${at}: "Email" must be an email address, a {{{variable}}} or empty, not "${email}"`,
-			);
-		const name = textOf(row.name, `${at}: "Role Name"`, fail).trim();
-		const order = Number(row.signingOrder ?? 0);
-		if (!Number.isInteger(order) || order < 0)
-			throw fail(`${at}: "Signing Order" must be a whole number`);
-		return {
-			key,
-			...(name && { name }),
-			...(email && { email }),
-			...(order > 0 && { signingOrder: order }),
-		};
+	return checkRecipientList(rows, '"Recipients"', fail, {
+		keyLabel: '"Key"',
+		key: (row) => String(row.key ?? '').trim(),
+		rest: (row, at, key) => {
+			const email = textOf(row.email, `${at}: "Email"`, fail).trim();
+			if (email !== '' && !email.includes('{{{') && !EMAIL_PATTERN.test(email))
+				throw fail(
+					`${at}: "Email" must be an email address, a {{{variable}}} or empty, not "${email}"`,
+				);
+			const name = textOf(row.name, `${at}: "Role Name"`, fail).trim();
+			const order = Number(row.signingOrder ?? 0);
+			if (!Number.isInteger(order) || order < 0)
+				throw fail(`${at}: "Signing Order" must be a whole number`);
+			return {
+				key,
+				...(name && { name }),
+				...(email && { email }),
+				...(order > 0 && { signingOrder: order }),
+			};
+		},
 	});
 }
 
@@ -150,8 +143,7 @@ export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 			);
 		if (names.has(name)) throw fail(`${at}: the name "${name}" is used twice`);
 		names.add(name);
-		const type = String(row.type ?? 'text');
-		if (!VARIABLE_TYPES.includes(type)) throw fail(`${at}: "Type" must be text, date or number`);
+		const type = assertOneOf(row.type ?? 'text', `${at}: "Type"`, VARIABLE_TYPES, fail);
 		const variable: IDataObject = { name, type, required: row.required !== false };
 		const labels = { displayName: 'Display Name', description: 'Description' };
 		for (const [field, label] of Object.entries(labels)) {
