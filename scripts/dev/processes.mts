@@ -55,9 +55,11 @@ export function stopAll(reason?: string): Promise<Stopped> {
 
 // e2e/lib/n8n.mts SIGKILLs its n8n on SIGINT/SIGTERM and exits at once (right for tests); here n8n
 // gets a graceful stop instead, so those handlers are replaced. Its 'exit' hook stays as a backstop.
+// Only the listed handlers go: tsx's hidden one tells its parent process that the signal arrived
+// (without it, tsx sends it again and then SIGKILLs this process before anything has stopped).
 export function takeOverSignals(): void {
-	process.removeAllListeners('SIGINT');
-	process.removeAllListeners('SIGTERM');
+	for (const sig of ['SIGINT', 'SIGTERM'] as const)
+		for (const listener of process.listeners(sig)) process.off(sig, listener);
 	let signals = 0;
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.on(sig, () => {
