@@ -18,7 +18,7 @@ export interface DemoSession {
 export interface ControlPlaneCall {
 	method: string;
 	url: string;
-	body: { email?: string; status?: string };
+	body: { email?: string; name?: string };
 }
 
 /** The pending sessions the calls use, and the calls. */
