@@ -55,20 +55,24 @@ export function stopAll(reason?: string): Promise<Stopped> {
 
 // e2e/lib/n8n.mts SIGKILLs its n8n on SIGINT/SIGTERM and exits at once (right for tests); here n8n
 // gets a graceful stop instead, so those handlers are replaced. Its 'exit' hook stays as a backstop.
-// Only the listed handlers go: tsx's hidden one tells its parent process that the signal arrived
-// (without it, tsx sends it again and then SIGKILLs this process before anything has stopped).
+// Only the listed handlers go: tsx's hidden one (under the tsx command) tells its parent process
+// that the signal arrived; without it, tsx sends it again, then SIGKILLs this process.
 export function takeOverSignals(): void {
 	for (const sig of ['SIGINT', 'SIGTERM'] as const)
 		for (const listener of process.listeners(sig)) process.off(sig, listener);
-	let signals = 0;
+	let firstAt: number | undefined;
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.on(sig, () => {
-			if (++signals > 1) {
+			firstAt ??= Date.now();
+			// One Ctrl-C arrives more than once: from the terminal, and forwarded again by npm run.
+			// Only a later one is the user's second.
+			if (Date.now() - firstAt > 1_000) {
 				// second Ctrl-C: no more waiting
 				if (procs.n8n) killTree(procs.n8n.process, 'SIGKILL');
 				if (procs.sandbox) killTree(procs.sandbox.process, 'SIGKILL');
 				process.exit(130);
 			}
+			if (isStopping()) return;
 			stopAll(sig).then(({ what, ok }) => {
 				if (ok)
 					say(
