@@ -2,12 +2,16 @@
 // playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme.
 // See e2e/README.md ("UI tier").
 //
-//   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep]
+//   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep] [--write-images]
 //     --tarball  install this packed tarball (npm run check passes the real-n8n tier's); default:
 //                dev builds and packs
 //     --themes   which themes to run (default both)
-//     --keep     keep the temporary n8n user folder
-//     --only 2,4 run only these steps (and the login); screenshots of skipped steps stay as they were
+//     --keep     keep the temporary n8n user folder (and the pictures' temporary folder)
+//     --write-images
+//                save the pictures into docs/images/ (`npm run screenshots`); without it they go
+//                to a temporary folder, so that a test run leaves the tracked files as they were
+//     --only 2,4 run only these steps (and the login); with --write-images, the pictures of
+//                skipped steps stay as they were
 //     --attach N8N_URL,SANDBOX_URL
 //                run the checks against an `npm run dev` already running (it adds a draft and
 //                credentials there) instead of starting one
@@ -16,11 +20,13 @@
 //                a local registry) on these n8n versions; default 1,2 (none with --only, unless
 //                --only names `community`; `--only community` runs nothing else)
 //
-// Screenshots of the node panel, the credential dialog and an output go to docs/images/ (shown in
-// the README); when a step fails, a screenshot of the page and its console errors go to
+// Every run takes the pictures the README and docs show (the node panel, the credential dialog, an
+// output, the agent example, the Community Nodes dialogs); only --write-images puts them into
+// docs/images/. When a step fails, a screenshot of the page and its console errors go to
 // .cache/ui-failures/ and the tier exits 1.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
@@ -56,7 +62,15 @@ const n8nProfiles: Record<string, { label: string }> = N8N_PROFILES;
 for (const id of community)
 	if (!n8nProfiles[id]) throw new Error(`--community: no n8n profile ${id}`);
 
-export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'docs', 'images');
+/** Where the README's and docs' pictures live: written by `npm run screenshots` only. */
+const IMAGES_DIR = path.join(REPO_ROOT, 'docs', 'images');
+const writeImages = argv.includes('--write-images');
+// A test run takes the same pictures, into a folder of its own: the tracked ones stay as they were.
+const SCREENSHOT_DIR = writeImages
+	? IMAGES_DIR
+	: mkdtempSync(path.join(os.tmpdir(), 'airsign-ui-'));
+if (!writeImages && !keep)
+	process.on('exit', () => rmSync(SCREENSHOT_DIR, { recursive: true, force: true }));
 export const FAILURE_DIR = path.join(REPO_ROOT, '.cache', 'ui-failures');
 
 const t00 = Date.now();
@@ -90,7 +104,9 @@ async function main() {
 		for (const result of await Promise.all(communityRuns)) failed ||= !result.ok;
 	} finally {
 		if (packed) rmSync(path.dirname(packed), { recursive: true, force: true });
+		if (!writeImages && keep) say(`pictures kept in ${SCREENSHOT_DIR}`);
 	}
+	if (!failed) failed = !checkPictures();
 	if (failed) process.exit(1);
 	const parts = [
 		editorChecks && `editor checks (${themes.join(' and ')} theme)`,
@@ -137,6 +153,29 @@ async function editorTier(
 		process.stderr.write(`[ui] FAILED (n8n's last output:)\n${dev.output().slice(-3000)}\n`);
 	else say(`editor checks passed (${themes.join(' and ')} theme)`);
 	return !failed;
+}
+
+/**
+ * After a whole run (every step, both themes, Community Nodes on 2.x): each picture in docs/images/
+ * was taken again, so `npm run screenshots` renews them all.
+ */
+function checkPictures(): boolean {
+	// written by this run (in docs/images/, the others are the pictures of an earlier one)
+	const taken = readdirSync(SCREENSHOT_DIR).filter(
+		(f) => f.endsWith('.png') && statSync(path.join(SCREENSHOT_DIR, f)).mtimeMs >= t00,
+	);
+	const whole = !only && themes.length === 2 && community.includes('2');
+	if (!whole) return true;
+	const missing = readdirSync(IMAGES_DIR).filter((f) => f.endsWith('.png') && !taken.includes(f));
+	if (missing.length)
+		process.stderr.write(
+			`[ui] FAILED: pictures in docs/images/ not taken: ${missing.join(', ')}\n`,
+		);
+	else
+		say(
+			`${taken.length} pictures taken${writeImages ? ' into docs/images/' : ' (npm run screenshots saves them into docs/images/)'}`,
+		);
+	return missing.length === 0;
 }
 
 /**

@@ -11,7 +11,7 @@ import { FaultList } from './faults';
 import { Organisations } from './orgs';
 import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
 import { RateLimiter } from './rateLimit';
-import { signRecipient } from './sendInvitation';
+import { completeSession, signRecipient } from './sendInvitation';
 import { createRequestListener } from './server';
 import { Store } from './store';
 import { TemplateStore } from './templateStore';
@@ -59,6 +59,8 @@ export interface Sandbox {
 	listAllTemplates(): Template[];
 	/** Recipient progress: one recipient signs (default: the next who has not). */
 	signRecipient(sessionId: string, pick?: SignInput): Session;
+	/** Every recipient who has not signed signs: the session is completed. */
+	completeSession(sessionId: string): Session;
 	/** Recipient progress of any kind: a recipient's status becomes any text; updatedAt moves. */
 	setRecipientStatus(sessionId: string, input: RecipientStatusInput): Session;
 	/** What the organisation's plan includes (default: every feature). */
@@ -175,6 +177,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			const record = store.sessions.get(sessionId.toLowerCase());
 			if (!record) throw new Error(`No session ${sessionId}`);
 			signRecipient(store, record, pick);
+			return store.snapshot(record);
+		},
+		completeSession: (sessionId) => {
+			const record = store.sessions.get(sessionId.toLowerCase());
+			if (!record) throw new Error(`No session ${sessionId}`);
+			completeSession(store, record);
 			return store.snapshot(record);
 		},
 		setRecipientStatus: (sessionId, input) =>

@@ -1,7 +1,7 @@
 import type { SandboxContext } from './context';
 import { apiError, json, type Reply } from './http';
 import type { CreateTemplateInput, SignInput } from './publicTypes';
-import { signRecipient } from './sendInvitation';
+import { completeSession, signRecipient } from './sendInvitation';
 
 /**
  * Control-plane routes for what the public API adds: templates (created and activated here,
@@ -36,6 +36,12 @@ export function publicControlRoute(
 			const session = store.sessions.get(id.toLowerCase());
 			if (!session) return apiError(404, 'NOT_FOUND', `No session ${id}`);
 			signRecipient(store, session, body as SignInput);
+			return json(200, store.snapshot(session));
+		}
+		case 'POST /sessions/:id/complete': {
+			const session = store.sessions.get(id.toLowerCase());
+			if (!session) return apiError(404, 'NOT_FOUND', `No session ${id}`);
+			completeSession(store, session);
 			return json(200, store.snapshot(session));
 		}
 		case 'GET /orgs/:id/plan':

@@ -99,3 +99,17 @@ export function signRecipient(store: Store, session: SessionRecord, pick: SignIn
 		session.status = 'inProgress';
 	}
 }
+
+/**
+ * Completion (control plane): every recipient who has not signed signs at once, so the session is
+ * completed as after its last signature, never with a signer left `sent`; updatedAt moves.
+ */
+export function completeSession(store: Store, session: SessionRecord): void {
+	if (!ACTIVE.has(session.status))
+		throw new Error(`The session is ${session.status}; only a sent session can be completed`);
+	const now = store.stamp();
+	for (const recipient of session.recipients) recipient.status = SIGNED;
+	session.status = 'completed';
+	session.updatedAt = now;
+	session.completedDate = now;
+}

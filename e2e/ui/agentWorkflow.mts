@@ -1,5 +1,5 @@
-// UI tier step 7: the AI agent example (examples/contract-assistant.json) on the canvas, saved as
-// docs/images/agent-workflow-<theme>.png for docs/ai-agents.md.
+// UI tier step 7: the AI agent example (examples/contract-assistant.json) on the canvas, pictured
+// as agent-workflow-<theme>.png (docs/images/, for docs/ai-agents.md, by `npm run screenshots`).
 import type { Page } from 'playwright-core';
 import type { Shot } from './checks.mts';
 import type { DevUrls } from './devServer.mts';

@@ -24,7 +24,7 @@ export { canvasNode, openNode, openWorkflow } from './editor.mts';
 export type Theme = 'light' | 'dark';
 /** Prints one line of the tier's progress. */
 export type Say = (msg: string) => void;
-/** Saves the page as docs/images/<name>-<theme>.png. */
+/** Saves the page as <screenshotDir>/<name>-<theme>.png. */
 export type Shot = (name: string) => Promise<Buffer>;
 /** The sandbox's control plane (e2e/lib/sandbox.mts). */
 export type Sandbox = ReturnType<typeof sandboxClient>;
@@ -34,7 +34,7 @@ export interface RunChecksOptions {
 	theme: Theme;
 	dev: DevUrls;
 	say: Say;
-	/** Where the pictures go (docs/images/). */
+	/** Where the pictures go: docs/images/ for `npm run screenshots`, else a temporary folder. */
 	screenshotDir: string;
 	/** Where a failed step's screenshot goes. */
 	failureDir: string;

@@ -18,7 +18,7 @@ export interface DemoSession {
 export interface ControlPlaneCall {
 	method: string;
 	url: string;
-	body: { email?: string; status?: string };
+	body: { email?: string; name?: string };
 }
 
 /** The pending sessions the calls use, and the calls. */
@@ -29,9 +29,14 @@ export interface DemoCalls {
 	complete: ControlPlaneCall;
 }
 
+/** A session's control-plane URL. */
+const at = (s: DemoSession | undefined): string =>
+	`${procs.sandbox!.url}/_sandbox/sessions/${s?.sessionId ?? '<sessionId>'}`;
+
 /**
  * The control-plane calls the banner prints as curl lines (and `--smoke` makes): a recipient of the
- * pending demo session with the most signers signs; another pending session is completed directly.
+ * pending demo session with the most signers signs; every signer of another pending session signs,
+ * which completes it.
  */
 export function demoCalls(pending: DemoSession[]): DemoCalls {
 	const signers = (s: DemoSession) =>
@@ -39,14 +44,12 @@ export function demoCalls(pending: DemoSession[]): DemoCalls {
 	const bySigners = [...pending].sort((a, b) => signers(b).length - signers(a).length);
 	const toSign: DemoSession | undefined = bySigners[0];
 	const toSet = bySigners.find((s) => s !== toSign) ?? toSign;
-	const at = (s: DemoSession | undefined) =>
-		`${procs.sandbox!.url}/_sandbox/sessions/${s?.sessionId ?? '<sessionId>'}`;
 	const signer = toSign && signers(toSign)[0]?.email;
 	return {
 		toSign,
 		toSet,
 		sign: { method: 'POST', url: `${at(toSign)}/sign`, body: signer ? { email: signer } : {} },
-		complete: { method: 'PATCH', url: at(toSet), body: { status: 'completed' } },
+		complete: { method: 'POST', url: `${at(toSet)}/complete`, body: {} },
 	};
 }
 
@@ -55,7 +58,11 @@ const curl = ({ method, url, body }: ControlPlaneCall): string[] => [
 	`            -H 'content-type: application/json' -d '${JSON.stringify(body)}'`,
 ];
 
-export function banner(url: string, state: DevState, { toSign, sign, complete }: DemoCalls): void {
+export function banner(
+	url: string,
+	state: DevState,
+	{ toSign, toSet, sign, complete }: DemoCalls,
+): void {
 	const sandbox = procs.sandbox!;
 	const wfUrl = (id: string): string => `${url}/workflow/${id}`;
 	const lines = [
@@ -79,11 +86,14 @@ export function banner(url: string, state: DevState, { toSign, sign, complete }:
 		`     ${show(PDF_PATH)} (n8n may read files in ${show(FILES_DIR)}/ only).`,
 		`  3. "AirSign: a failed send does not stop the workflow" (${wfUrl('AirSignExCoFail1')}).`,
 		`  4. The trigger: open "AirSign: notify when a session is completed"`,
-		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session:`,
+		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session`,
+		`     (${toSet ? `"${toSet.name}": ` : ''}every signer who has not signed signs):`,
 		...curl(complete),
 		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
-		`     Renaming it afterwards (-d '{"name":"Renamed"}') starts none; "cancelled" and "expired"`,
-		'     are the Session Cancelled and Session Expired events.',
+		'     Renaming it afterwards starts none:',
+		...curl({ method: 'PATCH', url: at(toSet), body: { name: 'Renamed' } }),
+		'     (the same PATCH with {"status":"cancelled"} or {"status":"expired"} gives Session',
+		'     Cancelled or Session Expired).',
 		`  5. "AirSign: when a signer signs, tell the sales owner" (${wfUrl('AirSignExSigned1')}):`,
 		`     publish it, then make a recipient${toSign ? ` of "${toSign.name}"` : ''} sign (-d '{}': the next signer;`,
 		'     when everyone has signed, the session is completed):',

@@ -179,9 +179,13 @@ export async function smokeDemoCalls({ toSign, sign, complete }: DemoCalls): Pro
 	if (who?.status !== 'completed' || signed.status !== (othersLeft ? 'inProgress' : 'completed'))
 		throw new Error(`after ${sign.method} ${sign.url}: ${JSON.stringify(signed)}`);
 	const completed = await send(complete);
-	if (completed.status !== 'completed')
+	// completed as AirSign completes a session: every signer signed, none left "sent"
+	if (
+		completed.status !== 'completed' ||
+		!completed.recipients.every((r) => r.status === 'completed')
+	)
 		throw new Error(`after ${complete.method} ${complete.url}: ${JSON.stringify(completed)}`);
 	say(
-		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${signed.status}), "${completed.name}" completed`,
+		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${signed.status}), "${completed.name}" completed, its ${completed.recipients.length} recipient(s) signed`,
 	);
 }

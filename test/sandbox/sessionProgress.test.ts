@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, list, useSandbox } from './helpers';
+import type { Session } from '../../sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const invite = (sessionId: string, json?: unknown, token?: string | null) =>
@@ -166,5 +167,40 @@ describe('recipient progress (control plane)', () => {
 	it('only a sent session can be signed', async () => {
 		const draft = sandbox().createSession();
 		expect(() => sandbox().signRecipient(draft.sessionId)).toThrow(/only a sent session/);
+	});
+
+	it('POST …/complete: every recipient who has not signed signs, the session is completed', async () => {
+		const session = sandbox().createSession({ status: 'pending', recipients });
+		sandbox().clock.advance(1000);
+		sandbox().signRecipient(session.sessionId, { email: 'ann@example.com' });
+		sandbox().clock.advance(1000);
+		const res = await fetch(
+			`${sandbox().baseUrl}/_sandbox/sessions/${session.sessionId}/complete`,
+			{ method: 'POST' },
+		);
+		expect(res.status).toBe(200);
+		const done = (await res.json()) as Session;
+		expect(done).toMatchObject({
+			status: 'completed',
+			updatedAt: '2025-06-16T14:22:02.000Z',
+			completedDate: '2025-06-16T14:22:02.000Z',
+		});
+		expect(done.recipients.map((r) => r.status)).toEqual(['completed', 'completed']);
+		expect(sandbox().getSession(session.sessionId)).toEqual(done);
+	});
+
+	it('only a sent session can be completed this way; an unknown one is 404', async () => {
+		const draft = sandbox().createSession({ recipients });
+		expect(() => sandbox().completeSession(draft.sessionId)).toThrow(/only a sent session/);
+		expect(
+			sandbox()
+				.getSession(draft.sessionId)!
+				.recipients.map((r) => r.status),
+		).toEqual(['notSent', 'notSent']);
+		const unknown = await fetch(
+			`${sandbox().baseUrl}/_sandbox/sessions/00000000-0000-4000-8000-000000000000/complete`,
+			{ method: 'POST' },
+		);
+		expect(unknown.status).toBe(404);
 	});
 });
