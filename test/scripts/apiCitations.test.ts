@@ -9,6 +9,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { headingAnchors } from './headingAnchors';
+
 const ROOT = path.resolve(__dirname, '../..');
 const SELF = 'test/scripts/apiCitations.test.ts';
 const OUTSIDE = /\.\.\/shared\/|signing-session-api|airsign-public-api|airsign-notes/i;
@@ -20,19 +22,7 @@ const texts = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'ut
 	.filter((file) => existsSync(path.join(ROOT, file)))
 	.map((file) => ({ file, lines: readFileSync(path.join(ROOT, file), 'utf8').split('\n') }));
 
-// GitHub's anchors, as scripts/check-links.mts computes them (docs/api.md repeats no heading).
-const anchors = new Set(
-	readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8')
-		.split('\n')
-		.filter((line) => /^#{1,6}\s/.test(line))
-		.map((line) =>
-			line
-				.replace(/^#+\s+/, '')
-				.toLowerCase()
-				.replace(/[^\p{L}\p{N}\- _]/gu, '')
-				.replace(/ /g, '-'),
-		),
-);
+const anchors = headingAnchors(path.join(ROOT, 'docs/api.md'));
 
 describe('citations of the API', () => {
 	it('no tracked file cites a document outside the repository', () => {

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { headingAnchors } from './headingAnchors';
+
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -18,19 +20,7 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 };
 const readmePage = pkg.homepage.replace(/#.*$/, '');
 
-// GitHub's anchors, as scripts/check-links.mts computes them (README.md repeats no heading).
-const anchors = new Set(
-	readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-		.split('\n')
-		.filter((line) => /^#{1,6}\s/.test(line))
-		.map((line) =>
-			line
-				.replace(/^#+\s+/, '')
-				.toLowerCase()
-				.replace(/[^\p{L}\p{N}\- _]/gu, '')
-				.replace(/ /g, '-'),
-		),
-);
+const anchors = headingAnchors(path.join(ROOT, 'README.md'));
 
 interface Codex {
 	resources: Record<string, Array<{ url: string }>>;
