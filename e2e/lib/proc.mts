@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { execa, type Options, type Result, type ResultPromise } from 'execa';
 
-/** What killing needs of a child: node's ChildProcess, or execa's (one at run time, not in its types). */
+/** What killing needs of a child: node's ChildProcess or execa's (one too, though its types omit these). */
 type Child = Partial<Pick<ChildProcess, 'pid' | 'exitCode' | 'signalCode'>> & {
 	kill: (signal: NodeJS.Signals) => boolean;
 };
@@ -22,7 +22,8 @@ function startGroup<O extends Options>(cmd: string, args: readonly string[], opt
 	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
 	const child = execa(cmd, args, { ...options, detached: true, reject: false, extendEnv: false });
 	live.add(child);
-	void child.finally(() => live.delete(child)); // once its output has closed: the group is gone
+	const forget = () => live.delete(child); // it has exited and its output has closed
+	void child.then(forget, forget);
 	return child;
 }
 
