@@ -1,0 +1,227 @@
+import '../../harness';
+
+import type { INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { runAirSign, useSandbox } from './helpers';
+
+// Simplify (issue 42): version 2 returns the designed shape by default; a version 1 node keeps
+// AirSign's whole answer unless Simplify is turned on.
+const ctx = useSandbox();
+const id = (value: string) => ({ __rl: true, mode: 'id', value });
+const people = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Witness', email: 'bob@example.com' },
+];
+const SESSION_FIELDS = [
+	'sessionId',
+	'name',
+	'status',
+	'selfSignOnly',
+	'createdAt',
+	'updatedAt',
+	'completedDate',
+	'expiryDate',
+	'recipients',
+	'sessionType',
+	'files',
+];
+const SIMPLE_SESSION_FIELDS = [
+	'sessionId',
+	'name',
+	'status',
+	'signedCount',
+	'recipientCount',
+	'nextRecipient',
+	'createdAt',
+	'updatedAt',
+	'completedDate',
+	'expiryDate',
+];
+const getSession = (sessionId: string, extra: INodeParameters = {}) => ({
+	resource: 'session',
+	operation: 'get',
+	sessionId: id(sessionId),
+	...extra,
+});
+const run = async (parameters: INodeParameters, nodeTypeVersion?: number) => {
+	const result = await runAirSign(ctx, parameters, { nodeTypeVersion });
+	expect(result.error).toBeUndefined();
+	return result.items.map((item) => item.json);
+};
+
+/** A session sent to Ann then Bob, Ann has signed. */
+function halfSigned() {
+	const session = ctx.sandbox.createSession({
+		name: 'Lease',
+		status: 'pending',
+		recipients: people,
+	});
+	ctx.sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
+	return session;
+}
+
+describe('Simplify on version 2 (the default)', () => {
+	it('Session → Get: ten fields, who signed of how many and who is next', async () => {
+		const session = halfSigned();
+		const [item] = await run(getSession(session.sessionId));
+		const raw = ctx.sandbox.getSession(session.sessionId)!;
+		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(item).toEqual({
+			sessionId: session.sessionId,
+			name: 'Lease',
+			status: 'inProgress',
+			signedCount: 1,
+			recipientCount: 2,
+			nextRecipient: { name: 'Bob Witness', email: 'bob@example.com' },
+			createdAt: new Date(raw.createdAt).toISOString(),
+			updatedAt: new Date(raw.updatedAt).toISOString(),
+			completedDate: null,
+			expiryDate: raw.expiryDate === null ? null : new Date(raw.expiryDate).toISOString(),
+		});
+	});
+
+	it('nobody is next once the session is completed, nor in a draft that was never sent', async () => {
+		const done = ctx.sandbox.createSession({ name: 'Done', status: 'pending', recipients: people });
+		ctx.sandbox.completeSession(done.sessionId);
+		const draft = ctx.sandbox.createSession({ name: 'Draft', recipients: people });
+		const [completed] = await run(getSession(done.sessionId));
+		expect(completed).toMatchObject({
+			status: 'completed',
+			signedCount: 2,
+			recipientCount: 2,
+			nextRecipient: null,
+			completedDate: expect.stringMatching(/Z$/),
+		});
+		const [drafted] = await run(getSession(draft.sessionId));
+		expect(drafted).toMatchObject({ status: 'draft', signedCount: 0, nextRecipient: null });
+	});
+
+	it('Simplify off: AirSign’s whole answer, as version 1 returns it', async () => {
+		const session = halfSigned();
+		const [raw] = await run(getSession(session.sessionId, { simplify: false }));
+		expect(Object.keys(raw)).toEqual(SESSION_FIELDS);
+		expect(await run(getSession(session.sessionId), 1)).toEqual([raw]);
+	});
+
+	it('Session → Get Many: every session simplified', async () => {
+		halfSigned();
+		const items = await run({ resource: 'session', operation: 'getMany', returnAll: true });
+		expect(items.length).toBeGreaterThan(1);
+		for (const item of items) expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+	});
+
+	it('Session → Create and Create From Template: the session shape', async () => {
+		const [created] = await run({
+			resource: 'session',
+			operation: 'create',
+			name: 'Service agreement',
+			documentMode: 'simple',
+			title: 'Service Agreement',
+			body: 'The supplier delivers.',
+			recipients: { recipient: people },
+		});
+		expect(created).toMatchObject({ status: 'draft', signedCount: 0, recipientCount: 2 });
+		expect(Object.keys(created)).toEqual(SIMPLE_SESSION_FIELDS);
+
+		const template = ctx.sandbox.createTemplate({
+			name: 'Plain',
+			status: 'active',
+			recipients: [{ key: 'signer', name: 'Signer', email: 'signer@example.com' }],
+		});
+		const [fromTemplate] = await run({
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: id(template.templateId),
+		});
+		expect(Object.keys(fromTemplate)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(fromTemplate).toMatchObject({ name: 'Plain', recipientCount: 1 });
+	});
+
+	it('Template → Get and Create: its roles and variables by name', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Offer',
+			status: 'active',
+			recipients: [
+				{ key: 'employee', name: 'Employee', email: '' },
+				{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
+			],
+			variables: [{ name: 'position' }, { name: 'note', required: false }],
+		});
+		const [item] = await run({
+			resource: 'template',
+			operation: 'get',
+			templateId: id(template.templateId),
+		});
+		expect(item).toEqual({
+			templateId: template.templateId,
+			name: 'Offer',
+			status: 'active',
+			selfSignOnly: false,
+			roles: ['Employee', 'HR Manager'],
+			variables: ['position', 'note'],
+			requiredVariables: ['position'],
+			createdAt: expect.stringMatching(/Z$/),
+			updatedAt: expect.stringMatching(/Z$/),
+		});
+
+		const [created] = await run({
+			resource: 'template',
+			operation: 'create',
+			name: 'Offer letter',
+			document: JSON.stringify({
+				format: 'blocks',
+				title: 'Offer for {{{employeeName}}}',
+				blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
+			}),
+			recipients: { recipient: [{ key: 'employee', name: 'Employee' }] },
+			variables: { variable: [{ name: 'employeeName', type: 'text', required: true }] },
+		});
+		expect(created).toMatchObject({
+			status: 'draft',
+			roles: ['Employee'],
+			variables: ['employeeName'],
+			requiredVariables: ['employeeName'],
+			editorUrl: expect.stringMatching(/^http/),
+		});
+		expect(Object.keys(created).length).toBeLessThanOrEqual(10);
+	});
+
+	it('operations with a small answer have no Simplify and answer as before', async () => {
+		ctx.sandbox.createTemplate({ name: 'Listed', status: 'active' });
+		const [listed] = await run({ resource: 'template', operation: 'getMany', simplify: true });
+		expect(listed).toHaveProperty('recipientCount');
+		expect(listed).toHaveProperty('hasVariables');
+	});
+
+	it('an error item (Continue On Fail) is never simplified away', async () => {
+		const result = await runAirSign(ctx, getSession('0b0b0b0b-0000-4000-8000-000000000000'), {
+			continueOnFail: true,
+		});
+		expect(result.items).toHaveLength(1);
+		const item = result.items[0].json;
+		expect(item).toMatchObject({
+			sessionId: '0b0b0b0b-0000-4000-8000-000000000000',
+			error: expect.stringMatching(/session/i),
+		});
+		expect(item).not.toHaveProperty('signedCount');
+		expect(item).not.toHaveProperty('nextRecipient');
+	});
+});
+
+describe('version 1 (workflows saved before version 2)', () => {
+	it('keeps AirSign’s whole answer by default', async () => {
+		const session = halfSigned();
+		const [item] = await run(getSession(session.sessionId), 1);
+		expect(Object.keys(item)).toEqual(SESSION_FIELDS);
+		expect((item.recipients as unknown[]).length).toBe(2);
+		const listed = await run({ resource: 'session', operation: 'getMany', returnAll: true }, 1);
+		expect(listed.find((s) => s.sessionId === session.sessionId)).toHaveProperty('recipients');
+	});
+
+	it('offers Simplify, off by default', async () => {
+		const session = halfSigned();
+		const [item] = await run(getSession(session.sessionId, { simplify: true }), 1);
+		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+	});
+});
