@@ -3,7 +3,7 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { runAirSign, useSandbox } from './helpers';
+import { runAirSign, tokenCredential, useSandbox } from './helpers';
 
 // Simplify (issue 42): version 2 returns the designed shape by default; a version 1 node keeps
 // AirSign's whole answer unless Simplify is turned on.
@@ -106,6 +106,7 @@ describe('Simplify on version 2 (the default)', () => {
 
 	it('Session → Get Many: every session simplified', async () => {
 		halfSigned();
+		ctx.sandbox.createSession({ name: 'Draft', recipients: people });
 		const items = await run({ resource: 'session', operation: 'getMany', returnAll: true });
 		expect(items.length).toBeGreaterThan(1);
 		for (const item of items) expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
@@ -165,6 +166,7 @@ describe('Simplify on version 2 (the default)', () => {
 			updatedAt: expect.stringMatching(/Z$/),
 		});
 
+		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const [created] = await run({
 			resource: 'template',
 			operation: 'create',
