@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { apiRequests, runAirSign, tokenCredential, useSandbox } from './helpers';
 
 const ctx = useSandbox();
+// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
+const WHOLE_ANSWER = { nodeTypeVersion: 1 };
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,
@@ -48,7 +50,7 @@ const params = (extra: INodeParameters = {}): INodeParameters => ({
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {
 		await withTemplatesScope();
-		const result = await runAirSign(ctx, params());
+		const result = await runAirSign(ctx, params(), WHOLE_ANSWER);
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
