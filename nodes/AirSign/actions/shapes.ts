@@ -37,7 +37,10 @@ function simplifySession(session: IDataObject): IDataObject {
 		status: orEmpty(session.status),
 		signedCount: recipients.filter(hasSigned).length,
 		recipientCount: recipients.length,
-		nextRecipient: next ? { name: orEmpty(next.name), email: orEmpty(next.email) } : null,
+		// A draft waits for nobody: where Create's answer gives its review link, that takes the place.
+		...(!next && typeof session.draftUrl === 'string'
+			? { draftUrl: session.draftUrl }
+			: { nextRecipient: next ? { name: orEmpty(next.name), email: orEmpty(next.email) } : null }),
 		createdAt: orEmpty(session.createdAt),
 		updatedAt: orEmpty(session.updatedAt),
 		completedDate: orEmpty(session.completedDate),

@@ -122,8 +122,29 @@ describe('Simplify on version 2 (the default)', () => {
 			body: 'The supplier delivers.',
 			recipients: { recipient: people },
 		});
-		expect(created).toMatchObject({ status: 'draft', signedCount: 0, recipientCount: 2 });
-		expect(Object.keys(created)).toEqual(SIMPLE_SESSION_FIELDS);
+		// A draft has no next signer: the link where it is reviewed takes that place.
+		expect(created).toMatchObject({
+			status: 'draft',
+			signedCount: 0,
+			recipientCount: 2,
+			draftUrl: `${ctx.sandbox.baseUrl}/app/sessions/${created.sessionId}/edit`,
+		});
+		expect(Object.keys(created)).toEqual(
+			SIMPLE_SESSION_FIELDS.map((f) => (f === 'nextRecipient' ? 'draftUrl' : f)),
+		);
+
+		const [sent] = await run({
+			resource: 'session',
+			operation: 'create',
+			name: 'Sent at once',
+			documentMode: 'simple',
+			title: 'Service Agreement',
+			body: 'The supplier delivers.',
+			recipients: { recipient: people },
+			sendImmediately: true,
+		});
+		expect(Object.keys(sent)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(sent).toMatchObject({ status: 'pending', nextRecipient: people[0] });
 
 		const template = ctx.sandbox.createTemplate({
 			name: 'Plain',
@@ -135,7 +156,8 @@ describe('Simplify on version 2 (the default)', () => {
 			operation: 'createFromTemplate',
 			templateId: id(template.templateId),
 		});
-		expect(Object.keys(fromTemplate)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(Object.keys(fromTemplate)).toContain('draftUrl');
+		expect(Object.keys(fromTemplate)).toHaveLength(10);
 		expect(fromTemplate).toMatchObject({ name: 'Plain', recipientCount: 1 });
 	});
 
