@@ -4,6 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { offerDocument as document, offerTemplate as params } from './createTemplateParams';
 import { apiRequests, runAirSign, tokenCredential, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -15,37 +16,6 @@ const withTemplatesScope = async () => {
 		ctx.sandbox.issueToken({ scopes: ['write:sessions', 'write:templates'] }),
 	);
 };
-
-const document = {
-	format: 'blocks',
-	title: 'Offer for {{{employeeName}}}',
-	blocks: [
-		{ type: 'paragraph', text: 'You start on {{{ startDate }}} at {{{salary}}}.' },
-		{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-		{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
-	],
-};
-const params = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'template',
-	operation: 'create',
-	name: 'Offer letter',
-	document: JSON.stringify(document),
-	recipients: {
-		recipient: [
-			{ key: 'employee', name: 'Employee', email: '{{{employeeEmail}}}' },
-			{ key: 'hr', name: 'HR Manager', email: 'hr@example.com', signingOrder: 0 },
-		],
-	},
-	variables: {
-		variable: [
-			{ name: 'employeeName', displayName: 'Employee name', type: 'text', required: true },
-			{ name: 'employeeEmail', type: 'text' },
-			{ name: 'startDate', type: 'date', description: 'First day' },
-			{ name: 'salary', type: 'number', required: false, defaultValue: '90000' },
-		],
-	},
-	...extra,
-});
 
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {

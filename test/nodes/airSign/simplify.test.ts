@@ -3,16 +3,14 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { ann, simple } from './createSessionParams';
+import { offerTemplate } from './createTemplateParams';
 import { runAirSign, tokenCredential, useSandbox } from './helpers';
+import { getSession, halfSigned as halfSignedIn, locatorById as id, people } from './shapeFixtures';
 
 // Simplify (issue 42): version 2 returns the designed shape by default; a version 1 node keeps
 // AirSign's whole answer unless Simplify is turned on.
 const ctx = useSandbox();
-const id = (value: string) => ({ __rl: true, mode: 'id', value });
-const people = [
-	{ name: 'Ann Signer', email: 'ann@example.com' },
-	{ name: 'Bob Witness', email: 'bob@example.com' },
-];
 const SESSION_FIELDS = [
 	'sessionId',
 	'name',
@@ -38,32 +36,15 @@ const SIMPLE_SESSION_FIELDS = [
 	'completedDate',
 	'expiryDate',
 ];
-const getSession = (sessionId: string, extra: INodeParameters = {}) => ({
-	resource: 'session',
-	operation: 'get',
-	sessionId: id(sessionId),
-	...extra,
-});
 const run = async (parameters: INodeParameters, nodeTypeVersion?: number) => {
 	const result = await runAirSign(ctx, parameters, { nodeTypeVersion });
 	expect(result.error).toBeUndefined();
 	return result.items.map((item) => item.json);
 };
 
-/** A session sent to Ann then Bob, Ann has signed. */
-function halfSigned() {
-	const session = ctx.sandbox.createSession({
-		name: 'Lease',
-		status: 'pending',
-		recipients: people,
-	});
-	ctx.sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
-	return session;
-}
-
 describe('Simplify on version 2 (the default)', () => {
 	it('Session → Get: ten fields, who signed of how many and who is next', async () => {
-		const session = halfSigned();
+		const session = halfSignedIn(ctx.sandbox);
 		const [item] = await run(getSession(session.sessionId));
 		const raw = ctx.sandbox.getSession(session.sessionId)!;
 		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
@@ -98,14 +79,14 @@ describe('Simplify on version 2 (the default)', () => {
 	});
 
 	it('Simplify off: AirSign’s whole answer, as version 1 returns it', async () => {
-		const session = halfSigned();
+		const session = halfSignedIn(ctx.sandbox);
 		const [raw] = await run(getSession(session.sessionId, { simplify: false }));
 		expect(Object.keys(raw)).toEqual(SESSION_FIELDS);
 		expect(await run(getSession(session.sessionId), 1)).toEqual([raw]);
 	});
 
 	it('Session → Get Many: every session simplified', async () => {
-		halfSigned();
+		halfSignedIn(ctx.sandbox);
 		ctx.sandbox.createSession({ name: 'Draft', recipients: people });
 		const items = await run({ resource: 'session', operation: 'getMany', returnAll: true });
 		expect(items.length).toBeGreaterThan(1);
@@ -113,15 +94,7 @@ describe('Simplify on version 2 (the default)', () => {
 	});
 
 	it('Session → Create and Create From Template: the session shape', async () => {
-		const [created] = await run({
-			resource: 'session',
-			operation: 'create',
-			name: 'Service agreement',
-			documentMode: 'simple',
-			title: 'Service Agreement',
-			body: 'The supplier delivers.',
-			recipients: { recipient: people },
-		});
+		const [created] = await run(simple());
 		// A draft has no next signer: the link where it is reviewed takes that place.
 		expect(created).toMatchObject({
 			status: 'draft',
@@ -133,18 +106,13 @@ describe('Simplify on version 2 (the default)', () => {
 			SIMPLE_SESSION_FIELDS.map((f) => (f === 'nextRecipient' ? 'draftUrl' : f)),
 		);
 
-		const [sent] = await run({
-			resource: 'session',
-			operation: 'create',
-			name: 'Sent at once',
-			documentMode: 'simple',
-			title: 'Service Agreement',
-			body: 'The supplier delivers.',
-			recipients: { recipient: people },
-			sendImmediately: true,
-		});
+		const [sent] = await run(simple({ name: 'Sent at once', sendImmediately: true }));
 		expect(Object.keys(sent)).toEqual(SIMPLE_SESSION_FIELDS);
-		expect(sent).toMatchObject({ status: 'pending', nextRecipient: people[0] });
+		// Bob's Signing Order 0 is the field's "not set": the recipients sign as listed, Ann first.
+		expect(sent).toMatchObject({
+			status: 'pending',
+			nextRecipient: { name: ann.name, email: ann.email },
+		});
 
 		const template = ctx.sandbox.createTemplate({
 			name: 'Plain',
@@ -189,23 +157,12 @@ describe('Simplify on version 2 (the default)', () => {
 		});
 
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
-		const [created] = await run({
-			resource: 'template',
-			operation: 'create',
-			name: 'Offer letter',
-			document: JSON.stringify({
-				format: 'blocks',
-				title: 'Offer for {{{employeeName}}}',
-				blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
-			}),
-			recipients: { recipient: [{ key: 'employee', name: 'Employee' }] },
-			variables: { variable: [{ name: 'employeeName', type: 'text', required: true }] },
-		});
+		const [created] = await run(offerTemplate());
 		expect(created).toMatchObject({
 			status: 'draft',
-			roles: ['Employee'],
-			variables: ['employeeName'],
-			requiredVariables: ['employeeName'],
+			roles: ['Employee', 'HR Manager'],
+			variables: ['employeeName', 'employeeEmail', 'startDate', 'salary'],
+			requiredVariables: ['employeeName', 'employeeEmail', 'startDate'],
 			editorUrl: expect.stringMatching(/^http/),
 		});
 		expect(Object.keys(created).length).toBeLessThanOrEqual(10);
@@ -235,7 +192,7 @@ describe('Simplify on version 2 (the default)', () => {
 
 describe('version 1 (workflows saved before version 2)', () => {
 	it('keeps AirSign’s whole answer by default', async () => {
-		const session = halfSigned();
+		const session = halfSignedIn(ctx.sandbox);
 		const [item] = await run(getSession(session.sessionId), 1);
 		expect(Object.keys(item)).toEqual(SESSION_FIELDS);
 		expect((item.recipients as unknown[]).length).toBe(2);
@@ -244,7 +201,7 @@ describe('version 1 (workflows saved before version 2)', () => {
 	});
 
 	it('offers Simplify, off by default', async () => {
-		const session = halfSigned();
+		const session = halfSignedIn(ctx.sandbox);
 		const [item] = await run(getSession(session.sessionId, { simplify: true }), 1);
 		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
 	});

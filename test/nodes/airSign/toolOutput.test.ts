@@ -3,48 +3,21 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { runAirSign, sendParams, useSandbox } from './helpers';
+import { asTool, runAirSign, sendParams, useSandbox } from './helpers';
+import { getSession, halfSigned, locatorById as id, people } from './shapeFixtures';
 
 // Output (issue 42): as an AI agent's tool the node offers Simplified, Raw and Selected Fields
 // instead of Simplify; version 2 defaults to Simplified, version 1 keeps the whole answer.
 const ctx = useSandbox();
-const id = (value: string) => ({ __rl: true, mode: 'id', value });
-const people = [
-	{ name: 'Ann Signer', email: 'ann@example.com' },
-	{ name: 'Bob Witness', email: 'bob@example.com' },
-];
-
-/** The node as n8n runs it for an AI agent: the same node, its type named "<node>Tool". */
-function asTool(): AirSign {
-	const tool = new AirSign();
-	tool.description = { ...tool.description, name: 'airSignTool' };
-	return tool;
-}
 const runTool = async (parameters: INodeParameters, nodeTypeVersion?: number) => {
 	const result = await runAirSign(ctx, parameters, { nodeType: asTool(), nodeTypeVersion });
 	expect(result.error).toBeUndefined();
 	return result.items.map((item) => item.json);
 };
-const getSession = (sessionId: string, extra: INodeParameters = {}) => ({
-	resource: 'session',
-	operation: 'get',
-	sessionId: id(sessionId),
-	...extra,
-});
-function inProgress() {
-	const session = ctx.sandbox.createSession({
-		name: 'Lease',
-		status: 'pending',
-		recipients: people,
-	});
-	ctx.sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
-	return session;
-}
 
 describe('Output, as an AI agent’s tool', () => {
 	it('version 2 by default: Simplified', async () => {
-		const session = inProgress();
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(getSession(session.sessionId));
 		expect(item).toMatchObject({
 			sessionId: session.sessionId,
@@ -58,20 +31,20 @@ describe('Output, as an AI agent’s tool', () => {
 	});
 
 	it('Simplify is not the tool’s switch: Output is', async () => {
-		const session = inProgress();
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(getSession(session.sessionId, { simplify: false }));
 		expect(item).not.toHaveProperty('recipients');
 	});
 
 	it('Raw: AirSign’s whole answer', async () => {
-		const session = inProgress();
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(getSession(session.sessionId, { output: 'raw' }));
 		expect(item).toMatchObject({ sessionId: session.sessionId, sessionType: expect.any(String) });
 		expect(item.recipients).toHaveLength(2);
 	});
 
 	it('Selected Fields: those fields and always the ID', async () => {
-		const session = inProgress();
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(
 			getSession(session.sessionId, { output: 'selected', fields: ['status', 'recipients'] }),
 		);
@@ -82,7 +55,7 @@ describe('Output, as an AI agent’s tool', () => {
 	});
 
 	it('Selected Fields on Get Many sessions and on a template', async () => {
-		for (let i = 0; i < 4; i++) inProgress();
+		for (let i = 0; i < 4; i++) halfSigned(ctx.sandbox);
 		const listed = await runTool({
 			resource: 'session',
 			operation: 'getMany',
@@ -121,7 +94,7 @@ describe('Output, as an AI agent’s tool', () => {
 	});
 
 	it('version 1 as a tool keeps the whole answer by default', async () => {
-		const session = inProgress();
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(getSession(session.sessionId), 1);
 		expect(item.recipients).toHaveLength(2);
 		expect(item).toHaveProperty('files');
