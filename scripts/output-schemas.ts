@@ -85,7 +85,11 @@ export function schemaOf(values: unknown[]): JsonSchema {
 // ------------------------------------------------------------------ the real answers
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
-async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObject[]>> {
+/** Each operation's items at a node version with its defaults: version 1 AirSign's whole answers, 2 simplified. */
+async function actionOutputs(
+	sandbox: Sandbox,
+	version: number,
+): Promise<Record<string, IDataObject[]>> {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const accessToken = sandbox.issueToken({
 		scopes: ['write:sessions', 'write:files', 'write:templates'],
@@ -102,6 +106,7 @@ async function actionOutputs(sandbox: Sandbox): Promise<Record<string, IDataObje
 		const result = await runNode({
 			env,
 			nodeType: new AirSign(),
+			nodeTypeVersion: version,
 			credentials: { airSignApi: cred },
 			parameters,
 			input,
@@ -287,13 +292,15 @@ export async function generateOutputSchemas(): Promise<Map<string, string>> {
 		if (!values.length) throw new Error(`${file}: no items to derive a schema from`);
 		files.set(file, await prettier.format(JSON.stringify(schemaOf(values)), options));
 	};
-	const actions = await startSandbox({ seedDemoData: true });
-	try {
-		const version = new AirSign().description.version as number;
-		for (const [op, values] of Object.entries(await actionOutputs(actions)))
-			await put(`v${version}.0.0/${op}.json`, values);
-	} finally {
-		await actions.close();
+	// n8n looks for a version's schemas in its own folder, v<major>.<minor>.<patch>.
+	for (const version of new AirSign().description.version as number[]) {
+		const actions = await startSandbox({ seedDemoData: true });
+		try {
+			for (const [op, values] of Object.entries(await actionOutputs(actions, version)))
+				await put(`v${version}.0.0/${op}.json`, values);
+		} finally {
+			await actions.close();
+		}
 	}
 	for (const version of [1, 2] as const) {
 		const sandbox = await startSandbox({ now: Date.now() });

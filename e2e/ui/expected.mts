@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as N8nWorkflow from 'n8n-workflow';
 import type {
+	INode,
 	INodeCredentialDescription,
 	INodeParameters,
 	INodeProperties,
@@ -109,13 +110,24 @@ const propertyOf = (v: unknown, key: string): unknown =>
 	v === null || v === undefined ? undefined : (v as Record<string, unknown>)[key];
 
 /**
- * Whether the editor shows `parameter` with these values. n8n-workflow reads its node and node
- * type with `?.`: null for both, as the test gives no node, is what it reads from undefined.
+ * The node the editor adds from the nodes panel: the node type's default version, which
+ * n8n-workflow reads for '@version' display rules (the rest of the node it reads with `?.`).
+ */
+const newNode = (description: INodeTypeDescription): INode =>
+	({
+		typeVersion:
+			description.defaultVersion ?? Math.max(...[description.version].flat().map(Number)),
+	}) as INode;
+
+/**
+ * Whether the editor shows `parameter` with these values on a new node; a description null, as
+ * for a node that is no AI agent's tool (its '@tool' fields stay hidden).
  */
 const displayed = (
 	values: INodeParameters,
 	parameter: INodeProperties | INodeCredentialDescription | INodePropertyOptions,
-): boolean => NodeHelpers.displayParameter(values, parameter, null, null);
+	node: INode,
+): boolean => NodeHelpers.displayParameter(values, parameter, node, null);
 
 const optionsOf = (
 	description: INodeTypeDescription,
@@ -123,7 +135,7 @@ const optionsOf = (
 	values: INodeParameters,
 ): INodePropertyOptions[] =>
 	description.properties
-		.filter((p) => p.name === name && displayed(values, p))
+		.filter((p) => p.name === name && displayed(values, p, newNode(description)))
 		.flatMap((p) => optionEntries(p) ?? []);
 
 /** What one operation's panel shows with the defaults (see expectedPanels). */
@@ -156,13 +168,16 @@ export function expectedPanels(description = airSignDescription()): ExpectedPane
 				{ resource: resource.value, operation: operation.value },
 				true,
 				false,
-				null,
+				newNode(description),
 				description,
 			);
 			// with returnDefaults it returns the parameters, never null: the check only narrows the type
 			if (!values) throw new Error(`no parameters for ${resource.name} → ${operation.name}`);
 			const visible = description.properties.filter(
-				(p) => p.type !== 'hidden' && displayed(values, p) && !waitsForDependencies(p, values),
+				(p) =>
+					p.type !== 'hidden' &&
+					displayed(values, p, newNode(description)) &&
+					!waitsForDependencies(p, values),
 			);
 			panels.push({
 				resource: resource.value,

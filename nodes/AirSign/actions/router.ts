@@ -12,9 +12,10 @@ import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { withUtcTimestamps } from '../helpers/dates';
 import { NotRun, openPool } from '../transport/pool';
 import type { ItemIdentity } from './itemIdentity';
+import { shapeOutput, type ShapedPage } from './output';
 import { resources } from './resources';
 
-interface Operation {
+interface Operation extends ShapedPage {
 	description: INodeProperties[];
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 	identify?: ItemIdentity;
@@ -84,8 +85,9 @@ async function runItem(
 ): Promise<ItemOutcome | undefined> {
 	try {
 		// Every timestamp as ISO 8601 UTC, whatever form AirSign wrote it in
-		// (docs/api.md#our-decisions-where-airsign-is-silent).
-		const results = withUtcTimestamps(await chosen.execute.call(ctx, itemIndex));
+		// (docs/api.md#our-decisions-where-airsign-is-silent); then Simplify or a tool's Output.
+		const records = withUtcTimestamps(await chosen.execute.call(ctx, itemIndex));
+		const results = shapeOutput(ctx, chosen, itemIndex, records);
 		return {
 			output: ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(results), {
 				itemData: { item: itemIndex },

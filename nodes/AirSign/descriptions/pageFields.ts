@@ -1,15 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-/** Each page's fields, shown only for its resource and the operation it is registered as. */
+import type { ShapeName } from '../actions/shapes';
+import { outputFields } from './outputFields';
+
+/**
+ * Each page's fields, shown only for its resource and the operation it is registered as; a page
+ * that declares its `output` shape gets Simplify (and, as a tool, Output) before its Options.
+ */
 export function pageFields(
 	resource: string,
-	pages: Record<string, { description: INodeProperties[] }>,
+	pages: Record<string, { description: INodeProperties[]; output?: ShapeName }>,
 ): INodeProperties[] {
-	return Object.entries(pages).flatMap(([operation, page]) =>
-		updateDisplayOptions(
-			{ show: { resource: [resource], operation: [operation] } },
-			page.description,
-		),
-	);
+	return Object.entries(pages).flatMap(([operation, page]) => {
+		const fields = [...page.description];
+		if (page.output) {
+			const at = fields.at(-1)?.name === 'options' ? fields.length - 1 : fields.length;
+			fields.splice(at, 0, ...outputFields(page.output, page.description));
+		}
+		return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, fields);
+	});
 }

@@ -15,6 +15,9 @@ export const SESSION_STATUSES = [
 
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
+/** Recipient statuses that say a signer signed (AirSign does not document its statuses). */
+export const RECIPIENT_SIGNED_STATUSES = ['completed', 'signed'];
+
 export const SESSION_SORT_FIELDS = ['completedDate', 'createdAt', 'name', 'updatedAt'] as const;
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 

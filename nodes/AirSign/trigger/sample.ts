@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { RECIPIENT_SIGNED_STATUSES } from '../helpers/constants';
 import type { SessionsQuery } from '../transport/sessionPages';
 import type { TriggerEvent } from './eventOptions';
 import type { EventSettings } from './events';
@@ -15,9 +16,6 @@ const SAMPLE_QUERIES: Record<TriggerEvent, SessionsQuery> = {
 	sessionExpired: { status: 'expired' },
 	anyChange: {},
 };
-
-/** Recipient statuses that say a signer signed (AirSign does not document its statuses). */
-const SIGNED = ['completed', 'signed'];
 
 /**
  * "Fetch Test Event": for each chosen event, in the order chosen, one real session shaped as that
@@ -67,7 +65,7 @@ async function sampleOf(
 	const statusOf = (r: IDataObject) => String(r.status);
 	const recipient =
 		recipients.find((r) => settings.recipientStatuses?.includes(statusOf(r))) ??
-		recipients.find((r) => SIGNED.includes(statusOf(r))) ??
+		recipients.find((r) => RECIPIENT_SIGNED_STATUSES.includes(statusOf(r))) ??
 		recipients[0];
 	// Without a recipient the session cannot show this event's items.
 	return recipient

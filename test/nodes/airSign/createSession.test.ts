@@ -8,12 +8,14 @@ import { ann, simple, uploaded } from './createSessionParams';
 import { apiRequests, runAirSign, useAirSign } from './helpers';
 
 const ctx = useAirSign();
+// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
+const WHOLE_ANSWER = { nodeTypeVersion: 1 };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 
 describe('Session → Create, Title and Text', () => {
 	it('a draft: paragraphs and a heading from the body, one signature block per recipient; output carries draftUrl', async () => {
-		const result = await runAirSign(ctx, simple());
+		const result = await runAirSign(ctx, simple(), WHOLE_ANSWER);
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Service agreement', status: 'draft' });
@@ -68,6 +70,7 @@ describe('Session → Create, Title and Text', () => {
 		];
 		for (const [attachments, count] of cases) {
 			const result = await runAirSign(ctx, simple({ attachments }), {
+				...WHOLE_ANSWER,
 				input: [{ json: { upload: a, all: [a, b, c] } }],
 			});
 			expect(result.error).toBeUndefined();
@@ -75,6 +78,7 @@ describe('Session → Create, Title and Text', () => {
 			expect(files).toHaveLength(1 + count);
 		}
 		const named = await runAirSign(ctx, simple({ attachments: '={{ $json.upload }}' }), {
+			...WHOLE_ANSWER,
 			input: [{ json: { upload: a } }],
 		});
 		expect((named.items[0].json.files as Array<{ fileName: string }>)[1].fileName).toBe('a.pdf');

@@ -4,9 +4,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, tokenCredential, runAirSign, useAirSign } from './helpers';
+import { offerDocument as document, offerTemplate as params } from './createTemplateParams';
+import { apiRequests, runAirSign, tokenCredential, useAirSign } from './helpers';
 
 const ctx = useAirSign();
+// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
+const WHOLE_ANSWER = { nodeTypeVersion: 1 };
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,
@@ -14,41 +17,10 @@ const withTemplatesScope = async () => {
 	);
 };
 
-const document = {
-	format: 'blocks',
-	title: 'Offer for {{{employeeName}}}',
-	blocks: [
-		{ type: 'paragraph', text: 'You start on {{{ startDate }}} at {{{salary}}}.' },
-		{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-		{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
-	],
-};
-const params = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'template',
-	operation: 'create',
-	name: 'Offer letter',
-	document: JSON.stringify(document),
-	recipients: {
-		recipient: [
-			{ key: 'employee', name: 'Employee', email: '{{{employeeEmail}}}' },
-			{ key: 'hr', name: 'HR Manager', email: 'hr@example.com', signingOrder: 0 },
-		],
-	},
-	variables: {
-		variable: [
-			{ name: 'employeeName', displayName: 'Employee name', type: 'text', required: true },
-			{ name: 'employeeEmail', type: 'text' },
-			{ name: 'startDate', type: 'date', description: 'First day' },
-			{ name: 'salary', type: 'number', required: false, defaultValue: '90000' },
-		],
-	},
-	...extra,
-});
-
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {
 		await withTemplatesScope();
-		const result = await runAirSign(ctx, params());
+		const result = await runAirSign(ctx, params(), WHOLE_ANSWER);
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });

@@ -41,6 +41,7 @@ function example(file: string): Example {
 async function runExampleNode(wf: Example, name: string, input: HarnessInputItem[]) {
 	const node = wf.nodes.find((n) => n.name === name)!;
 	return await runAirSign(ctx, node.parameters, {
+		nodeTypeVersion: node.typeVersion, // as saved: version 1 keeps AirSign's whole answer
 		input,
 		continueOnFail: node.onError === 'continueRegularOutput' ? true : undefined,
 	});

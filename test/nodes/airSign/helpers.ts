@@ -79,6 +79,13 @@ export async function clientCredential(
 	});
 }
 
+/** The node as n8n runs it for an AI agent: the same node, its type named "<node>Tool". */
+export function asTool(): AirSign {
+	const tool = new AirSign();
+	tool.description = { ...tool.description, name: 'airSignTool' };
+	return tool;
+}
+
 /** Runs the AirSign node once through n8n's WorkflowExecute. */
 export async function runAirSign(
 	ctx: TestContext,

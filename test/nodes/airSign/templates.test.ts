@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
 const ctx = useAirSign();
+// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
+const WHOLE_ANSWER = { nodeTypeVersion: 1 };
 const getManyParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'template',
 	operation: 'getMany',
@@ -116,6 +118,7 @@ describe('Template → Get', () => {
 		const result = await runAirSign(
 			ctx,
 			getParams({ __rl: true, mode: 'list', value: template.templateId }),
+			WHOLE_ANSWER,
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({

@@ -2,17 +2,9 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { apiRequests, runAirSign, sendParams, useAirSign } from './helpers';
+import { apiRequests, asTool, runAirSign, sendParams, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-
-/** The node as n8n runs it for an AI agent: the same node, its type named "<node>Tool". */
-function asTool(): AirSign {
-	const tool = new AirSign();
-	tool.description = { ...tool.description, name: 'airSignTool' };
-	return tool;
-}
 
 describe('the node as an AI agent’s tool: a failed call is an answer the model can act on', () => {
 	it('a bad value: an error item naming it, no request, the run goes on', async () => {

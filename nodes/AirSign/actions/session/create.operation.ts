@@ -12,6 +12,7 @@ import { readName } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
 import { readDocuments } from './createDocuments';
+import type { ShapeName } from '../shapes';
 
 // Create From Template shares Send Immediately and these failures.
 export const sendImmediatelyField: INodeProperties = {
@@ -140,3 +141,6 @@ function readAttachments(value: unknown, failItem: Fail): IDataObject[] {
 		return { type: 'uploadedPdf', fileId: fileId.trim(), ...(fileName && { fileName }) };
 	});
 }
+
+/** Its items are sessions: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'session';

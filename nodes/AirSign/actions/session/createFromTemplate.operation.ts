@@ -19,6 +19,7 @@ import { identifyByParameters } from '../itemIdentity';
 import { createdSessionFailures, sendImmediatelyField } from './create.operation';
 import { readTemplateValues, templateFields } from './templateFields';
 import { readTemplateSettings, templateSessionOptions } from './templateSettings';
+import type { ShapeName } from '../shapes';
 
 export const description: INodeProperties[] = [
 	templateLocator('The active template the session is made from'),
@@ -131,3 +132,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('templateId', 'name');
+
+/** Its items are sessions: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'session';

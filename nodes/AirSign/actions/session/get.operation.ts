@@ -7,6 +7,7 @@ import { failer } from '../../errors/nodeError';
 import { readLocatorId } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters } from '../itemIdentity';
+import type { ShapeName } from '../shapes';
 
 export const description: INodeProperties[] = [
 	sessionLocator('The session to read'),
@@ -29,3 +30,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('sessionId');
+
+/** Its items are sessions: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'session';

@@ -26,6 +26,7 @@ import { assertOneOf } from '../../helpers/validation';
 import { readByOffset } from '../../transport/offsetPages';
 import type { SessionsQuery } from '../../transport/sessionPages';
 import { sessionPages } from '../../transport/sessionPages';
+import type { ShapeName } from '../shapes';
 
 const DATE_FILTERS = {
 	createdAfter: 'Created After',
@@ -134,3 +135,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 	return rows;
 }
+
+/** Its items are sessions: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'session';

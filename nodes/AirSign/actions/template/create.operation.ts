@@ -16,6 +16,7 @@ import {
 	checkVariables,
 	templateRecipientsAndVariables,
 } from './recipientsAndVariables';
+import type { ShapeName } from '../shapes';
 
 export const description: INodeProperties[] = [
 	{
@@ -103,3 +104,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('name');
+
+/** Its items are templates: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'template';

@@ -6,6 +6,7 @@ import { failer } from '../../errors/nodeError';
 import { readLocatorId } from '../../helpers/validation';
 import { getTemplate } from '../../transport/templates';
 import { identifyByParameters } from '../itemIdentity';
+import type { ShapeName } from '../shapes';
 
 export const description: INodeProperties[] = [
 	templateLocator('The template to read'),
@@ -20,3 +21,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export const identify = identifyByParameters('templateId');
+
+/** Its items are templates: Simplify and a tool's Output apply (actions/shapes.ts). */
+export const output: ShapeName = 'template';

@@ -1,0 +1,25 @@
+/** Sessions for the Simplify and Output tests (simplify.test.ts, toolOutput.test.ts). */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../../sandbox';
+
+export const people = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Witness', email: 'bob@example.com' },
+];
+
+export const locatorById = (value: string) => ({ __rl: true, mode: 'id', value });
+
+export const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'session',
+	operation: 'get',
+	sessionId: locatorById(sessionId),
+	...extra,
+});
+
+/** A session sent to Ann then Bob; Ann has signed, so it is in progress and Bob is next. */
+export function halfSigned(sandbox: Sandbox) {
+	const session = sandbox.createSession({ name: 'Lease', status: 'pending', recipients: people });
+	sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
+	return session;
+}
