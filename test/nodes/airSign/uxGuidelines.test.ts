@@ -98,7 +98,9 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	// Only '@version' rules of the two shapes this node uses: [n] and [{ _cnd: { gte: n } }].
 	const shownAt = (field: INodeProperties, version: number) =>
 		(field.displayOptions?.show?.['@version'] ?? [version]).some((rule) =>
-			typeof rule === 'number' ? rule === version : version >= Number(rule?._cnd?.gte),
+			typeof rule === 'number'
+				? rule === version
+				: version >= Number((rule?._cnd as { gte?: number } | undefined)?.gte),
 		);
 	const names = (fields: INodeProperties[] | undefined) => (fields ?? []).map((f) => f.name);
 
