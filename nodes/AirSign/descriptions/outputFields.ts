@@ -5,8 +5,8 @@ import { shapes, type ShapeName } from '../actions/shapes';
 // A saved version 1 node keeps AirSign's whole answer; version 2 and later simplify by default
 // (each field twice under '@version', n8n's way of a default that depends on the version).
 type Show = NonNullable<IDisplayOptions['show']>;
-const V1: Show = { '@version': [1] };
-const V2_ON: Show = { '@version': [{ _cnd: { gte: 2 } }] };
+export const V1: Show = { '@version': [1] };
+export const V2_ON: Show = { '@version': [{ _cnd: { gte: 2 } }] };
 const AS_TOOL: Show = { '@tool': [true] };
 
 export const OUTPUT_MODES = ['simple', 'raw', 'selected'] as const;

@@ -15,7 +15,8 @@ export function pageFields(
 	return Object.entries(pages).flatMap(([operation, page]) => {
 		const fields = [...page.description];
 		if (page.output) {
-			const at = fields.at(-1)?.name === 'options' ? fields.length - 1 : fields.length;
+			const options = fields.findIndex((field) => field.name === 'options');
+			const at = options === -1 ? fields.length : options;
 			fields.splice(at, 0, ...outputFields(page.output, page.description));
 		}
 		return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, fields);

@@ -138,7 +138,7 @@ export const getManySessions: OperationUnderTest = {
 		{
 			key: 'sortBy',
 			label: /Sort By/,
-			place: at('options', 'sortBy'),
+			place: at('sort', 'sortBy'),
 			valid: fc.constantFrom('completedDate', 'createdAt', 'name', 'updatedAt'),
 			invalid: fc.constantFrom('status', 'UpdatedAt', 'random', 'name desc'),
 			// (blank means AirSign's default; spaces around a value are trimmed)
@@ -147,7 +147,7 @@ export const getManySessions: OperationUnderTest = {
 		{
 			key: 'sortOrder',
 			label: /Sort Order/,
-			place: at('options', 'sortOrder'),
+			place: at('sort', 'sortOrder'),
 			valid: fc.constantFrom('asc', 'desc'),
 			invalid: fc.constantFrom('ASC', 'up', 'descending', 'asc,desc'),
 			junk: junk(),

@@ -46,14 +46,20 @@ describe('fuzz findings: inputs', () => {
 	});
 
 	it('Session Get Many: a Sort By or Sort Order AirSign does not know is refused before any request', async () => {
-		for (const options of [{ sortBy: 'status' }, { sortOrder: 'ASC' }]) {
-			const result = await runAirSign(ctx, {
-				resource: 'session',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 5,
-				options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, `={{ "${v}" }}`])),
-			});
+		const cases = [{ sortBy: 'status' }, { sortOrder: 'ASC' }].flatMap((sort) => {
+			const given = Object.fromEntries(Object.entries(sort).map(([k, v]) => [k, `={{ "${v}" }}`]));
+			// Version 2 sorts in its own collection; version 1 inside Options.
+			return [
+				{ parameters: { sort: given }, version: 2 },
+				{ parameters: { options: given }, version: 1 },
+			];
+		});
+		for (const { parameters, version } of cases) {
+			const result = await runAirSign(
+				ctx,
+				{ resource: 'session', operation: 'getMany', returnAll: false, limit: 5, ...parameters },
+				{ nodeTypeVersion: version },
+			);
 			expect(result.error?.message).toMatch(
 				/^"Sort (By|Order)" must be (one of completedDate, createdAt, name, updatedAt|asc or desc), not "(status|ASC)"$/,
 			);

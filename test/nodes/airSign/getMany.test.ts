@@ -252,10 +252,19 @@ describe('Get Many: filters', () => {
 						},
 					];
 					for (const row of rows) ctx.sandbox.createSession({ ...row, status: 'completed' });
+					// Version 2 sorts in its own collection (docs/n8n-guidelines.md); version 1 in Options.
 					const result = await runAirSign(
 						ctx,
-						getManyParams({ returnAll: true, options: { sortBy, sortOrder } }),
+						getManyParams({ returnAll: true, sort: { sortBy, sortOrder } }),
 					);
+					const v1 = await runAirSign(
+						ctx,
+						getManyParams({ returnAll: true, options: { sortBy, sortOrder } }),
+						{ nodeTypeVersion: 1 },
+					);
+					expect(v1.error).toBeUndefined();
+					expect(listed()[1].query).toMatchObject({ sortBy, sortOrder });
+					expect(v1.items.map((i) => i.json.name)).toEqual(result.items.map((i) => i.json.name));
 					expect(result.error).toBeUndefined();
 					expect(listed()[0].query).toMatchObject({ sortBy, sortOrder });
 					const expected = [...rows]

@@ -20,6 +20,7 @@ import {
 	SESSION_SORT_FIELDS,
 	SORT_ORDERS,
 } from '../../helpers/constants';
+import { V1, V2_ON } from '../../descriptions/outputFields';
 import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf } from '../../helpers/validation';
@@ -54,6 +55,26 @@ const SORT_FIELD_NAMES: Record<(typeof SESSION_SORT_FIELDS)[number], string> = {
 	updatedAt: 'Updated At',
 };
 
+const sortFields: INodeProperties[] = [
+	{
+		displayName: 'Sort By',
+		name: 'sortBy',
+		type: 'options',
+		options: SESSION_SORT_FIELDS.map((field) => ({ name: SORT_FIELD_NAMES[field], value: field })),
+		default: 'updatedAt',
+	},
+	{
+		displayName: 'Sort Order',
+		name: 'sortOrder',
+		type: 'options',
+		options: SORT_ORDERS.map((order) => ({
+			name: order === 'asc' ? 'Ascending' : 'Descending',
+			value: order,
+		})),
+		default: 'desc',
+	},
+];
+
 export const description: INodeProperties[] = [
 	{
 		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
@@ -71,29 +92,19 @@ export const description: INodeProperties[] = [
 		dateFilter('updatedAfter'),
 		dateFilter('updatedBefore'),
 	]),
-	optionsCollection([
-		maxRateLimitWaitOption,
-		{
-			displayName: 'Sort By',
-			name: 'sortBy',
-			type: 'options',
-			options: SESSION_SORT_FIELDS.map((field) => ({
-				name: SORT_FIELD_NAMES[field],
-				value: field,
-			})),
-			default: 'updatedAt',
-		},
-		{
-			displayName: 'Sort Order',
-			name: 'sortOrder',
-			type: 'options',
-			options: SORT_ORDERS.map((order) => ({
-				name: order === 'asc' ? 'Ascending' : 'Descending',
-				value: order,
-			})),
-			default: 'desc',
-		},
-	]),
+	// Version 2 sorts in a collection of its own (n8n's guidelines); a saved version 1 node keeps
+	// its sort inside Options.
+	{ ...optionsCollection([maxRateLimitWaitOption, ...sortFields]), displayOptions: { show: V1 } },
+	{ ...optionsCollection([maxRateLimitWaitOption]), displayOptions: { show: V2_ON } },
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'collection',
+		placeholder: 'Add Sort Rule',
+		default: {},
+		options: sortFields,
+		displayOptions: { show: V2_ON },
+	},
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -102,6 +113,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const sort =
+		this.getNode().typeVersion >= 2
+			? (this.getNodeParameter('sort', itemIndex, {}) as IDataObject)
+			: options;
 	// A sort option not set (or blank) is left out, so AirSign's default applies.
 	const choice = <T extends string>(value: unknown, label: string, allowed: readonly T[]) => {
 		const given = typeof value === 'string' ? value.trim() : value;
@@ -110,8 +125,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	const query: SessionsQuery = {
 		...readSessionMatch(filters, fail),
-		sortBy: choice(options.sortBy, '"Sort By"', SESSION_SORT_FIELDS),
-		sortOrder: choice(options.sortOrder, '"Sort Order"', SORT_ORDERS),
+		sortBy: choice(sort.sortBy, '"Sort By"', SESSION_SORT_FIELDS),
+		sortOrder: choice(sort.sortOrder, '"Sort Order"', SORT_ORDERS),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];
