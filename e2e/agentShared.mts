@@ -1,10 +1,12 @@
 // What the agent checks share (e2e/agent.mts runs them: n in agentTools.mts, o in
-// agentContractAssistant.mts, p in agentModelList.mts): what each is handed, the bound of one agent
-// run, and the check of what a tool hands the model.
+// agentContractAssistant.mts, p in agentModelList.mts, r in agentMcp.mts, s in agentOutput.mts):
+// what each is handed, the bound of one agent run, AirSign tool nodes, and the check of what a tool
+// hands the model.
 import assert from 'node:assert/strict';
-import type { IConnections } from 'n8n-workflow';
+import type { IConnections, NodeConnectionType } from 'n8n-workflow';
 import type { FakeOpenAi, ToolRound } from './lib/fakeOpenAi.mts';
-import type { startN8n } from './lib/n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
+import { PACKAGE_NAME, type startN8n } from './lib/n8n.mts';
 import type { startSandboxProcess } from './lib/sandbox.mts';
 
 /** A bound for one agent run (hang detector only: the scripted model answers at once). */
@@ -41,6 +43,43 @@ export type AgentWorkflow = {
 	nodes: AgentNode[];
 	connections: IConnections;
 };
+
+const AIRSIGN_CRED = { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } };
+
+/** A parameter the model fills in: n8n's `$fromAI`, as "Let the model define this parameter" writes it. */
+export const fromAI = (key: string, description: string) =>
+	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
+
+/** A Session locator whose ID the model gives. */
+export const sessionIdFromAI = (description = 'The sessionId of the session') => ({
+	__rl: true,
+	mode: 'id',
+	value: fromAI('sessionId', description),
+});
+
+/** An AirSign tool node (`airSignTool`, the AirSign credential of the sandbox) of a check's workflow. */
+export function airSignTool(
+	id: string,
+	name: string,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+	typeVersion = 1,
+): AgentNode {
+	return {
+		id,
+		name,
+		type: `${PACKAGE_NAME}.airSignTool`,
+		typeVersion,
+		position,
+		parameters: { ...parameters, options: {} },
+		credentials: AIRSIGN_CRED,
+	};
+}
+
+/** A connection of `type` (ai_tool, ai_languageModel…) into the root node `root`. */
+export const aiInto = (root: string, type: NodeConnectionType) => ({
+	[type]: [[{ node: root, type, index: 0 }]],
+});
 
 export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
 export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
@@ -89,3 +128,36 @@ export function assertModelSafe(rounds: ToolRound[]): asserts rounds is Answered
 
 export const excerpt = (text: string, n = 300): string =>
 	text.length > n ? `${text.slice(0, n)}…` : text;
+
+/** n8n's guideline for a simplified answer (Simplify, a tool's Output Simplified): at most 10 fields. */
+const SIMPLIFIED_MAX_FIELDS = 10;
+
+/** Sessions from a tool with Output Simplified: each with its ID, name and status, few fields, no recipients array. */
+export function assertSimplifiedSessions(items: Record<string, unknown>[], where: string) {
+	assert.ok(items.length > 0, `${where}: no items`);
+	for (const item of items) {
+		const fields = Object.keys(item);
+		assert.ok(
+			fields.length <= SIMPLIFIED_MAX_FIELDS,
+			`${where}: ${fields.length} fields (${fields.join(', ')}), not a simplified session`,
+		);
+		for (const field of ['sessionId', 'name', 'status'])
+			assert.ok(field in item, `${where}: no ${field} in ${excerpt(JSON.stringify(item))}`);
+		assert.ok(!Array.isArray(item.recipients), `${where}: a recipients array`);
+	}
+}
+
+/** Sessions from a tool with Output Selected Fields: exactly the record's ID and `fields`. */
+export function assertSelectedFields(
+	items: Record<string, unknown>[],
+	fields: string[],
+	where: string,
+) {
+	assert.ok(items.length > 0, `${where}: no items`);
+	for (const item of items)
+		assert.deepEqual(
+			Object.keys(item).sort(),
+			['sessionId', ...fields].sort(),
+			`${where}: ${excerpt(JSON.stringify(item))}`,
+		);
+}

@@ -5,16 +5,18 @@
 // and reminds its next signer. Checked: the sandbox saw exactly those requests, the outbox exactly
 // that reminder, and what each tool handed back to the model is small, readable and free of secrets.
 import assert from 'node:assert/strict';
-import type { NodeConnectionType } from 'n8n-workflow';
 import { JANE, TOOLS_TEST_MODEL } from './lib/agentScripts.mts';
 import { toolRounds } from './lib/fakeOpenAi.mts';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
-import { PACKAGE_NAME, postToWebhook } from './lib/n8n.mts';
+import { postToWebhook } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
 	RUN_TIMEOUT_MS,
+	aiInto,
+	airSignTool,
 	assertModelSafe,
 	excerpt,
+	fromAI,
+	sessionIdFromAI,
 	type AgentCheckContext,
 	type AgentNode,
 	type AgentWorkflow,
@@ -23,9 +25,6 @@ import {
 } from './agentShared.mts';
 
 const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
-const AIRSIGN_CRED = { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } };
-const fromAI = (key: string, description: string) =>
-	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
 
 /** Check n's workflow: a webhook → an agent with four AirSign tools and the tools-test model. */
 export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
@@ -40,20 +39,9 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 		responsesApiEnabled: false,
 		options: {},
 	};
-	const tool = (n: number, name: string, parameters: Record<string, unknown>): AgentNode => ({
-		id: id(n),
-		name,
-		type: `${PACKAGE_NAME}.airSignTool`,
-		typeVersion: 1,
-		position: [200 * n, 240],
-		parameters: { ...parameters, options: {} },
-		credentials: AIRSIGN_CRED,
-	});
-	const sessionId = {
-		__rl: true,
-		mode: 'id',
-		value: fromAI('sessionId', 'The sessionId of the session'),
-	};
+	const tool = (n: number, name: string, parameters: Record<string, unknown>): AgentNode =>
+		airSignTool(id(n), name, [200 * n, 240], parameters);
+	const sessionId = sessionIdFromAI();
 	const nodes: AgentNode[] = [
 		{
 			id: id(1),
@@ -99,7 +87,7 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 			recipientEmail: fromAI('recipientEmail', 'The email of the recipient to remind'),
 		}),
 	];
-	const ai = (type: NodeConnectionType) => ({ [type]: [[{ node: 'Agent', type, index: 0 }]] });
+	const ai = (type: 'ai_tool' | 'ai_languageModel') => aiInto('Agent', type);
 	return {
 		id: 'AirSignE2eAgent01',
 		name: 'e2e: agent with AirSign tools',
