@@ -168,9 +168,12 @@ export async function checkMcp({ sandbox, instance, log }: AgentCheckContext): P
 		});
 		sent = resultText(send);
 		log(`Send_a_draft(pending) → isError ${send.isError}: ${sent}`);
-		assert.match(sent, /The session is not a draft, so it cannot be sent/);
-		assert.match(sent, /NOT_A_DRAFT/);
-		assert.match(sent, /Send Invitation/, 'says what to do instead');
+		// an item with the error in words (n8n sets isError only for its own failures)
+		const [refused] = items(sent) as Record<string, unknown>[];
+		assert.equal(refused?.sessionId, pending.sessionId, 'the error item names the session');
+		assert.equal(refused.code, 'NOT_A_DRAFT');
+		assert.match(String(refused.error), /The session is not a draft, so it cannot be sent/);
+		assert.match(String(refused.description), /Send Invitation/, 'says what to do instead');
 		assertModelSafe([
 			{ name: 'Find_sessions', args: {}, result: listText },
 			{ name: 'Send_a_draft', args: {}, result: sent },
