@@ -5,7 +5,8 @@
 // both of which the trigger's version 2 serves on /mcp/<path> in n8n 1.123.81 and 2.41.3. Checked:
 // a caller without the token is refused; listTools shows our descriptions; Get Many answers
 // simplified sessions; a Send of a session that is not a draft answers NOT_A_DRAFT in words, not
-// a protocol failure; the sandbox saw one List Sessions and one refused Send, and nobody was emailed.
+// a protocol failure; the sandbox saw one List Sessions and one refused Send, and nobody was emailed;
+// each tool call is an execution of the workflow.
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -13,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { items } from './lib/agentScripts.mts';
 import type { CredentialJson } from './lib/fixtures.mts';
-import { postToWebhook } from './lib/n8n.mts';
+import { postToWebhook, waitForExecutions } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
 	RUN_TIMEOUT_MS,
@@ -109,7 +110,12 @@ function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
 }
 
 /** Check r; resolves its summary line. */
-export async function checkMcp({ sandbox, instance, log }: AgentCheckContext): Promise<string> {
+export async function checkMcp({
+	sandbox,
+	instance,
+	cookie,
+	log,
+}: AgentCheckContext): Promise<string> {
 	const name = 'e2e mcp – lease';
 	const pending = await sandbox.createSession({ name: `${name} Acme`, status: 'pending' });
 	const draft = await sandbox.createSession({ name: `${name} Beta`, status: 'draft' });
@@ -203,5 +209,11 @@ export async function checkMcp({ sandbox, instance, log }: AgentCheckContext): P
 	assert.deepEqual(await sandbox.outbox(), [], 'nobody was emailed');
 	assert.equal((await sandbox.getSession(pending.sessionId)).status, 'pending');
 	assert.equal((await sandbox.getSession(draft.sessionId)).status, 'draft', 'the draft not sent');
+	// each tool call is an execution of the workflow (listing the tools is not)
+	const executions = await waitForExecutions(instance.url, cookie, (list) => list.length >= 2, {
+		workflowId: MCP_WORKFLOW_ID,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
+	assert.equal(executions.length, 2, 'one execution per tool call');
 	return `listTools over streamable HTTP and SSE: Find_sessions, Send_a_draft; Get Many → ${found.length} sessions of ≤ ${Math.max(...found.map((s) => Object.keys(s).length))} fields; Send of a pending session → "${excerpt(sent, 160)}"; 0 emails`;
 }
