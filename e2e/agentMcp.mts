@@ -20,6 +20,7 @@ import {
 	RUN_TIMEOUT_MS,
 	airSignTool,
 	aiInto,
+	apiRequests,
 	assertModelSafe,
 	assertSimplifiedSessions,
 	excerpt,
@@ -27,7 +28,6 @@ import {
 	sessionIdFromAI,
 	type AgentCheckContext,
 	type AgentWorkflow,
-	type SandboxRequest,
 } from './agentShared.mts';
 
 export const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
@@ -198,10 +198,8 @@ export async function checkMcp({
 		await sse.close();
 	}
 
-	const requests = (await sandbox.requests())
-		.map((r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`)
-		.filter((r: string) => !r.startsWith('POST /oidc/token'));
-	log(`sandbox requests: ${requests.join(', ')}`);
+	const requests = await apiRequests(sandbox);
+	log(`sandbox API requests: ${requests.join(', ')}`);
 	assert.deepEqual(requests, [
 		'GET /api/v1/Sessions 200',
 		`POST /api/v1/Session/${pending.sessionId}/Send 400`,

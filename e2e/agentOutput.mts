@@ -8,22 +8,19 @@
 // and its outbox (the drafts' recipients only).
 import assert from 'node:assert/strict';
 import { OUTPUT_TEST_MODEL, items } from './lib/agentScripts.mts';
-import { toolRounds } from './lib/fakeOpenAi.mts';
-import { postToWebhook } from './lib/n8n.mts';
 import {
-	RUN_TIMEOUT_MS,
 	aiInto,
 	airSignTool,
+	apiRequests,
+	askAgent,
 	assertModelSafe,
 	assertSelectedFields,
 	assertSimplifiedSessions,
-	excerpt,
 	fromAI,
 	sessionIdFromAI,
 	type AgentCheckContext,
 	type AgentWorkflow,
 	type OutboxMail,
-	type SandboxRequest,
 } from './agentShared.mts';
 
 export const OUTPUT_WORKFLOW_ID = 'AirSignE2eAgent02';
@@ -83,12 +80,8 @@ export function outputWorkflow(tools: AgentWorkflow): AgentWorkflow {
 }
 
 /** Check s; resolves its summary line. */
-export async function checkOutput({
-	sandbox,
-	fake,
-	instance,
-	log,
-}: AgentCheckContext): Promise<string> {
+export async function checkOutput(context: AgentCheckContext): Promise<string> {
+	const { sandbox, log } = context;
 	const names = ['e2e output – NDA Acme', 'e2e output – NDA Beta'];
 	const drafts = [];
 	const pending = [];
@@ -105,24 +98,12 @@ export async function checkOutput({
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
 	const message = `Send the drafts "${names[0]}" and "${names[1]}".`;
-	const res = await postToWebhook(
-		`${instance.url}/webhook/${OUTPUT_WEBHOOK_PATH}`,
-		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
-		{ timeoutMs: RUN_TIMEOUT_MS },
+	const { answer, rounds } = await askAgent(
+		context,
+		OUTPUT_WEBHOOK_PATH,
+		OUTPUT_TEST_MODEL,
+		message,
 	);
-	const answer = await res.text();
-	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
-	const last = fake
-		.exchanges()
-		.filter((e) => e.model === OUTPUT_TEST_MODEL)
-		.at(-1);
-	assert.ok(last, 'the model was never asked');
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
-	const rounds = toolRounds(last.conversation);
-	for (const r of rounds)
-		log(
-			`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(String(r.result), 700)}`,
-		);
 	assert.deepEqual(
 		rounds.map((r) => r.name),
 		['Find_sessions', 'Send_a_draft', 'Session_statuses', 'Send_a_draft'],
@@ -144,10 +125,8 @@ export async function checkOutput({
 	);
 	assert.match(answer, new RegExp(`Sent ${drafts[0].sessionId} and ${drafts[1].sessionId}`));
 
-	const requests = (await sandbox.requests())
-		.map((r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`)
-		.filter((r: string) => !r.startsWith('POST /oidc/token'));
-	log(`sandbox requests: ${requests.join(', ')}`);
+	const requests = await apiRequests(sandbox);
+	log(`sandbox API requests: ${requests.join(', ')}`);
 	assert.deepEqual(requests, [
 		'GET /api/v1/Sessions 200',
 		`POST /api/v1/Session/${drafts[0].sessionId}/Send 200`,

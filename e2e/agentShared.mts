@@ -4,9 +4,9 @@
 // hands the model.
 import assert from 'node:assert/strict';
 import type { IConnections, NodeConnectionType } from 'n8n-workflow';
-import type { FakeOpenAi, ToolRound } from './lib/fakeOpenAi.mts';
+import { toolRounds, type Exchange, type FakeOpenAi, type ToolRound } from './lib/fakeOpenAi.mts';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
-import { PACKAGE_NAME, type startN8n } from './lib/n8n.mts';
+import { PACKAGE_NAME, postToWebhook, type startN8n } from './lib/n8n.mts';
 import type { startSandboxProcess } from './lib/sandbox.mts';
 
 /** A bound for one agent run (hang detector only: the scripted model answers at once). */
@@ -105,6 +105,44 @@ export interface OutboxMail {
 	to?: string;
 	email?: string;
 	sessionId: string;
+}
+
+/** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out. */
+export async function apiRequests(sandbox: Sandbox): Promise<string[]> {
+	return (await sandbox.requests())
+		.map((r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`)
+		.filter((r: string) => !r.startsWith('POST /oidc/token'));
+}
+
+/**
+ * Posts `message` to an agent workflow's webhook at `path`, whose model is `model`: resolves the
+ * agent's answer, the model's last request and its tool calls with what each tool handed back.
+ */
+export async function askAgent(
+	{ fake, instance, log }: AgentCheckContext,
+	path: string,
+	model: string,
+	message: string,
+): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
+	const res = await postToWebhook(
+		`${instance.url}/webhook/${path}`,
+		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
+		{ timeoutMs: RUN_TIMEOUT_MS },
+	);
+	const answer = await res.text();
+	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
+	const last = fake
+		.exchanges()
+		.filter((e) => e.model === model)
+		.at(-1);
+	assert.ok(last, 'the model was never asked');
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	const rounds = toolRounds(last.conversation);
+	for (const r of rounds)
+		log(
+			`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(String(r.result), 700)}`,
+		);
+	return { answer, last, rounds };
 }
 
 /** A tool call the tool answered. */

@@ -6,13 +6,12 @@
 // that reminder, and what each tool handed back to the model is small, readable and free of secrets.
 import assert from 'node:assert/strict';
 import { JANE, TOOLS_TEST_MODEL } from './lib/agentScripts.mts';
-import { toolRounds } from './lib/fakeOpenAi.mts';
-import { postToWebhook } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
-	RUN_TIMEOUT_MS,
 	aiInto,
 	airSignTool,
+	apiRequests,
+	askAgent,
 	assertModelSafe,
 	excerpt,
 	fromAI,
@@ -21,7 +20,6 @@ import {
 	type AgentNode,
 	type AgentWorkflow,
 	type OutboxMail,
-	type SandboxRequest,
 } from './agentShared.mts';
 
 const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
@@ -106,12 +104,8 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 }
 
 /** Check n; resolves its summary line. */
-export async function checkTools({
-	sandbox,
-	fake,
-	instance,
-	log,
-}: AgentCheckContext): Promise<string> {
+export async function checkTools(context: AgentCheckContext): Promise<string> {
+	const { sandbox, log } = context;
 	// a session waiting for two signatures, whose progress the model reads
 	const pending = await sandbox.createSession({
 		name: 'e2e agent – supplier agreement',
@@ -124,20 +118,13 @@ export async function checkTools({
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
 	const message = `Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`;
-	const res = await postToWebhook(
-		`${instance.url}/webhook/${TOOLS_WEBHOOK_PATH}`,
-		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
-		{ timeoutMs: RUN_TIMEOUT_MS },
+	const { answer, last, rounds } = await askAgent(
+		context,
+		TOOLS_WEBHOOK_PATH,
+		TOOLS_TEST_MODEL,
+		message,
 	);
-	const answer = await res.text();
-	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
-	const last = fake
-		.exchanges()
-		.filter((e) => e.model === TOOLS_TEST_MODEL)
-		.at(-1);
-	assert.ok(last, 'the model was never asked');
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
 
 	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
 	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
@@ -148,13 +135,6 @@ export async function checkTools({
 		'Send_invitation',
 		'Session_progress',
 	]);
-	// What the model called and what each tool handed back.
-	const rounds = toolRounds(last.conversation);
-	// every call of the last request was answered (assertModelSafe checks it below)
-	for (const r of rounds)
-		log(
-			`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(r.result as string, 700)}`,
-		);
 	// Each reads its operation's agent text (the Description's default), not the short action, also
 	// the three saved with descriptionType 'auto' (Session progress, and the example's two).
 	assert.deepEqual(
@@ -198,11 +178,8 @@ export async function checkTools({
 	assert.match(answer, /reminded kim@example\.com/, `the agent's answer: ${answer}`);
 
 	// The sandbox saw exactly these requests: the bad draft sent none.
-	const requests = (await sandbox.requests()).map(
-		(r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`,
-	);
-	log(`sandbox requests: ${requests.join(', ')}`);
-	const api = requests.filter((r: string) => !r.startsWith('POST /oidc/token'));
+	const api = await apiRequests(sandbox);
+	log(`sandbox API requests: ${api.join(', ')}`);
 	assert.deepEqual(api, [
 		'GET /api/v1/Templates 200',
 		'POST /api/v1/SessionFromTemplate 200',
