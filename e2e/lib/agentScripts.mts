@@ -160,7 +160,7 @@ export function outputTestScript(conversation: Conversation): Turn {
 	const step = sends.length;
 	if (step >= wanted.length)
 		return { text: `Sent ${sends.map((r) => (r.args as ToolItem).sessionId).join(' and ')}.` };
-	const lookup = done.filter((r) => r.name.startsWith(lookups[step])).at(0);
+	const lookup = done.find((r) => r.name.startsWith(lookups[step]));
 	if (!lookup)
 		return {
 			toolCalls: [
