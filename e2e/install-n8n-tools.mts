@@ -1,7 +1,6 @@
 // The installer's tools (e2e/install-n8n.mts): child processes with their output read line by line,
 // its progress lines, npm's output summed up while n8n installs, and probes of the installed Node,
 // sqlite3 and node-gyp.
-import { spawn } from 'node:child_process';
 import {
 	appendFileSync,
 	existsSync,
@@ -11,6 +10,7 @@ import {
 	type Dirent,
 } from 'node:fs';
 import path from 'node:path';
+import { runCommand } from './lib/proc.mts';
 import type { N8nInstallation } from './n8n-installation.mts';
 
 /** run's options: `onLine` receives each line of stdout and stderr as it comes. */
@@ -30,37 +30,17 @@ export interface NpmInstallMonitor {
 	summary: () => void;
 }
 
-/** Runs a command; resolves the tail of its output (stdout and stderr), rejects on a non-zero exit. */
-export function run(
+/**
+ * Runs a command, as long as it takes (npm's install of n8n: minutes); resolves the last 8000
+ * characters of its output (stdout, then stderr), rejects on a non-zero exit with their tails.
+ */
+export async function run(
 	cmd: string,
 	args: string[],
-	{ cwd, env, label, onLine }: RunOptions,
+	{ label = cmd, ...options }: RunOptions,
 ): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let tail = '';
-		const partial = { stdout: '', stderr: '' };
-		const keep = (name: 'stdout' | 'stderr') => (chunk: Buffer) => {
-			tail = (tail + chunk.toString()).slice(-8000);
-			if (!onLine) return;
-			const lines = (partial[name] + chunk.toString()).split('\n');
-			partial[name] = lines.pop() ?? '';
-			for (const line of lines) onLine(line);
-		};
-		child.stdout.on('data', keep('stdout'));
-		child.stderr.on('data', keep('stderr'));
-		child.on('error', reject);
-		child.on('close', (code, signal) => {
-			if (onLine) for (const rest of Object.values(partial)) if (rest) onLine(rest);
-			if (code === 0) resolve(tail);
-			else
-				reject(
-					new Error(
-						`${label ?? cmd} failed (${code === null ? `killed by signal ${signal}` : `exit ${code}`}):\n${tail}`,
-					),
-				);
-		});
-	});
+	const { stdout, stderr } = await runCommand(cmd, args, { ...options, label, timeoutMs: 0 });
+	return (stdout + stderr).slice(-8000);
 }
 
 /** One line of the installer's output. */

@@ -1,32 +1,14 @@
 // Long-running n8n processes: `n8n start` and `n8n worker` on the profile's Node, each in its own
 // process group, ready when its health and REST answers say so, killed if this process exits
 // without stopping them. Re-exported by e2e/lib/n8n.mts.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { N8N_BIN, NODE_BIN, n8nEnv } from '../install-n8n.mts';
 import { brokerPortEnv, getFreePort, N8N_COMMAND_TIMEOUT_MS } from './n8nCli.mts';
-import {
-	describeExit,
-	fetchFresh,
-	killTree,
-	sleep,
-	stopGracefully,
-	tail,
-	type ExitStatus,
-} from './proc.mts';
+import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
 
 /** A running n8n process, as startN8n and startN8nWorker return it. */
-export interface N8nServerProcess {
-	process: ChildProcess;
+export interface N8nServerProcess extends Started {
 	/** How long it took to be ready. */
 	startMs: number;
-	/** The last 200 000 characters it printed. */
-	output: () => string;
-	/** How it exited, or null while it runs. */
-	exited: () => ExitStatus | null;
-	/** `signal` SIGTERM, then SIGKILL after graceMs (default 15 s); resolves how it exited. */
-	stop: (graceMs?: number) => Promise<ExitStatus>;
-	/** Ends it at once (default SIGKILL: a crash, as far as n8n can tell). */
-	kill: (signal?: NodeJS.Signals) => Promise<ExitStatus>;
 }
 
 /** A started `n8n start`. */
@@ -67,18 +49,9 @@ interface ReadyStep {
 	done: (res: Response) => boolean;
 }
 
-// n8n instances started by this process: killed if the test process exits without stopping them
-// (a detached n8n whose stdout pipe is gone otherwise keeps running).
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-	for (const child of running) killTree(child, 'SIGKILL');
-});
-for (const sig of ['SIGINT', 'SIGTERM']) {
-	process.once(sig, () => {
-		for (const child of running) killTree(child, 'SIGKILL');
-		process.exit(130);
-	});
-}
+// On Ctrl-C or SIGTERM the test process exits at once; proc.mts's exit hook kills every n8n it
+// started, with its process group (a detached n8n whose stdout pipe is gone keeps running otherwise).
+for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => process.exit(130));
 
 /**
  * `n8n start` on 127.0.0.1:<port>; waits until GET /healthz/readiness answers 200 (DB migrated and
@@ -169,66 +142,28 @@ async function spawnN8nServer<R extends object>(
 		timeoutMs: number;
 	},
 ): Promise<R & N8nServerProcess> {
-	const child = spawn(NODE_BIN, [N8N_BIN, command, ...args], {
+	const server = startProcess(NODE_BIN, [N8N_BIN, command, ...args], {
 		cwd: userFolder,
 		env: n8nEnv(userFolder, {
 			...(await brokerPortEnv(env)),
 			N8N_LOG_LEVEL: 'info',
 			...env,
 		}),
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
+		keep: 200_000,
 	});
-	running.add(child);
-	child.on('exit', () => running.delete(child));
-	let out = '';
-	child.stdout.on('data', (c: Buffer) => (out = (out + c).slice(-200_000)));
-	child.stderr.on('data', (c: Buffer) => (out = (out + c).slice(-200_000)));
-	let exited: ExitStatus | null = null;
-	const exitPromise = new Promise<ExitStatus>((resolve) =>
-		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
-	);
-
-	const stop = async (graceMs = 15_000): Promise<ExitStatus> => {
-		if (exited) return exited;
-		return await stopGracefully(child, exitPromise, graceMs);
-	};
-	const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<ExitStatus> => {
-		if (exited) return exited;
-		killTree(child, signal);
-		return await exitPromise;
-	};
-
 	const t0 = Date.now();
 	for (const { url: probe, done } of readySteps) {
-		for (;;) {
-			if (exited)
-				throw new Error(
-					`n8n ${command} exited early (${describeExit(exited)})\n--- output (tail) ---\n${tail(out)}`,
-				);
-			if (Date.now() - t0 > timeoutMs) {
-				await stop(5_000);
-				throw new Error(
-					`n8n ${command}: ${probe} not ready after ${timeoutMs} ms\n--- output (tail) ---\n${tail(out)}`,
-				);
-			}
-			try {
+		const left = Math.max(0, timeoutMs - (Date.now() - t0));
+		await waitUntilReady(
+			`n8n ${command} (${probe})`,
+			server,
+			async () => {
 				const res = await fetchFresh(probe, { signal: AbortSignal.timeout(5_000) });
 				await res.arrayBuffer();
-				if (done(res)) break;
-			} catch {
-				/* not listening yet */
-			}
-			await sleep(250);
-		}
+				return done(res);
+			},
+			{ timeoutMs: left },
+		);
 	}
-	return {
-		...result,
-		process: child,
-		startMs: Date.now() - t0,
-		output: () => out,
-		exited: () => exited,
-		stop,
-		kill,
-	};
+	return { ...result, ...server, startMs: Date.now() - t0 };
 }

@@ -1,12 +1,45 @@
-// Child-process helpers: bounded in time, output captured, errors that show the output's tail.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Child processes on execa: commands bounded in time with their output in the error, and servers
+// (n8n, the sandbox, PostgreSQL, …) that stop gracefully. Each runs in a process group of its own
+// (`detached`) and every kill goes to the group: execa signals only the child, and npm or n8n leave
+// theirs (scripts, the task runner) running otherwise.
+import type { ChildProcess } from 'node:child_process';
+import { execa, type Options, type Result, type ResultPromise } from 'execa';
 
-// Commands still running when this process exits (a failed assertion, a signal) are killed with
-// their process group, so no `n8n execute` or npm outlives the test that started it.
-const live = new Set<ChildProcess>();
+/** What killing needs of a child: node's ChildProcess or execa's (one too, though its types omit these). */
+type Child = Partial<Pick<ChildProcess, 'pid' | 'exitCode' | 'signalCode'>> & {
+	kill: (signal: NodeJS.Signals) => boolean;
+};
+
+// Started here and not yet done when this process exits (a failed assertion, a signal): killed
+// with their groups, so no `n8n` or npm outlives the test that started it. execa's own `cleanup`
+// does nothing for a detached child.
+const live = new Set<Child>();
 process.on('exit', () => {
-	for (const child of live) killTree(child, 'SIGKILL');
+	for (const child of live) signalGroup(child, 'SIGKILL');
 });
+
+function startGroup<O extends Options>(cmd: string, args: readonly string[], options: O) {
+	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
+	const child = execa(cmd, args, { ...options, detached: true, reject: false, extendEnv: false });
+	live.add(child);
+	const forget = () => live.delete(child); // it has exited and its output has closed
+	void child.then(forget, forget);
+	return child;
+}
+
+function signalGroup(child: Child, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-Number(child.pid), signal);
+	} catch {
+		child.kill(signal); // never started, or no group left: the child alone
+	}
+}
+
+/** Kills a child we started and its process group (only that group), unless it has exited. */
+export function killTree(child: Child, signal: NodeJS.Signals = 'SIGTERM'): void {
+	if ((child.exitCode ?? null) === null && (child.signalCode ?? null) === null)
+		signalGroup(child, signal);
+}
 
 export const tail = (text: string, max = 4000): string =>
 	text.length > max ? '…' + text.slice(-max) : text;
@@ -28,6 +61,7 @@ export interface CommandResult extends ExitStatus {
 export interface RunCommandOptions {
 	cwd?: string;
 	env?: NodeJS.ProcessEnv;
+	/** Default 120 s; 0: no bound. */
 	timeoutMs?: number;
 	/** Written to the command's stdin, which is then closed. */
 	input?: string | Buffer;
@@ -37,6 +71,8 @@ export interface RunCommandOptions {
 	label?: string;
 	uid?: number;
 	gid?: number;
+	/** Called with each line of its output (stdout and stderr) as it comes. */
+	onLine?: (line: string) => void;
 }
 
 /** The error runCommand rejects with after the command ran: its result attached. */
@@ -58,74 +94,63 @@ export function describeExit({
 		: `exit ${code}`;
 }
 
+/** A spawn that failed (no such command, no permission) has neither an exit code nor a signal. */
+const notStarted = (r: Result): boolean =>
+	r.failed && r.exitCode === undefined && r.signal === undefined && !r.isCanceled;
+
 /**
- * Runs a command; resolves { code, stdout, stderr, ms } or rejects on timeout / spawn error /
- * (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
- * `uid`/`gid` (when running as root) run it as another user, e.g. PostgreSQL's initdb.
+ * Runs a command; resolves { code, signal, stdout, stderr, ms } or rejects on timeout / spawn
+ * error / (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
+ * On timeout its group gets SIGTERM, then SIGKILL 5 s later. `uid`/`gid` (when running as root)
+ * run it as another user, e.g. PostgreSQL's initdb.
  */
-export function runCommand(
+export async function runCommand(
 	cmd: string,
 	args: readonly string[],
 	{
-		cwd,
-		env,
 		timeoutMs = 120_000,
 		input,
 		allowFailure = false,
 		label,
-		uid,
-		gid,
+		onLine,
+		...rest
 	}: RunCommandOptions = {},
 ): Promise<CommandResult> {
 	const name = label ?? [cmd, ...args].join(' ');
-	return new Promise<CommandResult>((resolve, reject) => {
-		const t0 = Date.now();
-		const child = spawn(cmd, args, {
-			cwd,
-			env,
-			stdio: ['pipe', 'pipe', 'pipe'],
-			detached: true,
-			...(uid === undefined ? {} : { uid }),
-			...(gid === undefined ? {} : { gid }),
-		});
-		live.add(child);
-		let stdout = '';
-		let stderr = '';
-		let timedOut = false;
-		child.stdout.on('data', (c: Buffer) => (stdout += c));
-		child.stderr.on('data', (c: Buffer) => (stderr += c));
-		const timer = setTimeout(() => {
-			timedOut = true;
-			killTree(child);
-		}, timeoutMs);
-		child.on('error', (err) => {
-			live.delete(child);
-			clearTimeout(timer);
-			reject(new Error(`${name}: could not start: ${err.message}`));
-		});
-		child.on('close', (code, signal) => {
-			live.delete(child);
-			clearTimeout(timer);
-			const ms = Date.now() - t0;
-			const result: CommandResult = { code, signal, stdout, stderr, ms };
-			if (timedOut)
-				return reject(
-					Object.assign(
-						new Error(`${name}: timed out after ${timeoutMs} ms\n${describeOutput(result)}`),
-						{ result },
-					),
-				);
-			if (code !== 0 && !allowFailure)
-				return reject(
-					Object.assign(new Error(`${name}: ${describeExit(result)}\n${describeOutput(result)}`), {
-						result,
-					}),
-				);
-			resolve(result);
-		});
-		if (input !== undefined) child.stdin.end(input);
-		else child.stdin.end();
+	const tap = function* (line: unknown) {
+		onLine?.(String(line));
+		yield line;
+	};
+	const cancel = new AbortController();
+	const child = startGroup(cmd, args, {
+		...rest,
+		...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+		...(onLine ? { stdout: tap, stderr: tap } : {}),
+		stripFinalNewline: false,
+		cancelSignal: cancel.signal,
 	});
+	const onTimeout = () => {
+		cancel.abort();
+		signalGroup(child, 'SIGTERM');
+		setTimeout(() => live.has(child) && signalGroup(child, 'SIGKILL'), 5_000).unref();
+	};
+	const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
+	const r = await child;
+	clearTimeout(timer);
+	if (notStarted(r)) throw new Error(`${name}: could not start: ${r.originalMessage}`);
+	const result: CommandResult = {
+		code: r.exitCode ?? null,
+		signal: (r.signal as NodeJS.Signals | undefined) ?? null,
+		stdout: String(r.stdout),
+		stderr: String(r.stderr),
+		ms: Math.round(r.durationMs),
+	};
+	const failure = r.isCanceled
+		? `timed out after ${timeoutMs} ms`
+		: result.code !== 0 && !allowFailure && describeExit(result);
+	if (failure)
+		throw Object.assign(new Error(`${name}: ${failure}\n${describeOutput(result)}`), { result });
+	return result;
 }
 
 export function describeOutput({
@@ -138,35 +163,90 @@ export function describeOutput({
 	return `--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
 }
 
-/** Kills a detached child and its process group (only that group: the child we started). */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
-	if (child.exitCode !== null || child.signalCode !== null) return;
-	try {
-		process.kill(-Number(child.pid), signal);
-	} catch {
-		try {
-			child.kill(signal);
-		} catch {
-			/* already gone */
-		}
-	}
+/** A long-running process from startProcess. */
+export interface Started {
+	process: ResultPromise;
+	/** The tail of what it printed, stdout and stderr interleaved. */
+	output: () => string;
+	/** How it exited, or null while it runs. */
+	exited: () => ExitStatus | null;
+	exitPromise: Promise<ExitStatus>;
+	/** `signal` (default SIGTERM) to its group, SIGKILL after graceMs; resolves how it exited. */
+	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<ExitStatus>;
+	/** Ends it at once (default SIGKILL: a crash, as far as it can tell). */
+	kill: (signal?: NodeJS.Signals) => Promise<ExitStatus>;
 }
 
 /**
- * `signal` (default SIGTERM) to the whole process group, SIGKILL after graceMs; resolves with how
- * it exited.
+ * Starts a server in its own process group, its output kept (the last `keep` characters) unless
+ * `inherit` prints it here instead. A command that cannot start counts as exited (code -1).
  */
-export async function stopGracefully<T>(
-	child: ChildProcess,
-	exitPromise: Promise<T>,
-	graceMs: number,
-	signal: NodeJS.Signals = 'SIGTERM',
-): Promise<T> {
-	killTree(child, signal);
-	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-	const result = await exitPromise;
-	clearTimeout(timer);
-	return result;
+export function startProcess(
+	cmd: string,
+	args: readonly string[],
+	{
+		keep = 50_000,
+		inherit = false,
+		...rest
+	}: Pick<RunCommandOptions, 'cwd' | 'env' | 'uid' | 'gid'> & { keep?: number; inherit?: boolean },
+): Started {
+	const stdio = inherit ? 'inherit' : 'pipe';
+	const child = startGroup(cmd, args, {
+		...rest,
+		stdin: 'ignore',
+		stdout: stdio,
+		stderr: stdio,
+		all: !inherit,
+		buffer: false,
+	});
+	let out = '';
+	child.all?.on('data', (c: Buffer) => (out = (out + c).slice(-keep)));
+	let exited: ExitStatus | null = null;
+	const exitPromise = new Promise<ExitStatus>((resolve) => {
+		child.once('exit', (code, signal) => resolve((exited ??= { code, signal })));
+		void child.then((r) => {
+			if (notStarted(r)) out += `\n${cmd}: could not start: ${r.originalMessage}`;
+			resolve((exited ??= { code: -1, signal: null }));
+		});
+	});
+	const stop = async (graceMs = 15_000, signal: NodeJS.Signals = 'SIGTERM') => {
+		if (exited) return exited;
+		killTree(child, signal);
+		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
+		const result = await exitPromise;
+		clearTimeout(timer);
+		return result;
+	};
+	const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+		killTree(child, signal);
+		return await exitPromise;
+	};
+	return { process: child, output: () => out, exited: () => exited, exitPromise, stop, kill };
+}
+
+/**
+ * Polls `probe` every `everyMs` until it holds; throws with the output's tail if the process exits
+ * first, or stops it (SIGTERM, SIGKILL after 5 s) and throws after `timeoutMs`. Resolves the wait.
+ */
+export async function waitUntilReady(
+	label: string,
+	server: Pick<Started, 'exited' | 'output' | 'stop'>,
+	probe: () => Promise<boolean>,
+	{ timeoutMs, everyMs = 250 }: { timeoutMs: number; everyMs?: number },
+): Promise<number> {
+	const t0 = Date.now();
+	const withOutput = (what: string) =>
+		new Error(`${label} ${what}\n--- output (tail) ---\n${tail(server.output())}`);
+	for (;;) {
+		const exited = server.exited();
+		if (exited) throw withOutput(`exited early (${describeExit(exited)})`);
+		if (await probe().catch(() => false)) return Date.now() - t0;
+		if (Date.now() - t0 > timeoutMs) {
+			await server.stop(5_000);
+			throw withOutput(`not ready within ${timeoutMs} ms`);
+		}
+		await sleep(everyMs);
+	}
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,6 @@
 // A local npm registry (Verdaccio) on loopback in a temporary folder, so n8n's own
 // community-package installer can be tested end to end: it holds the packages this tier publishes
 // and passes every other package through to the registry this machine's npm uses.
-import { spawn } from 'node:child_process';
 import {
 	copyFileSync,
 	existsSync,
@@ -15,16 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mts';
 import { getFreePort } from './n8n.mts';
-import {
-	describeExit,
-	describeOutput,
-	fetchFresh,
-	killTree,
-	runCommand,
-	sleep,
-	stopGracefully,
-	tail,
-} from './proc.mts';
+import { describeOutput, fetchFresh, runCommand, startProcess, waitUntilReady } from './proc.mts';
 
 // Installed from e2e/registry/ (its own package.json and lockfile) into .cache/verdaccio.
 const SOURCE_DIR = path.join(REPO_ROOT, 'e2e', 'registry');
@@ -74,11 +64,6 @@ export interface Registry {
 	stop: () => Promise<void>;
 }
 
-interface ChildExit {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-}
-
 /**
  * Starts Verdaccio and creates a publishing user. Returns { url, npmrc, publish(tarball),
  * output(), stop() }: `npmrc` is a user config pointing npm at the registry with that user's token,
@@ -116,36 +101,19 @@ export async function startRegistry({
 			'',
 		].join('\n'),
 	);
-	const child = spawn(
+	const server = startProcess(
 		process.execPath,
 		[VERDACCIO, '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
-		{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+		{ cwd: dir },
 	);
-	let out = '';
-	child.stdout.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	child.stderr.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	let exited: ChildExit | null = null;
-	const exitPromise = new Promise<ChildExit>((resolve) =>
-		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
-	);
-	const onExit = () => killTree(child, 'SIGKILL');
-	process.on('exit', onExit);
 	const stop = async () => {
-		process.off('exit', onExit);
-		if (!exited) await stopGracefully(child, exitPromise, 5_000);
+		await server.stop(5_000);
 		rmSync(dir, { recursive: true, force: true });
 	};
 
 	try {
-		const t0 = Date.now();
-		for (;;) {
-			if (exited) throw new Error(`registry exited early (${describeExit(exited)})\n${tail(out)}`);
-			if (Date.now() - t0 > timeoutMs)
-				throw new Error(`registry on ${url} did not answer within ${timeoutMs} ms\n${tail(out)}`);
-			const res = await fetchFresh(`${url}-/ping`).catch(() => undefined);
-			if (res?.ok) break;
-			await sleep(150);
-		}
+		const ping = async () => (await fetchFresh(`${url}-/ping`)).ok;
+		await waitUntilReady(`registry on ${url}`, server, ping, { timeoutMs, everyMs: 150 });
 		const res = await fetchFresh(`${url}-/user/org.couchdb.user:${USER.name}`, {
 			method: 'PUT',
 			headers: { 'content-type': 'application/json' },
@@ -166,7 +134,7 @@ export async function startRegistry({
 			if (result.code !== 0)
 				throw new Error(`npm publish ${path.basename(tarball)}\n${describeOutput(result)}`);
 		};
-		return { url, port, npmrc, publish, output: () => out, stop };
+		return { url, port, npmrc, publish, output: server.output, stop };
 	} catch (err) {
 		await stop();
 		throw err;

@@ -1,6 +1,5 @@
 // The AirSign sandbox as a child process (`tsx sandbox/cli.ts --port N`, demo data seeded) and a
 // small client for its control plane (/_sandbox, see sandbox/README.md).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SignInput } from '../../sandbox/publicTypes.ts';
@@ -15,15 +14,7 @@ import type {
 	UpdateSessionPatch,
 } from '../../sandbox/types.ts';
 import { REPO_ROOT } from '../install-n8n.mts';
-import {
-	describeExit,
-	fetchFresh,
-	killTree,
-	sleep,
-	stopGracefully,
-	tail,
-	type ExitStatus,
-} from './proc.mts';
+import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -101,15 +92,12 @@ export interface SandboxProcessOptions {
 }
 
 /** A sandbox started by startSandboxProcess, with its control-plane client. */
-export interface SandboxProcess extends SandboxClient {
+export interface SandboxProcess
+	extends SandboxClient,
+		Pick<Started, 'process' | 'output' | 'stop'> {
 	url: string;
 	port: number;
-	process: ChildProcess;
 	startMs: number;
-	/** The last 50 000 characters it printed. */
-	output: () => string;
-	/** SIGTERM, then SIGKILL after graceMs; resolves how it exited. */
-	stop: (graceMs?: number) => Promise<ExitStatus>;
 }
 
 /**
@@ -123,51 +111,25 @@ export async function startSandboxProcess({
 	stdio = 'pipe',
 }: SandboxProcessOptions): Promise<SandboxProcess> {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
-	const child = spawn(TSX, ['sandbox/cli.ts', '--port', String(port)], {
+	const server = startProcess(TSX, ['sandbox/cli.ts', '--port', String(port)], {
 		cwd: REPO_ROOT,
 		env: { ...process.env, AIRSIGN_SANDBOX_PORT: String(port) },
-		stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
-		detached: true,
+		inherit: stdio === 'inherit',
 	});
-	let out = '';
-	child.stdout?.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	child.stderr?.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	let exited: ExitStatus | null = null;
-	const exitPromise = new Promise<ExitStatus>((resolve) =>
-		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
-	);
-	const onExit = () => killTree(child, 'SIGKILL');
-	process.on('exit', onExit);
-
 	const url = `http://127.0.0.1:${port}`;
-	const stop = async (graceMs = 5_000): Promise<ExitStatus> => {
-		process.off('exit', onExit);
-		if (exited) return exited;
-		return await stopGracefully(child, exitPromise, graceMs);
-	};
-
-	const t0 = Date.now();
-	for (;;) {
-		if (exited) throw new Error(`sandbox exited early (${describeExit(exited)})\n${tail(out)}`);
-		if (Date.now() - t0 > timeoutMs) {
-			await stop();
-			throw new Error(`sandbox on ${url} did not answer within ${timeoutMs} ms\n${tail(out)}`);
-		}
-		try {
-			const res = await fetchFresh(`${url}/_sandbox/state`, { signal: AbortSignal.timeout(1_000) });
-			if (res.ok) break;
-		} catch {
-			/* not listening yet */
-		}
-		await sleep(150);
-	}
+	const probe = async () =>
+		(await fetchFresh(`${url}/_sandbox/state`, { signal: AbortSignal.timeout(1_000) })).ok;
+	const startMs = await waitUntilReady(`sandbox on ${url}`, server, probe, {
+		timeoutMs,
+		everyMs: 150,
+	});
 	return {
 		url,
 		port,
-		process: child,
-		startMs: Date.now() - t0,
-		output: () => out,
-		stop,
+		process: server.process,
+		startMs,
+		output: server.output,
+		stop: (graceMs = 5_000) => server.stop(graceMs),
 		...sandboxClient(url),
 	};
 }

@@ -2,7 +2,6 @@
 // free loopback port with its data in a fresh temporary folder, in its own process group, stopped
 // (and the folder removed) by stop(). Both are killed if the test process exits without stopping
 // them.
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
 	chownSync,
 	existsSync,
@@ -18,7 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
 import { N8N_BIN } from '../install-n8n.mts';
-import { describeExit, killTree, runCommand, sleep, stopGracefully, tail } from './proc.mts';
+import {
+	runCommand,
+	startProcess,
+	waitUntilReady,
+	type ExitStatus,
+	type Started,
+} from './proc.mts';
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
@@ -98,80 +103,16 @@ function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?:
 }
 
 /** How a server process ended (`code` -1: it could not start). */
-export interface ServerExit {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-}
+export type ServerExit = ExitStatus;
 
-/** A server started by spawnServer. */
-interface Server {
-	child: ChildProcess;
-	output: () => string;
-	exited: () => ServerExit | null;
-	exitPromise: Promise<ServerExit>;
-	stop: (signal: NodeJS.Signals, graceMs?: number) => Promise<ServerExit>;
-}
-
-/** `dir` (a temp folder) is removed if the test process exits without stop(). */
+/** startProcess, and `dir` (a temp folder) removed when the test process exits. */
 function spawnServer(
-	label: string,
 	cmd: string,
 	args: string[],
-	{ uid, gid, cwd, dir }: { uid?: number; gid?: number; cwd?: string; dir?: string } = {},
-): Server {
-	const child = spawn(cmd, args, {
-		cwd,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-		...(uid === undefined ? {} : { uid, gid }),
-	});
-	let out = '';
-	child.stdout.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	child.stderr.on('data', (c: Buffer) => (out = (out + c).slice(-50_000)));
-	let exited: ServerExit | null = null;
-	const exitPromise = new Promise<ServerExit>((resolve) => {
-		child.on('exit', (code, signal) => resolve((exited = { code, signal })));
-		child.on('error', (err) => {
-			out += `\n${label}: could not start: ${err.message}`;
-			resolve((exited = { code: -1, signal: null }));
-		});
-	});
-	const onExit = () => {
-		killTree(child, 'SIGKILL');
-		if (dir) rmSync(dir, { recursive: true, force: true });
-	};
-	process.on('exit', onExit);
-	return {
-		child,
-		output: () => out,
-		exited: () => exited,
-		exitPromise,
-		stop: async (signal, graceMs = 20_000) => {
-			process.off('exit', onExit);
-			if (exited) return exited;
-			return await stopGracefully(child, exitPromise, graceMs, signal);
-		},
-	};
-}
-
-async function waitUntil(
-	label: string,
-	server: Server,
-	probe: () => Promise<boolean>,
-	timeoutMs: number,
-): Promise<number> {
-	const t0 = Date.now();
-	for (;;) {
-		const exited = server.exited();
-		if (exited)
-			throw new Error(`${label} exited early (${describeExit(exited)})\n${tail(server.output())}`);
-		if (await probe().catch(() => false)) return Date.now() - t0;
-		if (Date.now() - t0 > timeoutMs) {
-			await server.stop('SIGKILL', 1_000);
-			throw new Error(`${label} not ready within ${timeoutMs} ms\n${tail(server.output())}`);
-		}
-		await sleep(200);
-	}
+	{ dir, ...options }: { uid?: number; gid?: number; cwd?: string; dir: string },
+): Started {
+	process.on('exit', () => rmSync(dir, { recursive: true, force: true })); // gone already after stop()
+	return startProcess(cmd, args, options);
 }
 
 /** One row of a query's answer, by column name. */
@@ -223,7 +164,6 @@ export async function startPostgres({
 		},
 	);
 	const server = spawnServer(
-		'postgres',
 		postgres,
 		[
 			'-D',
@@ -256,7 +196,7 @@ export async function startPostgres({
 		return client;
 	};
 	try {
-		await waitUntil(
+		await waitUntilReady(
 			`postgres on 127.0.0.1:${port}`,
 			server,
 			async () => {
@@ -268,7 +208,7 @@ export async function startPostgres({
 					await client.end();
 				}
 			},
-			timeoutMs,
+			{ timeoutMs, everyMs: 200 },
 		);
 		const admin = await connect('postgres');
 		try {
@@ -277,7 +217,7 @@ export async function startPostgres({
 			await admin.end();
 		}
 	} catch (error) {
-		await server.stop('SIGKILL', 1_000);
+		await server.stop(1_000, 'SIGKILL');
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
 	}
@@ -302,7 +242,7 @@ export async function startPostgres({
 		stop: async () => {
 			if (client) await client.end().catch(() => {});
 			// SIGINT: PostgreSQL's "fast" shutdown (disconnects clients, then stops).
-			const res = await server.stop('SIGINT');
+			const res = await server.stop(20_000, 'SIGINT');
 			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 			return res;
 		},
@@ -353,7 +293,6 @@ export async function startRedis({
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-redis-'));
 	mkdirSync(dir, { recursive: true });
 	const server = spawnServer(
-		'redis-server',
 		bin,
 		[
 			'--port',
@@ -372,7 +311,10 @@ export async function startRedis({
 		{ cwd: dir, dir },
 	);
 	try {
-		await waitUntil(`redis-server on 127.0.0.1:${port}`, server, () => redisPing(port), timeoutMs);
+		await waitUntilReady(`redis-server on 127.0.0.1:${port}`, server, () => redisPing(port), {
+			timeoutMs,
+			everyMs: 200,
+		});
 	} catch (error) {
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
@@ -383,7 +325,7 @@ export async function startRedis({
 		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
 		output: server.output,
 		stop: async () => {
-			const res = await server.stop('SIGTERM');
+			const res = await server.stop(20_000, 'SIGTERM');
 			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 			return res;
 		},

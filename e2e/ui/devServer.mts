@@ -2,11 +2,10 @@
 // temporary user folder and free ports, so that the tier never meets a developer's `npm run dev`
 // (5678/8787) or another tier. Ready when dev prints its "ready in" line; stopped with SIGTERM
 // (dev stops n8n and the sandbox gracefully).
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mts';
 import { getFreePort, makeUserFolder, removeUserFolder } from '../lib/n8n.mts';
-import { killTree } from '../lib/proc.mts';
+import { startProcess, waitUntilReady } from '../lib/proc.mts';
 
 /** Bounds a hung start only: dev's first start installs the package and imports (13–19 s idle). */
 const START_TIMEOUT_MS = 420_000;
@@ -56,51 +55,21 @@ export async function startDevServer({
 		String(modelPort),
 		...(tarball ? ['--tarball', tarball] : []),
 	];
-	const child = spawn(process.execPath, args, {
+	const server = startProcess(process.execPath, args, {
 		cwd: REPO_ROOT,
 		env: { ...process.env, AIRSIGN_DEV_SMOKE: '' },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
+		keep: 100_000,
 	});
-	let out = '';
-	const record = (chunk: Buffer) => (out = (out + chunk).slice(-100_000));
-	child.stdout.on('data', record);
-	child.stderr.on('data', record);
-	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-		child.once('exit', (code, signal) => resolve({ code, signal })),
-	);
-	process.once('exit', () => killTree(child, 'SIGKILL'));
-
 	const stop = async () => {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => killTree(child, 'SIGKILL'), STOP_TIMEOUT_MS);
-			await exited;
-			clearTimeout(timer);
-		}
+		await server.stop(STOP_TIMEOUT_MS);
 		if (!keep) removeUserFolder(userFolder);
 	};
-
-	const ready = await new Promise<'ready' | 'timeout' | 'exited'>((resolve) => {
-		const timer = setTimeout(() => resolve('timeout'), START_TIMEOUT_MS);
-		const onData = () => {
-			if (/\[dev\] ready in /.test(out)) {
-				clearTimeout(timer);
-				child.stdout.off('data', onData);
-				resolve('ready');
-			}
-		};
-		child.stdout.on('data', onData);
-		exited.then(() => {
-			clearTimeout(timer);
-			resolve('exited');
-		});
-	});
-	if (ready !== 'ready') {
+	try {
+		const ready = async () => /\[dev\] ready in /.test(server.output());
+		await waitUntilReady('npm run dev', server, ready, { timeoutMs: START_TIMEOUT_MS });
+	} catch (error) {
 		await stop();
-		throw new Error(
-			`npm run dev did not get ready (${ready === 'timeout' ? `not within ${START_TIMEOUT_MS / 1000} s` : 'it exited'}):\n${out.slice(-4000)}`,
-		);
+		throw error;
 	}
 	say(
 		`npm run dev ready: n8n ${`http://127.0.0.1:${n8nPort}`}, sandbox http://127.0.0.1:${sandboxPort}`,
@@ -109,7 +78,7 @@ export async function startDevServer({
 		n8nUrl: `http://127.0.0.1:${n8nPort}`,
 		sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
 		userFolder,
-		output: () => out,
+		output: server.output,
 		stop,
 	};
 }

@@ -2,7 +2,7 @@
 // they stop: together, on Ctrl-C or SIGTERM, or when one of them dies.
 import type { startFakeOpenAi } from '../../e2e/lib/fakeOpenAi.mts';
 import type { startN8n } from '../../e2e/lib/n8n.mts';
-import { describeExit, killTree, type ExitStatus } from '../../e2e/lib/proc.mts';
+import { describeExit, type ExitStatus } from '../../e2e/lib/proc.mts';
 import type { startSandboxProcess } from '../../e2e/lib/sandbox.mts';
 import { say } from './lib.mts';
 
@@ -23,38 +23,36 @@ export const isStopping = (): boolean => stopping !== null;
 export function stopAll(reason?: string): Promise<Stopped> {
 	stopping ??= (async () => {
 		if (reason) say(`${reason}: stopping n8n and the sandbox ...`);
+		const { n8n, sandbox, model } = procs;
+		procs.n8n = procs.sandbox = procs.model = undefined;
 		const running = [
-			['n8n', procs.n8n?.stop(15_000)],
-			['the sandbox', procs.sandbox?.stop(5_000)],
-		] as const;
+			{ name: 'n8n', stopped: n8n?.stop(15_000) },
+			{ name: 'the sandbox', stopped: sandbox?.stop(5_000) },
+		].filter((p): p is { name: string; stopped: Promise<ExitStatus> } => p.stopped !== undefined);
 		const [results] = await Promise.all([
-			Promise.allSettled(running.map(([, stopped]) => stopped)),
-			procs.model?.close().catch(() => {}), // an in-process server: nothing left behind
+			Promise.allSettled(running.map((p) => p.stopped)),
+			model?.close().catch(() => {}), // an in-process server: nothing left behind
 		]);
-		procs.n8n = undefined;
-		procs.sandbox = undefined;
-		procs.model = undefined;
 		// said once each has exited, so that "stopped" is known, not hoped
-		const names: string[] = [];
-		let ok = true;
-		for (const [i, [name, stopped]] of running.entries()) {
-			if (!stopped) continue; // never started
+		for (const [i, { name }] of running.entries()) {
 			const result = results[i];
-			names.push(name);
-			ok &&= result.status === 'fulfilled';
 			say(
 				result.status === 'fulfilled'
-					? `${name} stopped (${describeExit(result.value as ExitStatus)})`
+					? `${name} stopped (${describeExit(result.value)})`
 					: `${name} did not stop: ${result.reason}`,
 			);
 		}
-		return { what: names.join(' and '), ok };
+		return {
+			what: running.map((p) => p.name).join(' and '),
+			ok: results.every((r) => r.status === 'fulfilled'),
+		};
 	})();
 	return stopping;
 }
 
-// e2e/lib/n8n.mts SIGKILLs its n8n on SIGINT/SIGTERM and exits at once (right for tests); here n8n
-// gets a graceful stop instead, so those handlers are replaced. Its 'exit' hook stays as a backstop.
+// e2e/lib/n8nServer.mts exits at once on SIGINT/SIGTERM (right for tests), and proc.mts's 'exit'
+// hook SIGKILLs what is still running; here n8n gets a graceful stop instead, so those handlers
+// are replaced. The 'exit' hook stays as a backstop: a second Ctrl-C ends everything through it.
 // Only the listed handlers go: tsx's hidden one (under the tsx command) tells its parent process
 // that the signal arrived; without it, tsx sends it again, then SIGKILLs this process.
 export function takeOverSignals(): void {
@@ -66,12 +64,7 @@ export function takeOverSignals(): void {
 			firstAt ??= Date.now();
 			// One Ctrl-C arrives more than once: from the terminal, and forwarded again by npm run.
 			// Only a later one is the user's second.
-			if (Date.now() - firstAt > 1_000) {
-				// second Ctrl-C: no more waiting
-				if (procs.n8n) killTree(procs.n8n.process, 'SIGKILL');
-				if (procs.sandbox) killTree(procs.sandbox.process, 'SIGKILL');
-				process.exit(130);
-			}
+			if (Date.now() - firstAt > 1_000) process.exit(130); // second Ctrl-C: no more waiting
 			if (isStopping()) return;
 			stopAll(sig).then(({ what, ok }) => {
 				if (ok)

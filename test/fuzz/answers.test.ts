@@ -17,15 +17,15 @@ import {
 	recordSleeps,
 	runAirSign,
 	serialise,
-	useSandbox,
 	type TestContext,
+	useAirSign,
 } from '../nodes/airSign/helpers';
 import { NODE_OPERATIONS } from '../nodes/airSign/nodeOperations';
 import { answerFault } from './answers';
 import { announce, checkProperty, count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 beforeAll(() => announce('answers'));
 
 /** The default "Max Wait on Rate Limit" (60 s): no wait may be longer, none negative. */

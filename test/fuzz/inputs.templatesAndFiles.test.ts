@@ -9,12 +9,12 @@ import '../harness';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 
-import { useSandbox } from '../nodes/airSign/helpers';
+import { useAirSign } from '../nodes/airSign/helpers';
 import { announce, checkProperty } from './budget';
 import { casePlan, judgeCase, runCase } from './inputCases';
 import { inputProperties, inSessionsFile } from './inputProperties';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 beforeAll(() => announce('inputs (templates and files)'));
 
 const properties = inputProperties((op) => !inSessionsFile(op));

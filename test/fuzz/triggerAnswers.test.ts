@@ -11,19 +11,13 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { UUID_PATTERN } from '../../nodes/AirSign/helpers/constants';
 import { captureOutput, recordSleeps, serialise } from '../nodes/airSign/helpers';
-import {
-	demoSessions,
-	drain,
-	key,
-	Ledger,
-	newTrigger,
-	useSandbox,
-} from '../nodes/airSignTrigger/helpers';
+import { T0, demoSessions, drain, key, Ledger, newTrigger } from '../nodes/airSignTrigger/helpers';
 import { answerFault } from './answers';
 import { announce, checkProperty, count } from './budget';
 import { FORBIDDEN_WORDS } from './values';
+import { useSandbox } from '../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 beforeAll(() => announce('trigger answers'));
 
 let restoreSleep: (() => void) | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './helpers';
 import { blockDocument, createBody, createSessionCall } from './publicHelpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 

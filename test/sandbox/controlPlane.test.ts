@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDemo, resolvePort, startDemoSandbox } from '../../sandbox/cli';
-import { call, list, pdfBase64, useSandbox } from './helpers';
+import { call, pdfBase64, list } from './helpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox();
 const control = async (method: string, path: string, body?: unknown) => {

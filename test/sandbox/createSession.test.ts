@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, pdfBase64, useSandbox } from './helpers';
+import { call, pdfBase64 } from './helpers';
 import { blockDocument, createBody, createSessionCall } from './publicHelpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const create = (json: unknown, token?: string | null) => createSessionCall(sandbox(), json, token);

@@ -1,23 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-
-/** One sandbox per test file, reset before each test. */
-export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox(options);
-	});
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-	beforeEach(() => {
-		sandbox?.reset();
-	});
-	return () => {
-		if (!sandbox) throw new Error('sandbox not started');
-		return sandbox;
-	};
-}
+import type { Sandbox } from '../../sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 export interface ApiResponse<T = any> {

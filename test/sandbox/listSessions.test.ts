@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox, Session } from '../../sandbox';
-import { list, useSandbox } from './helpers';
+import { list } from './helpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T12:00:00.000Z' });
 const ids = (res: { body: { sessions: Array<{ sessionId: string }> } }) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, list, useSandbox } from './helpers';
+import { call, list } from './helpers';
 import { activeTemplate, createBody, createSessionCall, fromTemplateCall } from './publicHelpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const RESET = String(Math.ceil(Date.parse('2025-06-16T15:22:00.000Z') / 1000));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, list, useSandbox } from './helpers';
+import { call, list } from './helpers';
+import { useSandbox } from '../harness/sandbox';
 
 const START = Date.parse('2025-06-16T14:00:00.000Z');
 const sandbox = useSandbox({ now: START });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, list, useSandbox } from './helpers';
+import { call, list } from './helpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.123Z' });
 const send = (sessionId: string, token?: string | null) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SENDER_PROFILE_ID } from '../../sandbox';
-import { useSandbox } from './helpers';
 import { activeTemplate, fromTemplateCall, ZONELESS } from './publicHelpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-07-02T16:19:36.250Z' });
 const fromTemplate = (json: unknown, token?: string | null) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, list, useSandbox } from './helpers';
+import { call, list } from './helpers';
 import type { Session } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const invite = (sessionId: string, json?: unknown, token?: string | null) =>

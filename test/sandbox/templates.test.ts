@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
-import { call, useSandbox } from './helpers';
+import { call } from './helpers';
 import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
 const listTemplates = (query = '') =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, pdfBase64, useSandbox } from './helpers';
+import { call, pdfBase64 } from './helpers';
+import { useSandbox } from '../harness/sandbox';
 
 const sandbox = useSandbox();
 const upload = (

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * GitHub's anchors of a Markdown file's headings, as scripts/check-links.mts computes them (for a
- * file that repeats no heading): lower case, punctuation dropped, spaces to hyphens.
+ * GitHub's anchors of a Markdown file's headings, as GitHub and `npm run lint:links`
+ * (remark-validate-links) compute them, for a file that repeats no heading: lower case,
+ * punctuation dropped, spaces to hyphens.
  */
 export function headingAnchors(file: string): Set<string> {
 	return new Set(

@@ -5,10 +5,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { DEMO_SENDER_PROFILE_ID } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 import { mapperFields } from './loadOptions';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const templateRef = (templateId: string) => ({ __rl: true, mode: 'list', value: templateId });
 /** What the editor asks when the builder opens "Recipients and Variables". */

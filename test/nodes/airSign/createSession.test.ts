@@ -5,9 +5,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { ann, simple, uploaded } from './createSessionParams';
-import { apiRequests, runAirSign, useSandbox } from './helpers';
+import { apiRequests, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 

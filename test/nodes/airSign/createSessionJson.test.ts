@@ -7,15 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ann, blockDoc, jsonMode, simple, uploaded } from './createSessionParams';
 import {
 	apiRequests,
+	tokenCredential,
 	recordSleeps,
 	runAirSign,
 	startStub,
-	tokenCredential,
-	useSandbox,
 	type StubServer,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 

@@ -4,9 +4,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, runAirSign, tokenCredential, useSandbox } from './helpers';
+import { apiRequests, tokenCredential, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,

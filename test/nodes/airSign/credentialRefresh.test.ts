@@ -7,21 +7,21 @@ import { describe, expect, it } from 'vitest';
 import {
 	apiRequests,
 	clientCredential,
-	getManyParams,
 	pdf,
+	getManyParams,
+	tokenRequests,
 	runAirSign,
 	seedSessions,
 	sendParams,
-	tokenRequests,
 	uploadParams,
-	useSandbox,
+	useAirSign,
 } from './helpers';
 
 /** 401 answers per expired token on the engine under test (test/harness/engine.ts). */
 const STALE = engineDifferences.unauthorizedPerRenewal;
 
 // Tokens live 60 s on the sandbox clock, which is frozen and moved by the tests.
-const ctx = useSandbox({ tokenTtlSeconds: 60, now: '2025-06-16T00:00:00Z' });
+const ctx = useAirSign({ tokenTtlSeconds: 60, now: '2025-06-16T00:00:00Z' });
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 
 describe('client credentials: tokens renewed during long runs', () => {

@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
 import {
-	getManyParams,
 	pdf,
+	getManyParams,
+	tokenCredential,
 	runAirSign,
 	sendParams,
-	tokenCredential,
 	uploadParams,
-	useSandbox,
+	useAirSign,
 } from './helpers';
 
 /**
@@ -21,7 +21,7 @@ import {
  * not know: the node still says what the status means for that operation, shows the status or
  * the code, and puts AirSign's own message beside it. (The known codes have their own tests.)
  */
-const ctx = useSandbox();
+const ctx = useAirSign();
 const AIRSIGN_SAYS = 'AirSign says so';
 const UNKNOWN_CODE = 'SOMETHING_NEW';
 

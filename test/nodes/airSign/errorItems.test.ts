@@ -6,9 +6,9 @@ import type { INodeTypeData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { runAirSign, sendParams, uploadParams, useSandbox } from './helpers';
+import { runAirSign, sendParams, uploadParams, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 

@@ -8,20 +8,20 @@ import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign
 import {
 	apiRequests,
 	closedPort,
-	getManyParams,
 	pdf,
+	getManyParams,
+	tokenCredential,
 	recordSleeps,
 	runAirSign,
 	sendParams,
 	startStub,
-	tokenCredential,
-	uploadParams,
-	useSandbox,
 	type StubAnswer,
 	type StubServer,
+	uploadParams,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 

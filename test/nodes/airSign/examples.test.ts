@@ -14,10 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { createPollingHarness, createTestEnvironment } from '../../harness';
-import { useSandbox as useTriggerSandbox } from '../airSignTrigger/helpers';
-import { pdf, runAirSign, useSandbox } from './helpers';
+import { T0 } from '../airSignTrigger/helpers';
+import { pdf, runAirSign, useAirSign } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const ctx = useSandbox({ seedDemoData: true });
+const ctx = useAirSign({ seedDemoData: true });
 
 interface ExampleNode {
 	name: string;
@@ -141,7 +142,7 @@ describe('examples of the new operations', () => {
  * whole, with the Set node after the trigger.
  */
 describe('examples of the trigger events', () => {
-	const getSandbox = useTriggerSandbox({ seedDemoData: true });
+	const getSandbox = useSandbox({ now: T0, followClock: true, seedDemoData: true });
 
 	function exampleTrigger(file: string) {
 		const wf = example(file);

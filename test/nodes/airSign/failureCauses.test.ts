@@ -11,16 +11,16 @@ import { asNodeError } from '../../../nodes/AirSign/errors/nodeError';
 import {
 	clientCredential,
 	closedPort,
-	getManyParams,
 	pdf,
+	getManyParams,
+	tokenCredential,
 	recordSleeps,
 	runAirSign,
 	sendParams,
 	startStub,
-	tokenCredential,
-	uploadParams,
-	useSandbox,
 	type StubServer,
+	uploadParams,
+	useAirSign,
 } from './helpers';
 
 /**
@@ -28,7 +28,7 @@ import {
  * On the engine of n8n 2.41 the error carries the cause; on n8n 1.x's engine (n8n-workflow 1.x,
  * which has no such field) the same error comes without it, and everything else is the same.
  */
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const declaresCauses = ENGINE === 'n8n-2';

@@ -8,9 +8,9 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { binaryItem } from '../../harness';
-import { apiRequests, runAirSign, useSandbox } from './helpers';
+import { apiRequests, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const FORBIDDEN = /TypeError|undefined|\[object Object\]/;
 

@@ -7,9 +7,9 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 describe('fuzz findings: days that do not exist', () => {
 	it('Create From Template: a date variable of 2025-02-30 is refused, not sent as 2025-03-02', async () => {

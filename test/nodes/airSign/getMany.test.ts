@@ -3,9 +3,9 @@ import '../../harness';
 import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, getManyParams, runAirSign, seedSessions, useSandbox } from './helpers';
+import { apiRequests, getManyParams, runAirSign, seedSessions, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: paging', () => {

@@ -8,10 +8,10 @@ import {
 	recordSleeps,
 	runAirSign,
 	seedSessions,
-	useSandbox,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 let restoreSleep: (() => void) | undefined;

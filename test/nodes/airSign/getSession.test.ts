@@ -5,9 +5,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
-import { apiRequests, recordSleeps, runAirSign, sendParams, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, sendParams, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({

@@ -17,17 +17,13 @@ import { Logger } from '@n8n/backend-common';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
+import { beforeEach, vi } from 'vitest';
 
 import { sleepModule } from '../../harness/engine';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import {
-	startSandbox,
-	type RequestLogEntry,
-	type Sandbox,
-	type SandboxOptions,
-} from '../../../sandbox';
+import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../../sandbox';
+import { useSandbox } from '../../harness/sandbox';
 
 export interface TestContext {
 	sandbox: Sandbox;
@@ -36,17 +32,18 @@ export interface TestContext {
 	cred: CredentialRef;
 }
 
-/** One sandbox for the file (reset before every test) and a fresh n8n instance per test. */
-export function useSandbox(options: SandboxOptions = {}): TestContext {
-	const ctx = {} as TestContext;
-	beforeAll(async () => {
-		ctx.sandbox = await startSandbox({ seedDemoData: false, ...options });
-	});
-	afterAll(async () => {
-		await ctx.sandbox?.close();
-	});
+/**
+ * The file's sandbox (useSandbox, without demo data unless asked) and, per test, a fresh n8n
+ * instance with the demo organisation's access-token credential.
+ */
+export function useAirSign(options: SandboxOptions = {}): TestContext {
+	const sandbox = useSandbox({ seedDemoData: false, ...options });
+	const ctx = {
+		get sandbox() {
+			return sandbox();
+		},
+	} as TestContext;
 	beforeEach(async () => {
-		ctx.sandbox.reset();
 		ctx.env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 		ctx.cred = await ctx.env.addCredential('airSignApi', {
 			authentication: 'accessToken',

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 import { MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 const recipients = [{ name: 'Ann Signer', email: 'ann@example.com' }];
 

@@ -3,10 +3,10 @@ import '../../harness';
 import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, seedSessions, useSandbox } from './helpers';
+import { apiRequests, seedSessions, useAirSign } from './helpers';
 import { listSearch } from './loadOptions';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 describe('Session locator: From List', () => {
 	it('one List Sessions request per search: searched by name on AirSign, newest update first, 100 a page', async () => {

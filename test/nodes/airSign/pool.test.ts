@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 const recipients = [{ name: 'Ann Signer', email: 'ann@example.com' }];
 

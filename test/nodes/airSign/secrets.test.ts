@@ -7,19 +7,19 @@ import {
 	captureOutput,
 	clientCredential,
 	closedPort,
-	getManyParams,
 	pdf,
+	getManyParams,
+	tokenCredential,
 	recordSleeps,
 	runAirSign,
 	sendParams,
 	serialise,
-	tokenCredential,
-	uploadParams,
-	useSandbox,
 	type TestContext,
+	uploadParams,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const UNKNOWN = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const WRONG_TOKEN = 'wrong-token-SECRET-a1b2c3d4e5';

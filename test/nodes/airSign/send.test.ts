@@ -4,9 +4,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
-import { apiRequests, runAirSign, sendParams, tokenCredential, useSandbox } from './helpers';
+import { apiRequests, tokenCredential, runAirSign, sendParams, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 const recipients = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },

@@ -3,9 +3,9 @@ import '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, tokenCredential, useSandbox } from './helpers';
+import { apiRequests, tokenCredential, recordSleeps, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const recipients = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },

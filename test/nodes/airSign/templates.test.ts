@@ -3,9 +3,9 @@ import '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useSandbox } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const getManyParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'template',
 	operation: 'getMany',

@@ -3,9 +3,9 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { apiRequests, runAirSign, sendParams, useSandbox } from './helpers';
+import { apiRequests, runAirSign, sendParams, useAirSign } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 /** The node as n8n runs it for an AI agent: the same node, its type named "<node>Tool". */
 function asTool(): AirSign {

@@ -7,14 +7,14 @@ import { describe, expect, it } from 'vitest';
 import {
 	apiRequests,
 	pdf,
+	tokenCredential,
 	runAirSign,
 	startStub,
-	tokenCredential,
 	uploadParams,
-	useSandbox,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 const MIB7 = 7 * 1024 * 1024;
 
 describe('Upload File', () => {

@@ -14,15 +14,15 @@ import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import {
 	apiRequests,
 	pdf,
+	tokenCredential,
 	recordSleeps,
 	runAirSign,
 	startStub,
-	tokenCredential,
 	uploadParams,
-	useSandbox,
+	useAirSign,
 } from './helpers';
 
-const ctx = useSandbox();
+const ctx = useAirSign();
 
 describe.each(['default', 'filesystem'] as const)(
 	'streamed upload, binary mode %s',

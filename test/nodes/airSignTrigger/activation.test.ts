@@ -4,9 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { line, listRequests, newTrigger, savedTrigger, useSandbox } from './helpers';
+import { T0, line, listRequests, newTrigger, savedTrigger } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const HOUR = 3_600_000;
 
 const two = [

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import {
+	T0,
 	createMany,
 	demoSessions,
 	drain,
@@ -13,11 +14,10 @@ import {
 	listRequests,
 	newTrigger,
 	pollAndRecord,
-	T0,
-	useSandbox,
 } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 

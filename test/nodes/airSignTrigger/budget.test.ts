@@ -6,16 +6,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { Sandbox } from '../../../sandbox';
-import {
-	demoSessions,
-	Ledger,
-	listRequests,
-	newTrigger,
-	pollAndRecord,
-	useSandbox,
-} from './helpers';
+import { T0, demoSessions, Ledger, listRequests, newTrigger, pollAndRecord } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** When, in each hour of its budget window, another workflow lists sessions (the last one late). */

@@ -5,13 +5,13 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
-import { listRequests, newTrigger, T0, useSandbox } from './helpers';
+import { T0, listRequests, newTrigger } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
 /** Where the user tried the trigger out (n8n's clock follows this one's)… */
-const getTrial = useSandbox();
+const getTrial = useSandbox({ now: T0, followClock: true });
 /** …and the AirSign they move the credential to, a service of its own. */
-const getReal = useSandboxPerFile({ now: T0 });
+const getReal = useSandbox({ now: T0 });
 
 /** Both services' clocks move together, past the trigger's settling window. */
 function advance(trial: Sandbox, real: Sandbox, ms = 5_000): void {

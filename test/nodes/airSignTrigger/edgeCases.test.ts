@@ -2,9 +2,10 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { Ledger, listRequests, newTrigger, pollAndRecord, T0, useSandbox } from './helpers';
+import { T0, Ledger, listRequests, newTrigger, pollAndRecord } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 describe('AirSign Trigger: activation with several sessions at the newest instant', () => {
 	it.each(['ms', 's'] as const)(

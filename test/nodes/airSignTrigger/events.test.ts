@@ -2,9 +2,10 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { line, listRequests, newTrigger, readyTrigger, two, useSandbox } from './helpers';
+import { T0, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const HOUR = 3_600_000;
 
 describe('AirSign Trigger events (version 2): one transition at a time', () => {

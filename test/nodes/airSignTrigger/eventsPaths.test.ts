@@ -2,18 +2,11 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import {
-	ALL_EVENTS,
-	line,
-	listRequests,
-	newTrigger,
-	readyTrigger,
-	two,
-	useSandbox,
-} from './helpers';
+import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
 import { schedulerTrigger } from './scheduler';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const HOUR = 3_600_000;
 
 describe.each([

@@ -5,16 +5,17 @@ import { describe, expect, it } from 'vitest';
 
 import { SESSION_STATUSES } from '../../../sandbox';
 import {
+	T0,
 	ALL_EVENTS as ALL,
 	listRequests,
 	prng,
-	SEED,
 	savedTrigger,
+	SEED,
 	SOAK_TIMEOUT_MS,
-	useSandbox,
 } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 const EVENT_TRANSITIONS = 10_000;
 

@@ -4,13 +4,14 @@ import { ENGINE } from '../../harness/engine';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { newTrigger, useSandbox } from './helpers';
+import { T0, newTrigger } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
 /**
  * The trigger's errors declare their cause too (n8n-workflow 2.41's `failure`, which n8n's poll
  * scheduler is to back off by); on n8n 1.x's engine they come without it, otherwise the same.
  */
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const SESSIONS = '/api/v1/Sessions';
 const declaresCauses = ENGINE === 'n8n-2';
 

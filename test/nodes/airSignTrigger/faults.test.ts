@@ -5,16 +5,17 @@ import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
 import {
+	T0,
 	demoSessions,
 	drain,
 	Ledger,
 	listRequests,
 	newTrigger,
 	pollAndRecord,
-	useSandbox,
 } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const SESSIONS = '/api/v1/Sessions';
 
 async function activate(sandbox: Sandbox, options: Parameters<typeof newTrigger>[1] = {}) {

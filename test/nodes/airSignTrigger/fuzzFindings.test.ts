@@ -6,9 +6,10 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { demoSessions, drain, key, Ledger, newTrigger, useSandbox } from './helpers';
+import { T0, demoSessions, drain, key, Ledger, newTrigger } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const SESSIONS = '/api/v1/Sessions';
 
 describe('fuzz findings: List Sessions answers with an unreadable session', () => {

@@ -7,45 +7,15 @@ import {
 } from '../../harness';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
-import { seededRandom, type Sandbox, type SandboxOptions, type Session } from '../../../sandbox';
-import { useSandbox as useSandboxPerFile } from '../../sandbox/helpers';
+import { seededRandom, type Sandbox, type Session } from '../../../sandbox';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
-
-/**
- * One sandbox per test file, its clock frozen at T0, reset before each test. n8n's clock
- * (`Date` in this process, timers untouched) follows the sandbox's: the trigger decides on its
- * own clock when AirSign's budget window resets, as it must in production, and the tests move
- * both clocks together through virtual hours.
- */
-export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
-	const getSandbox = useSandboxPerFile({ now: T0, ...options });
-	beforeEach(() => followSandboxClock(getSandbox()));
-	afterEach(() => {
-		vi.useRealTimers();
-	});
-	return getSandbox;
-}
-
-const followed = new WeakSet<object>();
-
-function followSandboxClock(sandbox: Sandbox): void {
-	vi.useFakeTimers({ toFake: ['Date'], now: sandbox.clock.now() });
-	if (followed.has(sandbox.clock)) return;
-	followed.add(sandbox.clock);
-	// `advance` goes through `set`, so both move n8n's clock along.
-	const set = sandbox.clock.set.bind(sandbox.clock);
-	sandbox.clock.set = (time) => {
-		set(time);
-		if (vi.isFakeTimers()) vi.setSystemTime(sandbox.clock.now());
-	};
-}
 
 export interface TriggerOptions {
 	filters?: IDataObject;

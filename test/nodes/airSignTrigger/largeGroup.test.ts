@@ -4,9 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox, Session } from '../../../sandbox';
-import { ALL_EVENTS, listRequests, savedTrigger, two, useSandbox } from './helpers';
+import { T0, ALL_EVENTS, listRequests, savedTrigger, two } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 const GROUP = 2_500;
 const MINUTE = 60_000;

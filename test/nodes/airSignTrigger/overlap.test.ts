@@ -3,9 +3,10 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { listRequests, newTrigger, useSandbox } from './helpers';
+import { T0, listRequests, newTrigger } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 /**
  * Holds the first List Sessions request until `release()`: AirSign is slow, and the poll of one tick

@@ -3,17 +3,11 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import {
-	demoSessions,
-	Ledger,
-	listRequests,
-	newTrigger,
-	type PollHooks,
-	useSandbox,
-} from './helpers';
+import { T0, demoSessions, Ledger, listRequests, newTrigger, type PollHooks } from './helpers';
 import { schedulerTrigger } from './scheduler';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 const SESSIONS = '/api/v1/Sessions';
 const MINUTE = 60_000;
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { SESSION_STATUSES } from '../../../sandbox';
 import {
+	T0,
 	demoSessions,
 	key,
 	Ledger,
@@ -13,10 +14,10 @@ import {
 	prng,
 	SEED,
 	SOAK_TIMEOUT_MS,
-	useSandbox,
 } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 const TOTAL_UPDATES = 10_000;
 const MAX_5XX = 10; // each costs the trigger's 500 ms retry pause

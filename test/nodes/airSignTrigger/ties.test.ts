@@ -4,16 +4,17 @@ import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
 import {
+	T0,
 	demoSessions,
 	drain,
 	Ledger,
 	listRequests,
 	newTrigger,
 	pollAndRecord,
-	useSandbox,
 } from './helpers';
+import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox();
+const getSandbox = useSandbox({ now: T0, followClock: true });
 
 type Combo = { inclusive: boolean; precision: 'ms' | 's'; tieOrder: 'id' | 'random' };
 const combos: Combo[] = [];

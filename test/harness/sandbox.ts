@@ -1,0 +1,50 @@
+/**
+ * The tests' one sandbox helper: an in-process sandbox per test file, reset before each test, read
+ * through the returned function. Sandbox tests, node tests and fuzz tests all start theirs here.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+
+export interface UseSandboxOptions extends SandboxOptions {
+	/**
+	 * n8n's clock (`Date` in this process, timers untouched) follows the sandbox's, frozen or moved:
+	 * the trigger decides on its own clock when AirSign's budget window resets, as it must in
+	 * production, and its tests move both clocks together through virtual hours.
+	 */
+	followClock?: boolean;
+}
+
+export function useSandbox({ followClock, ...options }: UseSandboxOptions = {}): () => Sandbox {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox(options);
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	const get = () => {
+		if (!sandbox) throw new Error('sandbox not started');
+		return sandbox;
+	};
+	beforeEach(() => {
+		get().reset();
+		if (followClock) followSandboxClock(get());
+	});
+	if (followClock) afterEach(() => vi.useRealTimers());
+	return get;
+}
+
+const followed = new WeakSet<object>();
+
+function followSandboxClock(sandbox: Sandbox): void {
+	vi.useFakeTimers({ toFake: ['Date'], now: sandbox.clock.now() });
+	if (followed.has(sandbox.clock)) return;
+	followed.add(sandbox.clock);
+	// `advance` goes through `set`, so both move n8n's clock along.
+	const set = sandbox.clock.set.bind(sandbox.clock);
+	sandbox.clock.set = (time) => {
+		set(time);
+		if (vi.isFakeTimers()) vi.setSystemTime(sandbox.clock.now());
+	};
+}
