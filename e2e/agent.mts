@@ -16,6 +16,11 @@
 //   o. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
 //      execution waits for approval → the test approves → Send: the recipients are emailed only
 //      after the approval. (agentContractAssistant.mts)
+//   r. an MCP client (the official @modelcontextprotocol/sdk) reaches two AirSign tools through a
+//      published workflow with n8n's MCP Server Trigger: lists them, gets simplified sessions, and
+//      a Send of a session that is not a draft answers NOT_A_DRAFT in words. (agentMcp.mts)
+//   s. an agent reads Get Many with Output Simplified and Selected Fields and sends the drafts it
+//      found by their sessionId, not their pending namesakes. (agentOutput.mts)
 // Exit 1 on any failure.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +28,8 @@ import { PROFILE, installN8n } from './install-n8n.mts';
 import { checkContractAssistant } from './agentContractAssistant.mts';
 import { checkModelList } from './agentModelList.mts';
 import type { AgentCheckContext, AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
+import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
+import { OUTPUT_WORKFLOW_ID, checkOutput, outputWorkflow } from './agentOutput.mts';
 import { checkTools, toolsWorkflow } from './agentTools.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
 import { createChecks } from './lib/checks.mts';
@@ -30,6 +37,7 @@ import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi.mts';
 import { loadExamples, sandboxCredential } from './lib/fixtures.mts';
 import {
 	activateWorkflow,
+	activateWorkflowAsEditor,
 	getFreePort,
 	importCredential,
 	importWorkflow,
@@ -85,19 +93,25 @@ async function main() {
 		fake = await startFakeOpenAi({ scripts: SCRIPTS, apiKey: FAKE_OPENAI_API_KEY, log });
 		log(`scripted OpenAI-compatible server on ${fake.baseUrl}`);
 		await step('package installed', () => installPackageIntoN8n(userFolder, tarball));
-		await step('credentials + 2 workflows imported, both activated', async () => {
+		await step('credentials + 4 workflows imported, 2 activated', async () => {
 			await importCredential(userFolder, [
 				sandboxCredential(sandbox!.url),
 				openAiCredential(fake!.baseUrl),
+				mcpCredential,
 			]);
 			const tools = toolsWorkflow(example);
-			await importWorkflow(userFolder, [tools, example]);
+			await importWorkflow(userFolder, [tools, example, outputWorkflow(tools), mcpWorkflow()]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
 		instance = (await step('n8n start', () =>
 			startN8n({ userFolder, env: AGENT_ENV }),
 		)) as N8nInstance;
 		const { cookie } = await setupOwner(instance.url);
+		// published as a user does, with the editor's switch: no n8n command to wait for
+		await step('2 more workflows published from the editor', async () => {
+			for (const id of [OUTPUT_WORKFLOW_ID, MCP_WORKFLOW_ID])
+				await activateWorkflowAsEditor(instance!.url, cookie, id);
+		});
 		const context: AgentCheckContext = { sandbox, fake, instance, cookie, example, log };
 		await check(
 			'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
@@ -109,6 +123,14 @@ async function main() {
 		);
 		await check('p. the OpenAI Chat Model’s model list comes from the server', () =>
 			checkModelList(context),
+		);
+		await check(
+			'r. an MCP client (@modelcontextprotocol/sdk) lists and calls the AirSign tools through the MCP Server Trigger',
+			() => checkMcp(context),
+		);
+		await check(
+			's. an agent reads Output Simplified and Selected Fields and sends the drafts it found',
+			() => checkOutput(context),
 		);
 	} finally {
 		if (instance) log(`n8n stopped (${describeExit(await instance.stop())})`);
@@ -132,5 +154,5 @@ for (const r of results)
 	console.log(
 		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
 	);
-const failed = fatal || results.length < 3 || results.some((r) => !r.ok);
+const failed = fatal || results.length < 5 || results.some((r) => !r.ok);
 process.exit(failed ? 1 : 0);

@@ -5,27 +5,24 @@
 // and reminds its next signer. Checked: the sandbox saw exactly those requests, the outbox exactly
 // that reminder, and what each tool handed back to the model is small, readable and free of secrets.
 import assert from 'node:assert/strict';
-import type { NodeConnectionType } from 'n8n-workflow';
 import { JANE, TOOLS_TEST_MODEL } from './lib/agentScripts.mts';
-import { toolRounds } from './lib/fakeOpenAi.mts';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
-import { PACKAGE_NAME, postToWebhook } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
-	RUN_TIMEOUT_MS,
+	aiInto,
+	airSignTool,
+	apiRequests,
+	askAgent,
 	assertModelSafe,
 	excerpt,
+	fromAI,
+	sessionIdFromAI,
 	type AgentCheckContext,
 	type AgentNode,
 	type AgentWorkflow,
 	type OutboxMail,
-	type SandboxRequest,
 } from './agentShared.mts';
 
 const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
-const AIRSIGN_CRED = { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } };
-const fromAI = (key: string, description: string) =>
-	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
 
 /** Check n's workflow: a webhook → an agent with four AirSign tools and the tools-test model. */
 export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
@@ -40,20 +37,9 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 		responsesApiEnabled: false,
 		options: {},
 	};
-	const tool = (n: number, name: string, parameters: Record<string, unknown>): AgentNode => ({
-		id: id(n),
-		name,
-		type: `${PACKAGE_NAME}.airSignTool`,
-		typeVersion: 1,
-		position: [200 * n, 240],
-		parameters: { ...parameters, options: {} },
-		credentials: AIRSIGN_CRED,
-	});
-	const sessionId = {
-		__rl: true,
-		mode: 'id',
-		value: fromAI('sessionId', 'The sessionId of the session'),
-	};
+	const tool = (n: number, name: string, parameters: Record<string, unknown>): AgentNode =>
+		airSignTool(id(n), name, [200 * n, 240], parameters);
+	const sessionId = sessionIdFromAI();
 	const nodes: AgentNode[] = [
 		{
 			id: id(1),
@@ -99,7 +85,7 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 			recipientEmail: fromAI('recipientEmail', 'The email of the recipient to remind'),
 		}),
 	];
-	const ai = (type: NodeConnectionType) => ({ [type]: [[{ node: 'Agent', type, index: 0 }]] });
+	const ai = (type: 'ai_tool' | 'ai_languageModel') => aiInto('Agent', type);
 	return {
 		id: 'AirSignE2eAgent01',
 		name: 'e2e: agent with AirSign tools',
@@ -118,12 +104,8 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 }
 
 /** Check n; resolves its summary line. */
-export async function checkTools({
-	sandbox,
-	fake,
-	instance,
-	log,
-}: AgentCheckContext): Promise<string> {
+export async function checkTools(context: AgentCheckContext): Promise<string> {
+	const { sandbox, log } = context;
 	// a session waiting for two signatures, whose progress the model reads
 	const pending = await sandbox.createSession({
 		name: 'e2e agent – supplier agreement',
@@ -136,20 +118,13 @@ export async function checkTools({
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
 	const message = `Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`;
-	const res = await postToWebhook(
-		`${instance.url}/webhook/${TOOLS_WEBHOOK_PATH}`,
-		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
-		{ timeoutMs: RUN_TIMEOUT_MS },
+	const { answer, last, rounds } = await askAgent(
+		context,
+		TOOLS_WEBHOOK_PATH,
+		TOOLS_TEST_MODEL,
+		message,
 	);
-	const answer = await res.text();
-	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
-	const last = fake
-		.exchanges()
-		.filter((e) => e.model === TOOLS_TEST_MODEL)
-		.at(-1);
-	assert.ok(last, 'the model was never asked');
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
 
 	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
 	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
@@ -160,13 +135,6 @@ export async function checkTools({
 		'Send_invitation',
 		'Session_progress',
 	]);
-	// What the model called and what each tool handed back.
-	const rounds = toolRounds(last.conversation);
-	// every call of the last request was answered (assertModelSafe checks it below)
-	for (const r of rounds)
-		log(
-			`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(r.result as string, 700)}`,
-		);
 	// Each reads its operation's agent text (the Description's default), not the short action, also
 	// the three saved with descriptionType 'auto' (Session progress, and the example's two).
 	assert.deepEqual(
@@ -210,11 +178,8 @@ export async function checkTools({
 	assert.match(answer, /reminded kim@example\.com/, `the agent's answer: ${answer}`);
 
 	// The sandbox saw exactly these requests: the bad draft sent none.
-	const requests = (await sandbox.requests()).map(
-		(r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`,
-	);
-	log(`sandbox requests: ${requests.join(', ')}`);
-	const api = requests.filter((r: string) => !r.startsWith('POST /oidc/token'));
+	const api = await apiRequests(sandbox);
+	log(`sandbox API requests: ${api.join(', ')}`);
 	assert.deepEqual(api, [
 		'GET /api/v1/Templates 200',
 		'POST /api/v1/SessionFromTemplate 200',

@@ -216,7 +216,7 @@ try {
 						{ AIRSIGN_E2E_N8N: profile },
 					);
 					summary.push({
-						name: `agent checks n, o, p on ${N8N_PROFILES[profile].label} (e2e/agent.mts)`,
+						name: `agent checks n, o, p, r, s on ${N8N_PROFILES[profile].label} (e2e/agent.mts)`,
 						ok: r.code === 0,
 						s: r.ms / 1000,
 					});

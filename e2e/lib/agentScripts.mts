@@ -22,12 +22,14 @@ export function openAiCredential(baseUrl: string) {
 /** The model names the scripts answer to. */
 export const CONTRACT_ASSISTANT_MODEL = 'gpt-4.1-mini';
 export const TOOLS_TEST_MODEL = 'airsign-tools-e2e';
+export const OUTPUT_TEST_MODEL = 'airsign-output-e2e';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** The fields of a tool's output item that the scripts read. */
-interface ToolItem {
+export interface ToolItem {
 	name?: unknown;
+	status?: unknown;
 	templateId?: string;
 	id?: string;
 	sessionId?: string;
@@ -44,7 +46,7 @@ function parseJson(text: string | undefined): unknown {
 }
 
 /** Items a tool handed back: n8n passes the node's output items' JSON (an array, or one object). */
-function items(result: string | undefined): ToolItem[] {
+export function items(result: string | undefined): ToolItem[] {
 	const parsed = parseJson(result);
 	if (Array.isArray(parsed)) return parsed as ToolItem[];
 	return parsed && typeof parsed === 'object' ? [parsed as ToolItem] : [];
@@ -143,7 +145,37 @@ export function toolsTestScript(conversation: Conversation): Turn {
 	};
 }
 
+/**
+ * The Output test: the user names two sessions in quotes, each with a draft and a pending session of
+ * that name. The first is looked up with Find sessions (Output Simplified), the second with Session
+ * statuses (Output Selected Fields: name, status); each time the model sends the one whose status
+ * is draft, by the sessionId it was handed, and never the other.
+ */
+export function outputTestScript(conversation: Conversation): Turn {
+	const done = rounds(conversation);
+	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
+	const wanted = [...user.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+	const lookups = ['Find_sessions', 'Session_statuses'];
+	const sends = done.filter((r) => r.name.startsWith('Send'));
+	const step = sends.length;
+	if (step >= wanted.length)
+		return { text: `Sent ${sends.map((r) => (r.args as ToolItem).sessionId).join(' and ')}.` };
+	const lookup = done.find((r) => r.name.startsWith(lookups[step]));
+	if (!lookup)
+		return {
+			toolCalls: [
+				{ name: toolNamed(conversation, lookups[step]), args: { nameContains: wanted[step] } },
+			],
+		};
+	const draft = items(lookup.result).find((s) => s.name === wanted[step] && s.status === 'draft');
+	if (!draft?.sessionId) return { text: `No draft named "${wanted[step]}" in: ${lookup.result}` };
+	return {
+		toolCalls: [{ name: toolNamed(conversation, 'Send'), args: { sessionId: draft.sessionId } }],
+	};
+}
+
 export const SCRIPTS: Record<string, Script> = {
 	[CONTRACT_ASSISTANT_MODEL]: contractAssistantScript,
 	[TOOLS_TEST_MODEL]: toolsTestScript,
+	[OUTPUT_TEST_MODEL]: outputTestScript,
 };
