@@ -1,18 +1,26 @@
-// `npm run check` (what .ci/run runs): the unit stage, then the real-n8n tiers, in order, each with
-// the terminal to itself. Stops at the first stage that fails, with its exit code. At the end it
-// prints how long each stage took, and fails if the run changed the files git tracks or added new
-// ones (pictures and figures are written by their own commands: CONTRIBUTING).
-import { execFileSync, spawn } from 'node:child_process';
+// `npm run check` (what .ci/run runs): the unit stage, then the real-n8n tiers. What mostly waits
+// runs beside other work: what the tiers install (e2e/prepare.mts: both n8n versions, Verdaccio,
+// Debian packages) beside the unit stage; then the package is packed once and the end-to-end, UI
+// and queue-mode tiers run side by side, each its own n8n, ports and folders. Their output goes to
+// .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
+// Stops at the first job that fails, with its exit code (the others are stopped). At the end it
+// prints each job's time, and fails if the run changed the files git tracks or added new ones
+// (pictures and figures are written by their own commands: CONTRIBUTING).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isInstalled } from '../e2e/n8n-installation.mts';
+import { packPackage } from '../e2e/lib/n8nPackage.mts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
-const STAGES: [name: string, script: string, args?: string[]][] = [
-	['unit (build, typecheck, lint, scan, test, bench smoke)', 'check:unit'],
-	['end-to-end (real n8n 2.x and 1.x)', 'test:e2e'],
-	['UI (the editor in chromium)', 'test:ui'],
-	['scale (queue mode, short)', 'test:scale', ['--short']],
+const LOG_DIR = path.join(REPO_ROOT, '.cache', 'check');
+const e2e = (file: string) => path.join(REPO_ROOT, 'e2e', file);
+const TIERS = [
+	'end-to-end (real n8n 2.x and 1.x)',
+	'UI (the editor in chromium)',
+	'scale (queue mode, short)',
 ];
 
 const git = (...args: string[]) =>
@@ -29,43 +37,178 @@ function treeState(): string | undefined {
 	}
 }
 
-function run(script: string, args: string[]): Promise<number> {
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const child = spawn(npm, ['run', script, ...(args.length ? ['--', ...args] : [])], {
-		cwd: REPO_ROOT,
-		stdio: 'inherit',
-	});
-	return new Promise((resolve) =>
-		// a stage ended by a signal exits as a shell reports it: 128 + the signal's number
-		child.on('exit', (code, signal) =>
-			resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0)),
-		),
-	);
-}
-
 const minutes = (ms: number): string => {
 	const s = Math.round(ms / 1000);
 	return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 };
+const say = (msg: string) => process.stdout.write(`[check] ${msg}\n`);
+
+/** A child process of the run: its own process group, so that it can be stopped whole. */
+interface Job {
+	name: string;
+	child: ChildProcess;
+	/** Where its output goes; none: the terminal. */
+	log?: string;
+	t0: number;
+	/** Its exit code (a signal as a shell reports it: 128 + the signal's number). */
+	done: Promise<number>;
+	ms?: number;
+}
+const running = new Set<Job>();
+const stopped = new Set<Job>();
+/** The summary: a job's name, its time, how it ended. */
+const rows: [name: string, time: string, result: string][] = [];
+
+function start(name: string, command: string, args: string[], log?: string, env = {}): Job {
+	const out = log ? openSync(log, 'w') : 'inherit';
+	const child = spawn(command, args, {
+		cwd: REPO_ROOT,
+		env: { ...process.env, ...env },
+		stdio: ['ignore', out, out],
+		detached: true,
+	});
+	const job: Job = { name, child, log, t0: Date.now(), done: Promise.resolve(0) };
+	job.done = new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			job.ms = Date.now() - job.t0;
+			running.delete(job);
+			resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
+		}),
+	);
+	running.add(job);
+	return job;
+}
+const tsx = (file: string, args: string[] = []) => ['--import', 'tsx', file, ...args];
+
+/** Stops every job still running (SIGTERM to its group: each tier stops its n8n, services). */
+async function stopAll(signal: NodeJS.Signals = 'SIGTERM') {
+	const jobs = [...running];
+	for (const job of jobs) {
+		stopped.add(job);
+		say(`stopping ${job.name}`);
+		for (const [sig, delay] of [
+			[signal, 0],
+			['SIGKILL', 30_000],
+		] as const)
+			setTimeout(() => {
+				try {
+					process.kill(-Number(job.child.pid), sig);
+				} catch {
+					/* gone already */
+				}
+			}, delay).unref();
+	}
+	await Promise.all(jobs.map((job) => job.done));
+	for (const job of jobs) rows.push([job.name, minutes(job.ms!), 'stopped']);
+}
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+	process.once(sig, () => void stopAll(sig).then(() => process.exit(130)));
+
+/** Prints a job's log whole (or its tail, when it failed and the log is long). */
+function printLog(job: Job, code: number) {
+	if (!job.log) return;
+	const text = readFileSync(job.log, 'utf8');
+	const lines = text.trimEnd().split('\n');
+	const shown = code !== 0 && lines.length > 400 ? lines.slice(-400) : lines;
+	const head = `${job.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${minutes(job.ms!)}`;
+	process.stdout.write(
+		[
+			'',
+			`──── ${head} ─ its output${shown.length < lines.length ? `, last ${shown.length} lines` : ''} (${path.relative(REPO_ROOT, job.log)}) ────`,
+			...shown,
+			`──── end of ${job.name} ────`,
+			'',
+		].join('\n'),
+	);
+}
+
+/** Waits for the jobs; the first that fails stops the others. Resolves the first failure's code. */
+async function finish(jobs: Job[], quiet: Job[] = []): Promise<number> {
+	let failed = 0;
+	await Promise.all(
+		jobs.map(async (job) => {
+			const code = await job.done;
+			if (stopped.has(job)) return; // another failed: stopAll reports it
+			if (!quiet.includes(job) || code !== 0) printLog(job, code);
+			else say(`${job.name}: passed in ${minutes(job.ms!)}`);
+			rows.push([job.name, minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
+			if (code !== 0 && !failed) {
+				failed = code;
+				await stopAll();
+			}
+		}),
+	);
+	return failed;
+}
+
+async function main(): Promise<number> {
+	rmSync(LOG_DIR, { recursive: true, force: true });
+	mkdirSync(LOG_DIR, { recursive: true });
+	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
+	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
+	const prepare = start(
+		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
+		process.execPath,
+		tsx(e2e('prepare.mts')),
+		path.join(LOG_DIR, 'prepare.log'),
+	);
+	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
+	const unit = start(
+		'unit (build, typecheck, lint, scan, test, bench smoke)',
+		'npm',
+		['run', 'check:unit'],
+		undefined,
+		benchEnv,
+	);
+	let code = await finish([unit, prepare], [prepare]);
+	if (code) return code;
+	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
+	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
+		/^\[prepare\] installed: (.*) in (.*)$/gm,
+	))
+		rows.push([`  of which ${what}`, time, 'installed']);
+
+	// the unit stage has just built dist/: packed once, without building again, for every tier
+	const t0 = Date.now();
+	const { tarball } = await packPackage({ build: false });
+	rows.push(['npm pack, once for the tiers', minutes(Date.now() - t0), 'passed']);
+	try {
+		const tier = (name: string, file: string, args: string[], log: string) =>
+			start(
+				name,
+				process.execPath,
+				tsx(e2e(file), [...args, '--tarball', tarball]),
+				path.join(LOG_DIR, log),
+			);
+		const tiers = [
+			tier(TIERS[0], 'run.mts', [], 'e2e.log'),
+			tier(TIERS[1], 'ui.mts', [], 'ui.log'),
+			tier(TIERS[2], 'scale.mts', ['--short'], 'scale.log'),
+		];
+		say(`side by side: ${tiers.map((t) => t.name).join('; ')}; each printed when it ends`);
+		const progress = setInterval(
+			() =>
+				say(
+					`${minutes(Date.now() - tiers[0].t0)}: ${tiers.map((t) => `${t.name.split(' ')[0]} ${running.has(t) ? 'running' : 'done'}`).join(', ')}`,
+				),
+			60_000,
+		);
+		code = await finish(tiers);
+		clearInterval(progress);
+	} finally {
+		rmSync(path.dirname(tarball), { recursive: true, force: true });
+	}
+	return code;
+}
 
 const before = treeState();
 const t00 = Date.now();
-const times: [name: string, ms: number, result: string][] = [];
-let exitCode = 0;
-for (const [name, script, args = []] of STAGES) {
-	const t0 = Date.now();
-	const code = await run(script, args);
-	times.push([name, Date.now() - t0, code === 0 ? 'passed' : `FAILED (exit ${code})`]);
-	if (code !== 0) {
-		exitCode = code;
-		break;
-	}
-}
-const lines = times.map(
-	([name, ms, result]) => `  ${name.padEnd(56)} ${minutes(ms).padStart(12)}  ${result}`,
+let exitCode = await main();
+for (const tier of TIERS)
+	if (!rows.some(([name]) => name === tier)) rows.push([tier, '—', 'not run']);
+const lines = rows.map(
+	([name, time, result]) => `  ${name.padEnd(64)} ${time.padStart(12)}  ${result}`,
 );
-for (const [name] of STAGES.slice(times.length))
-	lines.push(`  ${name.padEnd(56)} ${'—'.padStart(12)}  not run`);
 if (exitCode === 0 && before !== undefined && treeState() !== before) {
 	exitCode = 1;
 	lines.push(
@@ -80,7 +223,7 @@ if (exitCode === 0 && before !== undefined && treeState() !== before) {
 process.stdout.write(
 	[
 		'',
-		`npm run check: ${exitCode === 0 ? 'passed' : 'FAILED'} in ${minutes(Date.now() - t00)}`,
+		`npm run check: ${exitCode === 0 ? 'passed' : 'FAILED'} in ${minutes(Date.now() - t00)} (the three tiers side by side)`,
 		...lines,
 		'',
 	].join('\n'),
