@@ -56,8 +56,8 @@ interface Job {
 }
 const running = new Set<Job>();
 const stopped = new Set<Job>();
-/** The summary: a job's name, its time, how it ended. */
-const rows: [name: string, time: string, result: string][] = [];
+/** The summary, in the order the jobs started: a job's name, then its time and how it ended. */
+const rows = new Map<string, [time: string, result: string]>();
 
 function start(name: string, command: string, args: string[], log?: string, env = {}): Job {
 	const out = log ? openSync(log, 'w') : 'inherit';
@@ -76,6 +76,7 @@ function start(name: string, command: string, args: string[], log?: string, env 
 		}),
 	);
 	running.add(job);
+	rows.set(name, ['—', 'running']);
 	return job;
 }
 const tsx = (file: string, args: string[] = []) => ['--import', 'tsx', file, ...args];
@@ -99,18 +100,21 @@ async function stopAll(signal: NodeJS.Signals = 'SIGTERM') {
 			}, delay).unref();
 	}
 	await Promise.all(jobs.map((job) => job.done));
-	for (const job of jobs) rows.push([job.name, minutes(job.ms!), 'stopped']);
+	for (const job of jobs) rows.set(job.name, [minutes(job.ms!), 'stopped']);
 }
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
 	process.once(sig, () => void stopAll(sig).then(() => process.exit(130)));
 
 /** Prints a job's log whole (or its tail, when it failed and the log is long). */
 function printLog(job: Job, code: number) {
-	if (!job.log) return;
+	const head = `${job.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${minutes(job.ms!)}`;
+	if (!job.log) {
+		say(head); // its output went to the terminal
+		return;
+	}
 	const text = readFileSync(job.log, 'utf8');
 	const lines = text.trimEnd().split('\n');
 	const shown = code !== 0 && lines.length > 400 ? lines.slice(-400) : lines;
-	const head = `${job.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${minutes(job.ms!)}`;
 	process.stdout.write(
 		[
 			'',
@@ -131,7 +135,7 @@ async function finish(jobs: Job[], quiet: Job[] = []): Promise<number> {
 			if (stopped.has(job)) return; // another failed: stopAll reports it
 			if (!quiet.includes(job) || code !== 0) printLog(job, code);
 			else say(`${job.name}: passed in ${minutes(job.ms!)}`);
-			rows.push([job.name, minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
+			rows.set(job.name, [minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
 			if (code !== 0 && !failed) {
 				failed = code;
 				await stopAll();
@@ -146,13 +150,6 @@ async function main(): Promise<number> {
 	mkdirSync(LOG_DIR, { recursive: true });
 	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
 	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
-	const prepare = start(
-		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
-		process.execPath,
-		tsx(e2e('prepare.mts')),
-		path.join(LOG_DIR, 'prepare.log'),
-	);
-	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
 	const unit = start(
 		'unit (build, typecheck, lint, scan, test, bench smoke)',
 		'npm',
@@ -160,18 +157,25 @@ async function main(): Promise<number> {
 		undefined,
 		benchEnv,
 	);
+	const prepare = start(
+		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
+		process.execPath,
+		tsx(e2e('prepare.mts')),
+		path.join(LOG_DIR, 'prepare.log'),
+	);
+	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
 	let code = await finish([unit, prepare], [prepare]);
 	if (code) return code;
 	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
 	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
 		/^\[prepare\] installed: (.*) in (.*)$/gm,
 	))
-		rows.push([`  of which ${what}`, time, 'installed']);
+		rows.set(`  of which ${what}`, [time, 'installed']);
 
 	// the unit stage has just built dist/: packed once, without building again, for every tier
 	const t0 = Date.now();
 	const { tarball } = await packPackage({ build: false });
-	rows.push(['npm pack, once for the tiers', minutes(Date.now() - t0), 'passed']);
+	rows.set('npm pack, once for the tiers', [minutes(Date.now() - t0), 'passed']);
 	try {
 		const tier = (name: string, file: string, args: string[], log: string) =>
 			start(
@@ -204,10 +208,9 @@ async function main(): Promise<number> {
 const before = treeState();
 const t00 = Date.now();
 let exitCode = await main();
-for (const tier of TIERS)
-	if (!rows.some(([name]) => name === tier)) rows.push([tier, '—', 'not run']);
-const lines = rows.map(
-	([name, time, result]) => `  ${name.padEnd(64)} ${time.padStart(12)}  ${result}`,
+for (const tier of TIERS) if (!rows.has(tier)) rows.set(tier, ['—', 'not run']);
+const lines = [...rows].map(
+	([name, [time, result]]) => `  ${name.padEnd(64)} ${time.padStart(12)}  ${result}`,
 );
 if (exitCode === 0 && before !== undefined && treeState() !== before) {
 	exitCode = 1;
