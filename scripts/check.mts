@@ -1,8 +1,8 @@
 // `npm run check` (what .ci/run runs): the unit stage, then the real-n8n tiers. What mostly waits
 // runs beside other work: what the tiers install (e2e/prepare.mts: both n8n versions, Verdaccio,
-// Debian packages) beside the unit stage; then the package is packed once and the end-to-end, UI
-// and queue-mode tiers run side by side, each its own n8n, ports and folders. Their output goes to
-// .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
+// Debian packages) beside the unit stage; then the package is packed once and the end-to-end,
+// queue-mode and UI tiers run two at a time, each its own n8n, ports and folders. Their output goes
+// to .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
 // Stops at the first job that fails, with its exit code (the others are stopped). At the end it
 // prints each job's time, and fails if the run changed the files git tracks or added new ones
 // (pictures and figures are written by their own commands: CONTRIBUTING).
@@ -19,8 +19,8 @@ const LOG_DIR = path.join(REPO_ROOT, '.cache', 'check');
 const e2e = (file: string) => path.join(REPO_ROOT, 'e2e', file);
 const TIERS = [
 	'end-to-end (real n8n 2.x and 1.x)',
-	'UI (the editor in chromium)',
 	'scale (queue mode, short)',
+	'UI (the editor in chromium)',
 ];
 
 const git = (...args: string[]) =>
@@ -126,23 +126,18 @@ function printLog(job: Job, code: number) {
 	);
 }
 
-/** Waits for the jobs; the first that fails stops the others. Resolves the first failure's code. */
-async function finish(jobs: Job[], quiet: Job[] = []): Promise<number> {
-	let failed = 0;
-	await Promise.all(
-		jobs.map(async (job) => {
-			const code = await job.done;
-			if (stopped.has(job)) return; // another failed: stopAll reports it
-			if (!quiet.includes(job) || code !== 0) printLog(job, code);
-			else say(`${job.name}: passed in ${minutes(job.ms!)}`);
-			rows.set(job.name, [minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
-			if (code !== 0 && !failed) {
-				failed = code;
-				await stopAll();
-			}
-		}),
-	);
-	return failed;
+let firstFailure = 0;
+/** Waits for a job and prints it; the first job that fails stops the others. */
+async function settle(job: Job, quiet = false): Promise<void> {
+	const code = await job.done;
+	if (stopped.has(job)) return; // another failed: stopAll reports it
+	if (quiet && code === 0) say(`${job.name}: passed in ${minutes(job.ms!)}`);
+	else printLog(job, code);
+	rows.set(job.name, [minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
+	if (code !== 0 && !firstFailure) {
+		firstFailure = code;
+		await stopAll();
+	}
 }
 
 async function main(): Promise<number> {
@@ -164,8 +159,8 @@ async function main(): Promise<number> {
 		path.join(LOG_DIR, 'prepare.log'),
 	);
 	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
-	let code = await finish([unit, prepare], [prepare]);
-	if (code) return code;
+	await Promise.all([settle(unit), settle(prepare, true)]);
+	if (firstFailure) return firstFailure;
 	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
 	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
 		/^\[prepare\] installed: (.*) in (.*)$/gm,
@@ -184,25 +179,31 @@ async function main(): Promise<number> {
 				tsx(e2e(file), [...args, '--tarball', tarball]),
 				path.join(LOG_DIR, log),
 			);
-		const tiers = [
-			tier(TIERS[0], 'run.mts', [], 'e2e.log'),
-			tier(TIERS[1], 'ui.mts', [], 'ui.log'),
-			tier(TIERS[2], 'scale.mts', ['--short'], 'scale.log'),
+		// Two at a time, in this order: the UI tier (a browser, 90 s for each action) starts when
+		// the first of the others ends, beside what is left of it (mostly waiting for polls).
+		const queue = [
+			() => tier(TIERS[0], 'run.mts', [], 'e2e.log'),
+			() => tier(TIERS[1], 'scale.mts', ['--short'], 'scale.log'),
+			() => tier(TIERS[2], 'ui.mts', [], 'ui.log'),
 		];
-		say(`side by side: ${tiers.map((t) => t.name).join('; ')}; each printed when it ends`);
+		say(`${TIERS.join('; ')}: two at a time, each printed when it ends`);
+		const t0 = Date.now();
 		const progress = setInterval(
 			() =>
 				say(
-					`${minutes(Date.now() - tiers[0].t0)}: ${tiers.map((t) => `${t.name.split(' ')[0]} ${running.has(t) ? 'running' : 'done'}`).join(', ')}`,
+					`${minutes(Date.now() - t0)}: ${TIERS.map((name) => `${name.split(' ')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
 				),
 			60_000,
 		);
-		code = await finish(tiers);
+		const lane = async () => {
+			for (let next; (next = queue.shift()) && !firstFailure; ) await settle(next());
+		};
+		await Promise.all([lane(), lane()]);
 		clearInterval(progress);
 	} finally {
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
-	return code;
+	return firstFailure;
 }
 
 const before = treeState();
@@ -226,7 +227,7 @@ if (exitCode === 0 && before !== undefined && treeState() !== before) {
 process.stdout.write(
 	[
 		'',
-		`npm run check: ${exitCode === 0 ? 'passed' : 'FAILED'} in ${minutes(Date.now() - t00)} (the three tiers side by side)`,
+		`npm run check: ${exitCode === 0 ? 'passed' : 'FAILED'} in ${minutes(Date.now() - t00)} (the tiers two at a time)`,
 		...lines,
 		'',
 	].join('\n'),
