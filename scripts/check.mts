@@ -168,9 +168,16 @@ async function main(): Promise<number> {
 		rows.set(`  of which ${what}`, [time, 'installed']);
 
 	// the unit stage has just built dist/: packed once, without building again, for every tier
-	const t0 = Date.now();
-	const { tarball } = await packPackage({ build: false });
-	rows.set('npm pack, once for the tiers', [minutes(Date.now() - t0), 'passed']);
+	const packT0 = Date.now();
+	const packed = await packPackage({ build: false }).catch((err: Error) => {
+		say(`npm pack FAILED: ${err.stack ?? err}`);
+	});
+	rows.set('npm pack, once for the tiers', [
+		minutes(Date.now() - packT0),
+		packed ? 'passed' : 'FAILED',
+	]);
+	if (!packed) return 1;
+	const { tarball } = packed;
 	try {
 		const tier = (name: string, file: string, args: string[], log: string) =>
 			start(
