@@ -1,10 +1,11 @@
 // `npm run test:e2e`: the end-to-end tier against a real n8n (see e2e/README.md).
 //
-//   npx tsx e2e/run.mts [--keep]
+//   npx tsx e2e/run.mts [--keep] [--tarball f.tgz]
 //
 // 1. installs the pinned n8n versions (e2e/n8n-profiles.mts) into .cache/n8n and .cache/n8n-1,
 //    side by side (once; reused afterwards)
-// 2. builds and packs this package once (the tarball npm users get)
+// 2. builds and packs this package once (the tarball npm users get); --tarball: this one instead
+//    (npm run check packs once for all its tiers)
 // 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
 //    ports:
 //      scenarios   e2e/scenarios.mts on n8n 2.41.3: the example workflows against the sandbox,
@@ -20,7 +21,7 @@
 //    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
 //    busy machine.
 // 4. prints a summary with timings; exits 1 if anything failed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,9 @@ import { describeExit, killTree } from './lib/proc.mts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const keep = process.argv.includes('--keep');
+const tarballArg = process.argv.includes('--tarball')
+	? path.resolve(process.argv[process.argv.indexOf('--tarball') + 1])
+	: undefined;
 // hard stop for any child (each bounds itself below this; four chains share the machine)
 const TIER_TIMEOUT_MS = 12 * 60_000;
 const t00 = Date.now();
@@ -167,14 +171,23 @@ try {
 		}),
 	);
 	const t0 = Date.now();
-	const { tarball, files } = await packPackage();
-	packDir = path.dirname(tarball);
+	// a given tarball's files as npm pack lists them (tar's paths lose their `package/`)
+	const { tarball, files } = tarballArg
+		? {
+				tarball: tarballArg,
+				files: execFileSync('tar', ['-tzf', tarballArg], { encoding: 'utf8' })
+					.trim()
+					.split('\n')
+					.map((f) => f.replace(/^package\//, '')),
+			}
+		: await packPackage();
+	if (!tarballArg) packDir = path.dirname(tarball);
 	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
 		(f: string) => !files.includes(f),
 	);
 	summary.push({
-		name: 'npm run build + npm pack',
+		name: tarballArg ? `the given ${path.basename(tarball)}` : 'npm run build + npm pack',
 		ok: !missing.length,
 		s: (Date.now() - t0) / 1000,
 		note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files`,

@@ -22,8 +22,17 @@ export const N8N_INSTALL_DIR = path.resolve(__dirname, '../../.cache/n8n');
 const NODES_BASE_DIR = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n-nodes-base');
 const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];
 
+/**
+ * Whether the install is complete (its marker is written last). Not while `npm run check` installs
+ * it beside the unit stage (AIRSIGN_N8N_INSTALLING): whether the smoke run would use it would then
+ * depend on which finishes first.
+ */
 export function isN8nInstalled(): boolean {
-	return existsSync(path.join(NODES_BASE_DIR, 'package.json'));
+	return (
+		!process.env.AIRSIGN_N8N_INSTALLING &&
+		existsSync(path.join(N8N_INSTALL_DIR, '.ready')) &&
+		existsSync(path.join(NODES_BASE_DIR, 'package.json'))
+	);
 }
 
 export interface N8nNodesBase {
