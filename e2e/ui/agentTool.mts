@@ -1,6 +1,8 @@
 // UI tier step 6: the AirSign tool in an AI Agent's tool list. n8n generates the tool from the
 // node's `usableAsTool`; its Description is prefilled with the agent text of the operation picked.
+// Saves the picture agent-tool-output (Output instead of Simplify).
 import type { Page } from 'playwright-core';
+import type { Shot } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
 import {
 	byTestId,
@@ -10,6 +12,7 @@ import {
 	fail,
 	openNodeCreatorFrom,
 	openWorkflow,
+	optionShows,
 } from './editor.mts';
 import { agentText } from './expected.mts';
 
@@ -18,7 +21,7 @@ import { agentText } from './expected.mts';
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const AGENT_VERSION = 3.1;
 
-export async function agentTool(page: Page, dev: DevUrls): Promise<void> {
+export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<void> {
 	const id = await createWorkflow(page, dev.n8nUrl, {
 		name: 'UI tier: an AI Agent',
 		nodes: [
@@ -56,6 +59,21 @@ export async function agentTool(page: Page, dev: DevUrls): Promise<void> {
 	await descriptionShows(page, agentText('session', 'send'));
 	await chooseOption(page, 'operation', 'Get');
 	await descriptionShows(page, agentText('session', 'get'));
+	// A tool chooses what the model receives with Output (Simplified on version 2), not Simplify.
+	await chooseOption(page, 'operation', 'Get Many');
+	await byTestId(ndv, 'parameter-input-limit').waitFor(); // Get Many's panel, not Get's
+	await optionShows(page, 'output', 'Simplified');
+	if (await byTestId(ndv, 'parameter-input-simplify').count())
+		fail('the tool shows Simplify beside Output');
+	await chooseOption(page, 'output', 'Selected Fields');
+	const fields = byTestId(ndv, 'parameter-input-fields');
+	await fields.waitFor();
+	// The picture without the picked select's focus and hover; a focused select keeps the Escape
+	// that closes the panel.
+	await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+	await page.mouse.move(1200, 600); // over the empty output pane
+	await fields.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+	await shot('agent-tool-output');
 	await closeNode(page);
 	await tool.waitFor();
 }

@@ -87,7 +87,7 @@ export async function runChecks({
 			() => sendEveryDraft(page, dev, sandbox, theme, shot),
 		],
 		["5. the trigger's Fetch Test Event shows a sample session", () => fetchTestEvent(page, dev)],
-		["6. the AirSign tool in an AI Agent's tool list", () => agentTool(page, dev)],
+		["6. the AirSign tool in an AI Agent's tool list", () => agentTool(page, dev, shot)],
 		[
 			'7. the AI agent example on the canvas (picture)',
 			() => agentWorkflowPicture(page, dev, shot),

@@ -150,6 +150,25 @@ export async function chooseOption(
 		.filter({ has: page.getByText(optionText, { exact: true }) })
 		.first()
 		.click();
+	await optionShows(page, name, optionText, scope);
+}
+
+/** Whether the open panel's boolean parameter `name` is switched on (waits for it, bounded). */
+export async function switchIsOn(page: Page, name: string): Promise<boolean> {
+	return await byTestId(byTestId(page, 'ndv'), `parameter-input-${name}`)
+		.locator('[role="switch"], input[type="checkbox"]')
+		.first()
+		.isChecked();
+}
+
+/** Waits (bounded) until the options parameter `name` (open panel, or `scope`) shows `optionText`. */
+export async function optionShows(
+	page: Page,
+	name: string,
+	optionText: string,
+	scope: Page | Locator = byTestId(page, 'ndv'),
+): Promise<void> {
+	const field = byTestId(scope, `parameter-input-${name}`).locator('input').first();
 	const args = [await field.elementHandle(), optionText] as const;
 	// the field is an <input>: `'value' in el` only tells the type checker so
 	await page.waitForFunction(([el, expected]) => 'value' in el && el.value === expected, args);

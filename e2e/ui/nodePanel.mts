@@ -15,6 +15,7 @@ import {
 	openNodeCreatorFrom,
 	openWorkflow,
 	parameterPanelText,
+	switchIsOn,
 } from './editor.mts';
 import { expectedPanels } from './expected.mts';
 
@@ -79,6 +80,13 @@ export async function nodePanel(
 			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
 				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
 		if (panel.resource === 'session' && panel.operation === 'send') await shot('node-panel');
+		// a new node is at version 2, which simplifies by default (a saved version 1 node does not)
+		if (
+			panel.resource === 'session' &&
+			panel.operation === 'getMany' &&
+			!(await switchIsOn(page, 'simplify'))
+		)
+			problems.push(`${where}: Simplify is off, but version 2 switches it on`);
 	}
 	if (problems.length) fail(problems.join('\n'));
 	say(`${panels.length} operations checked against the node's description`);
