@@ -11,18 +11,21 @@ export interface ShapedPage {
 	output?: ShapeName;
 }
 
-/** Simplify, or as a tool Output: the item's records as the builder chose; error items never get here. */
-export function shapeOutput(
+/**
+ * Simplify, or as a tool Output: what to make of the item's records, read and checked before the
+ * operation's request (a bad Fields must not fail an item whose write reached AirSign).
+ */
+export function outputShaper(
 	ctx: IExecuteFunctions,
 	page: ShapedPage,
 	itemIndex: number,
-	records: IDataObject[],
-): IDataObject[] {
-	if (!page.output) return records;
+): (records: IDataObject[]) => IDataObject[] {
+	const keep = (records: IDataObject[]) => records;
+	if (!page.output) return keep;
 	const shape = shapes[page.output];
 	const mode = outputMode(ctx, itemIndex);
-	if (mode === 'raw') return records;
-	if (mode === 'simple') return records.map((record) => shape.simplify(record));
+	if (mode === 'raw') return keep;
+	if (mode === 'simple') return (records) => records.map((record) => shape.simplify(record));
 	const name = selectedFieldsName(page.description);
 	const fields = ctx.getNodeParameter(name, itemIndex, []) as unknown;
 	if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string')) {
@@ -31,7 +34,7 @@ export function shapeOutput(
 			`Pick them in "Fields", e.g. status and recipients; ${shape.id} is always included`,
 		);
 	}
-	return records.map((record) => selectFields(shape, record, fields as string[]));
+	return (records) => records.map((record) => selectFields(shape, record, fields as string[]));
 }
 
 // An AI agent runs the node as "<node>Tool" (its '@tool' fields show): Output there, else Simplify.

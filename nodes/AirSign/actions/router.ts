@@ -12,7 +12,7 @@ import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../helpers/constants';
 import { withUtcTimestamps } from '../helpers/dates';
 import { NotRun, openPool } from '../transport/pool';
 import type { ItemIdentity } from './itemIdentity';
-import { shapeOutput, type ShapedPage } from './output';
+import { outputShaper, type ShapedPage } from './output';
 import { resources } from './resources';
 
 interface Operation extends ShapedPage {
@@ -86,8 +86,8 @@ async function runItem(
 	try {
 		// Every timestamp as ISO 8601 UTC, whatever form AirSign wrote it in
 		// (docs/api.md#our-decisions-where-airsign-is-silent); then Simplify or a tool's Output.
-		const records = withUtcTimestamps(await chosen.execute.call(ctx, itemIndex));
-		const results = shapeOutput(ctx, chosen, itemIndex, records);
+		const shape = outputShaper(ctx, chosen, itemIndex);
+		const results = shape(withUtcTimestamps(await chosen.execute.call(ctx, itemIndex)));
 		return {
 			output: ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(results), {
 				itemData: { item: itemIndex },

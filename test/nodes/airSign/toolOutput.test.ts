@@ -3,7 +3,8 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { asTool, runAirSign, sendParams, useAirSign } from './helpers';
+import { simple as createParams } from './createSessionParams';
+import { apiRequests, asTool, runAirSign, sendParams, useAirSign } from './helpers';
 import { getSession, halfSigned, locatorById as id, people } from './shapeFixtures';
 
 // Output (issue 42): as an AI agent's tool the node offers Simplified, Raw and Selected Fields
@@ -98,6 +99,16 @@ describe('Output, as an AI agent’s tool', () => {
 		const [item] = await runTool(getSession(session.sessionId), 1);
 		expect(item.recipients).toHaveLength(2);
 		expect(item).toHaveProperty('files');
+	});
+
+	it('Fields that are not a list fail the call before any request: no session is created', async () => {
+		const result = await runAirSign(
+			ctx,
+			createParams({ output: 'selected', fields: '={{ "status" }}' }),
+			{ nodeType: asTool() },
+		);
+		expect(result.items[0].json.error).toMatch(/^"Fields" must be a list of field names/);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
 	it('a failed call stays an error item the model can act on, whatever the Output', async () => {
