@@ -4,11 +4,14 @@
 import {
 	appendFileSync,
 	existsSync,
+	mkdirSync,
 	readdirSync,
 	readFileSync,
+	rmSync,
 	writeFileSync,
 	type Dirent,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runCommand } from './lib/proc.mts';
 import type { N8nInstallation } from './n8n-installation.mts';
@@ -230,25 +233,13 @@ export async function sqliteWorks(inst: N8nInstallation): Promise<boolean> {
 	}
 }
 
-/** node-gyp's script: from the install, else from the npm beside this Node or the system's. */
-export function findNodeGyp(inst: N8nInstallation): string {
+/** node-gyp's script: the one npm brings, beside this Node or the system's. */
+function findNodeGyp(): string {
 	const candidates = [
-		path.join(inst.cacheDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-		path.join(inst.n8nDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-		path.join(
-			path.dirname(process.execPath),
-			'..',
-			'lib',
-			'node_modules',
-			'npm',
-			'node_modules',
-			'node-gyp',
-			'bin',
-			'node-gyp.js',
-		),
-		'/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
-		'/usr/share/nodejs/npm/node_modules/node-gyp/bin/node-gyp.js',
-	];
+		path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm'),
+		'/usr/lib/node_modules/npm',
+		'/usr/share/nodejs/npm',
+	].map((npm) => path.join(npm, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
 	const found = candidates.find((p) => existsSync(p));
 	if (!found) throw new Error(`node-gyp not found; looked in:\n  ${candidates.join('\n  ')}`);
 	return found;
@@ -263,4 +254,71 @@ export function resolveSqliteDir(inst: N8nInstallation): string {
 		if (existsSync(path.join(p, 'package.json'))) return p;
 	}
 	throw new Error(`sqlite3 is not installed under ${inst.cacheDir}/node_modules`);
+}
+
+const sqliteBuilds = new Map<string, Promise<string>>();
+
+/**
+ * sqlite3's add-on (n8n's database driver), built from source once per version in
+ * .cache/sqlite3-<version>/ and shared by every n8n install: it is an N-API add-on, so one build
+ * loads on Node 20 and Node 24 alike. Resolves the built file. Started early by e2e/prepare.mts,
+ * so that the compile runs while npm is still fetching n8n.
+ */
+export function buildSqlite(version: string, cacheRoot: string): Promise<string> {
+	const known = sqliteBuilds.get(version);
+	if (known) return known;
+	const dir = path.join(cacheRoot, `sqlite3-${version}`);
+	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
+	const built = path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node');
+	const marker = path.join(dir, '.ready');
+	const building = (async () => {
+		if (existsSync(marker) && existsSync(built)) return built;
+		rmSync(marker, { force: true });
+		mkdirSync(dir, { recursive: true });
+		const pkg = { name: 'airsign-e2e-sqlite3', private: true, dependencies: { sqlite3: version } };
+		writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+		const t0 = Date.now();
+		say(`sqlite3 ${version}: building it once for every n8n install (C/C++ with node-gyp) ...`);
+		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
+			cwd: dir,
+			env: npmEnv(),
+			label: `npm install sqlite3@${version}`,
+		});
+		let compiled = 0;
+		const stop = ticker(
+			`sqlite3 ${version}: building`,
+			// the count stalls on one file for most of the step: SQLite itself is one large C file
+			() =>
+				`${compiled} of about 6 source files started (sqlite3.c, SQLite itself, is most of the work)`,
+		);
+		try {
+			await run(
+				process.execPath,
+				[findNodeGyp(), 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
+				{
+					cwd: sqliteDir,
+					env: npmEnv({ npm_config_build_from_source: 'true', ...nodeHeaders() }),
+					label: 'node-gyp rebuild sqlite3',
+					onLine: (line) => {
+						if (/^\s*(CC|CXX)\(target\)/.test(line)) compiled++;
+					},
+				},
+			);
+		} finally {
+			stop();
+		}
+		writeFileSync(marker, version);
+		say(`sqlite3 ${version}: built in ${seconds(Date.now() - t0)}`);
+		return built;
+	})();
+	sqliteBuilds.set(version, building);
+	return building;
+}
+
+/** This Node's C headers when installed beside it (/usr/include/node), else node-gyp's default. */
+function nodeHeaders(): NodeJS.ProcessEnv {
+	const prefix = path.resolve(path.dirname(process.execPath), '..');
+	return existsSync(path.join(prefix, 'include', 'node', 'node.h'))
+		? { npm_config_nodedir: prefix }
+		: {};
 }

@@ -7,11 +7,11 @@
 // TypeScript run by tsx, no other dependency: runs on the system Node 20. See e2e/README.md.
 // Each install lives in its own package.json so the repository's package.json never needs an
 // "overrides" field (the n8n community-node lint rules forbid it).
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+	REPO_ROOT,
 	isInstalled,
 	n8nEnv,
 	n8nInstallation,
@@ -19,7 +19,7 @@ import {
 	wantedMarker,
 } from './n8n-installation.mts';
 import {
-	findNodeGyp,
+	buildSqlite,
 	npmEnv,
 	npmInstallMonitor,
 	nodeWorks,
@@ -157,45 +157,18 @@ export async function installN8n({
 		},
 	);
 
-	// 3. sqlite3 native add-on against the headers of the Node that runs n8n (the user .npmrc may
-	// set another nodedir, so npm_config_nodedir is set explicitly when the headers are known).
+	// 3. sqlite3's add-on, built once for every install (buildSqlite) and copied in.
 	if (force || !(await sqliteWorks(inst))) {
 		await next(
-			`build sqlite3, n8n's database driver, against Node ${inst.nodeVersion} (C/C++ with node-gyp; about a minute on two idle cores)`,
+			`sqlite3, n8n's database driver: its add-on, built once for every install`,
 			async () => {
 				const sqliteDir = resolveSqliteDir(inst);
-				const nodeGyp = findNodeGyp(inst);
-				let compiled = 0;
-				const stop = ticker(
-					`${label}: building sqlite3`,
-					// the count stalls on one file for most of the step: SQLite itself is one large C file
-					() =>
-						`${compiled} of about 6 source files started (sqlite3.c, SQLite itself, is most of the work)`,
-				);
-				try {
-					await run(
-						inst.nodeBin,
-						[nodeGyp, 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
-						{
-							cwd: sqliteDir,
-							env: npmEnv({
-								PATH: nodePath(process.env.PATH, inst),
-								...(inst.nodeHeadersDir && { npm_config_nodedir: inst.nodeHeadersDir }),
-								npm_config_build_from_source: 'true',
-							}),
-							label: 'node-gyp rebuild sqlite3',
-							onLine: (line) => {
-								if (/^\s*(CC|CXX)\(target\)/.test(line)) compiled++;
-							},
-						},
-					);
-				} finally {
-					stop();
-				}
+				const { version } = JSON.parse(readFileSync(path.join(sqliteDir, 'package.json'), 'utf8'));
+				const built = await buildSqlite(version, path.join(REPO_ROOT, '.cache'));
+				mkdirSync(path.join(sqliteDir, 'build', 'Release'), { recursive: true });
+				copyFileSync(built, path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node'));
 				if (!(await sqliteWorks(inst)))
-					throw new Error(
-						`sqlite3 still does not load on Node ${inst.nodeVersion} after the rebuild`,
-					);
+					throw new Error(`sqlite3 ${version} does not load on Node ${inst.nodeVersion}`);
 			},
 		);
 	} else say(`step ${++number} of ${total}: sqlite3 loads on Node ${inst.nodeVersion}`);

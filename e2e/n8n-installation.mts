@@ -16,8 +16,6 @@ export interface N8nInstallation {
 	/** The Node binary that runs this n8n (and npm and node-gyp for it). */
 	nodeBin: string;
 	nodeBinDir: string;
-	/** Node's C headers for native add-ons, when known (else node-gyp fetches them). */
-	nodeHeadersDir: string | undefined;
 	nodeVersion: string;
 	n8nDir: string;
 	n8nBin: string;
@@ -27,7 +25,7 @@ export interface N8nInstallation {
 
 /**
  * Where a profile's n8n lives and which Node runs it: { profile, cacheDir, nodeBin, nodeBinDir,
- * nodeHeadersDir, nodeVersion, n8nDir, n8nBin, marker }.
+ * nodeVersion, n8nDir, n8nBin, marker }.
  */
 export function n8nInstallation(profileId: string = activeProfileId()): N8nInstallation {
 	const profile = findProfile(profileId);
@@ -37,19 +35,14 @@ export function n8nInstallation(profileId: string = activeProfileId()): N8nInsta
 		? path.resolve(fromEnv)
 		: path.join(REPO_ROOT, '.cache', profile.cacheFolder);
 	let nodeBin: string;
-	let nodeHeadersDir: string | undefined;
 	let nodeVersion: string;
 	if (profile.node) {
-		// the binary package beside n8n (the binary and its C headers)
-		nodeHeadersDir = path.join(cacheDir, 'node_modules', profile.node.package);
-		nodeBin = path.join(nodeHeadersDir, 'bin', 'node');
+		// the binary package beside n8n
+		nodeBin = path.join(cacheDir, 'node_modules', profile.node.package, 'bin', 'node');
 		nodeVersion = profile.node.version;
 	} else {
-		// the Node running this script; its headers, when installed beside it (/usr/include/node for
-		// /usr/bin/node, and in Node's release tarballs), else node-gyp fetches them
+		// the Node running this script
 		nodeBin = process.execPath;
-		const prefix = path.resolve(path.dirname(process.execPath), '..');
-		if (existsSync(path.join(prefix, 'include', 'node', 'node.h'))) nodeHeadersDir = prefix;
 		nodeVersion = process.versions.node;
 	}
 	const n8nDir = path.join(cacheDir, 'node_modules', 'n8n');
@@ -58,7 +51,6 @@ export function n8nInstallation(profileId: string = activeProfileId()): N8nInsta
 		cacheDir,
 		nodeBin,
 		nodeBinDir: path.dirname(nodeBin),
-		nodeHeadersDir,
 		nodeVersion,
 		n8nDir,
 		n8nBin: path.join(n8nDir, 'bin', 'n8n'),

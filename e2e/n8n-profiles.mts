@@ -105,7 +105,7 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 		label: 'n8n 1.123.81',
 		n8n: '1.123.81',
 		// engines.node '>=20.19 <= 24.x': the Node that runs the tier (the system Node 20.20 here,
-		// Node 24 in the CI job); its headers build sqlite3.
+		// Node 24 in the CI job).
 		node: null,
 		// n8n-nodes-base 1.x depends on xlsx from https://cdn.sheetjs.com (a tarball URL, not
 		// reachable here); the registry's last xlsx serves (2.x moved to @e965/xlsx).
