@@ -20,5 +20,10 @@ export default defineConfig({
 		// Two cores: run files in two processes; each starts its own sandbox on a free port.
 		pool: 'forks',
 		poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+		// A process runs its files one after another with one module cache: n8n's engine loads
+		// once per process, not once per file (unit tests 415 s → 128 s). Safe because the nodes
+		// keep nothing in memory between calls and the harness undoes what a test changes (fake
+		// Date after each test, SSRF protection, spies); CONTRIBUTING says so for new tests.
+		isolate: false,
 	},
 });
