@@ -30,8 +30,8 @@ export function outputShaper(
 	const fields = ctx.getNodeParameter(name, itemIndex, []) as unknown;
 	if (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string')) {
 		throw failer(ctx.getNode(), itemIndex)(
-			'"Fields" must be a list of field names',
-			`Pick them in "Fields", e.g. status and recipients; ${shape.id} is always included`,
+			"'Fields' must be a list of field names",
+			`Pick them in 'Fields', e.g. status and recipients; ${shape.id} is always included`,
 		);
 	}
 	return (records) => records.map((record) => selectFields(shape, record, fields as string[]));
@@ -42,5 +42,5 @@ function outputMode(ctx: IExecuteFunctions, itemIndex: number): OutputMode {
 	if (!ctx.getNode().type.endsWith('Tool'))
 		return ctx.getNodeParameter('simplify', itemIndex, false) === true ? 'simple' : 'raw';
 	const given = ctx.getNodeParameter('output', itemIndex, 'raw');
-	return assertOneOf(given, '"Output"', OUTPUT_MODES, failer(ctx.getNode(), itemIndex));
+	return assertOneOf(given, "'Output'", OUTPUT_MODES, failer(ctx.getNode(), itemIndex));
 }

@@ -70,7 +70,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		outcome !== undefined && index > failedAt ? [index] : [],
 	);
 	if (ranAfter.length > 0) {
-		const note = `With "Items at Once" at ${atOnce}, the items at index ${ranAfter.join(', ')} ran beside it before it failed, so their requests may have reached AirSign; check them before running again.`;
+		const note = `With 'Items at Once' at ${atOnce}, the items at index ${ranAfter.join(', ')} ran beside it before it failed, so their requests may have reached AirSign; check them before running again.`;
 		failed.description = failed.description ? `${failed.description} ${note}` : note;
 	}
 	throw failed;
@@ -136,7 +136,7 @@ function readItemsAtOnce(ctx: IExecuteFunctions): number {
 	if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_ITEMS_AT_ONCE) {
 		throw inputError(
 			ctx.getNode(),
-			`"Items at Once" must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE}; it is ${JSON.stringify(value)}`,
+			`'Items at Once' must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE}; it is ${JSON.stringify(value)}`,
 			{ itemIndex: 0 },
 		);
 	}

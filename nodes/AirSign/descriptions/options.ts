@@ -77,6 +77,6 @@ export function readLimit(returnAll: unknown, limit: () => unknown, fail: Fail):
 	if (returnAll as boolean) return Number.POSITIVE_INFINITY;
 	const given = limit() as number;
 	if (!Number.isInteger(given) || given < 1)
-		throw fail(`"Limit" must be a whole number of at least 1, not ${shownValue(given)}`);
+		throw fail(`'Limit' must be a whole number of at least 1, not ${shownValue(given)}`);
 	return given;
 }

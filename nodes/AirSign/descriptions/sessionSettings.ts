@@ -64,7 +64,7 @@ export function readSessionSettings(
 			(!Number.isInteger(days) || days < LIMITS.expiryDays.min || days > LIMITS.expiryDays.max)
 		)
 			throw fail(
-				`"Expiry Days" must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${neverExpires ? ' (or 0: never expires)' : ''}, not ${shownValue(days)}`,
+				`'Expiry Days' must be a whole number from ${LIMITS.expiryDays.min} to ${LIMITS.expiryDays.max}${neverExpires ? ' (or 0: never expires)' : ''}, not ${shownValue(days)}`,
 			);
 		body.expiryDays = never ? null : days;
 		expiryUse.push('Expiry Days');
@@ -77,7 +77,7 @@ export function readSessionSettings(
 		const frequency = options.reminderFrequency;
 		body.reminderFrequency = assertOneOf(
 			frequency,
-			'"Reminder Frequency"',
+			"'Reminder Frequency'",
 			REMINDER_FREQUENCIES,
 			fail,
 		);

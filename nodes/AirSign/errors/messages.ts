@@ -75,7 +75,7 @@ const COMMON_FAILURES: Record<number, FailureText> = {
 	401: {
 		message: 'AirSign rejected the credential',
 		description:
-			'The access token is wrong, revoked or expired. AirSign tokens last one hour: use the "Client Credentials" method of the AirSign credential so n8n renews them, or paste a new token.',
+			"The access token is wrong, revoked or expired. AirSign tokens last one hour: use the 'Client Credentials' method of the AirSign credential so n8n renews them, or paste a new token.",
 	},
 	403: {
 		message: 'The AirSign credential is not allowed to do this',
@@ -150,7 +150,7 @@ export function withPlanFeatures(
 }
 
 function quoteList(parameters: string[]): string {
-	return parameters.map((p) => `"${p}"`).join(', ');
+	return parameters.map((p) => `'${p}'`).join(', ');
 }
 
 const fixIt = 'Correct the documents in the node and run again.';
@@ -159,7 +159,7 @@ const fixIt = 'Correct the documents in the node and run again.';
 export const blockFailures: FailureMessages = {
 	TITLE_TOO_LONG: {
 		message: 'AirSign says the title does not fit on one line',
-		description: 'Shorten "Title" (AirSign says "about 30 characters").',
+		description: 'Shorten \'Title\' (AirSign says "about 30 characters").',
 	},
 	NO_BLOCK_DOCUMENT: {
 		message: 'The session has no block document',
@@ -169,7 +169,7 @@ export const blockFailures: FailureMessages = {
 	FILE_NOT_FOUND: {
 		message: 'An attached PDF is not an upload of this organisation',
 		description:
-			'Check "Attach Uploaded PDFs": each must be a fileId that Upload returned with this credential.',
+			"Check 'Attach Uploaded PDFs': each must be a fileId that Upload returned with this credential.",
 	},
 	DUPLICATE_RECIPIENT_KEY: { message: 'Two recipients have the same key', description: fixIt },
 	UNKNOWN_RECIPIENT_KEY: { message: 'A signature block names no recipient', description: fixIt },

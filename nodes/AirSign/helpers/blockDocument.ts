@@ -35,7 +35,7 @@ export function checkBlockDocument(value: unknown, where: string, fail: Fail): I
 	return doc;
 }
 
-/** `label` names the title as the message shows it: `"Title"`, `"Documents" [0]: the title`. */
+/** `label` names the title as the message shows it: `'Title'`, `'Documents' [0]: the title`. */
 export function checkTitleFits(title: string, label: string, fail: Fail): void {
 	if (chars(title) > LIMITS.title)
 		throw fail(

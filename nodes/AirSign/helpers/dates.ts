@@ -23,7 +23,7 @@ export function dateParameterAsUtcIso(
 		// Reported below with the parameter's name.
 	}
 	throw fail(
-		`"${parameterLabel}" is not a valid date: ${shownValue(value)}`,
+		`'${parameterLabel}' is not a valid date: ${shownValue(value)}`,
 		"Use an ISO 8601 date such as 2025-06-16T14:22:00Z, or pick a date in the date picker. A date without a timezone is read in the workflow's timezone.",
 	);
 }

@@ -21,11 +21,11 @@ export function readSessionMatch(filters: IDataObject, fail: Fail): SessionMatch
 		.find((status) => !(SESSION_STATUSES as readonly string[]).includes(status));
 	if (unknownStatus !== undefined)
 		throw fail(
-			`"Status" has an unknown value: ${unknownStatus}`,
+			`'Status' has an unknown value: ${unknownStatus}`,
 			`AirSign's session states are ${SESSION_STATUSES.join(', ')}.`,
 		);
 	if (match.recipientEmail !== undefined && !EMAIL_PATTERN.test(match.recipientEmail))
-		throw fail(`"Recipient Email" is not an email address: ${match.recipientEmail}`);
+		throw fail(`'Recipient Email' is not an email address: ${match.recipientEmail}`);
 	return match;
 }
 

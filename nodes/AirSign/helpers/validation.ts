@@ -58,31 +58,31 @@ export function readLocatorId(value: unknown, kind: 'session' | 'template', fail
 		ids.length === 0
 			? `The URL "${url.slice(0, 120)}" holds no AirSign ${kind} ID`
 			: `The URL "${url.slice(0, 120)}" holds several IDs; which one is the ${kind} is unclear`,
-		`Paste the link of the ${kind} as AirSign shows it (for a draft, the "draftUrl" of its creation), or choose "By ID". ${ID_HINTS[kind]}`,
+		`Paste the link of the ${kind} as AirSign shows it (for a draft, the "draftUrl" of its creation), or choose 'By ID'. ${ID_HINTS[kind]}`,
 	);
 }
 
 export function assertEmail(value: unknown, label: string, fail: Fail): string {
 	const email = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL_PATTERN.test(email))
-		throw fail(`"${label}" is not an email address: ${shownValue(value, 80)}`);
+		throw fail(`'${label}' is not an email address: ${shownValue(value, 80)}`);
 	return email;
 }
 
-/** The "Name" of a session or template; `optional`: it may be empty (AirSign then uses the template's). */
+/** The 'Name' of a session or template; `optional`: it may be empty (AirSign then uses the template's). */
 export function readName(value: unknown, fail: Fail, optional = false): string {
-	const name = textOf(value, '"Name"', fail).trim();
+	const name = textOf(value, "'Name'", fail).trim();
 	const length = [...name].length;
 	if ((name === '' && !optional) || length > LIMITS.name) {
 		throw fail(
-			`"Name" must be 1 to ${LIMITS.name} characters long; it is ${length}`,
+			`'Name' must be 1 to ${LIMITS.name} characters long; it is ${length}`,
 			`Shorten it: AirSign accepts names of at most ${LIMITS.name} characters.`,
 		);
 	}
 	return name;
 }
 
-/** `label` as the message shows it: `"Status"`, `"Variables" [0]: "Type"`. */
+/** `label` as the message shows it: `'Status'`, `'Variables' [0]: 'Type'`. */
 export function assertOneOf<T extends string>(
 	value: unknown,
 	label: string,

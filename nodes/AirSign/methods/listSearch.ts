@@ -37,7 +37,7 @@ export async function searchSessions(
 				{ message: error.message },
 				{
 					message: error.message,
-					description: `${listSessionsLimitText()}, and this list spends it. Choose "By ID" to pick a session without a request, or search again after the reset.`,
+					description: `${listSessionsLimitText()}, and this list spends it. Choose 'By ID' to pick a session without a request, or search again after the reset.`,
 					httpCode: '429',
 					failure: declaredFailureOf(error),
 				},

@@ -108,12 +108,12 @@ function usedUpText(
 		waitMs !== undefined ? ` (in ${Math.max(1, Math.ceil(waitMs / 60_000))} min)` : '';
 	const waited =
 		maxRateLimitWaitMs > 0
-			? `This node waits at most ${Math.round(maxRateLimitWaitMs / 1000)} s for the budget (option "Max Wait on Rate Limit"). `
+			? `This node waits at most ${Math.round(maxRateLimitWaitMs / 1000)} s for the budget (option 'Max Wait on Rate Limit'). `
 			: '';
 	return listSessions
 		? {
 				message: `AirSign's List Sessions budget is used up.${reset}${inMinutes}`,
-				description: `${listSessionsLimitText(limit)}. ${waited}Run again after the reset, use "Limit" instead of "Return All", or poll less often.`,
+				description: `${listSessionsLimitText(limit)}. ${waited}Run again after the reset, use 'Limit' instead of 'Return All', or poll less often.`,
 			}
 		: {
 				message: `AirSign's request budget is used up.${reset}${inMinutes}`,

@@ -44,7 +44,7 @@ export function readEventSettings(
 	const unknown = events.find((event) => !(TRIGGER_EVENTS as readonly string[]).includes(event));
 	if (events.length === 0 || unknown !== undefined) {
 		const problem = unknown === undefined ? 'is empty' : `has an unknown value: ${unknown}`;
-		throw inputError(ctx.getNode(), `"Events" ${problem}: choose at least one event`, {
+		throw inputError(ctx.getNode(), `'Events' ${problem}: choose at least one event`, {
 			description: `The events are ${TRIGGER_EVENTS.join(', ')}.`,
 		});
 	}

@@ -106,7 +106,7 @@ export function mustWaitForReset(state: TriggerState | undefined, reserve: numbe
 
 export function waitingText(state: TriggerState, reserve: number): string {
 	const budget = state.budget!;
-	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than "Keep Requests for Other Workflows" (${reserve}); polls make no request until the budget resets at ${utcTimeOfDay(budget.resetsAt)} UTC`;
+	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than 'Keep Requests for Other Workflows' (${reserve}); polls make no request until the budget resets at ${utcTimeOfDay(budget.resetsAt)} UTC`;
 }
 
 /** Identifies one state of a session: ID, updatedAt and a digest of what it shows. */

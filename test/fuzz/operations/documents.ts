@@ -19,7 +19,7 @@ import { at, expiryDaysSlot, reminderSlot } from './common';
 /** The "Name" of Create Session and Create Template: required, 1 to LIMITS.name characters. */
 const nameSlot: Slot = {
 	key: 'name',
-	label: /"Name"/,
+	label: /'Name'/,
 	place: at('name'),
 	valid: name(),
 	invalid: badName(),
@@ -43,16 +43,16 @@ export const createSimple: OperationUnderTest = {
 		nameSlot,
 		{
 			key: 'title',
-			label: /"Title"/,
+			label: /'Title'/,
 			place: at('title'),
 			valid: shortText(LIMITS.title),
 			invalid: fc.oneof(fc.constantFrom('', '   '), overLimit(LIMITS.title)),
 			junk: junk(),
 		},
-		{ key: 'body', label: /"Body"/, place: at('body'), valid: anyText(300), junk: junk() },
+		{ key: 'body', label: /'Body'/, place: at('body'), valid: anyText(300), junk: junk() },
 		{
 			key: 'recipientName',
-			label: /"Recipients" \[0\]/,
+			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'name'),
 			valid: shortText(40),
 			invalid: fc.constantFrom('', '  ', null),
@@ -60,7 +60,7 @@ export const createSimple: OperationUnderTest = {
 		},
 		{
 			key: 'recipientEmail',
-			label: /"Recipients" \[0\]/,
+			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'email'),
 			valid: email(),
 			invalid: notEmail(),
@@ -68,7 +68,7 @@ export const createSimple: OperationUnderTest = {
 		},
 		{
 			key: 'signatureLabel',
-			label: /"Recipients" \[0\]/,
+			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'label'),
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.label)),
 			invalid: overLimit(LIMITS.label),
@@ -76,7 +76,7 @@ export const createSimple: OperationUnderTest = {
 		},
 		{
 			key: 'subtitle',
-			label: /"Subtitle"/,
+			label: /'Subtitle'/,
 			place: at('documentOptions', 'subtitle'),
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.subtitle)),
 			invalid: overLimit(LIMITS.subtitle, 400),
@@ -191,7 +191,7 @@ export const createJson: OperationUnderTest = {
 	slots: [
 		{
 			key: 'documents',
-			label: /"Documents"|Recipient "a"/,
+			label: /'Documents'|Recipient "a"/,
 			place: at('documents'),
 			valid: asTextOrObject(
 				fc.oneof(
@@ -204,7 +204,7 @@ export const createJson: OperationUnderTest = {
 		},
 		{
 			key: 'recipientsJson',
-			label: /"Recipients \(JSON\)"|Recipient "/,
+			label: /'Recipients \(JSON\)'|Recipient "/,
 			place: at('recipientsJson'),
 			valid: asTextOrObject(
 				fc.constantFrom(blockRecipients, [{ ...blockRecipients[0], signingOrder: 1 }]),
@@ -239,7 +239,7 @@ export const createTemplate: OperationUnderTest = {
 		nameSlot,
 		{
 			key: 'document',
-			label: /"Document"|Recipient "emp"|token/,
+			label: /'Document'|Recipient "emp"|token/,
 			place: at('document'),
 			valid: asTextOrObject(
 				blockDoc(['emp']).map((doc) => ({
@@ -260,14 +260,14 @@ export const createTemplate: OperationUnderTest = {
 		},
 		{
 			key: 'roleName',
-			label: /"Recipients" \[0\]/,
+			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'name'),
 			valid: fc.oneof(fc.constant(''), shortText(30)),
 			junk: junk(),
 		},
 		{
 			key: 'roleEmail',
-			label: /"Recipients" \[0\]|token/,
+			label: /'Recipients' \[0\]|token/,
 			place: at('recipients', 'recipient', '0', 'email'),
 			valid: fc.oneof(fc.constant(''), email(), fc.constant('{{{company}}}')),
 			invalid: fc.constantFrom('ann', 'ann@', 'a b@x.com', '{{{nobody}}}'),
@@ -275,7 +275,7 @@ export const createTemplate: OperationUnderTest = {
 		},
 		{
 			key: 'variableType',
-			label: /"Variables" \[0\]/,
+			label: /'Variables' \[0\]/,
 			place: at('variables', 'variable', '0', 'type'),
 			valid: fc.constantFrom('text', 'date', 'number'),
 			invalid: fc.constantFrom('string', 'Text', 'image', ''),
@@ -283,7 +283,7 @@ export const createTemplate: OperationUnderTest = {
 		},
 		{
 			key: 'variableDefault',
-			label: /"Variables" \[0\]/,
+			label: /'Variables' \[0\]/,
 			place: at('variables', 'variable', '0', 'defaultValue'),
 			valid: fc.constant(''),
 			junk: junk(),

@@ -207,22 +207,22 @@ describe('Session → Create From Template', () => {
 			[
 				'required variables missing (untouched fields hold null or "")',
 				{ ...employee, salary: null, position: '' },
-				/^The template needs "Position", "Salary"$/,
+				/^The template needs 'Position', 'Salary'$/,
 			],
 			[
 				'a role without an email in the template, not given',
 				{ ...employee, 'recipient:1:email': '' },
-				/^The template needs "Employee Email"$/,
+				/^The template needs 'Employee Email'$/,
 			],
 			[
 				'an email that is not one',
 				{ ...employee, 'recipient:1:email': 'jane@' },
-				/"Employee Email" is not an email address: "jane@"/,
+				/'Employee Email' is not an email address: "jane@"/,
 			],
 			[
 				'a date that is not one',
 				{ ...employee, startDate: '={{ "soon" }}' },
-				/"Start date" is not a date/,
+				/'Start date' is not a date/,
 			],
 		];
 		for (const [label, value, message] of cases) {
@@ -242,9 +242,9 @@ describe('Session → Create From Template', () => {
 			const template = offerTemplate();
 			const fields: ResourceMapperField[] = [];
 			for (const [extra, message] of [
-				[{ name: 'n'.repeat(51) }, '"Name" must be 1 to 50 characters long; it is 51'],
-				[{ options: { expiryDays: 731 } }, '"Expiry Days" must be a whole number from 1 to 730'],
-				[{ options: { tagIds: 'vip' } }, '"Tag IDs" holds something that is not a tag ID: vip'],
+				[{ name: 'n'.repeat(51) }, "'Name' must be 1 to 50 characters long; it is 51"],
+				[{ options: { expiryDays: 731 } }, "'Expiry Days' must be a whole number from 1 to 730"],
+				[{ options: { tagIds: 'vip' } }, "'Tag IDs' holds something that is not a tag ID: vip"],
 			] as const) {
 				const result = await runAirSign(
 					ctx,
@@ -305,8 +305,8 @@ describe('Session → Create From Template', () => {
 				ctx.sandbox.clearRequests();
 				const result = await runAirSign(ctx, params(template.templateId, fields, value));
 				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toBe('The template needs "Recipient 1 Name"');
-				expect(result.error!.description).toContain('"Recipients and Variables"');
+				expect(result.error!.message).toBe("The template needs 'Recipient 1 Name'");
+				expect(result.error!.description).toContain("'Recipients and Variables'");
 				expect(result.error!.context?.itemIndex).toBe(0);
 				expect(ctx.sandbox.requests).toEqual([]);
 			});
@@ -338,7 +338,7 @@ describe('Session → Create From Template', () => {
 				{ input: [{ json: { template: template.templateId } }] },
 			);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toBe('The template needs "Recipient 1 Name"');
+			expect(result.error!.message).toBe("The template needs 'Recipient 1 Name'");
 			expect(result.error!.context?.itemIndex).toBe(0);
 			expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET']);
 		});
@@ -402,7 +402,7 @@ describe('Session → Create From Template', () => {
 			expect(result.error!.message).toBe(
 				'Your AirSign plan does not include Sender Profiles [PLAN_FEATURE_UNAVAILABLE]',
 			);
-			expect(result.error!.description).toContain('Remove "Sender Profile ID"');
+			expect(result.error!.description).toContain("Remove 'Sender Profile ID'");
 			expect(result.error!.httpCode).toBe('403');
 		});
 	});

@@ -108,22 +108,22 @@ describe('Session → Create, Title and Text', () => {
 			[
 				'Name over 50',
 				{ name: 'n'.repeat(51) },
-				/^"Name" must be 1 to 50 characters long; it is 51$/,
+				/^'Name' must be 1 to 50 characters long; it is 51$/,
 			],
 			[
 				'Title over 40',
 				{ title: 'T'.repeat(41) },
-				/^"Title" is 41 characters; it must fit on one line \(at most 40\)$/,
+				/^'Title' is 41 characters; it must fit on one line \(at most 40\)$/,
 			],
 			[
 				'Subtitle over 200',
 				{ documentOptions: { subtitle: 's'.repeat(201) } },
-				/^"Subtitle" is longer than 200/,
+				/^'Subtitle' is longer than 200/,
 			],
 			[
 				'no recipient',
 				{ recipients: {} },
-				/^"Recipients" must hold 1 to 20 recipients; it holds 0$/,
+				/^'Recipients' must hold 1 to 20 recipients; it holds 0$/,
 			],
 			[
 				'21 recipients',
@@ -133,7 +133,7 @@ describe('Session → Create, Title and Text', () => {
 			[
 				'an email that is not one',
 				{ recipients: { recipient: [{ name: 'A', email: 'a@b' }] } },
-				/"Recipients" \[0\]: "email" is not an email address: "a@b"/,
+				/'Recipients' \[0\]: "email" is not an email address: "a@b"/,
 			],
 			[
 				'a label over 100',
@@ -143,22 +143,22 @@ describe('Session → Create, Title and Text', () => {
 			[
 				'a heading over 500',
 				{ body: `# ${'h'.repeat(501)}` },
-				/"Body": heading 1 is longer than 500/,
+				/'Body': heading 1 is longer than 500/,
 			],
 			[
 				'too many paragraphs',
 				{ body: Array.from({ length: 499 }, (_, i) => `p${i}`).join('\n\n') },
-				/"Body" makes 502 blocks/,
+				/'Body' makes 502 blocks/,
 			],
 			[
 				'an attachment that is not a file',
 				{ attachments: 'contract.pdf' },
-				/"Attach Uploaded PDFs" holds something that is not an uploaded file: "contract.pdf"/,
+				/'Attach Uploaded PDFs' holds something that is not an uploaded file: "contract.pdf"/,
 			],
 			[
 				'Expiry Days 0',
 				{ options: { expiryDays: 0 } },
-				/"Expiry Days" must be a whole number from 1 to 730, not 0/,
+				/'Expiry Days' must be a whole number from 1 to 730, not 0/,
 			],
 		];
 		for (const [label, extra, message] of cases) {

@@ -47,7 +47,7 @@ describe('Session → Create, Block Documents (JSON)', () => {
 	});
 
 	const refusals: Array<[string, unknown, unknown, RegExp]> = [
-		['not JSON', '{', [], /"Documents" is not valid JSON/],
+		['not JSON', '{', [], /'Documents' is not valid JSON/],
 		[
 			'a key with a space',
 			blockDoc(['a b']),
@@ -85,7 +85,7 @@ describe('Session → Create, Block Documents (JSON)', () => {
 				blocks: [{ type: 'paragraph', text: 'x', fontSize: 25 }, ...blockDoc(['a']).blocks],
 			},
 			[{ key: 'a', ...ann }],
-			/"Documents" \[0\] block 0: "fontSize" must be from 7 to 24/,
+			/'Documents' \[0\] block 0: "fontSize" must be from 7 to 24/,
 		],
 		[
 			'spacer 601',
@@ -144,7 +144,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 		expect(result.error!.message).toBe(
 			'Your AirSign plan does not include Session Expiry [PLAN_FEATURE_UNAVAILABLE]',
 		);
-		expect(result.error!.description).toContain('Remove "Expiry Days", "Reminder Frequency"');
+		expect(result.error!.description).toContain("Remove 'Expiry Days', 'Reminder Frequency'");
 		expect(ctx.sandbox.listAllSessions()).toEqual([]);
 	});
 
@@ -170,7 +170,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 			expect(result.error!.message).toBe(
 				'AirSign refused the request: a plan feature or a scope is missing [HTTP 403]',
 			);
-			expect(result.error!.description).toContain('Session Expiry (used by "Reminder Frequency")');
+			expect(result.error!.description).toContain("Session Expiry (used by 'Reminder Frequency')");
 			expect(result.error!.description).toContain('write:sessions');
 		});
 	});

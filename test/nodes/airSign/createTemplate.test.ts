@@ -53,7 +53,7 @@ describe('Template → Create', () => {
 
 	describe('checked before any request', () => {
 		const cases: Array<[string, INodeParameters, RegExp]> = [
-			['a document that is not JSON', { document: '{ nope' }, /^"Document" is not valid JSON$/],
+			['a document that is not JSON', { document: '{ nope' }, /^'Document' is not valid JSON$/],
 			[
 				'a title over 40',
 				{ document: JSON.stringify({ ...document, title: 'T'.repeat(41) }) },
@@ -62,12 +62,12 @@ describe('Template → Create', () => {
 			[
 				'a token not declared',
 				{ variables: { variable: [{ name: 'employeeName' }, { name: 'employeeEmail' }] } },
-				/The token \{\{\{startDate\}\}\} is used but "Variables" declares no "startDate"/,
+				/The token \{\{\{startDate\}\}\} is used but 'Variables' declares no "startDate"/,
 			],
 			[
 				'a variable name that cannot be a token',
 				{ variables: { variable: [{ name: '1st' }] } },
-				/"Variables" \[0\]: "Name" must be letters, digits and "_"/,
+				/'Variables' \[0\]: 'Name' must be letters, digits and "_"/,
 			],
 			[
 				'51 variables',
@@ -81,12 +81,12 @@ describe('Template → Create', () => {
 			[
 				'no recipients',
 				{ recipients: {} },
-				/"Recipients" must hold 1 to 20 recipients; it holds 0/,
+				/'Recipients' must hold 1 to 20 recipients; it holds 0/,
 			],
 			[
 				'an email that is neither blank, a token nor an email',
 				{ recipients: { recipient: [{ key: 'employee', email: 'hr@' }, { key: 'hr' }] } },
-				/"Email" must be an email address, a \{\{\{variable\}\}\} or empty/,
+				/'Email' must be an email address, a \{\{\{variable\}\}\} or empty/,
 			],
 			[
 				'a role without its signature block',
@@ -96,9 +96,9 @@ describe('Template → Create', () => {
 			[
 				'a number default that is not a number',
 				{ variables: { variable: [{ name: 'salary', type: 'number', defaultValue: 'lots' }] } },
-				/"Default Value" of a number variable must be a number/,
+				/'Default Value' of a number variable must be a number/,
 			],
-			['Name over 50', { name: 'n'.repeat(51) }, /"Name" must be 1 to 50 characters long/],
+			['Name over 50', { name: 'n'.repeat(51) }, /'Name' must be 1 to 50 characters long/],
 		];
 		for (const [label, extra, message] of cases) {
 			it(label, async () => {

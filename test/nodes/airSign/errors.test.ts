@@ -231,7 +231,7 @@ describe('continueOnFail and item indexes', () => {
 			continueOnFail: true,
 			input: [{ json: { limit: 0 } }, { json: { limit: 2 } }],
 		});
-		expect(list.items[0].json.error).toMatch(/"Limit" must be/);
+		expect(list.items[0].json.error).toMatch(/'Limit' must be/);
 		expect(list.items[0].pairedItem).toEqual({ item: 0 });
 	});
 

@@ -39,7 +39,7 @@ describe('fuzz findings: inputs', () => {
 				},
 				{ input: [{ json: { email: recipientEmail } }] },
 			);
-			expect(result.error?.message).toMatch(/^"Recipient Email" is not an email address/);
+			expect(result.error?.message).toMatch(/^'Recipient Email' is not an email address/);
 			expect(result.error?.message).not.toMatch(FORBIDDEN);
 		}
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
@@ -61,7 +61,7 @@ describe('fuzz findings: inputs', () => {
 				{ nodeTypeVersion: version },
 			);
 			expect(result.error?.message).toMatch(
-				/^"Sort (By|Order)" must be (one of completedDate, createdAt, name, updatedAt|asc or desc), not "(status|ASC)"$/,
+				/^'Sort (By|Order)' must be (one of completedDate, createdAt, name, updatedAt|asc or desc), not "(status|ASC)"$/,
 			);
 		}
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
@@ -75,7 +75,7 @@ describe('fuzz findings: inputs', () => {
 			limit: 5,
 			status: '={{ "archived" }}',
 		});
-		expect(result.error?.message).toBe('"Status" must be active or draft, not "archived"');
+		expect(result.error?.message).toBe('\'Status\' must be active or draft, not "archived"');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
@@ -88,7 +88,7 @@ describe('fuzz findings: inputs', () => {
 					returnAll: false,
 					limit,
 				});
-				expect(result.error?.message).toMatch(/^"Limit" must be a whole number of at least 1/);
+				expect(result.error?.message).toMatch(/^'Limit' must be a whole number of at least 1/);
 				expect(result.error?.message).not.toMatch(FORBIDDEN);
 			}
 		}
@@ -105,7 +105,7 @@ describe('fuzz findings: inputs given as objects', () => {
 			limit: 5,
 			filters: { status: '={{ { state: "done" } }}' },
 		});
-		expect(result.error?.message).toBe('"Status" has an unknown value: {"state":"done"}');
+		expect(result.error?.message).toBe('\'Status\' has an unknown value: {"state":"done"}');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
@@ -142,7 +142,7 @@ describe('fuzz findings: inputs given as objects', () => {
 				],
 			},
 		});
-		expect(result.error?.message).toBe('"Employee Email" must be text, not {"at":"x"}');
+		expect(result.error?.message).toBe('\'Employee Email\' must be text, not {"at":"x"}');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
@@ -156,7 +156,7 @@ describe('fuzz findings: text parameters given as numbers or objects', () => {
 			title: 'Agreement',
 			recipients: { recipient: [{ name: 'Ann', email: 'ann@example.com' }] },
 		});
-		expect(result.error?.message).toBe('"Name" must be text, not {"first":"Ann"}');
+		expect(result.error?.message).toBe('\'Name\' must be text, not {"first":"Ann"}');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
@@ -201,7 +201,7 @@ describe('fuzz findings: text parameters given as numbers or objects', () => {
 			recipients: { recipient: [{ key: 'r1', name: '={{ { role: "x" } }}' }] },
 		});
 		expect(result.error?.message).toBe(
-			'"Recipients" [0]: "Role Name" must be text, not {"role":"x"}',
+			'\'Recipients\' [0]: \'Role Name\' must be text, not {"role":"x"}',
 		);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});

@@ -46,7 +46,7 @@ describe('fuzz findings: days that do not exist', () => {
 				],
 			},
 		});
-		expect(result.error?.message).toBe('"start" is not a date: "2025-02-30"');
+		expect(result.error?.message).toBe('\'start\' is not a date: "2025-02-30"');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
@@ -59,7 +59,7 @@ describe('fuzz findings: days that do not exist', () => {
 			filters: { createdAfter: '2025-02-30T10:00:00Z' },
 		});
 		expect(result.error?.message).toBe(
-			'"Created After" is not a valid date: "2025-02-30T10:00:00Z"',
+			'\'Created After\' is not a valid date: "2025-02-30T10:00:00Z"',
 		);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
@@ -77,7 +77,7 @@ describe('fuzz findings: days that do not exist', () => {
 			recipientsJson: JSON.stringify([{ name: 'Ann', email: 'ann@example.com' }]),
 		});
 		expect(noKey.error?.message).toBe(
-			'"Recipients (JSON)" [0]: "key" must be letters, digits, "_" or "-", not nothing',
+			'\'Recipients (JSON)\' [0]: "key" must be letters, digits, "_" or "-", not nothing',
 		);
 		const noType = await runAirSign(ctx, {
 			...base,
@@ -85,7 +85,7 @@ describe('fuzz findings: days that do not exist', () => {
 			recipientsJson: JSON.stringify([{ key: 'a', name: 'Ann', email: 'ann@example.com' }]),
 		});
 		expect(noType.error?.message).toBe(
-			'"Documents" [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
+			'\'Documents\' [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
 		);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
@@ -139,7 +139,7 @@ describe('fuzz findings: dates out of ISO 8601', () => {
 				limit: 5,
 				filters: { updatedBefore: value },
 			});
-			expect(result.error?.message).toMatch(/^"Updated Before" is not a valid date: /);
+			expect(result.error?.message).toMatch(/^'Updated Before' is not a valid date: /);
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		},
 	);
@@ -177,7 +177,7 @@ describe('fuzz findings: variable values of the wrong type', () => {
 				],
 			},
 		});
-		expect(result.error?.message).toBe('"company" must be text, not []');
+		expect(result.error?.message).toBe("'company' must be text, not []");
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
@@ -211,7 +211,7 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 		]);
 		expect(result.error?.message ?? '').not.toMatch(/Cannot read properties/);
 		expect(result.error?.message).toBe(
-			'The template needs "Recipient 1 Name", "Recipient 1 Email"',
+			"The template needs 'Recipient 1 Name', 'Recipient 1 Email'",
 		);
 		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([templatePath]);
 	});

@@ -281,47 +281,47 @@ describe('Get Many: filters', () => {
 			[
 				'an unknown status',
 				{ filters: { status: '={{ "draft,signed" }}' } },
-				/"Status" has an unknown value: signed/,
+				/'Status' has an unknown value: signed/,
 			],
 			[
 				'a wrongly-cased status',
 				{ filters: { status: '={{ "Draft" }}' } },
-				/"Status" has an unknown value: Draft/,
+				/'Status' has an unknown value: Draft/,
 			],
 			[
 				'a bad date',
 				{ filters: { createdAfter: 'yesterday-ish' } },
-				/"Created After" is not a valid date: "yesterday-ish"/,
+				/'Created After' is not a valid date: "yesterday-ish"/,
 			],
 			[
 				'a bad date from an expression',
 				{ filters: { updatedBefore: '={{ "2025-13-45" }}' } },
-				/"Updated Before" is not a valid date/,
+				/'Updated Before' is not a valid date/,
 			],
 			[
 				'created after >= before',
 				{
 					filters: { createdAfter: '2025-01-02T00:00:00Z', createdBefore: '2025-01-01T00:00:00Z' },
 				},
-				/"Created After" .* is not earlier than "Created Before"/,
+				/'Created After' .* is not earlier than 'Created Before'/,
 			],
 			[
 				'updated after == before',
 				{
 					filters: { updatedAfter: '2025-01-02T00:00:00Z', updatedBefore: '2025-01-02T00:00:00Z' },
 				},
-				/"Updated After" .* is not earlier than "Updated Before"/,
+				/'Updated After' .* is not earlier than 'Updated Before'/,
 			],
-			['limit 0', { limit: 0 }, /"Limit" must be a whole number of at least 1, not 0/],
+			['limit 0', { limit: 0 }, /'Limit' must be a whole number of at least 1, not 0/],
 			[
 				'limit 2.5',
 				{ limit: '={{ 2.5 }}' },
-				/"Limit" must be a whole number of at least 1, not 2.5/,
+				/'Limit' must be a whole number of at least 1, not 2.5/,
 			],
 			[
 				'a recipient email that is not one',
 				{ filters: { recipientEmail: 'bob' } },
-				/"Recipient Email" is not an email address: bob/,
+				/'Recipient Email' is not an email address: bob/,
 			],
 		];
 		for (const [label, params, message] of cases) {
@@ -347,7 +347,7 @@ describe('Get Many: filters', () => {
 				},
 			);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toMatch(/"Created After" is not a valid date: "soon"/);
+			expect(result.error!.message).toMatch(/'Created After' is not a valid date: "soon"/);
 			expect(result.error!.context?.itemIndex).toBe(2);
 			expect(listed()).toHaveLength(2);
 		});

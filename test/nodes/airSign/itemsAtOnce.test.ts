@@ -157,7 +157,7 @@ describe('Items at Once', () => {
 			});
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error?.message).toMatch(
-				new RegExp(`^"Items at Once" must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE};`),
+				new RegExp(`^'Items at Once' must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE};`),
 			);
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		},

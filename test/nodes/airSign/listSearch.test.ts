@@ -45,7 +45,7 @@ describe('Session locator: From List', () => {
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 30 });
 		const error = await listSearch(ctx, 'searchSessions').catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).description).toContain('Choose "By ID"');
+		expect((error as NodeApiError).description).toContain("Choose 'By ID'");
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 	});
 });

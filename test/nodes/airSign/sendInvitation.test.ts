@@ -70,7 +70,7 @@ describe('Session → Send Invitation', () => {
 			],
 			[
 				{ recipient: 'email', recipientEmail: 'bob@' },
-				'"Recipient Email" is not an email address: "bob@"',
+				'\'Recipient Email\' is not an email address: "bob@"',
 			],
 		];
 		for (const [extra, message] of cases) {

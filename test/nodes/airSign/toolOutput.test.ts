@@ -107,7 +107,7 @@ describe('Output, as an AI agent’s tool', () => {
 			createParams({ output: 'selected', fields: '={{ "status" }}' }),
 			{ nodeType: asTool() },
 		);
-		expect(result.items[0].json.error).toMatch(/^"Fields" must be a list of field names/);
+		expect(result.items[0].json.error).toMatch(/^'Fields' must be a list of field names/);
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 

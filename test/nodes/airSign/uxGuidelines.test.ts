@@ -5,6 +5,9 @@
  */
 import '../../harness';
 
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type {
 	INodeProperties,
 	INodePropertyCollection,
@@ -137,5 +140,32 @@ describe("n8n's UX guidelines, on the credential", () => {
 		const secrets = ['clientSecret', 'accessToken', 'sessionToken'];
 		for (const name of secrets)
 			expect(properties.find((p) => p.name === name)?.typeOptions?.password, name).toBe(true);
+	});
+});
+
+describe("n8n's UX guidelines, in the copy of the nodes and the credential", () => {
+	const ROOT = path.resolve(__dirname, '../../..');
+	const sources = ['nodes', 'credentials'].flatMap((dir) =>
+		(readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+			.filter((file) => file.endsWith('.ts'))
+			.map((file) => path.join(dir, file)),
+	);
+	// A Title Case label such as "Items at Once", "Recipients (JSON)" or "<Role> Name".
+	const FIRST = String.raw`(?:[A-Z][\w-]*|&lt;[A-Z]\w*&gt;)`;
+	const WORD = String.raw`(?:${FIRST}|\d+|\(JSON\)|of|on|at|for|and|to|by|with|the|a)`;
+	const LABEL = new RegExp(String.raw`"${FIRST}(?: ${WORD})*"`, 'g');
+
+	it('a parameter or option name is written in single quotes', () => {
+		expect(sources.length).toBeGreaterThan(50);
+		const found = sources.flatMap((file) =>
+			readFileSync(path.join(ROOT, file), 'utf8')
+				// Comments are not copy; n8n expressions ($("Upload"), ={{ … }}) keep their own quoting.
+				.replace(/\/\*[\s\S]*?\*\//g, '')
+				.replace(/(^|\s)\/\/ .*$/gm, '$1')
+				.replace(/=\{\{[\s\S]*?\}\}|\$\("[^"]*"\)/g, '')
+				.split('\n')
+				.flatMap((line) => (line.match(LABEL) ?? []).map((label) => `${file}: ${label}`)),
+		);
+		expect(found).toEqual([]);
 	});
 });

@@ -76,7 +76,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const fail = failer(this.getNode(), itemIndex);
-	const given = textOf(this.getNodeParameter('fileName', itemIndex, ''), '"File Name"', fail);
+	const given = textOf(this.getNodeParameter('fileName', itemIndex, ''), "'File Name'", fail);
 	const fileName = fileNameToStore(given.trim() || binaryData.fileName || 'document.pdf', fail);
 
 	// Size and first bytes only: a file that cannot be uploaded costs no request, and the file
@@ -139,13 +139,13 @@ function fileNameToStore(value: string, fail: Fail): string {
 	if (fileName === '')
 		throw fail(
 			'The file name is empty',
-			'Set "File Name", or leave it empty to use the name of the binary file.',
+			"Set 'File Name', or leave it empty to use the name of the binary file.",
 		);
 	const length = chars(fileName);
 	if (length > MAX_FILE_NAME_LENGTH)
 		throw fail(
 			`The file name is ${length} characters long; AirSign accepts at most ${MAX_FILE_NAME_LENGTH}`,
-			'Shorten the value of "File Name".',
+			"Shorten the value of 'File Name'.",
 		);
 	if (/\.pdf$/i.test(fileName)) return fileName;
 	// A name of 252 to 255 characters is valid as it is; AirSign then appends ".pdf" itself.

@@ -28,7 +28,7 @@ export const createdSessionFailures = {
 	...valueRefused('the request'),
 	SELF_SIGN_ONLY: {
 		message: 'The session is self-sign only, so it cannot be sent',
-		description: 'Turn "Send Immediately" off: the owner signs a self-sign session in AirSign.',
+		description: "Turn 'Send Immediately' off: the owner signs a self-sign session in AirSign.",
 	},
 	403: {
 		description:
@@ -102,7 +102,7 @@ export const identify = identifyByParameters('name');
 
 // File IDs (separated by commas or lines), Upload's output items or their fileReference, one or a
 // list, or JSON text of those.
-const LABEL = '"Attach Uploaded PDFs"';
+const LABEL = "'Attach Uploaded PDFs'";
 
 function readAttachments(value: unknown, failItem: Fail): IDataObject[] {
 	const fail = (shown: unknown) =>

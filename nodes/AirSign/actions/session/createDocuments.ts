@@ -19,48 +19,48 @@ export function readDocuments(
 	const fail = failer(ctx.getNode(), itemIndex);
 	const mode = ctx.getNodeParameter('documentMode', itemIndex, 'simple') as string;
 	if (mode === 'json') {
-		const given = parseJson(ctx.getNodeParameter('documents', itemIndex), '"Documents"', fail);
+		const given = parseJson(ctx.getNodeParameter('documents', itemIndex), "'Documents'", fail);
 		const list = Array.isArray(given) ? given : [given];
 		if (list.length < 1 || list.length > LIMITS.files)
-			throw fail(`"Documents" must hold 1 to ${LIMITS.files} block documents`);
+			throw fail(`'Documents' must hold 1 to ${LIMITS.files} block documents`);
 		const documents = list.map((doc, index) =>
-			checkBlockDocument(doc, `"Documents" [${index}]`, fail),
+			checkBlockDocument(doc, `'Documents' [${index}]`, fail),
 		);
 		const recipientsGiven = parseJson(
 			ctx.getNodeParameter('recipientsJson', itemIndex),
-			'"Recipients (JSON)"',
+			"'Recipients (JSON)'",
 			fail,
 		);
-		const recipients = checkRecipients(recipientsGiven, '"Recipients (JSON)"', fail);
-		checkSignatureBlocks(documents, recipients, '"Documents"', fail);
+		const recipients = checkRecipients(recipientsGiven, "'Recipients (JSON)'", fail);
+		checkSignatureBlocks(documents, recipients, "'Documents'", fail);
 		return { documents, recipients };
 	}
 
 	const text = (value: unknown, label: string) => textOf(value, label, fail);
-	const title = text(ctx.getNodeParameter('title', itemIndex, ''), '"Title"').trim();
-	const body = text(ctx.getNodeParameter('body', itemIndex, ''), '"Body"');
+	const title = text(ctx.getNodeParameter('title', itemIndex, ''), "'Title'").trim();
+	const body = text(ctx.getNodeParameter('body', itemIndex, ''), "'Body'");
 	const rows = (ctx.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [];
 	// Keys are made for the builder: r1, r2, … in the order listed.
 	const recipients = checkRecipients(
 		rows.map((row, index) => ({ ...row, key: `r${index + 1}` })),
-		'"Recipients"',
+		"'Recipients'",
 		fail,
 	);
 	const labelled = recipients.map((recipient, index) => {
 		const label =
-			text(rows[index].label, `"Recipients" [${index}]: "Signature Label"`).trim() ||
+			text(rows[index].label, `'Recipients' [${index}]: 'Signature Label'`).trim() ||
 			recipient.name;
 		if ([...label].length > LIMITS.label)
 			throw fail(
-				`"Recipients" [${index}]: the signature label is longer than ${LIMITS.label} characters`,
-				'Set a shorter "Signature Label" for this recipient.',
+				`'Recipients' [${index}]: the signature label is longer than ${LIMITS.label} characters`,
+				"Set a shorter 'Signature Label' for this recipient.",
 			);
 		return { ...recipient, label };
 	});
 	const extra = ctx.getNodeParameter('documentOptions', itemIndex, {}) as IDataObject;
 	const document = simpleDocument(title, body, labelled, {
-		subtitle: text(extra.subtitle, '"Subtitle"').trim() || undefined,
-		footerLabel: text(extra.footerLabel, '"Footer Label"').trim() || undefined,
+		subtitle: text(extra.subtitle, "'Subtitle'").trim() || undefined,
+		footerLabel: text(extra.footerLabel, "'Footer Label'").trim() || undefined,
 	});
 	checkSimpleDocument(document, fail);
 	return {
@@ -78,19 +78,19 @@ export function readDocuments(
 // checkBlockDocument still checks the whole.
 function checkSimpleDocument(document: IDataObject, fail: Fail): void {
 	const title = document.title as string;
-	if (title === '') throw fail('"Title" is empty');
-	checkTitleFits(title, '"Title"', fail);
+	if (title === '') throw fail("'Title' is empty");
+	checkTitleFits(title, "'Title'", fail);
 	if ([...String(document.subtitle ?? '')].length > LIMITS.subtitle)
-		throw fail(`"Subtitle" is longer than ${LIMITS.subtitle} characters`);
+		throw fail(`'Subtitle' is longer than ${LIMITS.subtitle} characters`);
 	const blocks = document.blocks as IDataObject[];
 	if (blocks.length > LIMITS.blocks)
 		throw fail(
-			`"Body" makes ${blocks.length} blocks with the signature blocks; AirSign takes at most ${LIMITS.blocks}`,
+			`'Body' makes ${blocks.length} blocks with the signature blocks; AirSign takes at most ${LIMITS.blocks}`,
 			'Merge short paragraphs (separate them with a single line break instead of a blank line).',
 		);
 	blocks.forEach((block, index) => {
 		if (block.type === 'heading' && [...(block.text as string)].length > LIMITS.heading)
-			throw fail(`"Body": heading ${index + 1} is longer than ${LIMITS.heading} characters`);
+			throw fail(`'Body': heading ${index + 1} is longer than ${LIMITS.heading} characters`);
 	});
 	checkBlockDocument(document, 'The document', fail);
 }

@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 			},
 		},
 		description:
-			'The template’s recipient roles ("Employee Name", "Employee Email") and variables. Automatic mapping fills variables from input fields of the same name.',
+			"The template’s recipient roles ('Employee Name', 'Employee Email') and variables. Automatic mapping fills variables from input fields of the same name.",
 	},
 	{
 		displayName: 'Name',
@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 ];
 
 const refresh =
-	'The template may have changed since its fields were loaded: open "Recipients and Variables" and refresh the fields.';
+	"The template may have changed since its fields were loaded: open 'Recipients and Variables' and refresh the fields.";
 
 const failures: FailureMessages = {
 	...createdSessionFailures,

@@ -125,8 +125,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	const query: SessionsQuery = {
 		...readSessionMatch(filters, fail),
-		sortBy: choice(sort.sortBy, '"Sort By"', SESSION_SORT_FIELDS),
-		sortOrder: choice(sort.sortOrder, '"Sort Order"', SORT_ORDERS),
+		sortBy: choice(sort.sortBy, "'Sort By'", SESSION_SORT_FIELDS),
+		sortOrder: choice(sort.sortOrder, "'Sort Order'", SORT_ORDERS),
 	};
 	for (const [key, label] of Object.entries(DATE_FILTERS) as Array<[DateFilter, string]>) {
 		const value = filters[key];
@@ -138,7 +138,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const before = query[`${event.toLowerCase()}Before` as DateFilter];
 		if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before))
 			throw fail(
-				`"${event} After" (${after}) is not earlier than "${event} Before" (${before}), so no session could match`,
+				`'${event} After' (${after}) is not earlier than '${event} Before' (${before}), so no session could match`,
 			);
 	}
 

@@ -73,7 +73,7 @@ const failures: FailureMessages = {
 	},
 	RECIPIENT_ALREADY_SIGNED: {
 		message: 'This recipient has already signed, so no invitation was sent',
-		description: 'Choose "Next Who Has Not Signed" to remind whoever is still to sign.',
+		description: "Choose 'Next Who Has Not Signed' to remind whoever is still to sign.",
 	},
 	403: {
 		description:

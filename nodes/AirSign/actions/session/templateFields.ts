@@ -88,8 +88,8 @@ export function readTemplateValues(
 	const missing = fields.filter((f) => f.required && !isGiven(values[f.id]));
 	if (missing.length > 0) {
 		throw fail(
-			`The template needs ${missing.map((f) => `"${f.displayName.replace(/ \(.*$/, '')}"`).join(', ')}`,
-			'Give a value to every mandatory field of "Recipients and Variables" (map it from the input, or type it).',
+			`The template needs ${missing.map((f) => `'${f.displayName.replace(/ \(.*$/, '')}'`).join(', ')}`,
+			"Give a value to every mandatory field of 'Recipients and Variables' (map it from the input, or type it).",
 		);
 	}
 	const roles = new Map<number, { name?: ResourceMapperField; email?: ResourceMapperField }>();
@@ -123,20 +123,20 @@ export function readTemplateValues(
 				const value = values[field.id];
 				// A name or email is text; an object or list (an expression of the wrong type) is refused.
 				if (typeof value === 'object')
-					throw fail(`"${field.displayName}" must be text, not ${shownValue(value)}`);
+					throw fail(`'${field.displayName}' must be text, not ${shownValue(value)}`);
 				return String(value).trim();
 			};
 			const chosen = { name: pick(name), email: pick(email) };
 			if (!isGiven(chosen.name) || !isGiven(chosen.email)) {
 				const label = (name?.displayName ?? `Recipient ${position}`).replace(/ Name$/, '');
 				throw fail(
-					`Give both "${label} Name" and "${label} Email"`,
+					`Give both '${label} Name' and '${label} Email'`,
 					'AirSign replaces the template’s recipients by position, so every role before the last one given needs a name and an email.',
 				);
 			}
 			if (!EMAIL_PATTERN.test(String(chosen.email))) {
 				throw fail(
-					`"${email?.displayName ?? 'Email'}" is not an email address: "${String(chosen.email).slice(0, 80)}"`,
+					`'${email?.displayName ?? 'Email'}' is not an email address: "${String(chosen.email).slice(0, 80)}"`,
 				);
 			}
 			return { name: String(chosen.name), email: String(chosen.email) };
@@ -150,7 +150,7 @@ function variableValue(
 	timezone: string,
 	fail: Fail,
 ): IDataObject[string] {
-	const label = `"${field.displayName.replace(/ \(.*$/, '')}"`;
+	const label = `'${field.displayName.replace(/ \(.*$/, '')}'`;
 	switch (field.type) {
 		case 'number': {
 			const number = typeof value === 'number' ? value : Number(String(value).trim());

@@ -51,7 +51,7 @@ export function readTemplateSettings(
 	if (profile !== '') {
 		if (!UUID_PATTERN.test(profile))
 			throw fail(
-				`"Sender Profile ID" is not an AirSign ID: ${profile.slice(0, 60)}`,
+				`'Sender Profile ID' is not an AirSign ID: ${profile.slice(0, 60)}`,
 				'A sender profile ID is a UUID; copy it from the sender profiles in AirSign.',
 			);
 		body.senderProfileId = profile;
@@ -59,7 +59,7 @@ export function readTemplateSettings(
 	}
 	if (options.completionEmailRecipients !== undefined) {
 		const given = options.completionEmailRecipients;
-		const label = '"Completion Email Recipients"';
+		const label = "'Completion Email Recipients'";
 		body.overrideCompletionEmailRecipients = assertOneOf(
 			given,
 			label,
@@ -78,7 +78,7 @@ export function readTemplateSettings(
 	const notTag = tags.find((tag) => !UUID_PATTERN.test(tag));
 	if (notTag !== undefined)
 		throw fail(
-			`"Tag IDs" holds something that is not a tag ID: ${notTag.slice(0, 60)}`,
+			`'Tag IDs' holds something that is not a tag ID: ${notTag.slice(0, 60)}`,
 			'Give tag IDs (UUIDs) separated by commas, or an expression that returns a list of them.',
 		);
 	if (tags.length) body.tagIds = tags;

@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Write variables as {{{name}}} (three braces). Keep "Document" a fixed value: as an n8n expression, the braces would be read as one.',
+			"Write variables as {{{name}}} (three braces). Keep 'Document' a fixed value: as an n8n expression, the braces would be read as one.",
 		name: 'tokenNotice',
 		type: 'notice',
 		default: '',
@@ -62,7 +62,7 @@ const failures: FailureMessages = {
 	...blockFailures,
 	UNDECLARED_VARIABLE: {
 		message: 'The document uses a {{{token}}} that is not a variable',
-		description: 'Declare it under "Variables", or correct the token.',
+		description: "Declare it under 'Variables', or correct the token.",
 	},
 	...valueRefused('the template'),
 };
@@ -70,13 +70,13 @@ const failures: FailureMessages = {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const fail = failer(this.getNode(), itemIndex);
 	const name = readName(this.getNodeParameter('name', itemIndex, ''), fail);
-	const document = parseJson(this.getNodeParameter('document', itemIndex), '"Document"', fail);
-	const checked = checkBlockDocument(document, '"Document"', fail);
+	const document = parseJson(this.getNodeParameter('document', itemIndex), "'Document'", fail);
+	const checked = checkBlockDocument(document, "'Document'", fail);
 	const recipients = checkTemplateRecipients(
 		(this.getNodeParameter('recipients.recipient', itemIndex, []) as IDataObject[]) ?? [],
 		fail,
 	);
-	checkSignatureBlocks([checked], recipients as Array<{ key: string }>, '"Document"', fail);
+	checkSignatureBlocks([checked], recipients as Array<{ key: string }>, "'Document'", fail);
 	const variables = checkVariables(
 		(this.getNodeParameter('variables.variable', itemIndex, []) as IDataObject[]) ?? [],
 		fail,

@@ -33,7 +33,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex);
 	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const given = this.getNodeParameter('status', itemIndex, 'active');
-	const status = assertOneOf(given, '"Status"', TEMPLATE_STATUSES, fail);
+	const status = assertOneOf(given, "'Status'", TEMPLATE_STATUSES, fail);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 

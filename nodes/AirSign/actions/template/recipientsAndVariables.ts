@@ -24,7 +24,7 @@ export const templateRecipientsAndVariables: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. Employee',
 			description:
-				'Shown as "&lt;Role&gt; Name" / "&lt;Role&gt; Email" when a session is created from it',
+				"Shown as '&lt;Role&gt; Name' / '&lt;Role&gt; Email' when a session is created from it",
 		},
 		{
 			displayName: 'Email',
@@ -105,19 +105,19 @@ const VARIABLE_TYPES = ['text', 'date', 'number'] as const;
 
 // A role's name and email may be left for each session; an email may be a {{{variable}}}.
 export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataObject[] {
-	return checkRecipientList(rows, '"Recipients"', fail, {
-		keyLabel: '"Key"',
+	return checkRecipientList(rows, "'Recipients'", fail, {
+		keyLabel: "'Key'",
 		key: (row) => String(row.key ?? '').trim(),
 		rest: (row, at, key) => {
-			const email = textOf(row.email, `${at}: "Email"`, fail).trim();
+			const email = textOf(row.email, `${at}: 'Email'`, fail).trim();
 			if (email !== '' && !email.includes('{{{') && !EMAIL_PATTERN.test(email))
 				throw fail(
-					`${at}: "Email" must be an email address, a {{{variable}}} or empty, not "${email}"`,
+					`${at}: 'Email' must be an email address, a {{{variable}}} or empty, not "${email}"`,
 				);
-			const name = textOf(row.name, `${at}: "Role Name"`, fail).trim();
+			const name = textOf(row.name, `${at}: 'Role Name'`, fail).trim();
 			const order = Number(row.signingOrder ?? 0);
 			if (!Number.isInteger(order) || order < 0)
-				throw fail(`${at}: "Signing Order" must be a whole number`);
+				throw fail(`${at}: 'Signing Order' must be a whole number`);
 			return {
 				key,
 				...(name && { name }),
@@ -131,30 +131,30 @@ export function checkTemplateRecipients(rows: IDataObject[], fail: Fail): IDataO
 export function checkVariables(rows: IDataObject[], fail: Fail): IDataObject[] {
 	if (rows.length > LIMITS.variables)
 		throw fail(
-			`"Variables" holds ${rows.length} variables; AirSign takes at most ${LIMITS.variables}`,
+			`'Variables' holds ${rows.length} variables; AirSign takes at most ${LIMITS.variables}`,
 		);
 	const names = new Set<string>();
 	return rows.map((row, index) => {
-		const at = `"Variables" [${index}]`;
+		const at = `'Variables' [${index}]`;
 		const name = String(row.name ?? '').trim();
 		if (!VARIABLE_NAME.test(name))
 			throw fail(
-				`${at}: "Name" must be letters, digits and "_", not starting with a digit (it is used as {{{name}}})`,
+				`${at}: 'Name' must be letters, digits and "_", not starting with a digit (it is used as {{{name}}})`,
 			);
 		if (names.has(name)) throw fail(`${at}: the name "${name}" is used twice`);
 		names.add(name);
-		const type = assertOneOf(row.type ?? 'text', `${at}: "Type"`, VARIABLE_TYPES, fail);
+		const type = assertOneOf(row.type ?? 'text', `${at}: 'Type'`, VARIABLE_TYPES, fail);
 		const variable: IDataObject = { name, type, required: row.required !== false };
 		const labels = { displayName: 'Display Name', description: 'Description' };
 		for (const [field, label] of Object.entries(labels)) {
-			const text = textOf(row[field], `${at}: "${label}"`, fail).trim();
+			const text = textOf(row[field], `${at}: '${label}'`, fail).trim();
 			if (text) variable[field] = text;
 		}
-		const fallback = textOf(row.defaultValue, `${at}: "Default Value"`, fail);
+		const fallback = textOf(row.defaultValue, `${at}: 'Default Value'`, fail);
 		if (fallback.trim() !== '') {
 			const number = Number(fallback);
 			if (type === 'number' && !Number.isFinite(number))
-				throw fail(`${at}: "Default Value" of a number variable must be a number`);
+				throw fail(`${at}: 'Default Value' of a number variable must be a number`);
 			variable.defaultValue = type === 'number' ? number : String(fallback);
 		}
 		return variable;
@@ -176,7 +176,7 @@ export function checkTokensDeclared(
 		for (const match of text.matchAll(TOKEN)) {
 			if (!declared.has(match[1]))
 				throw fail(
-					`The token {{{${match[1]}}}} is used but "Variables" declares no "${match[1]}"`,
+					`The token {{{${match[1]}}}} is used but 'Variables' declares no "${match[1]}"`,
 					'Add a variable of that name, or correct the token.',
 				);
 		}
