@@ -36,8 +36,9 @@ const keep = process.argv.includes('--keep');
 const tarballArg = process.argv.includes('--tarball')
 	? path.resolve(process.argv[process.argv.indexOf('--tarball') + 1])
 	: undefined;
-// hard stop for any child (each bounds itself below this; four chains share the machine)
-const TIER_TIMEOUT_MS = 12 * 60_000;
+// hard stop for any child, to catch a hang (each bounds itself below this; four chains and the
+// other tiers share the machine)
+const TIER_TIMEOUT_MS = 20 * 60_000;
 const t00 = Date.now();
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 

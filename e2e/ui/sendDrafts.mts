@@ -4,7 +4,15 @@
 import type { Locator, Page } from 'playwright-core';
 import type { Sandbox, Shot, Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
-import { byTestId, canvasNode, closeNode, fail, openNode, openWorkflow } from './editor.mts';
+import {
+	byTestId,
+	canvasNode,
+	closeNode,
+	fail,
+	openNode,
+	openWorkflow,
+	UI_TIMEOUT_MS,
+} from './editor.mts';
 
 const SEND_DRAFTS_WORKFLOW = 'AirSignExSendDr1';
 
@@ -64,7 +72,7 @@ export async function sendEveryDraft(
 	// n8n filters after a short debounce: read the columns until the sent items' are gone.
 	let heads: string[] = [];
 	for (
-		const deadline = Date.now() + 90_000;
+		const deadline = Date.now() + UI_TIMEOUT_MS;
 		Date.now() < deadline;
 		await page.waitForTimeout(250)
 	) {
@@ -80,7 +88,11 @@ export async function sendEveryDraft(
 	await shot('output-table');
 	// The first Escape leaves the search (and clears it): wait for the sent items' columns again.
 	await page.keyboard.press('Escape');
-	for (const deadline = Date.now() + 90_000; Date.now() < deadline; await page.waitForTimeout(250))
+	for (
+		const deadline = Date.now() + UI_TIMEOUT_MS;
+		Date.now() < deadline;
+		await page.waitForTimeout(250)
+	)
 		if ((await filtered.locator('th').allInnerTexts()).includes('sentAt')) break;
 	await closeNode(page);
 }
