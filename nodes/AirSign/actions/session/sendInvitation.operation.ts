@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { recipientLocator, sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { V1, V2_ON } from '../../descriptions/outputFields';
+import { type Show, V1, V2_ON } from '../../descriptions/outputFields';
 import type { FailureMessages } from '../../errors/messages';
 import { notFound } from '../../errors/messages';
 import type { Fail } from '../../errors/nodeError';
@@ -11,23 +16,31 @@ import { assertEmail, assertId, readLocatorId, readRecipient } from '../../helpe
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters, parameterAsGiven } from '../itemIdentity';
 
-const NEXT = 'AirSign picks the next recipient, in signing order, who has not signed';
+// Each version's 'Recipient' choice; 'Next Who Has Not Signed' is the default of both.
+const recipientChoice = (show: Show, ...others: INodePropertyOptions[]): INodeProperties => ({
+	displayName: 'Recipient',
+	name: 'recipient',
+	type: 'options',
+	default: 'next',
+	options: [
+		{
+			name: 'Next Who Has Not Signed',
+			value: 'next',
+			description: 'AirSign picks the next recipient, in signing order, who has not signed',
+		},
+		...others,
+	],
+	displayOptions: { show },
+});
 
 // Version 1's choice and fields stay as saved; version 2 picks one recipient with a locator.
 export const description: INodeProperties[] = [
 	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
-	{
-		displayName: 'Recipient',
-		name: 'recipient',
-		type: 'options',
-		default: 'next',
-		options: [
-			{ name: 'Next Who Has Not Signed', value: 'next', description: NEXT },
-			{ name: 'By Recipient ID', value: 'id' },
-			{ name: 'By Email', value: 'email' },
-		],
-		displayOptions: { show: V1 },
-	},
+	recipientChoice(
+		V1,
+		{ name: 'By Recipient ID', value: 'id' },
+		{ name: 'By Email', value: 'email' },
+	),
 	{
 		displayName: 'Recipient ID',
 		name: 'recipientId',
@@ -48,21 +61,11 @@ export const description: INodeProperties[] = [
 		description: 'The email of one of the session’s recipients',
 		displayOptions: { show: { ...V1, recipient: ['email'] } },
 	},
-	{
-		displayName: 'Recipient',
-		name: 'recipient',
-		type: 'options',
-		default: 'next',
-		options: [
-			{ name: 'Next Who Has Not Signed', value: 'next', description: NEXT },
-			{
-				name: 'A Specific Recipient',
-				value: 'specific',
-				description: 'One recipient of the session, from its list, by ID or by email',
-			},
-		],
-		displayOptions: { show: V2_ON },
-	},
+	recipientChoice(V2_ON, {
+		name: 'A Specific Recipient',
+		value: 'specific',
+		description: 'One recipient of the session, from its list, by ID or by email',
+	}),
 	{
 		...recipientLocator('The recipient to remind: one who has not signed yet'),
 		displayOptions: { show: { ...V2_ON, recipient: ['specific'] } },
