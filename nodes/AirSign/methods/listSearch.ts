@@ -85,9 +85,8 @@ export async function searchTemplates(
 	};
 }
 
-// Send Invitation's recipients, filtered here by name or email: read off the chosen session, whose
-// locator (By URL too) is read as execute reads it; none until one is chosen (an expression is
-// resolved only when the workflow runs).
+// Send Invitation's recipients, read off the chosen session (By URL too, as execute reads it); none
+// until one is chosen: an expression is resolved only when the workflow runs.
 export async function searchRecipients(
 	this: ILoadOptionsFunctions,
 	filter?: string,
