@@ -1,14 +1,50 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { LIST_SESSIONS_HOURLY_BUDGET, UUID } from '../helpers/constants';
+import { EMAIL_PATTERN, LIST_SESSIONS_HOURLY_BUDGET, UUID } from '../helpers/constants';
 
+type Kind = 'session' | 'template' | 'recipient';
+
+/** A typed mode: what it shows, and the pattern the editor checks (n8n anchors it at both ends). */
+interface TypedMode {
+	mode: Pick<INodePropertyMode, 'displayName' | 'name' | 'placeholder'>;
+	regex: string;
+	errorMessage: string;
+}
+
+const idMode = (kind: Kind): TypedMode => ({
+	mode: {
+		displayName: 'By ID',
+		name: 'id',
+		placeholder: 'e.g. 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b',
+	},
+	regex: `\\s*${UUID}\\s*`,
+	errorMessage: `Not an AirSign ${kind} ID`,
+});
+
+const urlMode = (kind: Kind, urlExample: string): TypedMode => ({
+	mode: {
+		displayName: 'By URL',
+		name: 'url',
+		placeholder: `e.g. the ${urlExample} AirSign gave for it`,
+	},
+	regex: `\\s*https?://.*${UUID}.*`,
+	errorMessage: `Not a link that holds an AirSign ${kind} ID`,
+});
+
+const emailMode: TypedMode = {
+	mode: { displayName: 'By Email', name: 'email', placeholder: 'e.g. nathan@example.com' },
+	regex: `\\s*${EMAIL_PATTERN.source.slice(1, -1)}\\s*`,
+	errorMessage: 'Not an email address',
+};
+
+/** From List first, and the default (n8n's UX guidelines), then the typed modes. */
 function locator(
-	kind: 'session' | 'template',
+	kind: Kind,
 	list: { method: string; placeholder: string },
-	urlExample: string,
+	typed: TypedMode[],
 ): INodeProperties {
 	return {
-		displayName: kind === 'session' ? 'Session' : 'Template',
+		displayName: `${kind.charAt(0).toUpperCase()}${kind.slice(1)}`,
 		name: `${kind}Id`,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
@@ -21,47 +57,21 @@ function locator(
 				placeholder: list.placeholder,
 				typeOptions: { searchListMethod: list.method, searchable: true },
 			},
-			{
-				displayName: 'By URL',
-				name: 'url',
-				type: 'string',
-				placeholder: `e.g. the ${urlExample} AirSign gave for it`,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: `\\s*https?://.*${UUID}.*`,
-							errorMessage: `Not a link that holds an AirSign ${kind} ID`,
-						},
-					},
-				],
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: `\\s*${UUID}\\s*`,
-							errorMessage: `Not an AirSign ${kind} ID`,
-						},
-					},
-				],
-			},
+			...typed.map(({ mode, regex, errorMessage }) => ({
+				...mode,
+				type: 'string' as const,
+				validation: [{ type: 'regex' as const, properties: { regex, errorMessage } }],
+			})),
 		],
 	};
 }
 
 export function sessionLocator(description: string): INodeProperties {
 	return {
-		...locator(
-			'session',
-			{ method: 'searchSessions', placeholder: 'Search sessions by name…' },
-			'draftUrl',
-		),
+		...locator('session', { method: 'searchSessions', placeholder: 'Search sessions by name…' }, [
+			urlMode('session', 'draftUrl'),
+			idMode('session'),
+		]),
 		description,
 		hint: `From List searches AirSign by name: each search or page is one List Sessions request, from the ${LIST_SESSIONS_HOURLY_BUDGET} an hour the organisation shares. By ID costs nothing.`,
 	};
@@ -72,8 +82,22 @@ export function templateLocator(description: string): INodeProperties {
 		...locator(
 			'template',
 			{ method: 'searchTemplates', placeholder: 'Choose an active template…' },
-			'editorUrl',
+			[urlMode('template', 'editorUrl'), idMode('template')],
 		),
 		description,
+	};
+}
+
+/** One recipient of the chosen session: From List and By ID give its recipientId, By Email its email. */
+export function recipientLocator(description: string): INodeProperties {
+	return {
+		...locator('recipient', { method: 'searchRecipients', placeholder: 'Choose a recipient…' }, [
+			idMode('recipient'),
+			emailMode,
+		]),
+		// Not "recipientId": version 1's text field of that name stays as saved.
+		name: 'recipientLocator',
+		description,
+		hint: 'From List reads the chosen session: one Get Session request each time the list opens.',
 	};
 }

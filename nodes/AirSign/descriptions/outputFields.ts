@@ -4,7 +4,7 @@ import { shapes, type ShapeName } from '../actions/shapes';
 
 // A saved version 1 node keeps AirSign's whole answer; version 2 and later simplify by default
 // (each field twice under '@version', n8n's way of a default that depends on the version).
-type Show = NonNullable<IDisplayOptions['show']>;
+export type Show = NonNullable<IDisplayOptions['show']>;
 export const V1: Show = { '@version': [1] };
 export const V2_ON: Show = { '@version': [{ _cnd: { gte: 2 } }] };
 const AS_TOOL: Show = { '@tool': [true] };

@@ -41,11 +41,14 @@ export function assertId(value: unknown, kind: IdKind, fail: Fail): string {
 const UUID_ANYWHERE = new RegExp(UUID, 'g');
 
 // A plain string (a workflow saved before the field became a locator) is read as an ID.
+function asLocator(value: unknown): { mode?: unknown; value: unknown } {
+	return value !== null && typeof value === 'object' && 'value' in value
+		? (value as { mode?: unknown; value: unknown })
+		: { mode: 'id', value };
+}
+
 export function readLocatorId(value: unknown, kind: 'session' | 'template', fail: Fail): string {
-	const locator =
-		value !== null && typeof value === 'object' && 'value' in value
-			? (value as { mode?: unknown; value: unknown })
-			: { mode: 'id', value };
+	const locator = asLocator(value);
 	if (locator.mode !== 'url' || typeof locator.value !== 'string')
 		return assertId(locator.value, kind, fail);
 	// AirSign's links have no fixed form: any link with one UUID, or one after /session(s)/ or /template(s)/.
@@ -60,6 +63,17 @@ export function readLocatorId(value: unknown, kind: 'session' | 'template', fail
 			: `The URL "${url.slice(0, 120)}" holds several IDs; which one is the ${kind} is unclear`,
 		`Paste the link of the ${kind} as AirSign shows it (for a draft, the "draftUrl" of its creation), or choose 'By ID'. ${ID_HINTS[kind]}`,
 	);
+}
+
+/** Send Invitation's 'Recipient' locator, as the one field AirSign takes for its mode. */
+export function readRecipient(
+	value: unknown,
+	fail: Fail,
+): { recipientId: string } | { recipientEmail: string } {
+	const locator = asLocator(value);
+	return locator.mode === 'email'
+		? { recipientEmail: assertEmail(locator.value, 'Recipient', fail) }
+		: { recipientId: assertId(locator.value, 'recipient', fail) };
 }
 
 export function assertEmail(value: unknown, label: string, fail: Fail): string {

@@ -1,11 +1,18 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { STATUS_LABELS } from '../descriptions/sessionFilters';
 import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
+import { failer } from '../errors/nodeError';
 import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
+import { readLocatorId } from '../helpers/validation';
 import { readByOffset } from '../transport/offsetPages';
-import { sessionPages } from '../transport/sessionPages';
+import { getSession, sessionPages } from '../transport/sessionPages';
 import { fetchTemplatesPage } from '../transport/templates';
 
 // Each call is one List Sessions request of the hourly budget; a 429 fails at once (the editor does not wait).
@@ -76,6 +83,29 @@ export async function searchTemplates(
 		})),
 		...(nextOffset !== undefined && { paginationToken: String(nextOffset) }),
 	};
+}
+
+// Send Invitation's recipients, read off the chosen session (By URL too, as execute reads it); none
+// until one is chosen: an expression is resolved only when the workflow runs.
+export async function searchRecipients(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	let sessionId: string;
+	try {
+		const given = this.getCurrentNodeParameter('sessionId');
+		sessionId = readLocatorId(given, 'session', failer(this.getNode(), 0));
+	} catch {
+		return { results: [] };
+	}
+	const session = await getSession(this, sessionId, 0, 0);
+	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
+	const results = recipients.map((recipient) => ({
+		name: `${String(recipient.name)} <${String(recipient.email)}> (${String(recipient.status)})`,
+		value: String(recipient.recipientId),
+	}));
+	const needle = filter?.trim().toLowerCase() ?? '';
+	return { results: results.filter(({ name }) => name.toLowerCase().includes(needle)) };
 }
 
 function searchPaging(paginationToken?: string) {

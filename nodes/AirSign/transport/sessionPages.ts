@@ -1,12 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MALFORMED_RESPONSE } from '../errors/failure';
+import { notFound } from '../errors/messages';
 import { UUID_PATTERN } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { CallPolicy } from './call';
 import { callAirSign } from './call';
 import type { OffsetPage } from './offsetPages';
 import type { AirSignContext, ApiAnswer } from './request';
+
+/** Get Session (a read: retried on 5xx and dropped connections): Session → Get, and the editor's list of its recipients. */
+export async function getSession(
+	ctx: AirSignContext,
+	sessionId: string,
+	itemIndex: number,
+	maxRateLimitWaitMs: number,
+): Promise<IDataObject> {
+	const { body } = await callAirSign(
+		ctx,
+		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
+		{ failures: { 404: notFound('session') }, maxRateLimitWaitMs },
+	);
+	return body as IDataObject;
+}
 
 /** Query parameters of List Sessions other than limit and offset. */
 export interface SessionsQuery {

@@ -16,7 +16,8 @@ export const at =
 	};
 /** A resource locator parameter whose value comes from the item. */
 export const locatorAt =
-	(name: string, mode: 'id' | 'url' | 'list') => (params: INodeParameters, value: string) => {
+	(name: string, mode: 'id' | 'url' | 'list' | 'email') =>
+	(params: INodeParameters, value: string) => {
 		params[name] = { __rl: true, mode, value };
 	};
 

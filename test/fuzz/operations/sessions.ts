@@ -3,7 +3,16 @@ import fc from 'fast-check';
 import { SESSION_STATUSES } from '../../../nodes/AirSign/helpers/constants';
 import { ref, type OperationUnderTest } from '../inputCases';
 import { anyText, email, junk, notEmail, notUuid, shortText, uuid } from '../values';
-import { at, drafts, isoDate, limitSlot, maxWaitSlot, recipients, sessionIdSlot } from './common';
+import {
+	at,
+	drafts,
+	isoDate,
+	limitSlot,
+	locatorAt,
+	maxWaitSlot,
+	recipients,
+	sessionIdSlot,
+} from './common';
 
 // ---- operations ------------------------------------------------------------------------------
 
@@ -27,13 +36,13 @@ export const getSessionOperations: OperationUnderTest[] = LOCATOR_MODES.map((mod
 
 export const sendInvitation: OperationUnderTest = {
 	name: 'Session Send Invitation',
-	params: { resource: 'session', operation: 'sendInvitation', recipient: 'email' },
+	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
 	slots: [
 		sessionIdSlot('pending', 'id'),
 		{
 			key: 'recipientEmail',
-			label: /Recipient Email/,
-			place: at('recipientEmail'),
+			label: /Recipient/,
+			place: locatorAt('recipientLocator', 'email'),
 			valid: fc.constantFrom('ann@example.com', ' ann@example.com ', 'ANN@example.com'),
 			invalid: notEmail(),
 			junk: fc.oneof(junk(), email()),
@@ -55,13 +64,13 @@ export const sendInvitation: OperationUnderTest = {
 
 export const sendInvitationById: OperationUnderTest = {
 	name: 'Session Send Invitation (by recipient ID)',
-	params: { resource: 'session', operation: 'sendInvitation', recipient: 'id' },
+	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
 	slots: [
 		sessionIdSlot('pending', 'id'),
 		{
 			key: 'recipientId',
 			label: /Recipient ID/,
-			place: at('recipientId'),
+			place: locatorAt('recipientLocator', 'id'),
 			valid: ref('recipient', ['plain', 'upper', 'spaced']),
 			invalid: notUuid(),
 			junk: fc.oneof(junk(), uuid()),

@@ -131,8 +131,8 @@ const operations: Record<string, Operation> = {
 					resource: 'session',
 					operation: 'sendInvitation',
 					sessionId: locator(session.sessionId),
-					recipient: 'email',
-					recipientEmail: 'ann@example.com',
+					recipient: 'specific',
+					recipientLocator: { __rl: true, mode: 'email', value: 'ann@example.com' },
 				},
 			};
 		},

@@ -93,7 +93,7 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 		});
 	});
 
-	it('Send Invitation: the session and the recipient chosen', async () => {
+	it('Send Invitation (version 1): the session and the recipient chosen', async () => {
 		const result = await runAirSign(
 			ctx,
 			{
@@ -103,7 +103,7 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 				recipient: 'email',
 				recipientEmail: 'ann@example.com',
 			},
-			{ continueOnFail: true },
+			{ continueOnFail: true, nodeTypeVersion: 1 },
 		);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: UNKNOWN_ID,

@@ -64,7 +64,7 @@ async function loadOptionsContext(
 /** A resource locator's "From List" search, as the editor asks for it. */
 export async function listSearch(
 	ctx: TestContext,
-	method: 'searchSessions' | 'searchTemplates',
+	method: keyof AirSign['methods']['listSearch'],
 	options: { filter?: string; paginationToken?: string; parameters?: INodeParameters } = {},
 ): Promise<INodeListSearchResult> {
 	const context = await loadOptionsContext(ctx, options.parameters ?? {}, 'parameters.x');

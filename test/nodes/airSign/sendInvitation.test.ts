@@ -16,6 +16,8 @@ const params = (sessionId: string, extra: Record<string, unknown> = {}) => ({
 	sessionId: { __rl: true, mode: 'id', value: sessionId },
 	...extra,
 });
+// Version 1's own fields, as a saved version 1 node has them (version 2: sendInvitationRecipient.test.ts).
+const v1 = { nodeTypeVersion: 1 };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);
 
@@ -41,7 +43,7 @@ describe('Session → Send Invitation', () => {
 		expect(reminders().map((m) => m.to)).toEqual(['bob@example.com']);
 	});
 
-	it('By Recipient ID and By Email send exactly one of the two fields', async () => {
+	it('version 1: By Recipient ID and By Email send exactly one of the two fields', async () => {
 		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
 		const byId = await runAirSign(
 			ctx,
@@ -50,18 +52,20 @@ describe('Session → Send Invitation', () => {
 				recipientId: session.recipients[1].recipientId,
 				recipientEmail: 'ann@example.com',
 			}),
+			v1,
 		);
 		expect(byId.items[0].json.recipientEmail).toBe('bob@example.com');
 		const byEmail = await runAirSign(
 			ctx,
 			params(session.sessionId, { recipient: 'email', recipientEmail: ' ANN@example.com ' }),
+			v1,
 		);
 		expect(byEmail.error).toBeUndefined();
 		expect(byEmail.items[0].json.recipientEmail).toBe('ann@example.com');
 		expect(reminders().map((m) => m.to)).toEqual(['bob@example.com', 'ann@example.com']);
 	});
 
-	it('checks before any request: the session ID, the recipient ID, the email', async () => {
+	it('checks before any request: the session ID, the recipient ID, the email (version 1)', async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		const cases: Array<[Record<string, unknown>, string]> = [
 			[
@@ -74,7 +78,7 @@ describe('Session → Send Invitation', () => {
 			],
 		];
 		for (const [extra, message] of cases) {
-			const result = await runAirSign(ctx, params(session.sessionId, extra));
+			const result = await runAirSign(ctx, params(session.sessionId, extra), v1);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toBe(message);
 		}
@@ -95,11 +99,12 @@ describe('Session → Send Invitation', () => {
 			expect(result.error!.httpCode).toBe('400');
 		});
 
-		it('RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED', async () => {
+		it('RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED (version 1)', async () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			const missing = await runAirSign(
 				ctx,
 				params(session.sessionId, { recipient: 'email', recipientEmail: 'zoe@example.com' }),
+				v1,
 			);
 			expect(missing.error!.message).toBe(
 				'The session has no such recipient [RECIPIENT_NOT_FOUND]',
@@ -109,6 +114,7 @@ describe('Session → Send Invitation', () => {
 			const signed = await runAirSign(
 				ctx,
 				params(session.sessionId, { recipient: 'email', recipientEmail: 'ann@example.com' }),
+				v1,
 			);
 			expect(signed.error!.message).toContain('[RECIPIENT_ALREADY_SIGNED]');
 			expect(signed.error!.description).toContain('Next Who Has Not Signed');

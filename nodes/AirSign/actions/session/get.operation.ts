@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { notFound } from '../../errors/messages';
 import { failer } from '../../errors/nodeError';
 import { readLocatorId } from '../../helpers/validation';
-import { callAirSign } from '../../transport/call';
+import { getSession } from '../../transport/sessionPages';
 import { identifyByParameters } from '../itemIdentity';
 import type { ShapeName } from '../shapes';
 
@@ -18,15 +17,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const given = this.getNodeParameter('sessionId', itemIndex);
 	const sessionId = readLocatorId(given, 'session', failer(this.getNode(), itemIndex));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { body } = await callAirSign(
-		this,
-		{ method: 'GET', path: `/Session/${encodeURIComponent(sessionId)}`, itemIndex },
-		{
-			failures: { 404: notFound('session') },
-			maxRateLimitWaitMs: maxRateLimitWaitMs(this, options),
-		},
-	);
-	return [body as IDataObject];
+	const session = await getSession(this, sessionId, itemIndex, maxRateLimitWaitMs(this, options));
+	return [session];
 }
 
 export const identify = identifyByParameters('sessionId');

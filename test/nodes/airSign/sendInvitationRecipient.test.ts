@@ -1,0 +1,222 @@
+/**
+ * Send Invitation's 'Recipient' on version 2: 'Next Who Has Not Signed' or 'A Specific Recipient',
+ * picked with a locator (From List: the session's recipients; By ID; By Email). Version 1 keeps its
+ * own fields (sendInvitation.test.ts).
+ */
+import '../../harness';
+
+import type { INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
+import { apiRequests, asTool, runAirSign, useAirSign } from './helpers';
+import { listSearch } from './loadOptions';
+
+const ctx = useAirSign();
+const recipients = [
+	{ name: 'Ann', email: 'ann@example.com' },
+	{ name: 'Bob', email: 'bob@example.com' },
+];
+const sessionLocator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
+const specific = (sessionId: string, mode: string, value: string) => ({
+	resource: 'session',
+	operation: 'sendInvitation',
+	sessionId: sessionLocator(sessionId),
+	recipient: 'specific',
+	recipientLocator: { __rl: true, mode, value },
+});
+const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder).map((m) => m.to);
+
+describe("Send Invitation: each version's 'Recipient' fields, as n8n resolves a node's parameters", () => {
+	const node = new AirSign().description;
+	const resolved = (typeVersion: number, values: INodeParameters) =>
+		NodeHelpers.getNodeParameters(
+			node.properties,
+			{ resource: 'session', operation: 'sendInvitation', ...values },
+			true,
+			false,
+			{ typeVersion },
+			node,
+		)!;
+
+	it('a saved version 1 node keeps its choice and its Recipient ID or Recipient Email', () => {
+		const byEmail = resolved(1, { recipient: 'email', recipientEmail: 'ann@example.com' });
+		expect(byEmail).toMatchObject({ recipient: 'email', recipientEmail: 'ann@example.com' });
+		expect(byEmail).not.toHaveProperty('recipientLocator');
+		const byId = resolved(1, { recipient: 'id', recipientId: 'x' });
+		expect(byId).toMatchObject({ recipient: 'id', recipientId: 'x' });
+		expect(resolved(1, {})).toMatchObject({ recipient: 'next' });
+	});
+
+	it("version 2: 'Next Who Has Not Signed' by default; 'A Specific Recipient' shows the locator on From List", () => {
+		const next = resolved(2, {});
+		expect(next).toMatchObject({ recipient: 'next' });
+		expect(next).not.toHaveProperty('recipientLocator');
+		const chosen = resolved(2, { recipient: 'specific' });
+		expect(chosen.recipientLocator).toEqual({ __rl: true, mode: 'list', value: '' });
+		for (const old of ['recipientId', 'recipientEmail']) expect(chosen).not.toHaveProperty(old);
+		const field = node.properties.find((p) => p.name === 'recipientLocator')!;
+		expect(field.modes!.map((m) => m.displayName)).toEqual(['From List', 'By ID', 'By Email']);
+	});
+});
+
+describe("Send Invitation v2: 'Recipient' From List", () => {
+	it("lists the chosen session's recipients, named with their email and signing status, filtered by name or email: one Get Session each time", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const signed = ctx.sandbox.signRecipient(session.sessionId);
+		const [ann, bob] = signed.recipients;
+		for (const given of [sessionLocator(session.sessionId), session.sessionId]) {
+			const result = await listSearch(ctx, 'searchRecipients', {
+				parameters: { sessionId: given },
+			});
+			expect(result).toEqual({
+				results: [
+					{ name: `Ann <ann@example.com> (${String(ann.status)})`, value: ann.recipientId },
+					{ name: `Bob <bob@example.com> (${String(bob.status)})`, value: bob.recipientId },
+				],
+			});
+		}
+		expect(ann.status).not.toBe(bob.status);
+		const bobs = await listSearch(ctx, 'searchRecipients', {
+			filter: ' BOB ',
+			parameters: { sessionId: sessionLocator(session.sessionId) },
+		});
+		expect(bobs.results.map((r) => r.value)).toEqual([bob.recipientId]);
+		expect(apiRequests(ctx.sandbox).map((r) => [r.method, r.path])).toEqual(
+			Array(3).fill(['GET', `/api/v1/Session/${session.sessionId}`]),
+		);
+	});
+
+	it('a session given By URL is read as the Session field reads it', async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const url = `https://app.airsign.example/sessions/${session.sessionId}/edit`;
+		const result = await listSearch(ctx, 'searchRecipients', {
+			parameters: { sessionId: sessionLocator(url, 'url') },
+		});
+		expect(result.results.map((r) => r.value)).toEqual(
+			session.recipients.map((r) => r.recipientId),
+		);
+	});
+
+	it('no session chosen yet (or one the editor cannot read): an empty list, no request', async () => {
+		for (const sessionId of [undefined, sessionLocator('', 'list'), '={{ $json.id }}', 'nope']) {
+			const result = await listSearch(ctx, 'searchRecipients', { parameters: { sessionId } });
+			expect(result).toEqual({ results: [] });
+		}
+		expect(ctx.sandbox.requests).toEqual([]);
+	});
+});
+
+describe("Send Invitation v2: 'A Specific Recipient'", () => {
+	it('From List and By ID send the recipientId, By Email the email (AirSign refuses both at once)', async () => {
+		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
+		const [ann, bob] = session.recipients;
+		const fromList = await runAirSign(ctx, specific(session.sessionId, 'list', bob.recipientId));
+		expect(fromList.error).toBeUndefined();
+		expect(fromList.items[0].json).toMatchObject({ recipientId: bob.recipientId });
+		const byId = await runAirSign(
+			ctx,
+			specific(session.sessionId, 'id', ` ${ann.recipientId.toUpperCase()} `),
+		);
+		expect(byId.error).toBeUndefined();
+		expect(byId.items[0].json).toMatchObject({ recipientId: ann.recipientId });
+		const byEmail = await runAirSign(
+			ctx,
+			specific(session.sessionId, 'email', ' BOB@example.com '),
+		);
+		expect(byEmail.error).toBeUndefined();
+		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
+		expect(reminders()).toEqual(['bob@example.com', 'ann@example.com', 'bob@example.com']);
+	});
+
+	it("'Next Who Has Not Signed' stays the default", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		ctx.sandbox.signRecipient(session.sessionId);
+		const result = await runAirSign(ctx, {
+			resource: 'session',
+			operation: 'sendInvitation',
+			sessionId: sessionLocator(session.sessionId),
+		});
+		expect(result.error).toBeUndefined();
+		expect(reminders()).toEqual(['bob@example.com']);
+	});
+
+	it("a bad ID, a bad email or nothing fails before any request, naming 'Recipient' and the item", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		// The editor refuses such a value typed in (the modes' validation): it comes from an expression.
+		const cases: Array<[string, string, RegExp]> = [
+			['id', 'bob', /^Recipient ID "bob" is not a valid AirSign recipient ID$/],
+			['list', '', /^Recipient ID "" is not a valid AirSign recipient ID$/],
+			['email', 'bob@', /^['"]Recipient['"] is not an email address: "bob@"$/],
+			['email', ' ', /^['"]Recipient['"] is not an email address: " "$/],
+		];
+		for (const [mode, value, message] of cases) {
+			const expression = `={{ ${JSON.stringify(value)} }}`;
+			const result = await runAirSign(ctx, specific(session.sessionId, mode, expression));
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toMatch(message);
+			expect(result.error!.context?.itemIndex).toBe(0);
+		}
+		const second = await runAirSign(
+			ctx,
+			{ ...specific(session.sessionId, 'email', '={{ $json.email }}') },
+			{
+				input: [{ json: { email: 'bob@' } }, { json: { email: 'ann' } }],
+				continueOnFail: true,
+			},
+		);
+		expect(second.items.map((i) => [i.json.error, i.pairedItem])).toEqual([
+			[expect.stringMatching(/Recipient.* "bob@"$/), { item: 0 }],
+			[expect.stringMatching(/Recipient.* "ann"$/), { item: 1 }],
+		]);
+		expect(ctx.sandbox.requests).toEqual([]);
+	});
+
+	it("an error item names the recipient under AirSign's field for the mode", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const unknown = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
+		const byId = await runAirSign(ctx, specific(session.sessionId, 'id', unknown), {
+			continueOnFail: true,
+		});
+		expect(byId.items[0].json).toMatchObject({
+			sessionId: session.sessionId,
+			recipientId: unknown,
+		});
+		const byEmail = await runAirSign(ctx, specific(session.sessionId, 'email', 'zoe@example.com'), {
+			continueOnFail: true,
+		});
+		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'zoe@example.com' });
+		expect(byEmail.items[0].json).not.toHaveProperty('recipientId');
+	});
+
+	it("RECIPIENT_ALREADY_SIGNED points to 'Next Who Has Not Signed'", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		ctx.sandbox.signRecipient(session.sessionId);
+		const result = await runAirSign(ctx, specific(session.sessionId, 'email', 'ann@example.com'));
+		expect(result.error!.message).toContain('[RECIPIENT_ALREADY_SIGNED]');
+		expect(result.error!.description).toContain("Choose 'Next Who Has Not Signed' in 'Recipient'");
+	});
+
+	it("as an agent's tool: the email the model gives reminds that recipient; a bad one is an answer, no request", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const parameters = specific(session.sessionId, 'email', '={{ $json.email }}');
+		const sent = await runAirSign(ctx, parameters, {
+			nodeType: asTool(),
+			input: [{ json: { email: 'bob@example.com' } }],
+		});
+		expect(sent.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
+		const before = ctx.sandbox.requests.length;
+		const refused = await runAirSign(ctx, parameters, {
+			nodeType: asTool(),
+			input: [{ json: { email: 'bob' } }],
+		});
+		expect(refused.error).toBeUndefined();
+		expect(refused.items[0].json).toMatchObject({
+			recipientEmail: 'bob',
+			error: expect.stringMatching(/Recipient.* is not an email address: "bob"$/),
+		});
+		expect(ctx.sandbox.requests.length).toBe(before);
+		expect(reminders()).toEqual(['bob@example.com']);
+	});
+});
