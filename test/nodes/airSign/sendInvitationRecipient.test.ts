@@ -148,8 +148,8 @@ describe("Send Invitation v2: 'A Specific Recipient'", () => {
 		const cases: Array<[string, string, RegExp]> = [
 			['id', 'bob', /^Recipient ID "bob" is not a valid AirSign recipient ID$/],
 			['list', '', /^Recipient ID "" is not a valid AirSign recipient ID$/],
-			['email', 'bob@', /^['"]Recipient['"] is not an email address: "bob@"$/],
-			['email', ' ', /^['"]Recipient['"] is not an email address: " "$/],
+			['email', 'bob@', /^'Recipient' is not an email address: "bob@"$/],
+			['email', ' ', /^'Recipient' is not an email address: " "$/],
 		];
 		for (const [mode, value, message] of cases) {
 			const expression = `={{ ${JSON.stringify(value)} }}`;
