@@ -261,8 +261,8 @@ const sqliteBuilds = new Map<string, Promise<string>>();
 /**
  * sqlite3's add-on (n8n's database driver), built from source once per version in
  * .cache/sqlite3-<version>/ and shared by every n8n install: it is an N-API add-on, so one build
- * loads on Node 20 and Node 24 alike. Resolves the built file. Started early by e2e/prepare.mts,
- * so that the compile runs while npm is still fetching n8n.
+ * loads on Node 20 and Node 24 alike. Resolves the built file; one build per version and process,
+ * however many installs ask.
  */
 export function buildSqlite(version: string, cacheRoot: string): Promise<string> {
 	const known = sqliteBuilds.get(version);

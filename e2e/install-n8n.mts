@@ -51,6 +51,10 @@ export {
 export type { N8nInstallation } from './n8n-installation.mts';
 export { seconds, ticker } from './install-n8n-tools.mts';
 
+/** The sqlite3 that n8n 1.123.81 and 2.41.3 both install, and where its one build lives. */
+const SQLITE3_VERSION = '5.1.7';
+const SQLITE_CACHE = path.join(REPO_ROOT, '.cache');
+
 /** What installN8n resolves: where the profile's n8n is, and whether it was there already. */
 export interface InstallResult {
 	node: string;
@@ -90,6 +94,9 @@ export async function installN8n({
 	say(
 		`installing ${label} into ${where} (once; the first time takes minutes: ${total} steps, each reported, npm's full output in ${path.join(where, 'npm-install.log')})`,
 	);
+	// sqlite3's compile (minutes of C) runs while npm fetches n8n; step 3 awaits it, or builds the
+	// version npm installed if it is another
+	buildSqlite(SQLITE3_VERSION, SQLITE_CACHE).catch(() => {});
 
 	// 1. A pinned Node alone (scripts off), so that npm can then install n8n running on it.
 	const pinnedNode = inst.profile.node;
@@ -164,7 +171,7 @@ export async function installN8n({
 			async () => {
 				const sqliteDir = resolveSqliteDir(inst);
 				const { version } = JSON.parse(readFileSync(path.join(sqliteDir, 'package.json'), 'utf8'));
-				const built = await buildSqlite(version, path.join(REPO_ROOT, '.cache'));
+				const built = await buildSqlite(version, SQLITE_CACHE);
 				mkdirSync(path.join(sqliteDir, 'build', 'Release'), { recursive: true });
 				copyFileSync(built, path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node'));
 				if (!(await sqliteWorks(inst)))

@@ -1,15 +1,12 @@
 // What the real-n8n tiers install, once, so that `npm run check` can run them side by side
 // (scripts/check.mts starts this beside the unit stage, its output in a log):
 //   the Debian packages: chromium (UI tier), PostgreSQL, Redis, openssl (queue mode, registry route)
-//   both pinned n8n versions (e2e/n8n-profiles.mts), side by side, and beside them the one build of
-//   sqlite3's add-on they share (started first: it compiles while npm fetches n8n)
+//   both pinned n8n versions (e2e/n8n-profiles.mts), side by side
 //   the local registry, Verdaccio (the UI tier and queue mode both start one)
 // Each is a fast no-op when already there; two tiers installing one at once would break each other.
 //
 //   npx tsx e2e/prepare.mts
-import path from 'node:path';
-import { N8N_PROFILES, REPO_ROOT, installN8n, seconds } from './install-n8n.mts';
-import { buildSqlite } from './install-n8n-tools.mts';
+import { N8N_PROFILES, installN8n, seconds } from './install-n8n.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
 import { ensureServerPackages } from './lib/services.mts';
 import { ensureChromium } from './ui/chromium.mts';
@@ -23,8 +20,6 @@ try {
 	const installed = await ensureServerPackages({ log: say });
 	if (installed.length) say(`installed with apt-get: ${installed.join(', ')}`);
 	await Promise.all([
-		// the sqlite3 that both pinned n8n versions install; another version is built when met
-		buildSqlite('5.1.7', path.join(REPO_ROOT, '.cache')),
 		...Object.keys(N8N_PROFILES).map(async (profile) => {
 			const t0 = Date.now();
 			const result = await installN8n({ profile });
