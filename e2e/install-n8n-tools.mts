@@ -233,13 +233,14 @@ export async function sqliteWorks(inst: N8nInstallation): Promise<boolean> {
 	}
 }
 
-/** node-gyp's script: the one npm brings, beside this Node or the system's. */
-function findNodeGyp(): string {
+/** node-gyp's script: the one npm brings (beside this Node, or the system's), else sqlite3's own. */
+function findNodeGyp(sqliteFolder: string): string {
 	const candidates = [
 		path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm'),
 		'/usr/lib/node_modules/npm',
 		'/usr/share/nodejs/npm',
-	].map((npm) => path.join(npm, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+		sqliteFolder,
+	].map((root) => path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
 	const found = candidates.find((p) => existsSync(p));
 	if (!found) throw new Error(`node-gyp not found; looked in:\n  ${candidates.join('\n  ')}`);
 	return found;
@@ -294,7 +295,12 @@ export function buildSqlite(version: string, cacheRoot: string): Promise<string>
 		try {
 			await run(
 				process.execPath,
-				[findNodeGyp(), 'rebuild', '--release', `--jobs=${Math.max(1, os.availableParallelism())}`],
+				[
+					findNodeGyp(dir),
+					'rebuild',
+					'--release',
+					`--jobs=${Math.max(1, os.availableParallelism())}`,
+				],
 				{
 					cwd: sqliteDir,
 					env: npmEnv({ npm_config_build_from_source: 'true', ...nodeHeaders() }),
