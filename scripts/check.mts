@@ -1,9 +1,8 @@
-// `npm run check` (what .ci/run runs): the unit stage and the real-n8n tiers, overlapped. What the
-// tiers install (e2e/prepare.mts: both n8n versions, Verdaccio, Debian packages) starts at once;
-// the build comes first and the package is packed once from it; the rest of the unit stage
-// (`npm run check:built`) runs beside the installs, and the end-to-end, queue-mode and UI tiers
-// start side by side when the installs end, each its own n8n, ports and folders. Output goes to
-// .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
+// `npm run check` (what .ci/run runs): the unit stage, then the real-n8n tiers. What mostly waits
+// runs beside other work: what the tiers install (e2e/prepare.mts: both n8n versions, Verdaccio,
+// Debian packages) beside the unit stage; then the package is packed once and the end-to-end,
+// queue-mode and UI tiers run side by side, each its own n8n, ports and folders. Their output goes
+// to .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
 // Stops at the first job that fails, with its exit code (the others are stopped). At the end it
 // prints each job's time, and fails if the run changed the files git tracks or added new ones
 // (pictures and figures are written by their own commands: CONTRIBUTING).
@@ -13,7 +12,6 @@ import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInstalled } from '../e2e/n8n-installation.mts';
-import { N8N_PROFILES } from '../e2e/n8n-profiles.mts';
 import { packPackage } from '../e2e/lib/n8nPackage.mts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
@@ -145,43 +143,31 @@ async function settle(job: Job, quiet = false): Promise<void> {
 async function main(): Promise<number> {
 	rmSync(LOG_DIR, { recursive: true, force: true });
 	mkdirSync(LOG_DIR, { recursive: true });
-	const progress = setInterval(
-		() =>
-			say(`${minutes(Date.now() - t00)}: running ${[...running].map((j) => j.name).join('; ')}`),
-		60_000,
+	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
+	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
+	const unit = start(
+		'unit (build, typecheck, lint, scan, test, bench smoke)',
+		'npm',
+		['run', 'check:unit'],
+		undefined,
+		benchEnv,
 	);
-	try {
-		return await stages();
-	} finally {
-		clearInterval(progress);
-	}
-}
-
-/** The jobs in the order of the header above. */
-async function stages(): Promise<number> {
 	const prepare = start(
-		'installs for the tiers (e2e/prepare.mts)',
+		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
 		process.execPath,
 		tsx(e2e('prepare.mts')),
 		path.join(LOG_DIR, 'prepare.log'),
 	);
-	for (const { label } of Object.values(N8N_PROFILES))
-		rows.set(`  of which ${label}`, ['—', 'installing']);
-	const preparing = settle(prepare, true);
-	await settle(start('build', 'npm', ['run', 'build']), true);
+	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
+	await Promise.all([settle(unit), settle(prepare, true)]);
 	if (firstFailure) return firstFailure;
-	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
-	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
-	const unit = settle(
-		start(
-			'unit (typecheck, lint, scan, test, bench smoke)',
-			'npm',
-			['run', 'check:built'],
-			path.join(LOG_DIR, 'unit.log'),
-			benchEnv,
-		),
-	);
-	// packed once from that build, for every tier
+	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
+	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
+		/^\[prepare\] installed: (.*) in (.*)$/gm,
+	))
+		rows.set(`  of which ${what}`, [time, 'installed']);
+
+	// the unit stage has just built dist/: packed once, without building again, for every tier
 	const packT0 = Date.now();
 	const packed = await packPackage({ build: false }).catch((err: Error) => {
 		say(`npm pack FAILED: ${err.stack ?? err}`);
@@ -190,40 +176,35 @@ async function stages(): Promise<number> {
 		minutes(Date.now() - packT0),
 		packed ? 'passed' : 'FAILED',
 	]);
-	if (!packed) {
-		firstFailure ||= 1;
-		await stopAll();
-		return firstFailure;
-	}
+	if (!packed) return 1;
 	const { tarball } = packed;
 	try {
-		await preparing;
-		if (firstFailure) return firstFailure;
-		// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
-		for (const [, result, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
-			/^\[prepare\] (installed|present): (.*) in (.*)$/gm,
-		))
-			rows.set(`  of which ${what}`, [time, result]);
 		const tier = (name: string, file: string, args: string[], log: string) =>
-			settle(
-				start(
-					name,
-					process.execPath,
-					tsx(e2e(file), [...args, '--tarball', tarball]),
-					path.join(LOG_DIR, log),
-				),
+			start(
+				name,
+				process.execPath,
+				tsx(e2e(file), [...args, '--tarball', tarball]),
+				path.join(LOG_DIR, log),
 			);
 		// All three at once: they mostly wait (for polls, n8n's start, the browser), and each wait
 		// is bounded only to catch a hang, so a busy machine makes them slower, never failing.
-		say(`${TIERS.join('; ')}: side by side, each printed when it ends`);
-		await Promise.all([
-			unit,
+		const jobs = [
 			tier(TIERS[0], 'run.mts', [], 'e2e.log'),
 			tier(TIERS[1], 'scale.mts', ['--short'], 'scale.log'),
 			tier(TIERS[2], 'ui.mts', [], 'ui.log'),
-		]);
+		];
+		say(`${TIERS.join('; ')}: side by side, each printed when it ends`);
+		const t0 = Date.now();
+		const progress = setInterval(
+			() =>
+				say(
+					`${minutes(Date.now() - t0)}: ${TIERS.map((name) => `${name.split(' ')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
+				),
+			60_000,
+		);
+		await Promise.all(jobs.map((job) => settle(job)));
+		clearInterval(progress);
 	} finally {
-		await unit;
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
 	return firstFailure;
