@@ -21,7 +21,7 @@
 //    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
 //    busy machine.
 // 4. prints a summary with timings; exits 1 if anything failed.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,14 +58,9 @@ interface ChildResult {
 	ms: number;
 }
 
+// Ctrl-C or SIGTERM: this process exits at once, and proc.mts's exit hook ends every process below
+// it, the chains' n8n and sandboxes too.
 const summary: SummaryRow[] = [];
-const children = new Set<ChildProcess>();
-for (const sig of ['SIGINT', 'SIGTERM'])
-	process.on(sig, () => {
-		// each child stops its own n8n and sandbox on SIGTERM
-		for (const c of children) killTree(c, 'SIGTERM');
-		setTimeout(() => process.exit(130), 20_000).unref();
-	});
 
 /**
  * Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }.
@@ -85,7 +80,6 @@ function runChild(
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});
-		children.add(child);
 		let out = '';
 		const pipe = (stream: Readable, dest: NodeJS.WriteStream) => {
 			let partial = '';
@@ -108,7 +102,6 @@ function runChild(
 		}, TIER_TIMEOUT_MS);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			children.delete(child);
 			if (code !== 0)
 				process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
 			resolve({ code, signal, out, ms: Date.now() - t0 });

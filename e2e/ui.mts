@@ -31,7 +31,6 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
 import { packPackage } from './lib/n8n.mts';
-import { killTree } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
 import { runChecks, type Theme } from './ui/checks.mts';
 import { ensureChromium, launchChromium } from './ui/chromium.mts';
@@ -201,8 +200,6 @@ function communityCheck(id: string, packageTarball: string | undefined): Promise
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
-	const onExit = () => killTree(child, 'SIGKILL');
-	process.on('exit', onExit);
 	for (const stream of [child.stdout, child.stderr]) {
 		let rest = '';
 		stream.on('data', (chunk) => {
@@ -214,7 +211,6 @@ function communityCheck(id: string, packageTarball: string | undefined): Promise
 	}
 	return new Promise<{ ok: boolean }>((resolve) =>
 		child.on('exit', (code, signal) => {
-			process.off('exit', onExit);
 			const seconds = ((Date.now() - t0) / 1000).toFixed(0);
 			const ok = code === 0;
 			say(

@@ -3,6 +3,7 @@
 // (`detached`) and every kill goes to the group: execa signals only the child, and npm or n8n leave
 // theirs (scripts, the task runner) running otherwise.
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { execa, type Options, type Result, type ResultPromise } from 'execa';
 
 /** What killing needs of a child: node's ChildProcess or execa's (one too, though its types omit these). */
@@ -12,11 +13,39 @@ type Child = Partial<Pick<ChildProcess, 'pid' | 'exitCode' | 'signalCode'>> & {
 
 // Started here and not yet done when this process exits (a failed assertion, a signal): killed
 // with their groups, so no `n8n` or npm outlives the test that started it. execa's own `cleanup`
-// does nothing for a detached child.
+// does nothing for a detached child. So is every process below this one: a child's own children
+// in groups of their own (`npm run dev`'s n8n and sandbox) would outlive a child killed at once.
 const live = new Set<Child>();
 process.on('exit', () => {
+	const below = descendants(process.pid); // read first: a killed child's children lose their parent
 	for (const child of live) signalGroup(child, 'SIGKILL');
+	for (const pid of below)
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			/* gone already */
+		}
 });
+
+/**
+ * The processes below `pid` (its children, theirs, …) as Linux's /proc lists them now. Read
+ * synchronously, as an 'exit' hook must; the libraries that list a tree ask `ps` asynchronously.
+ */
+function descendants(pid: number): number[] {
+	const childrenOf = new Map<number, number[]>();
+	for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name)))
+		try {
+			// "pid (name) state ppid …": the name may hold spaces and parentheses
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			childrenOf.set(ppid, [...(childrenOf.get(ppid) ?? []), Number(entry)]);
+		} catch {
+			/* ended while we read */
+		}
+	const below = [...(childrenOf.get(pid) ?? [])];
+	for (let i = 0; i < below.length; i++) below.push(...(childrenOf.get(below[i]) ?? []));
+	return below;
+}
 
 function startGroup<O extends Options>(cmd: string, args: readonly string[], options: O) {
 	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
