@@ -68,8 +68,12 @@ export async function runChecks({
 	page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
 	page.on('pageerror', (e) => consoleErrors.push(String(e.stack ?? e)));
 	const sandbox = sandboxClient(dev.sandboxUrl);
+	// animations finished at once: a panel sliding in is pictured as it ends up
 	const shot: Shot = (name) =>
-		page.screenshot({ path: path.join(screenshotDir, `${name}-${theme}.png`) });
+		page.screenshot({
+			path: path.join(screenshotDir, `${name}-${theme}.png`),
+			animations: 'disabled',
+		});
 
 	const steps: [label: string, run: () => Promise<unknown>][] = [
 		['1. log in with the dev owner account', () => logIn(page, dev.n8nUrl, DEV_OWNER)],
