@@ -33,7 +33,13 @@ process.on('exit', () => {
  */
 function descendants(pid: number): number[] {
 	const childrenOf = new Map<number, number[]>();
-	for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name)))
+	let entries: string[];
+	try {
+		entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+	} catch {
+		return []; // no /proc (not Linux): the groups alone are killed
+	}
+	for (const entry of entries)
 		try {
 			// "pid (name) state ppid …": the name may hold spaces and parentheses
 			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
