@@ -206,3 +206,34 @@ describe('version 1 (workflows saved before version 2)', () => {
 		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
 	});
 });
+
+describe('Simplify keeps who signed (issue 48)', () => {
+	it('Ann and Cy signed, Bob has not: the default output names each recipient with their status', async () => {
+		const session = ctx.sandbox.createSession({
+			name: 'Three signers',
+			status: 'pending',
+			recipients: [...people, { name: 'Cy Third', email: 'cy@example.com' }],
+		});
+		ctx.sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
+		ctx.sandbox.signRecipient(session.sessionId, { email: 'cy@example.com' });
+		const raw = ctx.sandbox.getSession(session.sessionId)!;
+		const [item] = await run(getSession(session.sessionId));
+		expect(item.recipients).toEqual(
+			raw.recipients.map((r) => ({
+				recipientId: r.recipientId,
+				name: r.name,
+				email: r.email,
+				status: r.status,
+				signingOrder: r.signingOrder,
+			})),
+		);
+		const statusOf = (email: string) =>
+			(item.recipients as Array<{ email: string; status: string }>).find((r) => r.email === email)!
+				.status;
+		expect([statusOf('ann@example.com'), statusOf('cy@example.com')]).toEqual([
+			'completed',
+			'completed',
+		]);
+		expect(statusOf('bob@example.com')).not.toBe('completed');
+	});
+});
