@@ -1,5 +1,5 @@
 // Agent check s (run by e2e/agent.mts): what the model reads of a tool with the Output option, and
-// what it does with it. A webhook → n8n's AI Agent with three AirSign tools (node version 2): Find
+// what it does with it. A webhook → n8n's AI Agent with three AirSign tools: Find
 // sessions (Get Many, Output Simplified), Session statuses (Get Many, Output Selected Fields: name,
 // status) and Send a draft. Two names, each of a draft and of a pending session; the script looks
 // the first up with Find sessions and the second with Session statuses and sends each draft by the
@@ -53,21 +53,18 @@ export function outputWorkflow(tools: AgentWorkflow): AgentWorkflow {
 			{ ...webhook, id: id(1), webhookId: id(99) },
 			{ ...from('Agent'), id: id(2) },
 			{ ...model, id: id(3) },
-			airSignTool(id(4), 'Find sessions', [200, 240], getMany({ output: 'simple' }), 2),
+			airSignTool(id(4), 'Find sessions', [200, 240], getMany({ output: 'simple' })),
 			airSignTool(
 				id(5),
 				'Session statuses',
 				[400, 240],
-				getMany({ output: 'selected', fields: SELECTED }),
-				2,
+				getMany({ output: 'fields', fields: SELECTED }),
 			),
-			airSignTool(
-				id(6),
-				'Send a draft',
-				[600, 240],
-				{ resource: 'session', operation: 'send', sessionId: sessionIdFromAI() },
-				2,
-			),
+			airSignTool(id(6), 'Send a draft', [600, 240], {
+				resource: 'session',
+				operation: 'send',
+				sessionId: sessionIdFromAI(),
+			}),
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
@@ -144,5 +141,5 @@ export async function checkOutput(context: AgentCheckContext): Promise<string> {
 		drafts.map((d, i) => `${i + 1}@nda.example.com ${d.sessionId}`).sort(),
 		'the drafts’ recipients were invited, nobody else',
 	);
-	return `the model read ${simplifiedItems.length} simplified sessions (≤ ${Math.max(...simplifiedItems.map((s) => Object.keys(s).length))} fields, no recipients) and sessionId + ${SELECTED.join(', ')}; sent the 2 drafts by their IDs, the 2 pending twins untouched; 2 invitations`;
+	return `the model read ${simplifiedItems.length} simplified sessions (≤ ${Math.max(...simplifiedItems.map((s) => Object.keys(s).length))} fields, each recipient with their status) and sessionId + ${SELECTED.join(', ')}; sent the 2 drafts by their IDs, the 2 pending twins untouched; 2 invitations`;
 }

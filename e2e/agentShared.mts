@@ -63,13 +63,12 @@ export function airSignTool(
 	name: string,
 	position: [number, number],
 	parameters: Record<string, unknown>,
-	typeVersion = 1,
 ): AgentNode {
 	return {
 		id,
 		name,
 		type: `${PACKAGE_NAME}.airSignTool`,
-		typeVersion,
+		typeVersion: 1,
 		position,
 		parameters: { ...parameters, options: {} },
 		credentials: AIRSIGN_CRED,
@@ -170,7 +169,10 @@ export const excerpt = (text: string, n = 300): string =>
 /** n8n's guideline for a simplified answer (Simplify, a tool's Output Simplified): at most 10 fields. */
 const SIMPLIFIED_MAX_FIELDS = 10;
 
-/** Sessions from a tool with Output Simplified: each with its ID, name and status, few fields, no recipients array. */
+/** A recipient of a simplified session: who, and whether they signed. */
+const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
+
+/** Sessions from a tool with Output Simplified: each with its ID, name, status and every recipient, few fields. */
 export function assertSimplifiedSessions(items: Record<string, unknown>[], where: string) {
 	assert.ok(items.length > 0, `${where}: no items`);
 	for (const item of items) {
@@ -181,7 +183,9 @@ export function assertSimplifiedSessions(items: Record<string, unknown>[], where
 		);
 		for (const field of ['sessionId', 'name', 'status'])
 			assert.ok(field in item, `${where}: no ${field} in ${excerpt(JSON.stringify(item))}`);
-		assert.ok(!Array.isArray(item.recipients), `${where}: a recipients array`);
+		assert.ok(Array.isArray(item.recipients), `${where}: no recipients array`);
+		for (const recipient of item.recipients as Record<string, unknown>[])
+			assert.deepEqual(Object.keys(recipient), SIMPLIFIED_RECIPIENT, `${where}: a recipient`);
 	}
 }
 

@@ -81,8 +81,12 @@ export function toolsWorkflow(example: AgentWorkflow): AgentWorkflow {
 			resource: 'session',
 			operation: 'sendInvitation',
 			sessionId,
-			recipient: 'email',
-			recipientEmail: fromAI('recipientEmail', 'The email of the recipient to remind'),
+			recipient: 'specific',
+			recipientLocator: {
+				__rl: true,
+				mode: 'email',
+				value: fromAI('recipientEmail', 'The email of the recipient to remind'),
+			},
 		}),
 	];
 	const ai = (type: 'ai_tool' | 'ai_languageModel') => aiInto('Agent', type);

@@ -85,10 +85,11 @@ export function schemaOf(values: unknown[]): JsonSchema {
 // ------------------------------------------------------------------ the real answers
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
-/** Each operation's items at a node version with its defaults: version 1 AirSign's whole answers, 2 simplified. */
-async function actionOutputs(
+/** Each operation's items at a node version with its defaults (simplified), or with `extra` parameters. */
+export async function actionOutputs(
 	sandbox: Sandbox,
 	version: number,
+	extra: INodeParameters = {},
 ): Promise<Record<string, IDataObject[]>> {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const accessToken = sandbox.issueToken({
@@ -108,7 +109,7 @@ async function actionOutputs(
 			nodeType: new AirSign(),
 			nodeTypeVersion: version,
 			credentials: { airSignApi: cred },
-			parameters,
+			parameters: { ...parameters, ...extra },
 			input,
 		});
 		if (result.error)
@@ -130,15 +131,19 @@ async function actionOutputs(
 		{ resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
 		[binaryItem(samplePdf(), { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
 	);
-	out['session/create'] = await run({
-		resource: 'session',
-		operation: 'create',
-		name: 'Service agreement',
-		documentMode: 'simple',
-		title: 'Service Agreement',
-		body: '# Terms\n\nThe supplier delivers.',
-		recipients: { recipient: people },
-	});
+	// A draft and a session sent at once: Create answers draftUrl or sentAt.
+	const create = (sendImmediately: boolean) =>
+		run({
+			resource: 'session',
+			operation: 'create',
+			name: 'Service agreement',
+			documentMode: 'simple',
+			title: 'Service Agreement',
+			body: '# Terms\n\nThe supplier delivers.',
+			recipients: { recipient: people },
+			sendImmediately,
+		});
+	out['session/create'] = [...(await create(false)), ...(await create(true))];
 	// Every session of the demo data: each status, with and without files and recipients.
 	out['session/getMany'] = await run({
 		resource: 'session',
@@ -293,7 +298,7 @@ export async function generateOutputSchemas(): Promise<Map<string, string>> {
 		files.set(file, await prettier.format(JSON.stringify(schemaOf(values)), options));
 	};
 	// n8n looks for a version's schemas in its own folder, v<major>.<minor>.<patch>.
-	for (const version of new AirSign().description.version as number[]) {
+	for (const version of [new AirSign().description.version].flat()) {
 		const actions = await startSandbox({ seedDemoData: true });
 		try {
 			for (const [op, values] of Object.entries(await actionOutputs(actions, version)))

@@ -37,7 +37,8 @@ const FETCH_CHECK_TIMEOUT_MS = 300_000;
  * d deactivated first, so that every List Sessions request in the sandbox log is this trigger's):
  * its activation poll sets its start, then a pending session is signed by both recipients through
  * the control plane (inProgress, then completed), and exactly one execution must bring it, with
- * Fetch the session's output the session as Get returns it; a poll after it brings nothing more.
+ * Fetch the session's output the session (simplified: each recipient with their status); a poll after
+ * it brings nothing more.
  */
 export async function checkCompletedFetchSession(
 	{ examples }: ScenarioContext,
@@ -102,7 +103,7 @@ export async function checkCompletedFetchSession(
 		[session.sessionId],
 		'the trigger delivered exactly that session',
 	);
-	// Get's output: the session as AirSign returns it
+	// Get's output, simplified by default: each recipient with their status
 	const fetched = runData['Fetch the session'][0].data!.main![0]!.map(
 		(i) => i.json as FetchedSession,
 	);

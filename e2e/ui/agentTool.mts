@@ -59,11 +59,11 @@ export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<v
 	await descriptionShows(page, agentText('session', 'send'));
 	await chooseOption(page, 'operation', 'Get');
 	await descriptionShows(page, agentText('session', 'get'));
-	// A tool chooses what the model receives with Output (Simplified on version 2), not Simplify.
+	// A tool chooses what the model receives with Output (Simplified by default), not Simplify.
 	await chooseOption(page, 'operation', 'Get Many');
 	await byTestId(ndv, 'parameter-input-limit').waitFor(); // Get Many's panel, not Get's
 	await optionShows(page, 'output', 'Simplified');
-	if (await byTestId(ndv, 'parameter-input-simplify').count())
+	if (await byTestId(ndv, 'parameter-input-simple').count())
 		fail('the tool shows Simplify beside Output');
 	await chooseOption(page, 'output', 'Selected Fields');
 	const fields = byTestId(ndv, 'parameter-input-fields');

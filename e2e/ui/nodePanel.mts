@@ -80,13 +80,13 @@ export async function nodePanel(
 			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
 				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
 		if (panel.resource === 'session' && panel.operation === 'send') await shot('node-panel');
-		// a new node is at version 2, which simplifies by default (a saved version 1 node does not)
+		// Simplify is on by default
 		if (
 			panel.resource === 'session' &&
 			panel.operation === 'getMany' &&
-			!(await switchIsOn(page, 'simplify'))
+			!(await switchIsOn(page, 'simple'))
 		)
-			problems.push(`${where}: Simplify is off, but version 2 switches it on`);
+			problems.push(`${where}: Simplify is off, but it is on by default`);
 	}
 	if (problems.length) fail(problems.join('\n'));
 	say(`${panels.length} operations checked against the node's description`);

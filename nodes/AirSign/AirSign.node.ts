@@ -17,9 +17,7 @@ export class AirSign implements INodeType {
 		name: 'airSign',
 		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
 		group: ['output'],
-		// Version 2: Simplify on by default; a version 1 node keeps AirSign's whole answer.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: actionSubtitle(operationFields),
 		description:
 			'Create signing sessions from documents, PDFs and templates, send them, remind signers, and read sessions and templates in AirSign',

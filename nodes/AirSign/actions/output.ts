@@ -40,7 +40,7 @@ export function outputShaper(
 // An AI agent runs the node as "<node>Tool" (its '@tool' fields show): Output there, else Simplify.
 function outputMode(ctx: IExecuteFunctions, itemIndex: number): OutputMode {
 	if (!ctx.getNode().type.endsWith('Tool'))
-		return ctx.getNodeParameter('simplify', itemIndex, false) === true ? 'simple' : 'raw';
-	const given = ctx.getNodeParameter('output', itemIndex, 'raw');
+		return ctx.getNodeParameter('simple', itemIndex, true) === true ? 'simple' : 'raw';
+	const given = ctx.getNodeParameter('output', itemIndex, 'simple');
 	return assertOneOf(given, "'Output'", OUTPUT_MODES, failer(ctx.getNode(), itemIndex));
 }

@@ -1,70 +1,53 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { RECIPIENT_SIGNED_STATUSES } from '../helpers/constants';
-
 /**
  * What Simplify and a tool's Output make of one resource's record (docs/operations.md#simplify-and-output):
- * `simplify` gives at most 10 fields, those a workflow or an agent most often needs next;
- * `fields` are the record's other top-level fields, offered by Selected Fields beside `id`.
+ * `simplify` gives at most 10 fields, each AirSign's own, the same keys for every record (null where
+ * the answer has none); `fields` are the answers' top-level fields, offered by Selected Fields beside `id`.
  */
 export interface Shape {
 	id: string;
+	/** What the simplified record holds, in words, for the texts that name it. */
+	summary: string;
 	/** Each field's value, its name in the editor, and which operations return it when not all do. */
 	fields: Array<{ value: string; name: string; description?: string }>;
 	simplify: (record: IDataObject) => IDataObject;
 }
 
-const listOf = (value: unknown): IDataObject[] =>
-	Array.isArray(value) ? value.filter((v): v is IDataObject => !!v && typeof v === 'object') : [];
+const orNull = (value: unknown) => value ?? null;
 
-const orEmpty = (value: unknown) => value ?? null;
+/** Each entry of a nested list with only the given keys (null where absent); null for no list. */
+const listOf = (value: unknown, keys: string[]) =>
+	Array.isArray(value)
+		? value
+				.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object')
+				.map((entry) => Object.fromEntries(keys.map((key) => [key, orNull(entry[key])])))
+		: null;
 
-/** Sessions waiting for signatures: only they have a next signer. */
-const AWAITING_SIGNATURES = ['pending', 'inProgress'];
+const pick = (record: IDataObject, keys: string[]) =>
+	Object.fromEntries(keys.map((key) => [key, orNull(record[key])]));
 
-function simplifySession(session: IDataObject): IDataObject {
-	const recipients = listOf(session.recipients);
-	const hasSigned = (r: IDataObject) => RECIPIENT_SIGNED_STATUSES.includes(String(r.status));
-	// By signing order (stable, so equal orders keep AirSign's order): the first who has not signed.
-	const order = (r: IDataObject) =>
-		typeof r.signingOrder === 'number' ? r.signingOrder : Number.POSITIVE_INFINITY;
-	const next = AWAITING_SIGNATURES.includes(String(session.status))
-		? [...recipients].sort((a, b) => order(a) - order(b)).find((r) => !hasSigned(r))
-		: undefined;
-	return {
-		sessionId: orEmpty(session.sessionId),
-		name: orEmpty(session.name),
-		status: orEmpty(session.status),
-		signedCount: recipients.filter(hasSigned).length,
-		recipientCount: recipients.length,
-		// A draft waits for nobody: where Create's answer gives its review link, that takes the place.
-		...(!next && typeof session.draftUrl === 'string'
-			? { draftUrl: session.draftUrl }
-			: { nextRecipient: next ? { name: orEmpty(next.name), email: orEmpty(next.email) } : null }),
-		createdAt: orEmpty(session.createdAt),
-		updatedAt: orEmpty(session.updatedAt),
-		completedDate: orEmpty(session.completedDate),
-		expiryDate: orEmpty(session.expiryDate),
-	};
-}
+const simplifySession = (session: IDataObject): IDataObject => ({
+	...pick(session, ['sessionId', 'name', 'status']),
+	recipients: listOf(session.recipients, [
+		'recipientId',
+		'name',
+		'email',
+		'status',
+		'signingOrder',
+	]),
+	files: listOf(session.files, ['fileId', 'fileName', 'fileType']),
+	...pick(session, ['createdAt', 'updatedAt', 'completedDate', 'expiryDate', 'draftUrl']),
+});
 
-function simplifyTemplate(template: IDataObject): IDataObject {
-	const variables = listOf(template.variables);
-	return {
-		templateId: orEmpty(template.templateId),
-		name: orEmpty(template.name),
-		status: orEmpty(template.status),
-		selfSignOnly: orEmpty(template.selfSignOnly),
-		// By position, as Create From Template fills them in.
-		roles: listOf(template.recipients).map((role) => orEmpty(role.name)),
-		variables: variables.map((variable) => orEmpty(variable.name)),
-		requiredVariables: variables.filter((v) => v.required !== false).map((v) => orEmpty(v.name)),
-		createdAt: orEmpty(template.createdAt),
-		updatedAt: orEmpty(template.updatedAt),
-		// A new draft is reviewed there before it can be used: the tenth field, on Create only.
-		...(template.editorUrl !== undefined && { editorUrl: template.editorUrl }),
-	};
-}
+// A template's roles as AirSign answers them: by position (as Create From Template fills them in),
+// with no key (their recipientId is "default"); an empty email is one each session gives.
+const simplifyTemplate = (template: IDataObject): IDataObject => ({
+	...pick(template, ['templateId', 'name', 'status', 'selfSignOnly']),
+	recipients: listOf(template.recipients, ['name', 'email', 'signingOrder']),
+	variables: listOf(template.variables, ['name', 'type', 'required']),
+	...pick(template, ['createdAt', 'updatedAt', 'editorUrl']),
+});
 
 const CREATE_ONLY = 'Create and Create From Template only';
 const WITH_FILES = 'Get, Create and Create From Template only';
@@ -72,6 +55,8 @@ const WITH_FILES = 'Get, Create and Create From Template only';
 export const shapes = {
 	session: {
 		id: 'sessionId',
+		summary:
+			'the session’s ID, name and status, each recipient (ID, name, email, signing status, signing order), its files, dates and draftUrl',
 		fields: [
 			{ value: 'completedDate', name: 'Completed Date' },
 			{ value: 'createdAt', name: 'Created At' },
@@ -90,6 +75,8 @@ export const shapes = {
 	},
 	template: {
 		id: 'templateId',
+		summary:
+			'the template’s ID, name and status, its recipient roles (name, email, signing order), its variables (name, type, required), dates and editorUrl',
 		fields: [
 			{ value: 'createdAt', name: 'Created At' },
 			{ value: 'editorUrl', name: 'Editor URL', description: 'Create only' },
@@ -109,7 +96,7 @@ export type ShapeName = keyof typeof shapes;
 
 /** Selected Fields: the record's ID first, then the chosen fields it has, in the order chosen. */
 export function selectFields(shape: Shape, record: IDataObject, fields: string[]): IDataObject {
-	const selected: IDataObject = { [shape.id]: orEmpty(record[shape.id]) };
+	const selected: IDataObject = { [shape.id]: orNull(record[shape.id]) };
 	for (const field of fields) if (field in record) selected[field] = record[field];
 	return selected;
 }

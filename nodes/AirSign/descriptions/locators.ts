@@ -95,7 +95,7 @@ export function recipientLocator(description: string): INodeProperties {
 			idMode('recipient'),
 			emailMode,
 		]),
-		// Not "recipientId": version 1's text field of that name stays as saved.
+		// Not "recipientId": By Email holds an email.
 		name: 'recipientLocator',
 		description,
 		hint: 'From List reads the chosen session: one Get Session request each time the list opens.',

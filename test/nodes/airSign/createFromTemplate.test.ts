@@ -9,8 +9,8 @@ import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 import { mapperFields } from './loadOptions';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const templateRef = (templateId: string) => ({ __rl: true, mode: 'list', value: templateId });
 /** What the editor asks when the builder opens "Recipients and Variables". */
@@ -125,11 +125,10 @@ describe('Session → Create From Template', () => {
 		const template = offerTemplate();
 		const { fields } = await loadFields(template.templateId);
 		ctx.sandbox.clearRequests();
-		const result = await runAirSign(
-			ctx,
-			params(template.templateId, fields, employee),
-			WHOLE_ANSWER,
-		);
+		const result = await runAirSign(ctx, {
+			...params(template.templateId, fields, employee),
+			...WHOLE_ANSWER,
+		});
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });

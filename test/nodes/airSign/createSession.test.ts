@@ -8,14 +8,14 @@ import { ann, simple, uploaded } from './createSessionParams';
 import { apiRequests, runAirSign, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 
 describe('Session → Create, Title and Text', () => {
 	it('a draft: paragraphs and a heading from the body, one signature block per recipient; output carries draftUrl', async () => {
-		const result = await runAirSign(ctx, simple(), WHOLE_ANSWER);
+		const result = await runAirSign(ctx, simple(WHOLE_ANSWER));
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Service agreement', status: 'draft' });
@@ -51,7 +51,7 @@ describe('Session → Create, Title and Text', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ status: 'pending' });
-		expect(result.items[0].json.draftUrl).toBeUndefined();
+		expect(result.items[0].json.draftUrl).toBeNull();
 		expect(ctx.sandbox.outbox.map((m) => m.to)).toEqual(['ann@example.com', 'bob@example.com']);
 		expect(ctx.sandbox.getSession(result.items[0].json.sessionId as string)).toMatchObject({
 			expiryDays: 14,
@@ -69,18 +69,20 @@ describe('Session → Create, Title and Text', () => {
 			['={{ $json.all.map(u => u.fileReference) }}', 3],
 		];
 		for (const [attachments, count] of cases) {
-			const result = await runAirSign(ctx, simple({ attachments }), {
-				...WHOLE_ANSWER,
+			const result = await runAirSign(ctx, simple({ attachments, ...WHOLE_ANSWER }), {
 				input: [{ json: { upload: a, all: [a, b, c] } }],
 			});
 			expect(result.error).toBeUndefined();
 			const files = result.items[0].json.files as Array<{ fileName: string }>;
 			expect(files).toHaveLength(1 + count);
 		}
-		const named = await runAirSign(ctx, simple({ attachments: '={{ $json.upload }}' }), {
-			...WHOLE_ANSWER,
-			input: [{ json: { upload: a } }],
-		});
+		const named = await runAirSign(
+			ctx,
+			simple({ attachments: '={{ $json.upload }}', ...WHOLE_ANSWER }),
+			{
+				input: [{ json: { upload: a } }],
+			},
+		);
 		expect((named.items[0].json.files as Array<{ fileName: string }>)[1].fileName).toBe('a.pdf');
 	});
 

@@ -8,8 +8,8 @@ import { offerDocument as document, offerTemplate as params } from './createTemp
 import { apiRequests, runAirSign, tokenCredential, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,
@@ -20,7 +20,7 @@ const withTemplatesScope = async () => {
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {
 		await withTemplatesScope();
-		const result = await runAirSign(ctx, params(), WHOLE_ANSWER);
+		const result = await runAirSign(ctx, params(WHOLE_ANSWER));
 		expect(result.error).toBeUndefined();
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });

@@ -93,17 +93,17 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 		});
 	});
 
-	it('Send Invitation (version 1): the session and the recipient chosen', async () => {
+	it('Send Invitation: the session and the recipient chosen', async () => {
 		const result = await runAirSign(
 			ctx,
 			{
 				resource: 'session',
 				operation: 'sendInvitation',
 				sessionId: UNKNOWN_ID,
-				recipient: 'email',
-				recipientEmail: 'ann@example.com',
+				recipient: 'specific',
+				recipientLocator: { __rl: true, mode: 'email', value: 'ann@example.com' },
 			},
-			{ continueOnFail: true, nodeTypeVersion: 1 },
+			{ continueOnFail: true },
 		);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: UNKNOWN_ID,

@@ -6,12 +6,13 @@
 import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { createPollingHarness, createTestEnvironment } from '../../harness';
 import { T0 } from '../airSignTrigger/helpers';
@@ -41,7 +42,7 @@ function example(file: string): Example {
 async function runExampleNode(wf: Example, name: string, input: HarnessInputItem[]) {
 	const node = wf.nodes.find((n) => n.name === name)!;
 	return await runAirSign(ctx, node.parameters, {
-		nodeTypeVersion: node.typeVersion, // as saved: version 1 keeps AirSign's whole answer
+		nodeTypeVersion: node.typeVersion, // as saved
 		input,
 		continueOnFail: node.onError === 'continueRegularOutput' ? true : undefined,
 	});
@@ -65,6 +66,24 @@ describe('examples of the new operations', () => {
 					name: 'AirSign (local sandbox)',
 				});
 		}
+	});
+
+	it('every AirSign action or tool node of every example is the version users get, with the default output', () => {
+		const files = readdirSync(path.resolve(__dirname, '../../../examples'));
+		const version = new AirSign().description.version;
+		let seen = 0;
+		for (const file of files.filter((f) => f.endsWith('.json'))) {
+			const wf = example(file.replace(/\.json$/, ''));
+			for (const node of wf.nodes.filter((n) =>
+				/^n8n-nodes-airsign\.airSign(Tool)?$/.test(n.type),
+			)) {
+				seen++;
+				expect(node.typeVersion, `${file}: ${node.name}`).toBe(version);
+				expect(node.parameters, `${file}: ${node.name}`).not.toHaveProperty('simple');
+				expect(node.parameters, `${file}: ${node.name}`).not.toHaveProperty('output');
+			}
+		}
+		expect(seen).toBeGreaterThan(10);
 	});
 
 	it('a new row → a contract from a template, sent', async () => {

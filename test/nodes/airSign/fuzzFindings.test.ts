@@ -34,32 +34,29 @@ describe('fuzz findings: inputs', () => {
 					resource: 'session',
 					operation: 'sendInvitation',
 					sessionId: session.sessionId,
-					recipient: 'email',
-					recipientEmail: '={{ $json.email }}',
+					recipient: 'specific',
+					recipientLocator: { __rl: true, mode: 'email', value: '={{ $json.email }}' },
 				},
 				{ input: [{ json: { email: recipientEmail } }] },
 			);
-			expect(result.error?.message).toMatch(/^'Recipient Email' is not an email address/);
+			expect(result.error?.message).toMatch(/^'Recipient' is not an email address/);
 			expect(result.error?.message).not.toMatch(FORBIDDEN);
 		}
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
 	it('Session Get Many: a Sort By or Sort Order AirSign does not know is refused before any request', async () => {
-		const cases = [{ sortBy: 'status' }, { sortOrder: 'ASC' }].flatMap((sort) => {
-			const given = Object.fromEntries(Object.entries(sort).map(([k, v]) => [k, `={{ "${v}" }}`]));
-			// Version 2 sorts in its own collection; version 1 inside Options.
-			return [
-				{ parameters: { sort: given }, version: 2 },
-				{ parameters: { options: given }, version: 1 },
-			];
-		});
-		for (const { parameters, version } of cases) {
-			const result = await runAirSign(
-				ctx,
-				{ resource: 'session', operation: 'getMany', returnAll: false, limit: 5, ...parameters },
-				{ nodeTypeVersion: version },
-			);
+		const cases = [{ sortBy: 'status' }, { sortOrder: 'ASC' }].map((sort) =>
+			Object.fromEntries(Object.entries(sort).map(([k, v]) => [k, `={{ "${v}" }}`])),
+		);
+		for (const sort of cases) {
+			const result = await runAirSign(ctx, {
+				resource: 'session',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 5,
+				sort,
+			});
 			expect(result.error?.message).toMatch(
 				/^'Sort (By|Order)' must be (one of completedDate, createdAt, name, updatedAt|asc or desc), not "(status|ASC)"$/,
 			);

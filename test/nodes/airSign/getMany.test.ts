@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { apiRequests, getManyParams, runAirSign, seedSessions, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: paging', () => {
@@ -57,7 +57,7 @@ describe('Get Many: paging', () => {
 
 	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items as List Sessions lists them', async () => {
 		seedSessions(ctx.sandbox, 60);
-		const result = await runAirSign(ctx, getManyParams(), WHOLE_ANSWER);
+		const result = await runAirSign(ctx, getManyParams(WHOLE_ANSWER));
 		expect(result.items).toHaveLength(50);
 		expect(listed().map((r) => r.query)).toEqual([{ limit: '50', offset: '0' }]);
 		expect(Object.keys(result.items[0].json).sort()).toEqual(
@@ -252,19 +252,11 @@ describe('Get Many: filters', () => {
 						},
 					];
 					for (const row of rows) ctx.sandbox.createSession({ ...row, status: 'completed' });
-					// Version 2 sorts in its own collection (docs/n8n-guidelines.md); version 1 in Options.
+					// Sort is a collection of its own (docs/n8n-guidelines.md).
 					const result = await runAirSign(
 						ctx,
 						getManyParams({ returnAll: true, sort: { sortBy, sortOrder } }),
 					);
-					const v1 = await runAirSign(
-						ctx,
-						getManyParams({ returnAll: true, options: { sortBy, sortOrder } }),
-						{ nodeTypeVersion: 1 },
-					);
-					expect(v1.error).toBeUndefined();
-					expect(listed()[1].query).toMatchObject({ sortBy, sortOrder });
-					expect(v1.items.map((i) => i.json.name)).toEqual(result.items.map((i) => i.json.name));
 					expect(result.error).toBeUndefined();
 					expect(listed()[0].query).toMatchObject({ sortBy, sortOrder });
 					const expected = [...rows]

@@ -8,8 +8,8 @@ import { engineDifferences } from '../../harness/engine';
 import { apiRequests, recordSleeps, runAirSign, sendParams, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({
@@ -33,7 +33,7 @@ describe('Session → Get', () => {
 			status: 'pending',
 			recipients: [{ name: 'Ann', email: 'ann@example.com' }],
 		});
-		const result = await runAirSign(ctx, getParams(locator(session.sessionId)), WHOLE_ANSWER);
+		const result = await runAirSign(ctx, getParams(locator(session.sessionId), WHOLE_ANSWER));
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({

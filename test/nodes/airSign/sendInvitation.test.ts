@@ -16,8 +16,10 @@ const params = (sessionId: string, extra: Record<string, unknown> = {}) => ({
 	sessionId: { __rl: true, mode: 'id', value: sessionId },
 	...extra,
 });
-// Version 1's own fields, as a saved version 1 node has them (version 2: sendInvitationRecipient.test.ts).
-const v1 = { nodeTypeVersion: 1 };
+const byEmail = (email: string) => ({
+	recipient: 'specific',
+	recipientLocator: { __rl: true, mode: 'email', value: email },
+});
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);
 
@@ -43,46 +45,9 @@ describe('Session → Send Invitation', () => {
 		expect(reminders().map((m) => m.to)).toEqual(['bob@example.com']);
 	});
 
-	it('version 1: By Recipient ID and By Email send exactly one of the two fields', async () => {
-		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
-		const byId = await runAirSign(
-			ctx,
-			params(session.sessionId, {
-				recipient: 'id',
-				recipientId: session.recipients[1].recipientId,
-				recipientEmail: 'ann@example.com',
-			}),
-			v1,
-		);
-		expect(byId.items[0].json.recipientEmail).toBe('bob@example.com');
-		const byEmail = await runAirSign(
-			ctx,
-			params(session.sessionId, { recipient: 'email', recipientEmail: ' ANN@example.com ' }),
-			v1,
-		);
-		expect(byEmail.error).toBeUndefined();
-		expect(byEmail.items[0].json.recipientEmail).toBe('ann@example.com');
-		expect(reminders().map((m) => m.to)).toEqual(['bob@example.com', 'ann@example.com']);
-	});
-
-	it('checks before any request: the session ID, the recipient ID, the email (version 1)', async () => {
-		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-		const cases: Array<[Record<string, unknown>, string]> = [
-			[
-				{ recipient: 'id', recipientId: 'bob' },
-				'Recipient ID "bob" is not a valid AirSign recipient ID',
-			],
-			[
-				{ recipient: 'email', recipientEmail: 'bob@' },
-				'\'Recipient Email\' is not an email address: "bob@"',
-			],
-		];
-		for (const [extra, message] of cases) {
-			const result = await runAirSign(ctx, params(session.sessionId, extra), v1);
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toBe(message);
-		}
+	it('checks the session ID before any request (the recipient: sendInvitationRecipient.test.ts)', async () => {
 		const badSession = await runAirSign(ctx, params('={{ "x/../y" }}'));
+		expect(badSession.error).toBeInstanceOf(NodeOperationError);
 		expect(badSession.error!.message).toContain('is not a valid AirSign session ID');
 		expect(ctx.sandbox.requests).toEqual([]);
 	});
@@ -99,25 +64,18 @@ describe('Session → Send Invitation', () => {
 			expect(result.error!.httpCode).toBe('400');
 		});
 
-		it('RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED (version 1)', async () => {
+		it("RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED, for 'A Specific Recipient'", async () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-			const missing = await runAirSign(
-				ctx,
-				params(session.sessionId, { recipient: 'email', recipientEmail: 'zoe@example.com' }),
-				v1,
-			);
+			const missing = await runAirSign(ctx, params(session.sessionId, byEmail('zoe@example.com')));
 			expect(missing.error!.message).toBe(
 				'The session has no such recipient [RECIPIENT_NOT_FOUND]',
 			);
+			expect(missing.error!.description).toContain("Check 'Recipient'");
 			expect(missing.error!.httpCode).toBe('404');
 			ctx.sandbox.signRecipient(session.sessionId);
-			const signed = await runAirSign(
-				ctx,
-				params(session.sessionId, { recipient: 'email', recipientEmail: 'ann@example.com' }),
-				v1,
-			);
+			const signed = await runAirSign(ctx, params(session.sessionId, byEmail('ann@example.com')));
 			expect(signed.error!.message).toContain('[RECIPIENT_ALREADY_SIGNED]');
-			expect(signed.error!.description).toContain('Next Who Has Not Signed');
+			expect(signed.error!.description).toContain("'Next Who Has Not Signed' in 'Send To'");
 		});
 
 		it("404 for another organisation's session; 403 names the scope", async () => {

@@ -1,7 +1,6 @@
 /**
- * Send Invitation's 'Recipient' on version 2: 'Next Who Has Not Signed' or 'A Specific Recipient',
- * picked with a locator (From List: the session's recipients; By ID; By Email). Version 1 keeps its
- * own fields (sendInvitation.test.ts).
+ * Send Invitation's 'Send To': 'Next Who Has Not Signed' or 'A Specific Recipient', picked with the
+ * 'Recipient' locator (From List: the session's recipients; By ID; By Email).
  */
 import '../../harness';
 
@@ -28,40 +27,42 @@ const specific = (sessionId: string, mode: string, value: string) => ({
 });
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder).map((m) => m.to);
 
-describe("Send Invitation: each version's 'Recipient' fields, as n8n resolves a node's parameters", () => {
+describe("Send Invitation: 'Send To' and 'Recipient', as n8n resolves a node's parameters", () => {
 	const node = new AirSign().description;
-	const resolved = (typeVersion: number, values: INodeParameters) =>
+	const resolved = (values: INodeParameters) =>
 		NodeHelpers.getNodeParameters(
 			node.properties,
 			{ resource: 'session', operation: 'sendInvitation', ...values },
 			true,
 			false,
-			{ typeVersion },
+			{ typeVersion: 1 },
 			node,
 		)!;
 
-	it('a saved version 1 node keeps its choice and its Recipient ID or Recipient Email', () => {
-		const byEmail = resolved(1, { recipient: 'email', recipientEmail: 'ann@example.com' });
-		expect(byEmail).toMatchObject({ recipient: 'email', recipientEmail: 'ann@example.com' });
-		expect(byEmail).not.toHaveProperty('recipientLocator');
-		const byId = resolved(1, { recipient: 'id', recipientId: 'x' });
-		expect(byId).toMatchObject({ recipient: 'id', recipientId: 'x' });
-		expect(resolved(1, {})).toMatchObject({ recipient: 'next' });
-	});
-
-	it("version 2: 'Next Who Has Not Signed' by default; 'A Specific Recipient' shows the locator on From List", () => {
-		const next = resolved(2, {});
+	it("'Next Who Has Not Signed' by default; 'A Specific Recipient' shows the locator on From List", () => {
+		const next = resolved({});
 		expect(next).toMatchObject({ recipient: 'next' });
 		expect(next).not.toHaveProperty('recipientLocator');
-		const chosen = resolved(2, { recipient: 'specific' });
+		const chosen = resolved({ recipient: 'specific' });
 		expect(chosen.recipientLocator).toEqual({ __rl: true, mode: 'list', value: '' });
-		for (const old of ['recipientId', 'recipientEmail']) expect(chosen).not.toHaveProperty(old);
 		const field = node.properties.find((p) => p.name === 'recipientLocator')!;
 		expect(field.modes!.map((m) => m.displayName)).toEqual(['From List', 'By ID', 'By Email']);
 	});
+
+	it("the choice and the locator have distinct labels: 'Send To', then 'Recipient'", () => {
+		const shown = node.properties.filter(
+			(p) =>
+				p.displayOptions?.show?.operation?.includes('sendInvitation') &&
+				['recipient', 'recipientLocator'].includes(p.name),
+		);
+		expect(shown.map((p) => [p.name, p.displayName])).toEqual([
+			['recipient', 'Send To'],
+			['recipientLocator', 'Recipient'],
+		]);
+	});
 });
 
-describe("Send Invitation v2: 'Recipient' From List", () => {
+describe("Send Invitation: 'Recipient' From List", () => {
 	it("lists the chosen session's recipients, named with their email and signing status, filtered by name or email: one Get Session each time", async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		const signed = ctx.sandbox.signRecipient(session.sessionId);
@@ -108,7 +109,7 @@ describe("Send Invitation v2: 'Recipient' From List", () => {
 	});
 });
 
-describe("Send Invitation v2: 'A Specific Recipient'", () => {
+describe("Send Invitation: 'A Specific Recipient'", () => {
 	it('From List and By ID send the recipientId, By Email the email (AirSign refuses both at once)', async () => {
 		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
 		const [ann, bob] = session.recipients;
@@ -195,7 +196,7 @@ describe("Send Invitation v2: 'A Specific Recipient'", () => {
 		ctx.sandbox.signRecipient(session.sessionId);
 		const result = await runAirSign(ctx, specific(session.sessionId, 'email', 'ann@example.com'));
 		expect(result.error!.message).toContain('[RECIPIENT_ALREADY_SIGNED]');
-		expect(result.error!.description).toContain("Choose 'Next Who Has Not Signed' in 'Recipient'");
+		expect(result.error!.description).toContain("Choose 'Next Who Has Not Signed' in 'Send To'");
 	});
 
 	it("as an agent's tool: the email the model gives reminds that recipient; a bad one is an answer, no request", async () => {

@@ -17,7 +17,7 @@ export const getSession = (sessionId: string, extra: INodeParameters = {}): INod
 	...extra,
 });
 
-/** A session sent to Ann then Bob; Ann has signed, so it is in progress and Bob is next. */
+/** A session sent to Ann then Bob; Ann has signed, Bob has not, so it is in progress. */
 export function halfSigned(sandbox: Sandbox) {
 	const session = sandbox.createSession({ name: 'Lease', status: 'pending', recipients: people });
 	sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });

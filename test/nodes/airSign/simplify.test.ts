@@ -3,13 +3,13 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { ann, simple } from './createSessionParams';
+import { simple } from './createSessionParams';
 import { offerTemplate } from './createTemplateParams';
 import { runAirSign, tokenCredential, useAirSign } from './helpers';
 import { getSession, halfSigned as halfSignedIn, locatorById as id, people } from './shapeFixtures';
 
-// Simplify (issue 42): version 2 returns the designed shape by default; a version 1 node keeps
-// AirSign's whole answer unless Simplify is turned on.
+// Simplify (on by default): a session or a template in at most 10 fields, each AirSign's own, the
+// same keys for every record (null where the answer has none); off: AirSign's whole answer.
 const ctx = useAirSign();
 const SESSION_FIELDS = [
 	'sessionId',
@@ -28,22 +28,65 @@ const SIMPLE_SESSION_FIELDS = [
 	'sessionId',
 	'name',
 	'status',
-	'signedCount',
-	'recipientCount',
-	'nextRecipient',
+	'recipients',
+	'files',
 	'createdAt',
 	'updatedAt',
 	'completedDate',
 	'expiryDate',
+	'draftUrl',
 ];
-const run = async (parameters: INodeParameters, nodeTypeVersion?: number) => {
-	const result = await runAirSign(ctx, parameters, { nodeTypeVersion });
+const SIMPLE_TEMPLATE_FIELDS = [
+	'templateId',
+	'name',
+	'status',
+	'selfSignOnly',
+	'recipients',
+	'variables',
+	'createdAt',
+	'updatedAt',
+	'editorUrl',
+];
+const run = async (parameters: INodeParameters) => {
+	const result = await runAirSign(ctx, parameters);
 	expect(result.error).toBeUndefined();
 	return result.items.map((item) => item.json);
 };
+/** A recipient as the simplified session keeps it. */
+type Recipient = Record<'recipientId' | 'name' | 'email' | 'status' | 'signingOrder', unknown>;
+const recipientOf = (r: Recipient) => ({
+	recipientId: r.recipientId,
+	name: r.name,
+	email: r.email,
+	status: r.status,
+	signingOrder: r.signingOrder,
+});
 
-describe('Simplify on version 2 (the default)', () => {
-	it('Session → Get: ten fields, who signed of how many and who is next', async () => {
+describe('Simplify keeps who signed (issue 48)', () => {
+	it('Ann and Cy signed, Bob has not: the default output names each recipient with their status', async () => {
+		const session = ctx.sandbox.createSession({
+			name: 'Three signers',
+			status: 'pending',
+			recipients: [...people, { name: 'Cy Third', email: 'cy@example.com' }],
+		});
+		ctx.sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
+		ctx.sandbox.signRecipient(session.sessionId, { email: 'cy@example.com' });
+		const raw = ctx.sandbox.getSession(session.sessionId)!;
+		const [item] = await run(getSession(session.sessionId));
+		expect(item.recipients).toEqual(raw.recipients.map(recipientOf));
+		const statusOf = (email: string) =>
+			(item.recipients as Array<{ email: string; status: string }>).find((r) => r.email === email)!
+				.status;
+		expect([statusOf('ann@example.com'), statusOf('cy@example.com')]).toEqual([
+			'completed',
+			'completed',
+		]);
+		expect(statusOf('bob@example.com')).not.toBe('completed');
+	});
+});
+
+describe('Simplify (the default)', () => {
+	it('Session → Get: ten fields, each recipient and file as AirSign gives them, draftUrl null', async () => {
 		const session = halfSignedIn(ctx.sandbox);
 		const [item] = await run(getSession(session.sessionId));
 		const raw = ctx.sandbox.getSession(session.sessionId)!;
@@ -52,67 +95,52 @@ describe('Simplify on version 2 (the default)', () => {
 			sessionId: session.sessionId,
 			name: 'Lease',
 			status: 'inProgress',
-			signedCount: 1,
-			recipientCount: 2,
-			nextRecipient: { name: 'Bob Witness', email: 'bob@example.com' },
+			recipients: raw.recipients.map(recipientOf),
+			files: expect.any(Array),
 			createdAt: new Date(raw.createdAt).toISOString(),
 			updatedAt: new Date(raw.updatedAt).toISOString(),
 			completedDate: null,
 			expiryDate: raw.expiryDate === null ? null : new Date(raw.expiryDate).toISOString(),
+			draftUrl: null,
 		});
+		const [whole] = await run(getSession(session.sessionId, { simple: false }));
+		expect(item.files).toEqual(whole.files);
 	});
 
-	it('nobody is next once the session is completed, nor in a draft that was never sent', async () => {
-		const done = ctx.sandbox.createSession({ name: 'Done', status: 'pending', recipients: people });
-		ctx.sandbox.completeSession(done.sessionId);
-		const draft = ctx.sandbox.createSession({ name: 'Draft', recipients: people });
-		const [completed] = await run(getSession(done.sessionId));
-		expect(completed).toMatchObject({
-			status: 'completed',
-			signedCount: 2,
-			recipientCount: 2,
-			nextRecipient: null,
-			completedDate: expect.stringMatching(/Z$/),
-		});
-		const [drafted] = await run(getSession(draft.sessionId));
-		expect(drafted).toMatchObject({ status: 'draft', signedCount: 0, nextRecipient: null });
-	});
-
-	it('Simplify off: AirSign’s whole answer, as version 1 returns it', async () => {
+	it('Simplify off: AirSign’s whole answer', async () => {
 		const session = halfSignedIn(ctx.sandbox);
-		const [raw] = await run(getSession(session.sessionId, { simplify: false }));
+		const [raw] = await run(getSession(session.sessionId, { simple: false }));
 		expect(Object.keys(raw)).toEqual(SESSION_FIELDS);
-		expect(await run(getSession(session.sessionId), 1)).toEqual([raw]);
+		expect((raw.recipients as unknown[]).length).toBe(2);
 	});
 
-	it('Session → Get Many: every session simplified', async () => {
+	it('Session → Get Many: every session with the same keys; files null, as List Sessions has none', async () => {
 		halfSignedIn(ctx.sandbox);
 		ctx.sandbox.createSession({ name: 'Draft', recipients: people });
 		const items = await run({ resource: 'session', operation: 'getMany', returnAll: true });
 		expect(items.length).toBeGreaterThan(1);
-		for (const item of items) expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+		for (const item of items) {
+			expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+			expect(item).toMatchObject({ files: null, draftUrl: null });
+			expect((item.recipients as unknown[]).length).toBe(2);
+		}
 	});
 
-	it('Session → Create and Create From Template: the session shape', async () => {
+	it('Session → Create and Create From Template: the same keys, draftUrl while a draft, else null', async () => {
 		const [created] = await run(simple());
-		// A draft has no next signer: the link where it is reviewed takes that place.
+		expect(Object.keys(created)).toEqual(SIMPLE_SESSION_FIELDS);
 		expect(created).toMatchObject({
 			status: 'draft',
-			signedCount: 0,
-			recipientCount: 2,
 			draftUrl: `${ctx.sandbox.baseUrl}/app/sessions/${created.sessionId}/edit`,
 		});
-		expect(Object.keys(created)).toEqual(
-			SIMPLE_SESSION_FIELDS.map((f) => (f === 'nextRecipient' ? 'draftUrl' : f)),
-		);
 
 		const [sent] = await run(simple({ name: 'Sent at once', sendImmediately: true }));
 		expect(Object.keys(sent)).toEqual(SIMPLE_SESSION_FIELDS);
-		// Bob's Signing Order 0 is the field's "not set": the recipients sign as listed, Ann first.
-		expect(sent).toMatchObject({
-			status: 'pending',
-			nextRecipient: { name: ann.name, email: ann.email },
-		});
+		expect(sent).toMatchObject({ status: 'pending', draftUrl: null });
+		expect((sent.recipients as Array<{ status: unknown }>).map((r) => r.status)).toEqual([
+			'sent',
+			'sent',
+		]);
 
 		const template = ctx.sandbox.createTemplate({
 			name: 'Plain',
@@ -124,12 +152,15 @@ describe('Simplify on version 2 (the default)', () => {
 			operation: 'createFromTemplate',
 			templateId: id(template.templateId),
 		});
-		expect(Object.keys(fromTemplate)).toContain('draftUrl');
-		expect(Object.keys(fromTemplate)).toHaveLength(10);
-		expect(fromTemplate).toMatchObject({ name: 'Plain', recipientCount: 1 });
+		expect(Object.keys(fromTemplate)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(fromTemplate).toMatchObject({
+			name: 'Plain',
+			draftUrl: expect.stringMatching(/^http/),
+			recipients: [expect.objectContaining({ name: 'Signer', email: 'signer@example.com' })],
+		});
 	});
 
-	it('Template → Get and Create: its roles and variables by name', async () => {
+	it('Template → Get and Create: its roles by position with name, email and signing order; its variables', async () => {
 		const template = ctx.sandbox.createTemplate({
 			name: 'Offer',
 			status: 'active',
@@ -144,33 +175,47 @@ describe('Simplify on version 2 (the default)', () => {
 			operation: 'get',
 			templateId: id(template.templateId),
 		});
+		expect(Object.keys(item)).toEqual(SIMPLE_TEMPLATE_FIELDS);
 		expect(item).toEqual({
 			templateId: template.templateId,
 			name: 'Offer',
 			status: 'active',
 			selfSignOnly: false,
-			roles: ['Employee', 'HR Manager'],
-			variables: ['position', 'note'],
-			requiredVariables: ['position'],
+			recipients: [
+				{ name: 'Employee', email: '', signingOrder: 1 },
+				{ name: 'HR Manager', email: 'hr@example.com', signingOrder: 2 },
+			],
+			variables: [
+				{ name: 'position', type: 'text', required: true },
+				{ name: 'note', type: 'text', required: false },
+			],
 			createdAt: expect.stringMatching(/Z$/),
 			updatedAt: expect.stringMatching(/Z$/),
+			editorUrl: null,
 		});
 
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const [created] = await run(offerTemplate());
+		expect(Object.keys(created)).toEqual(SIMPLE_TEMPLATE_FIELDS);
 		expect(created).toMatchObject({
 			status: 'draft',
-			roles: ['Employee', 'HR Manager'],
-			variables: ['employeeName', 'employeeEmail', 'startDate', 'salary'],
-			requiredVariables: ['employeeName', 'employeeEmail', 'startDate'],
+			recipients: [
+				expect.objectContaining({ name: 'Employee' }),
+				expect.objectContaining({ name: 'HR Manager' }),
+			],
 			editorUrl: expect.stringMatching(/^http/),
 		});
-		expect(Object.keys(created).length).toBeLessThanOrEqual(10);
+		expect((created.variables as Array<{ name: string }>).map((v) => v.name)).toEqual([
+			'employeeName',
+			'employeeEmail',
+			'startDate',
+			'salary',
+		]);
 	});
 
 	it('operations with a small answer have no Simplify and answer as before', async () => {
 		ctx.sandbox.createTemplate({ name: 'Listed', status: 'active' });
-		const [listed] = await run({ resource: 'template', operation: 'getMany', simplify: true });
+		const [listed] = await run({ resource: 'template', operation: 'getMany', simple: true });
 		expect(listed).toHaveProperty('recipientCount');
 		expect(listed).toHaveProperty('hasVariables');
 	});
@@ -185,24 +230,7 @@ describe('Simplify on version 2 (the default)', () => {
 			sessionId: '0b0b0b0b-0000-4000-8000-000000000000',
 			error: expect.stringMatching(/session/i),
 		});
-		expect(item).not.toHaveProperty('signedCount');
-		expect(item).not.toHaveProperty('nextRecipient');
-	});
-});
-
-describe('version 1 (workflows saved before version 2)', () => {
-	it('keeps AirSign’s whole answer by default', async () => {
-		const session = halfSignedIn(ctx.sandbox);
-		const [item] = await run(getSession(session.sessionId), 1);
-		expect(Object.keys(item)).toEqual(SESSION_FIELDS);
-		expect((item.recipients as unknown[]).length).toBe(2);
-		const listed = await run({ resource: 'session', operation: 'getMany', returnAll: true }, 1);
-		expect(listed.find((s) => s.sessionId === session.sessionId)).toHaveProperty('recipients');
-	});
-
-	it('offers Simplify, off by default', async () => {
-		const session = halfSignedIn(ctx.sandbox);
-		const [item] = await run(getSession(session.sessionId, { simplify: true }), 1);
-		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(item).not.toHaveProperty('recipients');
+		expect(item).not.toHaveProperty('draftUrl');
 	});
 });

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer, as a version 1 node returns it (version 2 simplifies by default).
-const WHOLE_ANSWER = { nodeTypeVersion: 1 };
+// AirSign's whole answer: Simplify off.
+const WHOLE_ANSWER = { simple: false };
 const getManyParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'template',
 	operation: 'getMany',
@@ -115,11 +115,10 @@ describe('Template → Get', () => {
 			recipients: [{ key: 'employee', name: 'Employee' }],
 			variables: [{ name: 'startDate', displayName: 'Start date', type: 'date' }],
 		});
-		const result = await runAirSign(
-			ctx,
-			getParams({ __rl: true, mode: 'list', value: template.templateId }),
-			WHOLE_ANSWER,
-		);
+		const result = await runAirSign(ctx, {
+			...getParams({ __rl: true, mode: 'list', value: template.templateId }),
+			...WHOLE_ANSWER,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			templateId: template.templateId,

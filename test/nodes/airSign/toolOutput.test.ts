@@ -7,34 +7,37 @@ import { simple as createParams } from './createSessionParams';
 import { apiRequests, asTool, runAirSign, sendParams, useAirSign } from './helpers';
 import { getSession, halfSigned, locatorById as id, people } from './shapeFixtures';
 
-// Output (issue 42): as an AI agent's tool the node offers Simplified, Raw and Selected Fields
-// instead of Simplify; version 2 defaults to Simplified, version 1 keeps the whole answer.
+// Output: as an AI agent's tool the node offers Simplified (the default), Raw and Selected Fields
+// instead of Simplify.
 const ctx = useAirSign();
-const runTool = async (parameters: INodeParameters, nodeTypeVersion?: number) => {
-	const result = await runAirSign(ctx, parameters, { nodeType: asTool(), nodeTypeVersion });
+const runTool = async (parameters: INodeParameters) => {
+	const result = await runAirSign(ctx, parameters, { nodeType: asTool() });
 	expect(result.error).toBeUndefined();
 	return result.items.map((item) => item.json);
 };
 
 describe('Output, as an AI agent’s tool', () => {
-	it('version 2 by default: Simplified', async () => {
+	it('by default: Simplified, each recipient with their ID and signing status', async () => {
 		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(getSession(session.sessionId));
+		const [ann, bob] = ctx.sandbox.getSession(session.sessionId)!.recipients;
 		expect(item).toMatchObject({
 			sessionId: session.sessionId,
 			status: 'inProgress',
-			signedCount: 1,
-			recipientCount: 2,
-			nextRecipient: { name: 'Bob Witness', email: 'bob@example.com' },
+			recipients: [
+				{ recipientId: ann.recipientId, email: 'ann@example.com', status: 'completed' },
+				{ recipientId: bob.recipientId, email: 'bob@example.com', status: bob.status },
+			],
 		});
+		expect(bob.status).not.toBe('completed');
 		expect(Object.keys(item).length).toBeLessThanOrEqual(10);
-		expect(item).not.toHaveProperty('recipients');
+		expect(item).not.toHaveProperty('sessionType');
 	});
 
 	it('Simplify is not the tool’s switch: Output is', async () => {
 		const session = halfSigned(ctx.sandbox);
-		const [item] = await runTool(getSession(session.sessionId, { simplify: false }));
-		expect(item).not.toHaveProperty('recipients');
+		const [item] = await runTool(getSession(session.sessionId, { simple: false }));
+		expect(item).not.toHaveProperty('sessionType');
 	});
 
 	it('Raw: AirSign’s whole answer', async () => {
@@ -47,11 +50,11 @@ describe('Output, as an AI agent’s tool', () => {
 	it('Selected Fields: those fields and always the ID', async () => {
 		const session = halfSigned(ctx.sandbox);
 		const [item] = await runTool(
-			getSession(session.sessionId, { output: 'selected', fields: ['status', 'recipients'] }),
+			getSession(session.sessionId, { output: 'fields', fields: ['status', 'recipients'] }),
 		);
 		expect(Object.keys(item)).toEqual(['sessionId', 'status', 'recipients']);
 		expect(item.recipients).toHaveLength(2);
-		const [bare] = await runTool(getSession(session.sessionId, { output: 'selected', fields: [] }));
+		const [bare] = await runTool(getSession(session.sessionId, { output: 'fields', fields: [] }));
 		expect(bare).toEqual({ sessionId: session.sessionId });
 	});
 
@@ -61,7 +64,7 @@ describe('Output, as an AI agent’s tool', () => {
 			resource: 'session',
 			operation: 'getMany',
 			limit: 3,
-			output: 'selected',
+			output: 'fields',
 			fields: ['name'],
 		});
 		expect(listed).toHaveLength(3);
@@ -72,7 +75,7 @@ describe('Output, as an AI agent’s tool', () => {
 			resource: 'template',
 			operation: 'get',
 			templateId: id(template.templateId),
-			output: 'selected',
+			output: 'fields',
 			fields: ['variables'],
 		});
 		expect(picked).toEqual({ templateId: template.templateId, variables: [] });
@@ -88,23 +91,16 @@ describe('Output, as an AI agent’s tool', () => {
 			resource: 'session',
 			operation: 'createFromTemplate',
 			templateId: id(template.templateId),
-			output: 'selected',
+			output: 'fields',
 			outputFields: ['status'],
 		});
 		expect(item).toEqual({ sessionId: expect.any(String), status: 'draft' });
 	});
 
-	it('version 1 as a tool keeps the whole answer by default', async () => {
-		const session = halfSigned(ctx.sandbox);
-		const [item] = await runTool(getSession(session.sessionId), 1);
-		expect(item.recipients).toHaveLength(2);
-		expect(item).toHaveProperty('files');
-	});
-
 	it('Fields that are not a list fail the call before any request: no session is created', async () => {
 		const result = await runAirSign(
 			ctx,
-			createParams({ output: 'selected', fields: '={{ "status" }}' }),
+			createParams({ output: 'fields', fields: '={{ "status" }}' }),
 			{ nodeType: asTool() },
 		);
 		expect(result.items[0].json.error).toMatch(/^'Fields' must be a list of field names/);
@@ -113,7 +109,7 @@ describe('Output, as an AI agent’s tool', () => {
 
 	it('a failed call stays an error item the model can act on, whatever the Output', async () => {
 		const done = ctx.sandbox.createSession({ recipients: people, status: 'completed' });
-		for (const output of ['simple', 'selected']) {
+		for (const output of ['simple', 'fields']) {
 			const [item] = await runTool({ ...sendParams(done.sessionId), output, fields: [] });
 			expect(item).toMatchObject({
 				sessionId: done.sessionId,
@@ -122,7 +118,7 @@ describe('Output, as an AI agent’s tool', () => {
 			});
 		}
 		const [getFailed] = await runTool(
-			getSession('0b0b0b0b-0000-4000-8000-000000000000', { output: 'selected', fields: [] }),
+			getSession('0b0b0b0b-0000-4000-8000-000000000000', { output: 'fields', fields: [] }),
 		);
 		expect(getFailed).toMatchObject({ error: expect.any(String), description: expect.any(String) });
 	});

@@ -71,7 +71,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 		const emails = fields.filter(
 			({ field }) => /email/i.test(field.name) && field.type === 'string',
 		);
-		expect(emails.map(({ path }) => path)).toHaveLength(6);
+		expect(emails.map(({ path }) => path)).toHaveLength(5);
 		for (const { field } of emails) expect(field.placeholder).toBe('e.g. nathan@example.com');
 	});
 
@@ -98,18 +98,11 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	const getMany = new AirSign().description.properties.filter(
 		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
 	);
-	// Only '@version' rules of the two shapes this node uses: [n] and [{ _cnd: { gte: n } }].
-	const shownAt = (field: INodeProperties, version: number) =>
-		(field.displayOptions?.show?.['@version'] ?? [version]).some((rule) =>
-			typeof rule === 'number'
-				? rule === version
-				: version >= Number((rule?._cnd as { gte?: number } | undefined)?.gte),
-		);
 	const names = (fields: INodeProperties[] | undefined) => (fields ?? []).map((f) => f.name);
 
-	it('version 2 sorts in a collection of its own, below Options', () => {
-		const shown = getMany.filter(
-			(field) => shownAt(field, 2) && field.displayOptions?.show?.resource?.includes('session'),
+	it('sorts in a collection of its own, below Options', () => {
+		const shown = getMany.filter((field) =>
+			field.displayOptions?.show?.resource?.includes('session'),
 		);
 		const at = (name: string) => shown.findIndex((field) => field.name === name);
 		expect(at('sort')).toBeGreaterThan(at('options'));
@@ -118,19 +111,6 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 		expect(sort.type).toBe('collection');
 		expect(names(sort.options as INodeProperties[])).toEqual(['sortBy', 'sortOrder']);
 		expect(names(shown[at('options')].options as INodeProperties[])).not.toContain('sortBy');
-	});
-
-	it('a saved version 1 node keeps its sort inside Options', () => {
-		const options = getMany.find(
-			(field) =>
-				shownAt(field, 1) &&
-				field.name === 'options' &&
-				field.displayOptions?.show?.resource?.includes('session'),
-		);
-		expect(names(options?.options as INodeProperties[])).toEqual(
-			expect.arrayContaining(['sortBy', 'sortOrder']),
-		);
-		expect(getMany.some((field) => shownAt(field, 1) && field.name === 'sort')).toBe(false);
 	});
 });
 

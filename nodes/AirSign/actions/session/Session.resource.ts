@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				description:
-					'List signing sessions, newest update first, filtered by status, name, recipient email or dates',
+					'List signing sessions, newest update first, filtered by status, name, recipient email or dates: each with its status and each recipient with their signing status',
 				action: 'Get many sessions',
 			},
 			{
@@ -75,10 +75,10 @@ export const description: INodeProperties[] = [
 		default: 'send',
 	},
 	...toolDescriptions('session', {
-		create: `Create an AirSign signing session from a written document or block documents, as a draft (with Send Immediately on, it ${SEND_EMAILS}); ${ONE_REQUEST_COST}`,
-		createFromTemplate: `Create an AirSign signing session from a template, filling in its recipient roles and variables, as a draft (with Send Immediately on, it ${SEND_EMAILS}); ${ONE_REQUEST_COST}`,
-		get: `Get an AirSign signing session by its ID: its status, files and each recipient's signing status; ${ONE_REQUEST_COST}`,
-		getMany: `Get many AirSign signing sessions, newest update first; ${LIST_SESSIONS_PAGE_COST}`,
+		create: `Create an AirSign signing session from a written document or block documents, as a draft (with Send Immediately on, it ${SEND_EMAILS}); returns the session with its recipients and, while a draft, its draftUrl; ${ONE_REQUEST_COST}`,
+		createFromTemplate: `Create an AirSign signing session from a template, filling in its recipient roles and variables, as a draft (with Send Immediately on, it ${SEND_EMAILS}); returns the session with its recipients and, while a draft, its draftUrl; ${ONE_REQUEST_COST}`,
+		get: `Get an AirSign signing session by its ID: its status, files and each recipient with their recipientId, name and signing status; ${ONE_REQUEST_COST}`,
+		getMany: `Get many AirSign signing sessions, newest update first, each with its status and each recipient with their recipientId, name and signing status; ${LIST_SESSIONS_PAGE_COST}`,
 		send: `Send a draft AirSign session for signing; ${SEND_EMAILS}; ${ONE_REQUEST_COST}`,
 		sendInvitation: `Send the AirSign signing invitation again to one recipient who has not signed; ${EMAILS_PEOPLE}: that recipient gets a reminder, which cannot be undone; ${ONE_REQUEST_COST}`,
 	}),

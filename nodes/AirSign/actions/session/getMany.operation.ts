@@ -20,7 +20,6 @@ import {
 	SESSION_SORT_FIELDS,
 	SORT_ORDERS,
 } from '../../helpers/constants';
-import { V1, V2_ON } from '../../descriptions/outputFields';
 import { dateParameterAsUtcIso } from '../../helpers/dates';
 import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf } from '../../helpers/validation';
@@ -92,10 +91,8 @@ export const description: INodeProperties[] = [
 		dateFilter('updatedAfter'),
 		dateFilter('updatedBefore'),
 	]),
-	// Version 2 sorts in a collection of its own (n8n's guidelines); a saved version 1 node keeps
-	// its sort inside Options.
-	{ ...optionsCollection([maxRateLimitWaitOption, ...sortFields]), displayOptions: { show: V1 } },
-	{ ...optionsCollection([maxRateLimitWaitOption]), displayOptions: { show: V2_ON } },
+	optionsCollection([maxRateLimitWaitOption]),
+	// Sorting in a collection of its own (n8n's guidelines).
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -103,7 +100,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Sort Rule',
 		default: {},
 		options: sortFields,
-		displayOptions: { show: V2_ON },
 	},
 ];
 
@@ -113,10 +109,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(returnAll, () => this.getNodeParameter('limit', itemIndex), fail);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const sort =
-		this.getNode().typeVersion >= 2
-			? (this.getNodeParameter('sort', itemIndex, {}) as IDataObject)
-			: options;
+	const sort = this.getNodeParameter('sort', itemIndex, {}) as IDataObject;
 	// A sort option not set (or blank) is left out, so AirSign's default applies.
 	const choice = <T extends string>(value: unknown, label: string, allowed: readonly T[]) => {
 		const given = typeof value === 'string' ? value.trim() : value;

@@ -1,74 +1,37 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { recipientLocator, sessionLocator } from '../../descriptions/locators';
 import { itemOptions, maxRateLimitWaitMs, optionsCollection } from '../../descriptions/options';
-import { type Show, V1, V2_ON } from '../../descriptions/outputFields';
 import type { FailureMessages } from '../../errors/messages';
 import { notFound } from '../../errors/messages';
-import type { Fail } from '../../errors/nodeError';
 import { failer } from '../../errors/nodeError';
-import { assertEmail, assertId, readLocatorId, readRecipient } from '../../helpers/validation';
+import { readLocatorId, readRecipient } from '../../helpers/validation';
 import { callAirSign } from '../../transport/call';
 import { identifyByParameters, parameterAsGiven } from '../itemIdentity';
 
-// Each version's 'Recipient' choice; 'Next Who Has Not Signed' is the default of both.
-const recipientChoice = (show: Show, ...others: INodePropertyOptions[]): INodeProperties => ({
-	displayName: 'Recipient',
-	name: 'recipient',
-	type: 'options',
-	default: 'next',
-	options: [
-		{
-			name: 'Next Who Has Not Signed',
-			value: 'next',
-			description: 'AirSign picks the next recipient, in signing order, who has not signed',
-		},
-		...others,
-	],
-	displayOptions: { show },
-});
-
-// Version 1's choice and fields stay as saved; version 2 picks one recipient with a locator.
 export const description: INodeProperties[] = [
 	sessionLocator('The session whose recipient is reminded. It must be pending or in progress.'),
-	recipientChoice(
-		V1,
-		{ name: 'By Recipient ID', value: 'id' },
-		{ name: 'By Email', value: 'email' },
-	),
 	{
-		displayName: 'Recipient ID',
-		name: 'recipientId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 9b1f3c2a-…',
-		description: 'A recipientId from the recipients of Get Session',
-		displayOptions: { show: { ...V1, recipient: ['id'] } },
+		displayName: 'Send To',
+		name: 'recipient',
+		type: 'options',
+		default: 'next',
+		options: [
+			{
+				name: 'Next Who Has Not Signed',
+				value: 'next',
+				description: 'AirSign picks the next recipient, in signing order, who has not signed',
+			},
+			{
+				name: 'A Specific Recipient',
+				value: 'specific',
+				description: 'One recipient of the session, from its list, by ID or by email',
+			},
+		],
 	},
-	{
-		displayName: 'Recipient Email',
-		name: 'recipientEmail',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. nathan@example.com',
-		description: 'The email of one of the session’s recipients',
-		displayOptions: { show: { ...V1, recipient: ['email'] } },
-	},
-	recipientChoice(V2_ON, {
-		name: 'A Specific Recipient',
-		value: 'specific',
-		description: 'One recipient of the session, from its list, by ID or by email',
-	}),
 	{
 		...recipientLocator('The recipient to remind: one who has not signed yet'),
-		displayOptions: { show: { ...V2_ON, recipient: ['specific'] } },
+		displayOptions: { show: { recipient: ['specific'] } },
 	},
 	optionsCollection(itemOptions),
 ];
@@ -84,7 +47,7 @@ const sessionNotActive = {
 const sessionOrRecipientNotFound = {
 	message: 'AirSign has no such session, or the session has no such recipient',
 	description:
-		'Check both: the session ID (sessions of another AirSign organisation are invisible to this credential) and the recipient, whose ID or email Get Session lists.',
+		"Check both: the session ID (sessions of another AirSign organisation are invisible to this credential) and 'Recipient', whose ID or email is in the recipients of a Get Session result.",
 };
 
 const failures: FailureMessages = {
@@ -93,12 +56,12 @@ const failures: FailureMessages = {
 	RECIPIENT_NOT_FOUND: {
 		message: 'The session has no such recipient',
 		description:
-			'Check the recipient ID or email: Get Session lists the recipients of the session.',
+			"Check 'Recipient': its ID or email must be one of the recipients of a Get Session result.",
 	},
 	RECIPIENT_ALREADY_SIGNED: {
 		message: 'This recipient has already signed, so no invitation was sent',
 		description:
-			"Choose 'Next Who Has Not Signed' in 'Recipient' to remind whoever is still to sign.",
+			"Choose 'Next Who Has Not Signed' in 'Send To' to remind whoever is still to sign.",
 	},
 	403: {
 		description:
@@ -111,8 +74,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fail = failer(this.getNode(), itemIndex);
 	const sessionId = readLocatorId(this.getNodeParameter('sessionId', itemIndex), 'session', fail);
 	const recipient = this.getNodeParameter('recipient', itemIndex, 'next') as string;
-	// AirSign does not say what it does with both fields: only one is ever sent.
-	const body = readRecipientChoice(this, recipient, itemIndex, fail);
+	// AirSign does not say what it does with both recipientId and recipientEmail: only one is sent.
+	const body =
+		recipient === 'specific'
+			? readRecipient(this.getNodeParameter('recipientLocator', itemIndex), fail)
+			: {};
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const answer = await callAirSign(
 		this,
@@ -131,30 +97,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [answer.body as IDataObject];
 }
 
-function readRecipientChoice(
-	ctx: IExecuteFunctions,
-	recipient: string,
-	itemIndex: number,
-	fail: Fail,
-): IDataObject {
-	if (recipient === 'specific')
-		return readRecipient(ctx.getNodeParameter('recipientLocator', itemIndex), fail);
-	if (recipient === 'id')
-		return {
-			recipientId: assertId(ctx.getNodeParameter('recipientId', itemIndex, ''), 'recipient', fail),
-		};
-	if (recipient === 'email') {
-		const value = ctx.getNodeParameter('recipientEmail', itemIndex, '');
-		return { recipientEmail: assertEmail(value, 'Recipient Email', fail) };
-	}
-	return {};
-}
+const identifySession = identifyByParameters('sessionId');
 
-const identifyV1 = identifyByParameters('sessionId', 'recipientId', 'recipientEmail');
-
-/** An error item's subject: version 2's locator under the field AirSign takes for its mode. */
+/** An error item's subject: the session, and 'Recipient' under the field AirSign takes for its mode. */
 export function identify(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const identity = identifyV1.call(this, itemIndex);
+	const identity = identifySession.call(this, itemIndex);
 	const value = parameterAsGiven(this, 'recipientLocator', itemIndex);
 	if (value === undefined) return identity;
 	const { mode } = this.getNodeParameter('recipientLocator', itemIndex, {}) as { mode?: string };

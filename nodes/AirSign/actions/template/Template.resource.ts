@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description:
-					'Get one template by its ID: its recipient roles and the variables a session from it fills in',
+					'Get one template by its ID: its recipient roles (name, email, signing order) and the variables (name, type, required) a session from it fills in',
 				action: 'Get a template',
 			},
 			{
@@ -44,7 +44,7 @@ export const description: INodeProperties[] = [
 	},
 	...toolDescriptions('template', {
 		create: `Create an AirSign template from a block document with variables; ${ONE_REQUEST_COST}`,
-		get: `Get an AirSign template by its ID: its recipient roles and variables; ${ONE_REQUEST_COST}`,
+		get: `Get an AirSign template by its ID: its recipient roles in order (name, signing order) and variables (name, type, required); ${ONE_REQUEST_COST}`,
 		getMany: `Get many AirSign templates; each page of up to ${LIMITS.templatePageSize} ${ONE_REQUEST_COST}`,
 	}),
 	...pageFields('template', operations),
