@@ -1,4 +1,4 @@
-/** 1. Get Many with Return All over N sessions: requests per ⌈N/100⌉ and wall time vs a raw fetch loop. */
+/** 1. Get Many with Return All over N sessions: requests per ⌈N/100⌉ (+1, the catch-up, over one page) and wall time vs a raw fetch loop. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { runAirSign } from './lib/engine';
@@ -63,7 +63,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 		markdown: table(
 			[
 				'sessions N',
-				'requests / ⌈N/100⌉ (node; floor 1.00)',
+				'requests / ⌈N/100⌉ (node; 1.00 up to 100, then one catch-up more)',
 				'requests / ⌈N/100⌉ (raw)',
 				'node, whole workflow (ms)',
 				'node execute() (ms)',

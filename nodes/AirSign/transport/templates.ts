@@ -37,8 +37,12 @@ export async function fetchTemplatesPage(
 		{ method: 'GET', path: '/Templates', qs, itemIndex },
 		{ failures: {}, maxRateLimitWaitMs, unusable: malformedTemplatesPage },
 	);
-	const page = body as { templates: IDataObject[]; pagination?: { hasMore?: boolean } };
-	return { rows: page.templates, hasMore: Boolean(page.pagination?.hasMore) };
+	const page = body as {
+		templates: IDataObject[];
+		pagination?: { hasMore?: boolean; total?: number };
+	};
+	const { hasMore, total } = page.pagination ?? {};
+	return { rows: page.templates, hasMore: Boolean(hasMore), total };
 }
 
 function malformedTemplatesPage(answer: ApiAnswer): RequestFailure | undefined {

@@ -25,7 +25,7 @@ import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf } from '../../helpers/validation';
 import { readByOffset } from '../../transport/offsetPages';
 import type { SessionsQuery } from '../../transport/sessionPages';
-import { sessionPages } from '../../transport/sessionPages';
+import { readAllSessions, sessionPages } from '../../transport/sessionPages';
 import type { ShapeName } from '../shapes';
 
 const DATE_FILTERS = {
@@ -76,7 +76,7 @@ const sortFields: INodeProperties[] = [
 
 export const description: INodeProperties[] = [
 	{
-		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions.`,
+		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions, and one more over ${MAX_PAGE_SIZE} (for what changed while it read).`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',
@@ -136,6 +136,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	const policy = { maxRateLimitWaitMs: maxRateLimitWaitMs(this, options) };
+	if (returnAll) return await readAllSessions(this, query, itemIndex, policy);
 	const { rows } = await readByOffset(sessionPages(this, query, itemIndex, policy), {
 		limit,
 		pageSize: MAX_PAGE_SIZE,

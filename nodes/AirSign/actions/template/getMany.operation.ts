@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	maxRateLimitWaitMs,
@@ -7,6 +8,7 @@ import {
 	readLimit,
 	returnAllAndLimit,
 } from '../../descriptions/options';
+import { TEMPORARILY_UNAVAILABLE } from '../../errors/causes';
 import { failer } from '../../errors/nodeError';
 import { LIMITS, TEMPLATE_STATUSES } from '../../helpers/constants';
 import { assertOneOf } from '../../helpers/validation';
@@ -37,10 +39,27 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const maxWaitMs = maxRateLimitWaitMs(this, options);
 
-	const { rows } = await readByOffset(
-		async (pageSize, offset) =>
-			await fetchTemplatesPage(this, { status, limit: pageSize, offset }, itemIndex, maxWaitMs),
+	const totals = new Set<number | undefined>();
+	const { rows, repeated } = await readByOffset(
+		async (pageSize, offset) => {
+			const qs = { status, limit: pageSize, offset };
+			const page = await fetchTemplatesPage(this, qs, itemIndex, maxWaitMs);
+			totals.add(page.total);
+			return page;
+		},
 		{ limit, pageSize: LIMITS.templatePageSize, idField: 'templateId' },
 	);
+	// AirSign names no order for templates, so a list that moved between pages may have skipped
+	// one (docs/operations.md#template--get-many): its count changed, or a template came back.
+	if (repeated > 0 || totals.size > 1)
+		throw new NodeOperationError(
+			this.getNode(),
+			`AirSign's list of ${status} templates changed while it was read: a template may be missing`,
+			{
+				itemIndex,
+				description: `Templates were added, removed or moved between its pages of ${LIMITS.templatePageSize}. Run the node again.`,
+				failure: TEMPORARILY_UNAVAILABLE,
+			},
+		);
 	return rows;
 }

@@ -1,0 +1,199 @@
+/**
+ * Return All while AirSign is in use (docs/operations.md#session--get-many): sessions updated and
+ * created between List Sessions' pages, templates added and leaving the list between List
+ * Templates' pages. The changes are made by a hook on the sandbox's request handling, before the
+ * second and third requests: no timing.
+ */
+import '../../harness';
+
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { Session } from '../../../sandbox';
+import { apiRequests, getManyParams, runAirSign, useAirSign } from './helpers';
+
+const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
+const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
+
+const N = 250;
+const DAY = 86_400_000;
+const BASE = Date.parse('2025-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(ms).toISOString();
+
+/** 250 sessions whose four sort keys order them four different ways; every third not completed. */
+function seed() {
+	return Array.from({ length: N }, (_, i) =>
+		ctx.sandbox.createSession({
+			name: `${i % 2 ? 'session' : 'Session'} ${String((i * 7) % N).padStart(3, '0')}`,
+			status: i % 3 ? 'completed' : 'inProgress',
+			createdAt: at(BASE + i * 1000),
+			updatedAt: at(BASE + DAY + ((i * 13) % N) * 1000),
+			completedDate: i % 3 ? at(BASE + 2 * DAY + ((i * 11) % N) * 1000) : null,
+		}),
+	);
+}
+
+/** Before List Sessions' 2nd and 3rd requests: 15 sessions spread over the list change, 5 are created. */
+function changeBetweenPages(ids: string[]) {
+	let request = 0;
+	ctx.sandbox.onRequest(({ path }) => {
+		if (path !== '/api/v1/Sessions') return;
+		request++;
+		if (request !== 2 && request !== 3) return;
+		for (let j = 0; j < 15; j++) {
+			ctx.sandbox.clock.advance(1000);
+			const id = ids[(request * 7 + j * 16) % N];
+			if (j % 3 === 0)
+				ctx.sandbox.updateSession(id, { name: `${j % 2 ? 'Z' : 'A'} renamed ${request}-${j}` });
+			else if (j % 3 === 1) ctx.sandbox.updateSession(id, { status: 'completed' });
+			else ctx.sandbox.updateSession(id, { touch: true });
+		}
+		for (let k = 0; k < 5; k++) {
+			ctx.sandbox.clock.advance(1000);
+			ctx.sandbox.createSession({ name: `New ${request}-${k}`, status: 'pending' });
+		}
+	});
+}
+
+/** The order docs/operations.md states: not completed last, names without case, ties by session ID. */
+function inOrder(sessions: IDataObject[], sortBy: string, sortOrder: string) {
+	const direction = sortOrder === 'asc' ? 1 : -1;
+	const key = (s: IDataObject) =>
+		sortBy === 'name'
+			? String(s.name).toLowerCase()
+			: s[sortBy] === null
+				? null
+				: Date.parse(String(s[sortBy]));
+	const byId = (a: IDataObject, b: IDataObject) =>
+		String(a.sessionId) < String(b.sessionId) ? -1 : 1;
+	return [...sessions].sort((a, b) => {
+		const [x, y] = [key(a), key(b)];
+		if (x === null || y === null) return x === y ? byId(a, b) : x === null ? 1 : -1;
+		return x < y ? -direction : x > y ? direction : byId(a, b);
+	});
+}
+
+const state = (s: IDataObject | Session) => ({
+	name: s.name,
+	status: s.status,
+	updatedAt: Date.parse(String(s.updatedAt)),
+	completedDate: s.completedDate === null ? null : Date.parse(String(s.completedDate)),
+});
+
+describe('Session → Get Many, Return All while sessions are updated and created between pages', () => {
+	const sorts: Array<[string, Record<string, string>, string, string]> = [
+		['the default (Updated At, descending)', {}, 'updatedAt', 'desc'],
+	];
+	for (const sortBy of ['createdAt', 'updatedAt', 'completedDate', 'name'])
+		for (const sortOrder of ['asc', 'desc'])
+			sorts.push([`${sortBy} ${sortOrder}`, { sortBy, sortOrder }, sortBy, sortOrder]);
+
+	for (const [label, sort, sortBy, sortOrder] of sorts) {
+		it(`${label}: every session once, as it is now, in order; at most ⌈N/100⌉ + 1 requests`, async () => {
+			const existing = seed().map((s) => s.sessionId);
+			changeBetweenPages(existing);
+			const result = await runAirSign(ctx, getManyParams({ returnAll: true, sort }));
+			expect(result.error).toBeUndefined();
+			const out = result.items.map((i) => i.json);
+			const ids = out.map((s) => String(s.sessionId));
+			// Nothing twice (a session created during the read at most once), nothing missing.
+			expect(new Set(ids).size).toBe(ids.length);
+			expect(ids.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+			// The newest state: the read ended after the last change.
+			const now = new Map(ctx.sandbox.listAllSessions().map((s) => [s.sessionId, s]));
+			for (const s of out) expect(state(s)).toEqual(state(now.get(String(s.sessionId))!));
+			expect(ids).toEqual(inOrder(out, sortBy, sortOrder).map((s) => s.sessionId));
+			const requests = requestsTo('/api/v1/Sessions');
+			expect(requests.length).toBeLessThanOrEqual(Math.ceil(out.length / 100) + 1);
+		});
+	}
+
+	it('the issue: 250 sessions, 15 updated before each of two later pages, none missing', async () => {
+		const existing = seed().map((s) => s.sessionId);
+		let request = 0;
+		ctx.sandbox.onRequest(({ path }) => {
+			if (path !== '/api/v1/Sessions' || ++request < 2 || request > 3) return;
+			for (let j = 0; j < 15; j++) {
+				ctx.sandbox.clock.advance(1000);
+				ctx.sandbox.updateSession(existing[request * 50 + j], { touch: true });
+			}
+		});
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(result.items.map((i) => i.json.sessionId).sort()).toEqual([...existing].sort());
+		expect(requestsTo('/api/v1/Sessions')).toHaveLength(4);
+	});
+
+	it("the catch-up carries the filters, from the first answer less 2 s on AirSign's clock", async () => {
+		seed();
+		const start = ctx.sandbox.clock.now();
+		const filters = { status: ['completed'], createdAfter: at(BASE + 5000) };
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true, filters }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(162);
+		const queries = requestsTo('/api/v1/Sessions').map((r) => r.query);
+		expect(queries.map((q) => [q.offset, q.sortBy, q.sortOrder, q.status, q.createdAfter])).toEqual(
+			['0', '100', '0'].map((offset) => [offset, 'createdAt', 'asc', 'completed', at(BASE + 5000)]),
+		);
+		expect(queries.map((q) => q.updatedAfter)).toEqual([undefined, undefined, at(start - 2000)]);
+	});
+
+	it("Limit keeps AirSign's sort, every one, and makes no catch-up request", async () => {
+		seed();
+		for (const [, sort] of sorts) {
+			ctx.sandbox.clearRequests();
+			const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150, sort }));
+			expect(result.items).toHaveLength(150);
+			expect(requestsTo('/api/v1/Sessions').map((r) => r.query)).toEqual([
+				{ limit: '100', offset: '0', ...sort },
+				{ limit: '50', offset: '100', ...sort },
+			]);
+		}
+	});
+});
+
+describe('Template → Get Many, Return All while the list changes between pages', () => {
+	const params = (status: string) => ({
+		resource: 'template',
+		operation: 'getMany',
+		returnAll: true,
+		status,
+	});
+	const seedTemplates = (status: 'active' | 'draft') =>
+		Array.from({ length: N }, (_, i) =>
+			ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
+		);
+	const beforeSecondPage = (change: () => void) => {
+		let request = 0;
+		ctx.sandbox.onRequest(({ path }) => {
+			if (path === '/api/v1/Templates' && ++request === 2) change();
+		});
+	};
+
+	it('unchanged: every template once, one request per 100', async () => {
+		const seeded = seedTemplates('active');
+		beforeSecondPage(() => {});
+		const result = await runAirSign(ctx, params('active'));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.templateId)).toEqual(seeded.map((t) => t.templateId));
+		expect(requestsTo('/api/v1/Templates')).toHaveLength(3);
+	});
+
+	it('a template leaving the list (activated while drafts are read) fails the item, not one skipped in silence', async () => {
+		const seeded = seedTemplates('draft');
+		beforeSecondPage(() => ctx.sandbox.activateTemplate(seeded[10].templateId));
+		const result = await runAirSign(ctx, params('draft'));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error!.message).toMatch(/changed while it was read/);
+		expect(requestsTo('/api/v1/Templates')).toHaveLength(3);
+	});
+
+	it("a template added onto a page already read fails the item too (a shift AirSign's order does not explain)", async () => {
+		seedTemplates('active');
+		beforeSecondPage(() =>
+			ctx.sandbox.createTemplate({ name: 'A new template', status: 'active' }),
+		);
+		const result = await runAirSign(ctx, params('active'));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error!.message).toMatch(/changed while it was read/);
+	});
+});
