@@ -98,6 +98,6 @@ export function recipientLocator(description: string): INodeProperties {
 		// Not "recipientId": version 1's text field of that name stays as saved.
 		name: 'recipientLocator',
 		description,
-		hint: 'From List reads the chosen session: one Get Session request each time the list opens.',
+		hint: 'From List offers the recipients of the chosen session who can be reminded (who have not signed): one Get Session request each time the list opens.',
 	};
 }
