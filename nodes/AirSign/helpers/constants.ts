@@ -22,12 +22,11 @@ export const RECIPIENT_SIGNED_STATUSES = ['completed', 'signed'];
 export const AWAITING_SIGNATURES = ['pending', 'inProgress'];
 
 /**
- * A status in words, for every list, message and hint a person reads ("inProgress": "in
- * progress"; a recipient's "completed": "signed"); output fields keep AirSign's values. A rule, not
- * a list: AirSign does not document recipient statuses, and an unknown one reads as well.
+ * A session's or recipient's status in words, for every list, message and hint a person reads
+ * ("inProgress": "in progress", "notSent": "not sent"); output fields keep AirSign's values. A rule,
+ * not a list: AirSign does not document recipient statuses, and an unknown one reads as well.
  */
-export function statusInWords(status: string, of: 'session' | 'recipient' = 'session'): string {
-	if (of === 'recipient' && RECIPIENT_SIGNED_STATUSES.includes(status)) return 'signed';
+export function statusInWords(status: string): string {
 	return status.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 }
 

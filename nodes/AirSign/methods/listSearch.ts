@@ -111,7 +111,7 @@ export async function searchRecipients(
 	const results = recipients
 		.filter((recipient) => !RECIPIENT_SIGNED_STATUSES.includes(String(recipient.status)))
 		.map((recipient) => ({
-			name: `${String(recipient.name)} <${String(recipient.email)}> (${statusInWords(String(recipient.status), 'recipient')})`,
+			name: `${String(recipient.name)} <${String(recipient.email)}> (${statusInWords(String(recipient.status))})`,
 			value: String(recipient.recipientId),
 		}));
 	const needle = filter?.trim().toLowerCase() ?? '';
