@@ -74,7 +74,12 @@ function log(msg: string) {
 /** Checks record PASS/FAIL with their time and never throw; setup steps are timed and throw. */
 const { results, check, step } = createChecks(log);
 
+// The examples poll every few minutes, within AirSign's List Sessions budget; this tier's triggers
+// poll each minute, as n8n's default, to keep its waits short (its sandbox's budget is its own).
 const examples: Record<string, ExampleWorkflow> = loadExamples();
+for (const workflow of Object.values(examples))
+	for (const node of workflow.nodes)
+		if (node.parameters?.pollTimes) node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 for (const name of [
 	'upload-pdf',
 	'send-drafts',

@@ -114,7 +114,9 @@ async function main() {
 
 	if (smoke) {
 		await smokeChecks(procs.n8n.url, cookie, workflows);
-		await smokeDemoCalls(demoCalls(await procs.sandbox.listSessions({ status: 'pending' })));
+		const calls = demoCalls(await procs.sandbox.listSessions({ status: 'pending' }));
+		banner(procs.n8n.url, state, calls, workflows); // what a user would read, from what was set up
+		await smokeDemoCalls(calls);
 		await stopAll();
 		say(`SMOKE OK in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 		process.exit(0);
@@ -123,7 +125,7 @@ async function main() {
 	const pending: DemoSession[] = await procs.sandbox
 		.listSessions({ status: 'pending' })
 		.catch(() => []);
-	banner(procs.n8n.url, state, demoCalls(pending));
+	banner(procs.n8n.url, state, demoCalls(pending), workflows);
 	forward(procs.n8n.process.stdout, '[n8n]');
 	forward(procs.n8n.process.stderr, '[n8n]');
 	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);

@@ -1,6 +1,7 @@
-// UI tier step 2: the AirSign node from the nodes panel. Every operation the built node describes
-// (ui/expected.mts) is picked in its panel, which must show its fields, hints and notices, and no
-// field of another operation. Saves the pictures node-panel-actions and node-panel.
+// UI tier step 2: the AirSign node from the nodes panel. Its entry's Node details show the action
+// node's description; every operation the built node describes (ui/expected.mts) is picked in its
+// panel, which must show its fields, hints and notices, and no field of another operation. Saves
+// the pictures node-panel-actions and node-panel.
 import type { INode } from 'n8n-workflow';
 import type { Page } from 'playwright-core';
 import type { Say, Shot, Theme } from './checks.mts';
@@ -17,7 +18,7 @@ import {
 	parameterPanelText,
 	switchIsOn,
 } from './editor.mts';
-import { expectedPanels } from './expected.mts';
+import { airSignDescription, expectedPanels } from './expected.mts';
 
 const MANUAL_TRIGGER: INode = {
 	id: 'a1b2c3d4-0000-4000-8000-0000000000a1',
@@ -50,6 +51,11 @@ export async function nodePanel(
 		.click();
 	for (const panel of panels)
 		await creator.getByText(panel.action, { exact: true }).first().waitFor({ state: 'attached' });
+	// The entry's Node details: n8n gives the entry the trigger's description, and both nodes carry
+	// the action node's (nodes/AirSign/descriptions/nodesPanel.ts).
+	const described = airSignDescription().description;
+	if ((await creator.getByText(described, { exact: true }).count()) === 0)
+		fail(`the AirSign entry's Node details do not show "${described}"`);
 	await shot('node-panel-actions');
 	const first = panels.find((p) => p.resource === 'session' && p.operation === 'send') ?? panels[0];
 	await creator.getByText(first.action, { exact: true }).first().click();

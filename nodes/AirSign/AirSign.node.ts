@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationFields, resourceField } from './actions/resources';
 import { router } from './actions/router';
+import { AIRSIGN_DESCRIPTION } from './descriptions/nodesPanel';
 import { actionSubtitle } from './descriptions/subtitle';
 import { listSearch, resourceMapping } from './methods';
 
@@ -19,8 +20,7 @@ export class AirSign implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: actionSubtitle(operationFields),
-		description:
-			'Create signing sessions from documents, PDFs and templates, send them, remind signers, and read sessions and templates in AirSign',
+		description: AIRSIGN_DESCRIPTION,
 		defaults: { name: 'AirSign' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

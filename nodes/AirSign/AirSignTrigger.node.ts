@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { AIRSIGN_DESCRIPTION } from './descriptions/nodesPanel';
 import {
 	filtersCollection,
 	nameFilter,
@@ -43,7 +44,8 @@ export class AirSignTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: EVENTS_SUBTITLE,
-		description: 'Starts the workflow when an AirSign signing session changes',
+		// the nodes panel's AirSign entry shows it: the action node's (descriptions/nodesPanel.ts)
+		description: AIRSIGN_DESCRIPTION,
 		defaults: { name: 'AirSign Trigger' },
 		polling: true,
 		inputs: [],

@@ -5,6 +5,8 @@ import { SANDBOX_CREDENTIAL_NAME } from '../../e2e/lib/fixtures.mts';
 import { type DevState, show } from './lib.mts';
 import { FILES_DIR, OWNER, PDF_PATH } from './options.mts';
 import { procs } from './processes.mts';
+import type { ExampleWorkflow } from './setup.mts';
+import { LIST_SESSIONS_HOURLY_BUDGET } from '../../nodes/AirSign/helpers/constants.ts';
 
 /** A session as the sandbox's control plane lists and answers it: the fields read here. */
 export interface DemoSession {
@@ -58,11 +60,28 @@ const curl = ({ method, url, body }: ControlPlaneCall): string[] => [
 	`            -H 'content-type: application/json' -d '${JSON.stringify(body)}'`,
 ];
 
+/** Minutes between the polls of an example's trigger, as its Poll Times say ("every X minutes"). */
+function pollMinutes(workflows: ExampleWorkflow[], id: string): number {
+	const trigger = workflows
+		.find((wf) => wf.id === id)
+		?.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`);
+	const [time] =
+		(trigger?.parameters?.pollTimes as { item?: Array<{ mode: string; value?: number }> })?.item ??
+		[];
+	if (time?.mode !== 'everyX' || !time.value)
+		throw new Error(`the trigger of ${id} does not poll every X minutes`);
+	return time.value;
+}
+
 export function banner(
 	url: string,
 	state: DevState,
 	{ toSign, toSet, sign, complete }: DemoCalls,
+	workflows: ExampleWorkflow[],
 ): void {
+	const notify = pollMinutes(workflows, 'AirSignExNotify1');
+	const signed = pollMinutes(workflows, 'AirSignExSigned1');
+	const polls = { notify, signed, perHour: 60 / notify + 60 / signed };
 	const sandbox = procs.sandbox!;
 	const wfUrl = (id: string): string => `${url}/workflow/${id}`;
 	const lines = [
@@ -73,6 +92,7 @@ export function banner(
 		` AirSign sandbox (demo data):      ${sandbox.url}`,
 		`   control plane                   ${sandbox.url}/_sandbox/state`,
 		`   credential in n8n               "${SANDBOX_CREDENTIAL_NAME}" (client demo-client / demo-secret)`,
+		` scripted demo model (item 6):     ${procs.model!.baseUrl}`,
 		'',
 		' Try first:',
 		`  1. Open "AirSign: send every draft" (${wfUrl('AirSignExSendDr1')}) and click`,
@@ -89,7 +109,8 @@ export function banner(
 		`     (${wfUrl('AirSignExNotify1')}), click "Publish" (activates it), then complete a session`,
 		`     (${toSet ? `"${toSet.name}": ` : ''}every signer who has not signed signs):`,
 		...curl(complete),
-		'     Within a minute (the trigger polls once a minute) an execution shows under Executions.',
+		`     After the trigger's next poll or the one after (it polls every ${polls.notify} minutes), an`,
+		'     execution shows under Executions.',
 		'     Renaming it afterwards starts none:',
 		...curl({ method: 'PATCH', url: at(toSet), body: { name: 'Renamed' } }),
 		'     (the same PATCH with {"status":"cancelled"} or {"status":"expired"} gives Session',
@@ -99,6 +120,8 @@ export function banner(
 		'     when everyone has signed, the session is completed):',
 		...curl(sign),
 		'     One item per signature; the message for the sales owner is in the second node.',
+		`     This trigger polls every ${polls.signed} minutes: published together, the two spend ${polls.perHour} of the`,
+		`     ${LIST_SESSIONS_HOURLY_BUDGET} List Sessions requests AirSign allows an hour, leaving the rest for Get Many.`,
 		`  6. The AI agent: open "AirSign: contract assistant" (${wfUrl('AirSignExAgent01')}),`,
 		'     click "Open chat" and ask for a contract. Its model is a local script (it always drafts',
 		"     Jane Citizen's employment contract): the draft waits for approval; approve it with",
@@ -106,7 +129,7 @@ export function banner(
 		'     and Send emails the recipients (docs/ai-agents.md).',
 		'',
 		` Rebuild after changing nodes/ or credentials/: Ctrl-C and run npm run dev again.`,
-		' Ctrl-C stops n8n and the sandbox. A fresh n8n: npm run dev -- --reset',
+		' Ctrl-C stops n8n, the sandbox and the demo model. A fresh n8n: npm run dev -- --reset',
 		'─'.repeat(78),
 		'',
 	];

@@ -27,7 +27,7 @@ import { FILE_ENV, OWNER, PDF_PATH, tarballOption, userFolder } from './options.
 export type ExampleWorkflow = {
 	id: string;
 	name: string;
-	nodes: Array<{ name: string; type: string }>;
+	nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown> }>;
 };
 
 export async function installPackage(state: DevState): Promise<void> {

@@ -11,6 +11,7 @@ import {
 import { fetchFresh } from '../../e2e/lib/proc.mts';
 import { answerApproval, chatWithContractAssistant } from '../../e2e/lib/contractAssistant.mts';
 import { SANDBOX_CREDENTIAL_ID } from '../../e2e/lib/fixtures.mts';
+import { statusInWords } from '../../nodes/AirSign/helpers/constants.ts';
 import type { ControlPlaneCall, DemoCalls, DemoSession } from './banner.mts';
 import { say } from './lib.mts';
 import { procs } from './processes.mts';
@@ -186,6 +187,6 @@ export async function smokeDemoCalls({ toSign, sign, complete }: DemoCalls): Pro
 	)
 		throw new Error(`after ${complete.method} ${complete.url}: ${JSON.stringify(completed)}`);
 	say(
-		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${signed.status}), "${completed.name}" completed, its ${completed.recipients.length} recipient(s) signed`,
+		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${statusInWords(signed.status)}), "${completed.name}" completed, its ${completed.recipients.length} recipient(s) signed`,
 	);
 }

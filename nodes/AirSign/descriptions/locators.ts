@@ -98,6 +98,6 @@ export function recipientLocator(description: string): INodeProperties {
 		// Not "recipientId": By Email holds an email.
 		name: 'recipientLocator',
 		description,
-		hint: 'From List reads the chosen session: one Get Session request each time the list opens.',
+		hint: 'From List offers the recipients of the chosen session who can be reminded (who have not signed): one Get Session request each time the list opens.',
 	};
 }

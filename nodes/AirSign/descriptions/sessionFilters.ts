@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { SESSION_STATUSES } from '../helpers/constants';
+import { SESSION_STATUSES, statusInWords } from '../helpers/constants';
 
 export const nameFilter: INodeProperties = {
 	displayName: 'Name Contains',
@@ -19,19 +19,15 @@ export const recipientEmailFilter: INodeProperties = {
 	description: 'Only sessions that include a recipient with this email',
 };
 
-/** Each session state in words, as the Status filter shows it ("In Progress"). */
-export const STATUS_LABELS = new Map<string, string>(
-	SESSION_STATUSES.map((status) => [
-		status,
-		status === 'inProgress' ? 'In Progress' : status.charAt(0).toUpperCase() + status.slice(1),
-	]),
-);
-
 export const statusFilter: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
 	type: 'multiOptions',
-	options: [...STATUS_LABELS].map(([value, name]) => ({ name, value })),
+	// n8n's option names are in title case: "In Progress"
+	options: SESSION_STATUSES.map((value) => ({
+		name: statusInWords(value).replace(/\b[a-z]/g, (letter) => letter.toUpperCase()),
+		value,
+	})),
 	default: [],
 	description: 'Only sessions in one of these states',
 };

@@ -18,6 +18,18 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** Recipient statuses that say a signer signed (AirSign does not document its statuses). */
 export const RECIPIENT_SIGNED_STATUSES = ['completed', 'signed'];
 
+/** The session statuses in which AirSign sends an invitation again (docs/api.md#send-invitation). */
+export const AWAITING_SIGNATURES = ['pending', 'inProgress'];
+
+/**
+ * A session's or recipient's status in words, for every list, message and hint a person reads
+ * ("inProgress": "in progress", "notSent": "not sent"); output fields keep AirSign's values. A rule,
+ * not a list: AirSign does not document recipient statuses, and an unknown one reads as well.
+ */
+export function statusInWords(status: string): string {
+	return status.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+}
+
 export const SESSION_SORT_FIELDS = ['completedDate', 'createdAt', 'name', 'updatedAt'] as const;
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 

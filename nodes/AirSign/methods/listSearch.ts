@@ -6,10 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { STATUS_LABELS } from '../descriptions/sessionFilters';
 import { declaredFailureOf, NODE_DEFECT } from '../errors/causes';
 import { failer } from '../errors/nodeError';
-import { LIMITS, listSessionsLimitText, MAX_PAGE_SIZE } from '../helpers/constants';
+import {
+	AWAITING_SIGNATURES,
+	LIMITS,
+	listSessionsLimitText,
+	MAX_PAGE_SIZE,
+	RECIPIENT_SIGNED_STATUSES,
+	statusInWords,
+} from '../helpers/constants';
 import { readLocatorId } from '../helpers/validation';
 import { readByOffset } from '../transport/offsetPages';
 import { getSession, sessionPages } from '../transport/sessionPages';
@@ -32,7 +38,7 @@ export async function searchSessions(
 		});
 		return {
 			results: rows.map((session) => ({
-				name: `${String(session.name)} (${STATUS_LABELS.get(String(session.status))?.toLowerCase() ?? String(session.status)})`,
+				name: `${String(session.name)} (${statusInWords(String(session.status))})`,
 				value: String(session.sessionId),
 			})),
 			paginationToken: nextOffset === undefined ? undefined : String(nextOffset),
@@ -85,8 +91,9 @@ export async function searchTemplates(
 	};
 }
 
-// Send Invitation's recipients, read off the chosen session (By URL too, as execute reads it); none
-// until one is chosen: an expression is resolved only when the workflow runs.
+// Send Invitation's recipients who can be reminded (a session waiting for signatures, a recipient
+// who has not signed: AirSign refuses the others), read off the chosen session (By URL too, as
+// execute reads it); none until one is chosen: an expression is resolved only when the workflow runs.
 export async function searchRecipients(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -99,11 +106,14 @@ export async function searchRecipients(
 		return { results: [] };
 	}
 	const session = await getSession(this, sessionId, 0, 0);
+	if (!AWAITING_SIGNATURES.includes(String(session.status))) return { results: [] };
 	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
-	const results = recipients.map((recipient) => ({
-		name: `${String(recipient.name)} <${String(recipient.email)}> (${String(recipient.status)})`,
-		value: String(recipient.recipientId),
-	}));
+	const results = recipients
+		.filter((recipient) => !RECIPIENT_SIGNED_STATUSES.includes(String(recipient.status)))
+		.map((recipient) => ({
+			name: `${String(recipient.name)} <${String(recipient.email)}> (${statusInWords(String(recipient.status))})`,
+			value: String(recipient.recipientId),
+		}));
 	const needle = filter?.trim().toLowerCase() ?? '';
 	return { results: results.filter(({ name }) => name.toLowerCase().includes(needle)) };
 }

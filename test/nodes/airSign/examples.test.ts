@@ -8,15 +8,19 @@ import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
+import { LIST_SESSIONS_HOURLY_BUDGET } from '../../../nodes/AirSign/helpers/constants';
+import { DEFAULT_RESERVE_REQUESTS } from '../../../nodes/AirSign/trigger/poll';
 import { createPollingHarness, createTestEnvironment } from '../../harness';
 import { T0 } from '../airSignTrigger/helpers';
 import { pdf, runAirSign, useAirSign } from './helpers';
+import { HarnessNodeTypes } from '../../harness/node-types';
 import { useSandbox } from '../../harness/sandbox';
 
 const ctx = useAirSign({ seedDemoData: true });
@@ -34,8 +38,10 @@ interface Example {
 	nodes: ExampleNode[];
 }
 
+const EXAMPLES = path.resolve(__dirname, '../../../examples');
+
 function example(file: string): Example {
-	const text = readFileSync(path.resolve(__dirname, '../../../examples', `${file}.json`), 'utf8');
+	const text = readFileSync(path.join(EXAMPLES, `${file}.json`), 'utf8');
 	return JSON.parse(text) as Example;
 }
 
@@ -270,5 +276,101 @@ describe('examples of the trigger events', () => {
 		]);
 		sandbox.updateSession(session.sessionId, { name: 'Supplier terms – renamed' });
 		expect(await poll()).toEqual([]);
+	});
+
+	it("the sales owner's message: who signed, how many of how many, and in words when the session is completed", async () => {
+		const wf = example('tell-sales-owner-on-signature');
+		const { poll } = exampleTrigger('tell-sales-owner-on-signature');
+		const message = (json: IDataObject) =>
+			setNodeValue(wf, 'Message for the sales owner', 'message', json);
+		const session = twoSigners();
+		expect(await poll()).toEqual([]);
+		getSandbox().signRecipient(session.sessionId, { email: 'mei.chen@example.com' });
+		const [first] = await poll();
+		expect(first.status).toBe('inProgress');
+		expect(message(first)).toBe(
+			`Mei Chen <mei.chen@example.com> signed "${session.name}". Signed so far: 1 of 2.`,
+		);
+		getSandbox().signRecipient(session.sessionId, { email: 'tom.nguyen@example.com' });
+		const [second] = await poll();
+		expect(message(second)).toBe(
+			`Tom Nguyen <tom.nguyen@example.com> signed "${session.name}". Signed so far: 2 of 2: everyone has signed, the session is completed.`,
+		);
+	});
+});
+
+/** A value of an example's Set node, its expression resolved for one input item as n8n does. */
+function setNodeValue(wf: Example, nodeName: string, field: string, json: IDataObject): unknown {
+	const node = wf.nodes.find((n) => n.name === nodeName)!;
+	const { assignments } = node.parameters.assignments as {
+		assignments: Array<{ name: string; value: string }>;
+	};
+	const { value } = assignments.find((a) => a.name === field)!;
+	const workflow = new Workflow({
+		nodes: [
+			{
+				id: 'n1',
+				name: nodeName,
+				type: node.type,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes: new HarnessNodeTypes().add(node.type, {
+			description: { ...new AirSignTrigger().description, properties: [] },
+		}),
+	});
+	return workflow.expression.getParameterValue(
+		value,
+		null,
+		0,
+		0,
+		nodeName,
+		[{ json }],
+		'manual',
+		{},
+	);
+}
+
+/** Polls an hour of a trigger node's Poll Times. */
+function pollsPerHour(node: ExampleNode): number {
+	const { item } = node.parameters.pollTimes as {
+		item: Array<{ mode: string; value?: number; unit?: string }>;
+	};
+	return item
+		.map(({ mode, value, unit }) => {
+			if (mode === 'everyMinute') return 60;
+			if (mode === 'everyHour') return 1;
+			if (mode === 'everyX' && unit === 'minutes') return 60 / value!;
+			if (mode === 'everyX' && unit === 'hours') return 1 / value!;
+			throw new Error(`${node.name}: Poll Times ${mode} not counted here`);
+		})
+		.reduce((a, b) => a + b, 0);
+}
+
+describe("the demo's triggers and AirSign's List Sessions budget", () => {
+	const triggers = (files: string[]) =>
+		files.flatMap((file) =>
+			example(file).nodes.filter((n) => n.type === 'n8n-nodes-airsign.airSignTrigger'),
+		);
+
+	it('the two that `npm run dev` has a newcomer publish poll within the budget, above the reserve', () => {
+		const published = triggers(['notify-on-completed', 'tell-sales-owner-on-signature']);
+		expect(published).toHaveLength(2);
+		const polls = published.map(pollsPerHour).reduce((a, b) => a + b, 0);
+		// each poll of a quiet hour is one List Sessions request; the rest is left for Get Many and the lists
+		expect(polls).toBe(40);
+		expect(polls).toBeLessThanOrEqual(LIST_SESSIONS_HOURLY_BUDGET - DEFAULT_RESERVE_REQUESTS);
+	});
+
+	it('every example trigger, all published at once, stays within the budget', () => {
+		const all = triggers(readdirSync(EXAMPLES).map((f) => f.replace(/\.json$/, '')));
+		expect(all.length).toBeGreaterThanOrEqual(3);
+		expect(all.map(pollsPerHour).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(
+			LIST_SESSIONS_HOURLY_BUDGET,
+		);
 	});
 });

@@ -28,6 +28,12 @@ describe('Session locator: From List', () => {
 		]);
 	});
 
+	it('each session with its status in words, as the Status filter names it', async () => {
+		ctx.sandbox.createSession({ name: 'Lease', status: 'inProgress' });
+		const result = await listSearch(ctx, 'searchSessions');
+		expect(result.results.map((r) => r.name)).toEqual(['Lease (in progress)']);
+	});
+
 	it('pages on by offset while AirSign says there is more', async () => {
 		seedSessions(ctx.sandbox, 130);
 		const first = await listSearch(ctx, 'searchSessions');

@@ -63,22 +63,26 @@ describe("Send Invitation: 'Send To' and 'Recipient', as n8n resolves a node's p
 });
 
 describe("Send Invitation: 'Recipient' From List", () => {
-	it("lists the chosen session's recipients, named with their email and signing status, filtered by name or email: one Get Session each time", async () => {
-		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+	it("offers the chosen session's recipients who can be reminded, with their email and status in words, filtered by name or email: one Get Session each time", async () => {
+		const session = ctx.sandbox.createSession({
+			status: 'pending',
+			recipients: [...recipients, { name: 'Cy', email: 'cy@example.com', status: 'notSent' }],
+		});
 		const signed = ctx.sandbox.signRecipient(session.sessionId);
-		const [ann, bob] = signed.recipients;
+		const [ann, bob, cy] = signed.recipients;
+		expect([ann.status, bob.status, cy.status]).toEqual(['completed', 'sent', 'notSent']);
 		for (const given of [sessionLocator(session.sessionId), session.sessionId]) {
 			const result = await listSearch(ctx, 'searchRecipients', {
 				parameters: { sessionId: given },
 			});
+			// Ann has signed: AirSign would refuse to remind her (RECIPIENT_ALREADY_SIGNED)
 			expect(result).toEqual({
 				results: [
-					{ name: `Ann <ann@example.com> (${String(ann.status)})`, value: ann.recipientId },
-					{ name: `Bob <bob@example.com> (${String(bob.status)})`, value: bob.recipientId },
+					{ name: 'Bob <bob@example.com> (sent)', value: bob.recipientId },
+					{ name: 'Cy <cy@example.com> (not sent)', value: cy.recipientId },
 				],
 			});
 		}
-		expect(ann.status).not.toBe(bob.status);
 		const bobs = await listSearch(ctx, 'searchRecipients', {
 			filter: ' BOB ',
 			parameters: { sessionId: sessionLocator(session.sessionId) },
@@ -87,6 +91,27 @@ describe("Send Invitation: 'Recipient' From List", () => {
 		expect(apiRequests(ctx.sandbox).map((r) => [r.method, r.path])).toEqual(
 			Array(3).fill(['GET', `/api/v1/Session/${session.sessionId}`]),
 		);
+	});
+
+	it('every recipient the list offers can be reminded; a session not waiting for signatures offers none', async () => {
+		const pending = ctx.sandbox.createSession({ status: 'pending', recipients });
+		ctx.sandbox.signRecipient(pending.sessionId);
+		const offered = await listSearch(ctx, 'searchRecipients', {
+			parameters: { sessionId: sessionLocator(pending.sessionId) },
+		});
+		expect(offered.results).toHaveLength(1);
+		for (const { value } of offered.results) {
+			const run = await runAirSign(ctx, specific(pending.sessionId, 'list', String(value)));
+			expect(run.error).toBeUndefined();
+			expect(run.items[0].json).toMatchObject({ recipientId: value });
+		}
+		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
+			const session = ctx.sandbox.createSession({ status, recipients });
+			const result = await listSearch(ctx, 'searchRecipients', {
+				parameters: { sessionId: sessionLocator(session.sessionId) },
+			});
+			expect(result, status).toEqual({ results: [] });
+		}
 	});
 
 	it('a session given By URL is read as the Session field reads it', async () => {

@@ -117,7 +117,18 @@ describe('the name n8n gives a node added from the nodes panel', () => {
 		for (const action of SHORT_ACTIONS) expect(action).toMatch(/^[A-Z][a-z]*( [a-z]+)+$/);
 		expect(new Set(SHORT_ACTIONS).size).toBe(SHORT_ACTIONS.length);
 		expect(SHORT_ACTIONS).toContain('Send a session');
-		expect(SHORT_ACTIONS).toContain('Resend an invitation');
+		expect(SHORT_ACTIONS).toContain('Send an invitation');
+	});
+
+	it("one name per operation: its action says every word of the Operation list's name", () => {
+		for (const { title, action } of NODE_OPERATIONS) {
+			const operationName = title.split(' ').slice(1); // after the resource
+			const words = action.toLowerCase().split(' ');
+			expect(
+				operationName.filter((w) => !words.includes(w.toLowerCase())),
+				`${title}: "${action}"`,
+			).toEqual([]);
+		}
 	});
 
 	it('the tool: the same, "in AirSign" (n8n adds it to every tool)', () => {

@@ -69,7 +69,7 @@ export const description: INodeProperties[] = [
 				value: 'sendInvitation',
 				description:
 					'Email the signing invitation again to one recipient of a pending or in-progress session (a reminder)',
-				action: 'Resend an invitation',
+				action: 'Send an invitation',
 			},
 		],
 		default: 'send',
