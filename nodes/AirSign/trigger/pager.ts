@@ -36,15 +36,9 @@ export class PageReader {
 		if (this.low || this.requests >= maxRequests || deadline?.allowsRequest() === false)
 			throw new Stop();
 		this.requests++;
-		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once,
-		// within its deadline.
-		const request = async () =>
-			await fetchSessionsPage(this.ctx, query, { limit, offset }, 0, {
-				maxRateLimitWaitMs: 0,
-				transientRetries: 1,
-				deadline,
-				onRateLimit,
-			});
+		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once.
+		const policy = { maxRateLimitWaitMs: 0, transientRetries: 1, deadline, onRateLimit };
+		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, 0, policy);
 		const page = deadline ? await deadline.timed(request) : await request();
 		this.serverTime = page.serverTime ?? this.serverTime;
 		this.low = page.rateLimit.remaining !== undefined && page.rateLimit.remaining <= reserve;
