@@ -1,11 +1,10 @@
 /**
- * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's memory of events (node
- * version 2) for 1,000 and 10,000 sessions in flight. Through n8n's engine against the
- * in-process sandbox: activation with the starting picture (continued over as many polls as it takes),
+ * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's memory of events for 1,000
+ * and 10,000 sessions in flight. Through n8n's engine against the in-process sandbox: activation with the starting picture (continued over as many polls as it takes),
  * then a poll that emits (10 sessions signed). Reports the node's static data as n8n stores it
  * (JSON bytes) and the cost of what n8n does with it on that poll: serialise it for the
  * database (JSON.stringify, as its JSON column does) and read it back (JSON.parse, what the next
- * poll's load costs), medians, against version 1's static data measured in the same run.
+ * poll's load costs), medians.
  *
  * Nothing here asserts timings or sizes; it fails only when the trigger gives wrong results.
  */
@@ -65,24 +64,19 @@ async function main() {
 				);
 			}
 			sandbox.clock.advance(60_000);
-			const v2 = triggerHarness(
-				engine,
-				{ events: ['sessionCompleted', 'recipientStatusChanged'] },
-				2,
-			);
-			const v1 = triggerHarness(engine, { event: 'sessionUpdated' }, 1);
+			const trigger = triggerHarness(engine, {
+				events: ['sessionCompleted', 'recipientStatusChanged'],
+			});
 			sandbox.clearRequests();
-			for (const trigger of [v1, v2]) {
-				const activation = await trigger.poll();
-				if (activation.error) throw activation.error;
-			}
+			const activation = await trigger.poll();
+			if (activation.error) throw activation.error;
 			let pictureRequests = 0;
 			for (let poll = 0; poll < 200; poll++) {
 				pictureRequests += sandbox.requests.filter((r) => r.query.sortBy === 'createdAt').length;
-				if (!v2.nodeStaticData.picture) break;
+				if (!trigger.nodeStaticData.picture) break;
 				sandbox.clock.advance(60_000);
 				sandbox.clearRequests();
-				const result = await v2.poll();
+				const result = await trigger.poll();
 				if (result.error) throw result.error;
 			}
 			sandbox.clock.advance(60_000);
@@ -92,41 +86,32 @@ async function main() {
 				.slice(0, 10))
 				sandbox.signRecipient(id);
 			sandbox.clock.advance(5_000);
-			const emitting = await v2.poll();
+			const emitting = await trigger.poll();
 			if (emitting.error) throw emitting.error;
 			if (emitting.items.length !== 10)
 				throw new Error(`expected 10 recipient items, got ${emitting.items.length}`);
-			const v1Result = await v1.poll();
-			if (v1Result.error) throw v1Result.error;
 
-			const v2Data = v2.nodeStaticData;
-			const v1Data = v1.nodeStaticData;
-			const v2Bytes = Buffer.byteLength(JSON.stringify(v2Data));
-			const v1Bytes = Buffer.byteLength(JSON.stringify(v1Data));
-			const v2Cost = costOf(v2Data);
-			const v1Cost = costOf(v1Data);
+			const data = trigger.nodeStaticData;
+			const bytes = Buffer.byteLength(JSON.stringify(data));
+			const cost = costOf(data);
 			rows.push([
 				size.toLocaleString('en'),
-				`${v2Bytes.toLocaleString('en')} B (${(v2Bytes / 1024).toFixed(1)} KiB)`,
-				`${v1Bytes.toLocaleString('en')} B`,
-				`${(v2Bytes / size).toFixed(1)}`,
+				`${bytes.toLocaleString('en')} B (${(bytes / 1024).toFixed(1)} KiB)`,
+				`${(bytes / size).toFixed(1)}`,
 				String(pictureRequests),
-				fmt(summarize(v2Cost.stringifyMs), 3),
-				fmt(summarize(v1Cost.stringifyMs), 3),
-				fmt(summarize(v2Cost.parseMs), 3),
+				fmt(summarize(cost.stringifyMs), 3),
+				fmt(summarize(cost.parseMs), 3),
 			]);
 		}
 		console.log(
 			table(
 				[
 					'sessions in flight',
-					'v2 static data',
-					'v1 static data',
+					'static data',
 					'bytes per session',
 					'picture requests',
-					'v2 stringify ms',
-					'v1 stringify ms',
-					'v2 parse ms',
+					'stringify ms',
+					'parse ms',
 				],
 				rows,
 			),

@@ -231,17 +231,17 @@ export async function actionOutputs(
 }
 
 /**
- * The trigger's items, version 1 and 2, as an active workflow sees them: activated, then each
+ * The trigger's items (every event), as an active workflow sees them: activated, then each
  * kind of change (created, sent, signed, completed, cancelled, expired) between two polls. The
  * sandbox's clock is frozen and moved on by hand past the trigger's settling window.
  */
-async function triggerOutputs(sandbox: Sandbox, version: 1 | 2): Promise<IDataObject[]> {
+async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataObject[]> {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const trigger = createPollingHarness({
 		env,
 		nodeType: new AirSignTrigger(),
 		nodeTypeVersion: version,
-		parameters: version === 2 ? { events: [...TRIGGER_EVENTS] } : { event: 'sessionUpdated' },
+		parameters: { events: [...TRIGGER_EVENTS] },
 		credentials: {
 			airSignApi: {
 				authentication: 'accessToken',
@@ -307,7 +307,7 @@ export async function generateOutputSchemas(): Promise<Map<string, string>> {
 			await actions.close();
 		}
 	}
-	for (const version of [1, 2] as const) {
+	for (const version of [new AirSignTrigger().description.version].flat()) {
 		const sandbox = await startSandbox({ now: Date.now() });
 		try {
 			await put(`v${version}.0.0.json`, await triggerOutputs(sandbox, version));

@@ -99,15 +99,13 @@ export async function runAirSign(
 
 export function triggerHarness(
 	engine: EngineContext,
+	/** Default events: Any Change, one item per state read (the trigger section's figures). */
 	parameters: Record<string, unknown> = {},
-	/** 1 (every update as it is: the trigger section's figures) or 2 (events). */
-	nodeTypeVersion: 1 | 2 = 1,
 ): PollingHarness {
 	return createPollingHarness({
 		nodeType: new AirSignTrigger(),
-		nodeTypeVersion,
 		env: engine.env,
 		credentials: { airSignApi: engine.credential },
-		parameters: parameters as never,
+		parameters: { events: ['anyChange'], ...parameters } as never,
 	});
 }

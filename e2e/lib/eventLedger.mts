@@ -4,7 +4,7 @@ import { getExecution, listExecutions } from './n8n.mts';
 import { sleep } from './proc.mts';
 import type { ExampleWorkflow } from './examples.mts';
 
-/** An item of a v2 trigger's session event (docs/trigger.md), as the checks read it. */
+/** An item of a trigger's session event (docs/trigger.md), as the checks read it. */
 export interface SessionEventItem {
 	event: string;
 	sessionId: string;

@@ -50,7 +50,7 @@ export function streamWorkflow(credential: { id: string; name: string }): Workfl
 			{
 				parameters: {
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'sessionUpdated',
+					events: ['anyChange'],
 					filters: { name: MARKER },
 					options: {},
 				},

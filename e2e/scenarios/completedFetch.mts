@@ -47,25 +47,28 @@ export async function checkCompletedFetchSession(
 	const deadline = Date.now() + FETCH_CHECK_TIMEOUT_MS;
 	const wf = examples['completed-fetch-session'];
 	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`)!.name;
-	// This trigger's own polls: its Status filter (Completed) goes to List Sessions, which d's
-	// trigger (version 2: it reads every state) never sends. n8n 2.41 may still be applying d's
-	// deactivation when this one is switched on, so a poll of d's must not count as this one's.
 	const listRequests = async () =>
 		(await sandbox.requests()).filter(
-			(r: RequestLogEntry) =>
-				r.method === 'GET' && r.path === SESSIONS && r.query?.status === 'completed',
+			(r: RequestLogEntry) => r.method === 'GET' && r.path === SESSIONS,
 		);
+	// This trigger's activation poll reads its starting picture: the sessions in flight by creation
+	// time, a query that d's trigger, active long before, no longer sends. n8n 2.41 may still be
+	// applying d's deactivation when this one is switched on, so a poll of d's must not count as
+	// this one's activation.
+	const pictureRequests = async () =>
+		(await listRequests()).filter((r) => r.query?.sortBy === 'createdAt' && r.query?.status);
 	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
-	const beforeActivation = (await listRequests()).length;
+	const picturesBefore = (await pictureRequests()).length;
 	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
 	// n8n up to 2.39 answers once the trigger is active, its activation poll included; n8n 2.41
 	// answers at once and activates through its workflow-publication outbox a moment later (seen:
 	// the answer in 67 ms, the poll within 3 s). Either way the activation poll must come before the
 	// session exists: it sets the trigger's start.
-	while ((await listRequests()).length <= beforeActivation) {
+	while ((await pictureRequests()).length <= picturesBefore) {
 		assert.ok(Date.now() < deadline, 'the activation poll reached the sandbox');
 		await sleep(250);
 	}
+	const afterActivation = (await listRequests()).length;
 	const session = await sandbox.createSession({
 		name: 'e2e fetch – signed by two',
 		status: 'pending',
@@ -86,7 +89,7 @@ export async function checkCompletedFetchSession(
 		if (execs.some(ended)) break;
 		if (Date.now() > deadline)
 			throw new Error(
-				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
+				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - afterActivation} List Sessions requests after this trigger's activation poll`,
 			);
 		await sleep(1_000);
 	}

@@ -1,4 +1,4 @@
-// The events track of e2e/scenarios.mts (issue 21): `n8n start` with the two v2 trigger examples
+// The events track of e2e/scenarios.mts (issue 21): `n8n start` with the two trigger examples
 // and a third trigger on the lifecycle events, switched on in the running n8n; the scenario and
 // checks k, l and q are in e2e/lib/events.mts.
 import {
@@ -32,7 +32,7 @@ export async function eventsTrack(ctx: ScenarioContext, tarball: string): Promis
 	try {
 		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'events'));
 		await installTrackPackage(ctx, 'events', userFolder, tarball);
-		await step('events: credential + the two v2 trigger examples imported (inactive)', async () => {
+		await step('events: credential + the two trigger examples imported (inactive)', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url));
 			await importWorkflow(userFolder, [
 				examples[COMPLETED_EXAMPLE],

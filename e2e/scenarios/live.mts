@@ -129,7 +129,7 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 					assert.equal(res.status, 200, `GET ${url}`);
 					assert.deepEqual(await res.json(), schema, `GET ${url}`);
 				}
-				const trigger = schemas.find((s) => s.file === 'v2.0.0.json');
+				const trigger = schemas.find((s) => s.file === 'v1.0.0.json');
 				assert.ok(
 					trigger && trigger.schema.properties!.recipient.properties!.status,
 					'recipient.status',

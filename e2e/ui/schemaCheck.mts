@@ -19,7 +19,7 @@ import type { NewWorkflow } from './editor.mts';
 const TRIGGER = 'AirSign Trigger';
 const GET = 'Fetch the session';
 const NEXT = 'Next step';
-/** What the README lists in the trigger's items (version 2). */
+/** What the README lists in the trigger's items. */
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
@@ -33,7 +33,7 @@ const workflow = (name: string, credential: Credential): NewWorkflow => ({
 			id: 'a1b2c3d4-0000-4000-8000-0000000000f1',
 			name: TRIGGER,
 			type: 'n8n-nodes-airsign.airSignTrigger',
-			typeVersion: 2,
+			typeVersion: 1,
 			position: [0, 0],
 			parameters: { events: ['recipientStatusChanged'] },
 			credentials: { airSignApi: credential },

@@ -39,10 +39,10 @@ export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
 }
 
 // ---------------------------------------------------------------- 8. trigger events
-const TRIGGER_VERSION = 2;
+const TRIGGER_VERSION = 1;
 
 /**
- * A new workflow with the v2 trigger on its default event (Session Completed): its panel offers
+ * A new workflow with the trigger on its default event (Session Completed): its panel offers
  * every event of the built description; picking Recipient Status Changed shows both events in the
  * field and in the node's subtitle on the canvas, and saving stores both in the workflow.
  */

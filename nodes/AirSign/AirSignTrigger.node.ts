@@ -1,10 +1,4 @@
-import type {
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { AIRSIGN_DESCRIPTION } from './descriptions/nodesPanel';
@@ -18,31 +12,13 @@ import { EVENTS_SUBTITLE, eventsProperty, recipientStatusFilter } from './trigge
 import { LIST_SESSIONS_HOURLY_BUDGET, listSessionsLimitText } from './helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS, pollSessionUpdates } from './trigger/poll';
 
-/** The Filters of each version: version 2 adds Recipient Status, and its Status keeps events. */
-const filters = (version: 1 | 2): INodeProperties => ({
-	...filtersCollection([
-		nameFilter,
-		recipientEmailFilter,
-		...(version === 2 ? [recipientStatusFilter] : []),
-		{
-			...statusFilter,
-			description:
-				version === 2
-					? 'Only events of sessions whose new state is one of these, e.g. Any Change of sessions now In Progress'
-					: 'Only sessions whose new state is one of these, e.g. only Completed',
-		},
-	]),
-	displayOptions: { show: { '@version': [version] } },
-});
-
 export class AirSignTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AirSign Trigger',
 		name: 'airSignTrigger',
 		icon: { light: 'file:airsign.svg', dark: 'file:airsign.dark.svg' },
 		group: ['trigger'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: EVENTS_SUBTITLE,
 		// the nodes panel's AirSign entry shows it: the action node's (descriptions/nodesPanel.ts)
 		description: AIRSIGN_DESCRIPTION,
@@ -59,23 +35,16 @@ export class AirSignTrigger implements INodeType {
 				default: '',
 			},
 			eventsProperty,
-			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				displayOptions: { show: { '@version': [1] } },
-				options: [
-					{
-						name: 'Session Updated',
-						value: 'sessionUpdated',
-						description:
-							'A session was created, sent, signed, completed, cancelled, expired or edited',
-					},
-				],
-				default: 'sessionUpdated',
-			},
-			filters(1),
-			filters(2),
+			filtersCollection([
+				nameFilter,
+				recipientEmailFilter,
+				recipientStatusFilter,
+				{
+					...statusFilter,
+					description:
+						'Only events of sessions whose new state is one of these, e.g. Any Change of sessions now In Progress',
+				},
+			]),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -105,7 +74,5 @@ export class AirSignTrigger implements INodeType {
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollSessionUpdates(this);
-	}
+	poll = pollSessionUpdates;
 }

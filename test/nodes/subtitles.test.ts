@@ -54,33 +54,28 @@ describe('AirSign Trigger: the canvas subtitle', () => {
 		expect(events.length).toBeGreaterThan(1);
 	});
 
-	it.each(events)('version 2, $name alone: its name', ({ value, name }) => {
-		expect(canvasSubtitle(trigger, 2, { events: [value] })).toBe(name);
+	it.each(events)('$name alone: its name', ({ value, name }) => {
+		expect(canvasSubtitle(trigger, 1, { events: [value] })).toBe(name);
 	});
 
-	it('version 2, several events: their names in the order chosen', () => {
+	it('several events: their names in the order chosen', () => {
 		const [completed, recipient] = ['sessionCompleted', 'recipientStatusChanged'].map(
 			(v) => events.find((e) => e.value === v)!.name,
 		);
 		expect(
-			canvasSubtitle(trigger, 2, { events: ['sessionCompleted', 'recipientStatusChanged'] }),
+			canvasSubtitle(trigger, 1, { events: ['sessionCompleted', 'recipientStatusChanged'] }),
 		).toBe(`${completed}, ${recipient}`);
-		expect(canvasSubtitle(trigger, 2, { events: events.map((e) => e.value) })).toBe(
+		expect(canvasSubtitle(trigger, 1, { events: events.map((e) => e.value) })).toBe(
 			events.map((e) => e.name).join(', '),
 		);
 	});
 
-	it('version 2, a new node (the default event): "Session Completed"', () => {
-		expect(canvasSubtitle(trigger, 2, {})).toBe('Session Completed');
+	it('a new node (the default event): "Session Completed"', () => {
+		expect(canvasSubtitle(trigger, 1, {})).toBe('Session Completed');
 	});
 
-	it('version 2, no event chosen: says so', () => {
-		expect(canvasSubtitle(trigger, 2, { events: [] })).toBe('No event chosen');
-	});
-
-	it('version 1 (no events parameter): "Session Updated"', () => {
-		expect(canvasSubtitle(trigger, 1, {})).toBe('Session Updated');
-		expect(canvasSubtitle(trigger, 1, { event: 'sessionUpdated' })).toBe('Session Updated');
+	it('no event chosen: says so', () => {
+		expect(canvasSubtitle(trigger, 1, { events: [] })).toBe('No event chosen');
 	});
 });
 

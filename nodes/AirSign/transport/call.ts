@@ -28,6 +28,8 @@ export interface CallPolicy {
 	transientRetries?: number;
 	unusable?: (answer: ApiAnswer) => RequestFailure | undefined;
 	onRateLimit?: (rateLimit: RateLimitState) => void;
+	/** A poll's end: each attempt's timeout is the time left, and a retry starts only if allowed. */
+	deadline?: { endsAt: number; allowsRequest(at: number): boolean };
 }
 
 /**
@@ -46,8 +48,9 @@ export async function callAirSign(
 	for (;;) {
 		const pausesBefore = await pool?.turn(request.itemIndex, policy.maxRateLimitWaitMs);
 		let answer: ApiAnswer | undefined;
+		const timeoutMs = policy.deadline && Math.max(1, policy.deadline.endsAt - Date.now());
 		try {
-			answer = await tryApiRequest(ctx, request);
+			answer = await tryApiRequest(ctx, timeoutMs ? { ...request, timeoutMs } : request);
 		} finally {
 			// A 429's own statement is its Retry-After, which pauses the pool below.
 			const stated = answer?.statusCode !== undefined && answer.statusCode !== 429;
@@ -84,9 +87,14 @@ export async function callAirSign(
 			throw await toNodeError(ctx, failure, request.itemIndex, messages, text);
 		}
 		const retries = policy.write ? 0 : (policy.transientRetries ?? READ_TRANSIENT_RETRIES);
-		if (isTransient(failure) && transientAttempts < retries && !isCancelled(ctx)) {
-			const backoffMs =
-				TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)];
+		const backoffMs =
+			TRANSIENT_BACKOFF_MS[Math.min(transientAttempts, TRANSIENT_BACKOFF_MS.length - 1)];
+		if (
+			isTransient(failure) &&
+			transientAttempts < retries &&
+			!isCancelled(ctx) &&
+			policy.deadline?.allowsRequest(Date.now() + backoffMs) !== false
+		) {
 			transientAttempts++;
 			await sleep(backoffMs);
 			continue;

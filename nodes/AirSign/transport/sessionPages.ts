@@ -48,7 +48,7 @@ export interface SessionsPage {
 
 export type RetryPolicy = Pick<
 	CallPolicy,
-	'maxRateLimitWaitMs' | 'transientRetries' | 'onRateLimit'
+	'maxRateLimitWaitMs' | 'transientRetries' | 'deadline' | 'onRateLimit'
 >;
 
 /** One page of List Sessions (a read: retried on 5xx and dropped connections). */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The events of the AirSign Trigger (version 2), as n8n users choose them. */
+/** The events of the AirSign Trigger, as n8n users choose them. */
 const EVENT_OPTIONS = [
 	{
 		name: 'Any Change',
@@ -40,15 +40,14 @@ export const eventsProperty: INodeProperties = {
 	default: ['sessionCompleted'],
 	description:
 		'What starts the workflow; each change gives each chosen event once, also when the session changes again later',
-	displayOptions: { show: { '@version': [2] } },
 };
 
 /**
- * The node's subtitle: the chosen events' names (version 2), "Session Updated" for version 1. The
- * lookup table is in parentheses: after `=>` a bare `{` would open a function body.
+ * The node's subtitle: the chosen events' names. The lookup table is in parentheses: after `=>` a
+ * bare `{` would open a function body.
  */
 const EVENT_NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name])));
-export const EVENTS_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map(e => (${EVENT_NAMES})[e] || e).join(", ") || "No event chosen" : "Session Updated" }}`;
+export const EVENTS_SUBTITLE = `={{ [].concat($parameter["events"] || []).map(e => (${EVENT_NAMES})[e] || e).join(", ") || "No event chosen" }}`;
 
 /**
  * Recipient statuses are not documented by AirSign (its pages show only "pending"): any value is

@@ -27,7 +27,7 @@ const PROOF_WINDOW_MS = 24 * 3_600_000;
 /** How long a session in a final state is remembered after it was seen. */
 const FINAL_MEMORY_MS = PROOF_WINDOW_MS + 3_600_000;
 
-/** What a version 2 trigger listens for, and which items it keeps. */
+/** What the trigger listens for, and which items it keeps. */
 export interface EventSettings {
 	/** In the order the user chose them. */
 	events: TriggerEvent[];
@@ -39,8 +39,7 @@ export function readEventSettings(
 	ctx: IPollFunctions,
 	statuses: string | undefined,
 ): EventSettings {
-	const chosen = ctx.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(chosen) ? chosen : [chosen]).map(String);
+	const events = [ctx.getNodeParameter('events', [])].flat().map(String);
 	const unknown = events.find((event) => !(TRIGGER_EVENTS as readonly string[]).includes(event));
 	if (events.length === 0 || unknown !== undefined) {
 		const problem = unknown === undefined ? 'is empty' : `has an unknown value: ${unknown}`;
@@ -66,7 +65,8 @@ export function knownStateOf(session: IDataObject, seenAt: number): KnownState {
 	return { status: String(session.status), recipients, seenAt: utcIsoFromMs(seenAt) };
 }
 
-const statusOf = (r: IDataObject) =>
+/** A recipient's status; null when AirSign gives none. */
+export const statusOf = (r: IDataObject) =>
 	r.status === undefined || r.status === null ? null : String(r.status);
 
 /**
@@ -80,12 +80,12 @@ export function eventsOf(
 	next: TriggerState,
 	settings: EventSettings,
 ): IDataObject[] {
-	const stand = { start: Date.parse(next.start!), cursor: Date.parse(cursor) };
+	const floor = Math.max(Date.parse(next.start!), Date.parse(cursor) - PROOF_WINDOW_MS);
 	const seenAt = Date.parse(next.cursor);
 	const known = { ...next.known };
 	const items = sessions.flatMap((session) => {
 		const id = String(session.sessionId).toLowerCase();
-		const derived = eventItems(session, known[id], stand, settings);
+		const derived = eventItems(session, known[id], floor, settings);
 		known[id] = knownStateOf(session, Math.max(seenAt, Date.parse(String(session.updatedAt))));
 		return derived;
 	});
@@ -96,21 +96,26 @@ export function eventsOf(
 	return items;
 }
 
+/** An event one state proves; a recipient's change names the recipient. */
+type Proven = { event: TriggerEvent; recipient?: IDataObject };
+
 /**
  * The items one state gives, compared with the state known before it. Several transitions
  * between two polls collapse into one comparison, and each event it proves comes once
- * (draft → cancelled gives only Session Cancelled: nothing shows that it was sent).
+ * (draft → cancelled gives only Session Cancelled: nothing shows that it was sent). Timestamps
+ * before `floor` prove nothing.
  */
 function eventItems(
 	session: IDataObject,
 	known: KnownState | undefined,
-	stand: { start: number; cursor: number },
-	settings: EventSettings,
+	floor: number,
+	{ events: chosen, statuses, recipientStatuses }: EventSettings,
 ): IDataObject[] {
 	const status = String(session.status);
+	// Status filters by the new state of the session, Recipient Status the recipients' items.
+	if (statuses && !statuses.includes(status)) return [];
 	const finalEvent = FINAL_EVENTS[status];
-	const floor = Math.max(stand.start, stand.cursor - PROOF_WINDOW_MS);
-	const events: Array<{ event: TriggerEvent; recipient?: IDataObject }> = [];
+	const events: Proven[] = [];
 	if (known) {
 		if (known.status === 'draft' && SENT_STATUSES.includes(status))
 			events.push({ event: 'sessionSent' });
@@ -127,38 +132,23 @@ function eventItems(
 		if (Date.parse(String(proof)) >= floor) events.push({ event: finalEvent });
 	}
 	events.push({ event: 'anyChange' });
-	return events
-		.filter(({ event, recipient }) => wanted(status, event, recipient, settings))
-		.map(({ event, recipient }) => ({
-			...session,
-			event,
-			previousStatus: known?.status ?? null,
-			previousStatusSeenAt: known?.seenAt ?? null,
-			...(recipient && { recipient }),
-		}));
-}
-
-function wanted(
-	status: string,
-	event: TriggerEvent,
-	recipient: IDataObject | undefined,
-	{ events, statuses, recipientStatuses }: EventSettings,
-): boolean {
-	if (!events.includes(event) || (statuses && !statuses.includes(status))) return false;
-	return !recipient || !recipientStatuses || recipientStatuses.includes(String(recipient.status));
+	const wanted = ({ event, recipient }: Proven) =>
+		chosen.includes(event) &&
+		(!recipient || !recipientStatuses || recipientStatuses.includes(String(recipient.status)));
+	return events.filter(wanted).map(({ event, recipient }) => ({
+		...session,
+		event,
+		previousStatus: known?.status ?? null,
+		previousStatusSeenAt: known?.seenAt ?? null,
+		...(recipient && { recipient }),
+	}));
 }
 
 /**
  * One item per recipient whose status differs from the known state, in AirSign's order. When
  * the number of recipients changed (a draft edited), none is compared: no signer is invented.
  */
-function recipientChanges(
-	session: IDataObject,
-	known: KnownState,
-): Array<{
-	event: TriggerEvent;
-	recipient: IDataObject;
-}> {
+function recipientChanges(session: IDataObject, known: KnownState): Proven[] {
 	const sorted = sortedRecipients(session);
 	if (sorted.length !== known.recipients.length) return [];
 	const now = sorted.map(statusOf);

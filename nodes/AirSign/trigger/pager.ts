@@ -37,12 +37,9 @@ export class PageReader {
 			throw new Stop();
 		this.requests++;
 		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once.
-		const request = fetchSessionsPage(this.ctx, query, { limit, offset }, 0, {
-			maxRateLimitWaitMs: 0,
-			transientRetries: 1,
-			onRateLimit,
-		});
-		const page = deadline ? await deadline.within(request) : await request;
+		const policy = { maxRateLimitWaitMs: 0, transientRetries: 1, deadline, onRateLimit };
+		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, 0, policy);
+		const page = deadline ? await deadline.timed(request) : await request();
 		this.serverTime = page.serverTime ?? this.serverTime;
 		this.low = page.rateLimit.remaining !== undefined && page.rateLimit.remaining <= reserve;
 		return page;

@@ -19,10 +19,8 @@ import {
 	budgetFrom,
 	deliveryKey,
 	deliveryTime,
-	mustWaitForReset,
 	readState,
 	waitingText,
-	withEvents,
 	writeStart,
 	writeState,
 } from './state';
@@ -39,33 +37,33 @@ export const DEFAULT_RESERVE_REQUESTS = 10;
 
 /** One poll of the AirSign Trigger: the items since the last one, or null when there are none. */
 export async function pollSessionUpdates(
-	ctx: IPollFunctions,
+	this: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
 	// Taken first: n8n's clock for the poll's time budget started before this call.
-	const deadline = PollDeadline.of(ctx);
-	const node = ctx.getNode();
+	const deadline = PollDeadline.of(this);
+	const node = this.getNode();
 	const fail = failer(node, 0);
-	const match = readSessionMatch(ctx.getNodeParameter('filters', {}) as IDataObject, fail);
-	const events = node.typeVersion >= 2 ? readEventSettings(ctx, match.status) : undefined;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const match = readSessionMatch(this.getNodeParameter('filters', {}) as IDataObject, fail);
+	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const startFrom = options.startFrom
-		? dateParameterAsUtcIso(options.startFrom, 'Start From', ctx.getTimezone(), fail)
+		? dateParameterAsUtcIso(options.startFrom, 'Start From', this.getTimezone(), fail)
 		: undefined;
 	const settings: Settings = {
-		filters: events ? { ...match, status: undefined } : match,
-		events,
+		// Status applies to the new state of each session: List Sessions is asked without it.
+		filters: { ...match, status: undefined },
+		events: readEventSettings(this, match.status),
 		reserve: Number(options.reserveRequests ?? DEFAULT_RESERVE_REQUESTS),
 		startFrom,
 	};
-	if (ctx.getMode() === 'manual') {
-		const sample = await fetchSample(ctx, settings.filters, events);
-		return sample.length ? [ctx.helpers.returnJsonArray(sample)] : null;
+	if (this.getMode() === 'manual') {
+		const sample = await fetchSample(this, settings.filters, settings.events);
+		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
 	}
 	return await pollUnlessAlreadyPolling(
-		`${ctx.getWorkflow().id}:${node.id}`,
-		async () => await poll(ctx, settings, deadline),
+		`${this.getWorkflow().id}:${node.id}`,
+		async () => await poll(this, settings, deadline),
 		() =>
-			ctx.logger.warn('AirSign Trigger: the previous poll is still running; this one is skipped'),
+			this.logger.warn('AirSign Trigger: the previous poll is still running; this one is skipped'),
 	);
 }
 
@@ -77,12 +75,12 @@ async function poll(
 	const nodeData = ctx.getWorkflowStaticData('node');
 	const globalData = ctx.getWorkflowStaticData('global');
 	const nodeName = ctx.getNode().name;
-	const stored = readState(nodeData, globalData, nodeName, settings.startFrom);
-	const saved = stored && settings.events ? withEvents(stored) : stored;
-	if (saved && mustWaitForReset(saved, settings.reserve)) {
-		ctx.logger.debug(`${waitingText(saved, settings.reserve)} (poll skipped)`);
+	const saved = readState(nodeData, globalData, nodeName, settings.startFrom);
+	const waiting = saved && waitingText(saved, settings.reserve);
+	if (saved && waiting) {
+		ctx.logger.debug(`${waiting} (poll skipped)`);
 		if (!saved.budget!.warned) {
-			ctx.logger.warn(waitingText(saved, settings.reserve));
+			ctx.logger.warn(waiting);
 			writeState(nodeData, { ...saved, budget: { ...saved.budget!, warned: true } });
 		}
 		return null;
@@ -122,9 +120,7 @@ async function poll(
 		);
 	}
 
-	const items = settings.events
-		? eventsOf(sessions, state.cursor, next, settings.events)
-		: sessions;
+	const items = eventsOf(sessions, state.cursor, next, settings.events);
 	// The picture continues only once the updates are read to the end: they come first.
 	if (next.picture && complete) await readPicture(ctx, reader, next, settings.filters);
 	save(next);

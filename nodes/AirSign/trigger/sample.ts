@@ -4,6 +4,7 @@ import { RECIPIENT_SIGNED_STATUSES } from '../helpers/constants';
 import type { SessionsQuery } from '../transport/sessionPages';
 import type { TriggerEvent } from './eventOptions';
 import type { EventSettings } from './events';
+import { statusOf } from './events';
 import { PageReader } from './pager';
 
 /** What Fetch Test Event reads for an event: the newest session that shows it. */
@@ -19,20 +20,19 @@ const SAMPLE_QUERIES: Record<TriggerEvent, SessionsQuery> = {
 
 /**
  * "Fetch Test Event": for each chosen event, in the order chosen, one real session shaped as that
- * event would deliver it, or none when no session shows it (version 1: the most recently updated
- * session). A sample has no previous state. One List Sessions request per event; nothing moves.
+ * event would deliver it, or none when no session shows it. A sample has no previous state. One
+ * List Sessions request per event; nothing moves.
  */
 export async function fetchSample(
 	ctx: IPollFunctions,
 	filters: SessionsQuery,
-	settings: EventSettings | undefined,
+	settings: EventSettings,
 ): Promise<IDataObject[]> {
-	const events = settings?.events ?? ['anyChange'];
 	// A user's click: it does not keep the reserve, and nothing of the budget is remembered.
-	const limits = { maxRequests: events.length, reserve: -1, onRateLimit: () => {} };
+	const limits = { maxRequests: settings.events.length, reserve: -1, onRateLimit: () => {} };
 	const reader = new PageReader(ctx, limits);
 	const samples: IDataObject[] = [];
-	for (const event of events) {
+	for (const event of settings.events) {
 		const sample = await sampleOf(reader, filters, settings, event);
 		if (sample) samples.push(sample);
 	}
@@ -43,13 +43,12 @@ export async function fetchSample(
 async function sampleOf(
 	reader: PageReader,
 	filters: SessionsQuery,
-	settings: EventSettings | undefined,
+	{ statuses: chosen, recipientStatuses }: EventSettings,
 	event: TriggerEvent,
 ): Promise<IDataObject | undefined> {
 	const { status, sortBy = 'updatedAt' } = SAMPLE_QUERIES[event];
 	// The Status filter narrows the event's own statuses (or stands in for them).
 	const own = status?.split(',');
-	const chosen = settings ? settings.statuses : filters.status?.split(',');
 	const narrowed = own && chosen ? own.filter((s) => chosen.includes(s)) : (own ?? chosen);
 	const query: SessionsQuery = {
 		...filters,
@@ -58,14 +57,13 @@ async function sampleOf(
 		sortOrder: 'desc',
 	};
 	const [session] = (await reader.page(query, 0, 1)).sessions;
-	if (!session || !settings) return session;
+	if (!session) return undefined;
 	const base = { ...session, event, previousStatus: null, previousStatusSeenAt: null };
 	if (event !== 'recipientStatusChanged') return base;
 	const recipients = Array.isArray(session.recipients) ? (session.recipients as IDataObject[]) : [];
-	const statusOf = (r: IDataObject) => String(r.status);
 	const recipient =
-		recipients.find((r) => settings.recipientStatuses?.includes(statusOf(r))) ??
-		recipients.find((r) => RECIPIENT_SIGNED_STATUSES.includes(statusOf(r))) ??
+		recipients.find((r) => recipientStatuses?.includes(statusOf(r) ?? '')) ??
+		recipients.find((r) => RECIPIENT_SIGNED_STATUSES.includes(statusOf(r) ?? '')) ??
 		recipients[0];
 	// Without a recipient the session cannot show this event's items.
 	return recipient

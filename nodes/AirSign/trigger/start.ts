@@ -7,37 +7,25 @@ import type { EventSettings } from './events';
 import type { PageReader } from './pager';
 import { faultOf, readByKeys } from './pager';
 import type { TriggerState } from './state';
-import { deliveryKey } from './state';
 
 export interface Settings {
-	/** Name, Recipient Email and (version 1) Status: what List Sessions is asked for. */
+	/** Name and Recipient Email: what List Sessions is asked for. */
 	filters: SessionsQuery;
-	/** Version 2 (reads every state, to compare them); undefined for version 1. */
-	events?: EventSettings;
+	events: EventSettings;
 	reserve: number;
 	startFrom?: string;
 }
 
 /**
- * Where a trigger starts: "now" on AirSign's clock (its Date header), or Start From. Version 2
- * reads the sessions in flight at the start into its known states in the same poll.
+ * Where a trigger starts: "now" on AirSign's clock (its Date header), or Start From. It reads the
+ * sessions in flight at the start into its known states in the same poll.
  */
 export async function start(
 	ctx: IPollFunctions,
 	reader: PageReader,
-	{ filters, events, startFrom }: Settings,
+	{ filters, startFrom }: Settings,
 ): Promise<TriggerState> {
-	if (!events) {
-		if (startFrom) return { cursor: startFrom, delivered: [], startFrom };
-		// Version 1: the newest page; every session stamped at or after "now" is history.
-		const page = await reader.page({ ...filters, sortBy: 'updatedAt', sortOrder: 'desc' });
-		const stamped = page.sessions.map((s) => ({ s, at: Date.parse(String(s.updatedAt)) }));
-		const now = page.serverTime ?? Math.max(0, ...stamped.map(({ at }) => at));
-		const history = stamped.filter(({ at }) => at >= now).map(({ s, at }) => deliveryKey(s, at));
-		return { cursor: utcIsoFromMs(now), delivered: history };
-	}
 	const state: TriggerState = { cursor: '', delivered: [], startFrom, start: startFrom };
-	Object.assign(state, { known: {}, picture: {} });
 	const fault = await readPicture(ctx, reader, state, filters);
 	// Only the first page must answer: it gives the time. The rest may continue later.
 	if (state.start === undefined) throw fault;

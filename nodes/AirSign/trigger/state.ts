@@ -27,11 +27,11 @@ export interface TriggerState {
 	delivered: string[];
 	/** The Start From value the trigger started with (a changed one starts it again). */
 	startFrom?: string;
-	/** Version 2: the instant the trigger started from. */
+	/** The instant the trigger started from (undefined only until the start's first answer). */
 	start?: string;
-	/** Version 2: known states by session ID (lower case). */
+	/** Known states by session ID (lower case). */
 	known?: Record<string, KnownState>;
-	/** Version 2: where the starting picture's read stands, while it is not read to the end. */
+	/** Where the starting picture's read stands, while it is not read to the end. */
 	picture?: Position;
 	/** A start "from now" that has delivered nothing yet: an earlier start may replace it. */
 	fresh?: boolean;
@@ -77,19 +77,8 @@ function parse(value: unknown): TriggerState | undefined {
 	// A copy: a poll that fails keeps the saved state as it was, whatever it read before.
 	const data = JSON.parse(JSON.stringify(value)) as IDataObject;
 	if (typeof data.cursor !== 'string' || Number.isNaN(Date.parse(data.cursor))) return undefined;
-	const state: IDataObject = {
-		...data,
-		delivered: Array.isArray(data.delivered) ? data.delivered : [],
-	};
-	// Release 0.1.0's known states, in a form this one does not read (see withEvents).
-	delete state.events;
-	return state as unknown as TriggerState;
-}
-
-/** A version 2 state; one without known states (an earlier release's) reads its picture. */
-export function withEvents(state: TriggerState): TriggerState {
-	if (state.start !== undefined && state.known !== undefined) return state;
-	return { ...state, start: state.cursor, known: {}, picture: {} };
+	const delivered = Array.isArray(data.delivered) ? data.delivered : [];
+	return { ...data, delivered } as unknown as TriggerState;
 }
 
 /** The budget as an answer stated it, the reset moved onto n8n's clock (skew does not matter). */
@@ -98,14 +87,9 @@ export function budgetFrom(rateLimit: RateLimitState, at: number): TriggerState[
 	return { remaining: rateLimit.remaining, resetsAt: at + rateLimit.msUntilReset };
 }
 
-/** AirSign said no more than the reserve is left, and the window has not reset since. */
-export function mustWaitForReset(state: TriggerState | undefined, reserve: number): boolean {
-	const budget = state?.budget;
-	return budget !== undefined && budget.remaining <= reserve && Date.now() < budget.resetsAt;
-}
-
-export function waitingText(state: TriggerState, reserve: number): string {
-	const budget = state.budget!;
+/** While AirSign's last word leaves no more than the reserve, until its reset: why polls wait. */
+export function waitingText({ budget }: TriggerState, reserve: number): string | undefined {
+	if (!budget || budget.remaining > reserve || Date.now() >= budget.resetsAt) return undefined;
 	return `AirSign Trigger: ${budget.remaining} List Sessions requests are left this hour, no more than 'Keep Requests for Other Workflows' (${reserve}); polls make no request until the budget resets at ${utcTimeOfDay(budget.resetsAt)} UTC`;
 }
 

@@ -207,9 +207,9 @@ describe('examples of the trigger events', () => {
 			.listAllSessions()
 			.find((s) => s.name === 'Supplier terms – Mei Chen')!;
 
-	it('notify when a session is completed: the v2 trigger, Session Completed only', async () => {
+	it('notify when a session is completed: Session Completed only', async () => {
 		const { node, poll } = exampleTrigger('notify-on-completed');
-		expect(node.typeVersion).toBe(2);
+		expect(node.typeVersion).toBe(1);
 		expect(node.parameters.events).toEqual(['sessionCompleted']);
 		const sandbox = getSandbox();
 		const session = twoSigners();
@@ -236,7 +236,7 @@ describe('examples of the trigger events', () => {
 
 	it('when a signer signs, tell the sales owner: one item per signature', async () => {
 		const { node, poll } = exampleTrigger('tell-sales-owner-on-signature');
-		expect(node.typeVersion).toBe(2);
+		expect(node.typeVersion).toBe(1);
 		expect(node.parameters.events).toEqual(['recipientStatusChanged']);
 		const sandbox = getSandbox();
 		const session = twoSigners();

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { T0, line, listRequests, newTrigger, savedTrigger } from './helpers';
+import { T0, ALL_EVENTS, line, listRequests, newTrigger, savedTrigger } from './helpers';
 import { useSandbox } from '../../harness/sandbox';
 
 const getSandbox = useSandbox({ now: T0, followClock: true });
@@ -52,7 +52,7 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	it('sent, signed, cancelled and expired before the next poll: each event once, with the real previous status', async () => {
 		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
-		const trigger = newTrigger(sandbox, { version: 2, events: EVENTS, filters: FILTERS });
+		const trigger = newTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		const activation = await trigger.poll();
 		expect(activation.error).toBeUndefined();
 		expect(activation.items).toEqual([]);
@@ -67,7 +67,7 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	it('n8n restarts after activation and a quiet poll (only the activation was saved): nothing lost', async () => {
 		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
-		const n8n = savedTrigger(sandbox, { version: 2, events: EVENTS, filters: FILTERS });
+		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		expect((await n8n.poll()).error).toBeUndefined();
 		sandbox.clock.advance(60_000);
 		const quiet = await n8n.poll();
@@ -82,7 +82,7 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	it('n8n restarts right after activation: nothing lost', async () => {
 		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
-		const n8n = savedTrigger(sandbox, { version: 2, events: EVENTS, filters: FILTERS });
+		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		expect((await n8n.poll()).error).toBeUndefined();
 		changeInFirstInterval(sandbox, s);
 		await n8n.restart();
@@ -93,7 +93,7 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	it('the activation reads the sessions in flight in one write with the cursor; every idle poll after it costs one request', async () => {
 		const sandbox = getSandbox();
 		sessionsAtActivation(sandbox);
-		const trigger = newTrigger(sandbox, { version: 2 });
+		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		await trigger.poll();
 		for (let i = 0; i < 3; i++) {
 			sandbox.clock.advance(60_000);

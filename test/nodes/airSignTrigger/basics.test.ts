@@ -22,7 +22,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('AirSign Trigger: first activation', () => {
-	it('starts from the present on the server clock: one request, no history delivered', async () => {
+	it('starts from the present on the server clock: one request (the sessions in flight), no history delivered', async () => {
 		const sandbox = getSandbox();
 		for (let i = 0; i < 30; i++) {
 			sandbox.createSession({
@@ -38,8 +38,9 @@ describe('AirSign Trigger: first activation', () => {
 		expect(first.emitted).toBe(false);
 		expect(listRequests(sandbox)).toHaveLength(1);
 		expect(listRequests(sandbox)[0].query).toMatchObject({
-			sortBy: 'updatedAt',
-			sortOrder: 'desc',
+			status: 'draft,pending,inProgress',
+			sortBy: 'createdAt',
+			sortOrder: 'asc',
 			limit: '100',
 		});
 		// The cursor is the sandbox's "now" (2030), not the machine's.
@@ -66,7 +67,7 @@ describe('AirSign Trigger: first activation', () => {
 		expect(ledger.repeated()).toEqual([]);
 	});
 
-	it('a session stamped in the future at activation does not hold the cursor in the future', async () => {
+	it('a session stamped in the future at activation does not hold the cursor in the future, and comes once', async () => {
 		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'From the future', updatedAt: T0 + DAY });
 		sandbox.createSession({ name: 'Past', createdAt: T0 - HOUR });
@@ -75,13 +76,14 @@ describe('AirSign Trigger: first activation', () => {
 		await pollAndRecord(sandbox, trigger, ledger);
 		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(T0);
 
-		const later = sandbox.createSession({ name: 'Made after activation' });
+		sandbox.createSession({ name: 'Made after activation' });
 		sandbox.clock.advance(5_000);
 		const items = await pollAndRecord(sandbox, trigger, ledger);
-		expect(items.map((s) => s.sessionId)).toEqual([later.sessionId]);
-		// The future session was history at activation: never delivered.
+		// Created at the activation instant, the future session is not before the start: it comes
+		// once, oldest update first. Every poll reads it again (its time is never behind the cursor).
+		expect(items.map((s) => s.name)).toEqual(['Made after activation', 'From the future']);
 		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
-		expect(ledger.delivered).toBe(1);
+		expect(ledger.delivered).toBe(2);
 	});
 });
 
@@ -118,10 +120,12 @@ describe('AirSign Trigger: Start From', () => {
 		const trigger = createPollingHarness({
 			env,
 			nodeType: new AirSignTrigger(),
-			// Version 1 (every update as it is): this test predates version 2's events.
-			nodeTypeVersion: 1,
 			timezone: 'Europe/Berlin',
-			parameters: { filters: {}, options: { startFrom: '2030-03-01T12:00:00' } },
+			parameters: {
+				events: ['anyChange'],
+				filters: {},
+				options: { startFrom: '2030-03-01T12:00:00' },
+			},
 			credentials: {
 				airSignApi: {
 					authentication: 'accessToken',
@@ -190,7 +194,7 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 });
 
 describe('AirSign Trigger: filters', () => {
-	it('sends status, name and recipientEmail and delivers only what matches', async () => {
+	it('sends name and recipientEmail, applies Status to the new state, and delivers only what matches', async () => {
 		const sandbox = getSandbox();
 		const alice = { name: 'Alice', email: 'alice@example.com' };
 		const bob = { name: 'Bob', email: 'bob@example.com' };
@@ -232,13 +236,13 @@ describe('AirSign Trigger: filters', () => {
 
 		const queries = listRequests(sandbox).map((r) => r.query);
 		expect(queries.length).toBeGreaterThan(0);
-		for (const query of queries) {
-			expect(query).toMatchObject({
-				status: 'completed,cancelled',
-				name: 'contract',
-				recipientEmail: 'Alice@Example.com',
-			});
-		}
+		for (const query of queries)
+			expect(query).toMatchObject({ name: 'contract', recipientEmail: 'Alice@Example.com' });
+		// Status is not sent with the updates: it is the new state that must match (only the
+		// starting picture asks List Sessions for the states in flight).
+		expect(queries.filter((q) => q.sortBy === 'updatedAt').map((q) => q.status)).toEqual(
+			queries.filter((q) => q.sortBy === 'updatedAt').map(() => undefined),
+		);
 		expect(listRequests(sandbox).every((r) => r.status === 200)).toBe(true);
 	});
 });
@@ -267,7 +271,12 @@ describe('AirSign Trigger: items', () => {
 		const items = await pollAndRecord(sandbox, trigger, ledger);
 		expect(items.map((s) => s.sessionId)).toEqual([sessions[1].sessionId, sessions[3].sessionId]);
 		const listed = (await listDirect(sandbox)).find((s) => s.sessionId === sessions[3].sessionId);
-		expect(items[1]).toEqual(listed);
+		expect(items[1]).toEqual({
+			...listed,
+			event: 'anyChange',
+			previousStatus: 'draft',
+			previousStatusSeenAt: new Date(T0).toISOString(),
+		});
 		expect(items[1]).toMatchObject({
 			status: 'completed',
 			name: 'Signed',

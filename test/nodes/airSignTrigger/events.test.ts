@@ -2,13 +2,13 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
+import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
 import { useSandbox } from '../../harness/sandbox';
 
 const getSandbox = useSandbox({ now: T0, followClock: true });
 const HOUR = 3_600_000;
 
-describe('AirSign Trigger events (version 2): one transition at a time', () => {
+describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {
 		const sandbox = getSandbox();
 		const s = sandbox.createSession({ name: 'Deal', recipients: two });
@@ -148,7 +148,7 @@ describe('AirSign Trigger events (version 2): one transition at a time', () => {
 			status: 'pending',
 		});
 		sandbox.clock.advance(HOUR);
-		const trigger = newTrigger(sandbox, { version: 2 });
+		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		expect((await trigger.poll()).error).toBeUndefined();
 		sandbox.clock.advance(1_000);
 		// Changed in the first interval after the start.

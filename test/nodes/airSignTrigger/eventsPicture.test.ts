@@ -2,7 +2,7 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
+import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
 import { useSandbox } from '../../harness/sandbox';
 
 const getSandbox = useSandbox({ now: T0, followClock: true });
@@ -25,7 +25,7 @@ describe('AirSign Trigger events: the starting picture', () => {
 		}
 		for (let i = 0; i < 20; i++) sandbox.createSession({ name: `done${i}`, status: 'completed' });
 		sandbox.clock.advance(HOUR);
-		const trigger = newTrigger(sandbox, { version: 2 });
+		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		// While the activation reads the picture, sessions change (after the start, before it
 		// reaches them).
 		let changes = 0;
@@ -76,7 +76,10 @@ describe('AirSign Trigger events: the starting picture', () => {
 				createdAt: sandbox.clock.now() - HOUR + i,
 			});
 		sandbox.clock.advance(HOUR);
-		const trigger = newTrigger(sandbox, { version: 2, options: { reserveRequests: 10 } });
+		const trigger = newTrigger(sandbox, {
+			events: [...ALL_EVENTS],
+			options: { reserveRequests: 10 },
+		});
 		await trigger.poll();
 		// The hour's 60 less the reserve: 50 pages (4,951 sessions) at activation.
 		expect(listRequests(sandbox)).toHaveLength(50);

@@ -30,7 +30,7 @@ interface Truth {
 	recipients: Map<string, string[]>;
 }
 
-describe('AirSign Trigger events soak (version 2)', () => {
+describe('AirSign Trigger events soak', () => {
 	it(
 		'10,000 transitions over every event, ties, changes while paging, faults, restarts: per event 0 lost, 0 repeated, 0 invented',
 		async () => {
@@ -77,7 +77,7 @@ describe('AirSign Trigger events soak (version 2)', () => {
 			// n8n saves the static data of the activation and of each poll that emits; a restart keeps
 			// only that and loads the package afresh. The first restart comes right after activation,
 			// and the first changes in the very first interval, to sessions in flight at the start.
-			const n8n = savedTrigger(sandbox, { version: 2, events: [...ALL] });
+			const n8n = savedTrigger(sandbox, { events: [...ALL] });
 			expect((await n8n.poll()).error).toBeUndefined();
 			expect(n8n.trigger.nodeStaticData).not.toHaveProperty('picture');
 			await n8n.restart();

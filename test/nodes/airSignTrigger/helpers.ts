@@ -25,10 +25,9 @@ export interface TriggerOptions {
 	credential?: IDataObject;
 	staticData?: IDataObject;
 	/**
-	 * The node's version: 1 (default: the tests written before events) or 2 (events). Version 2
-	 * takes `events` (default: every event).
+	 * Default: Any Change alone, one item per state read (what the tests written before the
+	 * other events check); `readyTrigger` defaults to every event.
 	 */
-	version?: 1 | 2;
 	events?: string[];
 	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
@@ -36,7 +35,7 @@ export interface TriggerOptions {
 	nodeType?: AirSignTrigger;
 }
 
-/** Every event of the trigger's version 2, from the node's own list. */
+/** Every event of the trigger, from the node's own list. */
 export const ALL_EVENTS = TRIGGER_EVENTS;
 
 let workflows = 0;
@@ -51,11 +50,8 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 		env,
 		nodeType: options.nodeType ?? new AirSignTrigger(),
 		mode: options.mode,
-		nodeTypeVersion: options.version ?? 1,
 		parameters: {
-			...(options.version === 2
-				? { events: options.events ?? [...ALL_EVENTS] }
-				: { event: 'sessionUpdated' }),
+			events: options.events ?? ['anyChange'],
 			filters: (options.filters ?? {}) as INodeParameters,
 			options: (options.options ?? {}) as INodeParameters,
 		},
@@ -212,9 +208,9 @@ export function line(item: IDataObject): string {
 	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
 }
 
-/** A version 2 trigger, activated, with its starting picture read: ready to see changes. */
+/** A trigger (every event by default), activated, with its starting picture read: ready to see changes. */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
-	const trigger = newTrigger(sandbox, { version: 2, ...options });
+	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
 	const activation = await trigger.poll();
 	expect(activation.error).toBeUndefined();
 	expect(activation.items).toEqual([]);

@@ -96,7 +96,6 @@ describe.each([
 					[...group, ...others].map((id) => [sandbox.getSession(id)!.name, id]),
 				);
 				const n8n = savedTrigger(sandbox, {
-					version: 2,
 					events: [...ALL_EVENTS],
 					options: { reserveRequests: RESERVE },
 				});

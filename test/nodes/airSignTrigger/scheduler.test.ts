@@ -213,6 +213,42 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		expect(names(ledger)).toEqual(Array.from({ length: 250 }, (_, i) => `b${i}`));
 	});
 
+	it('a request that fails once the budget is spent is not retried: no List Sessions request after the poll ends, nothing moves', async () => {
+		const sandbox = getSandbox();
+		const budgetMs = 10_000;
+		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => budgetMs) });
+		expect((await trigger.poll()).error).toBeUndefined();
+		backlog(sandbox, 150);
+		const cursor = trigger.nodeStaticData.cursor;
+		// The poll's first request takes longer than the budget on n8n's clock, then fails with a
+		// 500 (a read retries a 5xx). The hook counts every List Sessions request that arrives.
+		let arrived = 0;
+		const stop = sandbox.onRequest(({ path }) => {
+			if (path !== SESSIONS || ++arrived !== 1) return;
+			sandbox.clock.advance(budgetMs + 1_000);
+			throw new Error('answered once the poll budget is spent');
+		});
+		try {
+			const late = await trigger.poll();
+			expect(late.error).toBeUndefined();
+			expect(arrived).toBe(1);
+			expect(late.items).toEqual([]);
+			expect(trigger.nodeStaticData.cursor).toBe(cursor);
+			expect(trigger.nodeStaticData.failedPolls).toBe(1);
+			sandbox.clock.advance(MINUTE);
+			const ledger = new Ledger();
+			for (let i = 0; i < 3; i++) {
+				ledger.record(await trigger.poll());
+				sandbox.clock.advance(MINUTE);
+			}
+			expect(ledger.errors).toEqual([]);
+			expect(ledger.repeated()).toEqual([]);
+			expect(names(ledger)).toEqual(Array.from({ length: 150 }, (_, i) => `b${i}`));
+		} finally {
+			stop();
+		}
+	});
+
 	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
 		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => 1_000) });
