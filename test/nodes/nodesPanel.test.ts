@@ -69,8 +69,10 @@ describe("the nodes panel's AirSign entry", () => {
 		]);
 	});
 
-	it("shows the action node's description (the trigger's, which n8n takes, is the same text)", () => {
+	it("shows a description of both nodes (the trigger's, which n8n takes, is the action node's)", () => {
 		expect(entries[0].description).toBe(action.description.description);
-		expect(entries[0].description).toMatch(/^Create signing sessions .* in AirSign$/);
+		expect(entries[0].description).toMatch(
+			/^Create signing sessions .* remind signers, .*, and start workflows when a session changes in AirSign$/,
+		);
 	});
 });
