@@ -71,7 +71,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 		const emails = fields.filter(
 			({ field }) => /email/i.test(field.name) && field.type === 'string',
 		);
-		expect(emails.map(({ path }) => path)).toHaveLength(5);
+		expect(emails.map(({ path }) => path)).toHaveLength(4);
 		for (const { field } of emails) expect(field.placeholder).toBe('e.g. nathan@example.com');
 	});
 
