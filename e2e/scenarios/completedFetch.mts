@@ -9,7 +9,7 @@ import {
 	activateWorkflowAsEditor,
 	deactivateWorkflowAsEditor,
 	getExecution,
-	listExecutions,
+	waitForExecutions,
 } from '../lib/n8n.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
@@ -77,18 +77,16 @@ export async function checkCompletedFetchSession(
 	assert.equal((await sandbox.signSession(session.sessionId)).status, 'completed');
 	const completedAt = Date.now();
 
-	const ended = (e: ExecutionSummary) =>
-		e.finished || ['success', 'error', 'crashed'].includes(e.status);
-	let execs: ExecutionSummary[];
-	for (;;) {
-		execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-		if (execs.some(ended)) break;
-		if (Date.now() > deadline)
-			throw new Error(
-				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
-			);
-		await sleep(1_000);
-	}
+	const execs: ExecutionSummary[] = await waitForExecutions(
+		instance.url,
+		cookie,
+		(l) => l.length > 0,
+		{ workflowId: wf.id, timeoutMs: deadline - Date.now(), intervalMs: 1_000 },
+	).catch(async (error: Error) => {
+		throw new Error(
+			`${error.message}; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
+		);
+	});
 	const arrivedS = (Date.now() - completedAt) / 1000;
 	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
 	const [exec] = execs;

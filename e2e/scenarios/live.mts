@@ -19,6 +19,7 @@ import {
 	queryDb,
 	readTypeFile,
 	setupOwner,
+	waitForExecutions,
 	waitForTypes,
 } from '../lib/n8n.mts';
 import { outputSchemas } from '../lib/outputSchemas.mts';
@@ -176,17 +177,16 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 				);
 
 				// 3. Exactly one execution carrying it.
-				let execs: ExecutionSummary[];
-				for (;;) {
-					execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-					if (execs.some((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)))
-						break;
-					if (Date.now() > deadline)
-						throw new Error(
-							`no execution within ${LIVE_TIMEOUT_MS / 1000} s of n8n being ready; sandbox saw ${(await listRequests()).length} List Sessions requests`,
-						);
-					await sleep(1_000);
-				}
+				const execs: ExecutionSummary[] = await waitForExecutions(
+					instance.url,
+					cookie,
+					(l) => l.length > 0,
+					{ workflowId: wf.id, timeoutMs: deadline - Date.now(), intervalMs: 1_000 },
+				).catch(async (error: Error) => {
+					throw new Error(
+						`${error.message} (${LIVE_TIMEOUT_MS / 1000} s from n8n being ready); sandbox saw ${(await listRequests()).length} List Sessions requests`,
+					);
+				});
 				const arrivedS = (Date.now() - completedAt) / 1000;
 				assert.equal(
 					execs.length,
