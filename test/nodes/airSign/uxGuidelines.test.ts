@@ -8,7 +8,9 @@ import '../../harness';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { NodeHelpers } from 'n8n-workflow';
 import type {
+	INode,
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyMode,
@@ -98,19 +100,19 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	const getMany = new AirSign().description.properties.filter(
 		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
 	);
-	// Only '@version' rules of the two shapes this node uses: [n] and [{ _cnd: { gte: n } }].
+	// Whether the editor shows a field for Get Many of sessions on a node of this version, by
+	// n8n-workflow's own display rules ('@version' included; the other parameters unset).
 	const shownAt = (field: INodeProperties, version: number) =>
-		(field.displayOptions?.show?.['@version'] ?? [version]).some((rule) =>
-			typeof rule === 'number'
-				? rule === version
-				: version >= Number((rule?._cnd as { gte?: number } | undefined)?.gte),
+		NodeHelpers.displayParameter(
+			{ resource: 'session', operation: 'getMany' },
+			field,
+			{ typeVersion: version } as INode,
+			null,
 		);
 	const names = (fields: INodeProperties[] | undefined) => (fields ?? []).map((f) => f.name);
 
 	it('version 2 sorts in a collection of its own, below Options', () => {
-		const shown = getMany.filter(
-			(field) => shownAt(field, 2) && field.displayOptions?.show?.resource?.includes('session'),
-		);
+		const shown = getMany.filter((field) => shownAt(field, 2));
 		const at = (name: string) => shown.findIndex((field) => field.name === name);
 		expect(at('sort')).toBeGreaterThan(at('options'));
 		expect(at('options')).toBeGreaterThan(-1);
@@ -121,12 +123,7 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	});
 
 	it('a saved version 1 node keeps its sort inside Options', () => {
-		const options = getMany.find(
-			(field) =>
-				shownAt(field, 1) &&
-				field.name === 'options' &&
-				field.displayOptions?.show?.resource?.includes('session'),
-		);
+		const options = getMany.find((field) => shownAt(field, 1) && field.name === 'options');
 		expect(names(options?.options as INodeProperties[])).toEqual(
 			expect.arrayContaining(['sortBy', 'sortOrder']),
 		);
