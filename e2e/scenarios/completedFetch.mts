@@ -2,19 +2,12 @@
 // on in the running n8n; a session signed to completion must bring exactly one execution, whose
 // Get output is the session with each recipient signed.
 import assert from 'node:assert/strict';
-import type { ExecutionSummary } from '../lib/events.mts';
-import type { NodeRun } from '../lib/examples.mts';
-import {
-	PACKAGE_NAME,
-	activateWorkflowAsEditor,
-	deactivateWorkflowAsEditor,
-	getExecution,
-	waitForExecutions,
-} from '../lib/n8n.mts';
+import { PACKAGE_NAME, activateWorkflowAsEditor, deactivateWorkflowAsEditor } from '../lib/n8n.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
 import {
 	SESSIONS,
+	assertDeliveredOnce,
 	assertNoRepeatOnNextPoll,
 	type N8nInstance,
 	type Sandbox,
@@ -77,29 +70,13 @@ export async function checkCompletedFetchSession(
 	assert.equal((await sandbox.signSession(session.sessionId)).status, 'completed');
 	const completedAt = Date.now();
 
-	const execs: ExecutionSummary[] = await waitForExecutions(
-		instance.url,
-		cookie,
-		(l) => l.length > 0,
-		{ workflowId: wf.id, timeoutMs: deadline - Date.now(), intervalMs: 1_000 },
-	).catch(async (error: Error) => {
-		throw new Error(
-			`${error.message}; the sandbox saw ${(await listRequests()).length - beforeActivation} List Sessions requests of this trigger after the activation`,
-		);
+	const watched = { listRequests, instance, cookie, workflowId: wf.id, deadline };
+	const { exec, runData } = await assertDeliveredOnce({
+		...watched,
+		triggerName,
+		sessionId: session.sessionId,
 	});
 	const arrivedS = (Date.now() - completedAt) / 1000;
-	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
-	const [exec] = execs;
-	assert.equal(exec.mode, 'trigger');
-	assert.equal(exec.status, 'success');
-	const full = await getExecution(instance.url, cookie, exec.id);
-	const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
-	const delivered = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
-	assert.deepEqual(
-		delivered.map((s) => s.sessionId),
-		[session.sessionId],
-		'the trigger delivered exactly that session',
-	);
 	// Get's output: the session as AirSign returns it
 	const fetched = runData['Fetch the session'][0].data!.main![0]!.map(
 		(i) => i.json as FetchedSession,
@@ -115,13 +92,6 @@ export async function checkCompletedFetchSession(
 	);
 
 	// Through one more poll of this trigger (the only one active): no repeat.
-	await assertNoRepeatOnNextPoll({
-		listRequests,
-		instance,
-		cookie,
-		workflowId: wf.id,
-		exec,
-		deadline,
-	});
+	await assertNoRepeatOnNextPoll({ ...watched, exec });
 	return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after the second signature; Get: ${fetched[0].recipients.map((r) => `${r.name} ${r.status}`).join(', ')}; still 1 execution after the next poll`;
 }
