@@ -54,7 +54,6 @@ export async function checkContractAssistant({
 	const finished = await answerApproval({
 		url: instance.url,
 		cookie,
-		workflow: example,
 		executionId: execution.id,
 		approvalUrl: request.approvalUrl,
 		timeoutMs: RUN_TIMEOUT_MS,

@@ -1,9 +1,14 @@
 // Drives examples/contract-assistant.json in a running n8n as its users do: a chat message to its
 // (public, active) chat trigger, then the approver's POST to the resume URL the workflow hands out.
 // Used by the agent check (e2e/agent.mts, check o) and `npm run dev --smoke`.
-import { getExecution, listExecutions, n8nFetch, waitForExecutions } from './n8n.mts';
-
-const ENDED = ['success', 'error', 'crashed', 'canceled'];
+import {
+	getExecution,
+	hasEnded,
+	listExecutions,
+	n8nFetch,
+	waitForExecutionEnd,
+	waitForExecutions,
+} from './n8n.mts';
 
 /** An execution as n8n lists it: the fields read here. */
 interface ExecutionSummary {
@@ -40,7 +45,6 @@ export interface ChatOptions {
 export interface ApprovalOptions {
 	url: string;
 	cookie: string;
-	workflow: ContractAssistantWorkflow;
 	executionId: string;
 	approvalUrl: string;
 	approved?: boolean;
@@ -89,14 +93,15 @@ export async function chatWithContractAssistant({
 		url,
 		cookie,
 		(l: ExecutionSummary[]) => {
-			if (l.some((e) => !before.has(e.id) && [...ENDED, 'waiting'].includes(e.status))) return true;
+			if (l.some((e) => !before.has(e.id) && (hasEnded(e) || e.status === 'waiting'))) return true;
 			if (replied === 404) {
 				replied = undefined;
 				chatReply = send();
 			}
 			return false;
 		},
-		{ workflowId: workflow.id, timeoutMs },
+		// it waits for approval: its status decides, not its end
+		{ workflowId: workflow.id, ended: false, timeoutMs },
 	);
 	// the wait above ended on it
 	const summary = list.find((e) => !before.has(e.id))!;
@@ -114,7 +119,6 @@ export async function chatWithContractAssistant({
 export async function answerApproval({
 	url,
 	cookie,
-	workflow,
 	executionId,
 	approvalUrl,
 	approved = true,
@@ -127,11 +131,5 @@ export async function answerApproval({
 	});
 	const text = await res.text();
 	if (res.status >= 300) throw new Error(`the approval URL answered ${res.status}: ${text}`);
-	await waitForExecutions(
-		url,
-		cookie,
-		(l: ExecutionSummary[]) => l.some((e) => e.id === executionId && ENDED.includes(e.status)),
-		{ workflowId: workflow.id, timeoutMs },
-	);
-	return await getExecution(url, cookie, executionId);
+	return await waitForExecutionEnd(url, cookie, executionId, { timeoutMs });
 }

@@ -1,6 +1,6 @@
 // What the executions of an active workflow delivered, read from a running n8n: one ledger per
 // workflow of the events track (e2e/lib/events.mts), and the wait for what a phase must cause.
-import { getExecution, listExecutions } from './n8n.mts';
+import { getExecution, hasEnded, listExecutions } from './n8n.mts';
 import { sleep } from './proc.mts';
 import type { ExampleWorkflow } from './examples.mts';
 
@@ -57,8 +57,6 @@ export interface ExecutionSummary {
 /** A node's runs in an execution's run data: items on each output of each run. */
 type NodeRuns = { data?: { main?: Array<{ json: unknown }[] | null> } }[];
 
-const ended = (e: ExecutionSummary) =>
-	e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
 export const triggerOf = (wf: ExampleWorkflow) =>
 	wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'))!;
 /** The node the trigger feeds (a workflow's connections: per node, per output, its targets). */
@@ -92,7 +90,7 @@ export function executionLedger<T extends SessionEventItem>({
 				workflowId: workflow.id,
 			});
 			for (const summary of summaries) {
-				if (seen.has(summary.id) || !ended(summary)) continue;
+				if (seen.has(summary.id) || !hasEnded(summary)) continue;
 				const full = await getExecution(instance.url, cookie, summary.id);
 				const run: Record<string, NodeRuns | undefined> = full.data.resultData.runData;
 				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);

@@ -50,6 +50,7 @@ export {
 	activateWorkflowAsEditor,
 	deactivateWorkflowAsEditor,
 	getExecution,
+	hasEnded,
 	listExecutions,
 	login,
 	n8nFetch,

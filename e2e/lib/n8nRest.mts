@@ -207,7 +207,17 @@ export async function deactivateWorkflowAsEditor(
 	).data;
 }
 
-/** Polls an execution until it has ended (success, error, crashed, canceled); returns it unflattened. */
+/** n8n's statuses of an execution that has not ended: queued, running, or waiting (e.g. a Wait node). */
+const NOT_ENDED = ['new', 'running', 'waiting'];
+
+/**
+ * Whether an execution has ended (success, error, crashed, canceled). n8n lists an execution from
+ * its start, and writes its end status in the same transaction as its data: only then is it read.
+ */
+export const hasEnded = (e: { status: string; finished?: boolean }): boolean =>
+	e.finished === true || !NOT_ENDED.includes(e.status);
+
+/** Polls an execution until it has ended (hasEnded); returns it unflattened. */
 export async function waitForExecutionEnd(
 	url: string,
 	cookie: string,
@@ -217,8 +227,7 @@ export async function waitForExecutionEnd(
 	const t0 = Date.now();
 	for (;;) {
 		const exec = await getExecution(url, cookie, id);
-		if (exec.finished || ['success', 'error', 'crashed', 'canceled'].includes(exec.status))
-			return exec;
+		if (hasEnded(exec)) return exec;
 		if (Date.now() - t0 > timeoutMs)
 			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
 		await sleep(300);
@@ -266,25 +275,31 @@ export async function getExecution(url: string, cookie: string, id: string): Pro
 	};
 }
 
-/** Polls listExecutions until `predicate(list)` holds; returns the list. */
+/**
+ * Polls listExecutions until `predicate(list)` holds and every execution listed has ended
+ * (hasEnded); returns the list, newest first. n8n lists an execution as soon as it starts, so a
+ * list that merely holds it says nothing of its outcome. `ended: false` returns on the predicate
+ * alone, for a caller that waits for a status itself (e.g. 'waiting'). The bound only catches a hang.
+ */
 export async function waitForExecutions(
 	url: string,
 	cookie: string,
 	predicate: (list: ExecutionSummary[]) => boolean,
 	{
 		workflowId,
+		ended = true,
 		timeoutMs = 90_000,
 		intervalMs = 500,
-	}: { workflowId?: string; timeoutMs?: number; intervalMs?: number } = {},
+	}: { workflowId?: string; ended?: boolean; timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<ExecutionSummary[]> {
 	const t0 = Date.now();
 	let list: ExecutionSummary[] = [];
 	for (;;) {
 		list = await listExecutions(url, cookie, { workflowId });
-		if (predicate(list)) return list;
+		if (predicate(list) && (!ended || list.every(hasEnded))) return list;
 		if (Date.now() - t0 > timeoutMs)
 			throw new Error(
-				`executions never matched within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
+				`executions never matched${ended ? ' and ended' : ''} within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
 			);
 		await sleep(intervalMs);
 	}

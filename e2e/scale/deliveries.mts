@@ -1,6 +1,6 @@
 // What the trigger delivered, read from PostgreSQL: the stream workflow's executions, their trigger
 // items, and which process ran each (the Execution Data node's `process`).
-import { parseFlatted } from '../lib/n8n.mts';
+import { hasEnded, parseFlatted } from '../lib/n8n.mts';
 import { sleep } from '../lib/proc.mts';
 import { ctx } from './cluster.mts';
 import { STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
@@ -87,8 +87,6 @@ export async function executionProcess(
 	}
 }
 
-export const ENDED = ['success', 'error', 'crashed', 'canceled'];
-
 /**
  * What the trigger delivered: every execution of the stream workflow with its trigger items,
  * read from PostgreSQL (the items are in the execution's data from the moment the main creates
@@ -118,7 +116,7 @@ export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 					name: i.json.name,
 				}));
 		}
-		if (ENDED.includes(d.status) && d.process === undefined) d.process = await executionProcess(id);
+		if (hasEnded(d) && d.process === undefined) d.process = await executionProcess(id);
 		deliveries.set(id, d);
 	}
 	return deliveries;

@@ -1,10 +1,10 @@
 // The stream's ground truth (every state a stream session took) and the waits on the trigger: its
 // requests in the sandbox's log, and the arrival of every state in a trigger execution.
 import type { SessionStatus } from '../../sandbox/types.ts';
+import { hasEnded } from '../lib/n8n.mts';
 import { sleep } from '../lib/proc.mts';
 import { ctx, type SandboxRequest } from './cluster.mts';
 import {
-	ENDED,
 	deliveredCounts,
 	deliveries,
 	refreshDeliveries,
@@ -150,7 +150,7 @@ export async function waitDelivered(stepName: string): Promise<Delivery[]> {
 		const missing = [...expected.keys()].filter((k) => !counts.has(k));
 		// Ended, and (when it succeeded) with its metadata written.
 		const open = [...deliveries.values()].filter(
-			(d) => !ENDED.includes(d.status) || (d.status === 'success' && d.process === undefined),
+			(d) => !hasEnded(d) || (d.status === 'success' && d.process === undefined),
 		);
 		if (!missing.length && !open.length) break;
 		if (Date.now() - t0 > DELIVERY_TIMEOUT_MS)

@@ -1,9 +1,10 @@
 // The stream's steps A–E: sessions created and changed in the sandbox while the main is killed
 // mid-poll and between polls and worker-1 once; each step waits until its states have arrived.
 import assert from 'node:assert/strict';
+import { hasEnded } from '../lib/n8n.mts';
 import { describeExit } from '../lib/proc.mts';
 import { ctx, expireAllTokens, HOLD_MS, holdNextPoll, sandboxNow, startMain } from './cluster.mts';
-import { deliveries, ENDED, refreshDeliveries, type Delivery } from './deliveries.mts';
+import { deliveries, refreshDeliveries, type Delivery } from './deliveries.mts';
 import { log } from './report.mts';
 import {
 	createSessions,
@@ -174,7 +175,7 @@ export async function stepE({ killWorker }: { killWorker: boolean }): Promise<st
 export let workerKill: WorkerKill | undefined;
 async function killWorker1(): Promise<number> {
 	await refreshDeliveries();
-	const open = [...deliveries.values()].filter((d) => !ENDED.includes(d.status));
+	const open = [...deliveries.values()].filter((d) => !hasEnded(d));
 	assert.equal(open.length, 0, 'no stream execution may be running when worker-1 is killed');
 	const victim = ctx.workers['worker-1'];
 	const res = await victim.kill('SIGKILL');

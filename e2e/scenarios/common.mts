@@ -1,16 +1,18 @@
 // Shared by the tracks of e2e/scenarios.mts: what the entry hands each track (its options, the
 // examples, the log and the timed checks), the steps every track starts and ends with, and the
-// wait for a trigger's next poll that checks d and j end with.
+// waits for a trigger's runs and for its next poll that checks d and j end with.
 import assert from 'node:assert/strict';
 import type { createChecks } from '../lib/checks.mts';
 import type { ExecutionSummary } from '../lib/events.mts';
-import type { ExampleWorkflow } from '../lib/examples.mts';
+import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
 import {
+	getExecution,
 	getFreePort,
 	installPackageIntoN8n,
 	listExecutions,
 	removeUserFolder,
 	startN8n,
+	waitForExecutions,
 } from '../lib/n8n.mts';
 import { describeExit, sleep } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
@@ -89,6 +91,56 @@ export async function endTrack(
 	else removeUserFolder(userFolder);
 }
 
+/** An active trigger's workflow in a running n8n, and the sandbox's log of the trigger's requests. */
+export interface WatchedTrigger {
+	listRequests: () => Promise<RequestLogEntry[]>;
+	instance: { url: string };
+	cookie: string;
+	workflowId: string;
+	deadline: number;
+}
+
+/**
+ * Waits until the workflow has an execution and every one listed has ended, then asserts that it
+ * is one trigger execution, a success, whose trigger (`triggerName`) delivered `sessionId` alone.
+ * Resolves it with its run data. On a hang, says how many trigger requests (`listRequests`) came.
+ */
+export async function assertDeliveredOnce({
+	listRequests,
+	instance,
+	cookie,
+	workflowId,
+	deadline,
+	triggerName,
+	sessionId,
+}: WatchedTrigger & { triggerName: string; sessionId: string }): Promise<{
+	exec: ExecutionSummary;
+	runData: Record<string, NodeRun[]>;
+}> {
+	const execs = await waitForExecutions(instance.url, cookie, (l) => l.length > 0, {
+		workflowId,
+		timeoutMs: deadline - Date.now(),
+		intervalMs: 1_000,
+	}).catch(async (error: Error) => {
+		throw new Error(
+			`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
+		);
+	});
+	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
+	const [exec] = execs;
+	assert.equal(exec.mode, 'trigger');
+	assert.equal(exec.status, 'success');
+	const full = await getExecution(instance.url, cookie, exec.id);
+	const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
+	const delivered = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
+	assert.deepEqual(
+		delivered.map((s) => s.sessionId),
+		[sessionId],
+		'the trigger delivered exactly that session',
+	);
+	return { exec, runData };
+}
+
 /**
  * Waits for one more List Sessions request (the trigger's next poll; `listRequests` lists them),
  * then asserts that `exec` is still the workflow's only execution: that poll delivered nothing again.
@@ -100,14 +152,7 @@ export async function assertNoRepeatOnNextPoll({
 	workflowId,
 	exec,
 	deadline,
-}: {
-	listRequests: () => Promise<RequestLogEntry[]>;
-	instance: { url: string };
-	cookie: string;
-	workflowId: string;
-	exec: ExecutionSummary;
-	deadline: number;
-}): Promise<void> {
+}: WatchedTrigger & { exec: ExecutionSummary }): Promise<void> {
 	const pollsSoFar = (await listRequests()).length;
 	for (;;) {
 		if ((await listRequests()).length > pollsSoFar) break;

@@ -2,19 +2,12 @@
 // on in the running n8n; a session signed to completion must bring exactly one execution, whose
 // Get output is the session with each recipient signed.
 import assert from 'node:assert/strict';
-import type { ExecutionSummary } from '../lib/events.mts';
-import type { NodeRun } from '../lib/examples.mts';
-import {
-	PACKAGE_NAME,
-	activateWorkflowAsEditor,
-	deactivateWorkflowAsEditor,
-	getExecution,
-	listExecutions,
-} from '../lib/n8n.mts';
+import { PACKAGE_NAME, activateWorkflowAsEditor, deactivateWorkflowAsEditor } from '../lib/n8n.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
 import {
 	SESSIONS,
+	assertDeliveredOnce,
 	assertNoRepeatOnNextPoll,
 	type N8nInstance,
 	type Sandbox,
@@ -68,7 +61,6 @@ export async function checkCompletedFetchSession(
 		assert.ok(Date.now() < deadline, 'the activation poll reached the sandbox');
 		await sleep(250);
 	}
-	const afterActivation = (await listRequests()).length;
 	const session = await sandbox.createSession({
 		name: 'e2e fetch – signed by two',
 		status: 'pending',
@@ -81,31 +73,13 @@ export async function checkCompletedFetchSession(
 	assert.equal((await sandbox.signSession(session.sessionId)).status, 'completed');
 	const completedAt = Date.now();
 
-	const ended = (e: ExecutionSummary) =>
-		e.finished || ['success', 'error', 'crashed'].includes(e.status);
-	let execs: ExecutionSummary[];
-	for (;;) {
-		execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-		if (execs.some(ended)) break;
-		if (Date.now() > deadline)
-			throw new Error(
-				`no execution within ${FETCH_CHECK_TIMEOUT_MS / 1000} s; the sandbox saw ${(await listRequests()).length - afterActivation} List Sessions requests after this trigger's activation poll`,
-			);
-		await sleep(1_000);
-	}
+	const watched = { listRequests, instance, cookie, workflowId: wf.id, deadline };
+	const { exec, runData } = await assertDeliveredOnce({
+		...watched,
+		triggerName,
+		sessionId: session.sessionId,
+	});
 	const arrivedS = (Date.now() - completedAt) / 1000;
-	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
-	const [exec] = execs;
-	assert.equal(exec.mode, 'trigger');
-	assert.equal(exec.status, 'success');
-	const full = await getExecution(instance.url, cookie, exec.id);
-	const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
-	const delivered = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
-	assert.deepEqual(
-		delivered.map((s) => s.sessionId),
-		[session.sessionId],
-		'the trigger delivered exactly that session',
-	);
 	// Get's output, simplified by default: each recipient with their status
 	const fetched = runData['Fetch the session'][0].data!.main![0]!.map(
 		(i) => i.json as FetchedSession,
@@ -121,13 +95,6 @@ export async function checkCompletedFetchSession(
 	);
 
 	// Through one more poll of this trigger (the only one active): no repeat.
-	await assertNoRepeatOnNextPoll({
-		listRequests,
-		instance,
-		cookie,
-		workflowId: wf.id,
-		exec,
-		deadline,
-	});
+	await assertNoRepeatOnNextPoll({ ...watched, exec });
 	return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after the second signature; Get: ${fetched[0].recipients.map((r) => `${r.name} ${r.status}`).join(', ')}; still 1 execution after the next poll`;
 }

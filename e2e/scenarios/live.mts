@@ -3,13 +3,10 @@
 // execution per completed session, none repeated by the next poll; with --scheduler d alone, on
 // the database-backed poll scheduler), then j (e2e/scenarios/completedFetch.mts).
 import assert from 'node:assert/strict';
-import type { ExecutionSummary } from '../lib/events.mts';
-import type { NodeRun } from '../lib/examples.mts';
 import { sandboxCredential } from '../lib/fixtures.mts';
 import {
 	PACKAGE_NAME,
 	activateWorkflow,
-	getExecution,
 	importCredential,
 	importWorkflow,
 	installedPackageDir,
@@ -25,6 +22,7 @@ import { outputSchemas } from '../lib/outputSchemas.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
 import {
+	assertDeliveredOnce,
 	assertNoRepeatOnNextPoll,
 	endTrack,
 	installTrackPackage,
@@ -176,35 +174,15 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 				);
 
 				// 3. Exactly one execution carrying it.
-				let execs: ExecutionSummary[];
-				for (;;) {
-					execs = await listExecutions(instance.url, cookie, { workflowId: wf.id });
-					if (execs.some((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)))
-						break;
-					if (Date.now() > deadline)
-						throw new Error(
-							`no execution within ${LIVE_TIMEOUT_MS / 1000} s of n8n being ready; sandbox saw ${(await listRequests()).length} List Sessions requests`,
-						);
-					await sleep(1_000);
-				}
+				const watched = { listRequests, instance, cookie, workflowId: wf.id, deadline };
+				const { exec, runData } = await assertDeliveredOnce({
+					...watched,
+					triggerName: triggerName!,
+					sessionId: session.sessionId,
+				});
 				const arrivedS = (Date.now() - completedAt) / 1000;
-				assert.equal(
-					execs.length,
-					1,
-					`exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`,
-				);
-				const [exec] = execs;
-				assert.equal(exec.mode, 'trigger');
-				assert.equal(exec.status, 'success');
-				const full = await getExecution(instance.url, cookie, exec.id);
-				const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
-				const delivered = runData[triggerName!][0].data!.main![0]!.map((i) => i.json);
-				assert.deepEqual(
-					delivered.map((s) => s.sessionId),
-					[session.sessionId],
-					'the trigger delivered exactly that session',
-				);
-				assert.equal(delivered[0].status, 'completed');
+				const [delivered] = runData[triggerName!][0].data!.main![0]!.map((i) => i.json);
+				assert.equal(delivered.status, 'completed');
 				// the Set node's message
 				const [note] = runData['Compose notification'][0].data!.main![0]!.map(
 					(i) => i.json as { sessionId: string; message: string },
@@ -219,14 +197,7 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 				);
 
 				// 4. Through one more poll: no repeat.
-				await assertNoRepeatOnNextPoll({
-					listRequests,
-					instance,
-					cookie,
-					workflowId: wf.id,
-					exec,
-					deadline,
-				});
+				await assertNoRepeatOnNextPoll({ ...watched, exec });
 				const dbRows = await queryDb(
 					userFolder,
 					'select id, mode, status from execution_entity where workflowId = ?',

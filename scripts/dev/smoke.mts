@@ -7,6 +7,8 @@ import {
 	deactivateWorkflowAsEditor,
 	n8nFetch,
 	restGet,
+	runWorkflowAsEditor,
+	waitForExecutionEnd,
 } from '../../e2e/lib/n8n.mts';
 import { fetchFresh } from '../../e2e/lib/proc.mts';
 import { answerApproval, chatWithContractAssistant } from '../../e2e/lib/contractAssistant.mts';
@@ -26,10 +28,6 @@ interface CredentialSummary {
 }
 interface NodeTypeSummary {
 	name: string;
-}
-interface ExecutionSummary {
-	finished?: boolean;
-	status: string;
 }
 /** An invitation in the sandbox's outbox. */
 interface OutboxMessage {
@@ -78,30 +76,8 @@ export async function smokeChecks(
 	const wf = (
 		(await restGet(url, '/rest/workflows/AirSignExSendDr1', cookie)) as RestAnswer<ExampleWorkflow>
 	).data;
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')!;
-	const res = await n8nFetch(`${url}/rest/workflows/${wf.id}/run`, {
-		method: 'POST',
-		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
-		body: JSON.stringify({ workflowData: wf, triggerToStartFrom: { name: trigger.name } }),
-		signal: AbortSignal.timeout(30_000),
-	});
-	const body: { data?: { executionId?: string } } | null = await res.json();
-	const executionId = body?.data?.executionId;
-	if (!res.ok || !executionId)
-		throw new Error(`POST /rest/workflows/${wf.id}/run: ${res.status} ${JSON.stringify(body)}`);
-	let exec: ExecutionSummary;
-	for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 300))) {
-		exec = (
-			(await restGet(
-				url,
-				`/rest/executions/${executionId}`,
-				cookie,
-			)) as RestAnswer<ExecutionSummary>
-		).data;
-		if (exec.finished || ['success', 'error', 'crashed'].includes(exec.status)) break;
-		if (Date.now() - t0 > 30_000)
-			throw new Error(`manual execution ${executionId} did not finish in 30 s`);
-	}
+	const executionId = await runWorkflowAsEditor(url, cookie, wf.id);
+	const exec = await waitForExecutionEnd(url, cookie, executionId);
 	if (exec.status !== 'success')
 		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
 	const sent: OutboxMessage[] = await (
@@ -140,7 +116,6 @@ async function smokeContractAssistant(
 		const finished = await answerApproval({
 			url,
 			cookie,
-			workflow,
 			executionId: execution.id,
 			approvalUrl: request.approvalUrl,
 		});

@@ -7,25 +7,20 @@ import {
 } from '../harness';
 
 import { NodeApiError } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { engineDifferences } from '../harness/engine';
 import { ProbeNode } from '../harness/fixtures/ProbeNode.node';
+import { useSandbox } from '../harness/sandbox';
 
+const fileSandbox = useSandbox({ seedDemoData: false });
 let sandbox: Sandbox;
 let env: TestEnvironment;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ seedDemoData: false });
-});
-afterAll(async () => {
-	await sandbox.close();
-});
 beforeEach(() => {
-	sandbox.reset();
-	sandbox.clearRequests();
+	sandbox = fileSandbox();
 	env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 });
 

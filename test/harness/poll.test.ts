@@ -5,14 +5,16 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
-import { startEchoServer, type EchoServer } from './fixtures/echoServer';
+import { startStub, type StubAnswer, type StubServer } from './fixtures/stubServer';
 import { ProbeTrigger } from './fixtures/ProbeTrigger.node';
 
-let server: EchoServer;
+let server: StubServer;
 let env: TestEnvironment;
+/** What the probe trigger's poll is answered. */
+let pollAnswer: StubAnswer;
 
 beforeAll(async () => {
-	server = await startEchoServer();
+	server = await startStub(() => pollAnswer);
 });
 afterAll(async () => {
 	await server.close();
@@ -37,14 +39,14 @@ describe('createPollingHarness', () => {
 			},
 		});
 
-		server.respond('/poll', 200, { items: [], cursor: 'c1' });
+		pollAnswer = { status: 200, body: { items: [], cursor: 'c1' } };
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.response).toBeNull();
 		expect(first.emitted).toBe(false);
 		expect(trigger.nodeStaticData).toMatchObject({ polls: 1, cursor: 'c1' });
 
-		server.respond('/poll', 200, { items: [{ id: 'a' }, { id: 'b' }], cursor: 'c2' });
+		pollAnswer = { status: 200, body: { items: [{ id: 'a' }, { id: 'b' }], cursor: 'c2' } };
 		const second = await trigger.poll();
 		expect(second.emitted).toBe(true);
 		expect(second.items.map((i) => i.json.id)).toEqual(['a', 'b']);
@@ -64,7 +66,7 @@ describe('createPollingHarness', () => {
 	});
 
 	it('returns the error poll() threw, in trigger and manual mode', async () => {
-		server.respond('/poll', 500, { code: 'INTERNAL', message: 'down' });
+		pollAnswer = { status: 500, body: { code: 'INTERNAL', message: 'down' } };
 		for (const mode of ['trigger', 'manual'] as const) {
 			const trigger = createPollingHarness({
 				env,

@@ -12,21 +12,32 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import { engineDifferences } from './engine';
-import { startEchoServer, type EchoServer } from './fixtures/echoServer';
+import { startStub, type StubAnswer, type StubServer } from './fixtures/stubServer';
 import { ProbeNode } from './fixtures/ProbeNode.node';
 
-let server: EchoServer;
+let server: StubServer;
 let env: TestEnvironment;
 let cred: CredentialRef;
+/** The answer to requests under a path; any other request gets its method, URL and Authorization back. */
+const answers = new Map<string, StubAnswer>();
 
 beforeAll(async () => {
-	server = await startEchoServer();
+	server = await startStub(
+		(r) =>
+			[...answers].find(([prefix]) => r.url.startsWith(prefix))?.[1] ?? {
+				status: 200,
+				body: {
+					echo: { method: r.method, url: r.url, authorization: r.headers.authorization ?? null },
+				},
+			},
+	);
 });
 afterAll(async () => {
 	await server.close();
 });
 beforeEach(async () => {
 	server.requests.length = 0;
+	answers.clear();
 	env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	cred = await env.addCredential('airSignApi', {
 		authentication: 'accessToken',
@@ -73,7 +84,7 @@ describe('runNode', () => {
 	});
 
 	it('returns the real NodeApiError when the API fails, and the stored copy', async () => {
-		server.respond('/api/v1/fail', 422, { code: 'BAD', message: 'nope' });
+		answers.set('/api/v1/fail', { status: 422, body: { code: 'BAD', message: 'nope' } });
 		const result = await runNode({
 			env,
 			nodeType: new ProbeNode(),
@@ -88,7 +99,7 @@ describe('runNode', () => {
 	});
 
 	it('continueOnFail: errors become items, the workflow goes on', async () => {
-		server.respond('/api/v1/fail', 500, { code: 'INTERNAL', message: 'boom' });
+		answers.set('/api/v1/fail', { status: 500, body: { code: 'INTERNAL', message: 'boom' } });
 		const result = await runNode({
 			env,
 			nodeType: new ProbeNode(),
@@ -116,7 +127,7 @@ describe('runNode', () => {
 	});
 
 	it("continueErrorOutput: failed items go to the node's error output", async () => {
-		server.respond('/api/v1/fail', 500, { code: 'INTERNAL', message: 'boom' });
+		answers.set('/api/v1/fail', { status: 500, body: { code: 'INTERNAL', message: 'boom' } });
 		const result = await runNode({
 			env,
 			nodeType: new ProbeNode(),

@@ -1,7 +1,7 @@
 /**
  * Shared set-up for the AirSign action node's engine tests: an in-process sandbox per
  * test file, a fresh simulated n8n instance per test, and small helpers (PDF bytes,
- * a loopback stub server for error-body shapes the sandbox never produces, log capture).
+ * the harness's loopback stub for error-body shapes the sandbox never produces, log capture).
  */
 import '../../harness';
 import {
@@ -14,8 +14,6 @@ import {
 } from '../../harness';
 
 import { Logger } from '@n8n/backend-common';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { beforeEach, vi } from 'vitest';
 
@@ -224,68 +222,13 @@ export function serialise(value: unknown): string {
 	return JSON.stringify(value, errorReplacer()) ?? '';
 }
 
-export interface StubRequest {
-	method: string;
-	url: string;
-	headers: IncomingHttpHeaders;
-	body: string;
-}
-export interface StubAnswer {
-	status: number;
-	body?: unknown;
-	/** Raw text body instead of JSON. */
-	raw?: string;
-	headers?: Record<string, string>;
-}
-export interface StubServer {
-	baseUrl: string;
-	requests: StubRequest[];
-	close(): Promise<void>;
-}
-
-/**
- * A tiny loopback HTTP server answering every request with `answer(request)`. Used only
- * where the sandbox cannot produce what a test needs (error-body shapes other than the
- * sandbox's `{ code, message }`).
- */
-export async function startStub(answer: (request: StubRequest) => StubAnswer): Promise<StubServer> {
-	const requests: StubRequest[] = [];
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			const request: StubRequest = {
-				method: req.method ?? '',
-				url: req.url ?? '',
-				headers: req.headers,
-				body: Buffer.concat(chunks).toString('utf8'),
-			};
-			requests.push(request);
-			const { status, body, raw, headers } = answer(request);
-			res.writeHead(status, { 'content-type': 'application/json', ...headers });
-			res.end(raw ?? (body === undefined ? '' : JSON.stringify(body)));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}`,
-		requests,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
-
-/** A loopback port nothing listens on. */
-export async function closedPort(): Promise<string> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return `http://127.0.0.1:${port}`;
-}
+export {
+	closedPort,
+	startStub,
+	type StubAnswer,
+	type StubRequest,
+	type StubServer,
+} from '../../harness/fixtures/stubServer';
 
 /**
  * Every wait n8n-workflow's `sleep` is asked for (spied where n8n-workflow takes it from: see

@@ -8,7 +8,9 @@ import '../../harness';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { NodeHelpers } from 'n8n-workflow';
 import type {
+	INode,
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyMode,
@@ -98,12 +100,19 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	const getMany = new AirSign().description.properties.filter(
 		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
 	);
+	// Whether the editor shows a field for Get Many of sessions, by n8n-workflow's own display
+	// rules (the other parameters unset).
+	const shown = getMany.filter((field) =>
+		NodeHelpers.displayParameter(
+			{ resource: 'session', operation: 'getMany' },
+			field,
+			{ typeVersion: 1 } as INode,
+			null,
+		),
+	);
 	const names = (fields: INodeProperties[] | undefined) => (fields ?? []).map((f) => f.name);
 
 	it('sorts in a collection of its own, below Options', () => {
-		const shown = getMany.filter((field) =>
-			field.displayOptions?.show?.resource?.includes('session'),
-		);
 		const at = (name: string) => shown.findIndex((field) => field.name === name);
 		expect(at('sort')).toBeGreaterThan(at('options'));
 		expect(at('options')).toBeGreaterThan(-1);
