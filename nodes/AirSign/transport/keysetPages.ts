@@ -1,20 +1,35 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { NODE_DEFECT } from '../errors/causes';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { utcIsoFromMs } from '../helpers/dates';
-import type { RateLimitState } from '../transport/answerHeaders';
-import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
-import { fetchSessionsPage } from '../transport/sessionPages';
-import { readByOffset } from '../transport/offsetPages';
-import type { PollDeadline } from './deadline';
+import { readByOffset } from './offsetPages';
+import type { AirSignContext } from './request';
+import type { RetryPolicy, SessionsPage, SessionsQuery } from './sessionPages';
+import { fetchSessionsPage } from './sessionPages';
 
-/** No further request may start in this poll: the paging stops as if the list ended here. */
+/** No further request may start in this read: the paging stops as if the list ended here. */
 export class Stop extends Error {}
 
-/** One poll's List Sessions pages: a request cap, AirSign's reserve and n8n's time budget. */
+/** The trigger's poll deadline: a request starts only if allowed, and is timed. */
+export interface ReadDeadline {
+	endsAt: number;
+	allowsRequest(at?: number): boolean;
+	timed<T>(request: () => Promise<T>): Promise<T>;
+}
+
+/** How a reader asks (its item, its retries) and what it may spend; no cap when none is given. */
+export interface ReaderOptions extends Omit<RetryPolicy, 'deadline'> {
+	itemIndex?: number;
+	maxRequests?: number;
+	/** Stop once AirSign's answer leaves no more than this of the budget. */
+	reserve?: number;
+	deadline?: ReadDeadline;
+}
+
+/** One read's List Sessions pages: the trigger's poll, or Get Many's Return All. */
 export class PageReader {
 	requests = 0;
 	serverTime?: number;
@@ -22,23 +37,17 @@ export class PageReader {
 	private low = false;
 
 	constructor(
-		private readonly ctx: IPollFunctions,
-		private readonly limits: {
-			maxRequests: number;
-			reserve: number;
-			deadline?: PollDeadline;
-			onRateLimit: (rateLimit: RateLimitState) => void;
-		},
+		private readonly ctx: AirSignContext,
+		private readonly options: ReaderOptions,
 	) {}
 
 	async page(query: SessionsQuery, offset = 0, limit = MAX_PAGE_SIZE): Promise<SessionsPage> {
-		const { deadline, maxRequests, reserve, onRateLimit } = this.limits;
+		const { itemIndex = 0, maxRequests = Infinity, reserve = -1, ...policy } = this.options;
+		const { deadline } = policy;
 		if (this.low || this.requests >= maxRequests || deadline?.allowsRequest() === false)
 			throw new Stop();
 		this.requests++;
-		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once.
-		const policy = { maxRateLimitWaitMs: 0, transientRetries: 1, deadline, onRateLimit };
-		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, 0, policy);
+		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, itemIndex, policy);
 		const page = deadline ? await deadline.timed(request) : await request();
 		this.serverTime = page.serverTime ?? this.serverTime;
 		this.low = page.rateLimit.remaining !== undefined && page.rateLimit.remaining <= reserve;
@@ -160,8 +169,8 @@ async function readByOffsets(
 	}
 }
 
-/** A request failure, or nothing when the poll ran out of requests or time; a bug surfaces. */
-export function faultOf(ctx: IPollFunctions, error: unknown): NodeApiError | undefined {
+/** A request failure, or nothing when the read ran out of requests or time; a bug surfaces. */
+export function faultOf(ctx: AirSignContext, error: unknown): NodeApiError | undefined {
 	if (error instanceof NodeApiError) return error;
 	if (error instanceof Stop) return undefined;
 	throw new NodeOperationError(ctx.getNode(), error as Error, { failure: NODE_DEFECT });
