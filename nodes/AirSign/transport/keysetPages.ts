@@ -93,13 +93,18 @@ export async function readByKeys(
 	const [field, ...next] = fields;
 	// List Sessions names the bounds updatedAfter, createdBefore, …
 	const [after, before] = [`${field.slice(0, -2)}After`, `${field.slice(0, -2)}Before`];
+	// The query's own bounds (Get Many's Created After and Before) hold on every page.
+	const own = (bound: string) => query[bound as keyof SessionsQuery];
+	const timeOr = (iso: string | undefined, absent: number) =>
+		iso === undefined ? absent : Date.parse(iso);
+	const [floor, ceiling] = [timeOr(own(after), -Infinity), timeOr(own(before), Infinity)];
 	let inclusive = false;
 	for (;;) {
 		if (position.group) {
 			const group = {
 				...query,
-				[after]: utcIsoFromMs(position.at! - 1),
-				[before]: utcIsoFromMs(position.at! + 1),
+				[after]: utcIsoFromMs(Math.max(position.at! - 1, floor)),
+				[before]: utcIsoFromMs(Math.min(position.at! + 1, ceiling)),
 			};
 			if (next.length) await readByKeys(reader, group, next, position.group as Position, take);
 			else await readByOffsets(reader, group, position.group as Passes, take);
@@ -110,7 +115,7 @@ export async function readByKeys(
 		const from = at === undefined ? undefined : at + (!past ? -1 : inclusive ? 1 : 0);
 		const page = await reader.page({
 			...query,
-			[after]: from === undefined ? undefined : utcIsoFromMs(from),
+			[after]: from === undefined ? own(after) : utcIsoFromMs(Math.max(from, floor)),
 			sortBy: field,
 			sortOrder: 'asc',
 		});
