@@ -21,7 +21,7 @@ export async function readAllSessions(
 	itemIndex: number,
 	policy: Omit<RetryPolicy, 'deadline'>,
 ): Promise<IDataObject[]> {
-	const reader = new PageReader(ctx, { ...policy, itemIndex });
+	const reader = new PageReader(ctx, { ...policy, itemIndex }, true);
 	const sessions = new Map<unknown, IDataObject>();
 	let start = -Infinity;
 	// A later answer holds a session's newer state.

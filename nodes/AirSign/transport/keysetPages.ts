@@ -39,6 +39,11 @@ export class PageReader {
 	constructor(
 		private readonly ctx: AirSignContext,
 		private readonly options: ReaderOptions,
+		/**
+		 * A full page that says `hasMore: false` ends the read (Get Many: nothing follows it). The
+		 * trigger reads on: its cursor would pass whatever a wrong `hasMore` hid.
+		 */
+		readonly fullPageMayEnd = false,
 	) {}
 
 	async page(query: SessionsQuery, offset = 0, limit = MAX_PAGE_SIZE): Promise<SessionsPage> {
@@ -125,8 +130,8 @@ export async function readByKeys(
 		);
 		const moved = newest > (at ?? Number.NEGATIVE_INFINITY);
 		if (moved) Object.assign(position, { at: newest, past: false });
-		// A full page is never the end, whatever hasMore says: the cursor may go past the last one.
-		if (page.sessions.length < MAX_PAGE_SIZE && !page.pagination.hasMore) return;
+		const full = page.sessions.length === MAX_PAGE_SIZE;
+		if (!page.pagination.hasMore && (!full || reader.fullPageMayEnd)) return;
 		if (page.sessions.length === 0) return;
 		if (moved) continue;
 		// The rows at this instant came back although "after" named it: "after" is inclusive here.

@@ -77,7 +77,7 @@ const sortFields: INodeProperties[] = [
 
 export const description: INodeProperties[] = [
 	{
-		displayName: `${listSessionsLimitText()}. Return All costs one request under ${MAX_PAGE_SIZE} sessions; from ${MAX_PAGE_SIZE}, one per ${MAX_PAGE_SIZE - 1} (each page asks again for the last session read) and two more (the end, and what changed while it read).`,
+		displayName: `${listSessionsLimitText()}. Return All costs one request up to ${MAX_PAGE_SIZE} sessions; over ${MAX_PAGE_SIZE}, one per ${MAX_PAGE_SIZE - 1} (each page asks again for the last session read) and one more (what changed while it read).`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',
