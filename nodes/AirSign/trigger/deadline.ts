@@ -1,5 +1,8 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
+/** A poll never waits for the budget (the next poll comes anyway) and retries a fault once. */
+export const POLL_RETRIES = { maxRateLimitWaitMs: 0, transientRetries: 1 };
+
 /** The least time a request is started with: a page answers well within it. */
 export const MIN_REQUEST_WINDOW_MS = 2_000;
 

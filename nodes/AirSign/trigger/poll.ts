@@ -6,10 +6,10 @@ import { failer } from '../errors/nodeError';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
 import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
-import { PollDeadline } from './deadline';
+import type { Position } from '../transport/keysetPages';
+import { PageReader, faultOf, readByKeys } from '../transport/keysetPages';
+import { POLL_RETRIES, PollDeadline } from './deadline';
 import { eventsOf, readEventSettings } from './events';
-import type { Position } from './pager';
-import { PageReader, faultOf, readByKeys } from './pager';
 import type { Settings } from './start';
 import { readPicture, start } from './start';
 import { pollUnlessAlreadyPolling } from './pollsInFlight';
@@ -88,6 +88,7 @@ async function poll(
 
 	let budget = saved?.budget;
 	const reader = new PageReader(ctx, {
+		...POLL_RETRIES,
 		maxRequests: saved ? MAX_REQUESTS_PER_POLL : LIST_SESSIONS_HOURLY_BUDGET,
 		reserve: settings.reserve,
 		deadline,

@@ -1,11 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { RECIPIENT_SIGNED_STATUSES } from '../helpers/constants';
+import { PageReader } from '../transport/keysetPages';
 import type { SessionsQuery } from '../transport/sessionPages';
 import type { TriggerEvent } from './eventOptions';
 import type { EventSettings } from './events';
+import { POLL_RETRIES } from './deadline';
 import { statusOf } from './events';
-import { PageReader } from './pager';
 
 /** What Fetch Test Event reads for an event: the newest session that shows it. */
 const SAMPLE_QUERIES: Record<TriggerEvent, SessionsQuery> = {
@@ -29,8 +30,7 @@ export async function fetchSample(
 	settings: EventSettings,
 ): Promise<IDataObject[]> {
 	// A user's click: it does not keep the reserve, and nothing of the budget is remembered.
-	const limits = { maxRequests: settings.events.length, reserve: -1, onRateLimit: () => {} };
-	const reader = new PageReader(ctx, limits);
+	const reader = new PageReader(ctx, { ...POLL_RETRIES, maxRequests: settings.events.length });
 	const samples: IDataObject[] = [];
 	for (const event of settings.events) {
 		const sample = await sampleOf(reader, filters, settings, event);

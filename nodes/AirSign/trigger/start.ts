@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { utcIsoFromMs } from '../helpers/dates';
+import type { PageReader } from '../transport/keysetPages';
+import { faultOf, readByKeys } from '../transport/keysetPages';
 import type { SessionsQuery } from '../transport/sessionPages';
 import { IN_FLIGHT_STATUSES, knownStateOf } from './events';
 import type { EventSettings } from './events';
-import type { PageReader } from './pager';
-import { faultOf, readByKeys } from './pager';
 import type { TriggerState } from './state';
 
 export interface Settings {

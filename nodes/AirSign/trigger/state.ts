@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { utcTimeOfDay } from '../helpers/dates';
 import type { RateLimitState } from '../transport/answerHeaders';
-import type { Position } from './pager';
+import type { Position } from '../transport/keysetPages';
 
 /** The last state of a session the trigger processed: what its next state is compared with. */
 export interface KnownState {

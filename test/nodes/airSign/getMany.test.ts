@@ -12,8 +12,10 @@ const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/
 
 describe('Get Many: paging', () => {
 	for (const count of [0, 1, 99, 100, 101, 250]) {
-		const pages = Math.max(1, Math.ceil(count / 100));
-		// Over one page, one request more: what changed while the pages were read.
+		// By creation time and by keys (docs/operations.md#session--get-many): a page of 100, then
+		// pages from the last instant read (the session there comes again), until one says no more
+		// follow; over one page, what changed while the pages were read.
+		const pages = count <= 100 ? 1 : 1 + Math.ceil((count - 100) / 99);
 		const catchUp = pages > 1 ? 1 : 0;
 		it(`Return All over ${count} sessions: ${pages + catchUp} request(s) of limit=100`, async () => {
 			const seeded = seedSessions(ctx.sandbox, count);
@@ -26,9 +28,17 @@ describe('Get Many: paging', () => {
 			expect(
 				result.items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 })),
 			).toBe(true);
-			expect(listed().map((r) => [r.query.limit, r.query.offset, r.status])).toEqual(
-				Array.from({ length: pages + catchUp }, (_, i) => ['100', String((i % pages) * 100), 200]),
-			);
+			const from = (k: number) => new Date(Date.parse(seeded[99 * k].createdAt) - 1).toISOString();
+			expect(
+				listed().map((r) => [r.query.limit, r.query.offset, r.query.createdAfter, r.status]),
+			).toEqual([
+				...Array.from({ length: pages }, (_, k) => ['100', '0', k ? from(k) : undefined, 200]),
+				...Array.from({ length: catchUp }, () => ['100', '0', undefined, 200]),
+			]);
+			expect(listed().map((r) => r.query.updatedAfter !== undefined)).toEqual([
+				...Array.from({ length: pages }, () => false),
+				...Array.from({ length: catchUp }, () => true),
+			]);
 		});
 	}
 

@@ -123,16 +123,26 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		expect(requestsTo('/api/v1/Sessions')).toHaveLength(4);
 	});
 
-	it("the catch-up carries the filters, from the first answer less 2 s on AirSign's clock", async () => {
-		seed();
+	it("pages by creation time from the newest read, 1 ms early; the catch-up carries the filters, from the first answer less 2 s on AirSign's clock", async () => {
+		const matching = seed().filter(
+			(s) => s.status === 'completed' && s.createdAt > at(BASE + 5000),
+		);
 		const start = ctx.sandbox.clock.now();
 		const filters = { status: ['completed'], createdAfter: at(BASE + 5000) };
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true, filters }));
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(162);
 		const queries = requestsTo('/api/v1/Sessions').map((r) => r.query);
+		// The second page from the first page's newest (its 100th session), 1 ms early.
+		const second = at(Date.parse(matching[99].createdAt) - 1);
 		expect(queries.map((q) => [q.offset, q.sortBy, q.sortOrder, q.status, q.createdAfter])).toEqual(
-			['0', '100', '0'].map((offset) => [offset, 'createdAt', 'asc', 'completed', at(BASE + 5000)]),
+			[at(BASE + 5000), second, at(BASE + 5000)].map((after) => [
+				'0',
+				'createdAt',
+				'asc',
+				'completed',
+				after,
+			]),
 		);
 		expect(queries.map((q) => q.updatedAfter)).toEqual([undefined, undefined, at(start - 2000)]);
 	});
@@ -148,6 +158,79 @@ describe('Session → Get Many, Return All while sessions are updated and create
 				{ limit: '50', offset: '100', ...sort },
 			]);
 		}
+	});
+});
+
+describe('Session → Get Many, Return All by keys: sessions that stop matching, sessions created at one instant', () => {
+	/** 250 pending sessions (one signer each), one second apart. */
+	const seedPending = () =>
+		Array.from({ length: N }, (_, i) =>
+			ctx.sandbox.createSession({
+				name: `Pending ${String(i).padStart(3, '0')}`,
+				status: 'pending',
+				createdAt: at(BASE + i * 1000),
+				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
+			}),
+		);
+
+	it('Status Pending while signers start sessions on pages already read: every session pending throughout, once', async () => {
+		const ids = seedPending().map((s) => s.sessionId);
+		// Before the 2nd and 3rd requests, 10 sessions of the page just read become inProgress.
+		const started = new Set<string>();
+		let request = 0;
+		ctx.sandbox.onRequest(({ path }) => {
+			if (path !== '/api/v1/Sessions' || ++request < 2 || request > 3) return;
+			for (let j = 0; j < 10; j++) {
+				ctx.sandbox.clock.advance(1000);
+				const id = ids[(request - 2) * 100 + j * 7];
+				ctx.sandbox.signRecipient(id);
+				started.add(id);
+			}
+		});
+		const result = await runAirSign(
+			ctx,
+			getManyParams({ returnAll: true, filters: { status: ['pending'] } }),
+		);
+		expect(result.error).toBeUndefined();
+		const out = result.items.map((i) => String(i.json.sessionId));
+		expect(new Set(out).size).toBe(out.length);
+		const pendingThroughout = ids.filter((id) => !started.has(id));
+		expect(out.filter((id) => !started.has(id)).sort()).toEqual(pendingThroughout.sort());
+		expect(requestsTo('/api/v1/Sessions').length).toBeLessThanOrEqual(Math.ceil(N / 100) + 1);
+	});
+
+	it('equal createdAt across a page boundary, in another order on each request: every session once', async () => {
+		ctx.sandbox.config.tieOrder = 'random';
+		// Sessions 90 to 109 were created at the same instant, across the first page's end.
+		const ids = Array.from({ length: N }, (_, i) =>
+			ctx.sandbox.createSession({
+				name: `Session ${String(i).padStart(3, '0')}`,
+				status: 'completed',
+				createdAt: at(BASE + (i >= 90 && i < 110 ? 90 : i) * 1000),
+			}),
+		).map((s) => s.sessionId);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		const out = result.items.map((i) => String(i.json.sessionId));
+		expect(out.length).toBe(N);
+		expect([...out].sort()).toEqual([...ids].sort());
+	});
+
+	it('more than a page created at one instant, in another order on each request: every session once', async () => {
+		ctx.sandbox.config.tieOrder = 'random';
+		// Sessions 50 to 199 were created at the same instant.
+		const ids = Array.from({ length: N }, (_, i) =>
+			ctx.sandbox.createSession({
+				name: `Session ${String(i).padStart(3, '0')}`,
+				status: 'completed',
+				createdAt: at(BASE + (i >= 50 && i < 200 ? 50 : i) * 1000),
+			}),
+		).map((s) => s.sessionId);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		expect(result.error).toBeUndefined();
+		const out = result.items.map((i) => String(i.json.sessionId));
+		expect(out.length).toBe(N);
+		expect([...out].sort()).toEqual([...ids].sort());
 	});
 });
 

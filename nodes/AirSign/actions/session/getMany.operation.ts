@@ -25,7 +25,8 @@ import { readSessionMatch } from '../../helpers/sessionMatch';
 import { assertOneOf } from '../../helpers/validation';
 import { readByOffset } from '../../transport/offsetPages';
 import type { SessionsQuery } from '../../transport/sessionPages';
-import { readAllSessions, sessionPages } from '../../transport/sessionPages';
+import { readAllSessions } from '../../transport/allSessions';
+import { sessionPages } from '../../transport/sessionPages';
 import type { ShapeName } from '../shapes';
 
 const DATE_FILTERS = {
@@ -76,7 +77,7 @@ const sortFields: INodeProperties[] = [
 
 export const description: INodeProperties[] = [
 	{
-		displayName: `${listSessionsLimitText()}. Return All costs one request per ${MAX_PAGE_SIZE} sessions, and one more over ${MAX_PAGE_SIZE} (for what changed while it read).`,
+		displayName: `${listSessionsLimitText()}. Return All costs one request up to ${MAX_PAGE_SIZE} sessions; over ${MAX_PAGE_SIZE}, one per ${MAX_PAGE_SIZE - 1} (each page asks again for the last session read) and one more (what changed while it read).`,
 		name: 'rateLimitNotice',
 		type: 'notice',
 		default: '',

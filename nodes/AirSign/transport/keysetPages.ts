@@ -1,20 +1,35 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { NODE_DEFECT } from '../errors/causes';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
 import { utcIsoFromMs } from '../helpers/dates';
-import type { RateLimitState } from '../transport/answerHeaders';
-import type { SessionsPage, SessionsQuery } from '../transport/sessionPages';
-import { fetchSessionsPage } from '../transport/sessionPages';
-import { readByOffset } from '../transport/offsetPages';
-import type { PollDeadline } from './deadline';
+import { readByOffset } from './offsetPages';
+import type { AirSignContext } from './request';
+import type { RetryPolicy, SessionsPage, SessionsQuery } from './sessionPages';
+import { fetchSessionsPage } from './sessionPages';
 
-/** No further request may start in this poll: the paging stops as if the list ended here. */
+/** No further request may start in this read: the paging stops as if the list ended here. */
 export class Stop extends Error {}
 
-/** One poll's List Sessions pages: a request cap, AirSign's reserve and n8n's time budget. */
+/** The trigger's poll deadline: a request starts only if allowed, and is timed. */
+export interface ReadDeadline {
+	endsAt: number;
+	allowsRequest(at?: number): boolean;
+	timed<T>(request: () => Promise<T>): Promise<T>;
+}
+
+/** How a reader asks (its item, its retries) and what it may spend; no cap when none is given. */
+export interface ReaderOptions extends Omit<RetryPolicy, 'deadline'> {
+	itemIndex?: number;
+	maxRequests?: number;
+	/** Stop once AirSign's answer leaves no more than this of the budget. */
+	reserve?: number;
+	deadline?: ReadDeadline;
+}
+
+/** One read's List Sessions pages: the trigger's poll, or Get Many's Return All. */
 export class PageReader {
 	requests = 0;
 	serverTime?: number;
@@ -22,23 +37,22 @@ export class PageReader {
 	private low = false;
 
 	constructor(
-		private readonly ctx: IPollFunctions,
-		private readonly limits: {
-			maxRequests: number;
-			reserve: number;
-			deadline?: PollDeadline;
-			onRateLimit: (rateLimit: RateLimitState) => void;
-		},
+		private readonly ctx: AirSignContext,
+		private readonly options: ReaderOptions,
+		/**
+		 * A full page that says `hasMore: false` ends the read (Get Many: nothing follows it). The
+		 * trigger reads on: its cursor would pass whatever a wrong `hasMore` hid.
+		 */
+		readonly fullPageMayEnd = false,
 	) {}
 
 	async page(query: SessionsQuery, offset = 0, limit = MAX_PAGE_SIZE): Promise<SessionsPage> {
-		const { deadline, maxRequests, reserve, onRateLimit } = this.limits;
+		const { itemIndex = 0, maxRequests = Infinity, reserve = -1, ...policy } = this.options;
+		const { deadline } = policy;
 		if (this.low || this.requests >= maxRequests || deadline?.allowsRequest() === false)
 			throw new Stop();
 		this.requests++;
-		// A poll never waits for the budget (the next poll comes anyway) and retries a fault once.
-		const policy = { maxRateLimitWaitMs: 0, transientRetries: 1, deadline, onRateLimit };
-		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, 0, policy);
+		const request = () => fetchSessionsPage(this.ctx, query, { limit, offset }, itemIndex, policy);
 		const page = deadline ? await deadline.timed(request) : await request();
 		this.serverTime = page.serverTime ?? this.serverTime;
 		this.low = page.rateLimit.remaining !== undefined && page.rateLimit.remaining <= reserve;
@@ -84,13 +98,18 @@ export async function readByKeys(
 	const [field, ...next] = fields;
 	// List Sessions names the bounds updatedAfter, createdBefore, …
 	const [after, before] = [`${field.slice(0, -2)}After`, `${field.slice(0, -2)}Before`];
+	// The query's own bounds (Get Many's Created After and Before) hold on every page.
+	const own = (bound: string) => query[bound as keyof SessionsQuery];
+	const timeOr = (iso: string | undefined, absent: number) =>
+		iso === undefined ? absent : Date.parse(iso);
+	const [floor, ceiling] = [timeOr(own(after), -Infinity), timeOr(own(before), Infinity)];
 	let inclusive = false;
 	for (;;) {
 		if (position.group) {
 			const group = {
 				...query,
-				[after]: utcIsoFromMs(position.at! - 1),
-				[before]: utcIsoFromMs(position.at! + 1),
+				[after]: utcIsoFromMs(Math.max(position.at! - 1, floor)),
+				[before]: utcIsoFromMs(Math.min(position.at! + 1, ceiling)),
 			};
 			if (next.length) await readByKeys(reader, group, next, position.group as Position, take);
 			else await readByOffsets(reader, group, position.group as Passes, take);
@@ -101,7 +120,7 @@ export async function readByKeys(
 		const from = at === undefined ? undefined : at + (!past ? -1 : inclusive ? 1 : 0);
 		const page = await reader.page({
 			...query,
-			[after]: from === undefined ? undefined : utcIsoFromMs(from),
+			[after]: from === undefined ? own(after) : utcIsoFromMs(Math.max(from, floor)),
 			sortBy: field,
 			sortOrder: 'asc',
 		});
@@ -111,8 +130,8 @@ export async function readByKeys(
 		);
 		const moved = newest > (at ?? Number.NEGATIVE_INFINITY);
 		if (moved) Object.assign(position, { at: newest, past: false });
-		// A full page is never the end, whatever hasMore says: the cursor may go past the last one.
-		if (page.sessions.length < MAX_PAGE_SIZE && !page.pagination.hasMore) return;
+		const full = page.sessions.length === MAX_PAGE_SIZE;
+		if (!page.pagination.hasMore && (!full || reader.fullPageMayEnd)) return;
 		if (page.sessions.length === 0) return;
 		if (moved) continue;
 		// The rows at this instant came back although "after" named it: "after" is inclusive here.
@@ -160,8 +179,8 @@ async function readByOffsets(
 	}
 }
 
-/** A request failure, or nothing when the poll ran out of requests or time; a bug surfaces. */
-export function faultOf(ctx: IPollFunctions, error: unknown): NodeApiError | undefined {
+/** A request failure, or nothing when the read ran out of requests or time; a bug surfaces. */
+export function faultOf(ctx: AirSignContext, error: unknown): NodeApiError | undefined {
 	if (error instanceof NodeApiError) return error;
 	if (error instanceof Stop) return undefined;
 	throw new NodeOperationError(ctx.getNode(), error as Error, { failure: NODE_DEFECT });
