@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import { FIRST_WAVE } from '../helpers/constants';
 import type { RateLimitState } from './answerHeaders';
 import type { AirSignContext } from './request';
 
@@ -9,18 +10,22 @@ export class NotRun extends Error {}
 /**
  * The requests of one execution, several items at once (the router opens it). AirSign's budgets
  * are per hour, so how many are in flight changes how fast they go, never how many are spent:
- * - one request alone until an answer says how many are left;
- * - never more in flight than the last answer said are left, less those sent since;
- * - none while it says none are left: they wait for its reset, within Max Wait on Rate Limit;
+ * - while AirSign states no budget, at most a wave: FIRST_WAVE at the start, one more for each
+ *   answer that succeeds (so it doubles every round trip, as TCP's slow start does), halved by
+ *   a 429;
+ * - once it states one, never more in flight than the last answer said are left, less those sent
+ *   since; none while it says none are left: they wait for its reset, within Max Wait on Rate Limit;
  * - after a 429 all of them wait out its Retry-After together.
- * After any such wait, one request alone hears AirSign again.
+ * After such a wait a new window begins, holding at most the Limit AirSign stated.
  */
 export class RequestPool {
 	private inFlight = 0;
-	/** Requests left by AirSign's word, less those sent since; undefined until it speaks. */
+	/** The most requests in flight while AirSign states no budget. */
+	private wave = FIRST_WAVE;
+	/** Requests left by AirSign's word, less those sent since; undefined while it states none. */
 	private left: number | undefined;
-	/** The window `left` belongs to: its reset as AirSign stated it, and on this machine's clock. */
-	private window: { resetAt?: number; endsAt?: number } = {};
+	/** The window `left` belongs to: its size and reset as AirSign stated them, its end on this machine's clock. */
+	private window: { limit?: number; resetAt?: number; endsAt?: number } = {};
 	private pause: { endsAt: number; over: Promise<void> } | undefined;
 	/** How many pauses have begun: a request sent before the last one began waits no more. */
 	private pauses = 0;
@@ -56,10 +61,11 @@ export class RequestPool {
 					this.pauseFor(waitMs);
 					continue;
 				}
-				// Reset already, or too far away to wait: AirSign's answer to one request tells.
-				this.left = undefined;
+				// Reset already: a new window. Too far away to wait: one request, whose 429 says when.
+				this.left = waitMs > 0 ? 1 : this.window.limit;
 			}
-			if (this.inFlight === 0 || (this.left ?? 0) > 0) break;
+			const free = this.left ?? this.wave - this.inFlight;
+			if (free > 0) break;
 			await new Promise<void>((resolve) => this.waiters.push(resolve));
 		}
 		this.inFlight++;
@@ -74,16 +80,18 @@ export class RequestPool {
 	 */
 	answered(rateLimit: RateLimitState | undefined, succeeded: boolean): void {
 		this.inFlight--;
-		const { remaining, resetAt, msUntilReset } = rateLimit ?? {};
+		if (succeeded) this.wave++;
+		const { limit, remaining, resetAt, msUntilReset } = rateLimit ?? {};
 		if (remaining !== undefined) {
 			// The others in flight may not be counted in it yet: assume they are not.
 			const left = remaining - this.inFlight;
 			const sameWindow = this.left !== undefined && resetAt === this.window.resetAt;
 			this.left = sameWindow ? Math.min(this.left!, left) : left;
 			const endsAt = msUntilReset === undefined ? undefined : Date.now() + msUntilReset;
-			this.window = { resetAt, endsAt };
-		} else if (rateLimit !== undefined && this.left === undefined) {
-			this.left = Number.POSITIVE_INFINITY;
+			this.window = { limit, resetAt, endsAt };
+		} else if (rateLimit !== undefined) {
+			// An answer without a budget: whatever a 429 stated before, AirSign states none now.
+			this.left = undefined;
 		}
 		if (succeeded) this.wake();
 	}
@@ -93,19 +101,28 @@ export class RequestPool {
 	}
 
 	/**
-	 * No request starts for `ms` (a 429's Retry-After, or a spent budget's reset). A 429 to a
-	 * request sent before the last pause began (`sentAfterPauses` is older) is covered by it.
+	 * A 429 (AirSign did not process the request): every request waits `ms`, and the wave halves.
+	 * A 429 to a request sent before the last pause began (`sentAfterPauses` is older) is covered
+	 * by it.
 	 */
-	pauseFor(ms: number, sentAfterPauses = this.pauses): void {
+	rateLimited(ms: number, sentAfterPauses: number): void {
+		if (sentAfterPauses < this.pauses) return;
+		this.wave = Math.max(1, Math.ceil(this.wave / 2));
+		this.pauseFor(ms);
+	}
+
+	/** No request starts for `ms` (a 429's Retry-After, or a spent budget's reset). */
+	private pauseFor(ms: number): void {
 		const endsAt = Date.now() + ms;
-		if (sentAfterPauses < this.pauses || (this.pause && this.pause.endsAt >= endsAt)) return;
+		if (this.pause && this.pause.endsAt >= endsAt) return;
 		this.pauses++;
 		const pause = {
 			endsAt,
 			over: sleep(ms).then(() => {
 				if (this.pause !== pause) return;
 				this.pause = undefined;
-				this.left = undefined;
+				const { limit } = this.window;
+				this.left = limit === undefined ? undefined : limit - this.inFlight;
 				this.wake();
 			}),
 		};
