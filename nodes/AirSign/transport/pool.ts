@@ -10,11 +10,11 @@ export class NotRun extends Error {}
 /**
  * The requests of one execution, several items at once (the router opens it). AirSign's budgets
  * are per hour, so how many are in flight changes how fast they go, never how many are spent:
- * - while AirSign states no budget, at most a wave: FIRST_WAVE at the start, one more for each
- *   answer that succeeds (so it doubles every round trip, as TCP's slow start does), halved by
- *   a 429;
- * - once it states one, never more in flight than the last answer said are left, less those sent
+ * - before any answer, a first wave of FIRST_WAVE;
+ * - once an answer states a budget, never more in flight than it said are left, less those sent
  *   since; none while it says none are left: they wait for its reset, within Max Wait on Rate Limit;
+ * - an answer that states none leaves only Items at Once; after a 429 though (a limit AirSign
+ *   does not state), half of those in flight, one more per good answer, as TCP does after a loss;
  * - after a 429 all of them wait out its Retry-After together.
  * After such a wait a new window begins, holding at most the Limit AirSign stated.
  */
@@ -22,6 +22,8 @@ export class RequestPool {
 	private inFlight = 0;
 	/** The most requests in flight while AirSign states no budget. */
 	private wave = FIRST_WAVE;
+	/** AirSign has answered 429 in this execution: the wave grows back one request at a time. */
+	private refused = false;
 	/** Requests left by AirSign's word, less those sent since; undefined while it states none. */
 	private left: number | undefined;
 	/** The window `left` belongs to: its size and reset as AirSign stated them, its end on this machine's clock. */
@@ -80,7 +82,7 @@ export class RequestPool {
 	 */
 	answered(rateLimit: RateLimitState | undefined, succeeded: boolean): void {
 		this.inFlight--;
-		if (succeeded) this.wave++;
+		if (succeeded) this.wave = this.refused ? this.wave + 1 : Number.POSITIVE_INFINITY;
 		const { limit, remaining, resetAt, msUntilReset } = rateLimit ?? {};
 		if (remaining !== undefined) {
 			// The others in flight may not be counted in it yet: assume they are not.
@@ -93,21 +95,22 @@ export class RequestPool {
 			// An answer without a budget: whatever a 429 stated before, AirSign states none now.
 			this.left = undefined;
 		}
-		if (succeeded) this.wake();
+		if (succeeded) this.wakeTurns();
 	}
 
 	itemEnded(): void {
-		this.wake();
+		this.wakeTurns();
 	}
 
 	/**
-	 * A 429 (AirSign did not process the request): every request waits `ms`, and the wave halves.
-	 * A 429 to a request sent before the last pause began (`sentAfterPauses` is older) is covered
-	 * by it.
+	 * A 429 (AirSign did not process the request): every request waits `ms`, and the wave is half
+	 * of those in flight. A 429 to a request sent before the last pause began (`sentAfterPauses`
+	 * is older) is covered by it.
 	 */
 	rateLimited(ms: number, sentAfterPauses: number): void {
 		if (sentAfterPauses < this.pauses) return;
-		this.wave = Math.max(1, Math.ceil(this.wave / 2));
+		this.refused = true;
+		this.wave = Math.max(1, Math.ceil(Math.min(this.wave, this.inFlight + 1) / 2));
 		this.pauseFor(ms);
 	}
 
@@ -129,10 +132,14 @@ export class RequestPool {
 		this.pause = pause;
 	}
 
-	private wake(): void {
-		const waiters = this.waiters;
-		this.waiters = [];
-		for (const wake of waiters) wake();
+	/** As many waiting turns as may start now, at least one (to wait for a reset, or to probe). */
+	private wakeTurns(): void {
+		this.wake(Math.max(1, this.left ?? this.wave - this.inFlight));
+	}
+
+	/** Wakes the first `count` waiting turns: waking all of them on every answer would cost O(n²). */
+	private wake(count = Number.POSITIVE_INFINITY): void {
+		for (const wake of this.waiters.splice(0, count)) wake();
 	}
 }
 

@@ -267,12 +267,24 @@ describe('RequestPool', () => {
 		expect(await turnsNow(pool, 1, 600)).toBe(0);
 	});
 
-	it("answers that state no budget let the wave grow by one each, as TCP's slow start does (it doubles every round trip)", async () => {
-		const pool = new RequestPool(1000);
-		expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
-		for (let i = 0; i < 10; i++) pool.answered({}, true);
-		// 90 in flight, a wave of FIRST_WAVE + 10: 20 more.
-		expect(await turnsNow(pool, 30, 200)).toBe(20);
+	it('an answer that states no budget leaves only Items at Once; after a 429, half of those in flight, then one more per good answer (as TCP after a loss)', async () => {
+		const sleeps = recordSleeps();
+		try {
+			const pool = new RequestPool(1000);
+			expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
+			pool.answered({}, true);
+			expect(await turnsNow(pool, 300, 1000)).toBe(300);
+			// 399 in flight, one of them refused: the wave is 200, and every turn waits 1 s.
+			pool.answered({}, false);
+			pool.rateLimited(1000, 0);
+			expect(sleeps.requested).toEqual([1000]);
+			for (let i = 0; i < 300; i++) pool.answered({}, true);
+			// 98 in flight, a wave of 200 + 300: 402 may start once the pause is over.
+			await pool.turn(2000, 0);
+			expect(await turnsNow(pool, 1000, 3000)).toBe(401);
+		} finally {
+			sleeps.restore();
+		}
 	});
 
 	it('a failed answer opens no turn until its item has ended', async () => {
