@@ -64,7 +64,8 @@ export class RequestPool {
 					continue;
 				}
 				// Reset already: a new window. Too far away to wait: one request, whose 429 says when.
-				this.left = waitMs > 0 ? 1 : this.window.limit;
+				if (waitMs > 0) this.left = 1;
+				else this.newWindow();
 			}
 			const free = this.left ?? this.wave - this.inFlight;
 			if (free > 0) break;
@@ -124,12 +125,17 @@ export class RequestPool {
 			over: sleep(ms).then(() => {
 				if (this.pause !== pause) return;
 				this.pause = undefined;
-				const { limit } = this.window;
-				this.left = limit === undefined ? undefined : limit - this.inFlight;
+				this.newWindow();
 				this.wake();
 			}),
 		};
 		this.pause = pause;
+	}
+
+	/** After a wait: at most the Limit AirSign stated, less those still out, and one to hear it again. */
+	private newWindow(): void {
+		const { limit } = this.window;
+		this.left = limit === undefined ? undefined : Math.max(1, limit - this.inFlight);
 	}
 
 	/** As many waiting turns as may start now, at least one (to wait for a reset, or to probe). */

@@ -287,6 +287,13 @@ describe('RequestPool', () => {
 		}
 	});
 
+	it('after a reset, a window AirSign states with a Limit of 0 still lets one request hear it again (none waits for ever)', async () => {
+		const pool = new RequestPool(1000);
+		await pool.turn(0, 0);
+		pool.answered({ limit: 0, remaining: 0, resetAt: 1_000, msUntilReset: 0 }, true);
+		expect(await turnsNow(pool, 2, 1)).toBe(1);
+	});
+
 	it('a failed answer opens no turn until its item has ended', async () => {
 		const pool = new RequestPool(1000);
 		expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
