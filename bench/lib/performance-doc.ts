@@ -81,9 +81,9 @@ export function renderPerformanceDoc(results: Results): string {
 	return `# Performance
 
 How fast the AirSign node runs many items and big files, measured on ${results.date.slice(0, 10)} with
-\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians). Every figure below
+\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians)${results.command.includes('--only') ? '; the sections it leaves out as their last run measured them' : ''}. Every figure below
 is read from \`bench/results.json\`, which that command writes; \`bench/RESULTS.md\` has the full
-tables with their spread. Another machine gives other numbers, the ratios hold.
+tables with their spread${results.command.includes('--only') ? ' (of the last full run: a run of some sections does not write it)' : ''}. Another machine gives other numbers, the ratios hold.
 
 ## Many items: "Items at Once"
 
@@ -103,14 +103,15 @@ set anything; unset, only AirSign's budget holds the node back:
   more after each answer that succeeds (as TCP does after a loss).
 
 **Items at Once** (in Options) is the most items that may run at once, a ceiling you set: 1 runs
-the items strictly one after another. Unset it is ${MAX_ITEMS_AT_ONCE}, also the most you can set: a bound on the
+the items strictly one after another. Unset it is ${MAX_ITEMS_AT_ONCE.toLocaleString('en-US')}, also the most you can set: a bound on the
 connections one run holds open, not a pace. (Until issue 50 the node sent one request alone first,
 then ran at most 100 items at once, however much AirSign allowed.)
 
 Why a first wave of ${FIRST_WAVE}: far from AirSign (250 ms a round trip), n8n sends about that many
-requests before the first answer comes back, so a smaller wave would cost every run of more items a
-whole round trip; a larger one would send more before AirSign has said anything. Its price, under a
-burst limit smaller than the wave (below): the requests over it are refused once (429: AirSign
+requests before the first answer comes back (its own work is 2–3 ms a request on the machine named
+above), so a smaller wave would cost every run of more items a whole round trip; a larger one
+would send more before AirSign has said anything. Its price, under a burst limit smaller than the
+wave (below): the requests over it are refused once (429: AirSign
 neither processes nor counts them), waited out in one pause and sent once more.
 
 ${table(['run', 'defaults, s', `Items at Once ${CAPPED_ITEMS_AT_ONCE}, s`, 'HTTP Request node, s', 'defaults ÷ HTTP Request'], bulkRows)}
@@ -119,7 +120,7 @@ AirSign's budget counts requests per hour, so running items at once spends it no
 stops the network's round trip from adding up item by item (one after another, every item waits a
 whole round trip: 1,000 items at 250 ms take over four minutes). With the defaults, 100 Sends at
 100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of n8n's HTTP Request node, which fires every item at once
-(and fails the items a burst limit refuses, below), and ${value('send/plain/100items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms; 1,000 Sends take ${value('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× and ${value('send/plain/1000items/250ms/nodeDefault/ratio-to-httpRequest', 2)}×.
+(and fails the items a burst limit refuses, below), and ${value('send/plain/100items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms; 1,000 Sends take ${value('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× at 100 ms and ${value('send/plain/1000items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms.
 With that many requests in flight, n8n's own work per request, not the network, is mostly what a
 run waits for.
 
