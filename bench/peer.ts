@@ -25,10 +25,16 @@ import {
 import { fmt, log, ratioOf, summarize, table } from './lib/stats';
 import { runChain } from './lib/workflow';
 import { child, MAX_UPLOAD_BYTES, pdf } from './upload';
-import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../nodes/AirSign/helpers/constants';
 import { record } from './lib/results';
 import type { Case, Contestant, Measured, Results } from './lib/peer-cases';
-import { idlePollCase, listCase, sendCase, SEND_AT_ONCE, uploadCase } from './lib/peer-cases';
+import {
+	CAPPED_ITEMS_AT_ONCE,
+	idlePollCase,
+	listCase,
+	sendCase,
+	SEND_AT_ONCE,
+	uploadCase,
+} from './lib/peer-cases';
 
 export interface PeerSizes {
 	latenciesMs: number[];
@@ -95,7 +101,7 @@ function recordCase(operation: string, size: string, latencyMs: number, results:
 		peer: 'httpRequest',
 		fetch: 'fetch',
 		axios: 'axios',
-		oursAtOnce: `node-x${MAX_ITEMS_AT_ONCE}`,
+		oursAtOnce: `node-x${CAPPED_ITEMS_AT_ONCE}`,
 		fetchAtOnce: `fetch-x${SEND_AT_ONCE}`,
 	};
 	const base = { operation, mode: 'default', size, latencyMs, measure: 'ms', unit: 'ms' };
@@ -285,14 +291,14 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 	}
 
 	parts.push(
-		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}) and at Items at Once ${MAX_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
+		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once unset) and at Items at Once ${CAPPED_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
 			[
 				'latency',
 				'AirSign node, defaults',
 				'raw fetch, one at a time',
-				`AirSign node, Items at Once ${MAX_ITEMS_AT_ONCE}`,
+				`AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`,
 				`raw fetch, ${SEND_AT_ONCE} at once`,
 				'HTTP Request (all at once)',
 				'node defaults / HTTP Request',

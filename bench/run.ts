@@ -48,6 +48,9 @@ const runsArg = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs=
 const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
 const wants = (name: string) => !only || only.includes(name);
 
+/** The machine's 1-minute load average when the bench starts: the figures depend on it. */
+const loadAtStart = os.loadavg()[0];
+
 async function main(): Promise<void> {
 	const started = performance.now();
 	if (!smoke && wants('peer')) {
@@ -110,7 +113,7 @@ function writeResults(seconds: number): void {
 	const results = {
 		date: new Date().toISOString(),
 		command: `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`,
-		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end`,
 		runs,
 		seconds: Math.round(seconds),
 		figures,
@@ -135,7 +138,7 @@ function render(sections: SectionResult[], seconds: number): string {
 		'# Benchmarks',
 		'',
 		`- date: ${new Date().toISOString().slice(0, 10)}`,
-		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}`,
+		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
 		`- reproduce: \`${command}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
 		'- cells: median (min–max) over the runs. Ratios are taken within a run (node and raw side by side, order alternating), then summarised.',
 		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` (Upload: `node:http`) doing the same HTTP calls in the same process against the same in-process sandbox.',

@@ -2,7 +2,8 @@
  * docs/performance.md, written from bench/results.json by `npm run bench` (every figure read by
  * name, none copied by hand). Words for n8n users; the numbers are this machine's.
  */
-import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
+import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
+import { CAPPED_ITEMS_AT_ONCE } from './peer-cases';
 import type { Figure } from './results';
 import { table } from './stats';
 
@@ -32,7 +33,7 @@ export function renderPerformanceDoc(results: Results): string {
 			bulkRows.push([
 				`${items.toLocaleString('en-US')} Sends at ${latency} ms`,
 				seconds(`${base}/nodeDefault/ms`),
-				seconds(`${base}/nodeMax/ms`),
+				seconds(`${base}/nodeCapped/ms`),
 				seconds(`${base}/httpRequest/ms`),
 				value(`${base}/nodeDefault/ratio-to-httpRequest`, 2),
 			]);
@@ -41,7 +42,7 @@ export function renderPerformanceDoc(results: Results): string {
 	const burstRows = (
 		[
 			['nodeDefault', `AirSign node, defaults`],
-			['nodeMax', `AirSign node, Items at Once ${MAX_ITEMS_AT_ONCE}`],
+			['nodeCapped', `AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`],
 			['httpRequest', 'HTTP Request node'],
 		] as const
 	).map(([client, label]) => [
@@ -80,31 +81,48 @@ export function renderPerformanceDoc(results: Results): string {
 	return `# Performance
 
 How fast the AirSign node runs many items and big files, measured on ${results.date.slice(0, 10)} with
-\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians). Every figure below
+\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians)${results.command.includes('--only') ? '; the sections it leaves out as their last run measured them' : ''}. Every figure below
 is read from \`bench/results.json\`, which that command writes; \`bench/RESULTS.md\` has the full
-tables with their spread. Another machine gives other numbers, the ratios hold.
+tables with their spread${results.command.includes('--only') ? ' (of the last full run: a run of some sections does not write it)' : ''}. Another machine gives other numbers, the ratios hold.
 
 ## Many items: "Items at Once"
 
 Operations that make one request per item (Send, Send Invitation, Get, Create, Create From
 Template, Template Get and Create, Upload) run several items at the same time. You do not need to
-set anything: the node sends one request first (its answer tells how much of AirSign's budget is
-left), then runs as many items at once as Items at Once allows, never with more requests in flight
-than AirSign's last answer says are left. When AirSign says none are left, the node sends nothing
-until the reset it states (within **Max Wait on Rate Limit**), and a 429 pauses every item at once.
+set anything; unset, only AirSign's budget holds the node back:
 
-**Items at Once** (in Options) is how many items may run at once: ${DEFAULT_ITEMS_AT_ONCE} by default, at most
-${MAX_ITEMS_AT_ONCE}. Set it to 1 to run the items strictly one after another.
+- it spends no round trip only to learn the budget: the first ${FIRST_WAVE} requests go at once;
+- once an answer states the budget (\`X-RateLimit-Remaining\`), it never has more requests in
+  flight than that answer says are left, less those sent since, and sends none while it says none
+  are left: it waits for the reset AirSign states (within **Max Wait on Rate Limit**);
+- an answer that states no budget (Send and Upload have none documented) leaves only Items at
+  Once;
+- a 429 pauses every item at once for its \`Retry-After\`; after the pause a new window holds at
+  most the \`X-RateLimit-Limit\` AirSign stated. Where AirSign states no budget, a 429 is a limit it
+  does not announce: from then on the node keeps half as many requests in flight as it had, one
+  more after each answer that succeeds (as TCP does after a loss).
 
-${table(['run', `defaults (Items at Once ${DEFAULT_ITEMS_AT_ONCE}), s`, `Items at Once ${MAX_ITEMS_AT_ONCE}, s`, 'HTTP Request node, s', 'defaults ÷ HTTP Request'], bulkRows)}
+**Items at Once** (in Options) is the most items that may run at once, a ceiling you set: 1 runs
+the items strictly one after another. Unset it is ${MAX_ITEMS_AT_ONCE.toLocaleString('en-US')}, also the most you can set: a bound on the
+connections one run holds open, not a pace. (Until issue 50 the node sent one request alone first,
+then ran at most 100 items at once, however much AirSign allowed.)
+
+Why a first wave of ${FIRST_WAVE}: far from AirSign (250 ms a round trip), n8n sends about that many
+requests before the first answer comes back (its own work is 2–3 ms a request on the machine named
+above), so a smaller wave would cost every run of more items a whole round trip; a larger one
+would send more before AirSign has said anything. Its price, under a burst limit smaller than the
+wave (below): the requests over it are refused once (429: AirSign
+neither processes nor counts them), waited out in one pause and sent once more.
+
+${table(['run', 'defaults, s', `Items at Once ${CAPPED_ITEMS_AT_ONCE}, s`, 'HTTP Request node, s', 'defaults ÷ HTTP Request'], bulkRows)}
 
 AirSign's budget counts requests per hour, so running items at once spends it no faster; it only
 stops the network's round trip from adding up item by item (one after another, every item waits a
-whole round trip: 1,000 items at 250 ms take over four minutes). With the default, 100 Sends at
+whole round trip: 1,000 items at 250 ms take over four minutes). With the defaults, 100 Sends at
 100 ms take ${value('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of n8n's HTTP Request node, which fires every item at once
-(and fails the items a burst limit refuses, below); 1,000 Sends take ${value('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}×. The most you can set
-asks n8n to hold that many requests open at once; past the default, n8n's own work per request,
-not the network, is mostly what a run waits for.
+(and fails the items a burst limit refuses, below), and ${value('send/plain/100items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms; 1,000 Sends take ${value('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× at 100 ms and ${value('send/plain/1000items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms.
+With that many requests in flight, n8n's own work per request, not the network, is mostly what a
+run waits for.
 
 Whatever the setting:
 
@@ -128,9 +146,12 @@ answers the rest 429 with \`Retry-After\`; 100 Sends at 100 ms:
 
 ${table(['client', 'items sent', 'items failed', 'requests', 's'], burstRows)}
 
-The node reads what is left from each answer and waits for the window's reset instead of sending
-into it. A service that refused bursts without saying so in its headers would cost the node one
-429 per request in flight when the window ran out, each waited out and sent again.
+The node's first wave goes before AirSign has said anything: the window takes 20 of it and
+refuses the rest once (the requests column counts those 429s); after one pause they are sent
+again. From then on the node reads what is left from each answer and waits for the window's reset
+instead of sending into it: no request goes into a window AirSign has stated empty. A service that
+refused bursts without saying so in its headers would cost the node one 429 per request over the
+window, each waited out and sent again, and each 429 halves the requests it keeps in flight.
 
 The HTTP Request node sends every item at once and does not wait for \`Retry-After\`: the items
 refused fail, and the workflow stops unless "On Error" is set.
@@ -179,7 +200,7 @@ export function renderReadmePerformance(results: Results): string {
 		README_PERFORMANCE_START,
 		`Measured on ${results.date.slice(0, 10)} with \`${results.command}\` (medians; ${results.machine}):`,
 		'',
-		`- 100 Sends at 100 ms of latency, with the node's defaults: ${median('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× the time of n8n's HTTP Request node, which fires every item at once.`,
+		`- Sends with the node's defaults, against n8n's HTTP Request node, which fires every item at once: 100 Sends ${median('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× its time at 100 ms of latency and ${median('send/plain/100items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms; 1,000 Sends ${median('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× and ${median('send/plain/1000items/250ms/nodeDefault/ratio-to-httpRequest', 2)}×.`,
 		`- Under a burst limit with 429 and Retry-After (100 Sends): the node ${burst('nodeDefault')}; the HTTP Request node ${burst('httpRequest')}.`,
 		`- A 7 MiB upload in n8n 2's filesystem mode: ${upload('x1')}× the file in memory above idle for one upload, ${upload('x5')}× for five at once.`,
 		'',

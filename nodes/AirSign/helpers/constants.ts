@@ -62,8 +62,18 @@ export function requestLimitText(limit?: number): string {
 	return `AirSign allows ${size} requests per hour per organisation for sessions by ID, invitations, templates and session creation, shared by every workflow (apart from List Sessions' own budget)`;
 }
 
-export const DEFAULT_ITEMS_AT_ONCE = 100;
-export const MAX_ITEMS_AT_ONCE = 250;
+/**
+ * Items at Once's bound: how many sockets one execution may hold open. It is also the default, so
+ * that unset only AirSign's budget (transport/pool.ts) holds the node below it.
+ */
+export const MAX_ITEMS_AT_ONCE = 1000;
+export const DEFAULT_ITEMS_AT_ONCE = MAX_ITEMS_AT_ONCE;
+
+/**
+ * The most requests one execution sends before AirSign's first answer, while it has stated no
+ * budget (transport/pool.ts): as many as one round trip far away lets n8n send.
+ */
+export const FIRST_WAVE = 100;
 
 export const LIMITS = {
 	name: 50,

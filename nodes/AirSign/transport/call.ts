@@ -52,9 +52,8 @@ export async function callAirSign(
 		try {
 			answer = await tryApiRequest(ctx, timeoutMs ? { ...request, timeoutMs } : request);
 		} finally {
-			// A 429's own statement is its Retry-After, which pauses the pool below.
-			const stated = answer?.statusCode !== undefined && answer.statusCode !== 429;
-			pool?.answered(stated ? answer!.rateLimit : undefined, stated && !answer!.failure);
+			const answered = answer?.statusCode !== undefined;
+			pool?.answered(answered ? answer!.rateLimit : undefined, answered && !answer!.failure);
 		}
 		if (answer.statusCode !== undefined) policy.onRateLimit?.(answer.rateLimit);
 		const failure = answer.failure ?? policy.unusable?.(answer);
@@ -74,7 +73,7 @@ export async function callAirSign(
 				const pauseMs = Math.max(waitMs, 250);
 				rateLimitWaitedMs += pauseMs;
 				// In a pool every request of the execution waits, this one in its next turn.
-				if (pool) pool.pauseFor(pauseMs, pausesBefore);
+				if (pool) pool.rateLimited(pauseMs, pausesBefore!);
 				else await sleep(pauseMs);
 				continue;
 			}

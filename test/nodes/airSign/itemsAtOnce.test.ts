@@ -3,7 +3,7 @@ import '../../harness';
 import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
+import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
 
@@ -26,8 +26,7 @@ const drafts = (count: number) =>
 /**
  * Holds Send requests at the sandbox and lets them go in groups of the given sizes: the node
  * gets through only if it really has that many requests out at once. No timing: a group goes
- * when its last request arrives. The node sends the first request alone (its answer states the
- * budget left), so the first group is 1.
+ * when its last request arrives (a node that sent fewer would hang here until the test's timeout).
  */
 function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 	let waiting: Array<() => void> = [];
@@ -46,9 +45,9 @@ function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 }
 
 describe('Items at Once', () => {
-	it('three at once: after the first answer, the requests go out three at a time; the output keeps input order and pairing', async () => {
+	it('three at once: the first three requests go out together, before any answer, then three at a time; the output keeps input order and pairing', async () => {
 		const sessions = drafts(7);
-		const off = releaseSendsInGroups(ctx.sandbox, [1, 3, 3]);
+		const off = releaseSendsInGroups(ctx.sandbox, [3, 3, 1]);
 		const result = await runAirSign(ctx, sendAtOnce(3), {
 			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
 		});
@@ -58,6 +57,26 @@ describe('Items at Once', () => {
 			sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
 		);
 		expect(ctx.sandbox.outbox).toHaveLength(7);
+	});
+
+	it('the defaults: no request goes alone first; a first wave of FIRST_WAVE goes before any answer, the rest as answers come', async () => {
+		const sessions = drafts(FIRST_WAVE + 50);
+		const off = releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE, 50]);
+		const result = await runAirSign(
+			ctx,
+			{ ...sendAtOnce(1), options: {} },
+			{
+				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+			},
+		);
+		off();
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
+			sessions.map((s, item) => [s.sessionId, { item }]),
+		);
+		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(
+			new Array(FIRST_WAVE + 50).fill(200),
+		);
 	});
 
 	it('Continue On Fail: the failed item stays in its place, saying which session it was', async () => {
@@ -108,9 +127,9 @@ describe('Items at Once', () => {
 		const sessions = Array.from({ length: 6 }, () =>
 			ctx.sandbox.createSession({ status: 'pending', recipients }),
 		);
-		// The first request goes alone; then two start beside it. AirSign answers the second
-		// 429 (a fault is answered before request hooks run) and holds the third until the
-		// pause is on; items 3 to 5 start while it is.
+		// The first three requests go together. AirSign answers the second 429 (a fault is
+		// answered before request hooks run) and holds the third until the pause is on; items
+		// 3 to 5 start while it is.
 		let arrivals = 0;
 		const off = ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.startsWith('/api/v1/Session/')) return;
@@ -141,9 +160,11 @@ describe('Items at Once', () => {
 			off();
 			sleeps.restore();
 		}
-		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([
-			200, 429, 200, 200, 200, 200, 200,
-		]);
+		// Three at once, so the first answer and the 429 may be logged in either order.
+		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(
+			expect.arrayContaining([429, 200, 200, 200, 200, 200, 200]),
+		);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(7);
 		// One pause for the whole execution: the 429's own item and the later ones waited in it.
 		expect(sleeps.requested).toEqual([7000]);
 	});

@@ -3,7 +3,7 @@ import '../../harness';
 import type { INodeParameters, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_ITEMS_AT_ONCE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
+import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
@@ -66,7 +66,7 @@ describe('Items at Once: engine', () => {
 				off();
 			}
 			expect(apiRequests(ctx.sandbox)).toHaveLength(60);
-			const ceiling = itemsAtOnce ?? DEFAULT_ITEMS_AT_ONCE;
+			const ceiling = itemsAtOnce ?? MAX_ITEMS_AT_ONCE;
 			expect(seen.most).toBeLessThanOrEqual(ceiling);
 			if (ceiling === 1) expect(seen.most).toBe(1);
 		},
@@ -147,38 +147,77 @@ describe('Items at Once: engine', () => {
 			expect(sendRequests).toHaveLength(8 + sentAfter.length);
 		},
 	);
-	it('without Continue On Fail, the answer that fails an item opens no lane for the next: the first item fails alone, nothing else is sent', async () => {
+	it("without Continue On Fail, a failure in the first wave: the items sent beside it are named, and its answer opens no lane (see the pool's unit test)", async () => {
 		const sessions = drafts(3);
 		ctx.sandbox.updateSession(sessions[0].sessionId, { status: 'completed' });
-		const result = await runAirSign(ctx, send(), {
-			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+		// The three are answered once all three have arrived: they went together.
+		let arrived = 0;
+		let allArrived!: () => void;
+		const all = new Promise<void>((resolve) => (allArrived = resolve));
+		const off = ctx.sandbox.onRequest(async ({ path }) => {
+			if (!path.endsWith('/Send')) return;
+			if (++arrived === 3) allArrived();
+			await all;
 		});
-		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
-		expect((result.error as NodeOperationError).description ?? '').not.toContain('ran beside it');
-		expect(apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'))).toHaveLength(1);
-		expect(sessions.slice(1).map((s) => ctx.sandbox.getSession(s.sessionId)?.status)).toEqual([
-			'draft',
-			'draft',
-		]);
+		try {
+			const result = await runAirSign(ctx, send(), {
+				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+			});
+			expect(result.error?.message).toContain('[NOT_A_DRAFT]');
+			expect((result.error as NodeOperationError).description).toContain(
+				'the items at index 1, 2 ran beside it before it failed',
+			);
+		} finally {
+			off();
+		}
+		expect(apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'))).toHaveLength(3);
 	});
 });
 
 describe('Items at Once: a pool bounded by what AirSign says is left', () => {
-	it('under a burst limit AirSign states in its headers, 100 Sends cost 100 requests: none goes while it says none are left', async () => {
-		const sessions = drafts(100);
-		ctx.sandbox.config.burstLimit = 10;
-		ctx.sandbox.config.burstWindowSeconds = 2;
-		// Every wait of the node moves AirSign's clock on by as much instead of taking time.
-		const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
-		try {
-			await sendsEveryOne(sessions, send(MAX_ITEMS_AT_ONCE));
-		} finally {
-			sleeps.restore();
-		}
-		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(new Array(100).fill(200));
-		// One wait for each window's reset: ten windows of ten requests.
-		expect(sleeps.requested).toHaveLength(9);
-	});
+	it.each([20, 10])(
+		'100 Sends under a burst limit of %s per 2 s that AirSign states in its headers: 100 sent, 0 failed; only the first wave, sent before any answer, meets a 429; no request into a window stated empty',
+		async (burstLimit) => {
+			const sessions = drafts(100);
+			ctx.sandbox.config.burstLimit = burstLimit;
+			ctx.sandbox.config.burstWindowSeconds = 2;
+			// AirSign's clock stands still (half a second past a whole one, as its whole-second
+			// headers round), and every wait of the node moves it on by as much instead of taking time.
+			ctx.sandbox.clock.freeze();
+			ctx.sandbox.clock.set(Math.floor(ctx.sandbox.clock.now() / 1000) * 1000 + 500);
+			const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
+			// The first wave is counted once all of it has arrived: the clock moves only when the
+			// node waits, so a request still on its way could otherwise fall into a later window.
+			let arrived = 0;
+			let waveArrived!: () => void;
+			const wholeWave = new Promise<void>((resolve) => (waveArrived = resolve));
+			const off = ctx.sandbox.onRequest(async () => {
+				if (++arrived > FIRST_WAVE) return;
+				if (arrived === FIRST_WAVE) waveArrived();
+				await wholeWave;
+			});
+			try {
+				await sendsEveryOne(sessions, send());
+			} finally {
+				off();
+				sleeps.restore();
+			}
+			expect(ctx.sandbox.outbox).toHaveLength(100);
+			const requests = apiRequests(ctx.sandbox);
+			const start = Math.min(...requests.map((r) => r.atMs));
+			const wave = requests.filter((r) => r.atMs === start).map((r) => r.status);
+			const later = requests.filter((r) => r.atMs > start).map((r) => r.status);
+			// The first wave: as many as the window holds go through, the rest are refused once,
+			// waited out in one pause and sent once more. After it, AirSign's word holds every
+			// request: the sandbox would refuse any request into a window it has stated empty.
+			expect(wave).toHaveLength(FIRST_WAVE);
+			expect(wave.filter((s) => s === 200)).toHaveLength(burstLimit);
+			expect(wave.filter((s) => s === 429)).toHaveLength(FIRST_WAVE - burstLimit);
+			expect(later).toEqual(new Array(100 - burstLimit).fill(200));
+			// One wait for the 429s, then one for each window's reset: 100 / burstLimit windows.
+			expect(sleeps.requested).toHaveLength(100 / burstLimit - 1);
+		},
+	);
 
 	it('a 429: every request of the execution waits out its Retry-After together, in one pause', async () => {
 		const sessions = drafts(30);
@@ -218,13 +257,54 @@ describe('RequestPool', () => {
 		return through;
 	};
 
-	it('one request alone until an answer says how many are left; then never more than that, less those sent since', async () => {
-		const pool = new RequestPool(100);
-		expect(await turnsNow(pool, 5)).toBe(1);
-		pool.answered(answer(3), true);
-		// The four waiting get three turns: 3 left, nothing else in flight.
+	it('a first wave of FIRST_WAVE at once before any answer; then never more than an answer says are left, less those sent since', async () => {
+		const pool = new RequestPool(1000);
+		expect(await turnsNow(pool, FIRST_WAVE + 20)).toBe(FIRST_WAVE);
+		// 120 left, the other 99 in flight not yet counted in it: 21 more, and the 20 waiting take them.
+		pool.answered(answer(120), true);
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(await turnsNow(pool, 1, 10)).toBe(0);
+		expect(await turnsNow(pool, 2, 500)).toBe(1);
+		expect(await turnsNow(pool, 1, 600)).toBe(0);
+	});
+
+	it('an answer that states no budget leaves only Items at Once; after a 429, half of those in flight, then one more per good answer (as TCP after a loss)', async () => {
+		const sleeps = recordSleeps();
+		try {
+			const pool = new RequestPool(1000);
+			expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
+			pool.answered({}, true);
+			expect(await turnsNow(pool, 300, 1000)).toBe(300);
+			// 399 in flight, one of them refused: the wave is 200, and every turn waits 1 s.
+			pool.answered({}, false);
+			pool.rateLimited(1000, 0);
+			expect(sleeps.requested).toEqual([1000]);
+			for (let i = 0; i < 300; i++) pool.answered({}, true);
+			// 98 in flight, a wave of 200 + 300: 402 may start once the pause is over.
+			await pool.turn(2000, 0);
+			expect(await turnsNow(pool, 1000, 3000)).toBe(401);
+		} finally {
+			sleeps.restore();
+		}
+	});
+
+	it('after a reset, a window AirSign states with a Limit of 0 still lets one request hear it again (none waits for ever)', async () => {
+		const pool = new RequestPool(1000);
+		await pool.turn(0, 0);
+		pool.answered({ limit: 0, remaining: 0, resetAt: 1_000, msUntilReset: 0 }, true);
+		expect(await turnsNow(pool, 2, 1)).toBe(1);
+	});
+
+	it('a failed answer opens no turn until its item has ended', async () => {
+		const pool = new RequestPool(1000);
+		expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
+		let waiting = 0;
+		void pool.turn(500, 0).then(() => waiting++);
+		pool.answered({}, false);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(waiting).toBe(0);
+		pool.itemEnded();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(waiting).toBe(1);
 	});
 
 	it('of two answers of one window, the one that says fewer are left counts, whatever their order', async () => {
@@ -237,16 +317,10 @@ describe('RequestPool', () => {
 		expect(await turnsNow(pool, 1, 20)).toBe(0);
 	});
 
-	it('an answer that states nothing lets the pool run up to Items at Once', async () => {
-		const pool = new RequestPool(100);
-		await pool.turn(0, 0);
-		pool.answered({}, true);
-		expect(await turnsNow(pool, 50, 1)).toBe(50);
-	});
-
 	it('after an item fails, later items send nothing (NotRun); earlier ones go on', async () => {
 		const pool = new RequestPool(3);
-		await pool.turn(0, 0);
+		// A full first wave: the next turns wait.
+		for (let item = 0; item < FIRST_WAVE; item++) await pool.turn(Math.min(item, 2), 0);
 		const later = pool.turn(5, 0);
 		const earlier = pool.turn(2, 0);
 		pool.stopAfter(3);
