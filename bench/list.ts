@@ -63,7 +63,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 		markdown: table(
 			[
 				'sessions N',
-				'requests / ⌈N/100⌉ (node; 1.00 up to 100, then one catch-up more)',
+				'requests / ⌈N/100⌉ (node; 1.00 up to 100, then pages of 99 new sessions and one catch-up more)',
 				'requests / ⌈N/100⌉ (raw)',
 				'node, whole workflow (ms)',
 				'node execute() (ms)',
