@@ -42,6 +42,9 @@ export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
 export const LIST_SESSIONS_HOURLY_BUDGET = 60;
 
+/** How far behind AirSign's clock a read of what changed starts: an update may be listed a moment late. */
+export const LISTING_DELAY_MS = 2_000;
+
 export function listSessionsLimitText(limit = LIST_SESSIONS_HOURLY_BUDGET): string {
 	return `AirSign allows ${limit} List Sessions requests per hour per organisation, shared by every workflow and trigger`;
 }

@@ -49,6 +49,11 @@ export function dateVariableAsDay(value: unknown, timezone: string): string | nu
 	}
 }
 
+/** A query's ISO bound in ms since the epoch, `absent` when it has none. */
+export function msOfBound(iso: string | undefined, absent: number): number {
+	return iso === undefined ? absent : Date.parse(iso);
+}
+
 export function utcIsoFromMs(ms: number): string {
 	return new Date(ms).toISOString();
 }

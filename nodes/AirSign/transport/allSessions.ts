@@ -1,12 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { utcIsoFromMs } from '../helpers/dates';
+import { LISTING_DELAY_MS } from '../helpers/constants';
+import { msOfBound, utcIsoFromMs } from '../helpers/dates';
 import { PageReader, readByKeys } from './keysetPages';
 import type { AirSignContext } from './request';
 import type { RetryPolicy, SessionsQuery } from './sessionPages';
-
-/** As the trigger, the catch-up starts this much before AirSign's clock: an update may show late. */
-const CATCH_UP_MARGIN_MS = 2_000;
 
 /**
  * Return All (docs/operations.md#session--get-many). Read by creation time and by keys, where an
@@ -32,8 +30,8 @@ export async function readAllSessions(
 	};
 	await readByKeys(reader, query, ['createdAt'], {}, take);
 	if (reader.requests > 1) {
-		const after = Math.max(start - CATCH_UP_MARGIN_MS, timeOf(query.updatedAfter));
-		if (after < timeOf(query.updatedBefore, Infinity))
+		const after = Math.max(start - LISTING_DELAY_MS, msOfBound(query.updatedAfter, -Infinity));
+		if (after < msOfBound(query.updatedBefore, Infinity))
 			await readByKeys(
 				reader,
 				{ ...query, updatedAfter: utcIsoFromMs(after) },
@@ -45,8 +43,6 @@ export async function readAllSessions(
 	return [...sessions.values()].sort(inSortOrder(query));
 }
 
-const timeOf = (iso: string | undefined, absent = -Infinity) =>
-	iso === undefined ? absent : Date.parse(iso);
 const updatedAtOf = (session: IDataObject) => Date.parse(String(session.updatedAt));
 
 /**

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { NODE_DEFECT } from '../errors/causes';
 
 import { MAX_PAGE_SIZE } from '../helpers/constants';
-import { utcIsoFromMs } from '../helpers/dates';
+import { msOfBound, utcIsoFromMs } from '../helpers/dates';
 import { readByOffset } from './offsetPages';
 import type { AirSignContext } from './request';
 import type { RetryPolicy, SessionsPage, SessionsQuery } from './sessionPages';
@@ -100,9 +100,7 @@ export async function readByKeys(
 	const [after, before] = [`${field.slice(0, -2)}After`, `${field.slice(0, -2)}Before`];
 	// The query's own bounds (Get Many's Created After and Before) hold on every page.
 	const own = (bound: string) => query[bound as keyof SessionsQuery];
-	const timeOr = (iso: string | undefined, absent: number) =>
-		iso === undefined ? absent : Date.parse(iso);
-	const [floor, ceiling] = [timeOr(own(after), -Infinity), timeOr(own(before), Infinity)];
+	const [floor, ceiling] = [msOfBound(own(after), -Infinity), msOfBound(own(before), Infinity)];
 	let inclusive = false;
 	for (;;) {
 		if (position.group) {

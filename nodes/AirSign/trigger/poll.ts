@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { declaredFailureOf } from '../errors/causes';
 import { failer } from '../errors/nodeError';
-import { LIST_SESSIONS_HOURLY_BUDGET } from '../helpers/constants';
+import { LIST_SESSIONS_HOURLY_BUDGET, LISTING_DELAY_MS } from '../helpers/constants';
 import { utcIsoFromMs, dateParameterAsUtcIso } from '../helpers/dates';
 import { readSessionMatch } from '../helpers/sessionMatch';
 import type { Position } from '../transport/keysetPages';
@@ -31,8 +31,6 @@ export const FAILED_POLLS_BEFORE_ERROR = 5;
 const PERMANENT_FAILURE_STATUSES = [400, 401, 403, 404];
 /** A later poll makes at most this many requests; a start may spend the hour's budget. */
 const MAX_REQUESTS_PER_POLL = 20;
-/** The cursor stays this far behind AirSign's clock: an update listed a moment late is read. */
-const SETTLE_MS = 2_000;
 export const DEFAULT_RESERVE_REQUESTS = 10;
 
 /** One poll of the AirSign Trigger: the items since the last one, or null when there are none. */
@@ -160,7 +158,8 @@ async function readUpdates(
 	// Never past AirSign's clock less the settling time: a session stamped in the future must not
 	// hide the updates before it. Read to the end, the cursor goes that far even past the newest
 	// update, or a group of 100+ sessions at that instant would be read again by every quiet poll.
-	const ceiling = reader.serverTime === undefined ? position.at : reader.serverTime - SETTLE_MS;
+	const ceiling =
+		reader.serverTime === undefined ? position.at : reader.serverTime - LISTING_DELAY_MS;
 	const nextMs = Math.max(cursor, complete ? ceiling : Math.min(position.at, ceiling));
 	// Inside an instant the next poll goes on where this one stopped: a group of any size is read
 	// once. An instant within the settling time is read again from its start.
