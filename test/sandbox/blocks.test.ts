@@ -1,193 +1,133 @@
 import { describe, expect, it } from 'vitest';
 import { blockDocument, createBody, createSessionCall } from './publicHelpers';
-import { useSandbox } from '../harness/sandbox';
+import { expectError, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 
-/** Create Session with one block document changed by `edit`. */
-const withDocument = (document: Record<string, unknown>) =>
+type Document = Record<string, unknown>;
+const create = (document: Document) =>
 	createSessionCall(sandbox(), createBody({ files: [{ type: 'blocks', document }] }));
-const withBlock = (block: Record<string, unknown>) =>
-	withDocument(blockDocument(['ann'], { blocks: [block, ...blockDocument().blocks] }));
+/** A valid block document with these fields, or with `block` put before its blocks. */
+const doc = (extra: Document): Document => ({ ...blockDocument(), ...extra });
+const withBlock = (block: Document) => doc({ blocks: [block, ...blockDocument().blocks] });
 
-const expectRefused = async (
-	pending: ReturnType<typeof withDocument>,
-	code: string,
-	field: string,
-) => {
-	const before = sandbox().listAllSessions().length;
-	const res = await pending;
-	expect(res.status).toBe(400);
-	expect(res.body).toMatchObject({ code, field });
-	expect(sandbox().listAllSessions()).toHaveLength(before);
+/** Each document in turn: refused with 400, this code and this field, and no session made. */
+async function expectRefused(documents: Document[], code: string, field: string) {
+	for (const document of documents) {
+		const before = sandbox().listAllSessions().length;
+		expectError(await create(document), 400, code, field);
+		expect(sandbox().listAllSessions()).toHaveLength(before);
+	}
+}
+const expectAccepted = async (...documents: Document[]) => {
+	for (const document of documents) expect((await create(document)).status).toBe(200);
 };
+const INVALID = 'VALIDATION_ERROR';
+const FIELD = 'files[0].document';
+const BLOCK = `${FIELD}.blocks[0]`;
 
 describe('block document (docs/api.md#block-documents): the document', () => {
 	it('format must be "blocks"', async () => {
-		await expectRefused(
-			withDocument({ ...blockDocument(), format: 'pdf' }),
-			'VALIDATION_ERROR',
-			'files[0].document.format',
-		);
+		await expectRefused([doc({ format: 'pdf' })], INVALID, `${FIELD}.format`);
 	});
 
 	it('title is required', async () => {
-		await expectRefused(
-			withDocument({ ...blockDocument(), title: '  ' }),
-			'VALIDATION_ERROR',
-			'files[0].document.title',
-		);
+		await expectRefused([doc({ title: '  ' })], INVALID, `${FIELD}.title`);
 	});
 
 	it('title must fit one line: 40 characters accepted, 41 → TITLE_TOO_LONG (sandbox decision)', async () => {
-		expect((await withDocument({ ...blockDocument(), title: 'T'.repeat(40) })).status).toBe(200);
-		await expectRefused(
-			withDocument({ ...blockDocument(), title: 'T'.repeat(41) }),
-			'TITLE_TOO_LONG',
-			'files[0].document.title',
-		);
+		await expectAccepted(doc({ title: 'T'.repeat(40) }));
+		await expectRefused([doc({ title: 'T'.repeat(41) })], 'TITLE_TOO_LONG', `${FIELD}.title`);
 	});
 
 	it('subtitle: at most 200 characters', async () => {
-		expect((await withDocument({ ...blockDocument(), subtitle: 's'.repeat(200) })).status).toBe(
-			200,
-		);
-		await expectRefused(
-			withDocument({ ...blockDocument(), subtitle: 's'.repeat(201) }),
-			'VALIDATION_ERROR',
-			'files[0].document.subtitle',
-		);
+		await expectAccepted(doc({ subtitle: 's'.repeat(200) }));
+		await expectRefused([doc({ subtitle: 's'.repeat(201) })], INVALID, `${FIELD}.subtitle`);
 	});
 
 	it('footerLabel: optional text', async () => {
-		expect((await withDocument({ ...blockDocument(), footerLabel: 'Confidential' })).status).toBe(
-			200,
-		);
-		await expectRefused(
-			withDocument({ ...blockDocument(), footerLabel: 7 }),
-			'VALIDATION_ERROR',
-			'files[0].document.footerLabel',
-		);
+		await expectAccepted(doc({ footerLabel: 'Confidential' }));
+		await expectRefused([doc({ footerLabel: 7 })], INVALID, `${FIELD}.footerLabel`);
 	});
 
 	it('blocks: 1 to 500', async () => {
-		await expectRefused(
-			withDocument({ ...blockDocument(), blocks: [] }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks',
-		);
+		await expectRefused([doc({ blocks: [] })], INVALID, `${FIELD}.blocks`);
 		const spacers = Array.from({ length: 499 }, () => ({ type: 'pageBreak' }));
-		const full = { ...blockDocument(), blocks: [...spacers, blockDocument().blocks[2]] };
-		expect((await withDocument(full)).status).toBe(200);
+		const full = [...spacers, blockDocument().blocks[2]];
+		await expectAccepted(doc({ blocks: full }));
 		await expectRefused(
-			withDocument({ ...full, blocks: [{ type: 'pageBreak' }, ...full.blocks] }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks',
+			[doc({ blocks: [{ type: 'pageBreak' }, ...full] })],
+			INVALID,
+			`${FIELD}.blocks`,
 		);
 	});
 });
 
 describe('block document (docs/api.md#block-documents): each block type', () => {
 	it('heading: text required, at most 500 characters', async () => {
-		expect((await withBlock({ type: 'heading', text: 'h'.repeat(500) })).status).toBe(200);
+		await expectAccepted(withBlock({ type: 'heading', text: 'h'.repeat(500) }));
 		await expectRefused(
-			withBlock({ type: 'heading', text: 'h'.repeat(501) }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].text',
-		);
-		await expectRefused(
-			withBlock({ type: 'heading' }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].text',
+			[withBlock({ type: 'heading', text: 'h'.repeat(501) }), withBlock({ type: 'heading' })],
+			INVALID,
+			`${BLOCK}.text`,
 		);
 	});
 
 	it('paragraph: text required; "\\n" breaks a line; bold and muted are booleans', async () => {
-		expect(
-			(await withBlock({ type: 'paragraph', text: 'a\nb', bold: true, muted: false })).status,
-		).toBe(200);
+		await expectAccepted(withBlock({ type: 'paragraph', text: 'a\nb', bold: true, muted: false }));
+		await expectRefused([withBlock({ type: 'paragraph', text: '' })], INVALID, `${BLOCK}.text`);
 		await expectRefused(
-			withBlock({ type: 'paragraph', text: '' }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].text',
-		);
-		await expectRefused(
-			withBlock({ type: 'paragraph', text: 'x', bold: 'yes' }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].bold',
+			[withBlock({ type: 'paragraph', text: 'x', bold: 'yes' })],
+			INVALID,
+			`${BLOCK}.bold`,
 		);
 	});
 
 	it('paragraph fontSize: 7 to 24', async () => {
-		for (const size of [7, 24]) {
-			expect((await withBlock({ type: 'paragraph', text: 'x', fontSize: size })).status).toBe(200);
-		}
-		for (const size of [6, 25, '12']) {
-			await expectRefused(
-				withBlock({ type: 'paragraph', text: 'x', fontSize: size }),
-				'VALIDATION_ERROR',
-				'files[0].document.blocks[0].fontSize',
-			);
-		}
+		const sized = (fontSize: unknown) => withBlock({ type: 'paragraph', text: 'x', fontSize });
+		await expectAccepted(sized(7), sized(24));
+		await expectRefused([sized(6), sized(25), sized('12')], INVALID, `${BLOCK}.fontSize`);
 	});
 
 	it('spacer: height 1 to 600 points, required', async () => {
-		for (const height of [1, 600])
-			expect((await withBlock({ type: 'spacer', height })).status).toBe(200);
-		for (const height of [0, 601, undefined]) {
-			await expectRefused(
-				withBlock({ type: 'spacer', height }),
-				'VALIDATION_ERROR',
-				'files[0].document.blocks[0].height',
-			);
-		}
+		const spacer = (height: unknown) => withBlock({ type: 'spacer', height });
+		await expectAccepted(spacer(1), spacer(600));
+		await expectRefused([spacer(0), spacer(601), spacer(undefined)], INVALID, `${BLOCK}.height`);
 	});
 
 	it('pageBreak: no fields', async () => {
-		expect((await withBlock({ type: 'pageBreak' })).status).toBe(200);
+		await expectAccepted(withBlock({ type: 'pageBreak' }));
 	});
 
 	it('signatureBlock: label required, at most 100 characters', async () => {
-		const doc = (label: unknown) =>
-			withDocument({
-				...blockDocument(),
-				blocks: [{ type: 'signatureBlock', recipient: 'ann', label }],
-			});
-		expect((await doc('l'.repeat(100))).status).toBe(200);
-		await expectRefused(
-			doc('l'.repeat(101)),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].label',
-		);
-		await expectRefused(doc(''), 'VALIDATION_ERROR', 'files[0].document.blocks[0].label');
+		const labelled = (label: unknown) =>
+			doc({ blocks: [{ type: 'signatureBlock', recipient: 'ann', label }] });
+		await expectAccepted(labelled('l'.repeat(100)));
+		await expectRefused([labelled('l'.repeat(101)), labelled('')], INVALID, `${BLOCK}.label`);
 	});
 
 	it('signatureBlock: names a declared recipient key, else UNKNOWN_RECIPIENT_KEY', async () => {
 		await expectRefused(
-			withBlock({ type: 'signatureBlock', recipient: 'bob', label: 'Bob' }),
+			[withBlock({ type: 'signatureBlock', recipient: 'bob', label: 'Bob' })],
 			'UNKNOWN_RECIPIENT_KEY',
-			'files[0].document.blocks[0].recipient',
+			`${BLOCK}.recipient`,
 		);
 	});
 
 	it('each signer has exactly one signature block: none → MISSING_SIGNATURE_BLOCK, two → DUPLICATE_SIGNATURE_BLOCK', async () => {
 		await expectRefused(
-			withDocument({ ...blockDocument(), blocks: [{ type: 'paragraph', text: 'x' }] }),
+			[doc({ blocks: [{ type: 'paragraph', text: 'x' }] })],
 			'MISSING_SIGNATURE_BLOCK',
 			'recipients[0]',
 		);
 		await expectRefused(
-			withBlock({ type: 'signatureBlock', recipient: 'ann', label: 'Again' }),
+			[withBlock({ type: 'signatureBlock', recipient: 'ann', label: 'Again' })],
 			'DUPLICATE_SIGNATURE_BLOCK',
 			'recipients[0]',
 		);
 	});
 
 	it('an unknown block type is refused', async () => {
-		await expectRefused(
-			withBlock({ type: 'image', src: 'x' }),
-			'VALIDATION_ERROR',
-			'files[0].document.blocks[0].type',
-		);
+		await expectRefused([withBlock({ type: 'image', src: 'x' })], INVALID, `${BLOCK}.type`);
 	});
 });

@@ -1,25 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox';
 import { describeDemo, resolvePort, startDemoSandbox } from '../../sandbox/cli';
-import { call, pdfBase64, list } from './helpers';
-import { useSandbox } from '../harness/sandbox';
+import { call, list as listOn, pdfBase64, useApi } from './helpers';
 
-const sandbox = useSandbox();
-const control = async (method: string, path: string, body?: unknown) => {
-	const res = await fetch(`${sandbox().baseUrl}/_sandbox${path}`, {
-		method,
-		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
-	return { status: res.status, body: (await res.json()) as any };
+const { sandbox, list, send, upload, control } = useApi();
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const statuses = (recipients: Array<{ status: string }>) => recipients.map((r) => r.status);
+/** The sandbox clock frozen at `iso`. */
+const freezeAt = (iso: string) => {
+	sandbox().clock.freeze();
+	sandbox().clock.set(iso);
 };
 
 describe('clock', () => {
 	it('set, advance, freeze and unfreeze drive every timestamp the sandbox writes', async () => {
 		const clock = sandbox().clock;
 		// Frozen first: set on a running clock, then frozen, would let real milliseconds pass.
-		clock.freeze();
-		clock.set('2025-06-16T14:22:00.000Z');
+		freezeAt('2025-06-16T14:22:00.000Z');
 		expect(clock.now()).toBe(Date.parse('2025-06-16T14:22:00.000Z'));
 		expect(sandbox().createSession().createdAt).toBe('2025-06-16T14:22:00.000Z');
 		clock.advance(1500);
@@ -36,7 +33,6 @@ describe('clock', () => {
 	});
 
 	it('the `now` option starts the clock frozen at that instant', async () => {
-		const { startSandbox } = await import('../../sandbox');
 		const s = await startSandbox({ now: '2030-01-01T00:00:00.000Z' });
 		try {
 			expect(s.clock.frozen).toBe(true);
@@ -59,30 +55,25 @@ describe('clock', () => {
 
 describe('timestamp precision switch', () => {
 	it("'ms' (default): ISO with milliseconds and Z", async () => {
-		sandbox().clock.freeze();
-		sandbox().clock.set('2025-06-16T14:22:00.123Z');
+		freezeAt('2025-06-16T14:22:00.123Z');
 		sandbox().createSession();
-		expect((await list(sandbox())).body.sessions[0].createdAt).toBe('2025-06-16T14:22:00.123Z');
+		expect((await list()).body.sessions[0].createdAt).toBe('2025-06-16T14:22:00.123Z');
 	});
 
 	it("'s': whole seconds, and stored values are truncated so equal timestamps really occur", async () => {
 		sandbox().config.timestampPrecision = 's';
-		sandbox().clock.freeze();
-		sandbox().clock.set('2025-06-16T14:22:00.123Z');
+		freezeAt('2025-06-16T14:22:00.123Z');
 		const first = sandbox().createSession({ name: 'first' });
 		sandbox().clock.advance(600);
 		const second = sandbox().createSession({ name: 'second' });
-		expect(first.createdAt).toBe('2025-06-16T14:22:00Z');
-		expect(second.createdAt).toBe('2025-06-16T14:22:00Z');
-		const res = await list(sandbox(), 'updatedAfter=2025-06-16T14:21:59.999Z');
-		expect(res.body.sessions.map((s: { updatedAt: string }) => s.updatedAt)).toEqual([
-			'2025-06-16T14:22:00Z',
-			'2025-06-16T14:22:00Z',
-		]);
+		expect([first.createdAt, second.createdAt]).toEqual(Array(2).fill('2025-06-16T14:22:00Z'));
+		const res = await list('updatedAfter=2025-06-16T14:21:59.999Z');
+		expect(res.body.sessions.map((s: { updatedAt: string }) => s.updatedAt)).toEqual(
+			Array(2).fill('2025-06-16T14:22:00Z'),
+		);
 		// Truncated, so strictly-after the printed second excludes both.
-		expect((await list(sandbox(), 'updatedAfter=2025-06-16T14:22:00Z')).body.sessions).toEqual([]);
-		const draft = sandbox().createSession({ name: 'to send' });
-		const sent = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		expect((await list('updatedAfter=2025-06-16T14:22:00Z')).body.sessions).toEqual([]);
+		const sent = await send(sandbox().createSession({ name: 'to send' }).sessionId);
 		expect(sent.body.sentAt).toBe('2025-06-16T14:22:00Z');
 	});
 });
@@ -117,55 +108,42 @@ describe('control plane (/_sandbox)', () => {
 			expiryDays: null,
 			files: [],
 		});
-		expect(res.body.recipients).toHaveLength(1);
-		expect(res.body.recipients[0]).toMatchObject({
-			name: expect.any(String),
-			email: expect.stringContaining('@'),
-		});
-		const sent = await call(sandbox(), 'POST', `/api/v1/Session/${res.body.sessionId}/Send`);
-		expect(sent.status).toBe(200);
+		expect(res.body.recipients).toEqual([
+			expect.objectContaining({ name: expect.any(String), email: expect.stringContaining('@') }),
+		]);
+		expect((await send(res.body.sessionId)).status).toBe(200);
 	});
 
 	it('POST /_sandbox/sessions with fields, GET and PATCH /_sandbox/sessions/{id}', async () => {
-		sandbox().clock.freeze();
-		sandbox().clock.set('2025-06-16T00:00:00.000Z');
-		const created = await control('POST', '/sessions', {
-			orgId: sandbox().other.orgId,
-			name: 'X',
-			status: 'pending',
-			recipients: [{ name: 'A' }],
-			selfSignOnly: true,
-			expiryDays: 3,
-			createdAt: '2025-06-01T00:00:00.000Z',
-		});
-		expect(created.body).toMatchObject({
+		freezeAt('2025-06-16T00:00:00.000Z');
+		const fields = {
 			orgId: sandbox().other.orgId,
 			name: 'X',
 			status: 'pending',
 			selfSignOnly: true,
 			expiryDays: 3,
 			createdAt: '2025-06-01T00:00:00.000Z',
-		});
+		};
+		const created = await control('POST', '/sessions', { ...fields, recipients: [{ name: 'A' }] });
+		expect(created.body).toMatchObject(fields);
 		const id = created.body.sessionId;
 		expect((await control('GET', `/sessions/${id}`)).body.name).toBe('X');
-		const patched = await control('PATCH', `/sessions/${id}`, { status: 'completed' });
-		expect(patched.body).toMatchObject({
-			status: 'completed',
-			updatedAt: '2025-06-16T00:00:00.000Z',
-			completedDate: '2025-06-16T00:00:00.000Z',
-		});
+		expect((await control('PATCH', `/sessions/${id}`, { status: 'completed' })).body).toMatchObject(
+			{
+				status: 'completed',
+				updatedAt: '2025-06-16T00:00:00.000Z',
+				completedDate: '2025-06-16T00:00:00.000Z',
+			},
+		);
 		sandbox().clock.advance(1000);
 		expect((await control('PATCH', `/sessions/${id}`, { touch: true })).body.updatedAt).toBe(
 			'2025-06-16T00:00:01.000Z',
 		);
-		expect((await control('GET', '/sessions/00000000-0000-4000-8000-000000000000')).status).toBe(
-			404,
-		);
+		expect((await control('GET', `/sessions/${UNKNOWN_ID}`)).status).toBe(404);
 	});
 
 	it('PATCH moves a session through every state and POST …/recipient-status sets any recipient status, each moving updatedAt', async () => {
-		sandbox().clock.freeze();
-		sandbox().clock.set('2025-06-16T00:00:00.000Z');
+		freezeAt('2025-06-16T00:00:00.000Z');
 		const created = await control('POST', '/sessions', {
 			recipients: [
 				{ name: 'A', email: 'a@example.com' },
@@ -173,10 +151,7 @@ describe('control plane (/_sandbox)', () => {
 			],
 		});
 		const id = created.body.sessionId;
-		expect(created.body.recipients.map((r: { status: string }) => r.status)).toEqual([
-			'notSent',
-			'notSent',
-		]);
+		expect(statuses(created.body.recipients)).toEqual(['notSent', 'notSent']);
 		sandbox().clock.advance(1000);
 		const sent = await control('PATCH', `/sessions/${id}`, { status: 'pending' });
 		expect(sent.body).toMatchObject({
@@ -184,17 +159,14 @@ describe('control plane (/_sandbox)', () => {
 			updatedAt: '2025-06-16T00:00:01.000Z',
 			sentAt: '2025-06-16T00:00:01.000Z',
 		});
-		expect(sent.body.recipients.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
+		expect(statuses(sent.body.recipients)).toEqual(['sent', 'sent']);
 		sandbox().clock.advance(1000);
 		const viewed = await control('POST', `/sessions/${id}/recipient-status`, {
 			email: 'b@example.com',
 			status: 'viewed',
 		});
 		expect(viewed.body).toMatchObject({ status: 'pending', updatedAt: '2025-06-16T00:00:02.000Z' });
-		expect(viewed.body.recipients.map((r: { status: string }) => r.status)).toEqual([
-			'sent',
-			'viewed',
-		]);
+		expect(statuses(viewed.body.recipients)).toEqual(['sent', 'viewed']);
 		for (const [i, status] of ['inProgress', 'cancelled', 'expired', 'draft'].entries()) {
 			sandbox().clock.advance(1000);
 			const moved = await control('PATCH', `/sessions/${id}`, { status });
@@ -204,21 +176,14 @@ describe('control plane (/_sandbox)', () => {
 		expect((await control('GET', `/sessions/${id}`)).body.expiryDate).toBe(
 			'2025-06-16T00:00:05.000Z',
 		);
-		expect((await control('POST', `/sessions/${id}/recipient-status`, { status: '' })).status).toBe(
-			400,
-		);
-		expect(
-			(
-				await control('POST', '/sessions/00000000-0000-4000-8000-000000000000/recipient-status', {
-					status: 'x',
-				})
-			).status,
-		).toBe(404);
+		const setStatus = (sessionId: string, body: unknown) =>
+			control('POST', `/sessions/${sessionId}/recipient-status`, body);
+		expect((await setStatus(id, { status: '' })).status).toBe(400);
+		expect((await setStatus(UNKNOWN_ID, { status: 'x' })).status).toBe(404);
 	});
 
 	it('GET / DELETE /_sandbox/outbox', async () => {
-		const draft = sandbox().createSession();
-		await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		await send(sandbox().createSession().sessionId);
 		expect((await control('GET', '/outbox')).body).toHaveLength(1);
 		await control('DELETE', '/outbox');
 		expect(sandbox().outbox).toHaveLength(0);
@@ -226,7 +191,7 @@ describe('control plane (/_sandbox)', () => {
 
 	it('GET /_sandbox/files/{fileId}: fileName, sizeBytes and the data as base64', async () => {
 		const data = pdfBase64(40);
-		const up = await call(sandbox(), 'POST', '/api/v1/File', { json: { fileName: 'f', data } });
+		const up = await upload({ fileName: 'f', data });
 		expect((await control('GET', `/files/${up.body.fileId}`)).body).toMatchObject({
 			fileName: 'f.pdf',
 			sizeBytes: 40,
@@ -235,51 +200,43 @@ describe('control plane (/_sandbox)', () => {
 	});
 
 	it('GET / DELETE /_sandbox/requests', async () => {
-		await list(sandbox());
+		await list();
 		expect((await control('GET', '/requests')).body).toHaveLength(1);
 		await control('DELETE', '/requests');
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
 	it('POST /_sandbox/tokens { orgId, scopes, ttlSeconds }', async () => {
+		const { orgId } = sandbox().other;
 		const { body } = await control('POST', '/tokens', {
-			orgId: sandbox().other.orgId,
+			orgId,
 			scopes: ['write:files'],
 			ttlSeconds: 60,
 		});
-		const draft = sandbox().createSession({ orgId: sandbox().other.orgId });
-		expect(
-			(
-				await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`, {
-					token: body.access_token,
-				})
-			).status,
-		).toBe(403);
+		const draft = sandbox().createSession({ orgId });
+		expect((await send(draft.sessionId, body.access_token)).status).toBe(403);
 		sandbox().clock.advance(60_000);
-		expect((await list(sandbox(), '', body.access_token)).status).toBe(401);
+		expect((await list('', body.access_token)).status).toBe(401);
 	});
 
 	it('POST /_sandbox/rate-limit/reset', async () => {
 		sandbox().config.rateLimitPerHour = 1;
-		await list(sandbox());
+		await list();
 		await control('POST', '/rate-limit/reset', {});
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 	});
 
 	it('POST / DELETE /_sandbox/faults', async () => {
 		expect((await control('POST', '/faults', { kind: 'status', status: 418 })).status).toBe(201);
-		expect((await list(sandbox())).status).toBe(418);
+		expect((await list()).status).toBe(418);
 		await control('POST', '/faults', { kind: 'status', count: 3 });
 		await control('DELETE', '/faults');
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 	});
 
 	it('PATCH /_sandbox/config changes the live options; invalid values → 400', async () => {
-		const res = await control('PATCH', '/config', {
-			updatedAfterInclusive: true,
-			tieOrder: 'random',
-		});
-		expect(res.body.config).toMatchObject({ updatedAfterInclusive: true, tieOrder: 'random' });
+		const live = { updatedAfterInclusive: true, tieOrder: 'random' };
+		expect((await control('PATCH', '/config', live)).body.config).toMatchObject(live);
 		expect(sandbox().config.updatedAfterInclusive).toBe(true);
 		expect((await control('PATCH', '/config', { timestampPrecision: 'us' })).status).toBe(400);
 	});
@@ -291,7 +248,7 @@ describe('control plane (/_sandbox)', () => {
 		await control('POST', '/reset');
 		expect(sandbox().config.rateLimitPerHour).toBe(60);
 		expect(sandbox().listAllSessions()).toEqual([]);
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 	});
 
 	it('is never under /api/v1 and needs no token', async () => {
@@ -312,19 +269,14 @@ describe('CLI (npm run sandbox)', () => {
 	it('startDemoSandbox seeds a dozen demo sessions in every state and prints the credentials', async () => {
 		const demo = await startDemoSandbox({ port: 0 });
 		try {
-			const res = await list(demo, 'limit=100');
+			const res = await listOn(demo, 'limit=100');
 			expect(res.body.pagination.total).toBe(12);
-			expect(new Set(res.body.sessions.map((s: { status: string }) => s.status))).toEqual(
+			expect(new Set(statuses(res.body.sessions))).toEqual(
 				new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']),
 			);
 			const text = describeDemo(demo);
-			for (const part of [
-				demo.baseUrl,
-				demo.demo.accessToken,
-				demo.demo.clientId,
-				demo.demo.clientSecret,
-				'curl',
-			])
+			const { baseUrl, demo: org } = demo;
+			for (const part of [baseUrl, org.accessToken, org.clientId, org.clientSecret, 'curl'])
 				expect(text).toContain(part);
 		} finally {
 			await demo.close();

@@ -1,24 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { call, pdfBase64 } from './helpers';
 import { blockDocument, createBody, createSessionCall } from './publicHelpers';
-import { useSandbox } from '../harness/sandbox';
+import { expectError, pdfBase64, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox, call, get, upload } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const create = (json: unknown, token?: string | null) => createSessionCall(sandbox(), json, token);
-const refused = async (json: unknown, status: number, code: string, field?: string) => {
-	const res = await create(json);
-	expect(res.status).toBe(status);
-	expect(res.body).toMatchObject({ code, ...(field && { field }) });
+/** Create Session with `createBody(extra)`: refused with this status, code and field; no session made. */
+const refused = async (
+	extra: Record<string, unknown>,
+	status: number,
+	code: string,
+	field?: string,
+) => {
+	const res = await create(createBody(extra));
+	expectError(res, status, code, field);
 	expect(sandbox().listAllSessions()).toEqual([]);
 	return res;
 };
-const upload = async (token?: string) =>
-	(
-		await call(sandbox(), 'POST', '/api/v1/File', {
-			json: { fileName: 'terms', data: pdfBase64() },
-			token,
-		})
-	).body.fileId as string;
+const invalid = (extra: Record<string, unknown>, field: string) =>
+	refused(extra, 400, 'VALIDATION_ERROR', field);
+const uploaded = async (token?: string) =>
+	(await upload({ fileName: 'terms', data: pdfBase64() }, token)).body.fileId as string;
+const blocks = (keys?: string[]) => ({ type: 'blocks', document: blockDocument(keys) });
+const people = (...keys: string[]) =>
+	keys.map((key, i) => ({ key, name: key.toUpperCase(), email: `${key}${i}@example.com` }));
 
 describe('Create Session (docs/api.md#create-session)', () => {
 	it('a draft by default: the session as Get Session shows it, plus draftUrl', async () => {
@@ -54,15 +58,13 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			],
 			draftUrl: `${sandbox().baseUrl}/app/sessions/${id}/edit`,
 		});
-		expect((await call(sandbox(), 'GET', `/api/v1/Session/${id}`)).body).toEqual(
-			Object.fromEntries(Object.entries(res.body).filter(([k]) => k !== 'draftUrl')),
-		);
+		const { draftUrl: _draftUrl, ...session } = res.body;
+		expect((await get(`/Session/${id}`)).body).toEqual(session);
 		expect(sandbox().outbox).toEqual([]);
 	});
 
 	it('the draftUrl opens a page in the sandbox', async () => {
-		const res = await create(createBody());
-		const page = await fetch(res.body.draftUrl);
+		const page = await fetch((await create(createBody())).body.draftUrl);
 		expect(page.status).toBe(200);
 		expect(await page.text()).toContain('Service agreement');
 	});
@@ -81,32 +83,26 @@ describe('Create Session (docs/api.md#create-session)', () => {
 	it('name: 1 to 50 characters', async () => {
 		expect((await create(createBody({ name: 'n'.repeat(50) }))).status).toBe(200);
 		sandbox().reset();
-		await refused(createBody({ name: 'n'.repeat(51) }), 400, 'VALIDATION_ERROR', 'name');
-		await refused(createBody({ name: '' }), 400, 'VALIDATION_ERROR', 'name');
+		await invalid({ name: 'n'.repeat(51) }, 'name');
+		await invalid({ name: '' }, 'name');
 	});
 
 	it('files: 1 to 10 entries', async () => {
-		await refused(createBody({ files: [] }), 400, 'VALIDATION_ERROR', 'files');
-		const eleven = Array.from({ length: 11 }, () => ({ type: 'pageBreak' }));
-		await refused(createBody({ files: eleven }), 400, 'VALIDATION_ERROR', 'files');
+		await invalid({ files: [] }, 'files');
+		await invalid({ files: Array.from({ length: 11 }, () => ({ type: 'pageBreak' })) }, 'files');
 	});
 
 	it('files: at least one block document, else NO_BLOCK_DOCUMENT', async () => {
-		const fileId = await upload();
-		await refused(
-			createBody({ files: [{ type: 'uploadedPdf', fileId }] }),
-			400,
-			'NO_BLOCK_DOCUMENT',
-			'files',
-		);
+		const files = [{ type: 'uploadedPdf', fileId: await uploaded() }];
+		await refused({ files }, 400, 'NO_BLOCK_DOCUMENT', 'files');
 	});
 
 	it('uploaded PDFs ride along as reference documents (fileName optional)', async () => {
-		const fileId = await upload();
+		const fileId = await uploaded();
 		const res = await create(
 			createBody({
 				files: [
-					{ type: 'blocks', document: blockDocument() },
+					blocks(),
 					{ type: 'uploadedPdf', fileId },
 					{ type: 'uploadedPdf', fileId, fileName: 'Schedule A.pdf' },
 				],
@@ -120,116 +116,52 @@ describe('Create Session (docs/api.md#create-session)', () => {
 	});
 
 	it("an uploaded file that does not exist, or is another organisation's → FILE_NOT_FOUND", async () => {
-		const theirs = await upload(sandbox().other.accessToken);
-		await refused(
-			createBody({
-				files: [
-					{ type: 'blocks', document: blockDocument() },
-					{ type: 'uploadedPdf', fileId: theirs },
-				],
-			}),
-			400,
-			'FILE_NOT_FOUND',
-			'files[1].fileId',
-		);
+		const theirs = await uploaded(sandbox().other.accessToken);
+		const files = [blocks(), { type: 'uploadedPdf', fileId: theirs }];
+		await refused({ files }, 400, 'FILE_NOT_FOUND', 'files[1].fileId');
 	});
 
 	it('recipients: 1 to 20', async () => {
-		await refused(createBody({ recipients: [] }), 400, 'VALIDATION_ERROR', 'recipients');
+		await invalid({ recipients: [] }, 'recipients');
 		const keys = Array.from({ length: 21 }, (_, i) => `r${i}`);
-		await refused(
-			createBody({
-				recipients: keys.map((key) => ({ key, name: key, email: `${key}@example.com` })),
-				files: [{ type: 'blocks', document: blockDocument(keys) }],
-			}),
-			400,
-			'VALIDATION_ERROR',
-			'recipients',
-		);
+		await invalid({ recipients: people(...keys), files: [blocks(keys)] }, 'recipients');
 	});
 
 	it('recipient keys: letters, digits, "_" and "-"; unique (DUPLICATE_RECIPIENT_KEY)', async () => {
-		const doc = (keys: string[]) => [{ type: 'blocks', document: blockDocument(keys) }];
-		expect(
-			(
-				await create(
-					createBody({
-						recipients: [{ key: 'A_b-9', name: 'A', email: 'a@example.com' }],
-						files: doc(['A_b-9']),
-					}),
-				)
-			).status,
-		).toBe(200);
+		const withKeys = (...keys: string[]) => ({
+			recipients: people(...keys),
+			files: [blocks(keys)],
+		});
+		expect((await create(createBody(withKeys('A_b-9')))).status).toBe(200);
 		sandbox().reset();
-		await refused(
-			createBody({
-				recipients: [{ key: 'a b', name: 'A', email: 'a@example.com' }],
-				files: doc(['a b']),
-			}),
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0].key',
-		);
-		await refused(
-			createBody({
-				recipients: [
-					{ key: 'a', name: 'A', email: 'a@example.com' },
-					{ key: 'a', name: 'B', email: 'b@example.com' },
-				],
-				files: doc(['a']),
-			}),
-			400,
-			'DUPLICATE_RECIPIENT_KEY',
-			'recipients[1].key',
-		);
+		await invalid(withKeys('a b'), 'recipients[0].key');
+		await refused(withKeys('a', 'a'), 400, 'DUPLICATE_RECIPIENT_KEY', 'recipients[1].key');
 	});
 
 	it('recipients need a name and an email that is an email', async () => {
-		await refused(
-			createBody({ recipients: [{ key: 'ann', name: 'Ann', email: 'not-an-email' }] }),
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0].email',
-		);
-		await refused(
-			createBody({ recipients: [{ key: 'ann', email: 'ann@example.com' }] }),
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0].name',
-		);
+		const recipients = [{ key: 'ann', name: 'Ann', email: 'not-an-email' }];
+		await invalid({ recipients }, 'recipients[0].email');
+		await invalid({ recipients: [{ key: 'ann', email: 'ann@example.com' }] }, 'recipients[0].name');
 	});
 
 	it('signingOrder orders the recipients', async () => {
-		const res = await create(
-			createBody({
-				recipients: [
-					{ key: 'ann', name: 'Ann', email: 'ann@example.com', signingOrder: 2 },
-					{ key: 'bob', name: 'Bob', email: 'bob@example.com', signingOrder: 1 },
-				],
-				files: [{ type: 'blocks', document: blockDocument(['ann', 'bob']) }],
-			}),
-		);
-		expect(res.body.recipients.map((r: { name: string }) => r.name)).toEqual(['Bob', 'Ann']);
+		const [ann, bob] = people('ann', 'bob');
+		const recipients = [
+			{ ...ann, signingOrder: 2 },
+			{ ...bob, signingOrder: 1 },
+		];
+		const res = await create(createBody({ recipients, files: [blocks(['ann', 'bob'])] }));
+		expect(res.body.recipients.map((r: { name: string }) => r.name)).toEqual(['BOB', 'ANN']);
 	});
 
 	it('expiryDays 1 to 730; reminderFrequency daily, weekly, monthly, quarterly', async () => {
-		await refused(createBody({ expiryDays: 0 }), 400, 'VALIDATION_ERROR', 'expiryDays');
-		await refused(createBody({ expiryDays: 731 }), 400, 'VALIDATION_ERROR', 'expiryDays');
-		await refused(
-			createBody({ reminderFrequency: 'hourly' }),
-			400,
-			'VALIDATION_ERROR',
-			'reminderFrequency',
-		);
-		const res = await create(
-			createBody({ expiryDays: 730, reminderEnabled: true, reminderFrequency: 'quarterly' }),
-		);
+		await invalid({ expiryDays: 0 }, 'expiryDays');
+		await invalid({ expiryDays: 731 }, 'expiryDays');
+		await invalid({ reminderFrequency: 'hourly' }, 'reminderFrequency');
+		const settings = { expiryDays: 730, reminderEnabled: true, reminderFrequency: 'quarterly' };
+		const res = await create(createBody(settings));
 		expect(res.status).toBe(200);
-		expect(sandbox().getSession(res.body.sessionId)).toMatchObject({
-			expiryDays: 730,
-			reminderEnabled: true,
-			reminderFrequency: 'quarterly',
-		});
+		expect(sandbox().getSession(res.body.sessionId)).toMatchObject(settings);
 	});
 
 	it('plan feature "Session Expiry": expiry or reminders without it → 403 naming the feature', async () => {
@@ -239,7 +171,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			{ reminderEnabled: false },
 			{ reminderFrequency: 'daily' },
 		]) {
-			const res = await refused(createBody(extra), 403, 'PLAN_FEATURE_UNAVAILABLE');
+			const res = await refused(extra, 403, 'PLAN_FEATURE_UNAVAILABLE');
 			expect(res.body.feature).toBe('Session Expiry');
 			expect(res.body.message).toContain('Session Expiry');
 		}
@@ -259,7 +191,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 	});
 
 	it('a body that is not JSON → 400 INVALID_JSON; not an object → VALIDATION_ERROR', async () => {
-		const bad = await call(sandbox(), 'POST', '/api/v1/Session', {
+		const bad = await call('POST', '/api/v1/Session', {
 			body: '{',
 			headers: { 'Content-Type': 'application/json' },
 		});

@@ -1,62 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { call, list } from './helpers';
-import { useSandbox } from '../harness/sandbox';
+import { limits, useApi } from './helpers';
 
-const sandbox = useSandbox();
+const { sandbox, list, send, control } = useApi();
+/** The statuses of `n` List Sessions requests in a row. */
+const statusesOf = async (n: number) => {
+	const seen: number[] = [];
+	for (let i = 0; i < n; i++) seen.push((await list()).status);
+	return seen;
+};
 
 describe('faults (README, Faults)', () => {
 	it('status: answers the status (default 500) with { code: INTERNAL } once, then disappears', async () => {
 		sandbox().injectFault({ kind: 'status' });
-		const res = await list(sandbox());
+		const res = await list();
 		expect([res.status, res.body.code]).toEqual([500, 'INTERNAL']);
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 	});
 
 	it('status: a chosen status, count times', async () => {
 		sandbox().injectFault({ kind: 'status', status: 503, count: 2 });
-		expect((await list(sandbox())).status).toBe(503);
-		expect((await list(sandbox())).status).toBe(503);
-		expect((await list(sandbox())).status).toBe(200);
+		expect(await statusesOf(3)).toEqual([503, 503, 200]);
 	});
 
 	it('status: a chosen code and message, or no code at all (code: null)', async () => {
 		sandbox().injectFault({ kind: 'status', status: 400, code: 'SOMETHING_NEW', message: 'new' });
-		const coded = await list(sandbox());
+		const coded = await list();
 		expect([coded.status, coded.body]).toEqual([400, { code: 'SOMETHING_NEW', message: 'new' }]);
 		sandbox().injectFault({ kind: 'status', status: 404, code: null, message: 'Not found' });
-		const bare = await list(sandbox());
+		const bare = await list();
 		expect([bare.status, bare.body]).toEqual([404, { message: 'Not found' }]);
 	});
 
 	it('skip: lets the first matching requests through', async () => {
 		sandbox().injectFault({ kind: 'status', status: 502, skip: 2 });
-		expect((await list(sandbox())).status).toBe(200);
-		expect((await list(sandbox())).status).toBe(200);
-		expect((await list(sandbox())).status).toBe(502);
-		expect((await list(sandbox())).status).toBe(200);
+		expect(await statusesOf(4)).toEqual([200, 200, 502, 200]);
 	});
 
 	it('method and path: only matching requests are affected (path is a prefix)', async () => {
 		sandbox().injectFault({ kind: 'status', method: 'POST', path: '/api/v1/Session/' });
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 		const draft = sandbox().createSession();
-		expect((await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`)).status).toBe(
-			500,
-		);
+		expect((await send(draft.sessionId)).status).toBe(500);
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('draft');
 	});
 
 	it('latency: waits delayMs, then answers normally', async () => {
 		sandbox().injectFault({ kind: 'latency', delayMs: 150 });
 		const started = Date.now();
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 	});
 
 	it('drop: the connection is destroyed without an answer', async () => {
 		sandbox().injectFault({ kind: 'drop' });
-		await expect(list(sandbox())).rejects.toThrow();
-		expect((await list(sandbox())).status).toBe(200);
+		await expect(list()).rejects.toThrow();
+		expect((await list()).status).toBe(200);
 	});
 
 	it('malformed: 200 with a body that is not JSON', async () => {
@@ -70,15 +68,17 @@ describe('faults (README, Faults)', () => {
 
 	it('rateLimit: 429 with Retry-After (default 1) and the rate-limit headers, without using the real budget', async () => {
 		sandbox().injectFault({ kind: 'rateLimit', retryAfter: 7 });
-		const res = await list(sandbox());
+		const res = await list();
 		expect(res.status).toBe(429);
-		expect(res.headers.get('retry-after')).toBe('7');
-		expect(res.headers.get('x-ratelimit-limit')).toBe('60');
-		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
-		expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
-		expect((await list(sandbox())).headers.get('x-ratelimit-remaining')).toBe('59');
+		expect(limits(res)).toEqual({
+			retryAfter: '7',
+			limit: '60',
+			remaining: '0',
+			reset: expect.stringMatching(/^\d+$/),
+		});
+		expect(limits(await list()).remaining).toBe('59');
 		sandbox().injectFault({ kind: 'rateLimit' });
-		expect((await list(sandbox())).headers.get('retry-after')).toBe('1');
+		expect(limits(await list()).retryAfter).toBe('1');
 	});
 
 	it('faults apply to /oidc too', async () => {
@@ -92,14 +92,14 @@ describe('faults (README, Faults)', () => {
 
 	it('faults never apply to the control plane', async () => {
 		sandbox().injectFault({ kind: 'status' });
-		expect((await fetch(`${sandbox().baseUrl}/_sandbox/state`)).status).toBe(200);
-		expect((await list(sandbox())).status).toBe(500);
+		expect((await control('GET', '/state')).status).toBe(200);
+		expect((await list()).status).toBe(500);
 	});
 
 	it('clearFaults() removes pending faults', async () => {
 		sandbox().injectFault({ kind: 'status', count: 5 });
 		sandbox().clearFaults();
-		expect((await list(sandbox())).status).toBe(200);
+		expect((await list()).status).toBe(200);
 	});
 
 	it('an unknown fault kind is refused', () => {
@@ -117,10 +117,10 @@ describe('onRequest hooks', () => {
 			await new Promise((resolve) => setTimeout(resolve, 10));
 			if (query.offset === '1') sandbox().updateSession(a.sessionId, { touch: true });
 		});
-		const page1 = await list(sandbox(), 'limit=1&offset=0');
-		const page2 = await list(sandbox(), 'limit=1&offset=1');
+		const page1 = await list('limit=1&offset=0');
+		const page2 = await list('limit=1&offset=1');
 		off();
-		await list(sandbox());
+		await list();
 		expect(seen).toEqual(['GET /api/v1/Sessions 0', 'GET /api/v1/Sessions 1']);
 		expect(page1.body.sessions[0].name).toBe('b');
 		// a was touched before page 2 was computed, so it moved to the top and page 2 shows b again.
@@ -132,7 +132,7 @@ describe('onRequest hooks', () => {
 		sandbox().onRequest(() => {
 			calls += 1;
 		});
-		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
+		await control('GET', '/state');
 		expect(calls).toBe(0);
 	});
 });
@@ -141,27 +141,18 @@ describe('request log', () => {
 	it('records every API request with method, path, query, status, orgId and time; not the control plane', async () => {
 		sandbox().clock.freeze();
 		sandbox().clock.set('2025-06-16T14:22:00.000Z');
-		await list(sandbox(), 'limit=5');
-		await list(sandbox(), '', null);
-		await fetch(`${sandbox().baseUrl}/_sandbox/state`);
+		await list('limit=5');
+		await list('', null);
+		await control('GET', '/state');
+		const entry = {
+			method: 'GET',
+			path: '/api/v1/Sessions',
+			at: '2025-06-16T14:22:00.000Z',
+			atMs: Date.parse('2025-06-16T14:22:00.000Z'),
+		};
 		expect(sandbox().requests).toEqual([
-			{
-				method: 'GET',
-				path: '/api/v1/Sessions',
-				query: { limit: '5' },
-				status: 200,
-				orgId: sandbox().demo.orgId,
-				at: '2025-06-16T14:22:00.000Z',
-				atMs: Date.parse('2025-06-16T14:22:00.000Z'),
-			},
-			{
-				method: 'GET',
-				path: '/api/v1/Sessions',
-				query: {},
-				status: 401,
-				at: '2025-06-16T14:22:00.000Z',
-				atMs: Date.parse('2025-06-16T14:22:00.000Z'),
-			},
+			{ ...entry, query: { limit: '5' }, status: 200, orgId: sandbox().demo.orgId },
+			{ ...entry, query: {}, status: 401 },
 		]);
 		sandbox().clearRequests();
 		expect(sandbox().requests).toHaveLength(0);
@@ -170,9 +161,9 @@ describe('request log', () => {
 	it('records fault answers with the fault kind (a drop as status 0)', async () => {
 		sandbox().injectFault({ kind: 'status', status: 502 });
 		sandbox().injectFault({ kind: 'drop', skip: 1 });
-		await list(sandbox());
-		await list(sandbox());
-		await list(sandbox()).catch(() => undefined);
+		await list();
+		await list();
+		await list().catch(() => undefined);
 		expect(sandbox().requests.map((r) => [r.status, r.fault])).toEqual([
 			[502, 'status'],
 			[200, undefined],
@@ -194,9 +185,8 @@ describe('fuzzing faults (README, Faults: answer and mangle)', () => {
 				date: null,
 			},
 		});
-		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
-		expect(res.status).toBe(502);
-		expect(res.body).toBe('<html>Bad Gateway</html>');
+		const res = await send(draft.sessionId);
+		expect([res.status, res.body]).toEqual([502, '<html>Bad Gateway</html>']);
 		expect(res.headers.get('content-type')).toBe('text/html');
 		expect(res.headers.get('retry-after')).toBe('-5');
 		expect(res.headers.get('date')).toBeNull();
@@ -217,7 +207,7 @@ describe('fuzzing faults (README, Faults: answer and mangle)', () => {
 				date: 'Mon, 01 Jan 1990 00:00:00 GMT',
 			},
 		});
-		const res = await call(sandbox(), 'POST', `/api/v1/Session/${draft.sessionId}/Send`);
+		const res = await send(draft.sessionId);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ status: 42, extra: { nested: true } });
 		expect(res.body).not.toHaveProperty('sessionId');
@@ -225,7 +215,7 @@ describe('fuzzing faults (README, Faults: answer and mangle)', () => {
 		expect(sandbox().getSession(draft.sessionId)!.status).toBe('pending');
 
 		sandbox().injectFault({ kind: 'mangle', answer: { truncateAt: 10 } });
-		const cut = await call(sandbox(), 'GET', '/api/v1/Sessions');
+		const cut = await list();
 		expect(typeof cut.body).toBe('string');
 		expect((cut.body as string).length).toBe(10);
 		expect(sandbox().requests.at(-1)).toMatchObject({ status: 200, fault: 'mangle' });

@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
+
 import type { Sandbox } from '../../sandbox';
+import { useSandbox, type UseSandboxOptions } from '../harness/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 export interface ApiResponse<T = any> {
@@ -7,19 +10,20 @@ export interface ApiResponse<T = any> {
 	body: T;
 }
 
-/** fetch against the sandbox with the demo token unless `token` is given (`null`: no header). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
-export async function call<T = any>(
+export interface CallInit {
+	/** The demo token unless given; `null`: no Authorization header. */
+	token?: string | null;
+	json?: unknown;
+	body?: string;
+	headers?: Record<string, string>;
+}
+
+export async function call(
 	sandbox: Sandbox,
 	method: string,
 	path: string,
-	init: {
-		token?: string | null;
-		json?: unknown;
-		body?: string;
-		headers?: Record<string, string>;
-	} = {},
-): Promise<ApiResponse<T>> {
+	init: CallInit = {},
+): Promise<ApiResponse> {
 	const headers: Record<string, string> = { ...init.headers };
 	const token = init.token === undefined ? sandbox.demo.accessToken : init.token;
 	if (token !== null) headers.Authorization = `Bearer ${token}`;
@@ -36,11 +40,47 @@ export async function call<T = any>(
 	} catch {
 		// leave as text: the malformed fault's body is not JSON on purpose
 	}
-	return { status: response.status, headers: response.headers, body: parsed as T };
+	return { status: response.status, headers: response.headers, body: parsed };
 }
 
 export const list = (sandbox: Sandbox, query = '', token?: string | null) =>
 	call(sandbox, 'GET', `/api/v1/Sessions${query ? `?${query}` : ''}`, { token });
+
+/** A test file's sandbox (useSandbox) and its endpoints, bound to it; paths under /api/v1. */
+export function useApi(options: UseSandboxOptions = {}) {
+	const sandbox = useSandbox(options);
+	const v1 = (method: string) => (path: string, json?: unknown, token?: string | null) =>
+		call(sandbox(), method, `/api/v1${path}`, { json, token });
+	const post = v1('POST');
+	return {
+		sandbox,
+		call: (method: string, path: string, init?: CallInit) => call(sandbox(), method, path, init),
+		get: (path: string, token?: string | null) => v1('GET')(path, undefined, token),
+		post,
+		list: (query = '', token?: string | null) => list(sandbox(), query, token),
+		send: (sessionId: string, token?: string | null) =>
+			post(`/Session/${sessionId}/Send`, undefined, token),
+		upload: (json: unknown = { fileName: 'a', data: 'JVBERi0=' }, token?: string | null) =>
+			post('/File', json, token),
+		/** The control plane (/_sandbox): no token. */
+		control: (method: string, path: string, json?: unknown) =>
+			call(sandbox(), method, `/_sandbox${path}`, { json, token: null }),
+	};
+}
+
+/** An error answer: its status, and its code and field as the body gives them. */
+export function expectError(res: ApiResponse, status: number, code: string, field?: string) {
+	expect(res.status).toBe(status);
+	expect(res.body).toMatchObject({ code, ...(field !== undefined && { field }) });
+}
+
+/** The rate-limit headers of an answer. */
+export const limits = ({ headers }: ApiResponse) => ({
+	limit: headers.get('x-ratelimit-limit'),
+	remaining: headers.get('x-ratelimit-remaining'),
+	reset: headers.get('x-ratelimit-reset'),
+	retryAfter: headers.get('retry-after'),
+});
 
 export function pdfBase64(totalBytes = 64): string {
 	const header = Buffer.from('%PDF-1.7\n', 'latin1');

@@ -1,61 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox, Session } from '../../sandbox';
-import { list } from './helpers';
-import { useSandbox } from '../harness/sandbox';
+import type { CreateSessionInput, Sandbox, Session } from '../../sandbox';
+import { expectError, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-06-16T12:00:00.000Z' });
+const { sandbox, list } = useApi({ now: '2025-06-16T12:00:00.000Z' });
 const ids = (res: { body: { sessions: Array<{ sessionId: string }> } }) =>
 	res.body.sessions.map((s) => s.sessionId);
-const at = (iso: string) => iso;
+const june = (day: number) => `2025-06-0${day}T00:00:00.000Z`;
 
-/** Sessions with distinct, known times; returned in creation order. */
+/** Sessions with distinct, known times (days of June 2025); returned in creation order. */
 function seed(s: Sandbox): Session[] {
+	const cy = { name: 'Cy', email: 'cy@example.com' };
+	const session = (
+		name: string,
+		status: CreateSessionInput['status'],
+		created: number,
+		updated: number,
+		extra: CreateSessionInput = {},
+	) =>
+		s.createSession({ name, status, createdAt: june(created), updatedAt: june(updated), ...extra });
 	return [
-		s.createSession({
-			name: 'Alpha lease',
-			status: 'draft',
-			createdAt: at('2025-06-01T00:00:00.000Z'),
-			updatedAt: at('2025-06-05T00:00:00.000Z'),
+		session('Alpha lease', 'draft', 1, 5, {
 			recipients: [{ name: 'Ann', email: 'Ann@Example.com' }],
 		}),
-		s.createSession({
-			name: 'beta NDA',
-			status: 'pending',
-			createdAt: at('2025-06-02T00:00:00.000Z'),
-			updatedAt: at('2025-06-03T00:00:00.000Z'),
-			recipients: [
-				{ name: 'Bob', email: 'bob@example.com' },
-				{ name: 'Cy', email: 'cy@example.com' },
-			],
+		session('beta NDA', 'pending', 2, 3, {
+			recipients: [{ name: 'Bob', email: 'bob@example.com' }, cy],
 		}),
-		s.createSession({
-			name: 'Gamma contract',
-			status: 'completed',
-			createdAt: at('2025-06-03T00:00:00.000Z'),
-			updatedAt: at('2025-06-04T00:00:00.000Z'),
-			completedDate: at('2025-06-04T00:00:00.000Z'),
-			recipients: [{ name: 'Cy', email: 'cy@example.com' }],
-		}),
-		s.createSession({
-			name: 'delta offer',
-			status: 'completed',
-			createdAt: at('2025-06-04T00:00:00.000Z'),
-			updatedAt: at('2025-06-06T00:00:00.000Z'),
-			completedDate: at('2025-06-02T00:00:00.000Z'),
-		}),
-		s.createSession({
-			name: 'Epsilon',
-			status: 'cancelled',
-			createdAt: at('2025-06-05T00:00:00.000Z'),
-			updatedAt: at('2025-06-07T00:00:00.000Z'),
-		}),
+		session('Gamma contract', 'completed', 3, 4, { completedDate: june(4), recipients: [cy] }),
+		session('delta offer', 'completed', 4, 6, { completedDate: june(2) }),
+		session('Epsilon', 'cancelled', 5, 7),
 	];
 }
+/** The seeded sessions at these positions, by ID (in this order where `ordered`). */
+const expectListed = async (query: string, positions: number[], ordered = false) => {
+	const sessions = seed(sandbox());
+	const listed = ids(await list(query));
+	const expected = positions.map((i) => sessions[i].sessionId);
+	if (ordered) expect(listed).toEqual(expected);
+	else expect([...listed].sort()).toEqual([...expected].sort());
+};
+const [ALPHA, BETA, GAMMA, DELTA, EPSILON] = [0, 1, 2, 3, 4];
 
 describe('List Sessions (docs/api.md#list-sessions): response', () => {
 	it('success: sessions and recipients with exactly their documented fields, and pagination', async () => {
 		const [alpha] = seed(sandbox());
-		const res = await list(sandbox(), 'name=alpha');
+		const res = await list('name=alpha');
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
 			sessions: [
@@ -86,126 +74,102 @@ describe('List Sessions (docs/api.md#list-sessions): response', () => {
 
 	it('completedDate is set for completed sessions, null otherwise', async () => {
 		seed(sandbox());
-		const res = await list(sandbox(), 'sortBy=createdAt&sortOrder=asc');
+		const res = await list('sortBy=createdAt&sortOrder=asc');
 		expect(res.body.sessions.map((s: { completedDate: string | null }) => s.completedDate)).toEqual(
-			[null, null, '2025-06-04T00:00:00.000Z', '2025-06-02T00:00:00.000Z', null],
+			[null, null, june(4), june(2), null],
 		);
 	});
 
 	it("only the caller's organisation's sessions are listed", async () => {
 		const mine = sandbox().createSession({ name: 'mine' });
 		sandbox().createSession({ name: 'theirs', orgId: sandbox().other.orgId });
-		expect(ids(await list(sandbox()))).toEqual([mine.sessionId]);
-		const theirs = await list(sandbox(), '', sandbox().other.accessToken);
+		expect(ids(await list())).toEqual([mine.sessionId]);
+		const theirs = await list('', sandbox().other.accessToken);
 		expect(theirs.body.sessions.map((s: { name: string }) => s.name)).toEqual(['theirs']);
 	});
 
 	it('missing or invalid token → 401 (not counted, no rate-limit headers)', async () => {
-		const res = await list(sandbox(), '', null);
+		const res = await list('', null);
 		expect([res.status, res.body.code]).toEqual([401, 'UNAUTHORIZED']);
-		expect((await list(sandbox(), '', 'bogus')).status).toBe(401);
+		expect((await list('', 'bogus')).status).toBe(401);
 		expect(res.headers.get('x-ratelimit-limit')).toBeNull();
 	});
 
 	it('scopes: any valid token may list (AirSign names no scope)', async () => {
-		const token = sandbox().issueToken({ scopes: [] });
-		expect((await list(sandbox(), '', token)).status).toBe(200);
+		expect((await list('', sandbox().issueToken({ scopes: [] }))).status).toBe(200);
 	});
 });
 
 describe('List Sessions (docs/api.md#list-sessions): filters', () => {
-	it('status: one status', async () => {
-		const [, beta] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'status=pending'))).toEqual([beta.sessionId]);
-	});
-
-	it('status: a comma-separated list selects several', async () => {
-		const [alpha, beta, , , epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'status=draft,pending,cancelled')))).toEqual(
-			new Set([alpha.sessionId, beta.sessionId, epsilon.sessionId]),
-		);
+	it.each([
+		['status: one status', 'status=pending', [BETA]],
+		[
+			'status: a comma-separated list selects several',
+			'status=draft,pending,cancelled',
+			[ALPHA, BETA, EPSILON],
+		],
+		['createdAfter: strictly after', 'createdAfter=2025-06-03T00:00:00.000Z', [DELTA, EPSILON]],
+		['createdBefore: strictly before', 'createdBefore=2025-06-03T00:00:00.000Z', [ALPHA, BETA]],
+		['updatedBefore: strictly before', 'updatedBefore=2025-06-05T00:00:00.000Z', [BETA, GAMMA]],
+		[
+			'filters combine (AND)',
+			'status=completed,pending&recipientEmail=cy%40example.com&createdAfter=2025-06-02T00:00:00Z',
+			[GAMMA],
+		],
+	])('%s', async (_title, query, positions) => {
+		await expectListed(query, positions);
 	});
 
 	it.each(['archived', 'Draft', 'draft,', 'draft, pending', ''])(
 		'status: %j is not an allowed value → 400 VALIDATION_ERROR',
 		async (value) => {
-			const res = await list(sandbox(), `status=${encodeURIComponent(value)}`);
-			expect(res.status).toBe(400);
-			expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
+			expectError(
+				await list(`status=${encodeURIComponent(value)}`),
+				400,
+				'VALIDATION_ERROR',
+				'status',
+			);
 		},
 	);
 
 	it('name: case-insensitive substring match', async () => {
 		const [, beta, gamma] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'name=A%20C')))).toEqual(new Set([gamma.sessionId]));
-		expect(ids(await list(sandbox(), 'name=NDA'))).toEqual([beta.sessionId]);
-		expect(ids(await list(sandbox(), 'name=nda'))).toEqual([beta.sessionId]);
-		expect(ids(await list(sandbox(), 'name=zzz'))).toEqual([]);
+		expect(ids(await list('name=A%20C'))).toEqual([gamma.sessionId]);
+		for (const name of ['NDA', 'nda'])
+			expect(ids(await list(`name=${name}`))).toEqual([beta.sessionId]);
+		expect(ids(await list('name=zzz'))).toEqual([]);
 	});
 
 	it('recipientEmail: sessions with a recipient of that email (any position, case-insensitive, whole address)', async () => {
 		const [alpha, beta, gamma] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'recipientEmail=cy%40example.com')))).toEqual(
+		expect(new Set(ids(await list('recipientEmail=cy%40example.com')))).toEqual(
 			new Set([beta.sessionId, gamma.sessionId]),
 		);
-		expect(ids(await list(sandbox(), 'recipientEmail=ann%40example.com'))).toEqual([
-			alpha.sessionId,
-		]);
-		expect(ids(await list(sandbox(), 'recipientEmail=example.com'))).toEqual([]);
-	});
-
-	it('createdAfter: strictly after', async () => {
-		const [, , , delta, epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'createdAfter=2025-06-03T00:00:00.000Z')))).toEqual(
-			new Set([delta.sessionId, epsilon.sessionId]),
-		);
-	});
-
-	it('createdBefore: strictly before', async () => {
-		const [alpha, beta] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'createdBefore=2025-06-03T00:00:00.000Z')))).toEqual(
-			new Set([alpha.sessionId, beta.sessionId]),
-		);
+		expect(ids(await list('recipientEmail=ann%40example.com'))).toEqual([alpha.sessionId]);
+		expect(ids(await list('recipientEmail=example.com'))).toEqual([]);
 	});
 
 	it('updatedAfter: strictly after by default (a session updated at exactly that instant is excluded)', async () => {
-		const [alpha, , , delta, epsilon] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
-			new Set([delta.sessionId, epsilon.sessionId]),
-		);
-		expect(ids(await list(sandbox(), 'updatedAfter=2025-06-04T23:59:59.999Z'))).toContain(
-			alpha.sessionId,
+		await expectListed('updatedAfter=2025-06-05T00:00:00.000Z', [DELTA, EPSILON]);
+		expect(ids(await list('updatedAfter=2025-06-04T23:59:59.999Z'))).toContain(
+			sandbox()
+				.listAllSessions()
+				.find((s) => s.name === 'Alpha lease')!.sessionId,
 		);
 	});
 
 	it('updatedAfter with updatedAfterInclusive: >= (the session at exactly that instant is included)', async () => {
-		const [alpha, , , delta, epsilon] = seed(sandbox());
 		sandbox().config.updatedAfterInclusive = true;
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00.000Z')))).toEqual(
-			new Set([alpha.sessionId, delta.sessionId, epsilon.sessionId]),
-		);
-	});
-
-	it('updatedBefore: strictly before', async () => {
-		const [, beta, gamma] = seed(sandbox());
-		expect(new Set(ids(await list(sandbox(), 'updatedBefore=2025-06-05T00:00:00.000Z')))).toEqual(
-			new Set([beta.sessionId, gamma.sessionId]),
-		);
+		await expectListed('updatedAfter=2025-06-05T00:00:00.000Z', [ALPHA, DELTA, EPSILON]);
 	});
 
 	it('datetimes: offsets and whole-second forms are ISO 8601 too', async () => {
 		const [, , , delta, epsilon] = seed(sandbox());
 		// 2025-06-05T10:00:00+10:00 is 2025-06-05T00:00:00Z.
-		expect(
-			new Set(
-				ids(
-					await list(sandbox(), `updatedAfter=${encodeURIComponent('2025-06-05T10:00:00+10:00')}`),
-				),
-			),
-		).toEqual(new Set([delta.sessionId, epsilon.sessionId]));
-		expect(new Set(ids(await list(sandbox(), 'updatedAfter=2025-06-05T00:00:00Z')))).toEqual(
-			new Set([delta.sessionId, epsilon.sessionId]),
-		);
+		for (const after of ['2025-06-05T10:00:00+10:00', '2025-06-05T00:00:00Z'])
+			expect(new Set(ids(await list(`updatedAfter=${encodeURIComponent(after)}`)))).toEqual(
+				new Set([delta.sessionId, epsilon.sessionId]),
+			);
 	});
 
 	it.each([
@@ -215,58 +179,34 @@ describe('List Sessions (docs/api.md#list-sessions): filters', () => {
 		['updatedBefore', '2025-02-30T00:00:00Z'],
 		['updatedAfter', '1718546520'],
 	])('%s=%j is not an ISO 8601 datetime → 400 VALIDATION_ERROR', async (field, value) => {
-		const res = await list(sandbox(), `${field}=${encodeURIComponent(value)}`);
-		expect(res.status).toBe(400);
-		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
-	});
-
-	it('filters combine (AND)', async () => {
-		const [, , gamma] = seed(sandbox());
-		expect(
-			ids(
-				await list(
-					sandbox(),
-					'status=completed,pending&recipientEmail=cy%40example.com&createdAfter=2025-06-02T00:00:00Z',
-				),
-			),
-		).toEqual([gamma.sessionId]);
+		expectError(
+			await list(`${field}=${encodeURIComponent(value)}`),
+			400,
+			'VALIDATION_ERROR',
+			field,
+		);
 	});
 });
 
 describe('List Sessions (docs/api.md#list-sessions): sorting', () => {
-	it('sortBy default updatedAt, sortOrder default desc', async () => {
-		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox()))).toEqual(
-			[epsilon, delta, alpha, gamma, beta].map((s) => s.sessionId),
-		);
-	});
-
-	it('sortOrder=asc', async () => {
-		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortOrder=asc'))).toEqual(
-			[beta, gamma, alpha, delta, epsilon].map((s) => s.sessionId),
-		);
-	});
-
-	it('sortBy=createdAt', async () => {
-		const sessions = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortBy=createdAt'))).toEqual(
-			[...sessions].reverse().map((s) => s.sessionId),
-		);
-	});
-
-	it('sortBy=name (case-insensitive)', async () => {
-		const [alpha, beta, gamma, delta, epsilon] = seed(sandbox());
-		expect(ids(await list(sandbox(), 'sortBy=name&sortOrder=asc'))).toEqual(
-			[alpha, beta, delta, epsilon, gamma].map((s) => s.sessionId),
-		);
+	it.each([
+		['sortBy default updatedAt, sortOrder default desc', '', [EPSILON, DELTA, ALPHA, GAMMA, BETA]],
+		['sortOrder=asc', 'sortOrder=asc', [BETA, GAMMA, ALPHA, DELTA, EPSILON]],
+		['sortBy=createdAt', 'sortBy=createdAt', [EPSILON, DELTA, GAMMA, BETA, ALPHA]],
+		[
+			'sortBy=name (case-insensitive)',
+			'sortBy=name&sortOrder=asc',
+			[ALPHA, BETA, DELTA, EPSILON, GAMMA],
+		],
+	])('%s', async (_title, query, positions) => {
+		await expectListed(query, positions, true);
 	});
 
 	it('sortBy=completedDate: sessions without one come last in both directions', async () => {
 		const [, , gamma, delta] = seed(sandbox());
-		const desc = ids(await list(sandbox(), 'sortBy=completedDate'));
+		const desc = ids(await list('sortBy=completedDate'));
 		expect(desc.slice(0, 2)).toEqual([gamma.sessionId, delta.sessionId]);
-		const asc = ids(await list(sandbox(), 'sortBy=completedDate&sortOrder=asc'));
+		const asc = ids(await list('sortBy=completedDate&sortOrder=asc'));
 		expect(asc.slice(0, 2)).toEqual([delta.sessionId, gamma.sessionId]);
 	});
 
@@ -276,23 +216,21 @@ describe('List Sessions (docs/api.md#list-sessions): sorting', () => {
 		['sortOrder', 'DESC'],
 		['sortOrder', 'up'],
 	])('%s=%s is not allowed → 400 VALIDATION_ERROR', async (field, value) => {
-		const res = await list(sandbox(), `${field}=${value}`);
-		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
-		expect(res.status).toBe(400);
+		expectError(await list(`${field}=${value}`), 400, 'VALIDATION_ERROR', field);
 	});
 
 	it('tieOrder id: equal sort keys are ordered by sessionId, the same on every request', async () => {
 		for (let i = 0; i < 6; i++) sandbox().createSession({ updatedAt: '2025-06-10T00:00:00.000Z' });
-		const first = ids(await list(sandbox()));
+		const first = ids(await list());
 		expect(first).toEqual([...first].sort());
-		expect(ids(await list(sandbox()))).toEqual(first);
+		expect(ids(await list())).toEqual(first);
 	});
 
 	it('tieOrder random: equal sort keys come back in varying order', async () => {
 		sandbox().config.tieOrder = 'random';
 		for (let i = 0; i < 8; i++) sandbox().createSession({ updatedAt: '2025-06-10T00:00:00.000Z' });
 		const orders = new Set<string>();
-		for (let i = 0; i < 6; i++) orders.add(ids(await list(sandbox())).join());
+		for (let i = 0; i < 6; i++) orders.add(ids(await list()).join());
 		expect(orders.size).toBeGreaterThan(1);
 	});
 });
@@ -300,38 +238,26 @@ describe('List Sessions (docs/api.md#list-sessions): sorting', () => {
 describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
 	it('page size: default limit 50, offset 0', async () => {
 		for (let i = 0; i < 55; i++) sandbox().createSession({ name: `s${i}` });
-		const res = await list(sandbox());
+		const res = await list();
 		expect(res.body.sessions).toHaveLength(50);
 		expect(res.body.pagination).toEqual({ total: 55, limit: 50, offset: 0, hasMore: true });
 	});
 
 	it('page size: limit 100 is the maximum accepted', async () => {
 		for (let i = 0; i < 105; i++) sandbox().createSession();
-		const res = await list(sandbox(), 'limit=100');
+		const res = await list('limit=100');
 		expect(res.body.sessions).toHaveLength(100);
 		expect(res.body.pagination).toMatchObject({ total: 105, limit: 100, hasMore: true });
 	});
 
 	it.each(['101', '0', '-1', '1.5', 'ten', ''])(
 		'page size: limit=%j → 400 VALIDATION_ERROR',
-		async (value) => {
-			const res = await list(sandbox(), `limit=${value}`);
-			expect([res.status, res.body.code, res.body.field]).toEqual([
-				400,
-				'VALIDATION_ERROR',
-				'limit',
-			]);
-		},
+		async (value) => expectError(await list(`limit=${value}`), 400, 'VALIDATION_ERROR', 'limit'),
 	);
 
-	it.each(['-1', '2.0', 'x', ''])('offset: offset=%j → 400 VALIDATION_ERROR', async (value) => {
-		const res = await list(sandbox(), `offset=${value}`);
-		expect([res.status, res.body.code, res.body.field]).toEqual([
-			400,
-			'VALIDATION_ERROR',
-			'offset',
-		]);
-	});
+	it.each(['-1', '2.0', 'x', ''])('offset: offset=%j → 400 VALIDATION_ERROR', async (value) =>
+		expectError(await list(`offset=${value}`), 400, 'VALIDATION_ERROR', 'offset'),
+	);
 
 	it('paging: increasing offset by limit while hasMore visits every session once', async () => {
 		for (let i = 0; i < 7; i++)
@@ -340,13 +266,11 @@ describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
 				updatedAt: new Date(Date.UTC(2025, 5, 1 + i)).toISOString(),
 			});
 		const seen: string[] = [];
-		let offset = 0;
-		for (;;) {
-			const res = await list(sandbox(), `limit=3&offset=${offset}`);
+		for (let offset = 0, more = true; more; offset += 3) {
+			const res = await list(`limit=3&offset=${offset}`);
 			expect(res.body.pagination).toMatchObject({ total: 7, limit: 3, offset });
 			seen.push(...ids(res));
-			if (!res.body.pagination.hasMore) break;
-			offset += 3;
+			more = res.body.pagination.hasMore;
 		}
 		expect(seen).toHaveLength(7);
 		expect(new Set(seen).size).toBe(7);
@@ -354,8 +278,7 @@ describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
 
 	it('an offset past the end gives no sessions and hasMore false', async () => {
 		seed(sandbox());
-		const res = await list(sandbox(), 'offset=10');
-		expect(res.body).toEqual({
+		expect((await list('offset=10')).body).toEqual({
 			sessions: [],
 			pagination: { total: 5, limit: 50, offset: 10, hasMore: false },
 		});
@@ -363,7 +286,7 @@ describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
 
 	it('total counts all matches of the filters, not the page', async () => {
 		seed(sandbox());
-		expect((await list(sandbox(), 'status=completed&limit=1')).body.pagination).toEqual({
+		expect((await list('status=completed&limit=1')).body.pagination).toEqual({
 			total: 2,
 			limit: 1,
 			offset: 0,
@@ -372,7 +295,7 @@ describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
 	});
 
 	it('a parameter given twice → 400 VALIDATION_ERROR (status takes a comma list instead)', async () => {
-		const res = await list(sandbox(), 'status=draft&status=pending');
+		const res = await list('status=draft&status=pending');
 		expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
 	});
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SENDER_PROFILE_ID } from '../../sandbox';
 import { activeTemplate, fromTemplateCall, ZONELESS } from './publicHelpers';
-import { useSandbox } from '../harness/sandbox';
+import { expectError, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-07-02T16:19:36.250Z' });
+const { sandbox } = useApi({ now: '2025-07-02T16:19:36.250Z' });
 const fromTemplate = (json: unknown, token?: string | null) =>
 	fromTemplateCall(sandbox(), json, token);
 const employee = { name: 'Ann Lee', email: 'ann@example.com' };
@@ -13,13 +13,18 @@ const valid = (templateId: string, extra: Record<string, unknown> = {}) => ({
 	variableValues: { startDate: '2025-08-01' },
 	...extra,
 });
+/** Refused with this status, code and field; no session made. */
 const refused = async (json: unknown, status: number, code: string, field?: string) => {
 	const res = await fromTemplate(json);
-	expect(res.status).toBe(status);
-	expect(res.body).toMatchObject({ code, ...(field && { field }) });
+	expectError(res, status, code, field);
 	expect(sandbox().listAllSessions()).toEqual([]);
 	return res;
 };
+const invalid = (json: unknown, field: string) => refused(json, 400, 'VALIDATION_ERROR', field);
+const people = (res: { body: { recipients: Array<{ name: string; email: string }> } }) =>
+	res.body.recipients.map((r) => [r.name, r.email]);
+const HR = { key: 'hr', name: 'HR', email: 'hr@example.com' };
+const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 
 describe('Create Session From Template (docs/api.md#create-session-from-template)', () => {
 	it('a draft named after the template, recipients replaced by position, tokens filled; zone-less timestamps', async () => {
@@ -35,17 +40,15 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 			draftUrl: `${sandbox().baseUrl}/app/sessions/${res.body.sessionId}/edit`,
 		});
 		expect(res.body.createdAt).toMatch(ZONELESS);
-		expect(
-			res.body.recipients.map((r: { name: string; email: string }) => [r.name, r.email]),
-		).toEqual([
+		expect(people(res)).toEqual([
 			['Ann Lee', 'ann@example.com'],
 			['Manager', 'boss@example.com'],
 		]);
 		const stored = sandbox().getSession(res.body.sessionId)!;
 		expect(stored.templateId).toBe(template.templateId);
-		const document = (
-			stored.files[0] as { document: { title: string; blocks: Array<{ text?: string }> } }
-		).document;
+		const { document } = stored.files[0] as {
+			document: { title: string; blocks: Array<{ text?: string }> };
+		};
 		expect(document.title).toBe('Offer for 2025-08-01');
 		expect(document.blocks[0].text).toBe('Salary 1000 from 2025-08-01.');
 		// Get Session shows the same session with ISO timestamps.
@@ -53,15 +56,8 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 	});
 
 	it('only templateId is required when the template needs nothing', async () => {
-		const template = sandbox().createTemplate({
-			status: 'active',
-			recipients: [{ key: 'hr', name: 'HR', email: 'hr@example.com' }],
-		});
-		const res = await fromTemplate({
-			templateId: template.templateId,
-			name: 'Mine',
-			sendImmediately: true,
-		});
+		const { templateId } = sandbox().createTemplate({ status: 'active', recipients: [HR] });
+		const res = await fromTemplate({ templateId, name: 'Mine', sendImmediately: true });
 		expect(res.body).toMatchObject({
 			name: 'Mine',
 			status: 'pending',
@@ -73,115 +69,69 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 	it("an unknown or another organisation's template → 404; a draft template → TEMPLATE_NOT_ACTIVE", async () => {
 		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId, status: 'active' });
 		await refused(valid(theirs.templateId), 404, 'NOT_FOUND');
-		await refused(valid('3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b'), 404, 'NOT_FOUND');
+		await refused(valid(UNKNOWN_ID), 404, 'NOT_FOUND');
 		const draft = activeTemplate(sandbox(), { status: 'draft' });
 		await refused(valid(draft.templateId), 400, 'TEMPLATE_NOT_ACTIVE', 'templateId');
-		await refused({}, 400, 'VALIDATION_ERROR', 'templateId');
+		await invalid({}, 'templateId');
 	});
 
 	it('more recipients than the template has → TOO_MANY_RECIPIENTS', async () => {
-		const template = activeTemplate(sandbox());
-		const three = [employee, employee, employee];
-		await refused(
-			valid(template.templateId, { recipients: three }),
-			400,
-			'TOO_MANY_RECIPIENTS',
-			'recipients',
-		);
+		const json = valid(activeTemplate(sandbox()).templateId, {
+			recipients: [employee, employee, employee],
+		});
+		await refused(json, 400, 'TOO_MANY_RECIPIENTS', 'recipients');
 	});
 
 	it('a recipient with no email in the template must be given one (VALIDATION_ERROR)', async () => {
-		const template = activeTemplate(sandbox());
-		await refused(
-			valid(template.templateId, { recipients: [] }),
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0]',
-		);
-		await refused(
-			valid(template.templateId, { recipients: [{ name: 'Ann', email: 'nope' }] }),
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0].email',
-		);
+		const id = activeTemplate(sandbox()).templateId;
+		await invalid(valid(id, { recipients: [] }), 'recipients[0]');
+		const recipients = [{ name: 'Ann', email: 'nope' }];
+		await invalid(valid(id, { recipients }), 'recipients[0].email');
 	});
 
 	it('a recipient with no name in the template must be given one (VALIDATION_ERROR), as one with no email', async () => {
-		const template = sandbox().createTemplate({
+		const { templateId } = sandbox().createTemplate({
 			status: 'active',
-			recipients: [
-				{ key: 'witness', name: '', email: 'witness@example.com' },
-				{ key: 'hr', name: 'HR', email: 'hr@example.com' },
-			],
+			recipients: [{ key: 'witness', name: '', email: 'witness@example.com' }, HR],
 		});
-		const id = template.templateId;
-		await refused({ templateId: id }, 400, 'VALIDATION_ERROR', 'recipients[0]');
-		await refused(
-			{ templateId: id, recipients: [{ name: ' ', email: 'witness@example.com' }] },
-			400,
-			'VALIDATION_ERROR',
-			'recipients[0].name',
-		);
+		await invalid({ templateId }, 'recipients[0]');
+		const recipients = [{ name: ' ', email: 'witness@example.com' }];
+		await invalid({ templateId, recipients }, 'recipients[0].name');
 		const ok = await fromTemplate({
-			templateId: id,
+			templateId,
 			recipients: [{ name: 'Wes', email: 'witness@example.com' }],
 		});
 		expect(ok.status).toBe(200);
-		expect(
-			ok.body.recipients.map((r: { name: string; email: string }) => [r.name, r.email]),
-		).toEqual([
+		expect(people(ok)).toEqual([
 			['Wes', 'witness@example.com'],
 			['HR', 'hr@example.com'],
 		]);
 	});
 
 	it('every required variable must be given → MISSING_VARIABLES naming them', async () => {
-		const template = activeTemplate(sandbox());
-		const res = await refused(
-			valid(template.templateId, { variableValues: {} }),
-			400,
-			'MISSING_VARIABLES',
-		);
-		expect(res.body.missing).toEqual(['startDate']);
+		const json = valid(activeTemplate(sandbox()).templateId, { variableValues: {} });
+		expect((await refused(json, 400, 'MISSING_VARIABLES')).body.missing).toEqual(['startDate']);
 	});
 
 	it('variable values by type: number as a number, image a fileId, table headers and data; unknown names refused', async () => {
-		const template = sandbox().createTemplate({
+		const { templateId } = sandbox().createTemplate({
 			status: 'active',
-			recipients: [{ key: 'hr', name: 'HR', email: 'hr@example.com' }],
+			recipients: [HR],
 			variables: [
 				{ name: 'amount', type: 'number', required: false },
 				{ name: 'logo', type: 'image', required: false },
 				{ name: 'items', type: 'table', required: false },
 			],
 		});
-		const id = template.templateId;
-		await refused(
-			{ templateId: id, variableValues: { amount: '12' } },
-			400,
-			'VALIDATION_ERROR',
-			'variableValues.amount',
-		);
-		await refused(
-			{ templateId: id, variableValues: { logo: 'x' } },
-			400,
-			'VALIDATION_ERROR',
-			'variableValues.logo',
-		);
-		await refused(
-			{ templateId: id, variableValues: { items: { headers: ['a'] } } },
-			400,
-			'VALIDATION_ERROR',
-			'variableValues.items',
-		);
-		await refused(
-			{ templateId: id, variableValues: { other: 'x' } },
-			400,
-			'VALIDATION_ERROR',
-			'variableValues.other',
-		);
+		for (const [name, value] of [
+			['amount', '12'],
+			['logo', 'x'],
+			['items', { headers: ['a'] }],
+			['other', 'x'],
+		] as const)
+			await invalid({ templateId, variableValues: { [name]: value } }, `variableValues.${name}`);
 		const ok = await fromTemplate({
-			templateId: id,
+			templateId,
 			variableValues: {
 				amount: 12,
 				logo: DEMO_SENDER_PROFILE_ID,
@@ -192,41 +142,21 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 	});
 
 	it('settings: expiry (null = never) and reminders are inherited unless given', async () => {
-		const template = activeTemplate(sandbox(), {
-			expiryDays: 14,
-			reminderEnabled: true,
-			reminderFrequency: 'weekly',
-		});
-		const inherited = await fromTemplate(valid(template.templateId));
-		expect(sandbox().getSession(inherited.body.sessionId)).toMatchObject({
-			expiryDays: 14,
-			reminderEnabled: true,
-			reminderFrequency: 'weekly',
-		});
-		const never = await fromTemplate(
-			valid(template.templateId, { expiryDays: null, reminderFrequency: 'daily' }),
-		);
-		expect(sandbox().getSession(never.body.sessionId)).toMatchObject({
-			expiryDays: null,
-			reminderFrequency: 'daily',
-		});
+		const settings = { expiryDays: 14, reminderEnabled: true, reminderFrequency: 'weekly' };
+		const { templateId } = activeTemplate(sandbox(), settings);
+		const inherited = await fromTemplate(valid(templateId));
+		expect(sandbox().getSession(inherited.body.sessionId)).toMatchObject(settings);
+		const given = { expiryDays: null, reminderFrequency: 'daily' };
+		const never = await fromTemplate(valid(templateId, given));
+		expect(sandbox().getSession(never.body.sessionId)).toMatchObject(given);
 	});
 
 	it('senderProfileId must be a verified profile; tags are UUIDs; completion email recipients from the list', async () => {
 		const id = activeTemplate(sandbox()).templateId;
-		await refused(
-			valid(id, { senderProfileId: '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b' }),
-			400,
-			'VALIDATION_ERROR',
-			'senderProfileId',
-		);
-		await refused(valid(id, { tagIds: ['tag'] }), 400, 'VALIDATION_ERROR', 'tagIds');
-		await refused(
-			valid(id, { overrideCompletionEmailRecipients: 'everyone' }),
-			400,
-			'VALIDATION_ERROR',
-			'overrideCompletionEmailRecipients',
-		);
+		await invalid(valid(id, { senderProfileId: UNKNOWN_ID }), 'senderProfileId');
+		await invalid(valid(id, { tagIds: ['tag'] }), 'tagIds');
+		const everyone = { overrideCompletionEmailRecipients: 'everyone' };
+		await invalid(valid(id, everyone), 'overrideCompletionEmailRecipients');
 		const tag = '11111111-2222-4333-8444-555555555555';
 		const ok = await fromTemplate(
 			valid(id, {
@@ -244,19 +174,15 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 
 	it('each plan feature the organisation lacks → 403 naming it', async () => {
 		const id = activeTemplate(sandbox()).templateId;
-		const cases: Array<[Record<string, unknown>, string]> = [
+		const features = ['Session Expiry', 'Sender Profiles', 'Completion Email Recipients'];
+		for (const [extra, feature] of [
 			[{ expiryDays: 3 }, 'Session Expiry'],
 			[{ reminderEnabled: true }, 'Session Expiry'],
 			[{ senderProfileId: DEMO_SENDER_PROFILE_ID }, 'Sender Profiles'],
 			[{ overrideCompletionEmailRecipients: 'none' }, 'Completion Email Recipients'],
-		];
-		for (const [extra, feature] of cases) {
-			sandbox().setPlanFeatures(
-				sandbox().demo.orgId,
-				['Session Expiry', 'Sender Profiles', 'Completion Email Recipients'].filter(
-					(f) => f !== feature,
-				) as never,
-			);
+		] as Array<[Record<string, unknown>, string]>) {
+			const others = features.filter((f) => f !== feature);
+			sandbox().setPlanFeatures(sandbox().demo.orgId, others as never);
 			const res = await refused(valid(id, extra), 403, 'PLAN_FEATURE_UNAVAILABLE');
 			expect(res.body.feature).toBe(feature);
 		}
@@ -264,7 +190,7 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 
 	it('name 1–50; scope write:sessions', async () => {
 		const id = activeTemplate(sandbox()).templateId;
-		await refused(valid(id, { name: 'n'.repeat(51) }), 400, 'VALIDATION_ERROR', 'name');
+		await invalid(valid(id, { name: 'n'.repeat(51) }), 'name');
 		const res = await fromTemplate(valid(id), sandbox().issueToken({ scopes: ['write:files'] }));
 		expect(res.body.code).toBe('INSUFFICIENT_SCOPE');
 	});

@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { call, list } from './helpers';
-import type { Session } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { expectError, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox, get, post, list, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const invite = (sessionId: string, json?: unknown, token?: string | null) =>
-	call(sandbox(), 'POST', `/api/v1/Session/${sessionId}/SendInvitation`, { json, token });
+	post(`/Session/${sessionId}/SendInvitation`, json, token);
 const recipients = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
+const pending = () => sandbox().createSession({ status: 'pending', recipients });
+const statuses = (session: { recipients: Array<{ status: string }> }) =>
+	session.recipients.map((r) => r.status);
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('Get Session (docs/api.md#get-session)', () => {
 	it('the session in full: type, files, recipients with status and recipientType', async () => {
-		const session = sandbox().createSession({ status: 'pending', recipients });
-		const res = await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`);
+		const session = pending();
+		const res = await get(`/Session/${session.sessionId}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({
 			sessionId: session.sessionId,
@@ -34,12 +36,8 @@ describe('Get Session (docs/api.md#get-session)', () => {
 	});
 
 	it('401 without a token; 404 for a malformed id', async () => {
-		const session = sandbox().createSession();
-		expect(
-			(await call(sandbox(), 'GET', `/api/v1/Session/${session.sessionId}`, { token: null }))
-				.status,
-		).toBe(401);
-		expect((await call(sandbox(), 'GET', '/api/v1/Session/not-a-uuid')).status).toBe(404);
+		expect((await get(`/Session/${sandbox().createSession().sessionId}`, null)).status).toBe(401);
+		expect((await get('/Session/not-a-uuid')).status).toBe(404);
 	});
 });
 
@@ -74,17 +72,16 @@ describe('Send Invitation (docs/api.md#send-invitation)', () => {
 
 	it('a recipient chosen by recipientId or by recipientEmail (any case)', async () => {
 		const session = sandbox().createSession({ status: 'inProgress', recipients });
-		expect(
-			(await invite(session.sessionId, { recipientId: session.recipients[1].recipientId })).body
-				.recipientEmail,
-		).toBe('bob@example.com');
-		expect(
-			(await invite(session.sessionId, { recipientEmail: 'ANN@example.com' })).body.recipientEmail,
-		).toBe('ann@example.com');
+		const chosen = async (json: unknown) =>
+			(await invite(session.sessionId, json)).body.recipientEmail;
+		expect(await chosen({ recipientId: session.recipients[1].recipientId })).toBe(
+			'bob@example.com',
+		);
+		expect(await chosen({ recipientEmail: 'ANN@example.com' })).toBe('ann@example.com');
 	});
 
 	it('both fields given → VALIDATION_ERROR (sandbox decision; the node sends one)', async () => {
-		const session = sandbox().createSession({ status: 'pending', recipients });
+		const session = pending();
 		const res = await invite(session.sessionId, {
 			recipientId: session.recipients[0].recipientId,
 			recipientEmail: 'ann@example.com',
@@ -96,9 +93,7 @@ describe('Send Invitation (docs/api.md#send-invitation)', () => {
 	it('a session not pending or inProgress → 400 SESSION_NOT_ACTIVE', async () => {
 		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
 			const session = sandbox().createSession({ status, recipients });
-			const res = await invite(session.sessionId);
-			expect(res.status).toBe(400);
-			expect(res.body.code).toBe('SESSION_NOT_ACTIVE');
+			expectError(await invite(session.sessionId), 400, 'SESSION_NOT_ACTIVE');
 		}
 		expect(sandbox().outbox).toEqual([]);
 	});
@@ -106,31 +101,22 @@ describe('Send Invitation (docs/api.md#send-invitation)', () => {
 	it("an unknown or another organisation's session → 404 NOT_FOUND; an unknown recipient → 404 RECIPIENT_NOT_FOUND", async () => {
 		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId, status: 'pending' });
 		expect((await invite(theirs.sessionId)).body.code).toBe('NOT_FOUND');
-		const mine = sandbox().createSession({ status: 'pending', recipients });
-		const res = await invite(mine.sessionId, { recipientEmail: 'zoe@example.com' });
-		expect(res.status).toBe(404);
-		expect(res.body.code).toBe('RECIPIENT_NOT_FOUND');
+		const res = await invite(pending().sessionId, { recipientEmail: 'zoe@example.com' });
+		expectError(res, 404, 'RECIPIENT_NOT_FOUND');
 	});
 
 	it('a recipient who already signed → 400 RECIPIENT_ALREADY_SIGNED (sandbox decision)', async () => {
-		const session = sandbox().createSession({ status: 'pending', recipients });
+		const session = pending();
 		sandbox().signRecipient(session.sessionId);
 		const res = await invite(session.sessionId, { recipientEmail: 'ann@example.com' });
 		expect(res.body.code).toBe('RECIPIENT_ALREADY_SIGNED');
 	});
 
 	it('scope write:sessions; 401 without a token', async () => {
-		const session = sandbox().createSession({ status: 'pending', recipients });
-		expect(
-			(
-				await invite(
-					session.sessionId,
-					undefined,
-					sandbox().issueToken({ scopes: ['write:files'] }),
-				)
-			).body.code,
-		).toBe('INSUFFICIENT_SCOPE');
-		expect((await invite(session.sessionId, undefined, null)).status).toBe(401);
+		const { sessionId } = pending();
+		const token = sandbox().issueToken({ scopes: ['write:files'] });
+		expect((await invite(sessionId, undefined, token)).body.code).toBe('INSUFFICIENT_SCOPE');
+		expect((await invite(sessionId, undefined, null)).status).toBe(401);
 	});
 });
 
@@ -142,18 +128,16 @@ describe('recipient progress (control plane)', () => {
 			createdAt: '2025-06-16T10:00:00Z',
 		});
 		sandbox().clock.advance(1000);
-		const first = await fetch(`${sandbox().baseUrl}/_sandbox/sessions/${session.sessionId}/sign`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ email: 'ann@example.com' }),
+		const first = await control('POST', `/sessions/${session.sessionId}/sign`, {
+			email: 'ann@example.com',
 		});
 		expect(first.status).toBe(200);
-		expect(await first.json()).toMatchObject({
+		expect(first.body).toMatchObject({
 			status: 'inProgress',
 			updatedAt: '2025-06-16T14:22:01.000Z',
 			completedDate: null,
 		});
-		const updated = await list(sandbox(), 'updatedAfter=2025-06-16T14:22:00.500Z');
+		const updated = await list('updatedAfter=2025-06-16T14:22:00.500Z');
 		expect(updated.body.sessions.map((s: { status: string }) => s.status)).toEqual(['inProgress']);
 		sandbox().clock.advance(1000);
 		const done = sandbox().signRecipient(session.sessionId);
@@ -162,7 +146,7 @@ describe('recipient progress (control plane)', () => {
 			updatedAt: '2025-06-16T14:22:02.000Z',
 			completedDate: '2025-06-16T14:22:02.000Z',
 		});
-		expect(done.recipients.map((r) => r.status)).toEqual(['completed', 'completed']);
+		expect(statuses(done)).toEqual(['completed', 'completed']);
 	});
 
 	it('only a sent session can be signed', async () => {
@@ -171,37 +155,25 @@ describe('recipient progress (control plane)', () => {
 	});
 
 	it('POST …/complete: every recipient who has not signed signs, the session is completed', async () => {
-		const session = sandbox().createSession({ status: 'pending', recipients });
+		const session = pending();
 		sandbox().clock.advance(1000);
 		sandbox().signRecipient(session.sessionId, { email: 'ann@example.com' });
 		sandbox().clock.advance(1000);
-		const res = await fetch(
-			`${sandbox().baseUrl}/_sandbox/sessions/${session.sessionId}/complete`,
-			{ method: 'POST' },
-		);
+		const res = await control('POST', `/sessions/${session.sessionId}/complete`);
 		expect(res.status).toBe(200);
-		const done = (await res.json()) as Session;
-		expect(done).toMatchObject({
+		expect(res.body).toMatchObject({
 			status: 'completed',
 			updatedAt: '2025-06-16T14:22:02.000Z',
 			completedDate: '2025-06-16T14:22:02.000Z',
 		});
-		expect(done.recipients.map((r) => r.status)).toEqual(['completed', 'completed']);
-		expect(sandbox().getSession(session.sessionId)).toEqual(done);
+		expect(statuses(res.body)).toEqual(['completed', 'completed']);
+		expect(sandbox().getSession(session.sessionId)).toEqual(res.body);
 	});
 
 	it('only a sent session can be completed this way; an unknown one is 404', async () => {
 		const draft = sandbox().createSession({ recipients });
 		expect(() => sandbox().completeSession(draft.sessionId)).toThrow(/only a sent session/);
-		expect(
-			sandbox()
-				.getSession(draft.sessionId)!
-				.recipients.map((r) => r.status),
-		).toEqual(['notSent', 'notSent']);
-		const unknown = await fetch(
-			`${sandbox().baseUrl}/_sandbox/sessions/00000000-0000-4000-8000-000000000000/complete`,
-			{ method: 'POST' },
-		);
-		expect(unknown.status).toBe(404);
+		expect(statuses(sandbox().getSession(draft.sessionId)!)).toEqual(['notSent', 'notSent']);
+		expect((await control('POST', `/sessions/${UNKNOWN_ID}/complete`)).status).toBe(404);
 	});
 });

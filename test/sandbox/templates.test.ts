@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
-import { call } from './helpers';
 import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
-import { useSandbox } from '../harness/sandbox';
+import { call, expectError, useApi } from './helpers';
 
-const sandbox = useSandbox({ now: '2025-06-16T14:22:00.000Z' });
-const listTemplates = (query = '') =>
-	call(sandbox(), 'GET', `/api/v1/Templates${query ? `?${query}` : ''}`);
+const { sandbox, get, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const listTemplates = (query = '') => get(`/Templates${query ? `?${query}` : ''}`);
+const names = (res: { body: { templates: Array<{ name: string }> } }) =>
+	res.body.templates.map((t) => t.name);
 const templateBody = (extra: Record<string, unknown> = {}) => ({
 	name: 'Offer letter',
 	document: {
@@ -24,6 +24,32 @@ const templateBody = (extra: Record<string, unknown> = {}) => ({
 	],
 	...extra,
 });
+/** Create Template with `templateBody(extra)`, by default with a write:templates token. */
+const create = (extra?: Record<string, unknown>, token?: string) =>
+	createTemplateCall(sandbox(), templateBody(extra), token);
+const TIMES = { createdAt: '2025-06-16T14:22:00.000Z', updatedAt: '2025-06-16T14:22:00.000Z' };
+const role = (name: string, email: string, signingOrder: number) => ({
+	recipientId: 'default',
+	name,
+	email,
+	recipientType: 'toCompleteEmail',
+	signingOrder,
+});
+const variable = (
+	name: string,
+	displayName: string,
+	type: string,
+	required: boolean,
+	defaultValue: unknown,
+) => ({
+	variableId: expect.any(String),
+	name,
+	displayName,
+	type,
+	required,
+	defaultValue,
+	description: '',
+});
 
 describe('List Templates (docs/api.md#list-templates)', () => {
 	it('default status active, sorted by name; items carry recipientCount and hasVariables', async () => {
@@ -32,26 +58,25 @@ describe('List Templates (docs/api.md#list-templates)', () => {
 		sandbox().createTemplate({ name: 'Draft one' });
 		const res = await listTemplates();
 		expect(res.status).toBe(200);
-		expect(res.body.templates.map((t: { name: string }) => t.name)).toEqual(['Alpha', 'Beta']);
+		expect(names(res)).toEqual(['Alpha', 'Beta']);
 		expect(res.body.templates[1]).toEqual({
 			templateId: expect.any(String),
 			name: 'Beta',
 			status: 'active',
 			selfSignOnly: false,
-			createdAt: '2025-06-16T14:22:00.000Z',
-			updatedAt: '2025-06-16T14:22:00.000Z',
+			...TIMES,
 			recipientCount: 2,
 			hasVariables: true,
 		});
 		expect(res.body.pagination).toEqual({ total: 2, limit: 50, offset: 0, hasMore: false });
-		expect((await listTemplates('status=draft')).body.templates[0].name).toBe('Draft one');
+		expect(names(await listTemplates('status=draft'))[0]).toBe('Draft one');
 	});
 
 	it('limit (at most 100) and offset page the list', async () => {
 		for (let i = 0; i < 5; i++) sandbox().createTemplate({ name: `T${i}`, status: 'active' });
-		const page = (await listTemplates('limit=2&offset=2')).body;
-		expect(page.templates.map((t: { name: string }) => t.name)).toEqual(['T2', 'T3']);
-		expect(page.pagination).toEqual({ total: 5, limit: 2, offset: 2, hasMore: true });
+		const page = await listTemplates('limit=2&offset=2');
+		expect(names(page)).toEqual(['T2', 'T3']);
+		expect(page.body.pagination).toEqual({ total: 5, limit: 2, offset: 2, hasMore: true });
 		expect((await listTemplates('limit=101')).body).toMatchObject({
 			code: 'VALIDATION_ERROR',
 			field: 'limit',
@@ -68,51 +93,19 @@ describe('List Templates (docs/api.md#list-templates)', () => {
 describe('Get Template (docs/api.md#get-template)', () => {
 	it('recipients with recipientId "default" and the role name; variables in full', async () => {
 		const template = activeTemplate(sandbox());
-		const res = await call(sandbox(), 'GET', `/api/v1/Template/${template.templateId}`);
+		const res = await get(`/Template/${template.templateId}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
 			templateId: template.templateId,
 			name: 'Offer',
 			status: 'active',
 			selfSignOnly: false,
-			createdAt: '2025-06-16T14:22:00.000Z',
-			updatedAt: '2025-06-16T14:22:00.000Z',
+			...TIMES,
 			files: [{ fileId: expect.any(String), fileName: 'Offer for {{{startDate}}}.pdf' }],
-			recipients: [
-				{
-					recipientId: 'default',
-					name: 'Employee',
-					email: '',
-					recipientType: 'toCompleteEmail',
-					signingOrder: 1,
-				},
-				{
-					recipientId: 'default',
-					name: 'Manager',
-					email: 'boss@example.com',
-					recipientType: 'toCompleteEmail',
-					signingOrder: 2,
-				},
-			],
+			recipients: [role('Employee', '', 1), role('Manager', 'boss@example.com', 2)],
 			variables: [
-				{
-					variableId: expect.any(String),
-					name: 'startDate',
-					displayName: 'Start date',
-					type: 'date',
-					required: true,
-					defaultValue: null,
-					description: '',
-				},
-				{
-					variableId: expect.any(String),
-					name: 'salary',
-					displayName: 'salary',
-					type: 'number',
-					required: false,
-					defaultValue: 1000,
-					description: '',
-				},
+				variable('startDate', 'Start date', 'date', true, null),
+				variable('salary', 'salary', 'number', false, 1000),
 			],
 		});
 	});
@@ -120,13 +113,13 @@ describe('Get Template (docs/api.md#get-template)', () => {
 	it("unknown, malformed or another organisation's id → 404", async () => {
 		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId });
 		for (const id of [theirs.templateId, '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b', 'nope'])
-			expect((await call(sandbox(), 'GET', `/api/v1/Template/${id}`)).status).toBe(404);
+			expect((await get(`/Template/${id}`)).status).toBe(404);
 	});
 });
 
 describe('Create Template (docs/api.md#create-template)', () => {
 	it('a draft by default, with editorUrl; tokens declared; the answer is the template as Get Template shows it', async () => {
-		const res = await createTemplateCall(sandbox(), templateBody());
+		const res = await create();
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(res.body.editorUrl).toBe(
@@ -150,85 +143,51 @@ describe('Create Template (docs/api.md#create-template)', () => {
 	});
 
 	it('activate: true makes it active at once', async () => {
-		const res = await createTemplateCall(sandbox(), templateBody({ activate: true }));
-		expect(res.body.status).toBe('active');
+		expect((await create({ activate: true })).body.status).toBe('active');
 	});
 
 	it('a token that is not declared → UNDECLARED_VARIABLE', async () => {
-		const res = await createTemplateCall(
-			sandbox(),
-			templateBody({ variables: [{ name: 'employeeName' }, { name: 'employeeEmail' }] }),
-		);
+		const res = await create({ variables: [{ name: 'employeeName' }, { name: 'employeeEmail' }] });
 		expect(res.body).toMatchObject({ code: 'UNDECLARED_VARIABLE', field: 'variables' });
 		expect(res.body.message).toContain('startDate');
 	});
 
 	it('variables: at most 50, a name each, type text/date/number, unique names', async () => {
-		const many = Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` }));
-		expect(
-			(await createTemplateCall(sandbox(), templateBody({ variables: many }))).body.field,
-		).toBe('variables');
-		const bad = [{ displayName: 'No name' }];
-		expect((await createTemplateCall(sandbox(), templateBody({ variables: bad }))).body.field).toBe(
-			'variables[0].name',
-		);
-		const image = [{ name: 'logo', type: 'image' }];
-		expect(
-			(await createTemplateCall(sandbox(), templateBody({ variables: image }))).body.field,
-		).toBe('variables[0].type');
-		const twice = [{ name: 'a' }, { name: 'a' }];
-		expect(
-			(await createTemplateCall(sandbox(), templateBody({ variables: twice }))).body.field,
-		).toBe('variables[1].name');
+		for (const [variables, field] of [
+			[Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })), 'variables'],
+			[[{ displayName: 'No name' }], 'variables[0].name'],
+			[[{ name: 'logo', type: 'image' }], 'variables[0].type'],
+			[[{ name: 'a' }, { name: 'a' }], 'variables[1].name'],
+		] as const)
+			expect((await create({ variables })).body.field).toBe(field);
 		expect(sandbox().listAllTemplates()).toEqual([]);
 	});
 
 	it('recipients 1–20 with keys; an email may be blank, a token or an email', async () => {
-		expect((await createTemplateCall(sandbox(), templateBody({ recipients: [] }))).body.field).toBe(
-			'recipients',
-		);
+		expect((await create({ recipients: [] })).body.field).toBe('recipients');
 		const badEmail = [{ key: 'employee', email: 'nope' }];
-		expect(
-			(await createTemplateCall(sandbox(), templateBody({ recipients: badEmail }))).body.field,
-		).toBe('recipients[0].email');
-		const blank = await createTemplateCall(
-			sandbox(),
-			templateBody({ recipients: [{ key: 'employee' }] }),
-		);
+		expect((await create({ recipients: badEmail })).body.field).toBe('recipients[0].email');
+		const blank = await create({ recipients: [{ key: 'employee' }] });
 		expect(blank.body.recipients[0]).toMatchObject({ name: 'employee', email: '' });
 	});
 
 	it('the name is 1–50 characters and the document is a valid block document', async () => {
-		expect(
-			(await createTemplateCall(sandbox(), templateBody({ name: 'n'.repeat(51) }))).body.field,
-		).toBe('name');
+		expect((await create({ name: 'n'.repeat(51) })).body.field).toBe('name');
 		const long = { ...templateBody().document, title: 'x'.repeat(41) };
-		expect((await createTemplateCall(sandbox(), templateBody({ document: long }))).body.code).toBe(
-			'TITLE_TOO_LONG',
-		);
+		expect((await create({ document: long })).body.code).toBe('TITLE_TOO_LONG');
 	});
 
 	it('scope write:templates; expiry defaults use the "Session Expiry" plan feature', async () => {
-		const noScope = await createTemplateCall(sandbox(), templateBody(), sandbox().demo.accessToken);
-		expect(noScope.body.code).toBe('INSUFFICIENT_SCOPE');
+		expect((await create({}, sandbox().demo.accessToken)).body.code).toBe('INSUFFICIENT_SCOPE');
 		sandbox().setPlanFeatures(sandbox().demo.orgId, []);
-		const res = await createTemplateCall(sandbox(), templateBody({ expiryDays: 30 }));
-		expect(res.status).toBe(403);
-		expect(res.body).toMatchObject({ code: 'PLAN_FEATURE_UNAVAILABLE', feature: 'Session Expiry' });
+		const res = await create({ expiryDays: 30 });
+		expectError(res, 403, 'PLAN_FEATURE_UNAVAILABLE');
+		expect(res.body.feature).toBe('Session Expiry');
 	});
 });
 
 describe('templates through the control plane', () => {
 	it('POST /_sandbox/templates creates a draft; POST …/activate makes it active and moves updatedAt', async () => {
-		const control = async (method: string, path: string, body?: unknown) => {
-			const res = await fetch(`${sandbox().baseUrl}/_sandbox${path}`, {
-				method,
-				headers: { 'Content-Type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
-			return { status: res.status, body: (await res.json()) as any };
-		};
 		const created = await control('POST', '/templates', { name: 'Via control plane' });
 		expect(created.status).toBe(201);
 		expect(created.body.status).toBe('draft');
@@ -238,16 +197,13 @@ describe('templates through the control plane', () => {
 			status: 'active',
 			updatedAt: '2025-06-16T14:22:01.000Z',
 		});
-		expect((await listTemplates()).body.templates.map((t: { name: string }) => t.name)).toEqual([
-			'Via control plane',
-		]);
+		expect(names(await listTemplates())).toEqual(['Via control plane']);
 	});
 
 	it('demo data: a few active templates and a draft for the demo organisation', async () => {
 		const s = await startSandbox({ seedDemoData: true });
 		try {
-			const res = await call(s, 'GET', '/api/v1/Templates');
-			expect(res.body.templates.map((t: { name: string }) => t.name)).toEqual([
+			expect(names(await call(s, 'GET', '/api/v1/Templates'))).toEqual([
 				'Contractor agreement',
 				'Employment contract',
 				'Mutual NDA',
