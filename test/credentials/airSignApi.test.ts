@@ -6,7 +6,7 @@ import {
 	type TestEnvironment,
 } from '../harness';
 
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
@@ -25,19 +25,27 @@ beforeEach(() => {
 });
 
 const calls = () => sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
-
-async function listSessions(credential: CredentialRef) {
-	return await runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: credential } });
-}
+const listSessions = (credential: CredentialRef) =>
+	runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: credential } });
+const tokenCreds = (accessToken = sandbox.demo.accessToken, baseUrl = sandbox.baseUrl) => ({
+	authentication: 'accessToken',
+	accessToken,
+	baseUrl,
+});
+const clientCreds = (extra: Record<string, string> = {}) => ({
+	authentication: 'clientCredentials',
+	clientId: sandbox.demo.clientId,
+	clientSecret: sandbox.demo.clientSecret,
+	baseUrl: sandbox.baseUrl,
+	...extra,
+});
+const tokenOf = async (cred: CredentialRef) => (await env.store.getData(cred.id)).sessionToken;
+const testCred = (credentials: ICredentialDataDecryptedObject) =>
+	testCredential({ env, type: 'airSignApi', credentials });
 
 describe('airSignApi credential, access token mode', () => {
 	it('sends Authorization: Bearer <token> (the sandbox accepts it for the demo org)', async () => {
-		const cred = await env.addCredential('airSignApi', {
-			authentication: 'accessToken',
-			accessToken: sandbox.demo.accessToken,
-			baseUrl: sandbox.baseUrl,
-		});
-		const result = await listSessions(cred);
+		const result = await listSessions(await env.addCredential('airSignApi', tokenCreds()));
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0]).toMatchObject({
@@ -51,12 +59,7 @@ describe('airSignApi credential, access token mode', () => {
 
 	it('a wrong token gives a clear 401 error that does not leak the token', async () => {
 		const token = 'wrong-token-7f3a9c1d2e';
-		const cred = await env.addCredential('airSignApi', {
-			authentication: 'accessToken',
-			accessToken: token,
-			baseUrl: sandbox.baseUrl,
-		});
-		const result = await listSessions(cred);
+		const result = await listSessions(await env.addCredential('airSignApi', tokenCreds(token)));
 		const error = result.error as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('401');
@@ -67,46 +70,29 @@ describe('airSignApi credential, access token mode', () => {
 			JSON.stringify(error),
 			JSON.stringify(result.storedError),
 			JSON.stringify(result.runData),
-		]) {
+		])
 			expect(text).not.toContain(token);
-		}
-		// n8n-core retries a 401 once after asking preAuthentication for a fresh
-		// token; with a pasted token there is nothing to fetch, so 2 requests.
+		// n8n-core retries a 401 once after asking preAuthentication for a fresh token; with a
+		// pasted token there is nothing to fetch, so 2 requests.
 		expect(calls()).toEqual(['GET /api/v1/Sessions 401', 'GET /api/v1/Sessions 401']);
 	});
 });
 
 describe('airSignApi credential, client credentials mode', () => {
-	const clientCreds = () => ({
-		authentication: 'clientCredentials',
-		clientId: sandbox.demo.clientId,
-		clientSecret: sandbox.demo.clientSecret,
-		baseUrl: sandbox.baseUrl,
-	});
-
 	it('fetches a token once, persists it, and reuses it across executions', async () => {
 		const cred = await env.addCredential('airSignApi', clientCreds());
-		for (let i = 0; i < 3; i++) {
-			const result = await listSessions(cred);
-			expect(result.error).toBeUndefined();
-		}
-		expect(calls()).toEqual([
-			'POST /oidc/token 200',
-			'GET /api/v1/Sessions 200',
-			'GET /api/v1/Sessions 200',
-			'GET /api/v1/Sessions 200',
-		]);
+		for (let i = 0; i < 3; i++) expect((await listSessions(cred)).error).toBeUndefined();
+		expect(calls()).toEqual(['POST /oidc/token 200', ...Array(3).fill('GET /api/v1/Sessions 200')]);
 		expect(env.store.counters.preAuthentication).toBe(1);
 		expect(env.store.counters.updateCredentials).toBe(1);
-		const stored = await env.store.getData(cred.id);
-		expect(stored.sessionToken).toEqual(expect.any(String));
-		expect(stored.sessionToken).not.toBe('');
+		expect(await tokenOf(cred)).toEqual(expect.any(String));
+		expect(await tokenOf(cred)).not.toBe('');
 	});
 
 	it('after the token expires, fetches a new one and the execution still succeeds', async () => {
 		const cred = await env.addCredential('airSignApi', clientCreds());
 		expect((await listSessions(cred)).error).toBeUndefined();
-		const firstToken = (await env.store.getData(cred.id)).sessionToken;
+		const firstToken = await tokenOf(cred);
 
 		sandbox.clock.advance(3601 * 1000);
 		sandbox.clearRequests();
@@ -120,8 +106,7 @@ describe('airSignApi credential, client credentials mode', () => {
 			'POST /oidc/token 200',
 			'GET /api/v1/Sessions 200',
 		]);
-		const secondToken = (await env.store.getData(cred.id)).sessionToken;
-		expect(secondToken).not.toBe(firstToken);
+		expect(await tokenOf(cred)).not.toBe(firstToken);
 		expect(env.store.counters.preAuthentication).toBe(2);
 		expect(env.store.counters.updateCredentials).toBe(2);
 
@@ -132,7 +117,7 @@ describe('airSignApi credential, client credentials mode', () => {
 
 	it('a wrong secret fails with a clear message and without leaking the secret', async () => {
 		const secret = 'not-the-secret-5b8e';
-		const cred = await env.addCredential('airSignApi', { ...clientCreds(), clientSecret: secret });
+		const cred = await env.addCredential('airSignApi', clientCreds({ clientSecret: secret }));
 		const result = await listSessions(cred);
 		expect(result.error).toBeDefined();
 		expect(result.error!.message).toMatch(/client ID or client secret/);
@@ -144,73 +129,25 @@ describe('airSignApi credential, client credentials mode', () => {
 
 describe('airSignApi credential test (the Test button)', () => {
 	it('OK for good client credentials: one token request plus one List Sessions', async () => {
-		const result = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: {
-				authentication: 'clientCredentials',
-				clientId: sandbox.demo.clientId,
-				clientSecret: sandbox.demo.clientSecret,
-				baseUrl: sandbox.baseUrl,
-			},
-		});
+		const result = await testCred(clientCreds());
 		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
 		expect(calls()).toEqual(['POST /oidc/token 200', 'GET /api/v1/Sessions 200']);
 		expect(sandbox.requests[1].query).toEqual({ limit: '1' });
 		// The CLI persists the token the test fetched.
-		expect((await env.store.getData(result.credential.id)).sessionToken).not.toBe('');
+		expect(await tokenOf(result.credential)).not.toBe('');
 	});
 
 	it('OK for a good access token: one request', async () => {
-		const result = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: {
-				authentication: 'accessToken',
-				accessToken: sandbox.demo.accessToken,
-				baseUrl: sandbox.baseUrl,
-			},
-		});
-		expect(result.status).toBe('OK');
+		expect((await testCred(tokenCreds())).status).toBe('OK');
 		expect(calls()).toEqual(['GET /api/v1/Sessions 200']);
 	});
 
 	it('wrong secret, wrong token, wrong base URL and unreachable host give different clear messages', async () => {
-		const base = {
-			authentication: 'clientCredentials',
-			clientId: sandbox.demo.clientId,
-			clientSecret: sandbox.demo.clientSecret,
-			baseUrl: sandbox.baseUrl,
-		};
-		const wrongSecret = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: { ...base, clientSecret: 'nope' },
-		});
-		const wrongUrl = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: { ...base, baseUrl: `${sandbox.baseUrl}/v2` },
-		});
-		const unreachable = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: { ...base, baseUrl: 'http://127.0.0.1:9' },
-		});
-		const wrongToken = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: { authentication: 'accessToken', accessToken: 'bad', baseUrl: sandbox.baseUrl },
-		});
-		const wrongUrlToken = await testCredential({
-			env,
-			type: 'airSignApi',
-			credentials: {
-				authentication: 'accessToken',
-				accessToken: 'bad',
-				baseUrl: `${sandbox.baseUrl}/v2`,
-			},
-		});
+		const wrongSecret = await testCred(clientCreds({ clientSecret: 'nope' }));
+		const wrongUrl = await testCred(clientCreds({ baseUrl: `${sandbox.baseUrl}/v2` }));
+		const unreachable = await testCred(clientCreds({ baseUrl: 'http://127.0.0.1:9' }));
+		const wrongToken = await testCred(tokenCreds('bad'));
+		const wrongUrlToken = await testCred(tokenCreds('bad', `${sandbox.baseUrl}/v2`));
 		const messages = { wrongSecret, wrongUrl, unreachable, wrongToken, wrongUrlToken };
 		for (const result of Object.values(messages)) expect(result.status).toBe('Error');
 		expect(wrongSecret.message).toMatch(/client ID or client secret/);
@@ -218,18 +155,17 @@ describe('airSignApi credential test (the Test button)', () => {
 		expect(unreachable.message).toBe(
 			'Could not reach http://127.0.0.1:9/oidc/token (connection refused). Check the Base URL of the AirSign credential.',
 		);
-		if (engineDifferences.credentialTestRulesApply) {
-			expect(wrongToken.message).toBe(
-				'AirSign rejected the access token: it is wrong, revoked or expired',
-			);
-			expect(wrongUrlToken.message).toBe(
-				'No AirSign API answered at this Base URL: check the address',
-			);
-		} else {
-			// n8n 1.x shows its own words for these statuses (see test/harness/engine.ts).
-			expect(wrongToken.message).toBe('Authorization failed - please check your credentials');
-			expect(wrongUrlToken.message).toBe('The resource you are requesting could not be found');
-		}
+		// n8n 1.x shows its own words for these statuses (see test/harness/engine.ts).
+		const [tokenMessage, urlMessage] = engineDifferences.credentialTestRulesApply
+			? [
+					'AirSign rejected the access token: it is wrong, revoked or expired',
+					'No AirSign API answered at this Base URL: check the address',
+				]
+			: [
+					'Authorization failed - please check your credentials',
+					'The resource you are requesting could not be found',
+				];
+		expect([wrongToken.message, wrongUrlToken.message]).toEqual([tokenMessage, urlMessage]);
 		expect(new Set(Object.values(messages).map((m) => m.message)).size).toBe(5);
 		expect(calls()).toEqual([
 			'POST /oidc/token 401',
