@@ -26,29 +26,12 @@ const httpDate = () =>
 		})
 		.map((d) => d.toUTCString());
 
+const COMMON_STATUSES = [
+	200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503, 504,
+];
 export const statuses = () =>
 	fc.oneof(
-		{
-			arbitrary: fc.constantFrom(
-				200,
-				201,
-				204,
-				400,
-				401,
-				403,
-				404,
-				409,
-				413,
-				415,
-				422,
-				429,
-				500,
-				502,
-				503,
-				504,
-			),
-			weight: 6,
-		},
+		{ arbitrary: fc.constantFrom(...COMMON_STATUSES), weight: 6 },
 		{ arbitrary: fc.integer({ min: 200, max: 599 }), weight: 3 },
 		{ arbitrary: fc.integer({ min: 600, max: 999 }), weight: 1 },
 	);
@@ -88,13 +71,7 @@ export const headers = (): fc.Arbitrary<Record<string, string>> =>
 			},
 			{ requiredKeys: [] },
 		)
-		.map(
-			(h) =>
-				Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<
-					string,
-					string
-				>,
-		);
+		.map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)));
 
 export const dateHeader = () =>
 	fc.option(
@@ -103,9 +80,7 @@ export const dateHeader = () =>
 			httpDate(),
 			fc.constantFrom('yesterday', '0', 'Thu, 01 Jan 1970 00:00:00 GMT'),
 		),
-		{
-			nil: undefined,
-		},
+		{ nil: undefined },
 	);
 
 /** A JSON value of any shape (wrong types everywhere). */
@@ -175,60 +150,32 @@ const wrongValue = () =>
 		anyJson(),
 	);
 
-const FIELDS = [
-	'sessionId',
-	'name',
-	'status',
-	'updatedAt',
-	'createdAt',
-	'completedDate',
-	'recipients',
-	'files',
-	'templateId',
-	'fileId',
-	'fileName',
-	'sizeBytes',
-	'draftUrl',
-	'variables',
-	'sessions',
-	'templates',
-	'pagination',
-	'hasMore',
-	'nextCursor',
-	'total',
-	'code',
-	'message',
-];
+const FIELDS = (
+	'sessionId name status updatedAt createdAt completedDate recipients files templateId fileId ' +
+	'fileName sizeBytes draftUrl variables sessions templates pagination hasMore nextCursor total code message'
+).split(' ');
 
 /** Edits of a real answer: a field of the body, of its first list entry, or of its pagination. */
-const edits = () =>
-	fc.array(
+const edits = () => {
+	const under = (...prefix: Array<string | number>) =>
+		fc.constantFrom(...FIELDS).map((f) => [...prefix, f]);
+	const pagination = fc
+		.constantFrom('hasMore', 'nextCursor', 'total')
+		.map((f) => ['pagination', f]);
+	const extra = fc.constantFrom('extraField', 'x-debug', '__proto__x').map((f) => [f]);
+	return fc.array(
 		fc.oneof(
-			fc.record({ path: fc.constantFrom(...FIELDS).map((f) => [f]), value: wrongValue() }),
-			fc.record({
-				path: fc.constantFrom(...FIELDS).map((f) => ['sessions', 0, f]),
-				value: wrongValue(),
-			}),
-			fc.record({
-				path: fc.constantFrom(...FIELDS).map((f) => ['templates', 0, f]),
-				value: wrongValue(),
-			}),
-			fc.record({
-				path: fc.constantFrom('hasMore', 'nextCursor', 'total').map((f) => ['pagination', f]),
-				value: wrongValue(),
-			}),
-			fc.record({ path: fc.constantFrom(...FIELDS).map((f) => [f]), delete: fc.constant(true) }),
-			fc.record({
-				path: fc.constantFrom(...FIELDS).map((f) => ['sessions', 0, f]),
-				delete: fc.constant(true),
-			}),
-			fc.record({
-				path: fc.constantFrom('extraField', 'x-debug', '__proto__x').map((f) => [f]),
-				value: anyJson(),
-			}),
+			fc.record({ path: under(), value: wrongValue() }),
+			fc.record({ path: under('sessions', 0), value: wrongValue() }),
+			fc.record({ path: under('templates', 0), value: wrongValue() }),
+			fc.record({ path: pagination, value: wrongValue() }),
+			fc.record({ path: under(), delete: fc.constant(true) }),
+			fc.record({ path: under('sessions', 0), delete: fc.constant(true) }),
+			fc.record({ path: extra, value: anyJson() }),
 		),
 		{ minLength: 1, maxLength: 3 },
 	) as fc.Arbitrary<NonNullable<FuzzedAnswer['edits']>>;
+};
 
 /** One fuzzed answer fault on `path`, acting `count` times. */
 export const answerFault = (path: string): fc.Arbitrary<Fault> =>

@@ -14,7 +14,7 @@ import { AirSign } from '../../nodes/AirSign/AirSign.node';
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import type { TestContext } from '../nodes/airSign/helpers';
 import { count } from './budget';
-import { FORBIDDEN_WORDS } from './values';
+import { FORBIDDEN_WORDS, junk } from './values';
 
 /** A value resolved against the case's fixtures when the case runs (IDs the sandbox makes). */
 export interface Ref {
@@ -37,7 +37,7 @@ export interface Slot {
 	valid: fc.Arbitrary<unknown>;
 	/** Values that break a documented rule: refused before any request, naming the parameter. */
 	invalid?: fc.Arbitrary<unknown>;
-	/** Values of unknown validity: success, or a clear error. */
+	/** Values of unknown validity: success, or a clear error (default: values.ts's junk()). */
 	junk?: fc.Arbitrary<unknown>;
 	/** Binary slots: the value becomes the item's binary data (this) instead of JSON. */
 	binary?: (value: unknown) => NonNullable<HarnessInputItem['binary']>;
@@ -81,9 +81,7 @@ export function casePlan(op: OperationUnderTest): fc.Arbitrary<CasePlan> {
 		...(slot.invalid
 			? [slot.invalid.map((value) => ({ key: slot.key, kind: 'invalid' as const, value }))]
 			: []),
-		...(slot.junk
-			? [slot.junk.map((value) => ({ key: slot.key, kind: 'junk' as const, value }))]
-			: []),
+		(slot.junk ?? junk()).map((value) => ({ key: slot.key, kind: 'junk' as const, value })),
 	]);
 	const item = fc.tuple(validValues, fc.option(fc.oneof(...perturbations), { freq: 3 })).map(
 		([values, change]): ItemPlan =>

@@ -1,10 +1,17 @@
 /**
  * The fuzzed inputs of every operation of the node, by its operations as the description lists
  * them (test/nodes/airSign/nodeOperations.ts): a new operation fails its file until it has an
- * entry here. Each property is named as the panel names the operation.
+ * entry here. Each property is named as the panel names the operation; where a parameter can be
+ * given several ways (a locator's modes), each case draws one. Budgets and replay:
+ * test/fuzz/budget.ts; what is fuzzed: docs/reliability.md.
  */
+import fc from 'fast-check';
+import { beforeAll, describe, it } from 'vitest';
+
+import { useAirSign } from '../nodes/airSign/helpers';
 import { NODE_OPERATIONS, type NodeOperation } from '../nodes/airSign/nodeOperations';
-import type { OperationUnderTest } from './inputCases';
+import { announce, checkProperty } from './budget';
+import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
 import { createJson, createSimple, createTemplate } from './operations/documents';
 import {
 	getManySessions,
@@ -38,7 +45,7 @@ const VARIANTS: Record<string, OperationUnderTest[] | Record<string, OperationUn
 export const inSessionsFile = (op: NodeOperation): boolean =>
 	op.resource === 'session' && op.operation !== 'createFromTemplate';
 
-export function inputProperties(
+function inputProperties(
 	which: (op: NodeOperation) => boolean,
 ): Array<[string, OperationUnderTest[]]> {
 	return NODE_OPERATIONS.filter(which).flatMap((op): Array<[string, OperationUnderTest[]]> => {
@@ -47,5 +54,22 @@ export function inputProperties(
 		return Array.isArray(variants)
 			? [[op.title, variants]]
 			: Object.entries(variants).map(([form, list]) => [`${op.title} (${form})`, list]);
+	});
+}
+
+/** One test file's input properties: those of the operations `which` selects. */
+export function describeInputs(file: string, which: (op: NodeOperation) => boolean): void {
+	const ctx = useAirSign();
+	beforeAll(() => announce(file));
+	describe('inputs, fuzzed: each item succeeds or fails naming its parameter; a rule-breaking value costs no request', () => {
+		it.each(inputProperties(which))('%s', async (name, variants) => {
+			const cases = fc.oneof(...variants.map((op) => casePlan(op).map((plan) => ({ op, plan }))));
+			await checkProperty(
+				`inputs: ${name}`,
+				fc.asyncProperty(cases, async ({ op, plan }) => {
+					judgeCase(op, plan, await runCase(ctx, op, plan));
+				}),
+			);
+		});
 	});
 }

@@ -62,7 +62,6 @@ export const expiryDaysSlot = (fromTemplate: boolean): Slot => ({
 		fc.integer({ min: -1000, max: fromTemplate ? -1 : 0 }),
 		fc.double({ min: 1.01, max: 729.99, noInteger: true }),
 	),
-	junk: junk(),
 });
 
 export const reminderSlot: Slot = {
@@ -74,7 +73,6 @@ export const reminderSlot: Slot = {
 		anyText().filter((t) => !(REMINDER_FREQUENCIES as readonly string[]).includes(t)),
 		fc.constantFrom('Daily', 'yearly', ' weekly'),
 	),
-	junk: junk(),
 };
 
 export const maxWaitSlot: Slot = {
@@ -82,7 +80,6 @@ export const maxWaitSlot: Slot = {
 	label: /Max Wait/,
 	place: at('options', 'maxRateLimitWait'),
 	valid: fc.integer({ min: 0, max: 900 }),
-	junk: junk(),
 };
 
 /** Get Many's Limit, sessions and templates alike. */
@@ -95,7 +92,6 @@ export const limitSlot: Slot = {
 		fc.integer({ min: -100, max: 0 }),
 		fc.double({ min: 0.1, max: 99.9, noInteger: true }),
 	),
-	junk: junk(),
 };
 
 /** A date from 2000 to 2090 as ISO 8601 text. */

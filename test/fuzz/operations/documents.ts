@@ -7,7 +7,6 @@ import {
 	anyText,
 	badName,
 	email,
-	junk,
 	name,
 	notEmail,
 	notUuid,
@@ -23,7 +22,6 @@ const nameSlot: Slot = {
 	place: at('name'),
 	valid: name(),
 	invalid: badName(),
-	junk: junk(),
 };
 
 // ---- Create Session (Title and Text) ---------------------------------------------------------
@@ -47,16 +45,14 @@ export const createSimple: OperationUnderTest = {
 			place: at('title'),
 			valid: shortText(LIMITS.title),
 			invalid: fc.oneof(fc.constantFrom('', '   '), overLimit(LIMITS.title)),
-			junk: junk(),
 		},
-		{ key: 'body', label: /'Body'/, place: at('body'), valid: anyText(300), junk: junk() },
+		{ key: 'body', label: /'Body'/, place: at('body'), valid: anyText(300) },
 		{
 			key: 'recipientName',
 			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'name'),
 			valid: shortText(40),
 			invalid: fc.constantFrom('', '  ', null),
-			junk: junk(),
 		},
 		{
 			key: 'recipientEmail',
@@ -64,7 +60,6 @@ export const createSimple: OperationUnderTest = {
 			place: at('recipients', 'recipient', '0', 'email'),
 			valid: email(),
 			invalid: notEmail(),
-			junk: junk(),
 		},
 		{
 			key: 'signatureLabel',
@@ -72,7 +67,6 @@ export const createSimple: OperationUnderTest = {
 			place: at('recipients', 'recipient', '0', 'label'),
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.label)),
 			invalid: overLimit(LIMITS.label),
-			junk: junk(),
 		},
 		{
 			key: 'subtitle',
@@ -80,7 +74,6 @@ export const createSimple: OperationUnderTest = {
 			place: at('documentOptions', 'subtitle'),
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.subtitle)),
 			invalid: overLimit(LIMITS.subtitle, 400),
-			junk: junk(),
 		},
 		{
 			key: 'attachments',
@@ -100,7 +93,6 @@ export const createSimple: OperationUnderTest = {
 					{ minLength: 1, maxLength: 2 },
 				),
 			),
-			junk: junk(),
 		},
 		expiryDaysSlot(false),
 		reminderSlot,
@@ -140,42 +132,27 @@ const blockDoc = (recipientKeys: string[], title: fc.Arbitrary<string> = shortTe
 		}));
 
 /** One documented rule of the block format broken (docs/api.md#block-documents). */
-const brokenDoc = (recipientKeys: string[]) =>
-	fc.oneof(
-		blockDoc(recipientKeys).map(({ format: _format, ...doc }) => doc),
-		blockDoc(recipientKeys).map((doc) => ({ ...doc, title: '' })),
+const brokenDoc = (recipientKeys: string[]) => {
+	type Block = Record<string, unknown>;
+	const doc = blockDoc(recipientKeys);
+	const blocks = (change: (blocks: Block[]) => Block[]) =>
+		doc.map((d) => ({ ...d, blocks: change(d.blocks) }));
+	const isSignature = (block: Block) => block.type === 'signatureBlock';
+	return fc.oneof(
+		doc.map(({ format: _format, ...d }) => d),
+		doc.map((d) => ({ ...d, title: '' })),
 		overLimit(LIMITS.title).chain((title) => blockDoc(recipientKeys, fc.constant(title))),
-		blockDoc(recipientKeys).map((doc) => ({ ...doc, blocks: [] })),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [...doc.blocks, { type: 'image', src: 'x' }],
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [{ type: 'paragraph', text: 'x', fontSize: 99 }, ...doc.blocks],
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [{ type: 'spacer', height: 0 }, ...doc.blocks],
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [...doc.blocks, { type: 'signatureBlock', recipient: 'nobody', label: 'x' }],
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [...doc.blocks, ...doc.blocks.filter((b) => b.type === 'signatureBlock')],
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: doc.blocks.filter((b) => b.type !== 'signatureBlock'),
-		})),
-		blockDoc(recipientKeys).map((doc) => ({
-			...doc,
-			blocks: [{ type: 'heading', text: 'h'.repeat(LIMITS.heading + 1) }, ...doc.blocks],
-		})),
+		blocks(() => []),
+		blocks((b) => [...b, { type: 'image', src: 'x' }]),
+		blocks((b) => [{ type: 'paragraph', text: 'x', fontSize: 99 }, ...b]),
+		blocks((b) => [{ type: 'spacer', height: 0 }, ...b]),
+		blocks((b) => [...b, { type: 'signatureBlock', recipient: 'nobody', label: 'x' }]),
+		blocks((b) => [...b, ...b.filter(isSignature)]),
+		blocks((b) => b.filter((block) => !isSignature(block))),
+		blocks((b) => [{ type: 'heading', text: 'h'.repeat(LIMITS.heading + 1) }, ...b]),
 		fc.constantFrom('{', '', 'null', '42'),
 	);
+};
 
 /** A value as JSON text or as the object itself (both ways a builder gives JSON). */
 const asTextOrObject = <T>(arbitrary: fc.Arbitrary<T>) =>
@@ -200,7 +177,6 @@ export const createJson: OperationUnderTest = {
 				),
 			),
 			invalid: asTextOrObject(brokenDoc(['a'])),
-			junk: junk(),
 		},
 		{
 			key: 'recipientsJson',
@@ -221,7 +197,6 @@ export const createJson: OperationUnderTest = {
 					{ ...blockRecipients[0] },
 				),
 			),
-			junk: junk(),
 		},
 	],
 	cost: 1,
@@ -256,14 +231,12 @@ export const createTemplate: OperationUnderTest = {
 					})),
 				),
 			),
-			junk: junk(),
 		},
 		{
 			key: 'roleName',
 			label: /'Recipients' \[0\]/,
 			place: at('recipients', 'recipient', '0', 'name'),
 			valid: fc.oneof(fc.constant(''), shortText(30)),
-			junk: junk(),
 		},
 		{
 			key: 'roleEmail',
@@ -271,7 +244,6 @@ export const createTemplate: OperationUnderTest = {
 			place: at('recipients', 'recipient', '0', 'email'),
 			valid: fc.oneof(fc.constant(''), email(), fc.constant('{{{company}}}')),
 			invalid: fc.constantFrom('ann', 'ann@', 'a b@x.com', '{{{nobody}}}'),
-			junk: junk(),
 		},
 		{
 			key: 'variableType',
@@ -279,14 +251,12 @@ export const createTemplate: OperationUnderTest = {
 			place: at('variables', 'variable', '0', 'type'),
 			valid: fc.constantFrom('text', 'date', 'number'),
 			invalid: fc.constantFrom('string', 'Text', 'image', ''),
-			junk: junk(),
 		},
 		{
 			key: 'variableDefault',
 			label: /'Variables' \[0\]/,
 			place: at('variables', 'variable', '0', 'defaultValue'),
 			valid: fc.constant(''),
-			junk: junk(),
 		},
 		expiryDaysSlot(false),
 	],

@@ -99,7 +99,6 @@ export const getManySessions: OperationUnderTest = {
 			place: at('filters', 'createdAfter'),
 			valid: fc.oneof(fc.constant(''), fc.constant('2001-01-01T00:00:00Z')),
 			invalid: fc.constantFrom('yesterday-ish', 'not a date', '2025-13-45', '31/31/2025'),
-			junk: junk(),
 		},
 		{
 			key: 'updatedBefore',
@@ -110,7 +109,6 @@ export const getManySessions: OperationUnderTest = {
 				isoDate().filter((d) => d > '2001'),
 			),
 			invalid: fc.constantFrom('soon', '2025-02-30T99:00', 'T12:00'),
-			junk: junk(),
 		},
 		{
 			key: 'status',
@@ -127,7 +125,6 @@ export const getManySessions: OperationUnderTest = {
 					},
 				),
 			),
-			junk: junk(),
 		},
 		{
 			key: 'recipientEmail',
@@ -135,14 +132,12 @@ export const getManySessions: OperationUnderTest = {
 			place: at('filters', 'recipientEmail'),
 			valid: fc.oneof(fc.constant(''), email()),
 			invalid: fc.constantFrom('ann', 'ann@', '@x.com', 'a b@x.com'),
-			junk: junk(),
 		},
 		{
 			key: 'nameFilter',
 			label: /Name/,
 			place: at('filters', 'name'),
 			valid: fc.oneof(fc.constant(''), anyText(30)),
-			junk: junk(),
 		},
 		{
 			key: 'sortBy',
@@ -151,7 +146,6 @@ export const getManySessions: OperationUnderTest = {
 			valid: fc.constantFrom('completedDate', 'createdAt', 'name', 'updatedAt'),
 			invalid: fc.constantFrom('status', 'UpdatedAt', 'random', 'name desc'),
 			// (blank means AirSign's default; spaces around a value are trimmed)
-			junk: junk(),
 		},
 		{
 			key: 'sortOrder',
@@ -159,7 +153,6 @@ export const getManySessions: OperationUnderTest = {
 			place: at('sort', 'sortOrder'),
 			valid: fc.constantFrom('asc', 'desc'),
 			invalid: fc.constantFrom('ASC', 'up', 'descending', 'asc,desc'),
-			junk: junk(),
 		},
 	],
 	// No sessions exist: one List Sessions request per item.

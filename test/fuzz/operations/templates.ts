@@ -39,7 +39,6 @@ export const getManyTemplates: OperationUnderTest = {
 			place: at('status'),
 			valid: fc.constantFrom('active', 'draft'),
 			invalid: fc.constantFrom('Active', 'archived', 'all', ''),
-			junk: junk(),
 		},
 		maxWaitSlot,
 	],
@@ -120,7 +119,6 @@ export const createFromTemplate: OperationUnderTest = {
 			place: at('name'),
 			valid: fc.oneof(fc.constant(''), name()),
 			invalid: fc.integer({ min: LIMITS.name + 1, max: 300 }).chain((n) => textOfLength(n)),
-			junk: junk(),
 		},
 		{
 			key: 'employeeName',
@@ -128,7 +126,6 @@ export const createFromTemplate: OperationUnderTest = {
 			place: at('fields', 'value', 'recipient:1:name'),
 			valid: shortText(40),
 			invalid: fc.constantFrom('', null),
-			junk: junk(),
 		},
 		{
 			key: 'employeeEmail',
@@ -139,7 +136,6 @@ export const createFromTemplate: OperationUnderTest = {
 				notEmail().filter((v) => v !== '' && v !== null),
 				fc.constantFrom('', null),
 			),
-			junk: junk(),
 		},
 		{
 			key: 'company',
@@ -147,7 +143,6 @@ export const createFromTemplate: OperationUnderTest = {
 			place: at('fields', 'value', 'company'),
 			valid: shortText(40),
 			invalid: fc.constantFrom('', null),
-			junk: junk(),
 		},
 		{
 			key: 'amount',
@@ -160,7 +155,6 @@ export const createFromTemplate: OperationUnderTest = {
 				fc.integer().map(String),
 			),
 			invalid: fc.constantFrom('ten', '1,5', '12abc', 'Infinity', '--1'),
-			junk: junk(),
 		},
 		{
 			key: 'start',
@@ -172,7 +166,6 @@ export const createFromTemplate: OperationUnderTest = {
 				isoDate().map((d) => d.slice(0, 10)),
 			),
 			invalid: fc.constantFrom('tomorrow-ish', '2025-02-30', '31.31.2025', 'date'),
-			junk: junk(),
 		},
 		expiryDaysSlot(true),
 		reminderSlot,
@@ -182,7 +175,6 @@ export const createFromTemplate: OperationUnderTest = {
 			place: at('options', 'senderProfileId'),
 			valid: fc.constantFrom('', SENDER, ` ${SENDER} `),
 			invalid: notUuid().filter((t) => t.trim() !== ''),
-			junk: junk(),
 		},
 		{
 			key: 'completionEmailRecipients',
@@ -190,7 +182,6 @@ export const createFromTemplate: OperationUnderTest = {
 			place: at('options', 'completionEmailRecipients'),
 			valid: fc.constantFrom(...COMPLETION_EMAIL_RECIPIENTS),
 			invalid: fc.constantFrom('everyone', 'All', 'sender', ''),
-			junk: junk(),
 		},
 		{
 			key: 'tagIds',
@@ -207,7 +198,6 @@ export const createFromTemplate: OperationUnderTest = {
 					{ minLength: 1, maxLength: 2 },
 				),
 			),
-			junk: junk(),
 		},
 	],
 	cost: 1,

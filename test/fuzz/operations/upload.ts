@@ -116,7 +116,6 @@ export const upload: OperationUnderTest = {
 			place: at('fileName'),
 			valid: fc.oneof(fc.constant(''), fileName()),
 			invalid: badFileName(),
-			junk: junk(),
 		},
 		{
 			key: 'binaryPropertyName',
