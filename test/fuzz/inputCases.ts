@@ -14,7 +14,7 @@ import { AirSign } from '../../nodes/AirSign/AirSign.node';
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import type { TestContext } from '../nodes/airSign/helpers';
 import { count } from './budget';
-import { FORBIDDEN_WORDS, junk } from './values';
+import { expectCleanMessage, junk } from './values';
 
 /** A value resolved against the case's fixtures when the case runs (IDs the sandbox makes). */
 export interface Ref {
@@ -169,16 +169,6 @@ export async function runCase(
 	return { result, requests: await sandboxRequests(ctx.sandbox) };
 }
 
-function assertCleanMessage(message: unknown, where: string): void {
-	expect(typeof message, `${where}: the message is text`).toBe('string');
-	const text = message as string;
-	expect(text.trim(), `${where}: the message is not empty`).not.toBe('');
-	for (const word of FORBIDDEN_WORDS)
-		expect(text.toLowerCase(), `${where}: "${text}" holds "${word}"`).not.toContain(
-			word.toLowerCase(),
-		);
-}
-
 /** The item properties: see docs/reliability.md. */
 export function judgeCase(
 	op: OperationUnderTest,
@@ -259,7 +249,7 @@ export function judgeCase(
 				op.checkOutput?.(outcome.output, item.values as IDataObject);
 			return;
 		}
-		assertCleanMessage(outcome.message, where);
+		expectCleanMessage(outcome.message, where);
 		if (outcome.httpCode !== undefined) {
 			apiFailures += 1;
 			expect(

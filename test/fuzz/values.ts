@@ -4,6 +4,7 @@
  * unknown validity (whatever an expression may resolve to).
  */
 import fc from 'fast-check';
+import { expect } from 'vitest';
 
 import { LIMITS, MAX_FILE_NAME_LENGTH } from '../../nodes/AirSign/helpers/constants';
 
@@ -19,6 +20,17 @@ export const FORBIDDEN_WORDS = [
 ];
 const clean = (text: string) =>
 	!FORBIDDEN_WORDS.some((word) => text.toLowerCase().includes(word.toLowerCase()));
+
+/** A message a user may see: text, not blank, without a forbidden word. */
+export function expectCleanMessage(message: unknown, where: string): void {
+	expect(typeof message, `${where}: the message is text`).toBe('string');
+	const text = message as string;
+	expect(text.trim(), `${where}: the message is not empty`).not.toBe('');
+	for (const word of FORBIDDEN_WORDS)
+		expect(text.toLowerCase(), `${where}: "${text}" holds "${word}"`).not.toContain(
+			word.toLowerCase(),
+		);
+}
 
 /** Text of any kind (emoji, other scripts, control characters), without the forbidden words. */
 export const anyText = (maxLength = 40) =>

@@ -22,20 +22,16 @@ const load = async () => (await import(script)) as FuzzFigures;
 const passed = (name: string, seed: number, tried: string) =>
 	`[fuzz] passed: "${name}", 10000 case(s), seed ${seed}; tried: ${tried}`;
 
+const INPUTS = 'requests 9, items valid 6000, items invalid 4000, items junk 8000, succeeded 9';
+const ANSWERS = 'answers answer 4957, answers mangle 5043, failed clearly 6718';
+
+/** One engine's `vitest run` log, with these property lines. */
 function run(
 	seed: number,
 	seconds: number,
 	lines = [
-		passed(
-			'inputs: Session Get',
-			seed,
-			'requests 9, items valid 6000, items invalid 4000, items junk 8000, succeeded 9',
-		),
-		passed(
-			'answers: actions',
-			seed + 1,
-			'answers answer 4957, answers mangle 5043, failed clearly 6718',
-		),
+		passed('inputs: Session Get', seed, INPUTS),
+		passed('answers: actions', seed + 1, ANSWERS),
 	],
 ): string {
 	return [
