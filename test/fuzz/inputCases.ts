@@ -186,14 +186,18 @@ export function judgeCase(
 		| { ok: true; output: IDataObject[] }
 		| { ok: false; message: string; httpCode?: unknown };
 	const outcomes: Array<Outcome | undefined> = plan.items.map(() => undefined);
+	const byItem = new Map<number, INodeExecutionData[]>();
+	for (const out of result.items) {
+		const paired = (out.pairedItem as { item: number } | undefined)?.item;
+		expect(typeof paired, 'every output item is paired').toBe('number');
+		byItem.set(paired!, [...(byItem.get(paired!) ?? []), out]);
+	}
+	const succeeded = (index: number): Outcome => ({
+		ok: true,
+		output: (byItem.get(index) ?? []).map((out) => out.json),
+	});
 	if (plan.continueOnFail) {
 		expect(result.error, 'with Continue On Fail the node does not stop').toBeUndefined();
-		const byItem = new Map<number, INodeExecutionData[]>();
-		for (const out of result.items) {
-			const paired = out.pairedItem as { item: number } | undefined;
-			expect(typeof paired?.item, 'every output item is paired').toBe('number');
-			byItem.set(paired!.item, [...(byItem.get(paired!.item) ?? []), out]);
-		}
 		plan.items.forEach((_item, index) => {
 			const outs = byItem.get(index) ?? [];
 			// An error item: the only output of its item, with the error's message.
@@ -201,30 +205,19 @@ export function judgeCase(
 				outs.length === 1 && typeof outs[0].json.error === 'string' ? outs[0] : undefined;
 			outcomes[index] = failed
 				? { ok: false, message: failed.json.error as string, httpCode: failed.json.httpCode }
-				: { ok: true, output: outs.map((out) => out.json) };
+				: succeeded(index);
 		});
+	} else if (result.error) {
+		const failedAt = result.error.context?.itemIndex as number | undefined;
+		expect(typeof failedAt, `the error names its item: ${result.error.message}`).toBe('number');
+		outcomes[failedAt!] = {
+			ok: false,
+			message: result.error.message,
+			httpCode: (result.error as { httpCode?: unknown }).httpCode,
+		};
+		for (let index = 0; index < failedAt!; index++) outcomes[index] = { ok: true, output: [] };
 	} else {
-		const failedAt = result.error
-			? (result.error.context?.itemIndex as number | undefined)
-			: undefined;
-		if (result.error) {
-			expect(typeof failedAt, `the error names its item: ${result.error.message}`).toBe('number');
-			outcomes[failedAt!] = {
-				ok: false,
-				message: result.error.message,
-				httpCode: (result.error as { httpCode?: unknown }).httpCode,
-			};
-			for (let index = 0; index < failedAt!; index++) outcomes[index] = { ok: true, output: [] };
-		} else {
-			const byItem = new Map<number, IDataObject[]>();
-			for (const out of result.items) {
-				const paired = (out.pairedItem as { item: number }).item;
-				byItem.set(paired, [...(byItem.get(paired) ?? []), out.json]);
-			}
-			plan.items.forEach(
-				(_item, index) => (outcomes[index] = { ok: true, output: byItem.get(index) ?? [] }),
-			);
-		}
+		plan.items.forEach((_item, index) => (outcomes[index] = succeeded(index)));
 	}
 
 	let expectedRequests = 0;
@@ -271,14 +264,9 @@ export function judgeCase(
 	);
 	const besideCost = ranBeside ? ranBeside[1].split(',').length * (op.cost ?? 1) : 0;
 	if (besideCost > 0 && apiFailures === 0) {
-		expect(
-			requests.length,
-			'requests, items that ran beside the failure included',
-		).toBeGreaterThanOrEqual(expectedRequests);
-		expect(
-			requests.length,
-			'requests, items that ran beside the failure included',
-		).toBeLessThanOrEqual(expectedRequests + besideCost);
+		const beside = 'requests, items that ran beside the failure included';
+		expect(requests.length, beside).toBeGreaterThanOrEqual(expectedRequests);
+		expect(requests.length, beside).toBeLessThanOrEqual(expectedRequests + besideCost);
 	} else if (apiFailures > 0) {
 		// An answer that failed may come from before the sandbox (a URL too long for its HTTP
 		// server): only the successful items' requests are certain.

@@ -74,6 +74,15 @@ export function expectError(res: ApiResponse, status: number, code: string, fiel
 	expect(res.body).toMatchObject({ code, ...(field !== undefined && { field }) });
 }
 
+/** A recipient as the API shows it: an email signer, first to sign unless `signingOrder` says. */
+export const shown = (fields: {
+	recipientId: unknown;
+	name: string;
+	email: string;
+	status?: string;
+	signingOrder?: number;
+}) => ({ recipientType: 'toCompleteEmail', signingOrder: 1, ...fields });
+
 /** The rate-limit headers of an answer. */
 export const limits = ({ headers }: ApiResponse) => ({
 	limit: headers.get('x-ratelimit-limit'),

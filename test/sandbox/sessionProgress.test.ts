@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, useApi } from './helpers';
+import { expectError, shown, useApi } from './helpers';
 
 const { sandbox, get, post, list, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const invite = (sessionId: string, json?: unknown, token?: string | null) =>
@@ -25,14 +25,10 @@ describe('Get Session (docs/api.md#get-session)', () => {
 			completedDate: null,
 			files: [],
 		});
-		expect(res.body.recipients[0]).toEqual({
-			recipientId: session.recipients[0].recipientId,
-			name: 'Ann',
-			email: 'ann@example.com',
-			status: 'sent',
-			recipientType: 'toCompleteEmail',
-			signingOrder: 1,
-		});
+		const { recipientId } = session.recipients[0];
+		expect(res.body.recipients[0]).toEqual(
+			shown({ recipientId, name: 'Ann', email: 'ann@example.com', status: 'sent' }),
+		);
 	});
 
 	it('401 without a token; 404 for a malformed id', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
 import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
-import { call, expectError, useApi } from './helpers';
+import { call, expectError, shown, useApi } from './helpers';
 
 const { sandbox, get, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const listTemplates = (query = '') => get(`/Templates${query ? `?${query}` : ''}`);
@@ -28,13 +28,8 @@ const templateBody = (extra: Record<string, unknown> = {}) => ({
 const create = (extra?: Record<string, unknown>, token?: string) =>
 	createTemplateCall(sandbox(), templateBody(extra), token);
 const TIMES = { createdAt: '2025-06-16T14:22:00.000Z', updatedAt: '2025-06-16T14:22:00.000Z' };
-const role = (name: string, email: string, signingOrder: number) => ({
-	recipientId: 'default',
-	name,
-	email,
-	recipientType: 'toCompleteEmail',
-	signingOrder,
-});
+const role = (name: string, email: string, signingOrder: number) =>
+	shown({ recipientId: 'default', name, email, signingOrder });
 const variable = (
 	name: string,
 	displayName: string,

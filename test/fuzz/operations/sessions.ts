@@ -1,6 +1,7 @@
 /** The fuzzed operations (test/fuzz/inputCases.ts): Send, Get, Send Invitation and Get Many of sessions. */
 import fc from 'fast-check';
 import { SESSION_STATUSES } from '../../../nodes/AirSign/helpers/constants';
+import type { Sandbox } from '../../../sandbox';
 import { ref, type OperationUnderTest } from '../inputCases';
 import { anyText, email, junk, notEmail, notUuid, shortText, uuid } from '../values';
 import {
@@ -13,8 +14,6 @@ import {
 	recipients,
 	sessionIdSlot,
 } from './common';
-
-// ---- operations ------------------------------------------------------------------------------
 
 const LOCATOR_MODES = ['id', 'url', 'list', 'plain'] as const;
 
@@ -34,6 +33,11 @@ export const getSessionOperations: OperationUnderTest[] = LOCATOR_MODES.map((mod
 	setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
 }));
 
+const pendingSessions = (sandbox: Sandbox, n: number) =>
+	Array.from({ length: n }, (_, i) =>
+		sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
+	);
+
 export const sendInvitation: OperationUnderTest = {
 	name: 'Session Send Invitation',
 	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
@@ -49,17 +53,7 @@ export const sendInvitation: OperationUnderTest = {
 		},
 	],
 	cost: 1,
-	setup: (sandbox, n) => {
-		const pending = Array.from({ length: n }, (_, i) => {
-			const session = sandbox.createSession({
-				name: `Pending ${i}`,
-				recipients,
-				status: 'pending',
-			});
-			return session.sessionId;
-		});
-		return { pending };
-	},
+	setup: (sandbox, n) => ({ pending: pendingSessions(sandbox, n).map((s) => s.sessionId) }),
 };
 
 export const sendInvitationById: OperationUnderTest = {
@@ -78,9 +72,7 @@ export const sendInvitationById: OperationUnderTest = {
 	],
 	cost: 1,
 	setup: (sandbox, n) => {
-		const sessions = Array.from({ length: n }, (_, i) =>
-			sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
-		);
+		const sessions = pendingSessions(sandbox, n);
 		return {
 			pending: sessions.map((s) => s.sessionId),
 			recipient: sessions.map((s) => s.recipients[0].recipientId),
