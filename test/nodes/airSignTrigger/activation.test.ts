@@ -4,11 +4,17 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, savedTrigger } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	savedTrigger,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+const getSandbox = useTriggerSandbox();
 
 const two = [
 	{ name: 'Ann', email: 'ann@example.com' },

@@ -6,12 +6,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { Sandbox } from '../../../sandbox';
-import { T0, demoSessions, Ledger, listRequests, newTrigger, pollAndRecord } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	demoSessions,
+	HOUR,
+	Ledger,
+	listRequests,
+	MINUTE,
+	newTrigger,
+	pollAndRecord,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const getSandbox = useTriggerSandbox();
 /** When, in each hour of its budget window, another workflow lists sessions (the last one late). */
 const OTHER_WORKFLOW_MINUTES = [5, 20, 40, 58];
 const RESERVE = 10;

@@ -2,11 +2,18 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	two,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+const getSandbox = useTriggerSandbox();
 
 describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {

@@ -2,12 +2,20 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	SESSIONS,
+	two,
+	useTriggerSandbox,
+} from './helpers';
 import { schedulerTrigger } from './scheduler';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+const getSandbox = useTriggerSandbox();
 
 describe.each([
 	{ precision: 's' as const, inclusive: false },
@@ -40,11 +48,11 @@ describe.each([
 			sandbox.injectFault({
 				kind: 'status',
 				status: 503,
-				path: '/api/v1/Sessions',
+				path: SESSIONS,
 				skip: 1,
 				count: 2,
 			});
-			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: '/api/v1/Sessions', skip: 3 });
+			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: SESSIONS, skip: 3 });
 			const lines: string[] = [];
 			for (let poll = 0; poll < 12; poll++) {
 				const result = await t.trigger.poll();

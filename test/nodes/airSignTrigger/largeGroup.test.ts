@@ -4,13 +4,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox, Session } from '../../../sandbox';
-import { T0, ALL_EVENTS, listRequests, savedTrigger, two } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import { ALL_EVENTS, listRequests, MINUTE, savedTrigger, two, useTriggerSandbox } from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 const GROUP = 2_500;
-const MINUTE = 60_000;
 const RESERVE = 10;
 
 /** An item as the key the oracle counts: lifecycle events by session, recipients by change. */
