@@ -12,25 +12,20 @@ import {
 	newTrigger,
 	savedTrigger,
 	useTriggerSandbox,
+	withTwo,
 } from './helpers';
 
 const getSandbox = useTriggerSandbox();
 
-const two = [
-	{ name: 'Ann', email: 'ann@example.com' },
-	{ name: 'Bob', email: 'bob@example.com' },
-];
-
 /** Sessions out for signature and a draft, all from before the trigger is activated. */
 function sessionsAtActivation(sandbox: Sandbox) {
 	const sessions = {
-		draft: sandbox.createSession({ name: 'Draft', recipients: two }),
-		signing: sandbox.createSession({ name: 'Signing', recipients: two, status: 'pending' }),
-		cancel: sandbox.createSession({ name: 'Cancel', recipients: two, status: 'pending' }),
-		expire: sandbox.createSession({ name: 'Expire', recipients: two, status: 'inProgress' }),
+		draft: withTwo(sandbox, 'Draft'),
+		signing: withTwo(sandbox, 'Signing', 'pending'),
+		cancel: withTwo(sandbox, 'Cancel', 'pending'),
+		expire: withTwo(sandbox, 'Expire', 'inProgress'),
 	};
-	for (let i = 0; i < 36; i++)
-		sandbox.createSession({ name: `other ${i}`, recipients: two, status: 'pending' });
+	for (let i = 0; i < 36; i++) withTwo(sandbox, `other ${i}`, 'pending');
 	sandbox.clock.advance(HOUR);
 	return sessions;
 }

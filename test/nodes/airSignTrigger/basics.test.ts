@@ -18,6 +18,7 @@ import {
 	pollAndRecord,
 	SESSIONS,
 	useTriggerSandbox,
+	step,
 } from './helpers';
 
 const getSandbox = useTriggerSandbox();
@@ -54,8 +55,7 @@ describe('AirSign Trigger: first activation', () => {
 
 		// Only what changes after activation arrives.
 		const [a, b] = demoSessions(sandbox);
-		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'cancelled' }));
 		const fresh = sandbox.createSession({ name: 'New one' });
 		sandbox.clock.advance(1_000);
 		sandbox.updateSession(b.sessionId, { name: 'Renamed' });

@@ -13,7 +13,7 @@ import { expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
-import type { Sandbox, Session } from '../../../sandbox';
+import type { Sandbox, Session, SessionStatus } from '../../../sandbox';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
@@ -268,3 +268,13 @@ export const two = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
+
+/** A change, then a second passes on both clocks. */
+export function step(sandbox: Sandbox, change: () => unknown) {
+	change();
+	sandbox.clock.advance(1_000);
+}
+
+/** A session with Ann and Bob as its recipients. */
+export const withTwo = (sandbox: Sandbox, name: string, status?: SessionStatus) =>
+	sandbox.createSession({ name, recipients: two, status });
