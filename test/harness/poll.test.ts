@@ -5,8 +5,8 @@ import {
 	type TestEnvironment,
 } from './index';
 
-import type { INodeExecutionData, INodeType, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
@@ -77,27 +77,15 @@ describe('createPollingHarness', () => {
 });
 
 /**
- * A trigger that records the context of each poll and emits the poll's number; poll n waits for
- * `gates[n - 1]` when there is one, after calling `arrived`.
+ * The probe trigger recording the context of each poll and emitting the poll's number; poll n
+ * waits for `gates[n - 1]` when there is one, after calling `arrived`.
  */
 function contextProbe() {
 	const probe = {
 		contexts: [] as IPollFunctions[],
 		gates: [] as Array<Promise<void>>,
 		arrived: () => {},
-		nodeType: {
-			description: {
-				displayName: 'Context Probe',
-				name: 'harnessContextProbe',
-				group: ['trigger'],
-				version: 1,
-				description: 'Test-only polling trigger',
-				defaults: { name: 'Context Probe' },
-				polling: true,
-				inputs: [],
-				outputs: [NodeConnectionTypes.Main],
-				properties: [],
-			},
+		nodeType: Object.assign(new ProbeTrigger(), {
 			async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 				probe.contexts.push(this);
 				const n = probe.contexts.length;
@@ -105,7 +93,7 @@ function contextProbe() {
 				await probe.gates[n - 1];
 				return [[{ json: { n } }]];
 			},
-		} as INodeType,
+		}),
 	};
 	return probe;
 }

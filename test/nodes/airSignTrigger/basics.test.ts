@@ -16,6 +16,7 @@ import {
 	listRequests,
 	newTrigger,
 	pollAndRecord,
+	savedTrigger,
 	SESSIONS,
 	useTriggerSandbox,
 	step,
@@ -279,14 +280,11 @@ describe('AirSign Trigger: static data saved only when a poll emits', () => {
 	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
 		const sandbox = getSandbox();
 		const ledger = new Ledger();
-		let trigger = newTrigger(sandbox);
-		// n8n saves static data at activation and when a poll emits; quiet or failed polls
-		// change only memory. The harness's restart() saves memory, so keep the saved copy here.
-		let saved = '';
+		// n8n saves static data at activation and when a poll emits; quiet or failed polls change
+		// only memory, which a restart loses.
+		const n8n = savedTrigger(sandbox);
 		const tick = async () => {
-			const result = await trigger.poll();
-			ledger.record(result);
-			if (result.emitted || saved === '') saved = JSON.stringify(trigger.staticData);
+			ledger.record(await n8n.poll());
 			sandbox.clock.advance(5_000);
 		};
 		await tick();
@@ -296,9 +294,9 @@ describe('AirSign Trigger: static data saved only when a poll emits', () => {
 			if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: SESSIONS, skip: 1 });
 			await tick();
 			await tick();
-			trigger = newTrigger(sandbox, { staticData: JSON.parse(saved) });
+			await n8n.restart();
 		}
-		await drain(sandbox, trigger, ledger);
+		await drain(sandbox, n8n.trigger, ledger);
 		expectClean(sandbox, ledger);
 		expect(ledger.delivered).toBe(390);
 	});

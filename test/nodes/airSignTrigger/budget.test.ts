@@ -3,6 +3,7 @@ import { createTestEnvironment, runNode } from '../../harness';
 import { Logger } from '@n8n/backend-common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { drive } from '../../harness/drive';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { Sandbox } from '../../../sandbox';
@@ -14,6 +15,7 @@ import {
 	MINUTE,
 	newTrigger,
 	pollAndRecord,
+	tokenCredential,
 	useTriggerSandbox,
 } from './helpers';
 
@@ -27,13 +29,7 @@ async function otherWorkflowCall(sandbox: Sandbox) {
 	const result = await runNode({
 		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
 		nodeType: new AirSign(),
-		credentials: {
-			airSignApi: {
-				authentication: 'accessToken',
-				accessToken: sandbox.demo.accessToken,
-				baseUrl: sandbox.baseUrl,
-			} as never,
-		},
+		credentials: { airSignApi: tokenCredential(sandbox) as never },
 		parameters: {
 			resource: 'session',
 			operation: 'getMany',
@@ -72,29 +68,39 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 		let otherCalls = 0;
 		let updates = 0;
 		const triggerRequestsByHour = [0, 0, 0];
-		for (let minute = 1; minute < 180; minute++) {
-			sandbox.clock.set(windowStart + minute * MINUTE);
-			// Updates arrive all the while: new sessions, and sessions that change again.
-			if (minute % 2 === 0) {
-				sandbox.createSession({ name: `new ${minute}` });
-				updates++;
-			}
-			if (minute % 3 === 0) {
-				const [oldest] = demoSessions(sandbox).sort((a, b) =>
-					a.updatedAt.localeCompare(b.updatedAt),
-				);
-				sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
-				updates++;
-			}
-			if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
-				otherCalls++;
-				const error = await otherWorkflowCall(sandbox);
-				if (error) otherErrors.push(`minute ${minute}: ${error.message}`);
-			}
-			const before = listRequests(sandbox).length;
-			await pollAndRecord(sandbox, trigger, ledger, 0);
-			triggerRequestsByHour[Math.floor(minute / 60)] += listRequests(sandbox).length - before;
-		}
+		let before = 0;
+		await drive(sandbox, {
+			while: (round) => round < 179,
+			before: async (round) => {
+				const minute = round + 1;
+				sandbox.clock.set(windowStart + minute * MINUTE);
+				// Updates arrive all the while: new sessions, and sessions that change again.
+				if (minute % 2 === 0) {
+					sandbox.createSession({ name: `new ${minute}` });
+					updates++;
+				}
+				if (minute % 3 === 0) {
+					const [oldest] = demoSessions(sandbox).sort((a, b) =>
+						a.updatedAt.localeCompare(b.updatedAt),
+					);
+					sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
+					updates++;
+				}
+				if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
+					otherCalls++;
+					const error = await otherWorkflowCall(sandbox);
+					if (error) otherErrors.push(`minute ${minute}: ${error.message}`);
+				}
+				before = listRequests(sandbox).length;
+			},
+			poll: () => trigger.poll(),
+			after: (result, round) => {
+				ledger.record(result);
+				triggerRequestsByHour[Math.floor((round + 1) / 60)] +=
+					listRequests(sandbox).length - before;
+			},
+			advanceMs: 0,
+		});
 		// The last stretch of the third hour was held back for the reserve: after its reset,
 		// the trigger delivers it.
 		sandbox.clock.set(windowStart + 3 * HOUR + MINUTE);

@@ -110,18 +110,13 @@ export const backlogNames = (n: number, name = 'b') =>
 export const key = (sessionId: unknown, updatedAt: unknown) =>
 	`${String(sessionId)}@${Date.parse(String(updatedAt))}`;
 
-/**
- * Everything a trigger delivered, across polls: which (session, updatedAt) pairs, how
- * many times, and in what order.
- */
+/** Everything a trigger delivered across polls: which (session, updatedAt) pairs, how often, in order. */
 export class Ledger {
 	readonly counts = new Map<string, number>();
 	readonly items: IDataObject[] = [];
-	polls = 0;
 	errors: Error[] = [];
 
 	record(result: PollResult): IDataObject[] {
-		this.polls++;
 		if (result.error) this.errors.push(result.error);
 		const json = result.items.map((item) => item.json);
 		for (const session of json) {
@@ -189,17 +184,8 @@ export const demoSessions = (sandbox: Sandbox) =>
 	sandbox.listAllSessions().filter((s) => s.orgId === sandbox.demo.orgId);
 
 /** Creates `n` sessions with the given times (default: now), returns them in creation order. */
-export function createMany(
-	sandbox: Sandbox,
-	n: number,
-	input: Parameters<Sandbox['createSession']>[0] = {},
-): Session[] {
-	const created: Session[] = [];
-	for (let i = 0; i < n; i++) {
-		created.push(sandbox.createSession({ name: `Session ${i}`, ...input }));
-	}
-	return created;
-}
+export const createMany = (sandbox: Sandbox, n: number, input: { createdAt?: number } = {}) =>
+	Array.from({ length: n }, (_, i) => sandbox.createSession({ name: `Session ${i}`, ...input }));
 
 /**
  * A trigger in n8n's default poll engine as n8n saves it: the workflow's static data is written
@@ -213,9 +199,6 @@ export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	return {
 		get trigger() {
 			return trigger;
-		},
-		get saved() {
-			return saved;
 		},
 		async poll(): Promise<PollResult> {
 			const result = await trigger.poll();
