@@ -1,9 +1,6 @@
 /**
- * Binary input for `runNode`: the harness's source node turns these descriptions into
- * real n8n binary data during the execution with `this.helpers.prepareBinaryData` (the
- * same helper a Read File / HTTP Request node uses), so in `filesystem` mode n8n-core's
- * BinaryDataService writes the bytes to disk and `binary.<prop>` only holds an id,
- * and in `default` mode `data` holds the base64 text.
+ * Binary input for `runNode`: its source node turns these into n8n binary data during the run with
+ * `this.helpers.prepareBinaryData`, as a Read File node does (in `filesystem` mode: only an id).
  */
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -17,13 +14,12 @@ export interface BinaryInput {
 	mimeType?: string;
 }
 
-/** One input item for `runNode`: JSON plus binary properties (real IBinaryData or {@link BinaryInput}). */
+/** One input item for `runNode`: JSON, and binary properties (IBinaryData or BinaryInput). */
 export interface HarnessInputItem {
 	json?: IDataObject;
 	binary?: Record<string, BinaryInput | IBinaryData>;
 }
 
-/** Describes a Buffer as binary input (file name and MIME type as a user's file would have). */
 export function binaryInput(
 	buffer: Buffer,
 	options: { fileName?: string; mimeType?: string } = {},
@@ -31,7 +27,7 @@ export function binaryInput(
 	return { [BINARY_INPUT]: true, buffer, fileName: options.fileName, mimeType: options.mimeType };
 }
 
-/** Shorthand: an input item with JSON and one binary property (default `data`). */
+/** An input item with JSON and one binary property (default `data`). */
 export function binaryItem(
 	buffer: Buffer,
 	options: { fileName?: string; mimeType?: string; json?: IDataObject; property?: string } = {},

@@ -1,49 +1,26 @@
 /**
- * `testCredential`: the "Test" step of n8n's credential modal, reproduced from the CLI's
- * CredentialsTester (packages/cli/src/services/credentials-tester.service.ts).
- *
- * Reproduced as in the CLI:
- * - the test is the credential type's `test` request (or, if `nodeType` is given, a
- *   node's `testedBy`: a request object or a `methods.credentialTest` function, called
- *   with n8n-core's `CredentialTestContext`);
- * - the credential data first goes through `applyDefaultsAndOverwrites(..., 'internal')`
- *   (defaults + expressions); a failure there is reported as `{ status: 'Error' }`;
- * - a temp node `Temp-Node` of type `n8n-nodes-base.noOp` with one parameter `temp`
- *   whose `routing.request` is the test request, in a throwaway `Workflow`, executed by
- *   n8n-core's `RoutingNode` on an `ExecuteContext` in mode 'internal' with the
- *   credentials passed as `credentialsDecrypted`. So `httpRequestWithAuthentication`
- *   runs exactly as in n8n: `preAuthentication` (which ALWAYS fetches a fresh token
- *   during a test, because the CLI recognises the temp noOp node and persists it to the
- *   credential), `authenticate`, SSRF rules, the 401 retry;
- * - errors: `error.cause.response` → the first `responseCode` rule whose value equals
- *   the status, else `statusText` or "Received HTTP status code: N"; else
- *   `error.cause.code` (ECONNREFUSED...); else `error.message`;
- * - success: `responseSuccessBody` rules, else `{ status: 'OK', message: 'Connection successful!' }`.
- *
- * Simplified: no OAuth2 "has access token" test, no `$secrets` redaction, no error
- * reporting to Sentry, no lookup of `testedBy` across all installed nodes (pass the
- * node type explicitly). The credential must be saved first (as the editor does before
- * testing): plain data is stored in the environment's store on the fly.
+ * `testCredential`: the Test step of n8n's credential modal, as the CLI's CredentialsTester runs it
+ * (packages/cli/src/services/credentials-tester.service.ts): the data through
+ * `applyDefaultsAndOverwrites`, then the type's `test` request as the `routing.request` of a temp
+ * noOp node run by n8n-core's `RoutingNode` in mode 'internal' (so preAuthentication always fetches
+ * a token: the CLI recognises that node), and the error mapped by the `responseCode` rules, else
+ * the status text, else `error.cause.code`, else the message. Left out: OAuth2's check, `testedBy`
+ * of nodes and function tests, `responseSuccessBody` rules (AirSign's credential has none of them).
  */
 import './env-setup';
 
-import { CredentialTestContext, ExecuteContext, RoutingNode } from 'n8n-core';
+import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
-	ICredentialTestFunction,
-	ICredentialTestRequest,
 	ICredentialType,
-	IExecuteData,
 	INode,
 	INodeCredentialTestResult,
-	INodeExecutionData,
 	INodeType,
 	INodeTypes,
-	IVersionedNodeType,
 	IWorkflowBase,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { CredentialRef, TestEnvironment } from './environment';
 import { buildAdditionalData, createTestEnvironment, isCredentialRef } from './environment';
@@ -56,8 +33,6 @@ export interface TestCredentialOptions {
 	credentials: CredentialRef | ICredentialDataDecryptedObject;
 	env?: TestEnvironment;
 	credentialTypes?: ICredentialType[];
-	/** A node whose `credentials[].testedBy` tests this type (when the type has no `test`). */
-	nodeType?: INodeType | IVersionedNodeType;
 }
 
 export interface TestCredentialResult extends INodeCredentialTestResult {
@@ -65,32 +40,6 @@ export interface TestCredentialResult extends INodeCredentialTestResult {
 	error?: Error & { cause?: { response?: { status?: number }; code?: string } };
 	/** Ref of the credential that was tested (the store holds any token preAuthentication fetched). */
 	credential: CredentialRef;
-}
-
-type TestFunction =
-	| ICredentialTestFunction
-	| { nodeType?: INodeType; testRequest: ICredentialTestRequest };
-
-function findTest(
-	credentialType: ICredentialType,
-	nodeType?: INodeType | IVersionedNodeType,
-): TestFunction | undefined {
-	if (credentialType.test) return { testRequest: credentialType.test };
-	if (!nodeType) return undefined;
-	const versions: INodeType[] =
-		'nodeVersions' in nodeType ? Object.values(nodeType.nodeVersions) : [nodeType];
-	for (const version of versions.reverse()) {
-		for (const { name, testedBy } of version.description.credentials ?? []) {
-			if (name !== credentialType.name || !testedBy) continue;
-			if (typeof testedBy === 'string') {
-				const fn = version.methods?.credentialTest?.[testedBy];
-				if (fn) return fn;
-				continue;
-			}
-			return { nodeType: version, testRequest: testedBy };
-		}
-	}
-	return undefined;
 }
 
 const NOOP_DESCRIPTION: INodeType['description'] = {
@@ -119,7 +68,7 @@ export async function testCredential(
 		? { id: options.credentials.id, name: options.credentials.name }
 		: await env.addCredential(options.type, options.credentials);
 
-	const test = findTest(credentialType, options.nodeType);
+	const test = credentialType.test;
 	if (test === undefined) {
 		return {
 			status: 'Error',
@@ -156,34 +105,25 @@ export async function testCredential(
 		return { status: 'Error', message: String((error as Error).message), credential: ref };
 	}
 
-	if (typeof test === 'function') {
-		const context = new CredentialTestContext();
-		const result = await test.call(context, credentialsDecrypted);
-		return { ...result, credential: ref };
-	}
-
-	const baseNodeType = test.nodeType ?? { description: NOOP_DESCRIPTION };
 	const node: INode = {
 		id: 'temp',
 		parameters: {},
 		name: 'Temp-Node',
-		type: baseNodeType.description.name,
-		typeVersion: Array.isArray(baseNodeType.description.version)
-			? baseNodeType.description.version.slice(-1)[0]
-			: baseNodeType.description.version,
+		type: NOOP_DESCRIPTION.name,
+		typeVersion: 1,
 		position: [0, 0],
 		credentials: { [options.type]: { id: ref.id, name: ref.name } },
 	};
-	const nodeTypeCopy: INodeType = {
+	const nodeType: INodeType = {
 		description: {
-			...baseNodeType.description,
+			...NOOP_DESCRIPTION,
 			credentials: [{ name: options.type, required: true }],
 			properties: [
 				{
 					displayName: 'Temp',
 					name: 'temp',
 					type: 'string',
-					routing: { request: test.testRequest.request },
+					routing: { request: test.request },
 					default: '',
 				},
 			],
@@ -191,70 +131,44 @@ export async function testCredential(
 	};
 	const nodeTypes: INodeTypes = {
 		getKnownTypes: () => ({}),
-		getByName: () => nodeTypeCopy,
-		getByNameAndVersion: (_name, version) =>
-			NodeHelpers.getVersionedNodeType(nodeTypeCopy, version),
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const mode = 'internal';
-	const additionalData = await buildAdditionalData({ env, workflowData, mode });
-	const executeData: IExecuteData = { node, data: {}, source: null };
 	const executeFunctions = new ExecuteContext(
 		workflow,
 		node,
-		additionalData,
-		mode,
+		baseData,
+		'internal',
 		createRunExecutionData({ executionData: null }),
 		0,
 		[],
 		{ main: [[{ json: {} }]] },
-		executeData,
+		{ node, data: {}, source: null },
 		[],
 	);
-	const routingNode = new RoutingNode(executeFunctions, nodeTypeCopy, credentialsDecrypted);
-
-	let response: INodeExecutionData[][] | null | undefined;
 	try {
-		response = await routingNode.runNode();
+		await new RoutingNode(executeFunctions, nodeType, credentialsDecrypted).runNode();
 	} catch (caught) {
 		const error = caught as NonNullable<TestCredentialResult['error']> & {
 			cause?: { response?: { status: number; statusText?: string }; code?: string };
 		};
-		if (error.cause?.response) {
-			const statusCode = error.cause.response.status;
-			const statusMessage = error.cause.response.statusText;
-			for (const rule of test.testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && statusCode === rule.properties.value) {
-					return { status: 'Error', message: rule.properties.message, error, credential: ref };
-				}
-			}
-			if (statusCode < 199 || statusCode > 299) {
-				return {
-					status: 'Error',
-					message: statusMessage || `Received HTTP status code: ${statusCode}`,
-					error,
-					credential: ref,
-				};
-			}
-		} else if (error.cause?.code) {
-			return { status: 'Error', message: error.cause.code, error, credential: ref };
-		}
-		return { status: 'Error', message: String(error.message), error, credential: ref };
-	}
-
-	for (const rule of test.testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const responseData = response![0][0].json;
-			const value = rule.properties.key
-				.split('.')
-				.reduce<unknown>(
-					(acc, key) => (acc as Record<string, unknown> | undefined)?.[key],
-					responseData,
-				);
-			if (value === rule.properties.value) {
-				return { status: 'Error', message: rule.properties.message, credential: ref };
-			}
-		}
+		const fail = (message: string) => ({
+			status: 'Error' as const,
+			message,
+			error,
+			credential: ref,
+		});
+		const status = error.cause?.response?.status;
+		if (status !== undefined) {
+			const rule = test.rules?.find(
+				(r) => r.type === 'responseCode' && r.properties.value === status,
+			);
+			if (rule) return fail(rule.properties.message);
+			if (status < 199 || status > 299)
+				return fail(error.cause!.response!.statusText || `Received HTTP status code: ${status}`);
+		} else if (error.cause?.code) return fail(error.cause.code);
+		return fail(String(error.message));
 	}
 	return { status: 'OK', message: 'Connection successful!', credential: ref };
 }

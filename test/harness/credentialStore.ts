@@ -15,7 +15,6 @@ import { UnexpectedError, UserError } from 'n8n-workflow';
 
 import { ensureN8nRuntime } from './n8n-runtime';
 
-/** Credential types known to the harness, by `name` (what `getByName` does in the CLI). */
 export class CredentialTypeRegistry {
 	private readonly types = new Map<string, ICredentialType>();
 
@@ -39,18 +38,9 @@ export class CredentialTypeRegistry {
 		}
 		return type;
 	}
-
-	/** All ancestors through `extends`, as n8n's CredentialTypes.getParentTypes does. */
-	getParentTypes(name: string): string[] {
-		const type = this.types.get(name);
-		if (!type?.extends) return [];
-		const parents = [...type.extends];
-		for (const parent of type.extends) parents.push(...this.getParentTypes(parent));
-		return parents;
-	}
 }
 
-/** A row of the in-memory credential table. `data` is n8n-encrypted, as in the DB. */
+/** A row of the credential table; `data` is n8n-encrypted, as in the DB. */
 export interface StoredCredentialRow {
 	id: string;
 	name: string;
@@ -68,31 +58,24 @@ export interface CredentialStoreCounters {
 	preAuthentication: number;
 	/** `credentialsHelper.updateCredentials` calls (tokens persisted). */
 	updateCredentials: number;
-	/** `credentialsHelper.authenticate` calls. */
 	authenticate: number;
 }
 
-const emptyCounters = (): CredentialStoreCounters => ({
-	getDecrypted: 0,
-	preAuthenticationChecks: 0,
-	preAuthentication: 0,
-	updateCredentials: 0,
-	authenticate: 0,
-});
-
-/**
- * The in-memory credential store ("database"), keyed by credential id. Share one
- * store between several `runNode` / polling harness calls to model one n8n instance:
- * a token that one execution fetched and persisted is read by the next.
- */
+/** The credential table of one simulated n8n instance, by id. */
 export class CredentialStore {
 	private readonly rows = new Map<string, StoredCredentialRow>();
 
 	private nextId = 1;
 
-	readonly counters: CredentialStoreCounters = emptyCounters();
+	readonly counters: CredentialStoreCounters = {
+		getDecrypted: 0,
+		preAuthenticationChecks: 0,
+		preAuthentication: 0,
+		updateCredentials: 0,
+		authenticate: 0,
+	};
 
-	/** Saves a credential (encrypting it with n8n-core's `Credentials`); returns its reference for `node.credentials`. */
+	/** Saves a credential; returns its reference for `node.credentials`. */
 	async add(input: {
 		type: string;
 		data: ICredentialDataDecryptedObject;
@@ -108,7 +91,6 @@ export class CredentialStore {
 		return { id, name };
 	}
 
-	/** The stored row (encrypted data), or undefined. */
 	getRow(id: string): StoredCredentialRow | undefined {
 		return this.rows.get(id);
 	}
@@ -132,7 +114,7 @@ export class CredentialStore {
 		return await this.load(id, row.type).getData();
 	}
 
-	/** Encrypts and writes `data` (the whole data object) to the row. */
+	/** Replaces the row's data. */
 	async write(id: string, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
 		const credentials = this.load(id, type);
 		await credentials.setData(data);
@@ -145,9 +127,5 @@ export class CredentialStore {
 		const row = this.rows.get(id);
 		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
 		await this.write(id, row.type, { ...(await this.getData(id)), ...patch });
-	}
-
-	resetCounters(): void {
-		Object.assign(this.counters, emptyCounters());
 	}
 }

@@ -1,28 +1,11 @@
 /**
- * A `CredentialsHelper` that behaves like the one in n8n's CLI
- * (packages/cli/src/credentials-helper.ts), over the harness's credential table
- * (credentialStore.ts).
- *
- * Mirrored from the CLI (same decisions, same n8n-workflow calls):
- * - `getDecrypted`: load by id + type, decrypt, `raw` short-cut, defaults of the
- *   credential type's properties (`NodeHelpers.getNodeParameters`), then expressions in
- *   the credential data resolved with n8n's expression engine (`getAdditionalKeys(...,
- *   { isCredential: true })`, mock workflow or `expressionResolveValues`).
- * - `authenticate`: function form called as is; generic form resolves every key and
- *   value of `headers` / `qs` / `body` / `auth` with `$credentials` through
- *   `workflow.expression.getSimpleParameterValue(node, value, 'internal', ...)`.
- * - `preAuthentication`: finds the hidden `typeOptions.expirable` property, calls the
- *   type's `preAuthentication` when it is empty, when `credentialsExpired` is true or
- *   when the node is the credential tester's temp noOp node; if the output holds the
- *   expirable property and the node has credentials, persists it (never overwriting a
- *   field the user stored as an expression) and returns the merged credentials.
- *   The hook's `httpRequest` is restricted to the credential's own allowed domains
- *   (`getCredentialOwnRequestAllowedDomains`), as in the CLI.
- * - `updateCredentials` / `updateCredentialsOauthTokenData`: encrypt and write back.
- *
- * Left out (no equivalent in a unit-test process): credential overwrites, external
- * secrets, dynamic (per-user) credentials, AI-gateway credentials, project policies,
- * OAuth pinned fields, JSON-leaf expressions.
+ * n8n's CLI `CredentialsHelper` (packages/cli/src/credentials-helper.ts) over the harness's
+ * credential table (credentialStore.ts): the same decisions and n8n-workflow calls for
+ * `getDecrypted` (defaults, then expressions), the generic `authenticate` (`$credentials`
+ * expressions), `preAuthentication` (the hidden expirable field: fetched when empty, expired or in
+ * a credential test, persisted unless stored as an expression; the hook's `httpRequest` kept to the
+ * credential's own domains) and the updates. Left out: overwrites, external secrets, dynamic,
+ * AI-gateway and OAuth credentials, policies, function `authenticate`, `extends`.
  */
 import './env-setup';
 
@@ -38,7 +21,6 @@ import type {
 	INodeParameters,
 	INodeProperties,
 	IRequestOptionsSimplified,
-	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -57,10 +39,6 @@ import { engineDifferences } from './engine';
 import { resolveCredentialExpressions } from './credentialExpressions';
 import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
 
-/**
- * n8n's `ICredentialsHelper` for tests: same behaviour as the CLI's CredentialsHelper,
- * reading and writing a {@link CredentialStore} instead of the database.
- */
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		readonly credentialTypes: CredentialTypeRegistry,
@@ -72,51 +50,24 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
-		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		this.store.counters.authenticate++;
-		const requestOptions = incomingRequestOptions;
-		const credentialType = this.credentialTypes.getByName(typeName);
-
-		if (credentialType.authenticate) {
-			if (typeof credentialType.authenticate === 'function') {
-				return await credentialType.authenticate(
-					credentials,
-					requestOptions as IHttpRequestOptions,
-				);
-			}
-			if (typeof credentialType.authenticate === 'object') {
-				if (!workflow || !node) {
-					throw new UnexpectedError(
-						'Workflow and node are required for declarative credential authentication',
-					);
-				}
-				const { authenticate } = credentialType;
-				if (requestOptions.headers === undefined) requestOptions.headers = {};
-				if (authenticate.type === 'generic') {
-					const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
-					for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-						for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
-							const keyResolved = this.resolveValue(
-								key,
-								{ $credentials: credentials },
-								workflow,
-								node,
-							);
-							const valueResolved = this.resolveValue(
-								value,
-								{ $credentials: credentials },
-								workflow,
-								node,
-							);
-							if (!target[outerKey]) target[outerKey] = {};
-							target[outerKey][keyResolved] = valueResolved;
-						}
-					}
-				}
-			}
+		const { authenticate } = this.credentialTypes.getByName(typeName);
+		if (authenticate === undefined) return requestOptions as IHttpRequestOptions;
+		if (typeof authenticate !== 'object' || authenticate.type !== 'generic')
+			throw new UnexpectedError('The harness knows only generic credential authentication');
+		if (!workflow || !node)
+			throw new UnexpectedError('Workflow and node are required for generic authentication');
+		requestOptions.headers ??= {};
+		const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
+		const resolve = (value: string) => this.resolveValue(value, credentials, workflow, node);
+		for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+			target[outerKey] ??= {};
+			for (const [key, value] of Object.entries(outerValue as Record<string, string>))
+				target[outerKey][resolve(key)] = resolve(value);
 		}
 		return requestOptions as IHttpRequestOptions;
 	}
@@ -130,22 +81,18 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		this.store.counters.preAuthenticationChecks++;
 		const credentialType = this.credentialTypes.getByName(typeName);
-
-		const expirableProperty = credentialType.properties.find(
+		const expirable = credentialType.properties.find(
 			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
-		);
-		if (expirableProperty?.name === undefined) return undefined;
-
+		)?.name;
 		// The CLI recognises a credential test by the tester's temp node (see credential-test.ts).
 		const isTestingCredentials =
 			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-
-		if (typeof credentialType.preAuthentication !== 'function') return undefined;
 		if (
-			!(credentials[expirableProperty.name] === '' || credentialsExpired || isTestingCredentials)
-		) {
+			expirable === undefined ||
+			typeof credentialType.preAuthentication !== 'function' ||
+			!(credentials[expirable] === '' || credentialsExpired || isTestingCredentials)
+		)
 			return undefined;
-		}
 
 		this.store.counters.preAuthentication++;
 		const output = await credentialType.preAuthentication.call(
@@ -154,21 +101,15 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 
 		// Only an output carrying the expirable property is persisted.
-		if (output[expirableProperty.name] === undefined) return undefined;
-
-		if (node.credentials) {
-			const nodeCredentials = node.credentials[credentialType.name];
-			const storedData = await this.store.load(nodeCredentials?.id, credentialType.name).getData();
-			const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
-			for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
-				if (key === expirableProperty.name || !isExpression(storedData[key])) {
-					dataToPersist[key] = value;
-				}
-			}
-			await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
-			return Object.assign(credentials, output);
+		if (output[expirable] === undefined || !node.credentials) return undefined;
+		const nodeCredentials = node.credentials[credentialType.name];
+		const storedData = await this.store.load(nodeCredentials?.id, credentialType.name).getData();
+		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+		for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
+			if (key === expirable || !isExpression(storedData[key])) dataToPersist[key] = value;
 		}
-		return undefined;
+		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
+		return Object.assign(credentials, output);
 	}
 
 	async runPreAuthentication(
@@ -176,36 +117,35 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const credentialType = this.credentialTypes.getByName(typeName);
-		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		const output = await credentialType.preAuthentication.call(
-			restrictToCredentialDomains(helpers, credentials),
+		const { preAuthentication } = this.credentialTypes.getByName(typeName);
+		const restricted = restrictToCredentialDomains(helpers, credentials);
+		return (await preAuthentication?.call(
+			restricted,
 			credentials,
-		);
-		return (output as ICredentialDataDecryptedObject) ?? undefined;
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	private resolveValue(
-		parameterValue: string,
-		additionalKeys: IWorkflowDataProxyAdditionalKeys,
+		value: string,
+		$credentials: ICredentialDataDecryptedObject,
 		workflow: Workflow,
 		node: INode,
 	): string {
-		if (!isExpression(parameterValue)) return parameterValue;
-		const returnValue = workflow.expression.getSimpleParameterValue(
+		if (!isExpression(value)) return value;
+		const resolved = workflow.expression.getSimpleParameterValue(
 			node,
-			parameterValue,
+			value,
 			'internal',
-			additionalKeys,
+			{ $credentials },
 			undefined,
 			'',
 		);
-		if (!returnValue) return '';
-		return returnValue.toString();
+		return resolved ? resolved.toString() : '';
 	}
 
-	getParentTypes(typeName: string): string[] {
-		return this.credentialTypes.getParentTypes(typeName);
+	/** No credential type of the harness `extends` another. */
+	getParentTypes(): string[] {
+		return [];
 	}
 
 	async getCredentials(
@@ -225,31 +165,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		const credentialTypeData = this.credentialTypes.getByName(type);
-		if (credentialTypeData.extends === undefined) {
-			if (['oAuth1Api', 'oAuth2Api'].includes(type)) {
-				return [
-					...credentialTypeData.properties,
-					{
-						displayName: 'oauthTokenData',
-						name: 'oauthTokenData',
-						type: 'json',
-						required: false,
-						default: {},
-					},
-				];
-			}
-			return credentialTypeData.properties;
-		}
-		const combineProperties = [] as INodeProperties[];
-		for (const credentialsTypeName of credentialTypeData.extends) {
-			NodeHelpers.mergeNodeProperties(
-				combineProperties,
-				this.getCredentialsProperties(credentialsTypeName),
-			);
-		}
-		NodeHelpers.mergeNodeProperties(combineProperties, credentialTypeData.properties);
-		return combineProperties;
+		return this.credentialTypes.getByName(type).properties;
 	}
 
 	async getDecrypted(
@@ -283,9 +199,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		executeData?: IExecuteData,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
-		const credentialsProperties = this.getCredentialsProperties(type);
 		const decryptedData = NodeHelpers.getNodeParameters(
-			credentialsProperties,
+			this.getCredentialsProperties(type),
 			{ ...decryptedDataOriginal } as INodeParameters,
 			true,
 			false,
@@ -293,9 +208,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			null,
 		) as ICredentialDataDecryptedObject;
 
-		if (decryptedDataOriginal.oauthTokenData !== undefined) {
-			decryptedData.oauthTokenData = decryptedDataOriginal.oauthTokenData;
-		}
 		for (const key of ['allowedHttpRequestDomains', 'allowedDomains'] as const) {
 			if (decryptedData[key] === undefined && decryptedDataOriginal[key] !== undefined) {
 				decryptedData[key] = decryptedDataOriginal[key];

@@ -1,10 +1,7 @@
 /**
- * Which n8n engine the tests run on, in one place. `npm test` runs the engine of n8n 2.41.3
- * (n8n-workflow 2.41.0, which n8n 2.41.3 pins, and n8n-core 2.41.1: 2.41.3 pins n8n-core 2.41.2,
- * which the registry copy here lacks; see docs/compatibility.md). These are the dev dependencies. `npm run test:n8n1` runs the
- * same engine tests on the one that n8n 1.123.81 pins (n8n-core 1.122.48 and, through it,
- * n8n-workflow 1.120.31), installed as the alias `n8n-core-v1`; vitest.n8n1.config.ts points the
- * imports of n8n-core, n8n-workflow and the @n8n packages at that engine's copies.
+ * Which n8n engine the tests run on: n8n 2.41.3's (the dev dependencies; see docs/compatibility.md)
+ * or, under `npm run test:n8n1`, n8n 1.123.81's (n8n-core 1.122.48 as the alias `n8n-core-v1`,
+ * which vitest.n8n1.config.ts points the engine's imports at).
  */
 import { createRequire } from 'node:module';
 
@@ -22,22 +19,13 @@ export const engineRequire: NodeRequire =
 		? createRequire(require.resolve('n8n-core-v1/package.json'))
 		: createRequire(__filename);
 
-/**
- * Where the two engines' internals differ, the harness asks here. Each entry names the n8n
- * versions and what the harness does on each.
- */
+/** Where the two engines differ, the harness and the tests ask here. */
 export const engineDifferences = {
-	/**
-	 * n8n 2.x encrypts credentials with keys from a key table behind `EncryptionKeyProxy`, which
-	 * the CLI fills; n8n 1.x encrypts with the instance's key directly and has no proxy.
-	 */
+	/** n8n 2.x encrypts credentials with keys behind `EncryptionKeyProxy`; 1.x with the instance key. */
 	hasEncryptionKeyTable: ENGINE === 'n8n-2',
 	/** n8n 2.x blocks private addresses when N8N_SSRF_PROTECTION_ENABLED is on; 1.x has no such setting. */
 	hasSsrfProtection: ENGINE === 'n8n-2',
-	/**
-	 * n8n 2.x lets a credential restrict its requests to its own domains, and its CLI applies that
-	 * to the preAuthentication hook too; n8n 1.x has no such restriction.
-	 */
+	/** n8n 2.x keeps a credential's requests, preAuthentication's too, to its own domains. */
 	hasCredentialDomainRestriction: ENGINE === 'n8n-2',
 	/**
 	 * 401 answers one expired client-credentials token costs. n8n 2.9+ renews on the first
@@ -51,15 +39,11 @@ export const engineDifferences = {
 	 * field, which drops an Error cause, so 1.x shows n8n's generic text for that status instead.
 	 */
 	credentialTestRulesApply: ENGINE === 'n8n-2',
-	/** How the engine refuses to run a node whose required parameter is empty. */
 	missingParameterMessage: (displayName: string): RegExp =>
 		ENGINE === 'n8n-2'
 			? new RegExp(`${displayName}" is required`)
 			: /The workflow has issues and cannot be executed/,
-	/**
-	 * How the engine refuses a parameter that fails its own validation (a resource locator's
-	 * regex): n8n 2.x quotes the parameter's message, n8n 1.x only says the workflow has issues.
-	 */
+	/** A parameter failing its own validation: 2.x quotes its message, 1.x says the workflow has issues. */
 	invalidParameterMessage: (message: RegExp): RegExp =>
 		ENGINE === 'n8n-2' ? message : /The workflow has issues and cannot be executed/,
 };
@@ -76,10 +60,9 @@ interface V1TriggersAndPollers {
 export type PollTick = (testingTrigger: boolean) => Promise<void>;
 
 /**
- * The code n8n runs on every tick of an active polling trigger. n8n 2.x has it as a service
- * (`PollTriggerExecutor`); in n8n-core 1.x it is the closure `executeTrigger` inside
- * `ActiveWorkflows.activatePolling`, not exported, so the harness repeats its few lines: run
- * the node's poll(), emit a non-null answer, report a thrown error (or rethrow it for a test run).
+ * The code n8n runs on every tick of an active polling trigger: 2.x's `PollTriggerExecutor`; in
+ * 1.x the unexported closure in `ActiveWorkflows.activatePolling`, whose few lines are repeated
+ * here: run poll(), emit a non-null answer, report a thrown error (rethrow it in a test run).
  */
 export function createPollTick(
 	workflow: Workflow,
@@ -94,7 +77,6 @@ export function createPollTick(
 			() => true,
 		);
 	}
-	// Not exported by n8n-core 1.x's index: loaded from its file in that package.
 	const { TriggersAndPollers } = engineRequire('./dist/execution-engine/triggers-and-pollers') as {
 		TriggersAndPollers: new () => V1TriggersAndPollers;
 	};
@@ -113,11 +95,7 @@ export function createPollTick(
 	};
 }
 
-/**
- * The module whose `sleep` n8n-workflow re-exports (a getter, read at call time), so that a spy
- * on it sees every wait a node asks for: `@n8n/utils/sleep` in n8n 2.x, n8n-workflow's own
- * utils in 1.x.
- */
+/** The module whose `sleep` n8n-workflow re-exports (read at call time): a spy on it sees every wait. */
 export function sleepModule(): { sleep: (ms: number, signal?: AbortSignal) => Promise<void> } {
 	const workflowRequire = createRequire(engineRequire.resolve('n8n-workflow'));
 	return workflowRequire(ENGINE === 'n8n-2' ? '@n8n/utils/sleep' : './utils') as ReturnType<

@@ -1,12 +1,7 @@
 /**
- * Side-effect module: imported FIRST by every harness module, before anything from
- * n8n-core or @n8n/*. n8n's configuration classes (`InstanceSettingsConfig`,
- * `BinaryDataConfig`, `SsrfProtectionConfig`, ...) read `process.env` when the DI
- * container first instantiates them, so the environment must be in place before that.
- *
- * - `N8N_USER_FOLDER`: a fresh temp dir per test process, so n8n-core writes its
- *   `.n8n/config` (encryption key) and filesystem binary data there, never in ~/.n8n.
- * - `N8N_LOG_LEVEL`: n8n's logger is silent unless the caller set it (e.g. N8N_LOG_LEVEL=warn).
+ * Imported first by every harness module: n8n's configuration classes read `process.env` when DI
+ * first builds them. n8n's user folder (encryption key, binary data) is a temp folder per test
+ * process; its logger is silent unless N8N_LOG_LEVEL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +16,7 @@ export const HARNESS_USER_FOLDER: string = (() => {
 		try {
 			rmSync(dir, { recursive: true, force: true });
 		} catch {
-			// best effort
+			// best effort: a failed clean-up must not fail the run
 		}
 	});
 	return dir;

@@ -24,20 +24,13 @@ import { ensureN8nRuntime } from './n8n-runtime';
 export type CredentialRef = INodeCredentialsDetails & { id: string };
 
 export interface TestEnvironmentOptions {
-	/** Credential types this "instance" knows (the package's credentials). */
 	credentialTypes?: ICredentialType[];
 }
 
-/**
- * One simulated n8n instance. Share it between `runNode`, polling harnesses and
- * `testCredential` calls so they use the same credential store (tokens persisted by
- * one execution are reused by the next, as in n8n).
- */
+/** One simulated n8n instance: executions that share it share its credential store, as in n8n. */
 export class TestEnvironment {
 	readonly credentialTypes: CredentialTypeRegistry;
-
 	readonly store = new CredentialStore();
-
 	readonly credentialsHelper: HarnessCredentialsHelper;
 
 	constructor(options: TestEnvironmentOptions = {}) {
@@ -45,7 +38,7 @@ export class TestEnvironment {
 		this.credentialsHelper = new HarnessCredentialsHelper(this.credentialTypes, this.store);
 	}
 
-	/** Saves a credential in the store; pass the returned ref in `credentials: { [type]: ref }`. */
+	/** Saves a credential; pass the returned ref in `credentials: { [type]: ref }`. */
 	async addCredential(
 		type: string,
 		data: ICredentialDataDecryptedObject,
@@ -58,19 +51,14 @@ export class TestEnvironment {
 	}
 
 	/**
-	 * Saves an edit of a stored credential, as n8n does when its credential dialog is saved: the
-	 * fields sent replace the saved ones, and fields left untouched keep their saved value,
-	 * passwords and the hidden fetched token included (the CLI's `CredentialsService.unredact`).
-	 * Executions read it from their next `getCredentials`.
+	 * Saves an edit as n8n's credential dialog does: the fields sent replace the saved ones, the
+	 * others keep their value, passwords and the fetched token included (`CredentialsService.unredact`).
 	 */
 	async editCredential(id: string, changes: ICredentialDataDecryptedObject): Promise<void> {
 		await this.store.patch(id, changes);
 	}
 
-	/**
-	 * Accepts either a ref from `addCredential` or plain credential data (stored on the
-	 * fly, once per call) and returns `node.credentials`.
-	 */
+	/** `node.credentials` from refs or plain data (stored on the fly). */
 	async resolveNodeCredentials(
 		credentials: Record<string, CredentialRef | ICredentialDataDecryptedObject> | undefined,
 	): Promise<Record<string, CredentialRef> | undefined> {
@@ -97,25 +85,17 @@ export function isCredentialRef(value: unknown, store: CredentialStore): value i
 	);
 }
 
-/** Creates a simulated n8n instance (see {@link TestEnvironment}). */
 export function createTestEnvironment(options: TestEnvironmentOptions = {}): TestEnvironment {
 	return new TestEnvironment(options);
 }
 
-let executionCounter = 0;
-
-/** A fresh execution id, unique in this process. */
-export function nextExecutionId(): string {
-	executionCounter += 1;
-	return String(executionCounter);
-}
+let executions = 0;
 
 const BASE_URL = 'http://localhost:5678/';
 
 /**
- * The `additionalData` n8n-core needs: the credentials helper, real
- * `ExecutionLifecycleHooks`, the instance URLs, and stubs for what needs a server
- * (sub-workflows, task runners, runtime credentials) that throw if a node reaches them.
+ * The `additionalData` n8n-core needs: the credentials helper, real `ExecutionLifecycleHooks`, the
+ * instance URLs; what needs a server (sub-workflows, task runners) throws if a node reaches it.
  */
 export async function buildAdditionalData(options: {
 	env: TestEnvironment;
@@ -124,7 +104,7 @@ export async function buildAdditionalData(options: {
 	executionId?: string;
 }): Promise<IWorkflowExecuteAdditionalData> {
 	await ensureN8nRuntime();
-	const executionId = options.executionId ?? nextExecutionId();
+	const executionId = options.executionId ?? String(++executions);
 	const notAvailable = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not available in the test harness`);
 	};

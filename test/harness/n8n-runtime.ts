@@ -1,8 +1,4 @@
-/**
- * One-time set-up of the pieces of n8n's dependency-injection container that the
- * execution engine reaches for. Everything here is n8n's own code configured through
- * n8n's own settings objects; nothing is monkey-patched.
- */
+/** The pieces of n8n's DI container the engine reaches for: n8n's own code and settings. */
 import './env-setup';
 
 import { Logger } from '@n8n/backend-common';
@@ -21,10 +17,8 @@ let ready: Promise<void> | undefined;
 let currentBinaryMode: BinaryDataMode | undefined;
 
 /**
- * Instantiates n8n's Logger (this also wires `LoggerProxy`, which n8n-workflow logs
- * through), `InstanceSettings` (encryption key in the harness temp folder) and the
- * binary-data service, and pins SSRF protection to the default of a fresh n8n install.
- * Idempotent; every harness entry point awaits it.
+ * n8n's Logger (which wires n8n-workflow's `LoggerProxy`), `InstanceSettings` (key in the temp
+ * user folder), binary data, SSRF protection off as in a fresh install. Once; every entry awaits it.
  */
 export async function ensureN8nRuntime(): Promise<void> {
 	ready ??= (async () => {
@@ -46,10 +40,7 @@ export async function ensureN8nRuntime(): Promise<void> {
 				getLegacyKey: async () => instanceKey,
 			});
 		}
-		// A default n8n install has SSRF protection OFF (N8N_SSRF_PROTECTION_ENABLED=false),
-		// so requests to 127.0.0.1 (the sandbox) go out. Pin that default even if the
-		// developer's shell exported the variable; tests that want the protection call
-		// `configureSsrfProtection`.
+		// Pinned whatever the shell exports: the sandbox is on 127.0.0.1.
 		if (engineDifferences.hasSsrfProtection)
 			Container.get(n8nConfig.SsrfProtectionConfig).enabled = false;
 		await setBinaryDataMode('default');
@@ -57,12 +48,7 @@ export async function ensureN8nRuntime(): Promise<void> {
 	await ready;
 }
 
-/**
- * Switches n8n's binary-data mode the way `N8N_DEFAULT_BINARY_DATA_MODE` does:
- * `default` keeps bytes base64 in `binary.data`; `filesystem` makes n8n-core's
- * BinaryDataService write them under the harness temp folder and keep only an id.
- * Process-wide: do not run executions with different modes concurrently.
- */
+/** n8n's `N8N_DEFAULT_BINARY_DATA_MODE`, process-wide: base64 in the item, or files and an id. */
 export async function setBinaryDataMode(mode: BinaryDataMode): Promise<void> {
 	if (currentBinaryMode === mode) return;
 	const config = Container.get(BinaryDataConfig);
@@ -71,12 +57,7 @@ export async function setBinaryDataMode(mode: BinaryDataMode): Promise<void> {
 	currentBinaryMode = mode;
 }
 
-/**
- * Turns n8n's own SSRF protection on or off (`N8N_SSRF_PROTECTION_ENABLED`; the flag is
- * read per request). With it on and the default block list, loopback (the sandbox) is
- * refused, exactly as in a hardened n8n instance. Default in the harness: off, like a
- * fresh n8n install.
- */
+/** n8n's `N8N_SSRF_PROTECTION_ENABLED` (read per request): on, loopback (the sandbox) is refused. */
 export async function setSsrfProtection(enabled: boolean): Promise<void> {
 	await ensureN8nRuntime();
 	if (!engineDifferences.hasSsrfProtection)

@@ -1,8 +1,6 @@
 /**
- * A minimal `INodeTypes` (what n8n's LoadNodesAndCredentials + NodeTypes provide in the
- * CLI): node types are registered by their full type name
- * (`<package name>.<description.name>`, as n8n names community nodes) and versioned
- * node types are resolved with n8n-workflow's own `NodeHelpers.getVersionedNodeType`.
+ * A minimal `INodeTypes` (the CLI's NodeTypes): types by full name (`<package>.<name>`, as n8n
+ * names community nodes), versions resolved by n8n-workflow's `NodeHelpers.getVersionedNodeType`.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,16 +9,11 @@ import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
 /** The package name of this repository, the prefix n8n gives to its node types. */
-export const PACKAGE_NAME: string = (() => {
-	try {
-		const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
-			name?: string;
-		};
-		return pkg.name ?? 'n8n-nodes-test';
-	} catch {
-		return 'n8n-nodes-test';
+export const PACKAGE_NAME: string = (
+	JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+		name: string;
 	}
-})();
+).name;
 
 /** `n8n-nodes-airsign.airSign` for a node whose description name is `airSign`. */
 export function fullNodeTypeName(nodeType: INodeType | IVersionedNodeType): string {
@@ -37,10 +30,7 @@ export function latestVersion(nodeType: INodeType | IVersionedNodeType): number 
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
-/**
- * Observer hook: called with the error a node's `execute`/`poll` throws, before the
- * engine turns it into run data. Lets the harness hand back the real error object.
- */
+/** Sees the error a node's `execute`/`poll` throws, before the engine keeps only a copy. */
 export type ErrorObserver = (error: unknown) => void;
 
 export class HarnessNodeTypes implements INodeTypes {
@@ -68,10 +58,7 @@ export class HarnessNodeTypes implements INodeTypes {
 		return {};
 	}
 
-	/**
-	 * Same object seen through a prototype link, with `execute` / `poll` re-thrown
-	 * unchanged after the observer saw the error. Nothing else about the type changes.
-	 */
+	/** The type through a prototype link, `execute` and `poll` rethrowing after the observer. */
 	private observe(nodeType: INodeType): INodeType {
 		const { onNodeError } = this;
 		if (!onNodeError) return nodeType;

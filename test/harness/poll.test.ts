@@ -1,43 +1,44 @@
-import { createPollingHarness, createTestEnvironment, type TestEnvironment } from './index';
+import {
+	createPollingHarness,
+	createTestEnvironment,
+	type PollingHarnessOptions,
+	type TestEnvironment,
+} from './index';
 
-import type { INodeExecutionData, INodeType, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
-import { startStub, type StubAnswer, type StubServer } from './fixtures/stubServer';
+import { useStub, type StubAnswer } from './fixtures/stubServer';
 import { ProbeTrigger } from './fixtures/ProbeTrigger.node';
 
-let server: StubServer;
 let env: TestEnvironment;
 /** What the probe trigger's poll is answered. */
 let pollAnswer: StubAnswer;
-
-beforeAll(async () => {
-	server = await startStub(() => pollAnswer);
-});
-afterAll(async () => {
-	await server.close();
-});
+const stub = useStub(() => pollAnswer);
 beforeEach(() => {
-	server.requests.length = 0;
 	env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 });
 
+/** The probe trigger with an access token for the stub. */
+const probe = (options: Partial<PollingHarnessOptions> = {}) =>
+	createPollingHarness({
+		env,
+		nodeType: new ProbeTrigger(),
+		credentials: {
+			airSignApi: {
+				authentication: 'accessToken',
+				accessToken: 'poll-tok',
+				baseUrl: stub().baseUrl,
+			},
+		},
+		...options,
+	});
+
 describe('createPollingHarness', () => {
 	it('runs poll() through PollContext; static data persists between ticks and across a restart', async () => {
-		const trigger = createPollingHarness({
-			env,
-			nodeType: new ProbeTrigger(),
-			parameters: { tag: '={{ "t-" + $workflow.active }}' },
-			credentials: {
-				airSignApi: {
-					authentication: 'accessToken',
-					accessToken: 'poll-tok',
-					baseUrl: server.baseUrl,
-				},
-			},
-		});
+		const trigger = probe({ parameters: { tag: '={{ "t-" + $workflow.active }}' } });
 
 		pollAnswer = { status: 200, body: { items: [], cursor: 'c1' } };
 		const first = await trigger.poll();
@@ -56,61 +57,35 @@ describe('createPollingHarness', () => {
 		await trigger.poll();
 		expect(trigger.nodeStaticData).toMatchObject({ polls: 3 });
 
-		expect(server.requests.map((r) => r.url)).toEqual([
-			'/poll?since=&tag=t-true&mode=trigger',
-			'/poll?since=c1&tag=t-true&mode=trigger',
-			'/poll?since=c2&tag=t-true&mode=trigger',
-		]);
-		expect(server.requests.every((r) => r.headers.authorization === 'Bearer poll-tok')).toBe(true);
+		expect(stub().requests.map((r) => r.url)).toEqual(
+			['', 'c1', 'c2'].map((since) => `/poll?since=${since}&tag=t-true&mode=trigger`),
+		);
+		expect(stub().requests.every((r) => r.headers.authorization === 'Bearer poll-tok')).toBe(true);
 		expect(trigger.polls).toBe(3);
 	});
 
 	it('returns the error poll() threw, in trigger and manual mode', async () => {
 		pollAnswer = { status: 500, body: { code: 'INTERNAL', message: 'down' } };
 		for (const mode of ['trigger', 'manual'] as const) {
-			const trigger = createPollingHarness({
-				env,
-				mode,
-				nodeType: new ProbeTrigger(),
-				credentials: {
-					airSignApi: {
-						authentication: 'accessToken',
-						accessToken: 'poll-tok',
-						baseUrl: server.baseUrl,
-					},
-				},
-			});
-			const result = await trigger.poll();
+			const result = await probe({ mode }).poll();
 			expect(result.error).toBeInstanceOf(NodeApiError);
 			expect((result.error as NodeApiError).httpCode).toBe('500');
 			expect(result.emitted).toBe(false);
 		}
-		expect(server.requests.at(-1)?.url).toContain('mode=manual');
+		expect(stub().requests.at(-1)?.url).toContain('mode=manual');
 	});
 });
 
 /**
- * A trigger that records the context of each poll and emits the poll's number; poll n waits for
- * `gates[n - 1]` when there is one, after calling `arrived`.
+ * The probe trigger recording the context of each poll and emitting the poll's number; poll n
+ * waits for `gates[n - 1]` when there is one, after calling `arrived`.
  */
 function contextProbe() {
 	const probe = {
 		contexts: [] as IPollFunctions[],
 		gates: [] as Array<Promise<void>>,
 		arrived: () => {},
-		nodeType: {
-			description: {
-				displayName: 'Context Probe',
-				name: 'harnessContextProbe',
-				group: ['trigger'],
-				version: 1,
-				description: 'Test-only polling trigger',
-				defaults: { name: 'Context Probe' },
-				polling: true,
-				inputs: [],
-				outputs: [NodeConnectionTypes.Main],
-				properties: [],
-			},
+		nodeType: Object.assign(new ProbeTrigger(), {
 			async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 				probe.contexts.push(this);
 				const n = probe.contexts.length;
@@ -118,7 +93,7 @@ function contextProbe() {
 				await probe.gates[n - 1];
 				return [[{ json: { n } }]];
 			},
-		} as INodeType,
+		}),
 	};
 	return probe;
 }

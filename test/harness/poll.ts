@@ -1,10 +1,7 @@
 /**
- * Polling triggers through n8n-core: one harness object per simulated (active)
- * workflow. The first `poll()` of an activation builds n8n-core's real `PollContext`, and
- * every `poll()` runs it with n8n-core's `PollTriggerExecutor` (the code n8n's poll scheduler
- * calls on every tick: staging scope, `TriggersAndPollers.runPollFunction`, `__emit` /
- * `__emitError`). The `Workflow` object, its static data and the context live until
- * `restart()`, as they do while a workflow is active in n8n.
+ * A polling trigger in one simulated active workflow: n8n-core's real `PollContext`, built at the
+ * first poll of an activation, run each tick by the engine's poll tick (engine.ts). The `Workflow`,
+ * its static data and the context live until `restart()`, as while a workflow is active in n8n.
  */
 import './env-setup';
 
@@ -32,13 +29,11 @@ import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-
 import { fullNodeTypeName, HarnessNodeTypes, latestVersion } from './node-types';
 
 export interface PollingHarnessOptions {
-	/** The polling trigger node type (has `poll()`). */
 	nodeType: INodeType | IVersionedNodeType;
-	/** Node parameters (may contain expressions). */
 	parameters?: INodeParameters;
 	/** `node.credentials`: refs from `env.addCredential` or plain data (stored once). */
 	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
-	/** Shared simulated n8n instance. Default: a fresh one. */
+	/** Default: a fresh simulated n8n instance. */
 	env?: TestEnvironment;
 	credentialTypes?: ICredentialType[];
 	/**
@@ -51,15 +46,13 @@ export interface PollingHarnessOptions {
 	timezone?: string;
 	nodeTypeVersion?: number;
 	nodeName?: string;
-	/** Default 'harness-poll-workflow'. */
 	workflowId?: string;
 	binaryDataMode?: BinaryDataMode;
-	/** Initial workflow static data (e.g. as loaded from the database). */
+	/** Initial workflow static data (as loaded from the database). */
 	staticData?: IDataObject;
 	/**
-	 * What n8n 2.x's poll engines pass to each poll's `PollContext` besides the basics (see
-	 * n8n's `getExecutePollFunctions`): called once per poll, each poll with a context of its own. `getPollBudgetMs: null` removes the
-	 * method, as on n8n before 2.9 (n8n-core 2.41 otherwise gives every poll 5 minutes).
+	 * What n8n 2.x's poll engines pass each poll's own `PollContext` (`getExecutePollFunctions`).
+	 * `getPollBudgetMs: null` removes the method, as before n8n 2.9 (n8n-core's default: 5 minutes).
 	 */
 	pollHooks?: (workflow: Workflow, node: INode) => PollHooks;
 }
@@ -75,7 +68,6 @@ export interface PollHooks {
 export interface PollResult {
 	/** What `poll()` returned (null: nothing new). */
 	response: INodeExecutionData[][] | null;
-	/** `response?.[0] ?? []`. */
 	items: INodeExecutionData[];
 	/** True when n8n would have started an execution (`__emit` called). */
 	emitted: boolean;
@@ -84,27 +76,23 @@ export interface PollResult {
 }
 
 export interface PollingHarness {
-	/** Runs one poll tick. Never throws for node errors: see `result.error`. */
+	/** One scheduler tick; node errors come back in `error`. */
 	poll(): Promise<PollResult>;
 	/** The workflow's static data (global + `node:<name>` entries), live. */
 	readonly staticData: IDataObject;
 	/** This node's static data (`getWorkflowStaticData('node')`), live. */
 	readonly nodeStaticData: IDataObject;
 	/**
-	 * Simulates an n8n restart / re-activation: static data goes through JSON (as it is
-	 * saved to and read from the database) into a new Workflow object, polled with a new context. With `staticData`, the
-	 * new Workflow gets that instead (what n8n's database holds, e.g. when a poll's changes were
-	 * not saved).
+	 * An n8n restart: static data through JSON (a database save and load), or `staticData` (what
+	 * the database holds), into a new Workflow polled with a new context.
 	 */
 	restart(staticData?: IDataObject): void;
 	readonly workflow: Workflow;
 	readonly node: INode;
 	readonly env: TestEnvironment;
-	/** Number of poll() calls so far. */
 	readonly polls: number;
 }
 
-/** Creates a harness for a polling trigger; call `poll()` once per scheduler tick. */
 export function createPollingHarness(options: PollingHarnessOptions): PollingHarness {
 	const env = options.env ?? createTestEnvironment();
 	for (const type of options.credentialTypes ?? []) {
@@ -144,12 +132,11 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 		});
 	}
 
-	/** The context and tick of this activation (legacy engine), built at its first poll. */
+	/** This activation's context and tick (legacy engine), built at its first poll. */
 	let activated: Promise<PollTick> | undefined;
 	/** Which poll's result `__emit` and `__emitError` write into, followed across awaits. */
 	const currentPoll = new AsyncLocalStorage<PollResult>();
 
-	/** n8n-core's real PollContext for the current Workflow, and the tick n8n's scheduler runs. */
 	async function activate(hooks: PollHooks = {}): Promise<PollTick> {
 		const node = workflow.getNode(nodeName)!;
 		const workflowData = {

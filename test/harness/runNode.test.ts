@@ -4,93 +4,82 @@ import {
 	runNode,
 	setSsrfProtection,
 	type CredentialRef,
+	type RunNodeOptions,
 	type TestEnvironment,
 } from './index';
 
 import { NodeApiError } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import { engineDifferences } from './engine';
-import { startStub, type StubAnswer, type StubServer } from './fixtures/stubServer';
+import { useStub, type StubAnswer } from './fixtures/stubServer';
 import { ProbeNode } from './fixtures/ProbeNode.node';
 
-let server: StubServer;
 let env: TestEnvironment;
 let cred: CredentialRef;
 /** The answer to requests under a path; any other request gets its method, URL and Authorization back. */
 const answers = new Map<string, StubAnswer>();
-
-beforeAll(async () => {
-	server = await startStub(
-		(r) =>
-			[...answers].find(([prefix]) => r.url.startsWith(prefix))?.[1] ?? {
-				status: 200,
-				body: {
-					echo: { method: r.method, url: r.url, authorization: r.headers.authorization ?? null },
-				},
+const stub = useStub(
+	(r) =>
+		[...answers].find(([prefix]) => r.url.startsWith(prefix))?.[1] ?? {
+			status: 200,
+			body: {
+				echo: { method: r.method, url: r.url, authorization: r.headers.authorization ?? null },
 			},
-	);
-});
-afterAll(async () => {
-	await server.close();
-});
+		},
+);
+const failing = { status: 500, body: { code: 'INTERNAL', message: 'boom' } };
+
 beforeEach(async () => {
-	server.requests.length = 0;
 	answers.clear();
 	env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	cred = await env.addCredential('airSignApi', {
 		authentication: 'accessToken',
 		accessToken: 'tok-good',
-		baseUrl: server.baseUrl,
+		baseUrl: stub().baseUrl,
 	});
 });
 
+/** The probe node with the stored credential. */
+const run = (options: Partial<RunNodeOptions> = {}) =>
+	runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: cred }, ...options });
+
 describe('runNode', () => {
 	it('resolves expressions per item and authenticates through the credentials helper', async () => {
-		const result = await runNode({
-			env,
-			nodeType: new ProbeNode(),
+		const result = await run({
 			parameters: { value: '={{ $json.name.toUpperCase() }}-{{ $itemIndex }}' },
-			credentials: { airSignApi: cred },
 			input: [{ json: { name: 'ann' } }, { json: { name: 'bob' } }, { json: { name: 'cy' } }],
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.value)).toEqual(['ANN-0', 'BOB-1', 'CY-2']);
-		expect(server.requests.map((r) => r.url)).toEqual([
-			'/api/v1/Sessions?value=ANN-0',
-			'/api/v1/Sessions?value=BOB-1',
-			'/api/v1/Sessions?value=CY-2',
-		]);
-		expect(server.requests.every((r) => r.headers.authorization === 'Bearer tok-good')).toBe(true);
+		expect(stub().requests.map((r) => r.url)).toEqual(
+			['ANN-0', 'BOB-1', 'CY-2'].map((value) => `/api/v1/Sessions?value=${value}`),
+		);
+		expect(stub().requests.every((r) => r.headers.authorization === 'Bearer tok-good')).toBe(true);
 		expect(result.run.status).toBe('success');
 		expect(env.store.counters.authenticate).toBe(3);
 	});
 
 	it('uses the latest version by default, or nodeTypeVersion, and the workflow timezone', async () => {
-		const base = { env, nodeType: new ProbeNode(), credentials: { airSignApi: cred } };
-		const latest = await runNode({ ...base, parameters: { skipRequest: true } });
+		const latest = await run({ parameters: { skipRequest: true } });
 		expect(latest.items[0].json.typeVersion).toBe(2);
 		expect(latest.items[0].json.timezone).toBe('UTC');
-		const v1 = await runNode({
-			...base,
+		const v1 = await run({
 			nodeTypeVersion: 1,
 			timezone: 'Australia/Sydney',
 			parameters: { skipRequest: true, value: '={{ $now.toFormat("z") }}' },
 		});
-		expect(v1.items[0].json.typeVersion).toBe(1);
-		expect(v1.items[0].json.timezone).toBe('Australia/Sydney');
-		expect(v1.items[0].json.value).toBe('Australia/Sydney');
+		expect(v1.items[0].json).toMatchObject({
+			typeVersion: 1,
+			timezone: 'Australia/Sydney',
+			value: 'Australia/Sydney',
+		});
 	});
 
 	it('returns the real NodeApiError when the API fails, and the stored copy', async () => {
 		answers.set('/api/v1/fail', { status: 422, body: { code: 'BAD', message: 'nope' } });
-		const result = await runNode({
-			env,
-			nodeType: new ProbeNode(),
-			parameters: { path: '/api/v1/fail' },
-			credentials: { airSignApi: cred },
-		});
+		const result = await run({ parameters: { path: '/api/v1/fail' } });
 		expect(result.items).toEqual([]);
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error!.httpCode).toBe('422');
@@ -98,15 +87,14 @@ describe('runNode', () => {
 		expect(result.run.status).toBe('error');
 	});
 
+	const okThenFail = [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }];
+
 	it('continueOnFail: errors become items, the workflow goes on', async () => {
-		answers.set('/api/v1/fail', { status: 500, body: { code: 'INTERNAL', message: 'boom' } });
-		const result = await runNode({
-			env,
-			nodeType: new ProbeNode(),
+		answers.set('/api/v1/fail', failing);
+		const result = await run({
 			parameters: { path: '={{ $json.path }}' },
-			credentials: { airSignApi: cred },
 			continueOnFail: true,
-			input: [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }],
+			input: okThenFail,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.node.onError).toBe('continueRegularOutput');
@@ -115,26 +103,17 @@ describe('runNode', () => {
 		expect(result.items[1].json.error).toEqual(expect.any(String));
 		expect(result.items[1].error).toBeInstanceOf(NodeApiError);
 
-		const legacy = await runNode({
-			env,
-			nodeType: new ProbeNode(),
-			parameters: { path: '/api/v1/fail' },
-			credentials: { airSignApi: cred },
-			continueOnFail: 'legacy',
-		});
+		const legacy = await run({ parameters: { path: '/api/v1/fail' }, continueOnFail: 'legacy' });
 		expect(legacy.node.continueOnFail).toBe(true);
 		expect(legacy.items[0].json.error).toEqual(expect.any(String));
 	});
 
 	it("continueErrorOutput: failed items go to the node's error output", async () => {
-		answers.set('/api/v1/fail', { status: 500, body: { code: 'INTERNAL', message: 'boom' } });
-		const result = await runNode({
-			env,
-			nodeType: new ProbeNode(),
+		answers.set('/api/v1/fail', failing);
+		const result = await run({
 			parameters: { path: '={{ $json.path }}' },
-			credentials: { airSignApi: cred },
 			continueOnFail: 'continueErrorOutput',
-			input: [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }],
+			input: okThenFail,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toHaveLength(1);
@@ -142,15 +121,13 @@ describe('runNode', () => {
 		expect(result.outputs[1][0].json.error).toEqual(expect.any(String));
 	});
 
-	for (const binaryDataMode of ['default', 'filesystem'] as const) {
-		it(`binary input in ${binaryDataMode} mode reads back the same bytes`, async () => {
+	it.each(['default', 'filesystem'] as const)(
+		'binary input in %s mode reads back the same bytes',
+		async (binaryDataMode) => {
 			const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from([0, 1, 2, 254, 255])]);
-			const result = await runNode({
-				env,
+			const result = await run({
 				binaryDataMode,
-				nodeType: new ProbeNode(),
 				parameters: { binaryPropertyName: 'data', skipRequest: true },
-				credentials: { airSignApi: cred },
 				input: [
 					binaryItem(bytes, {
 						fileName: 'contract.pdf',
@@ -167,15 +144,12 @@ describe('runNode', () => {
 				mimeType: 'application/pdf',
 				length: bytes.length,
 			});
-			if (binaryDataMode === 'filesystem') {
-				expect(seen.storedAs).toBe('reference');
-				expect(seen.dataField).not.toBe(bytes.toString('base64'));
-			} else {
-				expect(seen.storedAs).toBe('inline');
-				expect(seen.dataField).toBe(bytes.toString('base64'));
-			}
-		});
-	}
+			const inline = binaryDataMode === 'default';
+			expect(seen.storedAs).toBe(inline ? 'inline' : 'reference');
+			if (inline) expect(seen.dataField).toBe(bytes.toString('base64'));
+			else expect(seen.dataField).not.toBe(bytes.toString('base64'));
+		},
+	);
 
 	it('credential data can be passed inline instead of a stored ref', async () => {
 		const result = await runNode({
@@ -185,12 +159,12 @@ describe('runNode', () => {
 				airSignApi: {
 					authentication: 'accessToken',
 					accessToken: 'inline-tok',
-					baseUrl: server.baseUrl,
+					baseUrl: stub().baseUrl,
 				},
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expect(server.requests[0].headers.authorization).toBe('Bearer inline-tok');
+		expect(stub().requests[0].headers.authorization).toBe('Bearer inline-tok');
 	});
 
 	it.skipIf(!engineDifferences.hasSsrfProtection)(
@@ -198,22 +172,12 @@ describe('runNode', () => {
 		async () => {
 			await setSsrfProtection(true);
 			try {
-				const result = await runNode({
-					env,
-					nodeType: new ProbeNode(),
-					credentials: { airSignApi: cred },
-				});
-				expect(result.error).toBeDefined();
-				expect(server.requests).toHaveLength(0);
+				expect((await run()).error).toBeDefined();
+				expect(stub().requests).toHaveLength(0);
 			} finally {
 				await setSsrfProtection(false);
 			}
-			const again = await runNode({
-				env,
-				nodeType: new ProbeNode(),
-				credentials: { airSignApi: cred },
-			});
-			expect(again.error).toBeUndefined();
+			expect((await run()).error).toBeUndefined();
 		},
 	);
 });

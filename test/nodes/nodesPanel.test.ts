@@ -1,10 +1,8 @@
 /**
- * The nodes panel's entry for the package, built as n8n's editor builds it (node creator,
- * `generateMergedNodesAndActions` in editor-ui's useActionsGeneration.ts, the same in 1.x and 2.x):
- * the action nodes become entries; a trigger whose type name without "Trigger" is the type name of
- * an action node with actions joins that entry (its events beside the operations), and the entry
- * takes the trigger's description ("default to trigger description"). The entry's "Node details"
- * show that description. The UI tier (e2e/ui/nodePanel.mts) reads it in the editor.
+ * The nodes panel's entry, merged as n8n's editor merges it (`generateMergedNodesAndActions`,
+ * editor-ui's useActionsGeneration.ts, 1.x and 2.x): a trigger named as an action node plus
+ * "Trigger" joins that node's entry, which takes the trigger's description. The UI tier
+ * (e2e/ui/nodePanel.mts) reads it in the editor.
  */
 import '../harness';
 
@@ -25,27 +23,22 @@ interface PanelEntry {
 
 /** n8n's merge, over node types as the editor has them (full type names). */
 function panelEntries(types: INodeTypeDescription[]): PanelEntry[] {
-	const entries: PanelEntry[] = types
-		.filter((type) => !type.group.includes('trigger'))
-		.map(({ name, displayName, description }) => ({
-			name,
-			displayName,
-			description,
-			from: [name],
-		}));
-	for (const trigger of types.filter((type) => type.group.includes('trigger'))) {
-		const app = entries.find((entry) => entry.name === trigger.name.replace('Trigger', ''));
+	const entry = ({ name, displayName, description }: INodeTypeDescription): PanelEntry => ({
+		name,
+		displayName,
+		description,
+		from: [name],
+	});
+	const isTrigger = (type: INodeTypeDescription) => type.group.includes('trigger');
+	const entries = types.filter((type) => !isTrigger(type)).map(entry);
+	for (const trigger of types.filter(isTrigger)) {
+		const app = entries.find((e) => e.name === trigger.name.replace('Trigger', ''));
 		// (n8n also asks that the action node has actions: ours has its operations)
-		if (app) {
+		if (!app) entries.push(entry(trigger));
+		else {
 			app.description = trigger.description;
 			app.from.push(trigger.name);
-		} else
-			entries.push({
-				name: trigger.name,
-				displayName: trigger.displayName,
-				description: trigger.description,
-				from: [trigger.name],
-			});
+		}
 	}
 	return entries;
 }

@@ -1,9 +1,8 @@
 /**
- * The subtitle under each node on the canvas, evaluated as n8n's editor evaluates it
- * (`getNodeSubtitle` in editor-ui's useNodeHelpers, the same in 1.x and 2.x): the node in the
- * editor's Workflow object, whose constructor fills in the parameters' defaults, and
- * `workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {}, undefined,
- * placeholder)`. The editor shows nothing when that throws; here the error fails the test.
+ * The subtitle under each node on the canvas, as n8n's editor evaluates it (`getNodeSubtitle`,
+ * editor-ui's useNodeHelpers, 1.x and 2.x): the node in a Workflow (which fills in the defaults),
+ * `getSimpleParameterValue(node, subtitle, 'internal', {}, undefined, placeholder)`. The editor
+ * shows nothing when that throws; here the error fails the test.
  */
 import '../harness';
 

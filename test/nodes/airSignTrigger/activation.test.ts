@@ -4,27 +4,28 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, savedTrigger } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	savedTrigger,
+	useTriggerSandbox,
+	withTwo,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
-
-const two = [
-	{ name: 'Ann', email: 'ann@example.com' },
-	{ name: 'Bob', email: 'bob@example.com' },
-];
+const getSandbox = useTriggerSandbox();
 
 /** Sessions out for signature and a draft, all from before the trigger is activated. */
 function sessionsAtActivation(sandbox: Sandbox) {
 	const sessions = {
-		draft: sandbox.createSession({ name: 'Draft', recipients: two }),
-		signing: sandbox.createSession({ name: 'Signing', recipients: two, status: 'pending' }),
-		cancel: sandbox.createSession({ name: 'Cancel', recipients: two, status: 'pending' }),
-		expire: sandbox.createSession({ name: 'Expire', recipients: two, status: 'inProgress' }),
+		draft: withTwo(sandbox, 'Draft'),
+		signing: withTwo(sandbox, 'Signing', 'pending'),
+		cancel: withTwo(sandbox, 'Cancel', 'pending'),
+		expire: withTwo(sandbox, 'Expire', 'inProgress'),
 	};
-	for (let i = 0; i < 36; i++)
-		sandbox.createSession({ name: `other ${i}`, recipients: two, status: 'pending' });
+	for (let i = 0; i < 36; i++) withTwo(sandbox, `other ${i}`, 'pending');
 	sandbox.clock.advance(HOUR);
 	return sessions;
 }

@@ -1,25 +1,28 @@
-import { createPollingHarness, createTestEnvironment } from '../../harness';
+import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
-import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
+import type { Sandbox } from '../../../sandbox';
 import {
 	T0,
 	createMany,
+	DAY,
 	demoSessions,
 	drain,
+	expectClean,
+	HOUR,
 	key,
 	Ledger,
 	listRequests,
 	newTrigger,
 	pollAndRecord,
+	savedTrigger,
+	SESSIONS,
+	useTriggerSandbox,
+	step,
 } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const getSandbox = useTriggerSandbox();
 
 describe('AirSign Trigger: first activation', () => {
 	it('starts from the present on the server clock: one request (the sessions in flight), no history delivered', async () => {
@@ -53,8 +56,7 @@ describe('AirSign Trigger: first activation', () => {
 
 		// Only what changes after activation arrives.
 		const [a, b] = demoSessions(sandbox);
-		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'cancelled' }));
 		const fresh = sandbox.createSession({ name: 'New one' });
 		sandbox.clock.advance(1_000);
 		sandbox.updateSession(b.sessionId, { name: 'Renamed' });
@@ -116,23 +118,9 @@ describe('AirSign Trigger: Start From', () => {
 		sandbox.createSession({ name: 'before', createdAt: Date.parse('2030-03-01T10:30:00Z') });
 		sandbox.createSession({ name: 'after', createdAt: Date.parse('2030-03-01T11:30:00Z') });
 		// 12:00 in Berlin (UTC+1 in March) is 11:00 UTC.
-		const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
-		const trigger = createPollingHarness({
-			env,
-			nodeType: new AirSignTrigger(),
+		const trigger = newTrigger(sandbox, {
 			timezone: 'Europe/Berlin',
-			parameters: {
-				events: ['anyChange'],
-				filters: {},
-				options: { startFrom: '2030-03-01T12:00:00' },
-			},
-			credentials: {
-				airSignApi: {
-					authentication: 'accessToken',
-					accessToken: sandbox.demo.accessToken,
-					baseUrl: sandbox.baseUrl,
-				},
-			},
+			options: { startFrom: '2030-03-01T12:00:00' },
 		});
 		const result = await trigger.poll();
 		expect(result.error).toBeUndefined();
@@ -150,13 +138,8 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 			createdAt: T0 - 2 * HOUR,
 		});
 		sandbox.createSession({ name: 'draft newest', createdAt: T0 - HOUR });
-		const staticData = {
-			'node:Trigger': {
-				cursor: new Date(T0 - 5 * DAY).toISOString(),
-				delivered: ['x@1'],
-				failedPolls: 2,
-			},
-		};
+		const cursor = new Date(T0 - 5 * DAY).toISOString();
+		const staticData = { 'node:Trigger': { cursor, delivered: ['x@1'], failedPolls: 2 } };
 		const trigger = newTrigger(sandbox, {
 			mode: 'manual',
 			filters: { status: ['completed'] },
@@ -198,21 +181,11 @@ describe('AirSign Trigger: filters', () => {
 		const sandbox = getSandbox();
 		const alice = { name: 'Alice', email: 'alice@example.com' };
 		const bob = { name: 'Bob', email: 'bob@example.com' };
-		const match = sandbox.createSession({
-			name: 'Lease contract',
-			recipients: [bob, alice],
-			createdAt: T0 - DAY,
-		});
-		const wrongName = sandbox.createSession({
-			name: 'Invoice',
-			recipients: [alice],
-			createdAt: T0 - DAY,
-		});
-		const wrongEmail = sandbox.createSession({
-			name: 'Lease contract 2',
-			recipients: [bob],
-			createdAt: T0 - DAY,
-		});
+		const yesterday = (name: string, recipients: (typeof bob)[]) =>
+			sandbox.createSession({ name, recipients, createdAt: T0 - DAY });
+		const match = yesterday('Lease contract', [bob, alice]);
+		const wrongName = yesterday('Invoice', [alice]);
+		const wrongEmail = yesterday('Lease contract 2', [bob]);
 		const trigger = newTrigger(sandbox, {
 			filters: {
 				status: ['completed', 'cancelled'],
@@ -297,9 +270,7 @@ describe('AirSign Trigger: items', () => {
 		createMany(sandbox, 20);
 		sandbox.clock.advance(5_000);
 		await drain(sandbox, trigger, ledger);
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
+		expectClean(sandbox, ledger);
 		expect(ledger.delivered).toBe(170);
 		expect(new Set(ledger.items.map((s) => key(s.sessionId, s.updatedAt))).size).toBe(170);
 	});
@@ -309,30 +280,24 @@ describe('AirSign Trigger: static data saved only when a poll emits', () => {
 	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
 		const sandbox = getSandbox();
 		const ledger = new Ledger();
-		let trigger = newTrigger(sandbox);
-		// n8n saves static data at activation and when a poll emits; quiet or failed polls
-		// change only memory. The harness's restart() saves memory, so keep the saved copy here.
-		let saved = '';
+		// n8n saves static data at activation and when a poll emits; quiet or failed polls change
+		// only memory, which a restart loses.
+		const n8n = savedTrigger(sandbox);
 		const tick = async () => {
-			const result = await trigger.poll();
-			ledger.record(result);
-			if (result.emitted || saved === '') saved = JSON.stringify(trigger.staticData);
+			ledger.record(await n8n.poll());
 			sandbox.clock.advance(5_000);
 		};
 		await tick();
 		for (let round = 0; round < 6; round++) {
 			createMany(sandbox, round % 2 ? 0 : 130);
 			sandbox.clock.advance(3_000);
-			if (round === 3)
-				sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', skip: 1 });
+			if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: SESSIONS, skip: 1 });
 			await tick();
 			await tick();
-			trigger = newTrigger(sandbox, { staticData: JSON.parse(saved) });
+			await n8n.restart();
 		}
-		await drain(sandbox, trigger, ledger);
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		await drain(sandbox, n8n.trigger, ledger);
+		expectClean(sandbox, ledger);
 		expect(ledger.delivered).toBe(390);
 	});
 });
@@ -376,8 +341,8 @@ describe.each([
 	});
 });
 
-async function listDirect(sandbox: ReturnType<typeof getSandbox>) {
-	const response = await fetch(`${sandbox.baseUrl}/api/v1/Sessions?limit=100`, {
+async function listDirect(sandbox: Sandbox) {
+	const response = await fetch(`${sandbox.baseUrl}${SESSIONS}?limit=100`, {
 		headers: { Authorization: `Bearer ${sandbox.demo.accessToken}` },
 	});
 	return ((await response.json()) as { sessions: Array<Record<string, unknown>> }).sessions;

@@ -3,15 +3,23 @@ import { createTestEnvironment, runNode } from '../../harness';
 import { Logger } from '@n8n/backend-common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { drive } from '../../harness/drive';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { Sandbox } from '../../../sandbox';
-import { T0, demoSessions, Ledger, listRequests, newTrigger, pollAndRecord } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	demoSessions,
+	HOUR,
+	Ledger,
+	listRequests,
+	MINUTE,
+	newTrigger,
+	pollAndRecord,
+	tokenCredential,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const getSandbox = useTriggerSandbox();
 /** When, in each hour of its budget window, another workflow lists sessions (the last one late). */
 const OTHER_WORKFLOW_MINUTES = [5, 20, 40, 58];
 const RESERVE = 10;
@@ -21,13 +29,7 @@ async function otherWorkflowCall(sandbox: Sandbox) {
 	const result = await runNode({
 		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
 		nodeType: new AirSign(),
-		credentials: {
-			airSignApi: {
-				authentication: 'accessToken',
-				accessToken: sandbox.demo.accessToken,
-				baseUrl: sandbox.baseUrl,
-			} as never,
-		},
+		credentials: { airSignApi: tokenCredential(sandbox) as never },
 		parameters: {
 			resource: 'session',
 			operation: 'getMany',
@@ -66,29 +68,39 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 		let otherCalls = 0;
 		let updates = 0;
 		const triggerRequestsByHour = [0, 0, 0];
-		for (let minute = 1; minute < 180; minute++) {
-			sandbox.clock.set(windowStart + minute * MINUTE);
-			// Updates arrive all the while: new sessions, and sessions that change again.
-			if (minute % 2 === 0) {
-				sandbox.createSession({ name: `new ${minute}` });
-				updates++;
-			}
-			if (minute % 3 === 0) {
-				const [oldest] = demoSessions(sandbox).sort((a, b) =>
-					a.updatedAt.localeCompare(b.updatedAt),
-				);
-				sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
-				updates++;
-			}
-			if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
-				otherCalls++;
-				const error = await otherWorkflowCall(sandbox);
-				if (error) otherErrors.push(`minute ${minute}: ${error.message}`);
-			}
-			const before = listRequests(sandbox).length;
-			await pollAndRecord(sandbox, trigger, ledger, 0);
-			triggerRequestsByHour[Math.floor(minute / 60)] += listRequests(sandbox).length - before;
-		}
+		let before = 0;
+		await drive(sandbox, {
+			while: (round) => round < 179,
+			before: async (round) => {
+				const minute = round + 1;
+				sandbox.clock.set(windowStart + minute * MINUTE);
+				// Updates arrive all the while: new sessions, and sessions that change again.
+				if (minute % 2 === 0) {
+					sandbox.createSession({ name: `new ${minute}` });
+					updates++;
+				}
+				if (minute % 3 === 0) {
+					const [oldest] = demoSessions(sandbox).sort((a, b) =>
+						a.updatedAt.localeCompare(b.updatedAt),
+					);
+					sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
+					updates++;
+				}
+				if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
+					otherCalls++;
+					const error = await otherWorkflowCall(sandbox);
+					if (error) otherErrors.push(`minute ${minute}: ${error.message}`);
+				}
+				before = listRequests(sandbox).length;
+			},
+			poll: () => trigger.poll(),
+			after: (result, round) => {
+				ledger.record(result);
+				triggerRequestsByHour[Math.floor((round + 1) / 60)] +=
+					listRequests(sandbox).length - before;
+			},
+			advanceMs: 0,
+		});
 		// The last stretch of the third hour was held back for the reserve: after its reset,
 		// the trigger delivers it.
 		sandbox.clock.set(windowStart + 3 * HOUR + MINUTE);

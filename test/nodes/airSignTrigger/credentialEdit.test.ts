@@ -5,11 +5,11 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { T0, listRequests, newTrigger } from './helpers';
 import { useSandbox } from '../../harness/sandbox';
+import { clientCredential, listRequests, newTrigger, T0, useTriggerSandbox } from './helpers';
 
 /** Where the user tried the trigger out (n8n's clock follows this one's)… */
-const getTrial = useSandbox({ now: T0, followClock: true });
+const getTrial = useTriggerSandbox();
 /** …and the AirSign they move the credential to, a service of its own. */
 const getReal = useSandbox({ now: T0 });
 
@@ -62,14 +62,7 @@ describe('AirSign Trigger: the credential edited while the workflow is active', 
 	it('client credentials: the token is fetched from the new Base URL and used there', async () => {
 		const trial = getTrial();
 		const real = getReal();
-		const trigger = newTrigger(trial, {
-			credential: {
-				authentication: 'clientCredentials',
-				clientId: trial.demo.clientId,
-				clientSecret: trial.demo.clientSecret,
-				baseUrl: trial.baseUrl,
-			},
-		});
+		const trigger = newTrigger(trial, { credential: clientCredential(trial) });
 		expect((await trigger.poll()).error).toBeUndefined();
 		advance(trial, real);
 

@@ -2,10 +2,17 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, Ledger, listRequests, newTrigger, pollAndRecord } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	clientCredential,
+	Ledger,
+	listRequests,
+	newTrigger,
+	pollAndRecord,
+	T0,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 describe('AirSign Trigger: activation with several sessions at the newest instant', () => {
 	it.each(['ms', 's'] as const)(
@@ -62,14 +69,7 @@ describe('AirSign Trigger: client-credentials tokens', () => {
 	it('renews an expired token by itself between polls, without a failed poll', async () => {
 		const sandbox = getSandbox();
 		sandbox.config.tokenTtlSeconds = 60;
-		const trigger = newTrigger(sandbox, {
-			credential: {
-				authentication: 'clientCredentials',
-				clientId: sandbox.demo.clientId,
-				clientSecret: sandbox.demo.clientSecret,
-				baseUrl: sandbox.baseUrl,
-			},
-		});
+		const trigger = newTrigger(sandbox, { credential: clientCredential(sandbox) });
 		const ledger = new Ledger();
 		expect((await trigger.poll()).error).toBeUndefined();
 		const expected: string[] = [];

@@ -2,21 +2,28 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	useTriggerSandbox,
+	step,
+	withTwo,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+const getSandbox = useTriggerSandbox();
 
 describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {
 		const sandbox = getSandbox();
-		const s = sandbox.createSession({ name: 'Deal', recipients: two });
+		const s = withTwo(sandbox, 'Deal');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
-		sandbox.updateSession(s.sessionId, { status: 'pending' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'pending' }));
 		// Sending changes the recipients' statuses too (in the sandbox: notSent → sent).
 		expect(await t.poll()).toEqual([
 			'sessionSent Deal (was draft)',
@@ -25,15 +32,13 @@ describe('AirSign Trigger events: one transition at a time', () => {
 			'anyChange Deal (was draft)',
 		]);
 
-		sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' }));
 		expect(await t.poll()).toEqual([
 			'recipientStatusChanged Deal ann@example.com sent>completed (was pending)',
 			'anyChange Deal (was pending)',
 		]);
 
-		sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' }));
 		expect(await t.poll()).toEqual([
 			'recipientStatusChanged Deal bob@example.com sent>completed (was inProgress)',
 			'sessionCompleted Deal (was inProgress)',
@@ -47,16 +52,13 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('collapsed between two polls: draft → pending → inProgress → completed gives each event once', async () => {
 		const sandbox = getSandbox();
-		const s = sandbox.createSession({ name: 'Fast', recipients: two });
+		const s = withTwo(sandbox, 'Fast');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
-		sandbox.updateSession(s.sessionId, { status: 'pending' });
-		sandbox.clock.advance(1_000);
-		sandbox.signRecipient(s.sessionId);
-		sandbox.clock.advance(1_000);
-		sandbox.signRecipient(s.sessionId);
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'pending' }));
+		step(sandbox, () => sandbox.signRecipient(s.sessionId));
+		step(sandbox, () => sandbox.signRecipient(s.sessionId));
 		// The recipients' statuses are compared with the draft's (notSent), the last state seen.
 		expect(await t.poll()).toEqual([
 			'sessionSent Fast (was draft)',
@@ -69,13 +71,12 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('draft → cancelled gives only Cancelled; pending → expired gives Expired; a recipient status of any text passes through', async () => {
 		const sandbox = getSandbox();
-		const a = sandbox.createSession({ name: 'A', recipients: two });
-		const b = sandbox.createSession({ name: 'B', recipients: two, status: 'pending' });
+		const a = withTwo(sandbox, 'A');
+		const b = withTwo(sandbox, 'B', 'pending');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
-		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'cancelled' }));
 		sandbox.setRecipientStatus(b.sessionId, { email: 'bob@example.com', status: 'declined' });
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual([
@@ -84,24 +85,21 @@ describe('AirSign Trigger events: one transition at a time', () => {
 			'recipientStatusChanged B bob@example.com sent>declined (was pending)',
 			'anyChange B (was pending)',
 		]);
-		sandbox.updateSession(b.sessionId, { status: 'expired' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(b.sessionId, { status: 'expired' }));
 		expect(await t.poll()).toEqual(['sessionExpired B (was pending)', 'anyChange B (was pending)']);
 	});
 
 	it('a completed session changed again later gives no second Completed, within the day and long after', async () => {
 		const sandbox = getSandbox();
-		const s = sandbox.createSession({ name: 'Once', recipients: two, status: 'inProgress' });
+		const s = withTwo(sandbox, 'Once', 'inProgress');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
-		sandbox.updateSession(s.sessionId, { status: 'completed' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'completed' }));
 		expect(await t.poll()).toEqual([
 			'sessionCompleted Once (was inProgress)',
 			'anyChange Once (was inProgress)',
 		]);
-		sandbox.updateSession(s.sessionId, { name: 'Once renamed' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(s.sessionId, { name: 'Once renamed' }));
 		expect(await t.poll()).toEqual(['anyChange Once renamed (was completed)']);
 		// Two days later (the memory forgot it after 25 h): still only Any Change, previous unknown.
 		for (let i = 0; i < 48; i++) {
@@ -109,17 +107,15 @@ describe('AirSign Trigger events: one transition at a time', () => {
 			expect(await t.poll()).toEqual([]);
 		}
 		expect(t.trigger.nodeStaticData.known).toEqual({});
-		sandbox.updateSession(s.sessionId, { name: 'Once again' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(s.sessionId, { name: 'Once again' }));
 		expect(await t.poll()).toEqual(['anyChange Once again (was null)']);
 	});
 
 	it('a session created after the start: Created (and Sent when created sent), previous null', async () => {
 		const sandbox = getSandbox();
 		const t = await readyTrigger(sandbox);
-		sandbox.createSession({ name: 'Draft', recipients: two });
-		sandbox.clock.advance(1_000);
-		sandbox.createSession({ name: 'Sent', recipients: two, status: 'pending' });
+		step(sandbox, () => withTwo(sandbox, 'Draft'));
+		withTwo(sandbox, 'Sent', 'pending');
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual([
 			'sessionCreated Draft (was null)',
@@ -132,21 +128,9 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('sessions from before the start: those in flight are known from the activation, a finished one gives only what its timestamps prove', async () => {
 		const sandbox = getSandbox();
-		const oldDone = sandbox.createSession({
-			name: 'Old done',
-			recipients: two,
-			status: 'completed',
-		});
-		const inFlight = sandbox.createSession({
-			name: 'In flight',
-			recipients: two,
-			status: 'pending',
-		});
-		const cancelled = sandbox.createSession({
-			name: 'Cancel me',
-			recipients: two,
-			status: 'pending',
-		});
+		const oldDone = withTwo(sandbox, 'Old done', 'completed');
+		const inFlight = withTwo(sandbox, 'In flight', 'pending');
+		const cancelled = withTwo(sandbox, 'Cancel me', 'pending');
 		sandbox.clock.advance(HOUR);
 		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		expect((await trigger.poll()).error).toBeUndefined();
@@ -173,7 +157,7 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('filters: the session status and the recipient status (any text) select items; the memory still follows every state', async () => {
 		const sandbox = getSandbox();
-		const s = sandbox.createSession({ name: 'F', recipients: two, status: 'pending' });
+		const s = withTwo(sandbox, 'F', 'pending');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
 			events: ['recipientStatusChanged'],
@@ -182,22 +166,19 @@ describe('AirSign Trigger events: one transition at a time', () => {
 		sandbox.setRecipientStatus(s.sessionId, { email: 'ann@example.com', status: 'viewed' });
 		sandbox.clock.advance(1_000);
 		expect(await t.poll()).toEqual([]);
-		sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.signRecipient(s.sessionId, { email: 'ann@example.com' }));
 		expect(await t.poll()).toEqual([
 			'recipientStatusChanged F ann@example.com viewed>completed (was pending)',
 		]);
 
-		const u = sandbox.createSession({ name: 'G', recipients: two });
+		const u = withTwo(sandbox, 'G');
 		sandbox.clock.advance(HOUR);
 		const onlyCancelled = await readyTrigger(sandbox, {
 			events: ['anyChange'],
 			filters: { status: ['cancelled'] },
 		});
-		sandbox.updateSession(u.sessionId, { status: 'pending' });
-		sandbox.clock.advance(1_000);
-		sandbox.updateSession(u.sessionId, { status: 'cancelled' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(u.sessionId, { status: 'pending' }));
+		step(sandbox, () => sandbox.updateSession(u.sessionId, { status: 'cancelled' }));
 		expect(await onlyCancelled.poll()).toEqual(['anyChange G (was draft)']);
 		// The list request has no status filter: every state is diffed.
 		expect(listRequests(sandbox).at(-1)?.query.status).toBeUndefined();
@@ -205,12 +186,11 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('an item carries the session as listed, event, previousStatus, previousStatusSeenAt; a recipient item the recipient with both statuses', async () => {
 		const sandbox = getSandbox();
-		const s = sandbox.createSession({ name: 'Shape', recipients: two, status: 'pending' });
+		const s = withTwo(sandbox, 'Shape', 'pending');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, { events: ['recipientStatusChanged'] });
 		const seen = new Date(sandbox.clock.now()).toISOString().slice(0, 16);
-		sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' }));
 		const [item] = await t.items();
 		const listed = sandbox.getSession(s.sessionId)!;
 		const bob = listed.recipients.find((r) => r.email === 'bob@example.com')!;

@@ -2,12 +2,23 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
-import { schedulerTrigger } from './scheduler';
-import { useSandbox } from '../../harness/sandbox';
+import { drive } from '../../harness/drive';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	SESSIONS,
+	useTriggerSandbox,
+	step,
+	withTwo,
+} from './helpers';
+import { schedulerTrigger } from './scheduler';
+
+const getSandbox = useTriggerSandbox();
 
 describe.each([
 	{ precision: 's' as const, inclusive: false },
@@ -21,9 +32,7 @@ describe.each([
 			sandbox.config.timestampPrecision = precision;
 			sandbox.config.updatedAfterInclusive = inclusive;
 			sandbox.config.rateLimitPerHour = 1_000;
-			const drafts = Array.from({ length: 150 }, (_, i) =>
-				sandbox.createSession({ name: `d${i}`, recipients: two }),
-			);
+			const drafts = Array.from({ length: 150 }, (_, i) => withTwo(sandbox, `d${i}`));
 			sandbox.clock.advance(HOUR);
 			const t = await readyTrigger(sandbox, {
 				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
@@ -37,22 +46,18 @@ describe.each([
 				sandbox.signRecipient(d.sessionId);
 			}
 			sandbox.clock.advance(1_000);
-			sandbox.injectFault({
-				kind: 'status',
-				status: 503,
-				path: '/api/v1/Sessions',
-				skip: 1,
-				count: 2,
-			});
-			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: '/api/v1/Sessions', skip: 3 });
+			sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, skip: 1, count: 2 });
+			sandbox.injectFault({ kind: 'rateLimit', retryAfter: 60, path: SESSIONS, skip: 3 });
 			const lines: string[] = [];
-			for (let poll = 0; poll < 12; poll++) {
-				const result = await t.trigger.poll();
-				sandbox.clearFaults();
-				lines.push(...result.items.map((i) => line(i.json)));
-				if (poll === 2) t.trigger.restart();
-				sandbox.clock.advance(5_000);
-			}
+			await drive(sandbox, {
+				while: (poll) => poll < 12,
+				poll: () => t.trigger.poll(),
+				after: (result, poll) => {
+					sandbox.clearFaults();
+					lines.push(...result.items.map((i) => line(i.json)));
+					if (poll === 2) t.trigger.restart();
+				},
+			});
 			const count = (prefix: string) => lines.filter((l) => l.startsWith(prefix)).length;
 			expect(count('sessionSent')).toBe(150);
 			expect(count('sessionCompleted')).toBe(50);
@@ -68,8 +73,8 @@ describe.each([true, false])(
 	(durableCursors) => {
 		it('the activation poll, the picture, then each completion once, also when the session changes again', async () => {
 			const sandbox = getSandbox();
-			const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
-			const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+			const a = withTwo(sandbox, 'A', 'pending');
+			const b = withTwo(sandbox, 'B', 'inProgress');
 			sandbox.clock.advance(HOUR);
 			const engine = schedulerTrigger(sandbox, {
 				durableCursors,
@@ -83,20 +88,16 @@ describe.each([true, false])(
 				sandbox.clock.advance(30_000);
 			};
 			await poll(); // activation
-			sandbox.signRecipient(a.sessionId, { email: 'ann@example.com' });
-			sandbox.clock.advance(1_000);
+			step(sandbox, () => sandbox.signRecipient(a.sessionId, { email: 'ann@example.com' }));
 			await poll();
 			await poll();
-			sandbox.updateSession(b.sessionId, { status: 'completed' });
-			sandbox.clock.advance(1_000);
+			step(sandbox, () => sandbox.updateSession(b.sessionId, { status: 'completed' }));
 			await poll();
 			sandbox.updateSession(b.sessionId, { name: 'B renamed' });
-			sandbox.signRecipient(a.sessionId, { email: 'bob@example.com' });
-			sandbox.clock.advance(1_000);
+			step(sandbox, () => sandbox.signRecipient(a.sessionId, { email: 'bob@example.com' }));
 			await poll();
 			await poll();
-			sandbox.updateSession(a.sessionId, { touch: true });
-			sandbox.clock.advance(1_000);
+			step(sandbox, () => sandbox.updateSession(a.sessionId, { touch: true }));
 			await poll();
 			await poll();
 			// Both were in flight at activation: each change is a diff with a known state, although
@@ -122,11 +123,11 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 	});
 	const sessions = () => {
 		const sandbox = getSandbox();
-		sandbox.createSession({ name: 'older done', status: 'completed', recipients: two });
+		withTwo(sandbox, 'older done', 'completed');
 		sandbox.clock.advance(1_000);
-		sandbox.createSession({ name: 'newest done', status: 'completed', recipients: two });
+		withTwo(sandbox, 'newest done', 'completed');
 		sandbox.clock.advance(1_000);
-		sandbox.createSession({ name: 'signing', status: 'inProgress', recipients: two });
+		withTwo(sandbox, 'signing', 'inProgress');
 		sandbox.clock.advance(1_000);
 		return sandbox;
 	};
@@ -204,12 +205,11 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 		const sandbox = getSandbox();
 		const startFrom = sandbox.clock.now();
 		sandbox.clock.advance(-HOUR);
-		const before = sandbox.createSession({ name: 'before', recipients: two, status: 'pending' });
+		const before = withTwo(sandbox, 'before', 'pending');
 		sandbox.clock.advance(2 * HOUR);
-		const created = sandbox.createSession({ name: 'since', recipients: two });
+		const created = withTwo(sandbox, 'since');
 		sandbox.clock.advance(1_000);
-		sandbox.signRecipient(before.sessionId);
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.signRecipient(before.sessionId));
 		const trigger = newTrigger(sandbox, {
 			events: [...ALL_EVENTS],
 			options: { startFrom: new Date(startFrom).toISOString() },
@@ -243,25 +243,21 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 
 	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
 		const sandbox = getSandbox();
-		const a = sandbox.createSession({ name: 'A', recipients: two, status: 'pending' });
-		const b = sandbox.createSession({ name: 'B', recipients: two, status: 'inProgress' });
+		const a = withTwo(sandbox, 'A', 'pending');
+		const b = withTwo(sandbox, 'B', 'inProgress');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
 			events: ['sessionCancelled', 'sessionExpired', 'sessionCompleted', 'sessionSent'],
 		});
-		sandbox.updateSession(a.sessionId, { status: 'cancelled' });
-		sandbox.clock.advance(1_000);
-		sandbox.updateSession(b.sessionId, { status: 'expired' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'cancelled' }));
+		step(sandbox, () => sandbox.updateSession(b.sessionId, { status: 'expired' }));
 		expect(await t.poll()).toEqual([
 			'sessionCancelled A (was pending)',
 			'sessionExpired B (was inProgress)',
 		]);
-		sandbox.updateSession(a.sessionId, { status: 'pending' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'pending' }));
 		expect(await t.poll()).toEqual([]);
-		sandbox.updateSession(a.sessionId, { status: 'completed' });
-		sandbox.clock.advance(1_000);
+		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'completed' }));
 		expect(await t.poll()).toEqual(['sessionCompleted A (was pending)']);
 	});
 });
@@ -270,9 +266,7 @@ describe('AirSign Trigger events: requests', () => {
 	it('a burst costs every event exactly what it costs Any Change alone (the events come from the same pages)', async () => {
 		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 1_000;
-		const sessions = Array.from({ length: 250 }, (_, i) =>
-			sandbox.createSession({ name: `b${i}`, status: 'pending', recipients: two }),
-		);
+		const sessions = Array.from({ length: 250 }, (_, i) => withTwo(sandbox, `b${i}`, 'pending'));
 		sandbox.clock.advance(HOUR);
 		const every = await readyTrigger(sandbox);
 		const anyChange = await readyTrigger(sandbox, { events: ['anyChange'] });

@@ -2,11 +2,18 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, ALL_EVENTS, line, listRequests, newTrigger, readyTrigger, two } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	ALL_EVENTS,
+	HOUR,
+	line,
+	listRequests,
+	newTrigger,
+	readyTrigger,
+	two,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const HOUR = 3_600_000;
+const getSandbox = useTriggerSandbox();
 
 describe('AirSign Trigger events: the starting picture', () => {
 	it('reads the sessions in flight at the start by creation time over several pages, skipping those changed since', async () => {

@@ -4,20 +4,25 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { SESSION_STATUSES } from '../../../sandbox';
+import { prng, SEED, soak, SOAK_TIMEOUT_MS } from '../../harness/drive';
 import {
-	T0,
 	ALL_EVENTS as ALL,
 	listRequests,
-	prng,
 	savedTrigger,
-	SEED,
-	SOAK_TIMEOUT_MS,
+	SESSIONS,
+	useTriggerSandbox,
 } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 const EVENT_TRANSITIONS = 10_000;
+const LIFECYCLE = [
+	'sessionCreated',
+	'sessionSent',
+	'sessionCompleted',
+	'sessionCancelled',
+	'sessionExpired',
+];
 
 /** What the soak did to one session, as the oracle of its events. */
 interface Truth {
@@ -44,16 +49,13 @@ describe('AirSign Trigger events soak', () => {
 				Array.from({ length: n }, (_, i) => ({ name: `R${i}`, email: `r${i}@example.com` }));
 			const record = (sessionId: string, createdAfterStart: boolean) => {
 				const session = sandbox.getSession(sessionId)!;
-				let t = truth.get(sessionId);
-				if (!t) {
-					t = {
-						createdAfterStart,
-						status: session.status,
-						expected: new Set(),
-						recipients: new Map(),
-					};
-					truth.set(sessionId, t);
-				}
+				const t: Truth = truth.get(sessionId) ?? {
+					createdAfterStart,
+					status: '',
+					expected: new Set(),
+					recipients: new Map(),
+				};
+				truth.set(sessionId, t);
 				t.status = session.status;
 				for (const r of session.recipients) {
 					const history = t.recipients.get(r.recipientId) ?? [];
@@ -135,77 +137,29 @@ describe('AirSign Trigger events soak', () => {
 					record(id, false);
 				}
 			};
-			const tick = () =>
-				sandbox.clock.advance(
-					sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
-				);
-
 			const items: IDataObject[] = [];
-			let polls = 0;
 			let faults = 0;
-			let restarts = 0;
-			while (transitions < EVENT_TRANSITIONS) {
-				polls++;
-				if (polls === 100) sandbox.config.timestampPrecision = 'ms';
-				sandbox.config.updatedAfterInclusive = rand.chance(0.5);
-				sandbox.config.tieOrder = rand.chance(0.5) ? 'random' : 'id';
-				const burst = rand.chance(0.03);
-				const count = burst ? rand.int(120, 200) : rand.int(0, 60);
-				for (let i = 0; i < count; i++) {
-					mutate();
-					if (!burst) tick();
-				}
-				if (rand.chance(0.05)) {
+			const { polls, quiet, restarts } = await soak(sandbox, {
+				rand,
+				change: mutate,
+				done: () => transitions >= EVENT_TRANSITIONS,
+				poll: () => n8n.poll(),
+				record: (result) => items.push(...result.items.map((i) => i.json)),
+				restart: () => n8n.restart(),
+				msFrom: 100,
+				burst: [120, 200],
+				fault: () => {
+					if (!rand.chance(0.05)) return;
 					faults++;
 					sandbox.injectFault(
 						rand.chance(0.5)
-							? {
-									kind: 'status',
-									status: 503,
-									path: '/api/v1/Sessions',
-									skip: rand.int(0, 3),
-									count: 1,
-								}
-							: {
-									kind: 'rateLimit',
-									retryAfter: 60,
-									path: '/api/v1/Sessions',
-									skip: rand.int(0, 3),
-								},
+							? { kind: 'status', status: 503, path: SESSIONS, skip: rand.int(0, 3), count: 1 }
+							: { kind: 'rateLimit', retryAfter: 60, path: SESSIONS, skip: rand.int(0, 3) },
 					);
-				}
-				const concurrent = rand.chance(0.3);
-				const unsubscribe = sandbox.onRequest(({ path }) => {
-					if (!concurrent || path !== '/api/v1/Sessions' || !rand.chance(0.5)) return;
-					sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? 1_000 : rand.int(1, 5));
-					for (let i = rand.int(1, 3); i > 0; i--) mutate();
-				});
-				const result = await n8n.poll();
-				unsubscribe();
-				sandbox.clearFaults();
-				items.push(...result.items.map((i) => i.json));
-				if (rand.chance(0.02)) {
-					await n8n.restart();
-					restarts++;
-				}
-				if (rand.chance(0.01)) {
-					// A day passes: sessions in a final state are forgotten, and must stay final.
-					sandbox.clock.advance(26 * 3_600_000);
-				}
-				sandbox.clock.advance(rand.int(2_000, 30_000));
-			}
-			let quiet = 0;
-			for (let extra = 0; extra < 60 && quiet < 2; extra++) {
-				polls++;
-				sandbox.clock.advance(10_000);
-				const before = listRequests(sandbox).length;
-				const result = await n8n.poll();
-				items.push(...result.items.map((i) => i.json));
-				quiet =
-					result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
-						? quiet + 1
-						: 0;
-			}
+				},
+				concurrency: [0.3, 0.5, 3],
+				dayChance: 0.01,
+			});
 
 			// The oracle, per event: lost (expected, never given), repeated, invented (not expected).
 			const report: Record<
@@ -235,13 +189,7 @@ describe('AirSign Trigger events soak', () => {
 				}
 			}
 			for (const [id, t] of truth) {
-				for (const event of [
-					'sessionCreated',
-					'sessionSent',
-					'sessionCompleted',
-					'sessionCancelled',
-					'sessionExpired',
-				]) {
+				for (const event of LIFECYCLE) {
 					const n = lifecycle.get(`${event}:${id}`) ?? 0;
 					if (t.expected.has(event)) {
 						if (n === 0) report[event].lost++;
@@ -282,13 +230,10 @@ describe('AirSign Trigger events soak', () => {
 					report.anyChange.lost++;
 			}
 			const expectedCounts = Object.fromEntries(
-				[
-					'sessionCreated',
-					'sessionSent',
-					'sessionCompleted',
-					'sessionCancelled',
-					'sessionExpired',
-				].map((event) => [event, [...truth.values()].filter((t) => t.expected.has(event)).length]),
+				LIFECYCLE.map((event) => [
+					event,
+					[...truth.values()].filter((t) => t.expected.has(event)).length,
+				]),
 			);
 			const seconds = ((performance.now() - started) / 1000).toFixed(1);
 			console.log(
@@ -306,14 +251,9 @@ describe('AirSign Trigger events soak', () => {
 
 			expect(quiet).toBe(2);
 			expect(transitions).toBe(EVENT_TRANSITIONS);
-			for (const [event, r] of Object.entries(report)) {
-				expect({ event, lost: r.lost, repeated: r.repeated, invented: r.invented }).toEqual({
-					event,
-					lost: 0,
-					repeated: 0,
-					invented: 0,
-				});
-				expect(r.given, event).toBeGreaterThan(50);
+			for (const [event, { given, ...wrong }] of Object.entries(report)) {
+				expect({ event, ...wrong }).toEqual({ event, lost: 0, repeated: 0, invented: 0 });
+				expect(given, event).toBeGreaterThan(50);
 			}
 		},
 		SOAK_TIMEOUT_MS,

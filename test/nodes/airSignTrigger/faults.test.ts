@@ -4,34 +4,29 @@ import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
+import type { TriggerOptions } from './helpers';
+
 import {
-	T0,
-	demoSessions,
+	activated,
+	backlog,
+	backlogNames,
 	drain,
+	expectClean,
+	HOUR,
 	Ledger,
 	listRequests,
+	MINUTE,
 	newTrigger,
 	pollAndRecord,
+	SESSIONS,
+	tokenCredential,
+	useTriggerSandbox,
 } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const SESSIONS = '/api/v1/Sessions';
+const getSandbox = useTriggerSandbox();
 
-async function activate(sandbox: Sandbox, options: Parameters<typeof newTrigger>[1] = {}) {
-	const trigger = newTrigger(sandbox, options);
-	const first = await trigger.poll();
-	expect(first.error).toBeUndefined();
-	sandbox.clock.advance(5_000);
-	return { trigger, ledger: new Ledger() };
-}
-
-/** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
-function backlog(sandbox: Sandbox, n: number, name = 'b') {
-	const start = sandbox.clock.now();
-	for (let i = 0; i < n; i++)
-		sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
-	sandbox.clock.advance(n + 5_000);
+async function activate(sandbox: Sandbox, options: TriggerOptions = {}) {
+	return { trigger: await activated(sandbox, options), ledger: new Ledger() };
 }
 
 const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) =>
@@ -57,9 +52,7 @@ describe.each([false, true])(
 				const first = await trigger.poll();
 				ledger.record(first);
 				expect(first.error).toBeUndefined();
-				expect(first.items.map((i) => i.json.name)).toEqual(
-					Array.from({ length: 100 }, (_, i) => `b${i}`),
-				);
+				expect(first.items.map((i) => i.json.name)).toEqual(backlogNames(100));
 				// The cursor moved over what was delivered and no further.
 				const page1Newest = Date.parse(String(first.items[99].json.updatedAt));
 				expect(cursorOf(trigger)).toBeLessThanOrEqual(page1Newest);
@@ -67,12 +60,8 @@ describe.each([false, true])(
 				sandbox.clock.advance(5_000);
 
 				await drain(sandbox, trigger, ledger);
-				expect(ledger.errors).toEqual([]);
-				expect(ledger.repeated()).toEqual([]);
-				expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-				expect(ledger.items.map((s) => s.name)).toEqual(
-					Array.from({ length: 250 }, (_, i) => `b${i}`),
-				);
+				expectClean(sandbox, ledger);
+				expect(ledger.items.map((s) => s.name)).toEqual(backlogNames(250));
 			},
 		);
 
@@ -105,7 +94,7 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 		const outcomes: string[] = [];
 		for (let i = 0; i < 12; i++) {
 			const result = await trigger.poll();
-			sandbox.clock.advance(60_000);
+			sandbox.clock.advance(MINUTE);
 			outcomes.push(result.error ? 'error' : 'quiet');
 			// The count goes on through a report: the second says how long AirSign has been failing.
 			if (result.error)
@@ -115,20 +104,8 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 					),
 				);
 		}
-		expect(outcomes).toEqual([
-			'quiet',
-			'quiet',
-			'quiet',
-			'quiet',
-			'error',
-			'quiet',
-			'quiet',
-			'quiet',
-			'quiet',
-			'error',
-			'quiet',
-			'quiet',
-		]);
+		const quiet4 = Array<string>(4).fill('quiet');
+		expect(outcomes).toEqual([...quiet4, 'error', ...quiet4, 'error', 'quiet', 'quiet']);
 		// A good poll resets the count.
 		const ok = await trigger.poll();
 		expect(ok.error).toBeUndefined();
@@ -138,19 +115,14 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	it('an expired access token (by the sandbox clock) is an error the user sees, on every poll, and moves nothing', async () => {
 		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 3600 });
-		const credential = {
-			authentication: 'accessToken',
-			accessToken: token,
-			baseUrl: sandbox.baseUrl,
-		};
-		const { trigger } = await activate(sandbox, { credential });
+		const { trigger } = await activate(sandbox, { credential: tokenCredential(sandbox, token) });
 		sandbox.createSession({ name: 'while the token is valid' });
 		sandbox.clock.advance(5_000);
 		const delivered = await trigger.poll();
 		expect(delivered.items).toHaveLength(1);
 		const state = JSON.stringify(trigger.nodeStaticData);
 
-		sandbox.clock.advance(2 * 3_600_000);
+		sandbox.clock.advance(2 * HOUR);
 		sandbox.createSession({ name: 'after expiry' });
 		sandbox.clock.advance(5_000);
 		for (let i = 0; i < 2; i++) {
@@ -169,9 +141,7 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 1 });
 		sandbox.clock.advance(5_000);
-		const trigger = newTrigger(sandbox, {
-			credential: { authentication: 'accessToken', accessToken: token, baseUrl: sandbox.baseUrl },
-		});
+		const trigger = newTrigger(sandbox, { credential: tokenCredential(sandbox, token) });
 		const result = await trigger.poll();
 		expect((result.error as NodeApiError).httpCode).toBe('401');
 		expect(trigger.nodeStaticData.cursor).toBeUndefined();
@@ -199,12 +169,11 @@ describe('AirSign Trigger, rate budget', () => {
 		expect(ledger.errors).toEqual([]);
 
 		// The hour ends; the rest arrives, then quiet polls cost exactly one request each.
-		sandbox.clock.advance(3_600_000);
+		sandbox.clock.advance(HOUR);
 		await drain(sandbox, trigger, ledger);
 		expect(ledger.delivered).toBe(700);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-		sandbox.clock.advance(3_600_000);
+		expectClean(sandbox, ledger);
+		sandbox.clock.advance(HOUR);
 		for (let i = 0; i < 3; i++) {
 			sandbox.clearRequests();
 			expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
@@ -225,9 +194,9 @@ describe('AirSign Trigger, rate budget', () => {
 		expect(listRequests(sandbox)).toHaveLength(3);
 		// Each following hour the trigger takes at most 10 - 6 requests, until all has arrived.
 		for (let hour = 1; hour <= 6 && ledger.delivered < 1_000; hour++) {
-			sandbox.clock.advance(3_600_000);
+			sandbox.clock.advance(HOUR);
 			sandbox.clearRequests();
-			for (let i = 0; i < 12; i++) await pollAndRecord(sandbox, trigger, ledger, 60_000);
+			for (let i = 0; i < 12; i++) await pollAndRecord(sandbox, trigger, ledger, MINUTE);
 			expect(listRequests(sandbox).length).toBeLessThanOrEqual(4);
 		}
 		expect(ledger.delivered).toBe(1_000);
@@ -242,13 +211,13 @@ describe('AirSign Trigger, rate budget', () => {
 		sandbox.clearRequests();
 		sandbox.injectFault({ kind: 'rateLimit', retryAfter: 600, path: SESSIONS, count: 1 });
 		// Polls every minute: the first meets the 429, the next nine fall before its reset.
-		for (let i = 0; i < 10; i++) await pollAndRecord(sandbox, trigger, ledger, 60_000);
+		for (let i = 0; i < 10; i++) await pollAndRecord(sandbox, trigger, ledger, MINUTE);
 		expect(listRequests(sandbox).map((r) => r.status)).toEqual([429]);
 		expect(ledger.errors).toEqual([]);
 		expect(ledger.delivered).toBe(0);
 		// Both headers have whole seconds and the reset is rounded up: it may read up to 2 s late.
 		sandbox.clock.advance(2_000);
-		await pollAndRecord(sandbox, trigger, ledger, 60_000);
+		await pollAndRecord(sandbox, trigger, ledger, MINUTE);
 		expect(listRequests(sandbox).map((r) => r.status)).toEqual([429, 200]);
 		expect(ledger.delivered).toBe(50);
 	});
@@ -279,9 +248,7 @@ describe('AirSign Trigger, large backlog', () => {
 		expect(first.length).toBeLessThan(3_000); // 20 requests per poll at most
 		const polls = await drain(sandbox, trigger, ledger);
 		expect(polls).toBeLessThanOrEqual(3);
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expectClean(sandbox, ledger);
 		// The 500 existing sessions were history at activation: only their updates count.
 		expect(ledger.delivered).toBe(3_000);
 		const { delivered, known, ...rest } = trigger.nodeStaticData as {

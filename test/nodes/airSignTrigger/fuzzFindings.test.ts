@@ -6,11 +6,18 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { T0, demoSessions, drain, key, Ledger, newTrigger } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	activated,
+	demoSessions,
+	drain,
+	HOUR,
+	key,
+	Ledger,
+	SESSIONS,
+	useTriggerSandbox,
+} from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const SESSIONS = '/api/v1/Sessions';
+const getSandbox = useTriggerSandbox();
 
 describe('fuzz findings: List Sessions answers with an unreadable session', () => {
 	it.each([
@@ -22,9 +29,7 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 		'%s: nothing malformed is emitted, the cursor stays, the next poll delivers all',
 		async (_label, edit) => {
 			const sandbox = getSandbox();
-			const trigger = newTrigger(sandbox);
-			expect((await trigger.poll()).error).toBeUndefined();
-			sandbox.clock.advance(5_000);
+			const trigger = await activated(sandbox);
 			const start = sandbox.clock.now();
 			// The mangled one is the oldest (sorted ascending): a newer one must not carry the cursor past it.
 			sandbox.createSession({ name: 'first', updatedAt: start });
@@ -59,12 +64,10 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 		],
 	])('%s: the trigger keeps reading within the hour', async (_label, headers) => {
 		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox);
-		expect((await trigger.poll()).error).toBeUndefined();
-		sandbox.clock.advance(5_000);
+		const trigger = await activated(sandbox);
 		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
 		await trigger.poll();
-		sandbox.clock.advance(60 * 60_000 + 5_000);
+		sandbox.clock.advance(HOUR + 5_000);
 		sandbox.createSession({ name: 'later' });
 		sandbox.clock.advance(5_000);
 		const ledger = new Ledger();
@@ -76,9 +79,7 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 describe('fuzz findings: recipients that are not objects', () => {
 	it('a List Sessions page whose session has a null recipient is unreadable: no TypeError, nothing lost', async () => {
 		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox);
-		expect((await trigger.poll()).error).toBeUndefined();
-		sandbox.clock.advance(5_000);
+		const trigger = await activated(sandbox);
 		sandbox.createSession({ name: 'first' });
 		sandbox.clock.advance(5_000);
 		sandbox.injectFault({
@@ -102,9 +103,7 @@ describe('fuzz findings: recipients that are not objects', () => {
 describe('fuzz findings: a full page that says it is the last', () => {
 	it('hasMore false on a full first page of 101 updates: the cursor stays before the 101st, which the next read delivers', async () => {
 		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox);
-		expect((await trigger.poll()).error).toBeUndefined();
-		sandbox.clock.advance(5_000);
+		const trigger = await activated(sandbox);
 		const start = sandbox.clock.now();
 		for (let i = 0; i <= 100; i++) sandbox.createSession({ name: `u${i}`, updatedAt: start + i });
 		sandbox.clock.advance(5_000);

@@ -1,10 +1,11 @@
 import {
 	createPollingHarness,
 	createTestEnvironment,
-	type PollHooks,
 	type PollingHarness,
 	type PollResult,
 } from '../../harness';
+import { drive, isQuiet, listRequests } from '../../harness/drive';
+import { useSandbox } from '../../harness/sandbox';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { expect, vi } from 'vitest';
@@ -12,10 +13,17 @@ import { expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
-import { seededRandom, type Sandbox, type Session } from '../../../sandbox';
+import type { Sandbox, Session, SessionStatus } from '../../../sandbox';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
+export const SESSIONS = '/api/v1/Sessions';
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** A test file's sandbox at T0, reset before each test, n8n's clock following its clock. */
+export const useTriggerSandbox = () => useSandbox({ now: T0, followClock: true });
 
 export interface TriggerOptions {
 	filters?: IDataObject;
@@ -33,6 +41,7 @@ export interface TriggerOptions {
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 	/** The node type (default: this package's AirSignTrigger as first loaded). */
 	nodeType?: AirSignTrigger;
+	timezone?: string;
 }
 
 /** Every event of the trigger, from the node's own list. */
@@ -55,40 +64,59 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 			filters: (options.filters ?? {}) as INodeParameters,
 			options: (options.options ?? {}) as INodeParameters,
 		},
-		credentials: {
-			airSignApi: (options.credential ?? {
-				authentication: 'accessToken',
-				accessToken: sandbox.demo.accessToken,
-				baseUrl: sandbox.baseUrl,
-			}) as never,
-		},
+		credentials: { airSignApi: (options.credential ?? tokenCredential(sandbox)) as never },
+		timezone: options.timezone,
 		staticData: options.staticData,
 		pollHooks: options.pollHooks,
 		workflowId: `airsign-test-wf-${++workflows}`,
 	});
 }
 
-export type { PollHooks };
+export { listRequests };
 
-/** List Sessions requests the sandbox received (fault answers included). */
-export const listRequests = (sandbox: Sandbox) =>
-	sandbox.requests.filter((r) => r.path === '/api/v1/Sessions');
+export const tokenCredential = (sandbox: Sandbox, accessToken = sandbox.demo.accessToken) => ({
+	authentication: 'accessToken',
+	accessToken,
+	baseUrl: sandbox.baseUrl,
+});
+
+export const clientCredential = (sandbox: Sandbox) => ({
+	authentication: 'clientCredentials',
+	clientId: sandbox.demo.clientId,
+	clientSecret: sandbox.demo.clientSecret,
+	baseUrl: sandbox.baseUrl,
+});
+
+/** A trigger whose activation poll passed without error, the clocks past the settle window. */
+export async function activated(sandbox: Sandbox, options: TriggerOptions = {}) {
+	const trigger = newTrigger(sandbox, options);
+	expect((await trigger.poll()).error).toBeUndefined();
+	sandbox.clock.advance(5_000);
+	return trigger;
+}
+
+/** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
+export function backlog(sandbox: Sandbox, n: number, name = 'b') {
+	const start = sandbox.clock.now();
+	for (let i = 0; i < n; i++)
+		sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
+	sandbox.clock.advance(n + 5_000);
+}
+
+/** `b0`…`b{n-1}`, the names `backlog` gives. */
+export const backlogNames = (n: number, name = 'b') =>
+	Array.from({ length: n }, (_, i) => `${name}${i}`);
 
 export const key = (sessionId: unknown, updatedAt: unknown) =>
 	`${String(sessionId)}@${Date.parse(String(updatedAt))}`;
 
-/**
- * Everything a trigger delivered, across polls: which (session, updatedAt) pairs, how
- * many times, and in what order.
- */
+/** Everything a trigger delivered across polls: which (session, updatedAt) pairs, how often, in order. */
 export class Ledger {
 	readonly counts = new Map<string, number>();
 	readonly items: IDataObject[] = [];
-	polls = 0;
 	errors: Error[] = [];
 
 	record(result: PollResult): IDataObject[] {
-		this.polls++;
 		if (result.error) this.errors.push(result.error);
 		const json = result.items.map((item) => item.json);
 		for (const session of json) {
@@ -127,25 +155,28 @@ export async function pollAndRecord(
 	return items;
 }
 
-/**
- * Polls until a poll is quiet: delivers nothing, ends without error and costs exactly
- * one request (at most `max` polls).
- */
-export async function drain(
-	sandbox: Sandbox,
-	trigger: PollingHarness,
-	ledger: Ledger,
-	max = 50,
-): Promise<number> {
-	for (let i = 1; i <= max; i++) {
-		const before = listRequests(sandbox).length;
-		const result = await trigger.poll();
-		ledger.record(result);
-		sandbox.clock.advance(5_000);
-		const cost = listRequests(sandbox).length - before;
-		if (!result.error && result.items.length === 0 && cost === 1) return i;
-	}
-	throw new Error(`still delivering after ${max} polls`);
+/** Polls until one is quiet (nothing, no error, one request), at most `max`; returns the polls. */
+export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: Ledger, max = 50) {
+	let quiet = false;
+	let requestsBefore = 0;
+	const polls = await drive(sandbox, {
+		while: (round) => !quiet && round < max,
+		before: () => void (requestsBefore = listRequests(sandbox).length),
+		poll: () => trigger.poll(),
+		after: (result) => {
+			ledger.record(result);
+			quiet = isQuiet(sandbox, result, requestsBefore);
+		},
+	});
+	if (!quiet) throw new Error(`still delivering after ${max} polls`);
+	return polls;
+}
+
+/** Nothing lost, nothing repeated, no error shown. */
+export function expectClean(sandbox: Sandbox, ledger: Ledger) {
+	expect(ledger.errors).toEqual([]);
+	expect(ledger.repeated()).toEqual([]);
+	expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
 }
 
 /** Sessions of the demo organisation as the sandbox holds them now. */
@@ -153,17 +184,8 @@ export const demoSessions = (sandbox: Sandbox) =>
 	sandbox.listAllSessions().filter((s) => s.orgId === sandbox.demo.orgId);
 
 /** Creates `n` sessions with the given times (default: now), returns them in creation order. */
-export function createMany(
-	sandbox: Sandbox,
-	n: number,
-	input: Parameters<Sandbox['createSession']>[0] = {},
-): Session[] {
-	const created: Session[] = [];
-	for (let i = 0; i < n; i++) {
-		created.push(sandbox.createSession({ name: `Session ${i}`, ...input }));
-	}
-	return created;
-}
+export const createMany = (sandbox: Sandbox, n: number, input: { createdAt?: number } = {}) =>
+	Array.from({ length: n }, (_, i) => sandbox.createSession({ name: `Session ${i}`, ...input }));
 
 /**
  * A trigger in n8n's default poll engine as n8n saves it: the workflow's static data is written
@@ -177,9 +199,6 @@ export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	return {
 		get trigger() {
 			return trigger;
-		},
-		get saved() {
-			return saved;
 		},
 		async poll(): Promise<PollResult> {
 			const result = await trigger.poll();
@@ -211,30 +230,21 @@ export function line(item: IDataObject): string {
 /** A trigger (every event by default), activated, with its starting picture read: ready to see changes. */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
-	const activation = await trigger.poll();
-	expect(activation.error).toBeUndefined();
-	expect(activation.items).toEqual([]);
-	sandbox.clock.advance(5_000);
-	const picture = await trigger.poll();
-	expect(picture.error).toBeUndefined();
-	expect(picture.items).toEqual([]);
-	sandbox.clock.advance(5_000);
-	return {
-		trigger,
-		/** One poll, then the clocks move past the settling window; the items as lines. */
-		async poll(): Promise<string[]> {
-			const result = await trigger.poll();
-			expect(result.error).toBeUndefined();
-			sandbox.clock.advance(5_000);
-			return result.items.map((item) => line(item.json));
-		},
-		async items(): Promise<IDataObject[]> {
-			const result = await trigger.poll();
-			expect(result.error).toBeUndefined();
-			sandbox.clock.advance(5_000);
-			return result.items.map((item) => item.json);
-		},
+	// The activation poll, then the one that reads the starting picture: neither gives an item.
+	for (let i = 0; i < 2; i++) {
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		sandbox.clock.advance(5_000);
+	}
+	/** One poll, then the clocks move past the settling window. */
+	const items = async (): Promise<IDataObject[]> => {
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		sandbox.clock.advance(5_000);
+		return result.items.map((item) => item.json);
 	};
+	return { trigger, items, poll: async () => (await items()).map((item) => line(item)) };
 }
 
 export const two = [
@@ -242,19 +252,12 @@ export const two = [
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
 
-/** Seeded data (the sandbox's generator), so a failing soak can be replayed. */
-export function prng(seed: number) {
-	const next = seededRandom(seed);
-	return {
-		next,
-		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-		chance: (p: number) => next() < p,
-		pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)],
-	};
+/** A change, then a second passes on both clocks. */
+export function step(sandbox: Sandbox, change: () => unknown) {
+	change();
+	sandbox.clock.advance(1_000);
 }
 
-/** A hang detector, not a speed test: on a busy machine the soak may take minutes. */
-/** The soaks' seed: a failing soak replays with it. */
-export const SEED = 20300304;
-
-export const SOAK_TIMEOUT_MS = 15 * 60_000;
+/** A session with Ann and Bob as its recipients. */
+export const withTwo = (sandbox: Sandbox, name: string, status?: SessionStatus) =>
+	sandbox.createSession({ name, recipients: two, status });

@@ -3,14 +3,14 @@ import '../../harness';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { Sandbox, Session } from '../../../sandbox';
-import { T0, ALL_EVENTS, listRequests, savedTrigger, two } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import { drive } from '../../harness/drive';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+import type { Sandbox, Session } from '../../../sandbox';
+import { ALL_EVENTS, listRequests, MINUTE, savedTrigger, two, useTriggerSandbox } from './helpers';
+
+const getSandbox = useTriggerSandbox();
 
 const GROUP = 2_500;
-const MINUTE = 60_000;
 const RESERVE = 10;
 
 /** An item as the key the oracle counts: lifecycle events by session, recipients by change. */
@@ -138,32 +138,40 @@ describe.each([
 				let during = false;
 				// Every minute, as n8n's default schedule, for at most three hours: until ten polls after
 				// the group was delivered (and the changes after it made).
-				for (let minute = 1; minute <= 180 && !(afterAt && minute > afterAt + 10); minute++) {
-					sandbox.clock.advance(MINUTE);
-					const requests = listRequests(sandbox).length;
-					const result = await n8n.poll();
-					expect(result.error).toBeUndefined();
-					for (const item of result.items) {
-						const k = itemKey(item.json);
-						delivered.set(k, (delivered.get(k) ?? 0) + 1);
-					}
-					const readGroup = result.items.some((item) => item.json.event === 'sessionExpired');
-					if (afterAt === undefined) {
-						groupPolls++;
-						groupRequests += listRequests(sandbox).length - requests;
-					}
-					if (!during && expiredCount() > 0) {
-						// The group is larger than a poll reads: these change while it is read.
-						during = true;
-						expect(expiredCount()).toBeLessThan(GROUP);
-						changes(['d0', 'd1'], ['p0', 'p1']);
-					}
-					if (afterAt === undefined && expiredCount() === GROUP) {
-						afterAt = minute;
-						changes(['d2', 'd3'], ['p2', 'p3']);
-					}
-					if (restarts && readGroup) await n8n.restart();
-				}
+				let requests = 0;
+				await drive(sandbox, {
+					while: (round) => round < 180 && !(afterAt && round + 1 > afterAt + 10),
+					before: () => {
+						sandbox.clock.advance(MINUTE);
+						requests = listRequests(sandbox).length;
+					},
+					poll: () => n8n.poll(),
+					after: async (result, round) => {
+						const minute = round + 1;
+						expect(result.error).toBeUndefined();
+						for (const item of result.items) {
+							const k = itemKey(item.json);
+							delivered.set(k, (delivered.get(k) ?? 0) + 1);
+						}
+						const readGroup = result.items.some((item) => item.json.event === 'sessionExpired');
+						if (afterAt === undefined) {
+							groupPolls++;
+							groupRequests += listRequests(sandbox).length - requests;
+						}
+						if (!during && expiredCount() > 0) {
+							// The group is larger than a poll reads: these change while it is read.
+							during = true;
+							expect(expiredCount()).toBeLessThan(GROUP);
+							changes(['d0', 'd1'], ['p0', 'p1']);
+						}
+						if (afterAt === undefined && expiredCount() === GROUP) {
+							afterAt = minute;
+							changes(['d2', 'd3'], ['p2', 'p3']);
+						}
+						if (restarts && readGroup) await n8n.restart();
+					},
+					advanceMs: 0,
+				});
 
 				expect(afterAt, 'the whole group was delivered within three hours').toBeDefined();
 				const lost = [...expected.keys()].filter((k) => !delivered.has(k));

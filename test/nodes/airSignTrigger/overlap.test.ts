@@ -3,10 +3,9 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
-import { T0, listRequests, newTrigger } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
+import { listRequests, newTrigger, SESSIONS, useTriggerSandbox } from './helpers';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 /**
  * Holds the first List Sessions request until `release()`: AirSign is slow, and the poll of one tick
@@ -20,7 +19,7 @@ function holdListSessions(sandbox: Sandbox) {
 	const arrived = new Promise<void>((resolve) => (arrive = resolve));
 	const hold = { arrived, arrivals: 0, release: () => (release(), off()) };
 	const off = sandbox.onRequest(async ({ path }) => {
-		if (path !== '/api/v1/Sessions') return;
+		if (path !== SESSIONS) return;
 		// Only the first is held: a second one (the bug) would go through and deliver again.
 		if (++hold.arrivals > 1) return;
 		arrive();
@@ -65,7 +64,7 @@ describe('AirSign Trigger: n8n starts a poll while the previous one is still run
 		const trigger = newTrigger(sandbox);
 		await trigger.poll();
 		sandbox.clock.advance(5_000);
-		sandbox.injectFault({ kind: 'status', status: 403, path: '/api/v1/Sessions', count: 1 });
+		sandbox.injectFault({ kind: 'status', status: 403, path: SESSIONS, count: 1 });
 		expect((await trigger.poll()).error).toBeDefined();
 
 		const session = sandbox.createSession({ name: 'After the failure' });

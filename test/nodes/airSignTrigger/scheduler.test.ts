@@ -2,22 +2,22 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
+import type { PollHooks, PollingHarness } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
-import { T0, demoSessions, Ledger, listRequests, newTrigger, type PollHooks } from './helpers';
+import {
+	backlog,
+	backlogNames,
+	demoSessions,
+	Ledger,
+	listRequests,
+	MINUTE,
+	newTrigger,
+	SESSIONS,
+	useTriggerSandbox,
+} from './helpers';
 import { schedulerTrigger } from './scheduler';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
-const SESSIONS = '/api/v1/Sessions';
-const MINUTE = 60_000;
-
-/** `n` sessions updated 1 ms apart, starting now (distinct instants, several pages). */
-function backlog(sandbox: Sandbox, n: number, name = 'b') {
-	const start = sandbox.clock.now();
-	for (let i = 0; i < n; i++)
-		sandbox.createSession({ name: `${name}${i}`, updatedAt: start + i, createdAt: start - 1e6 });
-	sandbox.clock.advance(n + 5_000);
-}
+const getSandbox = useTriggerSandbox();
 
 /** Every List Sessions request takes `ms` on the clocks (the sandbox's and n8n's `Date`). */
 function slowListSessions(sandbox: Sandbox, ms: number) {
@@ -27,6 +27,19 @@ function slowListSessions(sandbox: Sandbox, ms: number) {
 }
 
 const names = (ledger: Ledger) => ledger.items.map((s) => s.name);
+
+/** Polls a minute apart, recorded. */
+async function pollEveryMinute(
+	sandbox: Sandbox,
+	trigger: Pick<PollingHarness, 'poll'>,
+	ledger: Ledger,
+	n: number,
+) {
+	for (let i = 0; i < n; i++) {
+		ledger.record(await trigger.poll());
+		sandbox.clock.advance(MINUTE);
+	}
+}
 
 describe.each([true, false])(
 	"AirSign Trigger under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
@@ -81,10 +94,7 @@ describe.each([true, false])(
 			sandbox.clock.advance(MINUTE);
 			sandbox.createSession({ name: 'after both' });
 			sandbox.clock.advance(MINUTE);
-			for (let i = 0; i < 3; i++) {
-				ledger.record(await engine.poll());
-				sandbox.clock.advance(MINUTE);
-			}
+			await pollEveryMinute(sandbox, engine, ledger, 3);
 			expect(ledger.errors).toEqual([]);
 			expect(ledger.repeated()).toEqual([]);
 			expect(names(ledger)).toEqual(['during activation', 'after both']);
@@ -149,21 +159,23 @@ describe.each([true, false])(
 			expect(ledger.delivered).toBe(1_000);
 			expect(ledger.repeated()).toEqual([]);
 			expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-			expect(names(ledger)).toEqual(Array.from({ length: 1_000 }, (_, i) => `b${i}`));
+			expect(names(ledger)).toEqual(backlogNames(1_000));
 		});
 	},
 );
 
 describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)', () => {
-	const withBudget = (budget: (() => number) | null) => (): PollHooks => ({
-		getPollBudgetMs: budget,
-	});
+	/** A trigger with this poll budget, activated, then a backlog of `n` sessions. */
+	async function budgeted(getPollBudgetMs: (() => number) | null, n: number) {
+		const sandbox = getSandbox();
+		const trigger = newTrigger(sandbox, { pollHooks: (): PollHooks => ({ getPollBudgetMs }) });
+		expect((await trigger.poll()).error).toBeUndefined();
+		backlog(sandbox, n);
+		return { sandbox, trigger, cursor: trigger.nodeStaticData.cursor, ledger: new Ledger() };
+	}
 
 	it('without getPollBudgetMs (n8n 1.x, 2.0–2.8), a slow backlog is read in one poll, up to the request cap', async () => {
-		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox, { pollHooks: withBudget(null) });
-		expect((await trigger.poll()).error).toBeUndefined();
-		backlog(sandbox, 1_000);
+		const { sandbox, trigger } = await budgeted(null, 1_000);
 		// 11 pages of 30 s: longer than any budget n8n 2.9+ gives (n8n-core's default is 5 minutes).
 		const stop = slowListSessions(sandbox, 30_000);
 		try {
@@ -178,11 +190,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 	});
 
 	it('a request still unanswered at the end of the budget is given up: the pages read before it are delivered, the next poll continues', async () => {
-		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => 2_000) });
-		expect((await trigger.poll()).error).toBeUndefined();
-		backlog(sandbox, 250);
-		const ledger = new Ledger();
+		const { sandbox, trigger, ledger } = await budgeted(() => 2_000, 250);
 		// The second page of the next poll hangs until released.
 		let release = () => {};
 		let seen = 0;
@@ -204,22 +212,15 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			stop();
 		}
 		sandbox.clock.advance(MINUTE);
-		for (let i = 0; i < 5; i++) {
-			ledger.record(await trigger.poll());
-			sandbox.clock.advance(MINUTE);
-		}
+		await pollEveryMinute(sandbox, trigger, ledger, 5);
 		expect(ledger.errors).toEqual([]);
 		expect(ledger.repeated()).toEqual([]);
-		expect(names(ledger)).toEqual(Array.from({ length: 250 }, (_, i) => `b${i}`));
+		expect(names(ledger)).toEqual(backlogNames(250));
 	});
 
 	it('a request that fails once the budget is spent is not retried: no List Sessions request after the poll ends, nothing moves', async () => {
-		const sandbox = getSandbox();
 		const budgetMs = 10_000;
-		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => budgetMs) });
-		expect((await trigger.poll()).error).toBeUndefined();
-		backlog(sandbox, 150);
-		const cursor = trigger.nodeStaticData.cursor;
+		const { sandbox, trigger, cursor, ledger } = await budgeted(() => budgetMs, 150);
 		// The poll's first request takes longer than the budget on n8n's clock, then fails with a
 		// 500 (a read retries a 5xx). The hook counts every List Sessions request that arrives.
 		let arrived = 0;
@@ -236,25 +237,17 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			expect(trigger.nodeStaticData.cursor).toBe(cursor);
 			expect(trigger.nodeStaticData.failedPolls).toBe(1);
 			sandbox.clock.advance(MINUTE);
-			const ledger = new Ledger();
-			for (let i = 0; i < 3; i++) {
-				ledger.record(await trigger.poll());
-				sandbox.clock.advance(MINUTE);
-			}
+			await pollEveryMinute(sandbox, trigger, ledger, 3);
 			expect(ledger.errors).toEqual([]);
 			expect(ledger.repeated()).toEqual([]);
-			expect(names(ledger)).toEqual(Array.from({ length: 150 }, (_, i) => `b${i}`));
+			expect(names(ledger)).toEqual(backlogNames(150));
 		} finally {
 			stop();
 		}
 	});
 
 	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
-		const sandbox = getSandbox();
-		const trigger = newTrigger(sandbox, { pollHooks: withBudget(() => 1_000) });
-		expect((await trigger.poll()).error).toBeUndefined();
-		backlog(sandbox, 150);
-		const cursor = trigger.nodeStaticData.cursor;
+		const { sandbox, trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
 		let release = () => {};
 		const stop = sandbox.onRequest(async ({ path }) => {
 			if (path === SESSIONS) await new Promise<void>((resolve) => (release = resolve));
@@ -271,7 +264,6 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		}
 		sandbox.clock.advance(MINUTE);
 		// A budget of 1 s leaves no room for a second request (MIN_REQUEST_WINDOW_MS): a page a poll.
-		const ledger = new Ledger();
 		ledger.record(await trigger.poll());
 		expect(ledger.delivered).toBe(100);
 		expect(trigger.nodeStaticData.failedPolls).toBe(0);
@@ -279,6 +271,6 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		ledger.record(await trigger.poll());
 		expect(ledger.errors).toEqual([]);
 		expect(ledger.repeated()).toEqual([]);
-		expect(names(ledger)).toEqual(Array.from({ length: 150 }, (_, i) => `b${i}`));
+		expect(names(ledger)).toEqual(backlogNames(150));
 	});
 });

@@ -4,20 +4,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { SESSION_STATUSES } from '../../../sandbox';
+import { prng, SEED, soak, SOAK_TIMEOUT_MS } from '../../harness/drive';
 import {
-	T0,
 	demoSessions,
 	key,
 	Ledger,
 	listRequests,
 	newTrigger,
-	prng,
-	SEED,
-	SOAK_TIMEOUT_MS,
+	SESSIONS,
+	useTriggerSandbox,
 } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 const TOTAL_UPDATES = 10_000;
 const MAX_5XX = 10; // each costs the trigger's 500 ms retry pause
@@ -35,7 +33,6 @@ describe('AirSign Trigger soak', () => {
 			let updates = 0;
 			let faults5xx = 0;
 			let faults429 = 0;
-			let restarts = 0;
 			let maxDelivered = 0;
 
 			const trigger = newTrigger(sandbox);
@@ -48,11 +45,8 @@ describe('AirSign Trigger soak', () => {
 			expect(activation.error).toBeUndefined();
 			sandbox.clock.advance(3_000);
 
-			const tick = () =>
-				sandbox.clock.advance(
-					sandbox.config.timestampPrecision === 's' ? rand.pick([0, 0, 1_000]) : rand.int(0, 3),
-				);
-			const mutate = (create = false) => {
+			// A burst: new sessions at one instant (more than a page sharing updatedAt and createdAt).
+			const change = (create: boolean) => {
 				if (updates >= TOTAL_UPDATES) return;
 				updates++;
 				if (create || ids.length < 30 || rand.chance(0.3)) {
@@ -66,79 +60,45 @@ describe('AirSign Trigger soak', () => {
 					sandbox.updateSession(rand.pick(ids), { name: `renamed ${updates}` });
 				}
 			};
-
-			let polls = 0;
-			while (updates < TOTAL_UPDATES) {
-				polls++;
-				if (polls === 180) sandbox.config.timestampPrecision = 'ms';
-				sandbox.config.updatedAfterInclusive = rand.chance(0.5);
-				sandbox.config.tieOrder = rand.chance(0.5) ? 'random' : 'id';
-
-				// Updates between polls: usually a few, now and then a burst of new sessions at
-				// one instant (more than a page sharing updatedAt and createdAt).
-				const burst = rand.chance(0.03);
-				const count = burst ? rand.int(120, 260) : rand.int(0, 60);
-				for (let i = 0; i < count; i++) {
-					mutate(burst);
-					if (!burst) tick();
-				}
-
-				// Faults somewhere in the poll.
-				if (faults5xx < MAX_5XX && rand.chance(0.04)) {
-					faults5xx++;
-					sandbox.injectFault({
-						kind: 'status',
-						status: rand.pick([500, 502, 503]),
-						path: '/api/v1/Sessions',
-						skip: rand.int(0, 3),
-						count: rand.int(1, 2),
-					});
-				} else if (rand.chance(0.1)) {
-					faults429++;
-					sandbox.injectFault({
-						kind: 'rateLimit',
-						retryAfter: 60,
-						path: '/api/v1/Sessions',
-						skip: rand.int(0, 4),
-					});
-				}
-
-				// Changes while the trigger pages: time passes between its requests.
-				const concurrent = rand.chance(0.35);
-				const unsubscribe = sandbox.onRequest(({ path }) => {
-					if (!concurrent || path !== '/api/v1/Sessions' || !rand.chance(0.6)) return;
-					sandbox.clock.advance(sandbox.config.timestampPrecision === 's' ? 1_000 : rand.int(1, 5));
-					for (let i = rand.int(1, 4); i > 0; i--) mutate();
-				});
-				const result = await trigger.poll();
-				unsubscribe();
-				sandbox.clearFaults();
-				ledger.record(result);
-				maxDelivered = Math.max(
-					maxDelivered,
-					((trigger.nodeStaticData.delivered as unknown[]) ?? []).length,
-				);
-
-				if (rand.chance(0.02)) {
-					trigger.restart();
-					restarts++;
-				}
-				sandbox.clock.advance(rand.int(2_000, 30_000));
-			}
-
-			// Quiet: let the trigger catch up until a poll costs one request and brings nothing.
-			let quiet = 0;
-			for (let extra = 0; extra < 60 && quiet < 2; extra++) {
-				polls++;
-				sandbox.clock.advance(10_000);
-				const before = listRequests(sandbox).length;
-				const result = await trigger.poll();
-				ledger.record(result);
-				quiet =
-					result.items.length === 0 && !result.error && listRequests(sandbox).length - before === 1
-						? quiet + 1
-						: 0;
-			}
+			const { polls, quiet, restarts } = await soak(sandbox, {
+				rand,
+				change,
+				done: () => updates >= TOTAL_UPDATES,
+				poll: () => trigger.poll(),
+				record: (result) => {
+					ledger.record(result);
+					maxDelivered = Math.max(
+						maxDelivered,
+						((trigger.nodeStaticData.delivered as unknown[]) ?? []).length,
+					);
+				},
+				restart: () => trigger.restart(),
+				msFrom: 180,
+				burst: [120, 260],
+				fault: () => {
+					if (faults5xx < MAX_5XX && rand.chance(0.04)) {
+						faults5xx++;
+						const status = rand.pick([500, 502, 503]);
+						const skip = rand.int(0, 3);
+						sandbox.injectFault({
+							kind: 'status',
+							status,
+							path: SESSIONS,
+							skip,
+							count: rand.int(1, 2),
+						});
+					} else if (rand.chance(0.1)) {
+						faults429++;
+						sandbox.injectFault({
+							kind: 'rateLimit',
+							retryAfter: 60,
+							path: SESSIONS,
+							skip: rand.int(0, 4),
+						});
+					}
+				},
+				concurrency: [0.35, 0.6, 4],
+			});
 
 			// Every session's latest state was delivered, in that state; no pair twice.
 			const latest = new Map<string, IDataObject>();

@@ -2,51 +2,46 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
+import { drive } from '../../harness/drive';
 import type { Sandbox } from '../../../sandbox';
 import {
-	T0,
-	demoSessions,
 	drain,
+	expectClean,
 	Ledger,
 	listRequests,
 	newTrigger,
 	pollAndRecord,
+	useTriggerSandbox,
 } from './helpers';
-import { useSandbox } from '../../harness/sandbox';
 
-const getSandbox = useSandbox({ now: T0, followClock: true });
+const getSandbox = useTriggerSandbox();
 
 type Combo = { inclusive: boolean; precision: 'ms' | 's'; tieOrder: 'id' | 'random' };
-const combos: Combo[] = [];
-for (const inclusive of [false, true]) {
-	for (const precision of ['ms', 's'] as const) {
-		for (const tieOrder of ['id', 'random'] as const)
-			combos.push({ inclusive, precision, tieOrder });
+const combos: Combo[] = [false, true].flatMap((inclusive) =>
+	(['ms', 's'] as const).flatMap((precision) =>
+		(['id', 'random'] as const).map((tieOrder) => ({ inclusive, precision, tieOrder })),
+	),
+);
+
+/** The sandbox set up as `combo` says, and a trigger activated at its current time. */
+async function start(combo?: Combo) {
+	const sandbox = getSandbox();
+	if (combo) {
+		sandbox.config.updatedAfterInclusive = combo.inclusive;
+		sandbox.config.timestampPrecision = combo.precision;
+		sandbox.config.tieOrder = combo.tieOrder;
 	}
-}
-
-function configure(sandbox: Sandbox, combo: Combo) {
-	sandbox.config.updatedAfterInclusive = combo.inclusive;
-	sandbox.config.timestampPrecision = combo.precision;
-	sandbox.config.tieOrder = combo.tieOrder;
 	sandbox.config.rateLimitPerHour = 100_000;
-}
-
-/** Activates a trigger at the current sandbox time; returns it with an empty ledger. */
-async function activate(sandbox: Sandbox) {
 	const trigger = newTrigger(sandbox);
-	const ledger = new Ledger();
 	const first = await trigger.poll();
 	expect(first.error).toBeUndefined();
 	expect(first.emitted).toBe(false);
 	sandbox.clock.advance(5_000);
-	return { trigger, ledger };
+	return { sandbox, trigger, ledger: new Ledger() };
 }
 
 function expectExactlyOnce(sandbox: Sandbox, ledger: Ledger, expected: number) {
-	expect(ledger.errors).toEqual([]);
-	expect(ledger.lost(demoSessions(sandbox)).map((s) => s.sessionId)).toEqual([]);
-	expect(ledger.repeated()).toEqual([]);
+	expectClean(sandbox, ledger);
 	expect(ledger.delivered).toBe(expected);
 }
 
@@ -54,9 +49,7 @@ describe.each(combos)(
 	'AirSign Trigger ties: updatedAfterInclusive=$inclusive, precision=$precision, tieOrder=$tieOrder',
 	(combo) => {
 		it('several sessions at one instant are each delivered once', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now() + 321; // same second in 's' mode too
 			for (let i = 0; i < 7; i++)
 				sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 60_000 });
@@ -76,9 +69,7 @@ describe.each(combos)(
 		});
 
 		it('ties arriving in the settle window across polls: nothing repeated, nothing lost', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			// Polls 300 ms apart: the cursor stays 2 s behind, the same instants are read again.
 			let made = 0;
 			for (let round = 0; round < 12; round++) {
@@ -94,29 +85,13 @@ describe.each(combos)(
 		});
 
 		it('a tie group larger than a page (250 at one instant, distinct createdAt)', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
-			for (let i = 0; i < 20; i++)
-				sandbox.createSession({
-					name: `early ${i}`,
-					updatedAt: at - 3_000 + i,
-					createdAt: at - 900_000,
-				});
-			for (let i = 0; i < 250; i++) {
-				sandbox.createSession({
-					name: `tie ${i}`,
-					updatedAt: at,
-					createdAt: at - 800_000 + i * 1_000,
-				});
-			}
-			for (let i = 0; i < 30; i++)
-				sandbox.createSession({
-					name: `late ${i}`,
-					updatedAt: at + 1_000 + i,
-					createdAt: at - 900_000,
-				});
+			const add = (name: string, updatedAt: number, createdAt: number) =>
+				sandbox.createSession({ name, updatedAt, createdAt });
+			for (let i = 0; i < 20; i++) add(`early ${i}`, at - 3_000 + i, at - 900_000);
+			for (let i = 0; i < 250; i++) add(`tie ${i}`, at, at - 800_000 + i * 1_000);
+			for (let i = 0; i < 30; i++) add(`late ${i}`, at + 1_000 + i, at - 900_000);
 			sandbox.clock.advance(10_000);
 			const items = await pollAndRecord(sandbox, trigger, ledger);
 			expect(items.length).toBe(300);
@@ -129,9 +104,7 @@ describe.each(combos)(
 		});
 
 		it('a tie group larger than a page that also shares createdAt (230 identical instants)', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 230; i++)
 				sandbox.createSession({ name: `same ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -145,9 +118,7 @@ describe.each(combos)(
 		});
 
 		it('with 100+ sessions at the newest instant, a quiet poll still costs exactly one request', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 150; i++)
 				sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -163,9 +134,7 @@ describe.each(combos)(
 		});
 
 		it('sessions updated and created while a poll is paging: nothing skipped, nothing repeated', async () => {
-			const sandbox = getSandbox();
-			configure(sandbox, combo);
-			const { trigger, ledger } = await activate(sandbox);
+			const { sandbox, trigger, ledger } = await start(combo);
 			const base = sandbox.clock.now();
 			const ids: string[] = [];
 			for (let i = 0; i < 420; i++) {
@@ -181,23 +150,22 @@ describe.each(combos)(
 			sandbox.clock.advance(10_000);
 			let request = 0;
 			const step = combo.precision === 's' ? 1_000 : 3;
-			const unsubscribe = sandbox.onRequest(({ path }) => {
-				if (path !== '/api/v1/Sessions') return;
-				request++;
-				// Between pages: time passes, an already read session and a not yet read one
-				// change, and a new one appears.
-				sandbox.clock.advance(step);
-				sandbox.updateSession(ids[(request * 37) % 60], { status: 'pending' });
-				sandbox.updateSession(ids[(400 - request * 11) % 420], { status: 'inProgress' });
-				sandbox.createSession({ name: `during ${request}` });
+			// Between pages: time passes, an already read session and a not yet read one change,
+			// and a new one appears.
+			await drive(sandbox, {
+				while: (round) => round < 2,
+				during: () => () => {
+					request++;
+					sandbox.clock.advance(step);
+					sandbox.updateSession(ids[(request * 37) % 60], { status: 'pending' });
+					sandbox.updateSession(ids[(400 - request * 11) % 420], { status: 'inProgress' });
+					sandbox.createSession({ name: `during ${request}` });
+				},
+				poll: () => trigger.poll(),
+				after: (result) => void ledger.record(result),
 			});
-			await pollAndRecord(sandbox, trigger, ledger);
-			await pollAndRecord(sandbox, trigger, ledger);
-			unsubscribe();
 			await drain(sandbox, trigger, ledger);
-			expect(ledger.errors).toEqual([]);
-			expect(ledger.lost(demoSessions(sandbox)).map((s) => s.name)).toEqual([]);
-			expect(ledger.repeated()).toEqual([]);
+			expectClean(sandbox, ledger);
 			expect(request).toBeGreaterThan(4);
 		});
 	},
@@ -205,9 +173,7 @@ describe.each(combos)(
 
 describe('AirSign Trigger ties: request cost', () => {
 	it('a 250-session tie group takes a bounded number of requests (strict, ids in order)', async () => {
-		const sandbox = getSandbox();
-		sandbox.config.rateLimitPerHour = 100_000;
-		const { trigger, ledger } = await activate(sandbox);
+		const { sandbox, trigger, ledger } = await start();
 		const at = sandbox.clock.now();
 		for (let i = 0; i < 250; i++)
 			sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i });
