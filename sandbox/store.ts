@@ -4,6 +4,7 @@ import {
 	SESSION_STATUSES,
 	type CreateSessionInput,
 	type OutboxEmail,
+	type Recipient,
 	type RecipientInput,
 	type RecipientStatusInput,
 	type SandboxConfig,
@@ -18,38 +19,18 @@ import {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+type Times = 'createdAt' | 'updatedAt' | 'completedDate' | 'expiryDate' | 'sentAt';
 /** Internal form of a session: times as epoch ms so filters and sorts compare numbers. */
-export interface SessionRecord extends SessionSettings {
-	sessionId: string;
-	orgId: string;
-	name: string;
-	status: SessionStatus;
-	selfSignOnly: boolean;
+export type SessionRecord = Omit<Session, Times> & {
 	createdAt: number;
 	updatedAt: number;
 	completedDate: number | null;
 	sentAt: number | null;
-	expiryDays: number | null;
 	expiryDate: number | null;
-	recipients: RecipientRecord[];
-	files: SessionFile[];
-}
+};
+export type RecipientRecord = Recipient;
 
-export interface RecipientRecord {
-	recipientId: string;
-	name: string | null;
-	email: string | null;
-	status: string;
-	recipientType: string;
-	signingOrder: number;
-}
-
-const SENT_STATUSES: ReadonlySet<SessionStatus> = new Set([
-	'pending',
-	'inProgress',
-	'completed',
-	'expired',
-]);
+const SENT_STATUSES = new Set<SessionStatus>(['pending', 'inProgress', 'completed', 'expired']);
 
 /** Organisations' sessions, uploaded files and the invitation outbox. */
 export class Store {
@@ -79,6 +60,10 @@ export class Store {
 		return ms === null ? null : this.iso(ms);
 	}
 
+	private stampOrNull(value: TimeInput | null): number | null {
+		return value === null ? null : this.stamp(value);
+	}
+
 	clear(): void {
 		this.sessions.clear();
 		this.files.clear();
@@ -94,13 +79,7 @@ export class Store {
 		const updatedAt = input.updatedAt === undefined ? createdAt : this.stamp(input.updatedAt);
 		const wasSent = SENT_STATUSES.has(status);
 		const sentAt =
-			input.sentAt === undefined
-				? wasSent
-					? createdAt
-					: null
-				: input.sentAt === null
-					? null
-					: this.stamp(input.sentAt);
+			input.sentAt === undefined ? (wasSent ? createdAt : null) : this.stampOrNull(input.sentAt);
 		const expiryDays = input.expiryDays ?? null;
 		const recipientInputs = input.recipients ?? [
 			{ name: 'Alex Signer', email: 'alex.signer@example.com' },
@@ -123,7 +102,7 @@ export class Store {
 			...input.settings,
 		};
 		if (input.completedDate !== undefined) {
-			record.completedDate = input.completedDate === null ? null : this.stamp(input.completedDate);
+			record.completedDate = this.stampOrNull(input.completedDate);
 		} else if (status === 'completed') {
 			record.completedDate = updatedAt;
 		}
@@ -131,9 +110,15 @@ export class Store {
 		return record;
 	}
 
-	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
+	/** The session, whichever organisation owns it; throws when there is none. */
+	get(sessionId: string): SessionRecord {
 		const record = this.sessions.get(sessionId.toLowerCase());
 		if (!record) throw new Error(`No session ${sessionId}`);
+		return record;
+	}
+
+	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
+		const record = this.get(sessionId);
 		const previousStatus = record.status;
 		if (patch.status !== undefined) {
 			assertStatus(patch.status);
@@ -149,7 +134,7 @@ export class Store {
 		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
 		record.updatedAt = this.stamp(patch.updatedAt);
 		if (patch.completedDate !== undefined) {
-			record.completedDate = patch.completedDate === null ? null : this.stamp(patch.completedDate);
+			record.completedDate = this.stampOrNull(patch.completedDate);
 		} else if (patch.status === 'completed' && record.completedDate === null) {
 			record.completedDate = record.updatedAt;
 		}
@@ -162,7 +147,7 @@ export class Store {
 				if (recipient.status === 'notSent') recipient.status = 'sent';
 		}
 		if (patch.expiryDate !== undefined) {
-			record.expiryDate = patch.expiryDate === null ? null : this.stamp(patch.expiryDate);
+			record.expiryDate = this.stampOrNull(patch.expiryDate);
 		} else if (
 			patch.status === 'expired' &&
 			previousStatus !== 'expired' &&
@@ -178,8 +163,7 @@ export class Store {
 	 * the session's `updatedAt` moves to now, its status does not change.
 	 */
 	setRecipientStatus(sessionId: string, input: RecipientStatusInput): SessionRecord {
-		const record = this.sessions.get(sessionId.toLowerCase());
-		if (!record) throw new Error(`No session ${sessionId}`);
+		const record = this.get(sessionId);
 		if (typeof input.status !== 'string' || input.status === '')
 			throw new Error('status must be a non-empty string');
 		const recipient =
@@ -207,26 +191,12 @@ export class Store {
 	/** Full copy for the control plane and tests; mutations of it do not reach the store. */
 	snapshot(record: SessionRecord): Session {
 		return {
-			sessionId: record.sessionId,
-			orgId: record.orgId,
-			name: record.name,
-			status: record.status,
-			selfSignOnly: record.selfSignOnly,
+			...structuredClone(record),
 			createdAt: this.iso(record.createdAt),
 			updatedAt: this.iso(record.updatedAt),
 			completedDate: this.isoOrNull(record.completedDate),
 			expiryDate: this.isoOrNull(record.expiryDate),
 			sentAt: this.isoOrNull(record.sentAt),
-			expiryDays: record.expiryDays,
-			recipients: record.recipients.map((r) => ({ ...r })),
-			files: record.files.map((f) => structuredClone(f)),
-			sessionType: record.sessionType,
-			reminderEnabled: record.reminderEnabled,
-			reminderFrequency: record.reminderFrequency,
-			templateId: record.templateId,
-			tagIds: [...record.tagIds],
-			senderProfileId: record.senderProfileId,
-			completionEmailRecipients: record.completionEmailRecipients,
 		};
 	}
 }
@@ -261,14 +231,12 @@ function normaliseFiles(files: Array<SessionFile | string>): SessionFile[] {
 	);
 }
 
-function defaultSettings(): SessionSettings {
-	return {
-		sessionType: 'offlineSigning',
-		reminderEnabled: null,
-		reminderFrequency: null,
-		templateId: null,
-		tagIds: [],
-		senderProfileId: null,
-		completionEmailRecipients: null,
-	};
-}
+const defaultSettings = (): SessionSettings => ({
+	sessionType: 'offlineSigning',
+	reminderEnabled: null,
+	reminderFrequency: null,
+	templateId: null,
+	tagIds: [],
+	senderProfileId: null,
+	completionEmailRecipients: null,
+});
