@@ -6,8 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Linter } from 'eslint';
-import { ROOT, secs, section } from './lib.mts';
-import type { Packed } from './pack.mts';
+import { ROOT, secs, section, type Packed } from './lib.mts';
 
 /** What analyzePackage() answers: passed, or why not. */
 interface Verdict {
