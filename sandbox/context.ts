@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Auth } from './auth';
 import type { SandboxClock } from './clock';
 import type { FaultList } from './faults';
@@ -12,6 +13,18 @@ import type {
 	SandboxConfig,
 	SandboxOptions,
 } from './types';
+
+/** An authenticated request to an endpoint, as its handler gets it. */
+export interface Call {
+	ctx: SandboxContext;
+	orgId: string;
+	/** The path's `:id`, a UUID. */
+	id: string;
+	/** The JSON body of a public API endpoint (read by the server). */
+	body: Buffer;
+	params: URLSearchParams;
+	req: IncomingMessage;
+}
 
 /** Everything a running sandbox holds; handed to the server and the control plane. */
 export interface SandboxContext {

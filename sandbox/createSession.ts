@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkSignatureBlocks, fillDocument, fillTokens, validateBlockDocument } from './blocks';
-import type { SandboxContext } from './context';
+import type { Call } from './context';
 import {
 	ApiProblem,
 	checkTexts,
@@ -35,7 +35,7 @@ const MAX_FILES = 10;
  * document", then uploaded files exist), recipients, signature blocks against the keys,
  * settings; then the plan (403). A draft unless sendImmediately.
  */
-export function createSession(ctx: SandboxContext, orgId: string, raw: Buffer): Reply {
+export function createSession({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const name = checkName(body.name);
 
@@ -121,7 +121,7 @@ function parseRecipients(value: unknown) {
  * VALIDATION_ERROR; a plan feature the organisation lacks 403. The answer writes its
  * timestamps without a zone, as the older page's example does.
  */
-export function sessionFromTemplate(ctx: SandboxContext, orgId: string, raw: Buffer): Reply {
+export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const templateId = body.templateId as string;
 	if (isBlank(templateId)) throw invalid('templateId', 'templateId is required');

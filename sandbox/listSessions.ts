@@ -1,4 +1,4 @@
-import type { SandboxContext } from './context';
+import type { Call } from './context';
 import { invalid, json, pageParams, paginate, type Reply } from './http';
 import { sessionListItem } from './responses';
 import type { SessionRecord } from './store';
@@ -90,7 +90,7 @@ function parseIsoDateTime(value: string, field: string): number {
 }
 
 /** docs/api.md#list-sessions: every parameter checked, then filters, sort and one page. */
-export function listSessions(ctx: SandboxContext, orgId: string, params: URLSearchParams): Reply {
+export function listSessions({ ctx, orgId, params }: Call): Reply {
 	const query = parseListQuery(params);
 	const { config } = ctx;
 	const nameNeedle = query.name?.toLowerCase() ?? null;

@@ -1,7 +1,7 @@
-import type { SandboxContext } from './context';
+import type { Call } from './context';
 import { ApiProblem, apiError, checkTexts, invalid, json, type Reply } from './http';
 import type { SignInput } from './publicTypes';
-import { sendResult } from './responses';
+import { sendResult, sessionDetail } from './responses';
 import { bodyObject } from './sessionSettings';
 import { DAY_MS, type RecipientRecord, type SessionRecord, type Store } from './store';
 
@@ -10,7 +10,7 @@ const SIGNED = 'completed';
 const isBlank = (value: string | null) => value === null || value.trim() === '';
 
 /** docs/api.md#send-session: the draft → pending transition, its rules checked in their order. */
-export function sendSession(ctx: SandboxContext, orgId: string, sessionId: string): Reply {
+export function sendSession({ ctx, orgId, id: sessionId }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
 	if (!session) return apiError(404, 'NOT_FOUND', `No session ${sessionId}`);
 	if (session.status !== 'draft')
@@ -61,15 +61,10 @@ const invite = (store: Store, s: SessionRecord, r: RecipientRecord, at: number, 
  * RECIPIENT_NOT_FOUND; one who already signed is RECIPIENT_ALREADY_SIGNED. The session's
  * updatedAt does not move: a reminder changes nothing in it.
  */
-export function sendInvitation(
-	ctx: SandboxContext,
-	orgId: string,
-	sessionId: string,
-	raw: Buffer,
-): Reply {
+export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
 	if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${sessionId}`);
-	const { recipientId, recipientEmail } = bodyObject(raw);
+	const { recipientId, recipientEmail } = bodyObject(body);
 	checkTexts({ recipientId, recipientEmail });
 	if (recipientId !== undefined && recipientEmail !== undefined)
 		throw invalid('recipientId', 'Give recipientId or recipientEmail, not both');
@@ -90,6 +85,13 @@ export function sendInvitation(
 		recipientEmail: recipient.email,
 		sentAt: ctx.store.iso(sentAt),
 	});
+}
+
+/** docs/api.md#get-session: the session with its type and files. */
+export function getSession({ ctx, orgId, id }: Call): Reply {
+	const session = ctx.store.findForOrg(id, orgId);
+	if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${id}`);
+	return json(200, sessionDetail(ctx.store, session));
 }
 
 /** The recipient named, or the next (by signing order) who has not signed. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from './auth';
 import { formatTimestamp } from './clock';
-import type { SandboxContext } from './context';
+import type { Call, SandboxContext } from './context';
 import { handleControlPlane } from './controlPlane';
 import { createSession, sessionFromTemplate } from './createSession';
 import { faultReply, fuzzedReply, writeFuzzedReply } from './faults';
@@ -17,9 +17,8 @@ import {
 	type Reply,
 } from './http';
 import { listSessions } from './listSessions';
-import { sessionDetail } from './responses';
-import { sendInvitation, sendSession } from './sendSession';
-import { createTemplate, listTemplates } from './templateStore';
+import { getSession, sendInvitation, sendSession } from './sendSession';
+import { createTemplate, getTemplate, listTemplates } from './templateStore';
 import { uploadFile } from './uploadFile';
 import type { Fault, RequestLogEntry } from './types';
 
@@ -103,7 +102,7 @@ async function handleApiRequest(
 		return;
 	}
 
-	const { reply, orgId } = await route(ctx, req, method, url);
+	const { reply, orgId } = await routeRequest(ctx, req, method, url);
 	if (!req.readableEnded) await drain(req);
 	const who = orgId === undefined ? {} : { orgId };
 	if (dropAfter) {
@@ -127,7 +126,7 @@ async function handleApiRequest(
 }
 
 interface Route {
-	method: 'GET' | 'POST';
+	method: string;
 	pattern: RegExp;
 	/** Needed scopes (any of them); none: any valid token. */
 	scopes?: string[];
@@ -136,93 +135,29 @@ interface Route {
 	 * one of the public API, whose endpoints also read a JSON body of up to 8 MiB before handling.
 	 */
 	budget?: 'list' | 'public';
-	handle(
-		ctx: SandboxContext,
-		principal: Principal,
-		match: RegExpExecArray,
-		request: { req: IncomingMessage; url: URL; body: Buffer },
-	): Reply | Promise<Reply>;
+	handle(call: Call): Reply | Promise<Reply>;
 }
 
-const byId = (kind: string, id: string) => {
-	if (!UUID_PATTERN.test(id)) throw new ApiProblem(404, 'NOT_FOUND', `No ${kind} ${id}`);
-	return id;
+/** `METHOD /Path/:id` under /api/v1; `:id` must be a UUID, or the answer is 404. */
+const route = (spec: string, handle: Route['handle'], more: Partial<Route> = {}): Route => {
+	const [method, path] = spec.split(' ');
+	const pattern = new RegExp(`^/api/v1${path.replace(':id', '([^/]+)')}$`);
+	return { method, pattern, handle, ...more };
 };
-const WRITE_SESSIONS = ['write:sessions'];
+const SESSIONS = { scopes: ['write:sessions'] };
+const PUBLIC = { budget: 'public' } as const;
 
 const ROUTES: Route[] = [
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/File$/,
-		scopes: ['write:files', 'write:sessions'],
-		handle: (ctx, p, _m, r) => uploadFile(ctx, p.orgId, r.req),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/api\/v1\/Sessions$/,
-		budget: 'list',
-		handle: (ctx, p, _m, r) => listSessions(ctx, p.orgId, r.url.searchParams),
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/Session\/([^/]+)\/Send$/,
-		scopes: WRITE_SESSIONS,
-		handle: (ctx, p, m) => sendSession(ctx, p.orgId, byId('session', m[1])),
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/Session$/,
-		scopes: WRITE_SESSIONS,
-		budget: 'public',
-		handle: (ctx, p, _m, r) => createSession(ctx, p.orgId, r.body),
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/SessionFromTemplate$/,
-		scopes: WRITE_SESSIONS,
-		budget: 'public',
-		handle: (ctx, p, _m, r) => sessionFromTemplate(ctx, p.orgId, r.body),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/api\/v1\/Session\/([^/]+)$/,
-		budget: 'public',
-		handle: (ctx, p, m) => {
-			const session = ctx.store.findForOrg(byId('session', m[1]), p.orgId);
-			if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${m[1]}`);
-			return json(200, sessionDetail(ctx.store, session));
-		},
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/Session\/([^/]+)\/SendInvitation$/,
-		scopes: WRITE_SESSIONS,
-		budget: 'public',
-		handle: (ctx, p, m, r) => sendInvitation(ctx, p.orgId, byId('session', m[1]), r.body),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/api\/v1\/Templates$/,
-		budget: 'public',
-		handle: (ctx, p, _m, r) => listTemplates(ctx, p.orgId, r.url.searchParams),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/api\/v1\/Template\/([^/]+)$/,
-		budget: 'public',
-		handle: (ctx, p, m) => {
-			const template = ctx.templates.findForOrg(byId('template', m[1]), p.orgId);
-			if (!template) throw new ApiProblem(404, 'NOT_FOUND', `No template ${m[1]}`);
-			return json(200, ctx.templates.detail(template));
-		},
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/Template$/,
-		scopes: ['write:templates'],
-		budget: 'public',
-		handle: (ctx, p, _m, r) => createTemplate(ctx, p.orgId, r.body),
-	},
+	route('POST /File', uploadFile, { scopes: ['write:files', 'write:sessions'] }),
+	route('GET /Sessions', listSessions, { budget: 'list' }),
+	route('POST /Session/:id/Send', sendSession, SESSIONS),
+	route('POST /Session', createSession, { ...SESSIONS, ...PUBLIC }),
+	route('POST /SessionFromTemplate', sessionFromTemplate, { ...SESSIONS, ...PUBLIC }),
+	route('GET /Session/:id', getSession, PUBLIC),
+	route('POST /Session/:id/SendInvitation', sendInvitation, { ...SESSIONS, ...PUBLIC }),
+	route('GET /Templates', listTemplates, PUBLIC),
+	route('GET /Template/:id', getTemplate, PUBLIC),
+	route('POST /Template', createTemplate, { scopes: ['write:templates'], ...PUBLIC }),
 ];
 
 /** Every path whose endpoints share the public budget (for faults that fake a 429 there). */
@@ -241,7 +176,7 @@ const methodNotAllowed = (allowed: string, path: string): Handled => ({
  * budget (429; every authenticated request counts, a 429 does not), scope (403), then the
  * endpoint. Every answer after the token carries the budget's headers.
  */
-async function route(
+async function routeRequest(
 	ctx: SandboxContext,
 	req: IncomingMessage,
 	method: string,
@@ -308,12 +243,14 @@ async function endpoint(
 			return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
 		body = raw.body;
 	}
+	const id = route.pattern.exec(url.pathname)![1];
+	const call: Call = { ctx, orgId: principal.orgId, id, body, params: url.searchParams, req };
 	try {
-		return await route.handle(ctx, principal, route.pattern.exec(url.pathname)!, {
-			req,
-			url,
-			body,
-		});
+		if (id !== undefined && !UUID_PATTERN.test(id)) {
+			const kind = url.pathname.split('/')[3].toLowerCase(); // session or template
+			throw new ApiProblem(404, 'NOT_FOUND', `No ${kind} ${id}`);
+		}
+		return await route.handle(call);
 	} catch (error) {
 		if (error instanceof ApiProblem) return error.reply();
 		throw error;

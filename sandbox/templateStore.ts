@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkSignatureBlocks, tokensOf, TOKEN_PATTERN, validateBlockDocument } from './blocks';
-import type { SandboxContext } from './context';
+import type { Call } from './context';
 import {
 	ApiProblem,
 	checkTexts,
@@ -193,7 +193,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CREATABLE_TYPES = ['text', 'date', 'number'];
 
 /** docs/api.md#list-templates: status (default active), limit, offset; sorted by name. */
-export function listTemplates(ctx: SandboxContext, orgId: string, params: URLSearchParams): Reply {
+export function listTemplates({ ctx, orgId, params }: Call): Reply {
 	const status = params.get('status') ?? 'active';
 	if (status !== 'active' && status !== 'draft')
 		throw invalid('status', 'status must be active or draft');
@@ -209,11 +209,18 @@ export function listTemplates(ctx: SandboxContext, orgId: string, params: URLSea
 	return json(200, { templates: page.map((t) => ctx.templates.listItem(t)), pagination });
 }
 
+/** docs/api.md#get-template. */
+export function getTemplate({ ctx, orgId, id }: Call): Reply {
+	const template = ctx.templates.findForOrg(id, orgId);
+	if (!template) throw new ApiProblem(404, 'NOT_FOUND', `No template ${id}`);
+	return json(200, ctx.templates.detail(template));
+}
+
 /**
  * docs/api.md#create-template, with Create Session's errors. Tokens in the document (and in
  * recipients' names and emails) must be declared variables: UNDECLARED_VARIABLE otherwise.
  */
-export function createTemplate(ctx: SandboxContext, orgId: string, raw: Buffer): Reply {
+export function createTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const name = checkName(body.name);
 	const document = validateBlockDocument(body.document, 'document');

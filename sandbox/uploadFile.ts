@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { SandboxContext } from './context';
+import type { Call } from './context';
 import {
 	ApiProblem,
 	invalid,
@@ -21,11 +20,7 @@ const MAX_FILE_NAME_CHARS = 255;
  * (a body beyond base64 of the limit plus room for the JSON around it cannot hold a legal upload),
  * fields, then INVALID_BASE64, INVALID_FILE_TYPE, FILE_TOO_LARGE in that order.
  */
-export async function uploadFile(
-	ctx: SandboxContext,
-	orgId: string,
-	req: IncomingMessage,
-): Promise<Reply> {
+export async function uploadFile({ ctx, orgId, req }: Call): Promise<Reply> {
 	const { maxFileBytes } = ctx.config;
 	if (!isJsonContentType(req.headers['content-type']))
 		throw new ApiProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
