@@ -46,10 +46,8 @@ export class Store {
 
 	/** Current time at the configured precision: the value every write stores. */
 	stamp(value?: TimeInput): number {
-		return truncateToPrecision(
-			value === undefined ? this.clock.now() : toMillis(value),
-			this.config.timestampPrecision,
-		);
+		const ms = value === undefined ? this.clock.now() : toMillis(value);
+		return truncateToPrecision(ms, this.config.timestampPrecision);
 	}
 
 	iso(ms: number): string {
@@ -81,7 +79,7 @@ export class Store {
 		const sentAt =
 			input.sentAt === undefined ? (wasSent ? createdAt : null) : this.stampOrNull(input.sentAt);
 		const expiryDays = input.expiryDays ?? null;
-		const recipientInputs = input.recipients ?? [
+		const recipients = input.recipients ?? [
 			{ name: 'Alex Signer', email: 'alex.signer@example.com' },
 		];
 		const record: SessionRecord = {
@@ -92,20 +90,20 @@ export class Store {
 			selfSignOnly: input.selfSignOnly ?? false,
 			createdAt,
 			updatedAt,
-			completedDate: null,
+			completedDate:
+				input.completedDate !== undefined
+					? this.stampOrNull(input.completedDate)
+					: status === 'completed'
+						? updatedAt
+						: null,
 			sentAt,
 			expiryDays,
 			expiryDate: sentAt !== null && expiryDays !== null ? sentAt + expiryDays * DAY_MS : null,
-			recipients: buildRecipients(recipientInputs, defaultRecipientStatus(status)),
+			recipients: buildRecipients(recipients, defaultRecipientStatus(status)),
 			files: normaliseFiles(input.files ?? []),
 			...defaultSettings(),
 			...input.settings,
 		};
-		if (input.completedDate !== undefined) {
-			record.completedDate = this.stampOrNull(input.completedDate);
-		} else if (status === 'completed') {
-			record.completedDate = updatedAt;
-		}
 		this.sessions.set(sessionId, record);
 		return record;
 	}
@@ -133,11 +131,10 @@ export class Store {
 		if (patch.files !== undefined) record.files = normaliseFiles(patch.files);
 		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
 		record.updatedAt = this.stamp(patch.updatedAt);
-		if (patch.completedDate !== undefined) {
+		if (patch.completedDate !== undefined)
 			record.completedDate = this.stampOrNull(patch.completedDate);
-		} else if (patch.status === 'completed' && record.completedDate === null) {
+		else if (patch.status === 'completed' && record.completedDate === null)
 			record.completedDate = record.updatedAt;
-		}
 		if (previousStatus === 'draft' && SENT_STATUSES.has(record.status)) {
 			// Sent now (as Send Session does): sentAt, the expiry period, invitations out.
 			if (record.sentAt === null) record.sentAt = record.updatedAt;
@@ -146,15 +143,11 @@ export class Store {
 			for (const recipient of record.recipients)
 				if (recipient.status === 'notSent') recipient.status = 'sent';
 		}
-		if (patch.expiryDate !== undefined) {
-			record.expiryDate = this.stampOrNull(patch.expiryDate);
-		} else if (
-			patch.status === 'expired' &&
-			previousStatus !== 'expired' &&
-			(record.expiryDate === null || record.expiryDate > record.updatedAt)
-		) {
-			record.expiryDate = record.updatedAt;
-		}
+		const { expiryDate, updatedAt } = record;
+		const lapsed = expiryDate === null || expiryDate > updatedAt;
+		if (patch.expiryDate !== undefined) record.expiryDate = this.stampOrNull(patch.expiryDate);
+		else if (patch.status === 'expired' && previousStatus !== 'expired' && lapsed)
+			record.expiryDate = updatedAt;
 		return record;
 	}
 
