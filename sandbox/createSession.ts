@@ -18,10 +18,9 @@ import {
 	checkBoolean,
 	checkEmail,
 	checkName,
+	checkedSettings,
 	checkSigningOrder,
-	enforceSettings,
 	parseRecipientList,
-	parseSettings,
 } from './sessionSettings';
 import { fileNameOf, type TemplateRecord } from './templateStore';
 import type { SessionFile } from './types';
@@ -86,8 +85,7 @@ export function createSession({ ctx, orgId, body: raw }: Call): Reply {
 	const keys = recipients.map((r) => r.key);
 	checkSignatureBlocks(documents, keys, 'recipients');
 	const sendImmediately = checkBoolean(body.sendImmediately, 'sendImmediately') ?? false;
-	const settings = parseSettings(body, false);
-	enforceSettings(settings, ctx.orgs, orgId);
+	const settings = checkedSettings({ ctx, orgId }, body, false);
 
 	const session = ctx.store.createSession({
 		orgId,
@@ -137,8 +135,7 @@ export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const sendImmediately = checkBoolean(body.sendImmediately, 'sendImmediately') ?? false;
 	const values = parseVariableValues(body.variableValues, template);
 	const recipients = replaceRecipients(body.recipients, template, values);
-	const settings = parseSettings(body, true);
-	enforceSettings(settings, ctx.orgs, orgId);
+	const settings = checkedSettings({ ctx, orgId }, body, true);
 	if (sendImmediately && template.selfSignOnly)
 		throw new ApiProblem(400, 'SELF_SIGN_ONLY', 'A self-sign only session cannot be sent');
 

@@ -1,5 +1,5 @@
 import { ApiProblem, EMAIL_PATTERN, invalid, isPlainObject, isWhole, UUID_PATTERN } from './http';
-import type { Organisations } from './orgs';
+import type { Call } from './context';
 import { COMPLETION_EMAIL_RECIPIENTS, REMINDER_FREQUENCIES, type PlanFeature } from './publicTypes';
 
 const MAX_NAME_LENGTH = 50;
@@ -62,7 +62,7 @@ export interface ParsedSettings {
  * with the plan features they use. `extended` adds the latter's (null expiry, sender profile,
  * completion emails, tags).
  */
-export function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
+function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
 	const settings: ParsedSettings = { features: [] };
 	const { expiryDays, reminderEnabled, reminderFrequency } = body;
 	const never = extended && expiryDays === null;
@@ -99,17 +99,22 @@ export function parseSettings(body: Record<string, unknown>, extended: boolean):
 }
 
 /** After every other check: the plan (403), then the sender profile's existence. */
-export function enforceSettings(
-	settings: ParsedSettings,
-	orgs: Organisations,
-	orgId: string,
-): void {
-	orgs.requireFeatures(orgId, settings.features);
-	if (
-		settings.senderProfileId !== undefined &&
-		!orgs.hasSenderProfile(orgId, settings.senderProfileId)
-	)
+/**
+ * The settings checked (parseSettings), then, after every other check of the body: the plan
+ * (403), then the sender profile's existence.
+ */
+export function checkedSettings(
+	call: Pick<Call, 'ctx' | 'orgId'>,
+	body: Record<string, unknown>,
+	extended: boolean,
+): ParsedSettings {
+	const { ctx, orgId } = call;
+	const settings = parseSettings(body, extended);
+	ctx.orgs.requireFeatures(orgId, settings.features);
+	const profile = settings.senderProfileId;
+	if (profile !== undefined && !ctx.orgs.hasSenderProfile(orgId, profile))
 		throw invalid('senderProfileId', 'No verified sender profile has this ID');
+	return settings;
 }
 
 /**

@@ -25,10 +25,9 @@ import {
 	bodyObject,
 	checkBoolean,
 	checkName,
+	checkedSettings,
 	checkSigningOrder,
-	enforceSettings,
 	parseRecipientList,
-	parseSettings,
 } from './sessionSettings';
 import type { Store } from './store';
 
@@ -246,8 +245,7 @@ export function createTemplate({ ctx, orgId, body: raw }: Call): Reply {
 		);
 	}
 	const activate = checkBoolean(body.activate, 'activate') ?? false;
-	const settings = parseSettings(body, false);
-	enforceSettings(settings, ctx.orgs, orgId);
+	const settings = checkedSettings({ ctx, orgId }, body, false);
 
 	const record = ctx.templates.create({
 		orgId,
