@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { SandboxClock } from './clock';
-import type { IssueTokenOptions, SandboxConfig } from './types';
+import type { IssueTokenOptions, OrgCredentials, SandboxConfig } from './types';
 
-export const DEFAULT_SCOPES = ['write:sessions', 'write:files'];
+const DEFAULT_SCOPES = ['write:sessions', 'write:files'];
 /** What a registered client may be granted through /oidc/token. */
 const CLIENT_SCOPES = ['write:sessions', 'write:files', 'write:templates'];
 
@@ -16,16 +16,12 @@ interface TokenRecord extends Principal {
 	expiresAt: number | null;
 }
 
-export interface Client {
-	orgId: string;
-	clientId: string;
-	clientSecret: string;
-}
-
-export interface TokenEndpointResult {
-	status: number;
-	body: Record<string, unknown>;
-}
+type Client = Omit<OrgCredentials, 'accessToken'>;
+type TokenEndpointResult = { status: number; body: Record<string, unknown> };
+const oauthError = (status: number, error: string, description: string): TokenEndpointResult => ({
+	status,
+	body: { error, error_description: description },
+});
 
 /**
  * Issues and checks bearer tokens. Tokens look like the real service's JWTs, but
@@ -55,15 +51,11 @@ export class Auth {
 	}
 
 	issueToken(options: IssueTokenOptions & { orgId: string; clientId?: string }): string {
-		const scopes =
-			options.scopes === undefined
-				? [...DEFAULT_SCOPES]
-				: Array.isArray(options.scopes)
-					? options.scopes
-					: options.scopes.split(/\s+/).filter(Boolean);
+		const { scopes: given = DEFAULT_SCOPES } = options;
+		const scopes = typeof given === 'string' ? given.split(/\s+/).filter(Boolean) : [...given];
 		const ttl = options.ttlSeconds === undefined ? this.config.tokenTtlSeconds : options.ttlSeconds;
 		const issuedAt = this.clock.now();
-		const expiresAt = ttl === null || !Number.isFinite(ttl) ? null : issuedAt + ttl * 1000;
+		const expiresAt = ttl !== null && Number.isFinite(ttl) ? issuedAt + ttl * 1000 : null;
 		const token = this.signJwt({
 			sub: options.clientId ?? `sandbox:${options.orgId}`,
 			org: options.orgId,
@@ -95,32 +87,15 @@ export class Auth {
 	tokenEndpoint(authorization: string | undefined, form: URLSearchParams): TokenEndpointResult {
 		const credentials = readClientCredentials(authorization, form);
 		const client = credentials && this.clients.get(credentials.clientId);
-		if (!client || client.clientSecret !== credentials?.clientSecret) {
-			return {
-				status: 401,
-				body: { error: 'invalid_client', error_description: 'Unknown client or wrong secret' },
-			};
-		}
+		if (!client || client.clientSecret !== credentials?.clientSecret)
+			return oauthError(401, 'invalid_client', 'Unknown client or wrong secret');
 		const grantType = form.get('grant_type');
-		if (grantType === null || grantType === '') {
-			return {
-				status: 400,
-				body: { error: 'invalid_request', error_description: 'grant_type is required' },
-			};
-		}
-		if (grantType !== 'client_credentials') {
-			return {
-				status: 400,
-				body: { error: 'unsupported_grant_type', error_description: 'Only client_credentials' },
-			};
-		}
+		if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required');
+		if (grantType !== 'client_credentials')
+			return oauthError(400, 'unsupported_grant_type', 'Only client_credentials');
 		const requested = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
-		if (requested.some((scope) => !CLIENT_SCOPES.includes(scope))) {
-			return {
-				status: 400,
-				body: { error: 'invalid_scope', error_description: 'Scope not allowed for this client' },
-			};
-		}
+		if (requested.some((scope) => !CLIENT_SCOPES.includes(scope)))
+			return oauthError(400, 'invalid_scope', 'Scope not allowed for this client');
 		const scopes = requested.length > 0 ? requested : CLIENT_SCOPES;
 		const accessToken = this.issueToken({ orgId: client.orgId, clientId: client.clientId, scopes });
 		return {
@@ -168,8 +143,4 @@ function readClientCredentials(
 	const clientId = form.get('client_id');
 	const clientSecret = form.get('client_secret');
 	return clientId !== null && clientSecret !== null ? { clientId, clientSecret } : null;
-}
-
-export function hasAnyScope(principal: Principal, wanted: string[]): boolean {
-	return wanted.some((scope) => principal.scopes.includes(scope));
 }

@@ -17,6 +17,8 @@ export const TOKEN_PATTERN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isBlank = (value: unknown) => !isText(value) || value.trim() === '';
+/** Characters, not UTF-16 units. */
+const length = (text: unknown) => [...(text as string)].length;
 
 /**
  * Checks one block document (docs/api.md#block-documents) and returns it typed; throws the
@@ -26,31 +28,24 @@ export function validateBlockDocument(value: unknown, field: string): BlockDocum
 	if (!isPlainObject(value)) throw invalid(field, `${field} must be a block document object`);
 	if (value.format !== 'blocks') throw invalid(`${field}.format`, 'format must be "blocks"');
 	if (isBlank(value.title)) throw invalid(`${field}.title`, 'title is required');
-	const title = value.title as string;
-	if ([...title].length > BLOCK_LIMITS.title) {
-		throw new ApiProblem(
-			400,
-			'TITLE_TOO_LONG',
-			`The title must fit on one line of the page header (at most ${BLOCK_LIMITS.title} characters)`,
-			`${field}.title`,
-		);
+	const title = value.title;
+	if (length(title) > BLOCK_LIMITS.title) {
+		const message = `The title must fit on one line of the page header (at most ${BLOCK_LIMITS.title} characters)`;
+		throw new ApiProblem(400, 'TITLE_TOO_LONG', message, `${field}.title`);
 	}
-	if (value.subtitle !== undefined && value.subtitle !== null) {
-		if (!isText(value.subtitle) || [...value.subtitle].length > BLOCK_LIMITS.subtitle)
-			throw invalid(
-				`${field}.subtitle`,
-				`subtitle must be text of at most ${BLOCK_LIMITS.subtitle} characters`,
-			);
+	const { subtitle } = value;
+	if (subtitle != null && (!isText(subtitle) || length(subtitle) > BLOCK_LIMITS.subtitle)) {
+		const message = `subtitle must be text of at most ${BLOCK_LIMITS.subtitle} characters`;
+		throw invalid(`${field}.subtitle`, message);
 	}
 	if (value.footerLabel !== undefined && value.footerLabel !== null && !isText(value.footerLabel))
 		throw invalid(`${field}.footerLabel`, 'footerLabel must be text');
 	const blocks = value.blocks;
-	if (!Array.isArray(blocks) || blocks.length < 1 || blocks.length > BLOCK_LIMITS.blocks) {
+	if (!Array.isArray(blocks) || blocks.length < 1 || blocks.length > BLOCK_LIMITS.blocks)
 		throw invalid(
 			`${field}.blocks`,
 			`blocks must be an array of 1 to ${BLOCK_LIMITS.blocks} blocks`,
 		);
-	}
 	blocks.forEach((block, index) => validateBlock(block, `${field}.blocks[${index}]`));
 	return value as unknown as BlockDocument;
 }
@@ -62,7 +57,7 @@ function validateBlock(block: unknown, field: string): void {
 	switch (block.type) {
 		case 'heading':
 			if (isBlank(block.text)) throw invalid(`${field}.text`, 'a heading needs text');
-			if ([...(block.text as string)].length > BLOCK_LIMITS.heading)
+			if (length(block.text) > BLOCK_LIMITS.heading)
 				throw invalid(`${field}.text`, `a heading has at most ${BLOCK_LIMITS.heading} characters`);
 			return;
 		case 'paragraph':
@@ -83,7 +78,7 @@ function validateBlock(block: unknown, field: string): void {
 			if (isBlank(block.recipient))
 				throw invalid(`${field}.recipient`, 'a signature block names its recipient key');
 			if (isBlank(block.label)) throw invalid(`${field}.label`, 'a signature block needs a label');
-			if ([...(block.label as string)].length > BLOCK_LIMITS.label)
+			if (length(block.label) > BLOCK_LIMITS.label)
 				throw invalid(`${field}.label`, `a label has at most ${BLOCK_LIMITS.label} characters`);
 			return;
 		default:
@@ -108,10 +103,11 @@ export function checkSignatureBlocks(
 		document.blocks.forEach((block: Block, index) => {
 			if (block.type !== 'signatureBlock') return;
 			if (!count.has(block.recipient)) {
+				const message = `The signature block names "${block.recipient}", which is not the key of any recipient`;
 				throw new ApiProblem(
 					400,
 					'UNKNOWN_RECIPIENT_KEY',
-					`The signature block names "${block.recipient}", which is not the key of any recipient`,
+					message,
 					`${field}.blocks[${index}].recipient`,
 				);
 			}
@@ -120,21 +116,17 @@ export function checkSignatureBlocks(
 	}
 	keys.forEach((key, index) => {
 		const found = count.get(key)!;
-		if (found === 0) {
+		const at = `${recipientsField}[${index}]`;
+		if (found === 0)
 			throw new ApiProblem(
 				400,
 				'MISSING_SIGNATURE_BLOCK',
 				`Recipient "${key}" has no signature block`,
-				`${recipientsField}[${index}]`,
+				at,
 			);
-		}
 		if (found > 1) {
-			throw new ApiProblem(
-				400,
-				'DUPLICATE_SIGNATURE_BLOCK',
-				`Recipient "${key}" has ${found} signature blocks; each signer has exactly one`,
-				`${recipientsField}[${index}]`,
-			);
+			const message = `Recipient "${key}" has ${found} signature blocks; each signer has exactly one`;
+			throw new ApiProblem(400, 'DUPLICATE_SIGNATURE_BLOCK', message, at);
 		}
 	});
 }

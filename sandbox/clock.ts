@@ -67,3 +67,15 @@ export function formatTimestamp(ms: number, precision: TimestampPrecision): stri
 	const iso = new Date(ms).toISOString();
 	return precision === 's' ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
 }
+
+/** mulberry32: a small seeded generator of numbers in [0, 1), the same sequence for a seed. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

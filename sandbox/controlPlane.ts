@@ -1,18 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyConfig } from './config';
-import type { SandboxContext } from './context';
-import { apiError, json, readBody, writeReply, type Reply } from './http';
-import { publicControlRoute } from './publicControlPlane';
-import type {
-	CreateSessionInput,
-	Fault,
-	IssueTokenOptions,
-	RecipientStatusInput,
-	UpdateSessionPatch,
-} from './types';
+import { applyConfig, type SandboxContext } from './context';
+import { ApiProblem, apiError, json, readBody, writeReply, type Reply } from './http';
+import type { CreateTemplateInput, SignInput } from './publicTypes';
+import { completeSession, signRecipient } from './sendSession';
+import type { CreateSessionInput, Fault, IssueTokenOptions, RecipientStatusInput } from './types';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const OK = json(200, { ok: true });
 
 /** What GET /_sandbox/state and the CLI show. */
 export function describeState(ctx: SandboxContext) {
@@ -35,113 +30,115 @@ export async function handleControlPlane(
 	url: URL,
 ) {
 	let reply: Reply;
-	if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
-		reply = apiError(403, 'FORBIDDEN', 'The control plane answers loopback callers only');
-	} else {
-		const raw = await readBody(req, BODY_LIMIT_BYTES);
-		let body: Record<string, unknown> = {};
-		if (!raw.ok) {
-			reply = apiError(413, 'VALIDATION_ERROR', 'Body too large');
-		} else {
-			try {
-				const text = raw.body.toString('utf8').trim();
-				body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-				reply = controlRoute(
-					ctx,
-					req.method ?? 'GET',
-					url.pathname.slice('/_sandbox'.length),
-					body,
-				);
-			} catch (error) {
-				reply =
-					error instanceof SyntaxError
-						? apiError(400, 'INVALID_JSON', 'The request body is not valid JSON')
-						: apiError(400, 'VALIDATION_ERROR', (error as Error).message);
-			}
+	const raw = LOOPBACK.has(req.socket.remoteAddress ?? '')
+		? await readBody(req, BODY_LIMIT_BYTES)
+		: undefined;
+	if (!raw) reply = apiError(403, 'FORBIDDEN', 'The control plane answers loopback callers only');
+	else if (!raw.ok) reply = apiError(413, 'VALIDATION_ERROR', 'Body too large');
+	else {
+		try {
+			const text = raw.body.toString('utf8').trim();
+			const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+			const path = url.pathname.slice('/_sandbox'.length);
+			reply = controlRoute(ctx, req.method ?? 'GET', path, body);
+		} catch (error) {
+			if (error instanceof ApiProblem) reply = error.reply();
+			else if (error instanceof SyntaxError)
+				reply = apiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+			else reply = apiError(400, 'VALIDATION_ERROR', (error as Error).message);
 		}
 	}
 	writeReply(res, reply);
 }
 
+/**
+ * The routes, by `METHOD /path` with `:id` for the id of a session, file, template or
+ * organisation. Templates are created and activated here, as AirSign's editor would.
+ */
 function controlRoute(
 	ctx: SandboxContext,
 	method: string,
 	path: string,
 	body: Record<string, unknown>,
 ): Reply {
-	const { store } = ctx;
+	const { store, templates } = ctx;
 	const parts = path.split('/').filter(Boolean);
-	const kinds = ['sessions', 'files', 'templates', 'orgs'];
-	const byId = parts.length >= 2 && kinds.includes(parts[0]);
+	const byId = parts.length >= 2 && ['sessions', 'files', 'templates', 'orgs'].includes(parts[0]);
 	const rest = parts.slice(2).join('/');
 	const key = byId ? `${method} /${parts[0]}/:id${rest ? `/${rest}` : ''}` : `${method} ${path}`;
 	const id = byId ? decodeURIComponent(parts[1]) : '';
-	const progress = publicControlRoute(ctx, key, id, body);
-	if (progress) return progress;
+	const found = <T>(item: T | undefined, kind: string): T => {
+		if (!item) throw new ApiProblem(404, 'NOT_FOUND', `No ${kind} ${id}`);
+		return item;
+	};
+	const session = () => found(store.sessions.get(id.toLowerCase()), 'session');
+	const template = () => found(templates.templates.get(id.toLowerCase()), 'template');
 
 	switch (key) {
 		case 'GET /state':
 			return json(200, describeState(ctx));
 		case 'POST /sessions':
 			return json(201, store.snapshot(store.createSession(body as CreateSessionInput)));
-		case 'GET /sessions/:id': {
-			const session = store.sessions.get(id.toLowerCase());
-			return session
-				? json(200, store.snapshot(session))
-				: apiError(404, 'NOT_FOUND', `No session ${id}`);
-		}
-		case 'PATCH /sessions/:id': {
-			if (!store.sessions.has(id.toLowerCase()))
-				return apiError(404, 'NOT_FOUND', `No session ${id}`);
-			return json(200, store.snapshot(store.updateSession(id, body as UpdateSessionPatch)));
-		}
+		case 'GET /sessions/:id':
+			return json(200, store.snapshot(session()));
+		case 'PATCH /sessions/:id':
+			return json(200, store.snapshot(store.updateSession(session().sessionId, body)));
 		case 'POST /sessions/:id/recipient-status': {
-			if (!store.sessions.has(id.toLowerCase()))
-				return apiError(404, 'NOT_FOUND', `No session ${id}`);
-			return json(
-				200,
-				store.snapshot(store.setRecipientStatus(id, body as unknown as RecipientStatusInput)),
-			);
+			const input = body as unknown as RecipientStatusInput;
+			return json(200, store.snapshot(store.setRecipientStatus(session().sessionId, input)));
 		}
+		case 'POST /sessions/:id/sign':
+			return json(200, store.snapshot(signRecipient(store, session(), body as SignInput)));
+		case 'POST /sessions/:id/complete':
+			return json(200, store.snapshot(completeSession(store, session())));
 		case 'GET /outbox':
 			return json(200, store.outbox);
 		case 'DELETE /outbox':
 			store.outbox.length = 0;
-			return json(200, { ok: true });
+			return OK;
 		case 'GET /files/:id': {
-			const file = store.files.get(id);
-			return file
-				? json(200, {
-						fileName: file.fileName,
-						sizeBytes: file.bytes.length,
-						orgId: file.orgId,
-						data: file.bytes.toString('base64'),
-					})
-				: apiError(404, 'NOT_FOUND', `No file ${id}`);
+			const { fileName, bytes, orgId } = found(store.files.get(id), 'file');
+			const data = bytes.toString('base64');
+			return json(200, { fileName, sizeBytes: bytes.length, orgId, data });
 		}
+		case 'GET /templates':
+			return json(
+				200,
+				[...templates.templates.values()].map((t) => templates.snapshot(t)),
+			);
+		case 'POST /templates':
+			return json(201, templates.snapshot(templates.create(body as CreateTemplateInput)));
+		case 'GET /templates/:id':
+			return json(200, templates.snapshot(template()));
+		case 'POST /templates/:id/activate':
+			return json(200, templates.snapshot(templates.activate(template().templateId)));
+		case 'GET /orgs/:id/plan':
+			return json(200, { orgId: id, features: ctx.orgs.features(id) });
+		case 'PUT /orgs/:id/plan':
+			if (!Array.isArray(body.features)) throw new Error('features must be an array');
+			return json(200, { orgId: id, features: ctx.orgs.setFeatures(id, body.features) });
 		case 'GET /requests':
 			return json(200, ctx.requests);
 		case 'DELETE /requests':
 			ctx.requests.length = 0;
-			return json(200, { ok: true });
+			return OK;
 		case 'POST /tokens': {
 			const options = body as IssueTokenOptions;
-			return json(200, {
-				access_token: ctx.auth.issueToken({ ...options, orgId: options.orgId ?? ctx.demo.orgId }),
-			});
+			const orgId = options.orgId ?? ctx.demo.orgId;
+			return json(200, { access_token: ctx.auth.issueToken({ ...options, orgId }) });
 		}
 		case 'POST /rate-limit/reset': {
 			const orgId = typeof body.orgId === 'string' ? body.orgId : undefined;
 			ctx.rateLimiter.reset(orgId);
 			ctx.publicRateLimiter.reset(orgId);
-			return json(200, { ok: true });
+			return OK;
 		}
 		case 'POST /faults':
 			ctx.faults.add(body as unknown as Fault);
 			return json(201, { faults: ctx.faults.active });
 		case 'DELETE /faults':
 			ctx.faults.clear();
-			return json(200, { ok: true });
+			return OK;
 		case 'POST /clock': {
 			if (body.frozen === true) ctx.clock.freeze();
 			if (body.set !== undefined) ctx.clock.set(body.set as string | number);
@@ -154,7 +151,7 @@ function controlRoute(
 			return json(200, { config: { ...ctx.config } });
 		case 'POST /reset':
 			ctx.reset();
-			return json(200, { ok: true });
+			return OK;
 		default:
 			return apiError(404, 'NOT_FOUND', `No control-plane route ${method} /_sandbox${path}`);
 	}

@@ -34,7 +34,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
 	res.end(payload);
 }
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'tooLarge' };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false };
 
 /** Largest body the sandbox will even keep reading before cutting the connection. */
 const DISCARD_CAP_BYTES = 256 * 1024 * 1024;
@@ -59,19 +59,14 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
 			chunks.push(chunk);
 		});
 		req.on('end', () =>
-			resolve(
-				tooLarge ? { ok: false, reason: 'tooLarge' } : { ok: true, body: Buffer.concat(chunks) },
-			),
+			resolve(tooLarge ? { ok: false } : { ok: true, body: Buffer.concat(chunks) }),
 		);
 		req.on('error', reject);
 	});
 }
 
-export function drain(req: IncomingMessage): Promise<void> {
-	return readBody(req, 0).then(
-		() => undefined,
-		() => undefined,
-	);
+export async function drain(req: IncomingMessage): Promise<void> {
+	await readBody(req, 0).catch(() => undefined);
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
@@ -105,9 +100,39 @@ export function invalid(field: string, message: string): ApiProblem {
 	return new ApiProblem(400, 'VALIDATION_ERROR', message, field);
 }
 
+export const isWhole = (value: unknown, min: number, max = Infinity): value is number =>
+	Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/** Each of `values` that is given must be text: VALIDATION_ERROR at `<prefix><key>` otherwise. */
+export function checkTexts(values: Record<string, unknown>, prefix = ''): void {
+	for (const [key, value] of Object.entries(values))
+		if (value !== undefined && typeof value !== 'string')
+			throw invalid(`${prefix}${key}`, `${key} must be text`);
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Deliberately simple, as services check: something@something.tld, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A list's limit (1–100, default 50) and offset, checked in that order (docs/api.md#list-sessions). */
+export function pageParams(params: URLSearchParams): { limit: number; offset: number } {
+	const integer = (field: string, fallback: number) => {
+		const value = params.get(field);
+		if (value === null) return fallback;
+		if (!/^\d{1,15}$/.test(value)) throw invalid(field, `${field} must be a non-negative integer`);
+		return Number(value);
+	};
+	const limit = integer('limit', 50);
+	if (limit < 1 || limit > 100) throw invalid('limit', 'limit must be an integer from 1 to 100');
+	return { limit, offset: integer('offset', 0) };
+}
+
+/** One page of `items` and the pagination object every list answers. */
+export function paginate<T>(items: T[], { limit, offset }: { limit: number; offset: number }) {
+	const page = items.slice(offset, offset + limit);
+	const hasMore = offset + page.length < items.length;
+	return { page, pagination: { total: items.length, limit, offset, hasMore } };
+}

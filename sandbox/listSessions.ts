@@ -1,112 +1,54 @@
+import type { Call } from './context';
+import { invalid, json, pageParams, paginate, type Reply } from './http';
+import { sessionListItem } from './responses';
 import type { SessionRecord } from './store';
-import { SESSION_STATUSES, type SandboxConfig, type SessionStatus } from './types';
+import { SESSION_STATUSES, type SessionStatus } from './types';
 
-export const SORT_FIELDS = ['createdAt', 'updatedAt', 'completedDate', 'name'] as const;
+const SORT_FIELDS = ['createdAt', 'updatedAt', 'completedDate', 'name'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
 
-export interface ListQuery {
-	statuses: SessionStatus[] | null;
-	name: string | null;
-	recipientEmail: string | null;
-	createdAfter: number | null;
-	createdBefore: number | null;
-	updatedAfter: number | null;
-	updatedBefore: number | null;
-	sortBy: SortField;
-	sortOrder: 'asc' | 'desc';
-	limit: number;
-	offset: number;
-}
-
-export class QueryError extends Error {
-	constructor(
-		readonly field: string,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 const DATE_FIELDS = ['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore'] as const;
-const KNOWN_FIELDS = [
-	'status',
-	'name',
-	'recipientEmail',
-	...DATE_FIELDS,
-	'sortBy',
-	'sortOrder',
-	'limit',
-	'offset',
-];
+const KNOWN_FIELDS = ['status', 'name', 'recipientEmail', ...DATE_FIELDS, 'sortBy', 'sortOrder'];
 
 /** Every parameter checked; the first invalid one (docs/api.md#list-sessions order) is reported. */
-export function parseListQuery(params: URLSearchParams): ListQuery {
-	for (const field of KNOWN_FIELDS) {
-		if (params.getAll(field).length > 1) {
-			throw new QueryError(
-				field,
-				`${field} is given more than once${field === 'status' ? '; use a comma-separated list' : ''}`,
+function parseListQuery(params: URLSearchParams) {
+	for (const field of [...KNOWN_FIELDS, 'limit', 'offset']) {
+		const hint = field === 'status' ? '; use a comma-separated list' : '';
+		if (params.getAll(field).length > 1)
+			throw invalid(field, `${field} is given more than once${hint}`);
+	}
+	const status = params.get('status');
+	const statuses = status?.split(',').map((item) => {
+		if (!(SESSION_STATUSES as readonly string[]).includes(item))
+			throw invalid(
+				'status',
+				`status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`,
 			);
-		}
-	}
-	const get = (field: string) => params.get(field);
-
-	let statuses: SessionStatus[] | null = null;
-	const status = get('status');
-	if (status !== null) {
-		statuses = status.split(',').map((item) => {
-			if (!(SESSION_STATUSES as readonly string[]).includes(item)) {
-				throw new QueryError(
-					'status',
-					`status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`,
-				);
-			}
-			return item as SessionStatus;
-		});
-	}
-
-	const name = get('name');
-	const recipientEmail = get('recipientEmail');
-	if (recipientEmail !== null && recipientEmail.trim() === '') {
-		throw new QueryError('recipientEmail', 'recipientEmail must not be empty');
-	}
-
+		return item as SessionStatus;
+	});
+	const recipientEmail = params.get('recipientEmail');
+	if (recipientEmail?.trim() === '')
+		throw invalid('recipientEmail', 'recipientEmail must not be empty');
 	const dates = {} as Record<(typeof DATE_FIELDS)[number], number | null>;
 	for (const field of DATE_FIELDS) {
-		const value = get(field);
+		const value = params.get(field);
 		dates[field] = value === null ? null : parseIsoDateTime(value, field);
 	}
-
-	const sortBy = get('sortBy') ?? 'updatedAt';
-	if (!(SORT_FIELDS as readonly string[]).includes(sortBy)) {
-		throw new QueryError('sortBy', `sortBy must be one of ${SORT_FIELDS.join(', ')}`);
-	}
-	const sortOrder = get('sortOrder') ?? 'desc';
-	if (sortOrder !== 'asc' && sortOrder !== 'desc') {
-		throw new QueryError('sortOrder', 'sortOrder must be asc or desc');
-	}
-	const limit = parseInteger(get('limit'), 'limit', 50);
-	if (limit < 1 || limit > 100)
-		throw new QueryError('limit', 'limit must be an integer from 1 to 100');
-	const offset = parseInteger(get('offset'), 'offset', 0);
-
+	const sortBy = params.get('sortBy') ?? 'updatedAt';
+	if (!(SORT_FIELDS as readonly string[]).includes(sortBy))
+		throw invalid('sortBy', `sortBy must be one of ${SORT_FIELDS.join(', ')}`);
+	const sortOrder = params.get('sortOrder') ?? 'desc';
+	if (sortOrder !== 'asc' && sortOrder !== 'desc')
+		throw invalid('sortOrder', 'sortOrder must be asc or desc');
 	return {
-		statuses,
-		name,
+		statuses: statuses ?? null,
+		name: params.get('name'),
 		recipientEmail,
 		...dates,
 		sortBy: sortBy as SortField,
 		sortOrder,
-		limit,
-		offset,
+		...pageParams(params),
 	};
-}
-
-function parseInteger(value: string | null, field: string, fallback: number): number {
-	if (value === null) return fallback;
-	if (!/^\d{1,15}$/.test(value))
-		throw new QueryError(field, `${field} must be a non-negative integer`);
-	return Number(value);
 }
 
 const ISO_DATE_TIME =
@@ -117,10 +59,10 @@ const ISO_DATE_TIME =
  * not a datetime); no offset means UTC. A `+` offset must be percent-encoded in a
  * query string: a raw `+` arrives as a space and is refused, as a form decoder would.
  */
-export function parseIsoDateTime(value: string, field: string): number {
+function parseIsoDateTime(value: string, field: string): number {
 	const match = ISO_DATE_TIME.exec(value);
 	const fail = () =>
-		new QueryError(field, `${field} must be an ISO 8601 datetime, e.g. 2025-06-16T14:22:00.000Z`);
+		invalid(field, `${field} must be an ISO 8601 datetime, e.g. 2025-06-16T14:22:00.000Z`);
 	if (!match) throw fail();
 	const [, y, mo, d, h, mi, s = '00', fraction = '', zone = 'Z'] = match;
 	const wholeSeconds = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
@@ -147,55 +89,41 @@ export function parseIsoDateTime(value: string, field: string): number {
 	return wholeSeconds + fractionMs - offsetMs;
 }
 
-export interface ListResult {
-	page: SessionRecord[];
-	pagination: { total: number; limit: number; offset: number; hasMore: boolean };
-}
-
-export function listSessions(
-	sessions: SessionRecord[],
-	query: ListQuery,
-	config: SandboxConfig,
-	tieRandom: () => number,
-): ListResult {
+/** docs/api.md#list-sessions: every parameter checked, then filters, sort and one page. */
+export function listSessions({ ctx, orgId, params }: Call): Reply {
+	const query = parseListQuery(params);
+	const { config } = ctx;
 	const nameNeedle = query.name?.toLowerCase() ?? null;
 	const emailNeedle = query.recipientEmail?.toLowerCase() ?? null;
-	const matches = sessions.filter(
-		(s) =>
-			(query.statuses === null || query.statuses.includes(s.status)) &&
-			(nameNeedle === null || s.name.toLowerCase().includes(nameNeedle)) &&
-			(emailNeedle === null || s.recipients.some((r) => r.email?.toLowerCase() === emailNeedle)) &&
-			(query.createdAfter === null || s.createdAt > query.createdAfter) &&
-			(query.createdBefore === null || s.createdAt < query.createdBefore) &&
-			(query.updatedAfter === null ||
-				(config.updatedAfterInclusive
-					? s.updatedAt >= query.updatedAfter
-					: s.updatedAt > query.updatedAfter)) &&
-			(query.updatedBefore === null || s.updatedAt < query.updatedBefore),
-	);
+	const matches = ctx.store
+		.sessionsOfOrg(orgId)
+		.filter(
+			(s) =>
+				(query.statuses === null || query.statuses.includes(s.status)) &&
+				(nameNeedle === null || s.name.toLowerCase().includes(nameNeedle)) &&
+				(emailNeedle === null ||
+					s.recipients.some((r) => r.email?.toLowerCase() === emailNeedle)) &&
+				(query.createdAfter === null || s.createdAt > query.createdAfter) &&
+				(query.createdBefore === null || s.createdAt < query.createdBefore) &&
+				(query.updatedAfter === null ||
+					(config.updatedAfterInclusive
+						? s.updatedAt >= query.updatedAfter
+						: s.updatedAt > query.updatedAfter)) &&
+				(query.updatedBefore === null || s.updatedAt < query.updatedBefore),
+		);
 
 	const direction = query.sortOrder === 'asc' ? 1 : -1;
 	// Random tie keys are drawn per request, so a client cannot rely on tie order.
-	const tieKey = new Map(
-		matches.map((s) => [s.sessionId, config.tieOrder === 'random' ? tieRandom() : 0]),
-	);
+	const random = config.tieOrder === 'random';
+	const tieKey = new Map(matches.map((s) => [s.sessionId, random ? ctx.tieRandom() : 0]));
 	const sorted = [...matches].sort((a, b) => {
 		const primary = compareByField(a, b, query.sortBy, direction);
 		if (primary !== 0) return primary;
-		if (config.tieOrder === 'random') return tieKey.get(a.sessionId)! - tieKey.get(b.sessionId)!;
+		if (random) return tieKey.get(a.sessionId)! - tieKey.get(b.sessionId)!;
 		return a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
 	});
-
-	const page = sorted.slice(query.offset, query.offset + query.limit);
-	return {
-		page,
-		pagination: {
-			total: sorted.length,
-			limit: query.limit,
-			offset: query.offset,
-			hasMore: query.offset + page.length < sorted.length,
-		},
-	};
+	const { page, pagination } = paginate(sorted, query);
+	return json(200, { sessions: page.map((s) => sessionListItem(ctx.store, s)), pagination });
 }
 
 function compareByField(

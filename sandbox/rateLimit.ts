@@ -1,45 +1,48 @@
 import type { SandboxClock } from './clock';
+import type { SandboxConfig } from './types';
 
-const WINDOW_MS = 60 * 60 * 1000;
-
-export interface RateLimitDecision {
-	allowed: boolean;
-	headers: Record<string, string>;
-}
+const HOUR_MS = 60 * 60 * 1000;
 
 interface Window {
 	startedAt: number;
 	used: number;
 }
 
+export function rateLimitHeaders(limit: number, remaining: number, resetAtMs: number) {
+	return {
+		'X-RateLimit-Limit': String(limit),
+		'X-RateLimit-Remaining': String(Math.max(0, remaining)),
+		'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)),
+	} as Record<string, string>;
+}
+
 /**
- * Fixed hourly window per organisation, opened by its first counted request.
- * A refused request (429) does not consume budget.
+ * Fixed window per organisation (an hour unless `windowMs` says otherwise), opened by its first
+ * counted request. A refused request (429) does not consume budget.
  */
 export class RateLimiter {
-	private readonly windows = new Map<string, Window>();
+	protected readonly windows = new Map<string, Window>();
 
 	constructor(
 		private readonly clock: Pick<SandboxClock, 'now'>,
-		private readonly limitPerHour: () => number,
+		private readonly limit: () => number,
+		protected readonly windowMs: () => number = () => HOUR_MS,
 	) {}
 
-	take(orgId: string): RateLimitDecision {
+	take(orgId: string): { allowed: boolean; headers: Record<string, string> } {
 		const now = this.clock.now();
 		let window = this.windows.get(orgId);
-		if (!window || now >= window.startedAt + WINDOW_MS) {
+		if (!window || now >= window.startedAt + this.windowMs()) {
 			window = { startedAt: now, used: 0 };
 			this.windows.set(orgId, window);
 		}
-		const limit = this.limitPerHour();
-		const resetAt = window.startedAt + WINDOW_MS;
+		const limit = this.limit();
+		const resetAt = window.startedAt + this.windowMs();
 		if (window.used >= limit) {
+			const retryAfter = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
 			return {
 				allowed: false,
-				headers: {
-					...rateLimitHeaders(limit, 0, resetAt),
-					'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
-				},
+				headers: { ...rateLimitHeaders(limit, 0, resetAt), 'Retry-After': retryAfter },
 			};
 		}
 		window.used += 1;
@@ -52,14 +55,40 @@ export class RateLimiter {
 	}
 }
 
-export function rateLimitHeaders(
-	limit: number,
-	remaining: number,
-	resetAtMs: number,
-): Record<string, string> {
-	return {
-		'X-RateLimit-Limit': String(limit),
-		'X-RateLimit-Remaining': String(Math.max(0, remaining)),
-		'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)),
-	};
+/**
+ * The sandbox's burst limit (config `burstLimit` per `burstWindowSeconds`, 0: none): one window
+ * shared by every organisation. Like a service whose headers describe its tightest window, every
+ * answer within the window states the burst window when fewer requests are left in it than in
+ * the answer's own.
+ */
+export class BurstLimiter extends RateLimiter {
+	constructor(
+		clock: Pick<SandboxClock, 'now'>,
+		private readonly config: Pick<SandboxConfig, 'burstLimit' | 'burstWindowSeconds'>,
+	) {
+		super(
+			clock,
+			() => config.burstLimit,
+			() => config.burstWindowSeconds * 1000,
+		);
+	}
+
+	/** Counts a request: the 429's headers when it is over the limit, else undefined. */
+	refuse(): Record<string, string> | undefined {
+		if (this.config.burstLimit <= 0) return undefined;
+		const decision = this.take('');
+		return decision.allowed ? undefined : decision.headers;
+	}
+
+	/** The answer's headers, with the burst window's in place of its own when that is tighter. */
+	stated(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+		const { burstLimit } = this.config;
+		const window = this.windows.get('');
+		if (burstLimit <= 0 || !window) return headers;
+		const left = burstLimit - window.used;
+		const ownLeft = Number(headers?.['X-RateLimit-Remaining'] ?? Number.POSITIVE_INFINITY);
+		if (left >= ownLeft) return headers;
+		const endsAt = window.startedAt + this.windowMs();
+		return { ...headers, ...rateLimitHeaders(burstLimit, left, endsAt) };
+	}
 }

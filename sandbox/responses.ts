@@ -11,14 +11,7 @@ export function sessionListItem(store: Store, s: SessionRecord) {
 		updatedAt: store.iso(s.updatedAt),
 		completedDate: store.isoOrNull(s.completedDate),
 		expiryDate: store.isoOrNull(s.expiryDate),
-		recipients: s.recipients.map((r) => ({
-			recipientId: r.recipientId,
-			name: r.name,
-			email: r.email,
-			status: r.status,
-			recipientType: r.recipientType,
-			signingOrder: r.signingOrder,
-		})),
+		recipients: s.recipients.map((r) => ({ ...r })),
 	};
 }
 
@@ -35,17 +28,13 @@ export function sessionDetail(store: Store, s: SessionRecord) {
 	};
 }
 
-/** Where a draft is reviewed (docs/api.md#create-session); the sandbox serves a page there. */
-export function draftUrl(baseUrl: string, s: SessionRecord): string {
-	return `${baseUrl}/app/sessions/${s.sessionId}/edit`;
-}
-
 /** The answer of Create Session and Create From Template: the session, plus draftUrl while a draft. */
 export function createdSession(store: Store, baseUrl: string, s: SessionRecord) {
 	return {
 		...sessionDetail(store, s),
 		...(s.sentAt !== null && { sentAt: store.iso(s.sentAt) }),
-		...(s.status === 'draft' && { draftUrl: draftUrl(baseUrl, s) }),
+		// Where a draft is reviewed (docs/api.md#create-session); the sandbox serves a page there.
+		...(s.status === 'draft' && { draftUrl: `${baseUrl}/app/sessions/${s.sessionId}/edit` }),
 	};
 }
 
@@ -70,11 +59,11 @@ export function sendResult(store: Store, s: SessionRecord) {
 		sessionId: s.sessionId,
 		status: s.status,
 		sentAt: store.iso(s.sentAt!),
-		recipients: s.recipients.map((r) => ({
-			recipientId: r.recipientId,
-			name: r.name,
-			email: r.email,
-			signingOrder: r.signingOrder,
+		recipients: s.recipients.map(({ recipientId, name, email, signingOrder }) => ({
+			recipientId,
+			name,
+			email,
+			signingOrder,
 		})),
 	};
 }

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hasAnyScope, type Principal } from './auth';
-import { editorPage } from './editorPages';
-import { authenticated, insufficientScope, type Handled } from './guard';
-import { isPublicApiPath, routePublicApi } from './publicApi';
+import type { Principal } from './auth';
 import { formatTimestamp } from './clock';
-import type { SandboxContext } from './context';
+import type { Call, SandboxContext } from './context';
 import { handleControlPlane } from './controlPlane';
+import { createSession, sessionFromTemplate } from './createSession';
+import { faultReply, fuzzedReply, writeFuzzedReply } from './faults';
 import {
+	ApiProblem,
 	apiError,
 	drain,
 	isJsonContentType,
@@ -16,16 +16,20 @@ import {
 	UUID_PATTERN,
 	type Reply,
 } from './http';
-import { listSessions, parseListQuery, QueryError } from './listSessions';
-import { rateLimitHeaders } from './rateLimit';
-import { sessionListItem } from './responses';
-import { sendSession } from './sendSession';
-import { maxUploadBodyBytes, uploadFile } from './uploadFile';
-import { fuzzedReply, writeFuzzedReply } from './fuzzAnswers';
+import { listSessions } from './listSessions';
+import { getSession, sendInvitation, sendSession } from './sendSession';
+import { createTemplate, getTemplate, listTemplates } from './templateStore';
+import { uploadFile } from './uploadFile';
 import type { Fault, RequestLogEntry } from './types';
 
 const TOKEN_BODY_LIMIT_BYTES = 64 * 1024;
-const SEND_PATH = /^\/api\/v1\/Session\/([^/]+)\/Send$/;
+const PUBLIC_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Outcome of routing: the reply plus who asked, for the request log. */
+interface Handled {
+	reply: Reply;
+	orgId?: string;
+}
 
 export function createRequestListener(ctx: SandboxContext) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
@@ -37,14 +41,9 @@ export function createRequestListener(ctx: SandboxContext) {
 				? handleControlPlane(ctx, req, res, url)
 				: handleApiRequest(ctx, req, res, url);
 		handling.catch((error: unknown) => {
-			if (res.headersSent) {
-				res.destroy();
-				return;
-			}
-			writeReply(
-				res,
-				apiError(500, 'INTERNAL', `Sandbox error: ${(error as Error)?.message ?? String(error)}`),
-			);
+			if (res.headersSent) return void res.destroy();
+			const message = (error as Error)?.message ?? String(error);
+			writeReply(res, apiError(500, 'INTERNAL', `Sandbox error: ${message}`));
 		});
 	};
 }
@@ -73,39 +72,29 @@ async function handleApiRequest(
 	let dropAfter = false;
 	let mangle: Fault | undefined;
 	for (const fault of ctx.faults.take(method, path)) {
-		if (fault.kind === 'dropAfter') {
-			dropAfter = true;
-			continue;
-		}
-		if (fault.kind === 'mangle') {
-			mangle = fault;
-			continue;
-		}
-		if (fault.kind === 'latency') {
-			await sleep(fault.delayMs ?? 0);
-			continue;
-		}
-		if (fault.kind === 'drop') {
+		if (fault.kind === 'dropAfter') dropAfter = true;
+		else if (fault.kind === 'mangle') mangle = fault;
+		else if (fault.kind === 'latency') await sleep(fault.delayMs ?? 0);
+		else if (fault.kind === 'drop') {
 			log(0, { fault: 'drop' });
-			req.socket.destroy();
-			return;
+			return void req.socket.destroy();
+		} else {
+			await drain(req);
+			if (fault.kind === 'answer') {
+				const fuzzed = fuzzedReply(fault);
+				log(fuzzed.status, { fault: fault.kind });
+				return writeFuzzedReply(res, fuzzed, fault.answer);
+			}
+			const reply = faultReply(ctx, fault, isPublicApiPath(path));
+			log(reply.status, { fault: fault.kind });
+			return writeReply(res, reply);
 		}
-		await drain(req);
-		if (fault.kind === 'answer') {
-			const fuzzed = fuzzedReply(fault);
-			log(fuzzed.status, { fault: fault.kind });
-			writeFuzzedReply(res, fuzzed, fault.answer);
-			return;
-		}
-		const reply = faultReply(ctx, fault, path);
-		log(reply.status, { fault: fault.kind });
-		writeReply(res, reply);
-		return;
 	}
 
 	for (const hook of [...ctx.hooks]) await hook({ method, path, query: { ...query } });
 
-	const burst = path.startsWith('/api/v1/') ? ctx.burstLimiter.refuse() : undefined;
+	const api = path.startsWith('/api/v1/');
+	const burst = api ? ctx.burstLimiter.refuse() : undefined;
 	if (burst) {
 		await drain(req);
 		log(429);
@@ -113,143 +102,158 @@ async function handleApiRequest(
 		return;
 	}
 
-	const { reply, orgId } = await route(ctx, req, method, url);
+	const { reply, orgId } = await routeRequest(ctx, req, method, url);
 	if (!req.readableEnded) await drain(req);
+	const who = orgId === undefined ? {} : { orgId };
 	if (dropAfter) {
 		// Handled (a session may now exist), but the answer never reaches the client.
-		log(0, { ...(orgId !== undefined && { orgId }), fault: 'dropAfter' });
-		req.socket.destroy();
-		return;
+		log(0, { ...who, fault: 'dropAfter' });
+		return void req.socket.destroy();
 	}
 	// Stamped again when answering: hooks may have moved the clock while the request was handled.
 	res.setHeader('Date', new Date(ctx.clock.now()).toUTCString());
 	if (mangle) {
 		// Handled (its effects happened); the answer is edited on its way out.
 		const fuzzed = fuzzedReply(mangle, reply);
-		log(fuzzed.status, { ...(orgId !== undefined && { orgId }), fault: 'mangle' });
-		writeFuzzedReply(res, fuzzed, mangle.answer);
-		return;
+		log(fuzzed.status, { ...who, fault: 'mangle' });
+		return writeFuzzedReply(res, fuzzed, mangle.answer);
 	}
-	log(reply.status, orgId === undefined ? {} : { orgId });
-	const headers = path.startsWith('/api/v1/')
-		? ctx.burstLimiter.stated(reply.headers)
-		: reply.headers;
-	writeReply(res, { ...reply, headers });
+	log(reply.status, who);
+	writeReply(res, {
+		...reply,
+		headers: api ? ctx.burstLimiter.stated(reply.headers) : reply.headers,
+	});
 }
 
-function faultReply(ctx: SandboxContext, fault: Fault, path: string): Reply {
-	switch (fault.kind) {
-		case 'malformed':
-			return { status: 200, rawBody: '{"sessions": [{"sessionId": "<html>Bad Gateway' };
-		case 'rateLimit': {
-			const retryAfter = fault.retryAfter ?? 1;
-			const limit = isPublicApiPath(path)
-				? ctx.config.publicRateLimitPerHour
-				: ctx.config.rateLimitPerHour;
-			return apiError(429, 'RATE_LIMITED', 'Rate limit exceeded (injected fault)', {
-				headers: {
-					...rateLimitHeaders(limit, 0, ctx.clock.now() + retryAfter * 1000),
-					'Retry-After': String(retryAfter),
-				},
-			});
-		}
-		default: {
-			const status = fault.status ?? 500;
-			const message = fault.message ?? 'Injected fault';
-			// AirSign's docs do not show the error body: a status may come with no code at all.
-			if (fault.code === null) return { status, body: { message } };
-			return apiError(status, fault.code ?? 'INTERNAL', message);
-		}
-	}
+interface Route {
+	method: string;
+	pattern: RegExp;
+	/** Needed scopes (any of them); none: any valid token. */
+	scopes?: string[];
+	/**
+	 * The hourly budget it counts against (docs/api.md#rate-limits): List Sessions' own, or the
+	 * one of the public API, whose endpoints also read a JSON body of up to 8 MiB before handling.
+	 */
+	budget?: 'list' | 'public';
+	handle(call: Call): Reply | Promise<Reply>;
 }
 
-async function route(
+/** `METHOD /Path/:id` under /api/v1; `:id` must be a UUID, or the answer is 404. */
+const route = (spec: string, handle: Route['handle'], more: Partial<Route> = {}): Route => {
+	const [method, path] = spec.split(' ');
+	const pattern = new RegExp(`^/api/v1${path.replace(':id', '([^/]+)')}$`);
+	return { method, pattern, handle, ...more };
+};
+const SESSIONS = { scopes: ['write:sessions'] };
+const PUBLIC = { budget: 'public' } as const;
+
+const ROUTES: Route[] = [
+	route('POST /File', uploadFile, { scopes: ['write:files', 'write:sessions'] }),
+	route('GET /Sessions', listSessions, { budget: 'list' }),
+	route('POST /Session/:id/Send', sendSession, SESSIONS),
+	route('POST /Session', createSession, { ...SESSIONS, ...PUBLIC }),
+	route('POST /SessionFromTemplate', sessionFromTemplate, { ...SESSIONS, ...PUBLIC }),
+	route('GET /Session/:id', getSession, PUBLIC),
+	route('POST /Session/:id/SendInvitation', sendInvitation, { ...SESSIONS, ...PUBLIC }),
+	route('GET /Templates', listTemplates, PUBLIC),
+	route('GET /Template/:id', getTemplate, PUBLIC),
+	route('POST /Template', createTemplate, { scopes: ['write:templates'], ...PUBLIC }),
+];
+
+/** Every path whose endpoints share the public budget (for faults that fake a 429 there). */
+function isPublicApiPath(path: string): boolean {
+	return ROUTES.some((route) => route.budget === 'public' && route.pattern.test(path));
+}
+
+const methodNotAllowed = (allowed: string, path: string): Handled => ({
+	reply: apiError(405, 'METHOD_NOT_ALLOWED', `Use ${allowed} ${path}`, {
+		headers: { Allow: allowed },
+	}),
+});
+
+/**
+ * Order: token (401, checked before anything else, so it never depends on the body or the query),
+ * budget (429; every authenticated request counts, a 429 does not), scope (403), then the
+ * endpoint. Every answer after the token carries the budget's headers.
+ */
+async function routeRequest(
 	ctx: SandboxContext,
 	req: IncomingMessage,
 	method: string,
 	url: URL,
 ): Promise<Handled> {
 	const path = url.pathname;
-	const allow = (allowed: string): Handled | null =>
-		method === allowed
-			? null
-			: {
-					reply: apiError(405, 'METHOD_NOT_ALLOWED', `Use ${allowed} ${path}`, {
-						headers: { Allow: allowed },
-					}),
-				};
-
-	if (path === '/oidc/token') return allow('POST') ?? (await tokenRequest(ctx, req));
-	if (path === '/api/v1/File')
-		return allow('POST') ?? (await authenticated(ctx, req, (p) => upload(ctx, req, p)));
-	if (path === '/api/v1/Sessions')
-		return allow('GET') ?? (await authenticated(ctx, req, (p) => list(ctx, p, url)));
-
-	const send = SEND_PATH.exec(path);
-	if (send) {
-		return (
-			allow('POST') ??
-			(await authenticated(ctx, req, (principal) => {
-				if (!hasAnyScope(principal, ['write:sessions'])) return insufficientScope('write:sessions');
-				if (!UUID_PATTERN.test(send[1])) return apiError(404, 'NOT_FOUND', `No session ${send[1]}`);
-				return sendSession(ctx, principal.orgId, send[1]);
-			}))
-		);
+	if (path === '/oidc/token')
+		return method === 'POST' ? tokenRequest(ctx, req) : methodNotAllowed('POST', path);
+	const candidates = ROUTES.filter((r) => r.pattern.test(path));
+	if (candidates.length === 0) {
+		const page = method === 'GET' ? editorPage(ctx, path) : null;
+		return { reply: page ?? apiError(404, 'NOT_FOUND', `No route ${method} ${path}`) };
 	}
-	const page = method === 'GET' ? editorPage(ctx, path) : null;
-	if (page) return { reply: page };
-	const publicApi = await routePublicApi(ctx, req, method, url);
-	if (publicApi) return publicApi;
-	return { reply: apiError(404, 'NOT_FOUND', `No route ${method} ${path}`) };
+	const found = candidates.find((r) => r.method === method);
+	if (!found) return methodNotAllowed(candidates.map((r) => r.method).join(', '), path);
+
+	const principal = ctx.auth.authenticate(req.headers.authorization);
+	if (!principal) {
+		return {
+			reply: apiError(401, 'UNAUTHORIZED', 'Missing, invalid or expired access token', {
+				headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+			}),
+		};
+	}
+	const limiter =
+		found.budget && ctx[found.budget === 'list' ? 'rateLimiter' : 'publicRateLimiter'];
+	const budget = limiter?.take(principal.orgId);
+	let reply: Reply;
+	if (budget && !budget.allowed) {
+		const what = found.budget === 'list' ? 'List Sessions rate limit' : 'Rate limit';
+		reply = apiError(429, 'RATE_LIMITED', `${what} exceeded`, { headers: budget.headers });
+	} else {
+		reply = await endpoint(ctx, req, url, found, principal);
+	}
+	reply = { ...reply, headers: { ...reply.headers, ...budget?.headers } };
+	return { reply, orgId: principal.orgId };
 }
 
-async function upload(
+async function endpoint(
 	ctx: SandboxContext,
 	req: IncomingMessage,
+	url: URL,
+	route: Route,
 	principal: Principal,
 ): Promise<Reply> {
-	if (!hasAnyScope(principal, ['write:files', 'write:sessions']))
-		return insufficientScope('write:files', 'write:sessions');
-	if (!isJsonContentType(req.headers['content-type'])) {
-		return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-	}
-	const body = await readBody(req, maxUploadBodyBytes(ctx.config.maxFileBytes));
-	if (!body.ok) {
+	const { scopes } = route;
+	if (scopes && !scopes.some((scope) => principal.scopes.includes(scope))) {
 		return apiError(
-			413,
-			'FILE_TOO_LARGE',
-			`The request is larger than a ${ctx.config.maxFileBytes}-byte file can be`,
+			403,
+			'INSUFFICIENT_SCOPE',
+			`The access token needs the scope ${scopes.join(' or ')}`,
+			{
+				headers: {
+					'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+				},
+			},
 		);
 	}
-	return uploadFile(ctx, principal.orgId, body.body);
-}
-
-function list(ctx: SandboxContext, principal: Principal, url: URL): Reply {
-	const budget = ctx.rateLimiter.take(principal.orgId);
-	if (!budget.allowed) {
-		return apiError(429, 'RATE_LIMITED', 'List Sessions rate limit exceeded', {
-			headers: budget.headers,
-		});
+	let body: Buffer = Buffer.alloc(0);
+	if (route.budget === 'public') {
+		const raw = await readBody(req, PUBLIC_BODY_LIMIT_BYTES);
+		if (!raw.ok) return apiError(413, 'BODY_TOO_LARGE', 'The request body is too large');
+		if (raw.body.length > 0 && !isJsonContentType(req.headers['content-type']))
+			return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+		body = raw.body;
 	}
+	const id = route.pattern.exec(url.pathname)![1];
+	const call: Call = { ctx, orgId: principal.orgId, id, body, params: url.searchParams, req };
 	try {
-		const query = parseListQuery(url.searchParams);
-		const { page, pagination } = listSessions(
-			ctx.store.sessionsOfOrg(principal.orgId),
-			query,
-			ctx.config,
-			ctx.tieRandom,
-		);
-		return json(
-			200,
-			{ sessions: page.map((s) => sessionListItem(ctx.store, s)), pagination },
-			budget.headers,
-		);
+		if (id !== undefined && !UUID_PATTERN.test(id)) {
+			const kind = url.pathname.split('/')[3].toLowerCase(); // session or template
+			throw new ApiProblem(404, 'NOT_FOUND', `No ${kind} ${id}`);
+		}
+		return await route.handle(call);
 	} catch (error) {
-		if (!(error instanceof QueryError)) throw error;
-		return apiError(400, 'VALIDATION_ERROR', error.message, {
-			field: error.field,
-			headers: budget.headers,
-		});
+		if (error instanceof ApiProblem) return error.reply();
+		throw error;
 	}
 }
 
@@ -263,11 +267,33 @@ async function tokenRequest(ctx: SandboxContext, req: IncomingMessage): Promise<
 	);
 	const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 	if (result.status === 401) headers['WWW-Authenticate'] = 'Basic realm="airsign-sandbox"';
-	const orgId =
-		result.status === 200
-			? ctx.auth.authenticate(`Bearer ${String(result.body.access_token)}`)?.orgId
-			: undefined;
+	const token = result.body.access_token;
+	const orgId = token ? ctx.auth.authenticate(`Bearer ${String(token)}`)?.orgId : undefined;
 	return { reply: json(result.status, result.body, headers), orgId };
+}
+
+const EDITOR_PAGE = /^\/app\/(sessions|templates)\/([^/]+)\/edit$/;
+
+/**
+ * The pages a draftUrl or editorUrl points at: AirSign's editor in real life, here a short
+ * read-only page, so that a link in a workflow's output opens something. No auth (a browser link).
+ */
+function editorPage(ctx: SandboxContext, path: string): Reply | null {
+	const match = EDITOR_PAGE.exec(path);
+	if (!match) return null;
+	const [, kind, id] = match;
+	const sessions = kind === 'sessions';
+	const item = (sessions ? ctx.store.sessions : ctx.templates.templates).get(id.toLowerCase());
+	const escape = (text: string) =>
+		text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+	const body = item
+		? `<h1>${escape(item.name)}</h1><p>${sessions ? 'Session' : 'Template'} ${escape(id)}, status ${escape(item.status)}.</p><p>The AirSign sandbox has no editor: in AirSign this page is where the ${sessions ? 'draft' : 'template'} is reviewed before it is sent or activated.</p>`
+		: `<h1>Not found</h1><p>No ${kind.slice(0, -1)} ${escape(id)} in the sandbox.</p>`;
+	return {
+		status: item ? 200 : 404,
+		rawBody: `<!doctype html><meta charset="utf-8"><title>AirSign sandbox</title>${body}`,
+		headers: { 'Content-Type': 'text/html; charset=utf-8' },
+	};
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

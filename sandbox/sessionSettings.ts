@@ -1,11 +1,11 @@
-import { ApiProblem, EMAIL_PATTERN, invalid, isPlainObject, UUID_PATTERN } from './http';
-import type { Organisations } from './orgs';
+import { ApiProblem, EMAIL_PATTERN, invalid, isPlainObject, isWhole, UUID_PATTERN } from './http';
+import type { Call } from './context';
 import { COMPLETION_EMAIL_RECIPIENTS, REMINDER_FREQUENCIES, type PlanFeature } from './publicTypes';
 
-export const MAX_NAME_LENGTH = 50;
-export const MAX_RECIPIENTS = 20;
-export const EXPIRY_DAYS = [1, 730] as const;
-export const RECIPIENT_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+const MAX_NAME_LENGTH = 50;
+const MAX_RECIPIENTS = 20;
+const EXPIRY_DAYS = [1, 730] as const;
+const RECIPIENT_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /** The request body as an object, or 400. */
 export function bodyObject(raw: Buffer): Record<string, unknown> {
@@ -28,9 +28,16 @@ export function checkName(value: unknown, field = 'name'): string {
 }
 
 export function checkBoolean(value: unknown, field: string): boolean | undefined {
-	if (value === undefined) return undefined;
-	if (typeof value !== 'boolean') throw invalid(field, `${field} must be true or false`);
+	if (value !== undefined && typeof value !== 'boolean')
+		throw invalid(field, `${field} must be true or false`);
 	return value;
+}
+
+/** A value that must be one of `allowed` when given. */
+function checkOneOf(value: unknown, field: string, allowed: readonly string[]) {
+	if (value !== undefined && !allowed.includes(value as string))
+		throw invalid(field, `${field} must be ${allowed.join(', ')}`);
+	return value as string | undefined;
 }
 
 export function checkEmail(value: unknown, field: string): string {
@@ -55,29 +62,16 @@ export interface ParsedSettings {
  * with the plan features they use. `extended` adds the latter's (null expiry, sender profile,
  * completion emails, tags).
  */
-export function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
+function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
 	const settings: ParsedSettings = { features: [] };
 	const { expiryDays, reminderEnabled, reminderFrequency } = body;
-	if (expiryDays !== undefined) {
-		const nullable = extended && expiryDays === null;
-		if (
-			!nullable &&
-			(!Number.isInteger(expiryDays) ||
-				(expiryDays as number) < EXPIRY_DAYS[0] ||
-				(expiryDays as number) > EXPIRY_DAYS[1])
-		)
-			throw invalid('expiryDays', 'expiryDays must be a whole number from 1 to 730');
-		settings.expiryDays = expiryDays as number | null;
-	}
+	const never = extended && expiryDays === null;
+	if (expiryDays !== undefined && !never && !isWhole(expiryDays, ...EXPIRY_DAYS))
+		throw invalid('expiryDays', 'expiryDays must be a whole number from 1 to 730');
+	settings.expiryDays = expiryDays as number | null | undefined;
 	settings.reminderEnabled = checkBoolean(reminderEnabled, 'reminderEnabled');
-	if (reminderFrequency !== undefined) {
-		if (!(REMINDER_FREQUENCIES as readonly unknown[]).includes(reminderFrequency))
-			throw invalid(
-				'reminderFrequency',
-				`reminderFrequency must be ${REMINDER_FREQUENCIES.join(', ')}`,
-			);
-		settings.reminderFrequency = reminderFrequency as string;
-	}
+	const frequency = checkOneOf(reminderFrequency, 'reminderFrequency', REMINDER_FREQUENCIES);
+	settings.reminderFrequency = frequency;
 	if ([expiryDays, reminderEnabled, reminderFrequency].some((v) => v !== undefined))
 		settings.features.push('Session Expiry');
 	if (!extended) return settings;
@@ -89,15 +83,10 @@ export function parseSettings(body: Record<string, unknown>, extended: boolean):
 		settings.senderProfileId = senderProfileId.toLowerCase();
 		settings.features.push('Sender Profiles');
 	}
-	if (completion !== undefined) {
-		if (!(COMPLETION_EMAIL_RECIPIENTS as readonly unknown[]).includes(completion))
-			throw invalid(
-				'overrideCompletionEmailRecipients',
-				`overrideCompletionEmailRecipients must be ${COMPLETION_EMAIL_RECIPIENTS.join(', ')}`,
-			);
-		settings.completionEmailRecipients = completion as string;
-		settings.features.push('Completion Email Recipients');
-	}
+	const completionField = 'overrideCompletionEmailRecipients';
+	const completionAllowed = COMPLETION_EMAIL_RECIPIENTS;
+	settings.completionEmailRecipients = checkOneOf(completion, completionField, completionAllowed);
+	if (completion !== undefined) settings.features.push('Completion Email Recipients');
 	if (tagIds !== undefined) {
 		if (
 			!Array.isArray(tagIds) ||
@@ -110,15 +99,55 @@ export function parseSettings(body: Record<string, unknown>, extended: boolean):
 }
 
 /** After every other check: the plan (403), then the sender profile's existence. */
-export function enforceSettings(
-	settings: ParsedSettings,
-	orgs: Organisations,
-	orgId: string,
-): void {
-	orgs.requireFeatures(orgId, settings.features);
-	if (
-		settings.senderProfileId !== undefined &&
-		!orgs.hasSenderProfile(orgId, settings.senderProfileId)
-	)
+/**
+ * The settings checked (parseSettings), then, after every other check of the body: the plan
+ * (403), then the sender profile's existence.
+ */
+export function checkedSettings(
+	call: Pick<Call, 'ctx' | 'orgId'>,
+	body: Record<string, unknown>,
+	extended: boolean,
+): ParsedSettings {
+	const { ctx, orgId } = call;
+	const settings = parseSettings(body, extended);
+	ctx.orgs.requireFeatures(orgId, settings.features);
+	const profile = settings.senderProfileId;
+	if (profile !== undefined && !ctx.orgs.hasSenderProfile(orgId, profile))
 		throw invalid('senderProfileId', 'No verified sender profile has this ID');
+	return settings;
+}
+
+/**
+ * A `recipients` array of Create Session or Create Template (docs/api.md#create-session,
+ * #create-template): 1 to 20 objects, each with a unique key of letters, digits, "_" and "-",
+ * checked in body order. The rest of each entry is the caller's: `parseEntry` gets the object
+ * and its field path.
+ */
+export function parseRecipientList<T>(
+	value: unknown,
+	parseEntry: (entry: Record<string, unknown>, field: string, key: string) => T,
+): T[] {
+	if (!Array.isArray(value) || value.length < 1 || value.length > MAX_RECIPIENTS)
+		throw invalid('recipients', `recipients must be an array of 1 to ${MAX_RECIPIENTS} entries`);
+	const seen = new Set<string>();
+	return value.map((entry, index) => {
+		const field = `recipients[${index}]`;
+		if (!isPlainObject(entry)) throw invalid(field, 'a recipient must be an object');
+		const { key } = entry;
+		if (typeof key !== 'string' || !RECIPIENT_KEY_PATTERN.test(key))
+			throw invalid(`${field}.key`, 'key must be letters, digits, "_" or "-"');
+		if (seen.has(key)) {
+			const message = `Two recipients have the key "${key}"`;
+			throw new ApiProblem(400, 'DUPLICATE_RECIPIENT_KEY', message, `${field}.key`);
+		}
+		seen.add(key);
+		return parseEntry(entry, field, key);
+	});
+}
+
+/** An optional signing order: a whole number from 1. */
+export function checkSigningOrder(value: unknown, field: string): number | undefined {
+	if (value !== undefined && !isWhole(value, 1))
+		throw invalid(`${field}.signingOrder`, 'signingOrder must be a whole number from 1');
+	return value as number | undefined;
 }

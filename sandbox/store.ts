@@ -4,6 +4,7 @@ import {
 	SESSION_STATUSES,
 	type CreateSessionInput,
 	type OutboxEmail,
+	type Recipient,
 	type RecipientInput,
 	type RecipientStatusInput,
 	type SandboxConfig,
@@ -18,38 +19,18 @@ import {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+type Times = 'createdAt' | 'updatedAt' | 'completedDate' | 'expiryDate' | 'sentAt';
 /** Internal form of a session: times as epoch ms so filters and sorts compare numbers. */
-export interface SessionRecord extends SessionSettings {
-	sessionId: string;
-	orgId: string;
-	name: string;
-	status: SessionStatus;
-	selfSignOnly: boolean;
+export type SessionRecord = Omit<Session, Times> & {
 	createdAt: number;
 	updatedAt: number;
 	completedDate: number | null;
 	sentAt: number | null;
-	expiryDays: number | null;
 	expiryDate: number | null;
-	recipients: RecipientRecord[];
-	files: SessionFile[];
-}
+};
+export type RecipientRecord = Recipient;
 
-export interface RecipientRecord {
-	recipientId: string;
-	name: string | null;
-	email: string | null;
-	status: string;
-	recipientType: string;
-	signingOrder: number;
-}
-
-const SENT_STATUSES: ReadonlySet<SessionStatus> = new Set([
-	'pending',
-	'inProgress',
-	'completed',
-	'expired',
-]);
+const SENT_STATUSES = new Set<SessionStatus>(['pending', 'inProgress', 'completed', 'expired']);
 
 /** Organisations' sessions, uploaded files and the invitation outbox. */
 export class Store {
@@ -65,10 +46,8 @@ export class Store {
 
 	/** Current time at the configured precision: the value every write stores. */
 	stamp(value?: TimeInput): number {
-		return truncateToPrecision(
-			value === undefined ? this.clock.now() : toMillis(value),
-			this.config.timestampPrecision,
-		);
+		const ms = value === undefined ? this.clock.now() : toMillis(value);
+		return truncateToPrecision(ms, this.config.timestampPrecision);
 	}
 
 	iso(ms: number): string {
@@ -77,6 +56,10 @@ export class Store {
 
 	isoOrNull(ms: number | null): string | null {
 		return ms === null ? null : this.iso(ms);
+	}
+
+	private stampOrNull(value: TimeInput | null): number | null {
+		return value === null ? null : this.stamp(value);
 	}
 
 	clear(): void {
@@ -94,15 +77,9 @@ export class Store {
 		const updatedAt = input.updatedAt === undefined ? createdAt : this.stamp(input.updatedAt);
 		const wasSent = SENT_STATUSES.has(status);
 		const sentAt =
-			input.sentAt === undefined
-				? wasSent
-					? createdAt
-					: null
-				: input.sentAt === null
-					? null
-					: this.stamp(input.sentAt);
+			input.sentAt === undefined ? (wasSent ? createdAt : null) : this.stampOrNull(input.sentAt);
 		const expiryDays = input.expiryDays ?? null;
-		const recipientInputs = input.recipients ?? [
+		const recipients = input.recipients ?? [
 			{ name: 'Alex Signer', email: 'alex.signer@example.com' },
 		];
 		const record: SessionRecord = {
@@ -113,27 +90,33 @@ export class Store {
 			selfSignOnly: input.selfSignOnly ?? false,
 			createdAt,
 			updatedAt,
-			completedDate: null,
+			completedDate:
+				input.completedDate !== undefined
+					? this.stampOrNull(input.completedDate)
+					: status === 'completed'
+						? updatedAt
+						: null,
 			sentAt,
 			expiryDays,
 			expiryDate: sentAt !== null && expiryDays !== null ? sentAt + expiryDays * DAY_MS : null,
-			recipients: buildRecipients(recipientInputs, defaultRecipientStatus(status)),
+			recipients: buildRecipients(recipients, defaultRecipientStatus(status)),
 			files: normaliseFiles(input.files ?? []),
 			...defaultSettings(),
 			...input.settings,
 		};
-		if (input.completedDate !== undefined) {
-			record.completedDate = input.completedDate === null ? null : this.stamp(input.completedDate);
-		} else if (status === 'completed') {
-			record.completedDate = updatedAt;
-		}
 		this.sessions.set(sessionId, record);
 		return record;
 	}
 
-	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
+	/** The session, whichever organisation owns it; throws when there is none. */
+	get(sessionId: string): SessionRecord {
 		const record = this.sessions.get(sessionId.toLowerCase());
 		if (!record) throw new Error(`No session ${sessionId}`);
+		return record;
+	}
+
+	updateSession(sessionId: string, patch: UpdateSessionPatch): SessionRecord {
+		const record = this.get(sessionId);
 		const previousStatus = record.status;
 		if (patch.status !== undefined) {
 			assertStatus(patch.status);
@@ -148,11 +131,10 @@ export class Store {
 		if (patch.files !== undefined) record.files = normaliseFiles(patch.files);
 		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
 		record.updatedAt = this.stamp(patch.updatedAt);
-		if (patch.completedDate !== undefined) {
-			record.completedDate = patch.completedDate === null ? null : this.stamp(patch.completedDate);
-		} else if (patch.status === 'completed' && record.completedDate === null) {
+		if (patch.completedDate !== undefined)
+			record.completedDate = this.stampOrNull(patch.completedDate);
+		else if (patch.status === 'completed' && record.completedDate === null)
 			record.completedDate = record.updatedAt;
-		}
 		if (previousStatus === 'draft' && SENT_STATUSES.has(record.status)) {
 			// Sent now (as Send Session does): sentAt, the expiry period, invitations out.
 			if (record.sentAt === null) record.sentAt = record.updatedAt;
@@ -161,15 +143,11 @@ export class Store {
 			for (const recipient of record.recipients)
 				if (recipient.status === 'notSent') recipient.status = 'sent';
 		}
-		if (patch.expiryDate !== undefined) {
-			record.expiryDate = patch.expiryDate === null ? null : this.stamp(patch.expiryDate);
-		} else if (
-			patch.status === 'expired' &&
-			previousStatus !== 'expired' &&
-			(record.expiryDate === null || record.expiryDate > record.updatedAt)
-		) {
-			record.expiryDate = record.updatedAt;
-		}
+		const { expiryDate, updatedAt } = record;
+		const lapsed = expiryDate === null || expiryDate > updatedAt;
+		if (patch.expiryDate !== undefined) record.expiryDate = this.stampOrNull(patch.expiryDate);
+		else if (patch.status === 'expired' && previousStatus !== 'expired' && lapsed)
+			record.expiryDate = updatedAt;
 		return record;
 	}
 
@@ -178,8 +156,7 @@ export class Store {
 	 * the session's `updatedAt` moves to now, its status does not change.
 	 */
 	setRecipientStatus(sessionId: string, input: RecipientStatusInput): SessionRecord {
-		const record = this.sessions.get(sessionId.toLowerCase());
-		if (!record) throw new Error(`No session ${sessionId}`);
+		const record = this.get(sessionId);
 		if (typeof input.status !== 'string' || input.status === '')
 			throw new Error('status must be a non-empty string');
 		const recipient =
@@ -207,26 +184,12 @@ export class Store {
 	/** Full copy for the control plane and tests; mutations of it do not reach the store. */
 	snapshot(record: SessionRecord): Session {
 		return {
-			sessionId: record.sessionId,
-			orgId: record.orgId,
-			name: record.name,
-			status: record.status,
-			selfSignOnly: record.selfSignOnly,
+			...structuredClone(record),
 			createdAt: this.iso(record.createdAt),
 			updatedAt: this.iso(record.updatedAt),
 			completedDate: this.isoOrNull(record.completedDate),
 			expiryDate: this.isoOrNull(record.expiryDate),
 			sentAt: this.isoOrNull(record.sentAt),
-			expiryDays: record.expiryDays,
-			recipients: record.recipients.map((r) => ({ ...r })),
-			files: record.files.map((f) => structuredClone(f)),
-			sessionType: record.sessionType,
-			reminderEnabled: record.reminderEnabled,
-			reminderFrequency: record.reminderFrequency,
-			templateId: record.templateId,
-			tagIds: [...record.tagIds],
-			senderProfileId: record.senderProfileId,
-			completionEmailRecipients: record.completionEmailRecipients,
 		};
 	}
 }
@@ -261,14 +224,12 @@ function normaliseFiles(files: Array<SessionFile | string>): SessionFile[] {
 	);
 }
 
-function defaultSettings(): SessionSettings {
-	return {
-		sessionType: 'offlineSigning',
-		reminderEnabled: null,
-		reminderFrequency: null,
-		templateId: null,
-		tagIds: [],
-		senderProfileId: null,
-		completionEmailRecipients: null,
-	};
-}
+const defaultSettings = (): SessionSettings => ({
+	sessionType: 'offlineSigning',
+	reminderEnabled: null,
+	reminderFrequency: null,
+	templateId: null,
+	tagIds: [],
+	senderProfileId: null,
+	completionEmailRecipients: null,
+});

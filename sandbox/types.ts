@@ -1,4 +1,3 @@
-/** Shapes shared by the sandbox modules and exported to tests via index.ts. */
 import type { BlocksFile } from './publicTypes';
 
 export const SESSION_STATUSES = [
@@ -99,14 +98,7 @@ export interface Session extends SessionSettings {
 	files: SessionFile[];
 }
 
-export interface RecipientInput {
-	recipientId?: string;
-	name?: string | null;
-	email?: string | null;
-	status?: string;
-	recipientType?: string;
-	signingOrder?: number;
-}
+export type RecipientInput = Partial<Recipient>;
 
 export interface CreateSessionInput {
 	orgId?: string;
@@ -126,19 +118,10 @@ export interface CreateSessionInput {
 	settings?: Partial<SessionSettings>;
 }
 
-export interface UpdateSessionPatch {
-	status?: SessionStatus;
-	name?: string;
-	/** Only move updatedAt to now. */
+export interface UpdateSessionPatch
+	extends Omit<CreateSessionInput, 'orgId' | 'sessionId' | 'sentAt' | 'settings'> {
+	/** Only move updatedAt to now (every patch does; explicit times win over it). */
 	touch?: boolean;
-	selfSignOnly?: boolean;
-	expiryDays?: number | null;
-	recipients?: RecipientInput[];
-	files?: Array<SessionFile | string>;
-	/** Explicit times win over "updatedAt moves to now". */
-	createdAt?: TimeInput;
-	updatedAt?: TimeInput;
-	completedDate?: TimeInput | null;
 	/** Explicit expiry; otherwise `expired` sets it to updatedAt when none is due by then. */
 	expiryDate?: TimeInput | null;
 }
@@ -181,15 +164,17 @@ export interface RequestLogEntry {
 	fault?: FaultKind;
 }
 
-export type FaultKind =
-	| 'latency'
-	| 'status'
-	| 'drop'
-	| 'dropAfter'
-	| 'malformed'
-	| 'rateLimit'
-	| 'answer'
-	| 'mangle';
+export const FAULT_KINDS = [
+	'latency',
+	'status',
+	'drop',
+	'dropAfter',
+	'malformed',
+	'rateLimit',
+	'answer',
+	'mangle',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
  * What a fuzzing fault answers (kinds `answer` and `mangle`). `answer` sends exactly this instead of
@@ -227,11 +212,7 @@ export interface Fault {
 	answer?: FuzzedAnswer;
 }
 
-export interface RequestInfo {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-}
+export type RequestInfo = Pick<RequestLogEntry, 'method' | 'path' | 'query'>;
 
 export type RequestHook = (request: RequestInfo) => void | Promise<void>;
 

@@ -1,12 +1,6 @@
-// `npm run lint:cloud-support` (part of `npm run lint`): fails unless n8n's own CLI says this
-// package is eligible for n8n Cloud verification.
-//
-// The check is n8n's, not a copy of it: `n8n-node cloud-support` (from @n8n/node-cli, pinned in
-// devDependencies) reports eligible only when package.json has `n8n.strict: true` AND
-// eslint.config.mjs is, whitespace aside, exactly n8n's default (`import { config } from
-// '@n8n/node-cli/eslint'; export default config;`). Nothing may be added to that file, so the
-// project's other folders (test, e2e, bench, sandbox, scripts) are kept apart by what `npm run
-// lint` hands to ESLint, not by the config: see the `lint` script.
+// `npm run lint:cloud-support`: fails unless n8n's own `n8n-node cloud-support` says the package is
+// eligible for n8n Cloud verification: `n8n.strict: true`, and eslint.config.mjs exactly n8n's
+// default, so the project's other folders are kept apart by what `npm run lint` hands to ESLint.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

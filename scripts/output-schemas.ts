@@ -1,15 +1,9 @@
 /**
- * The output schemas n8n's editor shows before a node has run (the schema view of the next node's
- * input), generated from the sandbox's real answers: every operation of the AirSign node and the
- * trigger's items run through n8n's engine (test/harness) against an in-process sandbox, and the
- * JSON Schema of what came out is written where n8n looks for it (docs/compatibility.md):
- * `nodes/AirSign/__schema__/v<version>/<resource>/<operation>.json` for the action node,
- * `nodes/AirSign/__schema__/v<version>.json` for the trigger (it has no resource or operation).
- *
- *   npm run schemas               # (re)writes the files
- *   npm run schemas -- --check    # exit 1 when a committed file differs
- *
- * test/scripts/outputSchemas.test.ts runs the same generation in `npm test`, so they cannot rot.
+ * `npm run schemas [-- --check]`: the output schemas n8n's editor shows before a node has run,
+ * derived from the sandbox's real answers run through n8n's engine, written where n8n looks for
+ * them (docs/compatibility.md): `__schema__/v<version>/<resource>/<operation>.json` for the action
+ * node, `__schema__/v<version>.json` for the trigger. test/scripts/outputSchemas.test.ts runs the
+ * same generation in `npm test`, so they cannot rot.
  */
 import '../test/harness/env-setup'; // first: n8n reads process.env when its configuration is built
 
@@ -25,11 +19,10 @@ import { AirSignApi } from '../credentials/AirSignApi.credentials';
 import { AirSign } from '../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../nodes/AirSign/trigger/eventOptions';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '..', 'nodes', 'AirSign', '__schema__');
 
-// ------------------------------------------------------------------ values → JSON Schema
 export interface JsonSchema {
 	type: string | string[];
 	properties?: Record<string, JsonSchema>;
@@ -43,14 +36,7 @@ interface Shape {
 const newShape = (): Shape => ({ types: [], properties: new Map() });
 
 function add(shape: Shape, value: unknown): void {
-	const type =
-		value === null
-			? 'null'
-			: Array.isArray(value)
-				? 'array'
-				: typeof value === 'object'
-					? 'object'
-					: typeof value;
+	const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 	if (!shape.types.includes(type)) shape.types.push(type);
 	if (type === 'object')
 		for (const [key, v] of Object.entries(value as object)) {
@@ -82,8 +68,11 @@ export function schemaOf(values: unknown[]): JsonSchema {
 	return toSchema(shape);
 }
 
-// ------------------------------------------------------------------ the real answers
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
+const PEOPLE = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Witness', email: 'bob@example.com' },
+];
 
 /** Each operation's items at a node version with its defaults (simplified), or with `extra` parameters. */
 export async function actionOutputs(
@@ -92,13 +81,12 @@ export async function actionOutputs(
 	extra: INodeParameters = {},
 ): Promise<Record<string, IDataObject[]>> {
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
-	const accessToken = sandbox.issueToken({
-		scopes: ['write:sessions', 'write:files', 'write:templates'],
-	});
+	const accessToken = sandbox.issueToken({ scopes: 'write:sessions write:files write:templates' });
+	const { baseUrl } = sandbox;
 	const cred = await env.addCredential('airSignApi', {
 		authentication: 'accessToken',
 		accessToken,
-		baseUrl: sandbox.baseUrl,
+		baseUrl,
 	});
 	const run = async (
 		parameters: INodeParameters,
@@ -117,25 +105,20 @@ export async function actionOutputs(
 		return json(result.items);
 	};
 	const id = (value: string) => ({ __rl: true, mode: 'id', value });
-	const people = [
-		{ name: 'Ann Signer', email: 'ann@example.com' },
-		{ name: 'Bob Witness', email: 'bob@example.com' },
-	];
+	const op = (resource: string, operation: string) => ({ resource, operation });
+	const people = PEOPLE;
 	// the e2e tier's valid PDF; an ES module checked by tsconfig.support.json, so its path is a
 	// variable for this tsconfig
 	const fixtures = '../e2e/lib/fixtures.mts';
 	const { samplePdf } = (await import(fixtures)) as { samplePdf(): Buffer };
 	const out: Record<string, IDataObject[]> = {};
 
-	out['file/upload'] = await run(
-		{ resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
-		[binaryItem(samplePdf(), { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
-	);
+	const pdf = binaryItem(samplePdf(), { fileName: 'contract.pdf', mimeType: 'application/pdf' });
+	out['file/upload'] = await run({ ...op('file', 'upload'), binaryPropertyName: 'data' }, [pdf]);
 	// A draft and a session sent at once: Create answers draftUrl or sentAt.
 	const create = (sendImmediately: boolean) =>
 		run({
-			resource: 'session',
-			operation: 'create',
+			...op('session', 'create'),
 			name: 'Service agreement',
 			documentMode: 'simple',
 			title: 'Service Agreement',
@@ -145,37 +128,17 @@ export async function actionOutputs(
 		});
 	out['session/create'] = [...(await create(false)), ...(await create(true))];
 	// Every session of the demo data: each status, with and without files and recipients.
-	out['session/getMany'] = await run({
-		resource: 'session',
-		operation: 'getMany',
-		returnAll: true,
-	});
+	out['session/getMany'] = await run({ ...op('session', 'getMany'), returnAll: true });
 	const ids = out['session/getMany'].map((s) => ({ json: { id: s.sessionId } }));
-	out['session/get'] = await run(
-		{ resource: 'session', operation: 'get', sessionId: id('={{ $json.id }}') },
-		ids,
-	);
+	const eachId = id('={{ $json.id }}');
+	out['session/get'] = await run({ ...op('session', 'get'), sessionId: eachId }, ids);
 	const draft = sandbox.createSession({ name: 'To send', recipients: people });
-	out['session/send'] = await run({
-		resource: 'session',
-		operation: 'send',
-		sessionId: draft.sessionId,
-	});
-	out['session/sendInvitation'] = await run({
-		resource: 'session',
-		operation: 'sendInvitation',
-		sessionId: id(draft.sessionId),
-	});
-	out['template/getMany'] = await run({
-		resource: 'template',
-		operation: 'getMany',
-		returnAll: true,
-	});
+	out['session/send'] = await run({ ...op('session', 'send'), sessionId: draft.sessionId });
+	const invitation = { ...op('session', 'sendInvitation'), sessionId: id(draft.sessionId) };
+	out['session/sendInvitation'] = await run(invitation);
+	out['template/getMany'] = await run({ ...op('template', 'getMany'), returnAll: true });
 	const templates = out['template/getMany'].map((t) => ({ json: { id: t.templateId } }));
-	out['template/get'] = await run(
-		{ resource: 'template', operation: 'get', templateId: id('={{ $json.id }}') },
-		templates,
-	);
+	out['template/get'] = await run({ ...op('template', 'get'), templateId: eachId }, templates);
 	out['template/create'] = await run({
 		resource: 'template',
 		operation: 'create',
@@ -202,8 +165,7 @@ export async function actionOutputs(
 	const created = out['template/create'][0];
 	sandbox.activateTemplate(created.templateId as string);
 	out['session/createFromTemplate'] = await run({
-		resource: 'session',
-		operation: 'createFromTemplate',
+		...op('session', 'createFromTemplate'),
 		templateId: id(created.templateId as string),
 		fields: {
 			mappingMode: 'defineBelow',
@@ -236,6 +198,10 @@ export async function actionOutputs(
  * sandbox's clock is frozen and moved on by hand past the trigger's settling window.
  */
 async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataObject[]> {
+	const {
+		baseUrl,
+		demo: { accessToken },
+	} = sandbox;
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const trigger = createPollingHarness({
 		env,
@@ -243,11 +209,7 @@ async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataO
 		nodeTypeVersion: version,
 		parameters: { events: [...TRIGGER_EVENTS] },
 		credentials: {
-			airSignApi: {
-				authentication: 'accessToken',
-				accessToken: sandbox.demo.accessToken,
-				baseUrl: sandbox.baseUrl,
-			} as never,
+			airSignApi: { authentication: 'accessToken', accessToken, baseUrl } as never,
 		},
 		workflowId: `output-schemas-v${version}`,
 	});
@@ -258,10 +220,7 @@ async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataO
 		items.push(...json(result.items));
 		sandbox.clock.advance(5_000);
 	};
-	const people = [
-		{ name: 'Ann', email: 'ann@example.com' },
-		{ name: 'Bob', email: 'bob@example.com' },
-	];
+	const people = PEOPLE;
 	const deal = sandbox.createSession({ name: 'Deal', recipients: people });
 	const lapsing = sandbox.createSession({ name: 'Lapsing', status: 'pending', recipients: people });
 	const dropped = sandbox.createSession({ name: 'Dropped', status: 'pending', recipients: people });
@@ -297,24 +256,20 @@ export async function generateOutputSchemas(): Promise<Map<string, string>> {
 		if (!values.length) throw new Error(`${file}: no items to derive a schema from`);
 		files.set(file, await prettier.format(JSON.stringify(schemaOf(values)), options));
 	};
+	const inSandbox = async (options: SandboxOptions, use: (sandbox: Sandbox) => Promise<void>) => {
+		const sandbox = await startSandbox(options);
+		await use(sandbox).finally(() => sandbox.close());
+	};
 	// n8n looks for a version's schemas in its own folder, v<major>.<minor>.<patch>.
-	for (const version of [new AirSign().description.version].flat()) {
-		const actions = await startSandbox({ seedDemoData: true });
-		try {
-			for (const [op, values] of Object.entries(await actionOutputs(actions, version)))
+	for (const version of [new AirSign().description.version].flat())
+		await inSandbox({ seedDemoData: true }, async (sandbox) => {
+			for (const [op, values] of Object.entries(await actionOutputs(sandbox, version)))
 				await put(`v${version}.0.0/${op}.json`, values);
-		} finally {
-			await actions.close();
-		}
-	}
-	for (const version of [new AirSignTrigger().description.version].flat()) {
-		const sandbox = await startSandbox({ now: Date.now() });
-		try {
-			await put(`v${version}.0.0.json`, await triggerOutputs(sandbox, version));
-		} finally {
-			await sandbox.close();
-		}
-	}
+		});
+	for (const version of [new AirSignTrigger().description.version].flat())
+		await inSandbox({ now: Date.now() }, async (sandbox) =>
+			put(`v${version}.0.0.json`, await triggerOutputs(sandbox, version)),
+		);
 	return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -353,9 +308,8 @@ async function main() {
 	}
 	const stale = [...committedOutputSchemas().keys()].filter((file) => !generated.has(file));
 	if (stale.length) throw new Error(`files no operation produces any more: ${stale.join(', ')}`);
-	console.log(
-		`[output-schemas] wrote ${generated.size} files into ${path.relative(process.cwd(), SCHEMA_DIR)}`,
-	);
+	const where = path.relative(process.cwd(), SCHEMA_DIR);
+	console.log(`[output-schemas] wrote ${generated.size} files into ${where}`);
 }
 
 if (require.main === module)

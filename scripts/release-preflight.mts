@@ -1,14 +1,9 @@
-// Run by .github/workflows/publish.yml before `npm publish --provenance`; runs anywhere:
-//
-//   npx tsx scripts/release-preflight.mts [--tag v1.2.3] [--repo owner/name]
-//
-// (defaults: $GITHUB_REF_NAME and $GITHUB_REPOSITORY, as GitHub Actions sets them). Fails unless
-//   - the tag is "v" + package.json's version, so the tag names what gets published;
-//   - package.json's repository URL names the GitHub repository the workflow runs in: npm rejects a
-//     provenance statement whose source repository differs from "repository.url", and n8n's scanner
-//     fetches the source that the statement names.
-// Prints the npm dist-tag to publish under ("latest", or "next" for a prerelease such as 1.0.0-rc.1)
-// and writes it as `dist-tag` to $GITHUB_OUTPUT when that is set.
+// `npx tsx scripts/release-preflight.mts [--tag v1.2.3] [--repo owner/name]` (defaults:
+// $GITHUB_REF_NAME, $GITHUB_REPOSITORY), run by publish.yml before `npm publish --provenance`. Fails
+// unless the tag is "v" + package.json's version and its repository URL names the repository the
+// workflow runs in (npm rejects a provenance statement from another; n8n's scanner fetches the
+// source it names). Prints the npm dist-tag ("latest", or "next" for a prerelease) and writes it as
+// `dist-tag` to $GITHUB_OUTPUT when that is set.
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +13,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { tag: { type: 'string' }, repo: { type: 'string' } } });
 const tag = values.tag ?? process.env.GITHUB_REF_NAME ?? '';
 const repo = values.repo ?? process.env.GITHUB_REPOSITORY ?? '';
-/** The fields of package.json this check reads. */
-interface PackageJson {
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
 	name: string;
 	version: string;
 	repository?: string | { url?: string };
-}
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+};
 
 const errors: string[] = [];
 if (tag !== `v${pkg.version}`)

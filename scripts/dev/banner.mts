@@ -17,19 +17,13 @@ export interface DemoSession {
 }
 
 /** One control-plane call, printed as curl and made by --smoke. */
-export interface ControlPlaneCall {
+export type ControlPlaneCall = {
 	method: string;
 	url: string;
 	body: { email?: string; name?: string };
-}
-
+};
 /** The pending sessions the calls use, and the calls. */
-export interface DemoCalls {
-	toSign: DemoSession | undefined;
-	toSet: DemoSession | undefined;
-	sign: ControlPlaneCall;
-	complete: ControlPlaneCall;
-}
+export type DemoCalls = ReturnType<typeof demoCalls>;
 
 /** A session's control-plane URL. */
 const at = (s: DemoSession | undefined): string =>
@@ -40,7 +34,7 @@ const at = (s: DemoSession | undefined): string =>
  * pending demo session with the most signers signs; every signer of another pending session signs,
  * which completes it.
  */
-export function demoCalls(pending: DemoSession[]): DemoCalls {
+export function demoCalls(pending: DemoSession[]) {
 	const signers = (s: DemoSession) =>
 		s.recipients.filter((r) => r.email && r.status !== 'completed');
 	const bySigners = [...pending].sort((a, b) => signers(b).length - signers(a).length);
@@ -50,8 +44,12 @@ export function demoCalls(pending: DemoSession[]): DemoCalls {
 	return {
 		toSign,
 		toSet,
-		sign: { method: 'POST', url: `${at(toSign)}/sign`, body: signer ? { email: signer } : {} },
-		complete: { method: 'POST', url: `${at(toSet)}/complete`, body: {} },
+		sign: {
+			method: 'POST',
+			url: `${at(toSign)}/sign`,
+			body: signer ? { email: signer } : {},
+		} as ControlPlaneCall,
+		complete: { method: 'POST', url: `${at(toSet)}/complete`, body: {} } as ControlPlaneCall,
 	};
 }
 

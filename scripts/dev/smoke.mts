@@ -21,18 +21,9 @@ import type { ExampleWorkflow } from './setup.mts';
 
 /** What n8n's REST API answers (`{ data }`), as far as the checks read it. */
 type RestAnswer<T> = { data: T };
-interface CredentialSummary {
-	id: string;
-	name: string;
-	type: string;
-}
-interface NodeTypeSummary {
-	name: string;
-}
-/** An invitation in the sandbox's outbox. */
-interface OutboxMessage {
-	sessionId: string;
-}
+/** The sandbox's outbox, as far as the checks read it. */
+const outbox = async (): Promise<Array<{ sessionId: string }>> =>
+	(await fetchFresh(`${procs.sandbox!.url}/_sandbox/outbox`)).json();
 
 export async function smokeChecks(
 	url: string,
@@ -43,9 +34,9 @@ export async function smokeChecks(
 	const html = await editor.text();
 	if (editor.status !== 200 || !/<html/i.test(html))
 		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
-	const creds = (
-		(await restGet(url, '/rest/credentials', cookie)) as RestAnswer<CredentialSummary[]>
-	).data;
+	type Credential = { id: string; name: string; type: string };
+	const creds = ((await restGet(url, '/rest/credentials', cookie)) as RestAnswer<Credential[]>)
+		.data;
 	const cred = creds.find((c) => c.id === SANDBOX_CREDENTIAL_ID);
 	if (!cred || cred.type !== 'airSignApi')
 		throw new Error(
@@ -56,7 +47,7 @@ export async function smokeChecks(
 	const missing = workflows.filter((wf) => !list.some((w) => w.id === wf.id && w.name === wf.name));
 	if (missing.length)
 		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
-	const types: NodeTypeSummary[] = await (
+	const types: Array<{ name: string }> = await (
 		await n8nFetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
 	).json();
 	for (const name of ['airSign', 'airSignTrigger'])
@@ -80,9 +71,7 @@ export async function smokeChecks(
 	const exec = await waitForExecutionEnd(url, cookie, executionId);
 	if (exec.status !== 'success')
 		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
-	const sent: OutboxMessage[] = await (
-		await fetchFresh(`${procs.sandbox!.url}/_sandbox/outbox`)
-	).json();
+	const sent = await outbox();
 	if (sent.length !== 3)
 		throw new Error(
 			`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`,
@@ -121,10 +110,7 @@ async function smokeContractAssistant(
 		});
 		if (finished.status !== 'success')
 			throw new Error(`"${workflow.name}" ended ${finished.status} after the approval`);
-		const sent: OutboxMessage[] = await (
-			await fetchFresh(`${procs.sandbox!.url}/_sandbox/outbox`)
-		).json();
-		const invited = sent.filter((m) => m.sessionId === request.sessionId).length;
+		const invited = (await outbox()).filter((m) => m.sessionId === request.sessionId).length;
 		if (invited !== 2)
 			throw new Error(`expected 2 invitations for the approved draft, got ${invited}`);
 		say(

@@ -3,35 +3,27 @@
 // loads them to read their icons, names, credentials and codex files.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, run, section } from './lib.mts';
-import type { Packed } from './pack.mts';
+import { ROOT, run, section, type Packed } from './lib.mts';
 
 /** The two lists of package.json's "n8n" field. */
 type Kind = 'nodes' | 'credentials';
-
-/** An exported class that `new` threw on. */
-interface LoadFailure {
-	exportName: string;
-	error: string;
-}
-
-/** A node (its description) or credential found among a file's exports. */
-interface LoadedClass {
-	exportName: string;
-	error?: undefined;
-	name: string;
-	/** "file:…", "fa:…", "node:…", or one per theme ({ light, dark }). */
-	icon: string | Record<string, unknown> | null;
-	credentials: string[];
-}
 
 /** What the loader (run in a child node) writes for one file named in package.json's "n8n". */
 interface LoadedFile {
 	kind: Kind;
 	file: string;
-	classes: Array<LoadFailure | LoadedClass>;
 	/** Why the file could not be required, first line. */
 	error?: string;
+	/**
+	 * Each exported node (its description) or credential: its icon ("file:…", "fa:…", "node:…",
+	 * or one per theme), credentials; or, in `error`, why `new` threw on it.
+	 */
+	classes: Array<{
+		error?: string;
+		name: string;
+		icon: string | Record<string, unknown> | null;
+		credentials: string[];
+	}>;
 }
 
 export function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string): void {
@@ -149,9 +141,9 @@ export function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: 
 			contents.problems.push(`${entry.file}: cannot be loaded as n8n loads it: ${entry.error}`);
 			continue;
 		}
-		for (const c of entry.classes.filter((c): c is LoadFailure => Boolean(c.error)))
+		for (const c of entry.classes.filter((c) => c.error))
 			contents.problems.push(`${entry.file}: ${c.error}`);
-		const found = entry.classes.filter((c): c is LoadedClass => !c.error);
+		const found = entry.classes.filter((c) => !c.error);
 		if (found.length === 0) {
 			contents.problems.push(
 				`${entry.file}: exports no ${entry.kind === 'nodes' ? 'node (class with a description)' : 'credential (class with a name)'}`,

@@ -1,8 +1,7 @@
 // Step 4 of `npm run scan` (scripts/scan-package.mts): package.json as published. Every field that
 // names a file names one in the tarball, no runtime dependencies, author, repository and homepage.
 import path from 'node:path';
-import { section } from './lib.mts';
-import type { Packed } from './pack.mts';
+import { section, type Packed } from './lib.mts';
 
 export function checkManifest({ files, fileSet, pkg }: Packed): void {
 	const manifest = section('package.json');

@@ -6,20 +6,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Linter } from 'eslint';
-import { ROOT, secs, section } from './lib.mts';
-import type { Packed } from './pack.mts';
-
-/** What analyzePackage() answers: passed, or why not. */
-interface Verdict {
-	passed: boolean;
-	message?: string;
-	details?: string;
-}
+import { ROOT, secs, section, type Packed } from './lib.mts';
 
 /** What the scanner's scanner.mjs exports that the scan uses (the package ships no types). */
 interface ScannerModule {
 	SOURCE_FILE_PATTERNS: string[];
-	analyzePackage(packageDir: string, filePatterns: string[]): Promise<Verdict>;
+	analyzePackage(
+		packageDir: string,
+		filePatterns: string[],
+	): Promise<{ passed: boolean; message?: string; details?: string }>;
 	buildScanConfig(): Promise<Linter.Config[]>;
 }
 
@@ -39,18 +34,8 @@ export async function scanWithN8nScanner({ packInfo, packageDir }: Packed): Prom
 	).version;
 	const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json']; // analyzePackageByName's tarball leg
 	const legs = [
-		{
-			name: 'source',
-			dir: ROOT,
-			patterns: scanner.SOURCE_FILE_PATTERNS,
-			label: 'this repository',
-		},
-		{
-			name: 'tarball',
-			dir: packageDir,
-			patterns: TARBALL_FILE_PATTERNS,
-			label: packInfo.filename,
-		},
+		{ name: 'source', dir: ROOT, patterns: scanner.SOURCE_FILE_PATTERNS, label: 'this repository' },
+		{ name: 'tarball', dir: packageDir, patterns: TARBALL_FILE_PATTERNS, label: packInfo.filename },
 	];
 	for (const leg of legs) {
 		const t = performance.now();
