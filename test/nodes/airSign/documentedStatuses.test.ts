@@ -13,6 +13,7 @@ import {
 	sendParams,
 	uploadParams,
 	useAirSign,
+	locator,
 } from './helpers';
 
 /**
@@ -32,7 +33,6 @@ interface Operation {
 	path: (params: INodeParameters) => string;
 }
 
-const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const sessionPath = (params: INodeParameters) =>
 	`/api/v1/Session/${String((params.sessionId as { value?: string }).value ?? params.sessionId)}`;
