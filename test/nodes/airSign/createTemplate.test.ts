@@ -78,9 +78,7 @@ describe('Template → Create', () => {
 			[
 				'51 variables',
 				{
-					variables: {
-						variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })),
-					},
+					variables: { variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })) },
 				},
 				/holds 51 variables; AirSign takes at most 50/,
 			],

@@ -74,9 +74,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		// One item after another (Items at Once 1): the sandbox's clock moves 25 s per request as if
 		// each came after the last; several in flight would each move it as if alone.
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runOk(ctx, oneAtATime, {
-			input: idItems(drafts),
-		});
+		const result = await runOk(ctx, oneAtATime, { input: idItems(drafts) });
 		expect(result.items.map((i) => i.json.status)).toEqual(Array(8).fill('pending'));
 		expect(ctx.sandbox.outbox).toHaveLength(8);
 		const fetches = tokenRequests(ctx.sandbox).length;

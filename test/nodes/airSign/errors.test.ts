@@ -246,9 +246,7 @@ describe('continueOnFail and item indexes', () => {
 		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
 		// see pool.test.ts: the error then names the items that ran beside it).
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runAirSign(ctx, oneAtATime, {
-			input: idItems([a, b, c]),
-		});
+		const result = await runAirSign(ctx, oneAtATime, { input: idItems([a, b, c]) });
 		expect(result.items).toEqual([]);
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error!.message).toContain('[SELF_SIGN_ONLY]');

@@ -45,9 +45,7 @@ function countInFlight(sandbox: Sandbox) {
 
 /** Runs Send over the drafts: every one sent, the output in item order and paired. */
 async function sendsEveryOne(sessions: Array<{ sessionId: string }>, parameters: INodeParameters) {
-	const result = await runOk(ctx, parameters, {
-		input: idItems(sessions),
-	});
+	const result = await runOk(ctx, parameters, { input: idItems(sessions) });
 	expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 		sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
 	);
@@ -114,9 +112,7 @@ describe('Items at Once: engine', () => {
 		async (itemsAtOnce) => {
 			const sessions = drafts(30);
 			ctx.sandbox.updateSession(sessions[7].sessionId, { status: 'completed' });
-			const result = await runAirSign(ctx, send(itemsAtOnce), {
-				input: idItems(sessions),
-			});
+			const result = await runAirSign(ctx, send(itemsAtOnce), { input: idItems(sessions) });
 			expect(result.error?.message).toBe(
 				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 			);
@@ -150,9 +146,7 @@ describe('Items at Once: engine', () => {
 			if (++arrived === 3) allArrived();
 			await all;
 		});
-		const result = await runAirSign(ctx, send(), {
-			input: idItems(sessions),
-		});
+		const result = await runAirSign(ctx, send(), { input: idItems(sessions) });
 		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
 		expect((result.error as NodeOperationError).description).toContain(
 			'the items at index 1, 2 ran beside it before it failed',
@@ -210,9 +204,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			retryAfter: 3,
 			skip: 5,
 		});
-		await runOk(ctx, send(10), {
-			input: idItems(sessions),
-		});
+		await runOk(ctx, send(10), { input: idItems(sessions) });
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(30);

@@ -78,9 +78,7 @@ describe('Send Session', () => {
 		const drafts = [0, 1, 2].map((i) =>
 			ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }),
 		);
-		const result = await runOk(ctx, sendParams('={{ $json.id }}'), {
-			input: idItems(drafts),
-		});
+		const result = await runOk(ctx, sendParams('={{ $json.id }}'), { input: idItems(drafts) });
 		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 			drafts.map((d, i) => [d.sessionId, 'pending', { item: i }]),
 		);
