@@ -5,11 +5,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { ann, simple, uploaded } from './createSessionParams';
-import { apiRequests, runAirSign, useAirSign, runOk, expectRefused } from './helpers';
+import { apiRequests, runAirSign, useAirSign, runOk, expectRefused, WHOLE_ANSWER } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 

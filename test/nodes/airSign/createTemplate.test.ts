@@ -12,11 +12,10 @@ import {
 	useAirSign,
 	runOk,
 	expectRefused,
+	WHOLE_ANSWER,
 } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,

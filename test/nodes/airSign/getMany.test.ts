@@ -11,11 +11,10 @@ import {
 	useAirSign,
 	runOk,
 	expectRefused,
+	WHOLE_ANSWER,
 } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: paging', () => {

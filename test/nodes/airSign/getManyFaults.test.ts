@@ -13,12 +13,15 @@ import {
 } from './helpers';
 
 const ctx = useAirSign();
+/** List Sessions answers 429 once, with this Retry-After. */
+const rateLimit = (retryAfter: number) =>
+	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter });
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: rate limit (429)', () => {
 	it('a short Retry-After (1 s) is waited out, then the call succeeds', async () => {
 		seedSessions(ctx.sandbox, 3);
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		rateLimit(1);
 		const started = Date.now();
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
 		const elapsed = Date.now() - started;
@@ -35,7 +38,7 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('a Retry-After within "Max Wait on Rate Limit" is waited out for exactly that long', async () => {
 		const sleeps = recordSleeps();
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		rateLimit(45);
 		await runOk(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
 		expect(sleeps.requested).toEqual([45_000]);
 		expect(listed().map((r) => r.status)).toEqual([429, 200]);
@@ -45,7 +48,7 @@ describe('Get Many: rate limit (429)', () => {
 		const sleeps = recordSleeps();
 		ctx.sandbox.clock.freeze();
 		const now = ctx.sandbox.clock.now();
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 3600 });
+		rateLimit(3600);
 		const started = Date.now();
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
 		expect(Date.now() - started).toBeLessThan(1000);
@@ -67,7 +70,7 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
 		const sleeps = recordSleeps();
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		rateLimit(45);
 		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }), {
 			settings: { executionOrder: 'v1', executionTimeout: 30 },
 		});
@@ -78,11 +81,11 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
 		const sleeps = recordSleeps();
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 5 });
+		rateLimit(5);
 		const short = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 2 } }));
 		expect(short.error?.message).toMatch(/budget is used up/);
 		expect(short.error?.description).toContain('waits at most 2 s');
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		rateLimit(1);
 		const never = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 0 } }));
 		expect(never.error?.message).toMatch(/budget is used up/);
 		expect(never.error?.description).not.toContain('waits at most');

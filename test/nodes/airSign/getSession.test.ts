@@ -13,11 +13,10 @@ import {
 	useAirSign,
 	runOk,
 	locator,
+	WHOLE_ANSWER,
 } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({
 	resource: 'session',

@@ -127,6 +127,8 @@ export async function expectRefused(
 	return result;
 }
 
+/** AirSign's whole answer: Simplify off. */
+export const WHOLE_ANSWER = { simple: false };
 /** A session ID no sandbox holds. */
 export const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 export const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
@@ -261,7 +263,7 @@ export function captureOutput() {
 }
 
 /** JSON.stringify replacer that also serialises Error objects (own and standard properties, cause). */
-export function errorReplacer() {
+function errorReplacer() {
 	const seen = new WeakSet<object>();
 	return (_key: string, value: unknown) => {
 		if (value !== null && typeof value === 'object') {

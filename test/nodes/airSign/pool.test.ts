@@ -33,14 +33,14 @@ const send = (itemsAtOnce?: number) => ({
 function countInFlight(sandbox: Sandbox) {
 	const seen = { now: 0, most: 0 };
 	let arrivals = 0;
-	const off = sandbox.onRequest(async ({ path }) => {
+	sandbox.onRequest(async ({ path }) => {
 		if (!path.endsWith('/Send')) return;
 		seen.most = Math.max(seen.most, ++seen.now);
 		const turns = 40 - (arrivals++ % 40);
 		for (let turn = 0; turn < turns; turn++) await new Promise((r) => setImmediate(r));
 		seen.now--;
 	});
-	return { seen, off };
+	return seen;
 }
 
 /** Runs Send over the drafts: every one sent, the output in item order and paired. */
@@ -56,7 +56,7 @@ describe('Items at Once: engine', () => {
 		'Items at Once %s (undefined: the default): every item sent once, output in input order and paired; never more in flight than the setting',
 		async (itemsAtOnce) => {
 			const sessions = drafts(60);
-			const { seen } = countInFlight(ctx.sandbox);
+			const seen = countInFlight(ctx.sandbox);
 			await sendsEveryOne(sessions, send(itemsAtOnce));
 			expect(apiRequests(ctx.sandbox)).toHaveLength(60);
 			const ceiling = itemsAtOnce ?? MAX_ITEMS_AT_ONCE;

@@ -3,11 +3,9 @@ import '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, WHOLE_ANSWER } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const getManyParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'template',
 	operation: 'getMany',
