@@ -1,4 +1,5 @@
 import type { Sandbox } from '../../sandbox';
+import { offerTemplate } from '../nodes/airSign/offerTemplate';
 import { call } from './helpers';
 
 /** A valid block document with one signature block per key. */
@@ -39,28 +40,22 @@ export const createTemplateCall = (sandbox: Sandbox, json: unknown, token?: stri
 
 /** An active template with an "Employee" role (no email), a fixed "Manager" and two variables. */
 export function activeTemplate(sandbox: Sandbox, extra: Record<string, unknown> = {}) {
-	return sandbox.createTemplate({
-		name: 'Offer',
-		status: 'active',
-		recipients: [
-			{ key: 'employee', name: 'Employee', email: '' },
-			{ key: 'manager', name: 'Manager', email: 'boss@example.com' },
-		],
-		variables: [
-			{ name: 'startDate', displayName: 'Start date', type: 'date' },
-			{ name: 'salary', type: 'number', required: false, defaultValue: 1000 },
-		],
-		document: {
-			format: 'blocks',
+	return sandbox.createTemplate(
+		offerTemplate({
+			name: 'Offer',
 			title: 'Offer for {{{startDate}}}',
-			blocks: [
-				{ type: 'paragraph', text: 'Salary {{{salary}}} from {{{startDate}}}.' },
-				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-				{ type: 'signatureBlock', recipient: 'manager', label: 'Manager' },
+			text: 'Salary {{{salary}}} from {{{startDate}}}.',
+			recipients: [
+				{ key: 'employee', name: 'Employee', email: '' },
+				{ key: 'manager', name: 'Manager', email: 'boss@example.com' },
 			],
-		},
-		...extra,
-	});
+			variables: [
+				{ name: 'startDate', displayName: 'Start date', type: 'date' },
+				{ name: 'salary', type: 'number', required: false, defaultValue: 1000 },
+			],
+			...extra,
+		}),
+	);
 }
 
 export const ZONELESS = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { COMPLETION_EMAIL_RECIPIENTS, LIMITS } from '../../../nodes/AirSign/helpers/constants';
 import { templateFields } from '../../../nodes/AirSign/actions/session/templateFields';
 import { DEMO_SENDER_PROFILE_ID, type Sandbox } from '../../../sandbox';
+import { offerTemplate, type OfferSpec } from '../../nodes/airSign/offerTemplate';
 import { ref, type OperationUnderTest, type Slot } from '../inputCases';
 import {
 	email,
@@ -45,7 +46,7 @@ export const getManyTemplates: OperationUnderTest = {
 	cost: 1,
 };
 
-const TEMPLATE_VARIABLES = [
+const TEMPLATE_VARIABLES: OfferSpec['variables'] = [
 	{ name: 'company', type: 'text', required: true },
 	{ name: 'amount', type: 'number', required: false },
 	{ name: 'start', type: 'date', required: false },
@@ -55,20 +56,15 @@ function activeTemplates(sandbox: Sandbox, n: number): string[] {
 	return Array.from(
 		{ length: n },
 		(_, i) =>
-			sandbox.createTemplate({
-				name: `Template ${i}`,
-				status: 'active',
-				recipients: [{ key: 'employee', name: 'Employee' }],
-				variables: TEMPLATE_VARIABLES,
-				document: {
-					format: 'blocks',
+			sandbox.createTemplate(
+				offerTemplate({
+					name: `Template ${i}`,
 					title: 'Contract {{{company}}}',
-					blocks: [
-						{ type: 'paragraph', text: 'Pay {{{amount}}} from {{{start}}}' },
-						{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-					],
-				},
-			} as never).templateId,
+					text: 'Pay {{{amount}}} from {{{start}}}',
+					recipients: [{ key: 'employee', name: 'Employee' }],
+					variables: TEMPLATE_VARIABLES,
+				}),
+			).templateId,
 	);
 }
 

@@ -1,80 +1,40 @@
 import '../../harness';
 
-import type { INodeParameters, ResourceMapperField } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { DEMO_SENDER_PROFILE_ID } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
+import {
+	apiRequests,
+	expectRefused,
+	fromTemplateParams,
+	locator,
+	recordSleeps,
+	runAirSign,
+	runOk,
+	useAirSign,
+} from './helpers';
 import { mapperFields } from './loadOptions';
+import { offerTemplate, type OfferSpec } from './offerTemplate';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
-const templateRef = (templateId: string) => ({ __rl: true, mode: 'list', value: templateId });
+const params = (id: string, schema: object[], value: object, extra: INodeParameters = {}) =>
+	fromTemplateParams(locator(id, 'list'), { ...value }, schema, extra);
 /** What the editor asks when the builder opens "Recipients and Variables". */
 const loadFields = (templateId: string) =>
 	mapperFields(ctx, 'getTemplateFields', {
 		resource: 'session',
 		operation: 'createFromTemplate',
-		templateId: templateRef(templateId),
+		templateId: locator(templateId, 'list'),
 	});
-
-let restoreSleep: (() => void) | undefined;
-afterEach(() => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-});
-
-/** An active template: an Employee (no email), a fixed HR Manager, and four variables. */
-function offerTemplate(extra: Record<string, unknown> = {}) {
-	return ctx.sandbox.createTemplate({
-		name: 'Offer letter',
-		status: 'active',
-		recipients: [
-			{ key: 'employee', name: 'Employee', email: '' },
-			{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
-		],
-		variables: [
-			{ name: 'position', displayName: 'Position', description: 'Job title' },
-			{ name: 'startDate', displayName: 'Start date', type: 'date' },
-			{ name: 'salary', displayName: 'Salary', type: 'number' },
-			{ name: 'note', displayName: 'Note', required: false, defaultValue: 'Welcome' },
-		],
-		document: {
-			format: 'blocks',
-			title: 'Offer: {{{position}}}',
-			blocks: [
-				{ type: 'paragraph', text: 'From {{{startDate}}} at {{{salary}}}. {{{note}}}' },
-				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-				{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
-			],
-		},
-		...extra,
-	});
-}
-
-function params(
-	templateId: string,
-	schema: ResourceMapperField[],
-	value: Record<string, unknown>,
-	extra: INodeParameters = {},
-): INodeParameters {
-	return {
-		resource: 'session',
-		operation: 'createFromTemplate',
-		templateId: templateRef(templateId),
-		fields: {
-			mappingMode: 'defineBelow',
-			value,
-			matchingColumns: [],
-			schema,
-			attemptToConvertTypes: false,
-			convertFieldsToString: false,
-		} as unknown as INodeParameters,
-		...extra,
-	};
+/** The offer template in the sandbox, and the fields the editor loaded for it. */
+async function offerWithFields(extra: OfferSpec = {}) {
+	const template = ctx.sandbox.createTemplate(offerTemplate(extra));
+	const { fields } = await loadFields(template.templateId);
+	ctx.sandbox.clearRequests();
+	return { id: template.templateId, fields };
 }
 
 const employee = {
@@ -87,7 +47,7 @@ const employee = {
 
 describe('Create From Template: the resource mapper', () => {
 	it('loads the roles as "<Role> Name" / "<Role> Email" and the variables with type, required and description (one Get Template)', async () => {
-		const template = offerTemplate();
+		const template = ctx.sandbox.createTemplate(offerTemplate());
 		const { fields } = await loadFields(template.templateId);
 		expect(
 			fields.map((f) => [f.id, f.displayName, f.type, f.required, f.defaultValue ?? null]),
@@ -122,14 +82,8 @@ describe('Create From Template: the resource mapper', () => {
 
 describe('Session → Create From Template', () => {
 	it('creates a draft from the mapped fields: recipients by position, typed variables, timestamps read as UTC', async () => {
-		const template = offerTemplate();
-		const { fields } = await loadFields(template.templateId);
-		ctx.sandbox.clearRequests();
-		const result = await runAirSign(ctx, {
-			...params(template.templateId, fields, employee),
-			...WHOLE_ANSWER,
-		});
-		expect(result.error).toBeUndefined();
+		const { id, fields } = await offerWithFields();
+		const result = await runOk(ctx, params(id, fields, employee, { simple: false }));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(out.draftUrl).toBe(`${ctx.sandbox.baseUrl}/app/sessions/${out.sessionId}/edit`);
@@ -148,43 +102,33 @@ describe('Session → Create From Template', () => {
 	});
 
 	it('sends exactly what was given: name, Send Immediately, settings; a fixed role left as it is', async () => {
-		const template = offerTemplate();
-		const { fields } = await loadFields(template.templateId);
-		const result = await runAirSign(
-			ctx,
-			params(template.templateId, fields, employee, {
-				name: 'Offer – Jane',
-				sendImmediately: true,
-				options: {
-					expiryDays: 0,
-					reminderFrequency: 'daily',
-					senderProfileId: DEMO_SENDER_PROFILE_ID,
-					completionEmailRecipients: 'sender_only',
-					tagIds: '11111111-2222-4333-8444-555555555555',
-				},
-			}),
-		);
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ name: 'Offer – Jane', status: 'pending' });
-		expect(ctx.sandbox.getSession(result.items[0].json.sessionId as string)).toMatchObject({
-			expiryDays: null,
+		const { id, fields } = await offerWithFields();
+		const options = {
+			expiryDays: 0,
 			reminderFrequency: 'daily',
 			senderProfileId: DEMO_SENDER_PROFILE_ID,
 			completionEmailRecipients: 'sender_only',
+			tagIds: '11111111-2222-4333-8444-555555555555',
+		};
+		const extra = { name: 'Offer – Jane', sendImmediately: true, options };
+		const result = await runOk(ctx, params(id, fields, employee, extra));
+		expect(result.items[0].json).toMatchObject({ name: 'Offer – Jane', status: 'pending' });
+		expect(ctx.sandbox.getSession(result.items[0].json.sessionId as string)).toMatchObject({
+			...options,
+			expiryDays: null,
 			tagIds: ['11111111-2222-4333-8444-555555555555'],
 		});
 		expect(ctx.sandbox.outbox.map((m) => m.to)).toEqual(['jane@example.com', 'hr@example.com']);
 	});
 
 	it('the fields from expressions over three items, each output paired with its item', async () => {
-		const template = offerTemplate();
-		const { fields } = await loadFields(template.templateId);
+		const { id, fields } = await offerWithFields();
 		const rows = ['Ann', 'Bob', 'Cy'].map((n, i) => ({
 			json: { name: n, email: `${n.toLowerCase()}@example.com`, salary: 1000 * (i + 1) },
 		}));
-		const result = await runAirSign(
+		const result = await runOk(
 			ctx,
-			params(template.templateId, fields, {
+			params(id, fields, {
 				...employee,
 				'recipient:1:name': '={{ $json.name }}',
 				'recipient:1:email': '={{ $json.email }}',
@@ -192,7 +136,6 @@ describe('Session → Create From Template', () => {
 			}),
 			{ input: rows },
 		);
-		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(ctx.sandbox.listAllSessions().map((s) => s.recipients[0].email)).toEqual([
 			'ann@example.com',
@@ -202,7 +145,7 @@ describe('Session → Create From Template', () => {
 	});
 
 	describe('checked before any request', () => {
-		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+		it.each<[string, Record<string, unknown>, RegExp]>([
 			[
 				'required variables missing (untouched fields hold null or "")',
 				{ ...employee, salary: null, position: '' },
@@ -223,32 +166,19 @@ describe('Session → Create From Template', () => {
 				{ ...employee, startDate: '={{ "soon" }}' },
 				/'Start date' is not a date/,
 			],
-		];
-		for (const [label, value, message] of cases) {
-			it(label, async () => {
-				const template = offerTemplate();
-				const { fields } = await loadFields(template.templateId);
-				ctx.sandbox.clearRequests();
-				const result = await runAirSign(ctx, params(template.templateId, fields, value));
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toMatch(message);
-				expect(result.error!.context?.itemIndex).toBe(0);
-				expect(ctx.sandbox.requests).toEqual([]);
-			});
-		}
+		])('%s', async (_label, value, message) => {
+			const { id, fields } = await offerWithFields();
+			await expectRefused(ctx, params(id, fields, value), message);
+		});
 
 		it('Name over 50 characters; Expiry Days over 730; a tag that is not an ID', async () => {
-			const template = offerTemplate();
-			const fields: ResourceMapperField[] = [];
+			const template = ctx.sandbox.createTemplate(offerTemplate());
 			for (const [extra, message] of [
 				[{ name: 'n'.repeat(51) }, "'Name' must be 1 to 50 characters long; it is 51"],
 				[{ options: { expiryDays: 731 } }, "'Expiry Days' must be a whole number from 1 to 730"],
 				[{ options: { tagIds: 'vip' } }, "'Tag IDs' holds something that is not a tag ID: vip"],
 			] as const) {
-				const result = await runAirSign(
-					ctx,
-					params(template.templateId, fields, {}, extra as INodeParameters),
-				);
+				const result = await runAirSign(ctx, params(template.templateId, [], {}, extra));
 				expect(result.error!.message).toContain(message);
 			}
 			expect(ctx.sandbox.requests).toEqual([]);
@@ -259,32 +189,22 @@ describe('Session → Create From Template', () => {
 	// given one, even when its email is fixed; a placeholder is never sent as a signer's name.
 	describe('a role with a fixed email but no name in the template', () => {
 		/** A witness role with only an email, and a fixed HR Manager: nothing else is mandatory. */
-		function unnamedRoleTemplate() {
-			return ctx.sandbox.createTemplate({
+		const unnamedRoleTemplate = () =>
+			ctx.sandbox.createTemplate({
 				name: 'Witnessed',
 				status: 'active',
 				recipients: [
 					{ key: 'witness', name: '', email: 'witness@example.com' },
 					{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
 				],
-				document: {
-					format: 'blocks',
-					title: 'Witnessed',
-					blocks: [
-						{ type: 'signatureBlock', recipient: 'witness', label: 'Witness' },
-						{ type: 'signatureBlock', recipient: 'hr', label: 'HR' },
-					],
-				},
 			});
-		}
 		const laterRole = {
 			'recipient:2:name': 'Jane Citizen',
 			'recipient:2:email': 'jane@example.com',
 		};
 
 		it('its name is mandatory and has no default; its email is pre-filled', async () => {
-			const template = unnamedRoleTemplate();
-			const { fields } = await loadFields(template.templateId);
+			const { fields } = await loadFields(unnamedRoleTemplate().templateId);
 			expect(fields.map((f) => [f.id, f.displayName, f.required, f.defaultValue ?? null])).toEqual([
 				['recipient:1:name', 'Recipient 1 Name', true, null],
 				['recipient:1:email', 'Recipient 1 Email', false, 'witness@example.com'],
@@ -294,31 +214,29 @@ describe('Session → Create From Template', () => {
 		});
 
 		// Untouched fields as the editor saves them: "" or null.
-		for (const [label, value] of [
+		it.each([
 			['no role given', { 'recipient:1:name': '' }],
 			['a later role given', { 'recipient:1:name': null, ...laterRole }],
-		] as const) {
-			it(`its name not given (${label}): refused before any request, naming the field and the item`, async () => {
+		])(
+			'its name not given (%s): refused before any request, naming the field and the item',
+			async (_label, value) => {
 				const template = unnamedRoleTemplate();
 				const { fields } = await loadFields(template.templateId);
 				ctx.sandbox.clearRequests();
-				const result = await runAirSign(ctx, params(template.templateId, fields, value));
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toBe("The template needs 'Recipient 1 Name'");
+				const result = await expectRefused(
+					ctx,
+					params(template.templateId, fields, value),
+					"The template needs 'Recipient 1 Name'",
+				);
 				expect(result.error!.description).toContain("'Recipients and Variables'");
-				expect(result.error!.context?.itemIndex).toBe(0);
-				expect(ctx.sandbox.requests).toEqual([]);
-			});
-		}
+			},
+		);
 
 		it('its name given: sent with the template’s email, no placeholder', async () => {
 			const template = unnamedRoleTemplate();
 			const { fields } = await loadFields(template.templateId);
-			const result = await runAirSign(
-				ctx,
-				params(template.templateId, fields, { 'recipient:1:name': 'Wes Witness', ...laterRole }),
-			);
-			expect(result.error).toBeUndefined();
+			const value = { 'recipient:1:name': 'Wes Witness', ...laterRole };
+			const result = await runOk(ctx, params(template.templateId, fields, value));
 			const stored = ctx.sandbox.getSession(result.items[0].json.sessionId as string)!;
 			expect(stored.recipients.map((r) => [r.name, r.email])).toEqual([
 				['Wes Witness', 'witness@example.com'],
@@ -330,10 +248,7 @@ describe('Session → Create From Template', () => {
 			const template = unnamedRoleTemplate();
 			const result = await runAirSign(
 				ctx,
-				{
-					...params(template.templateId, [], laterRole),
-					templateId: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
-				},
+				{ ...params('', [], laterRole), templateId: locator('={{ $json.template }}') },
 				{ input: [{ json: { template: template.templateId } }] },
 			);
 			expect(result.error).toBeInstanceOf(NodeOperationError);
@@ -344,24 +259,19 @@ describe('Session → Create From Template', () => {
 	});
 
 	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
-		const template = offerTemplate();
-		const result = await runAirSign(
+		const template = ctx.sandbox.createTemplate(offerTemplate());
+		await runOk(
 			ctx,
-			{
-				...params(template.templateId, [], employee),
-				templateId: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
-			},
+			{ ...params('', [], employee), templateId: locator('={{ $json.template }}') },
 			{ input: [{ json: { template: template.templateId } }] },
 		);
-		expect(result.error).toBeUndefined();
 		expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET', 'POST']);
 	});
 
 	describe("AirSign's refusals, in words a builder can act on", () => {
 		it('a draft template: TEMPLATE_NOT_ACTIVE', async () => {
-			const template = offerTemplate({ status: 'draft' });
-			const { fields } = await loadFields(template.templateId);
-			const result = await runAirSign(ctx, params(template.templateId, fields, employee));
+			const { id, fields } = await offerWithFields({ status: 'draft' });
+			const result = await runAirSign(ctx, params(id, fields, employee));
 			expect(result.error).toBeInstanceOf(NodeApiError);
 			expect(result.error!.message).toBe(
 				'The template is a draft, so no session can be made from it [TEMPLATE_NOT_ACTIVE]',
@@ -369,9 +279,9 @@ describe('Session → Create From Template', () => {
 		});
 
 		it('the template changed after its fields were loaded: MISSING_VARIABLES says to refresh', async () => {
-			const template = offerTemplate();
-			const stale = (await loadFields(template.templateId)).fields.filter((f) => f.id !== 'salary');
-			const result = await runAirSign(ctx, params(template.templateId, stale, employee));
+			const { id, fields } = await offerWithFields();
+			const stale = fields.filter((f) => f.id !== 'salary');
+			const result = await runAirSign(ctx, params(id, stale, employee));
 			expect(result.error!.message).toBe(
 				'AirSign says required variables of the template are missing [MISSING_VARIABLES]',
 			);
@@ -389,15 +299,10 @@ describe('Session → Create From Template', () => {
 		});
 
 		it('a plan feature the organisation lacks: 403 naming it', async () => {
-			const template = offerTemplate();
-			const { fields } = await loadFields(template.templateId);
+			const { id, fields } = await offerWithFields();
 			ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, ['Session Expiry']);
-			const result = await runAirSign(
-				ctx,
-				params(template.templateId, fields, employee, {
-					options: { senderProfileId: DEMO_SENDER_PROFILE_ID },
-				}),
-			);
+			const options = { senderProfileId: DEMO_SENDER_PROFILE_ID };
+			const result = await runAirSign(ctx, params(id, fields, employee, { options }));
 			expect(result.error!.message).toBe(
 				'Your AirSign plan does not include Sender Profiles [PLAN_FEATURE_UNAVAILABLE]',
 			);
@@ -409,11 +314,9 @@ describe('Session → Create From Template', () => {
 	describe('never created twice', () => {
 		it('the answer lost after AirSign created the session: one request, "check AirSign … the session may exist"', async () => {
 			const sleeps = recordSleeps();
-			restoreSleep = sleeps.restore;
-			const template = offerTemplate();
-			const { fields } = await loadFields(template.templateId);
+			const { id, fields } = await offerWithFields();
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/SessionFromTemplate' });
-			const result = await runAirSign(ctx, params(template.templateId, fields, employee));
+			const result = await runAirSign(ctx, params(id, fields, employee));
 			expect(result.error!.message).toBe(
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the session may exist',
 			);
@@ -424,21 +327,15 @@ describe('Session → Create From Template', () => {
 
 		it('a 502 is not retried; a 429 is waited out and sent once', async () => {
 			const sleeps = recordSleeps();
-			restoreSleep = sleeps.restore;
-			const template = offerTemplate();
-			const { fields } = await loadFields(template.templateId);
-			ctx.sandbox.injectFault({ kind: 'status', status: 502, path: '/api/v1/SessionFromTemplate' });
-			const failed = await runAirSign(ctx, params(template.templateId, fields, employee));
+			const { id, fields } = await offerWithFields();
+			const path = '/api/v1/SessionFromTemplate';
+			ctx.sandbox.injectFault({ kind: 'status', status: 502, path });
+			const failed = await runAirSign(ctx, params(id, fields, employee));
 			expect(failed.error!.message).toContain(
 				'[HTTP 502 INTERNAL]: check AirSign before running again',
 			);
-			ctx.sandbox.injectFault({
-				kind: 'rateLimit',
-				path: '/api/v1/SessionFromTemplate',
-				retryAfter: 3,
-			});
-			const waited = await runAirSign(ctx, params(template.templateId, fields, employee));
-			expect(waited.error).toBeUndefined();
+			ctx.sandbox.injectFault({ kind: 'rateLimit', path, retryAfter: 3 });
+			await runOk(ctx, params(id, fields, employee));
 			expect(sleeps.requested).toEqual([3000]);
 			expect(posts().map((r) => r.status)).toEqual([502, 429, 200]);
 			expect(ctx.sandbox.listAllSessions()).toHaveLength(1);

@@ -1,36 +1,28 @@
 import '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { NodeApiError } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
 
 import { ann, blockDoc, jsonMode, simple, uploaded } from './createSessionParams';
 import {
 	apiRequests,
+	expectRefused,
 	tokenCredential,
 	recordSleeps,
 	runAirSign,
-	startStub,
-	type StubServer,
+	runOk,
 	useAirSign,
+	useStub,
 } from './helpers';
 
 const ctx = useAirSign();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 
-let restoreSleep: (() => void) | undefined;
-let stub: StubServer | undefined;
-afterEach(async () => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-	await stub?.close();
-	stub = undefined;
-});
-
 describe('Session → Create, Block Documents (JSON)', () => {
 	it('one document or a list, recipients with keys and signing order', async () => {
-		const result = await runAirSign(
+		const result = await runOk(
 			ctx,
 			jsonMode(
 				[blockDoc(['buyer']), blockDoc(['seller'], 'Schedule')],
@@ -40,7 +32,6 @@ describe('Session → Create, Block Documents (JSON)', () => {
 				],
 			),
 		);
-		expect(result.error).toBeUndefined();
 		const stored = ctx.sandbox.getSession(result.items[0].json.sessionId as string)!;
 		expect(stored.files.map((f) => f.fileName)).toEqual(['Agreement.pdf', 'Schedule.pdf']);
 		expect(stored.recipients.map((r) => r.name)).toEqual(['Sam', 'Ann Signer']);
@@ -112,16 +103,14 @@ describe('Session → Create, Block Documents (JSON)', () => {
 			/"blocks" must hold 1 to 500 blocks/,
 		],
 	];
-	for (const [label, documents, recipients, message] of refusals) {
-		it(`refused before any request: ${label}`, async () => {
+	it.each(refusals)(
+		'refused before any request: %s',
+		async (_label, documents, recipients, message) => {
 			const params = jsonMode(documents, recipients);
 			if (documents === '{') params.documents = '{';
-			const result = await runAirSign(ctx, params);
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toMatch(message);
-			expect(ctx.sandbox.requests).toEqual([]);
-		});
-	}
+			await expectRefused(ctx, params, message);
+		},
+	);
 });
 
 describe("Session → Create: AirSign's refusals and lost answers", () => {
@@ -150,8 +139,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	describe('a 403 whose body AirSign shapes otherwise (loopback stub)', () => {
 		const against = async (body: unknown, options: INodeParameters) => {
-			stub = await startStub(() => ({ status: 403, body }));
-			ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+			await useStub(ctx, () => ({ status: 403, body }));
 			return await runAirSign(ctx, simple({ options }));
 		};
 
@@ -183,7 +171,6 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	it('the answer lost after the session was created: one request, "check AirSign … the session may exist"; with Continue On Fail the next item goes on', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Session', method: 'POST' });
 		const result = await runAirSign(ctx, simple({ name: '={{ $json.n }}' }), {
 			input: [{ json: { n: 'First' } }, { json: { n: 'Second' } }],
@@ -205,33 +192,17 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	it('a 500 is never retried; a 429 is waited out within Max Wait', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
-		ctx.sandbox.injectFault({
-			kind: 'status',
-			status: 500,
-			path: '/api/v1/Session',
-			method: 'POST',
-		});
+		const path = '/api/v1/Session';
+		ctx.sandbox.injectFault({ kind: 'status', status: 500, path, method: 'POST' });
 		const failed = await runAirSign(ctx, simple());
 		expect(failed.error!.message).toBe(
 			'AirSign could not finish the request [HTTP 500 INTERNAL]: check AirSign before running again: the session may exist',
 		);
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session',
-			method: 'POST',
-			retryAfter: 120,
-		});
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path, method: 'POST', retryAfter: 120 });
 		const tooLong = await runAirSign(ctx, simple({ options: { maxRateLimitWait: 60 } }));
 		expect(tooLong.error!.message).toMatch(/^AirSign's request budget is used up/);
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session',
-			method: 'POST',
-			retryAfter: 5,
-		});
-		const waited = await runAirSign(ctx, simple());
-		expect(waited.error).toBeUndefined();
+		ctx.sandbox.injectFault({ kind: 'rateLimit', path, method: 'POST', retryAfter: 5 });
+		await runOk(ctx, simple());
 		expect(sleeps.requested).toEqual([5000]);
 		expect(posts().map((r) => r.status)).toEqual([500, 429, 429, 200]);
 	});

@@ -1,15 +1,21 @@
 import '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { offerDocument as document, offerTemplate as params } from './createTemplateParams';
-import { apiRequests, runAirSign, tokenCredential, useAirSign } from './helpers';
+import { offerDocument as document, offerTemplateParams as params } from './offerTemplate';
+import {
+	apiRequests,
+	runAirSign,
+	tokenCredential,
+	useAirSign,
+	runOk,
+	expectRefused,
+	WHOLE_ANSWER,
+} from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const withTemplatesScope = async () => {
 	ctx.cred = await tokenCredential(
 		ctx,
@@ -20,8 +26,7 @@ const withTemplatesScope = async () => {
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {
 		await withTemplatesScope();
-		const result = await runAirSign(ctx, params(WHOLE_ANSWER));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, params(WHOLE_ANSWER));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(out.editorUrl).toBe(`${ctx.sandbox.baseUrl}/app/templates/${out.templateId}/edit`);
@@ -72,9 +77,7 @@ describe('Template → Create', () => {
 			[
 				'51 variables',
 				{
-					variables: {
-						variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })),
-					},
+					variables: { variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })) },
 				},
 				/holds 51 variables; AirSign takes at most 50/,
 			],
@@ -102,11 +105,7 @@ describe('Template → Create', () => {
 		];
 		for (const [label, extra, message] of cases) {
 			it(label, async () => {
-				const result = await runAirSign(ctx, params(extra));
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toMatch(message);
-				expect(result.error!.context?.itemIndex).toBe(0);
-				expect(ctx.sandbox.requests).toEqual([]);
+				await expectRefused(ctx, params(extra), message);
 			});
 		}
 	});

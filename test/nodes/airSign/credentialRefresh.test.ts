@@ -15,6 +15,8 @@ import {
 	sendParams,
 	uploadParams,
 	useAirSign,
+	runOk,
+	idItems,
 } from './helpers';
 
 /** 401 answers per expired token on the engine under test (test/harness/engine.ts). */
@@ -28,8 +30,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it('first call fetches a token, persists it, and later executions reuse it while it lives', async () => {
 		ctx.cred = await clientCredential(ctx);
 		for (let i = 0; i < 3; i++) {
-			const result = await runAirSign(ctx, getManyParams());
-			expect(result.error).toBeUndefined();
+			await runOk(ctx, getManyParams());
 			ctx.sandbox.clock.advance(10_000);
 		}
 		expect(tokenRequests(ctx.sandbox)).toHaveLength(1);
@@ -47,8 +48,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		);
 		for (const [i, id] of draftIds.entries()) {
 			const op = i % 2 === 0 ? sendParams(id) : getManyParams();
-			const result = await runAirSign(ctx, op);
-			expect(result.error).toBeUndefined();
+			await runOk(ctx, op);
 			ctx.sandbox.clock.advance(61_000);
 		}
 		expect(tokenRequests(ctx.sandbox)).toHaveLength(10);
@@ -74,10 +74,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		// One item after another (Items at Once 1): the sandbox's clock moves 25 s per request as if
 		// each came after the last; several in flight would each move it as if alone.
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runAirSign(ctx, oneAtATime, {
-			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
-		});
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, oneAtATime, { input: idItems(drafts) });
 		expect(result.items.map((i) => i.json.status)).toEqual(Array(8).fill('pending'));
 		expect(ctx.sandbox.outbox).toHaveLength(8);
 		const fetches = tokenRequests(ctx.sandbox).length;
@@ -94,8 +91,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		ctx.sandbox.onRequest(({ path }) => {
 			if (path === '/api/v1/Sessions') ctx.sandbox.clock.advance(40_000);
 		});
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getManyParams({ returnAll: true }));
 		expect(result.items).toHaveLength(400);
 		const listed = apiRequests(ctx.sandbox);
 		// Five pages by keys (100, then 99 new each), then what changed while they were read
@@ -119,11 +115,10 @@ describe('client credentials: tokens renewed during long runs', () => {
 			expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
 			ctx.sandbox.clock.advance(120_000);
 			const bytes = pdf(500_000);
-			const result = await runAirSign(ctx, uploadParams(), {
+			const result = await runOk(ctx, uploadParams(), {
 				input: [binaryItem(bytes, { fileName: 'a.pdf' })],
 				binaryDataMode,
 			});
-			expect(result.error).toBeUndefined();
 			expect(ctx.sandbox.files.size).toBe(1);
 			expect(
 				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
@@ -142,8 +137,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
 		ctx.cred = await clientCredential(ctx);
 		await ctx.env.store.patch(ctx.cred.id, { sessionToken: 'stale-token-from-yesterday' });
-		const result = await runAirSign(ctx, getManyParams());
-		expect(result.error).toBeUndefined();
+		await runOk(ctx, getManyParams());
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([...Array(STALE).fill(401), 200]);
 		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe(
 			'stale-token-from-yesterday',

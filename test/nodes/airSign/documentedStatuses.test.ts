@@ -5,6 +5,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
+import { simple } from './createSessionParams';
+import { offerTemplate, offerTemplateParams } from './offerTemplate';
 import {
 	pdf,
 	getManyParams,
@@ -13,6 +15,8 @@ import {
 	sendParams,
 	uploadParams,
 	useAirSign,
+	locator,
+	fromTemplateParams,
 } from './helpers';
 
 /**
@@ -32,7 +36,6 @@ interface Operation {
 	path: (params: INodeParameters) => string;
 }
 
-const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const sessionPath = (params: INodeParameters) =>
 	`/api/v1/Session/${String((params.sessionId as { value?: string }).value ?? params.sessionId)}`;
@@ -56,47 +59,19 @@ const operations: Record<string, Operation> = {
 		path: () => '/api/v1/Sessions',
 	},
 	'Create Session': {
-		setup: async () => ({
-			params: {
-				resource: 'session',
-				operation: 'create',
-				name: 'Service agreement',
-				documentMode: 'simple',
-				title: 'Service Agreement',
-				body: 'The supplier delivers.',
-				recipients: { recipient: recipients },
-			},
-		}),
+		setup: async () => ({ params: simple({ recipients: { recipient: recipients } }) }),
 		method: 'POST',
 		path: () => '/api/v1/Session',
 	},
 	'Create Session From Template': {
 		setup: async (sandbox) => {
-			const template = sandbox.createTemplate({
-				name: 'Plain',
-				status: 'active',
-				recipients: [{ key: 'a', name: 'Ann', email: 'ann@example.com' }],
-				document: {
-					format: 'blocks',
-					title: 'Plain',
-					blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'Ann' }],
-				},
-			});
-			return {
-				params: {
-					resource: 'session',
-					operation: 'createFromTemplate',
-					templateId: locator(template.templateId),
-					fields: {
-						mappingMode: 'defineBelow',
-						value: {},
-						matchingColumns: [],
-						schema: [],
-						attemptToConvertTypes: false,
-						convertFieldsToString: false,
-					} as unknown as INodeParameters,
-				},
-			};
+			const template = sandbox.createTemplate(
+				offerTemplate({
+					recipients: [{ key: 'a', name: 'Ann', email: 'ann@example.com' }],
+					variables: [],
+				}),
+			);
+			return { params: fromTemplateParams(locator(template.templateId), {}) };
 		},
 		method: 'POST',
 		path: () => '/api/v1/SessionFromTemplate',
@@ -124,18 +99,15 @@ const operations: Record<string, Operation> = {
 		path: (params) => `${sessionPath(params)}/SendInvitation`,
 	},
 	'Send Invitation (a recipient named)': {
-		setup: async (sandbox) => {
-			const session = sandbox.createSession({ recipients, status: 'pending' });
-			return {
-				params: {
-					resource: 'session',
-					operation: 'sendInvitation',
-					sessionId: locator(session.sessionId),
-					recipient: 'specific',
-					recipientLocator: { __rl: true, mode: 'email', value: 'ann@example.com' },
-				},
-			};
-		},
+		setup: async (sandbox) => ({
+			params: {
+				resource: 'session',
+				operation: 'sendInvitation',
+				sessionId: locator(sandbox.createSession({ recipients, status: 'pending' }).sessionId),
+				recipient: 'specific',
+				recipientLocator: locator('ann@example.com', 'email'),
+			},
+		}),
 		method: 'POST',
 		path: (params) => `${sessionPath(params)}/SendInvitation`,
 	},
@@ -145,16 +117,13 @@ const operations: Record<string, Operation> = {
 		path: () => '/api/v1/Templates',
 	},
 	'Get Template': {
-		setup: async (sandbox) => {
-			const template = sandbox.createTemplate({ name: 'Any', status: 'active' });
-			return {
-				params: {
-					resource: 'template',
-					operation: 'get',
-					templateId: locator(template.templateId),
-				},
-			};
-		},
+		setup: async (sandbox) => ({
+			params: {
+				resource: 'template',
+				operation: 'get',
+				templateId: locator(sandbox.createTemplate({ name: 'Any', status: 'active' }).templateId),
+			},
+		}),
 		method: 'GET',
 		path: (params) => `/api/v1/Template/${String((params.templateId as { value: string }).value)}`,
 	},
@@ -164,19 +133,7 @@ const operations: Record<string, Operation> = {
 				ctx,
 				sandbox.issueToken({ scopes: ['write:sessions', 'write:templates'] }),
 			);
-			return {
-				params: {
-					resource: 'template',
-					operation: 'create',
-					name: 'Offer letter',
-					document: JSON.stringify({
-						format: 'blocks',
-						title: 'Offer',
-						blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
-					}),
-					recipients: { recipient: [{ key: 'employee', name: 'Employee', email: '' }] },
-				},
-			};
+			return { params: offerTemplateParams() };
 		},
 		method: 'POST',
 		path: () => '/api/v1/Template',

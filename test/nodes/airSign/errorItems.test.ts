@@ -6,11 +6,10 @@ import type { INodeTypeData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { runAirSign, sendParams, uploadParams, useAirSign } from './helpers';
+import { runAirSign, sendParams, uploadParams, useAirSign, UNKNOWN_ID, idItems } from './helpers';
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
-const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 
 // n8n's output table takes its columns from the items' keys: an error item that carries what its
 // input was about reads at a glance next to the successful ones.
@@ -20,7 +19,7 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 		const done = ctx.sandbox.createSession({ recipients, status: 'completed' });
 		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
 			continueOnFail: true,
-			input: [draft, done].map((s) => ({ json: { id: s.sessionId } })),
+			input: idItems([draft, done]),
 		});
 		expect(result.items[0].json).toMatchObject({ sessionId: draft.sessionId, status: 'pending' });
 		expect(result.items[1].json).toEqual({

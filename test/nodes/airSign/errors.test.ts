@@ -2,38 +2,34 @@ import '../../harness';
 import { binaryItem } from '../../harness';
 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/errors/failure';
+import type { StubAnswer } from '../../harness/fixtures/stubServer';
 import {
 	apiRequests,
 	closedPort,
 	pdf,
 	getManyParams,
+	idItems,
 	tokenCredential,
 	recordSleeps,
 	runAirSign,
+	runOk,
 	sendParams,
-	startStub,
-	type StubAnswer,
-	type StubServer,
+	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
 	useAirSign,
+	useStub,
+	type StubServer,
 } from './helpers';
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
-const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 
-let stub: StubServer | undefined;
-afterEach(async () => {
-	await stub?.close();
-	stub = undefined;
-});
-
+let stub: StubServer;
 async function sendAgainstStub(answer: StubAnswer) {
-	stub = await startStub(() => answer);
-	ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+	stub = await useStub(ctx, () => answer);
 	return await runAirSign(ctx, sendParams(SESSION_ID));
 }
 
@@ -76,20 +72,18 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 			},
 		],
 	];
-	for (const [label, answer] of shapes) {
-		it(`finds the code in ${label}`, async () => {
-			const result = await sendAgainstStub(answer);
-			expect(stub!.requests).toHaveLength(1);
-			expect(stub!.requests[0]).toMatchObject({
-				method: 'POST',
-				url: `/api/v1/Session/${SESSION_ID}/Send`,
-			});
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(NOT_A_DRAFT);
-			expect(result.error!.description).toContain('AirSign said: "not a draft"');
-			expect(result.error!.httpCode).toBe('400');
+	it.each(shapes)('finds the code in %s', async (_label, answer) => {
+		const result = await sendAgainstStub(answer);
+		expect(stub.requests).toHaveLength(1);
+		expect(stub.requests[0]).toMatchObject({
+			method: 'POST',
+			url: `/api/v1/Session/${SESSION_ID}/Send`,
 		});
-	}
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toBe(NOT_A_DRAFT);
+		expect(result.error!.description).toContain('AirSign said: "not a draft"');
+		expect(result.error!.httpCode).toBe('400');
+	});
 
 	it("falls back to the HTTP status when no code is given (404 → the operation's 404 text)", async () => {
 		const result = await sendAgainstStub({ status: 404, body: {} });
@@ -99,14 +93,12 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 	it('falls back to the HTTP status with an empty body, a non-JSON body or "about:blank" (a 400 of Send: its documented meaning; an undocumented 409: the generic words)', async () => {
 		const empty = await sendAgainstStub({ status: 400, raw: '' });
 		expect(empty.error!.message).toBe('AirSign refused to send the session [HTTP 400]');
-		await stub!.close();
 		const html = await sendAgainstStub({
 			status: 409,
 			headers: { 'content-type': 'text/html' },
 			raw: '<html>Conflict</html>',
 		});
 		expect(html.error!.message).toBe('AirSign refused the request [HTTP 409]');
-		await stub!.close();
 		const blank = await sendAgainstStub({
 			status: 400,
 			body: { type: 'about:blank', title: 'Bad Request' },
@@ -118,12 +110,8 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 	});
 
 	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {
-		stub = await startStub(() => ({
-			status: 413,
-			headers: { 'content-type': 'text/html' },
-			raw: '<h1>413 Request Entity Too Large</h1>',
-		}));
-		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		const raw = '<h1>413 Request Entity Too Large</h1>';
+		await useStub(ctx, () => ({ status: 413, headers: { 'content-type': 'text/html' }, raw }));
 		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(result.error!.message).toBe('The file is larger than AirSign accepts [HTTP 413]');
 	});
@@ -198,11 +186,10 @@ describe('continueOnFail and item indexes', () => {
 		const a = ctx.sandbox.createSession({ recipients });
 		const b = ctx.sandbox.createSession({ recipients, status: 'completed' });
 		const c = ctx.sandbox.createSession({ recipients });
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		const result = await runOk(ctx, sendParams('={{ $json.id }}'), {
 			continueOnFail: true,
-			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),
+			input: idItems([a, b, c]),
 		});
-		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json).toMatchObject({ sessionId: a.sessionId, status: 'pending' });
 		expect(result.items[1].json).toEqual({
@@ -237,11 +224,10 @@ describe('continueOnFail and item indexes', () => {
 
 	it('On Error: Continue (using error output): the error item goes to the error output', async () => {
 		const a = ctx.sandbox.createSession({ recipients });
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		const result = await runOk(ctx, sendParams('={{ $json.id }}'), {
 			continueOnFail: 'continueErrorOutput',
 			input: [{ json: { id: a.sessionId } }, { json: { id: SESSION_ID } }],
 		});
-		expect(result.error).toBeUndefined();
 		expect(result.outputs[0].map((i) => i.json.sessionId)).toEqual([a.sessionId]);
 		expect(result.outputs[1]).toHaveLength(1);
 		expect(result.outputs[1][0].json.error).toBe('AirSign has no session with this ID [NOT_FOUND]');
@@ -260,9 +246,7 @@ describe('continueOnFail and item indexes', () => {
 		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
 		// see pool.test.ts: the error then names the items that ran beside it).
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runAirSign(ctx, oneAtATime, {
-			input: [a, b, c].map((s) => ({ json: { id: s.sessionId } })),
-		});
+		const result = await runAirSign(ctx, oneAtATime, { input: idItems([a, b, c]) });
 		expect(result.items).toEqual([]);
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error!.message).toContain('[SELF_SIGN_ONLY]');
@@ -284,12 +268,8 @@ describe('continueOnFail and item indexes', () => {
 });
 
 describe('write operations are not retried; network failures are clear', () => {
-	let restore: (() => void) | undefined;
-	afterEach(() => restore?.());
-
 	it('Send: a 500 is reported after one attempt (not idempotent), the session untouched', async () => {
 		const sleeps = recordSleeps();
-		restore = sleeps.restore;
 		const draft = ctx.sandbox.createSession({ recipients });
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
 		const result = await runAirSign(ctx, sendParams(draft.sessionId));
@@ -309,7 +289,6 @@ describe('write operations are not retried; network failures are clear', () => {
 	it('a Base URL with nothing listening: "connection refused", for every operation', async () => {
 		ctx.cred = await tokenCredential(ctx, 'some-token-1234', await closedPort());
 		const sleeps = recordSleeps();
-		restore = sleeps.restore;
 		for (const [params, input] of [
 			[sendParams(SESSION_ID), undefined],
 			[uploadParams(), [binaryItem(pdf(100))]],

@@ -3,10 +3,9 @@ import { binaryItem } from '../../harness';
 import { ENGINE } from '../../harness/engine';
 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { causeOfRequestFailure } from '../../../nodes/AirSign/errors/failure';
-import { failureWithoutAnswer } from '../../../nodes/AirSign/errors/failure';
+import { causeOfRequestFailure, failureWithoutAnswer } from '../../../nodes/AirSign/errors/failure';
 import { asNodeError } from '../../../nodes/AirSign/errors/nodeError';
 import {
 	clientCredential,
@@ -17,10 +16,10 @@ import {
 	recordSleeps,
 	runAirSign,
 	sendParams,
-	startStub,
-	type StubServer,
+	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
 	useAirSign,
+	useStub,
 } from './helpers';
 
 /**
@@ -30,17 +29,7 @@ import {
  */
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
-const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const declaresCauses = ENGINE === 'n8n-2';
-
-let stub: StubServer | undefined;
-let restoreSleeps: (() => void) | undefined;
-afterEach(async () => {
-	restoreSleeps?.();
-	restoreSleeps = undefined;
-	await stub?.close();
-	stub = undefined;
-});
 
 /** The declared failure, or (n8n 1.x) its absence, on the thrown error and on the stored one. */
 function expectCause(
@@ -58,9 +47,7 @@ function expectCause(
 }
 
 /** Skips the back-off waits of reads (their retries are not what these tests are about). */
-function fastSleeps() {
-	restoreSleeps = recordSleeps().restore;
-}
+const fastSleeps = () => recordSleeps();
 
 describe('declared failure causes: answers from AirSign', () => {
 	it('429 → rate-limited, with Retry-After and the reset as epoch ms', async () => {
@@ -81,8 +68,7 @@ describe('declared failure causes: answers from AirSign', () => {
 	});
 
 	it('429 without any header → rate-limited without wait hints', async () => {
-		stub = await startStub(() => ({ status: 429, body: { message: 'slow down' } }));
-		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		await useStub(ctx, () => ({ status: 429, body: { message: 'slow down' } }));
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
 		expectCause(result, { cause: 'rate-limited' });
 	});
@@ -137,12 +123,14 @@ describe('declared failure causes: answers from AirSign', () => {
 
 	it('401 after n8n renewed the client-credentials token → credential-invalid', async () => {
 		// The token endpoint hands out tokens; the API rejects every one of them.
-		stub = await startStub((request) =>
-			request.url.startsWith('/oidc/token')
-				? { status: 200, body: { access_token: 'fresh-token-abcdef', expires_in: 3600 } }
-				: { status: 401, body: { code: 'INVALID_TOKEN', message: 'token rejected' } },
+		const stub = await useStub(
+			ctx,
+			(request) =>
+				request.url.startsWith('/oidc/token')
+					? { status: 200, body: { access_token: 'fresh-token-abcdef', expires_in: 3600 } }
+					: { status: 401, body: { code: 'INVALID_TOKEN', message: 'token rejected' } },
+			'clientCredentials',
 		);
-		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, stub.baseUrl);
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
 		expect(result.error!.httpCode).toBe('401');
 		expect(stub.requests.filter((r) => r.url.startsWith('/oidc/token')).length).toBeGreaterThan(1);
@@ -166,8 +154,7 @@ describe('declared failure causes: answers from AirSign', () => {
 		['a Base URL with no token endpoint (404)', 404, 'configuration-invalid'],
 		['AirSign cannot issue tokens right now (503)', 503, 'temporarily-unavailable'],
 	] as const)('the token request: %s → %s', async (_label, status, cause) => {
-		stub = await startStub(() => ({ status, body: { message: 'no' } }));
-		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, stub.baseUrl);
+		await useStub(ctx, () => ({ status, body: { message: 'no' } }), 'clientCredentials');
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
 		expectCause(result, { cause });
 	});
@@ -189,12 +176,8 @@ describe('declared failure causes: answers from AirSign', () => {
 
 	it('a Base URL that answers 404 to everything → configuration-invalid', async () => {
 		fastSleeps();
-		stub = await startStub(() => ({
-			status: 404,
-			headers: { 'content-type': 'text/html' },
-			raw: '<html>Not Found</html>',
-		}));
-		ctx.cred = await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl);
+		const raw = '<html>Not Found</html>';
+		await useStub(ctx, () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw }));
 		for (const params of [sendParams(SESSION_ID), getManyParams()]) {
 			const result = await runAirSign(ctx, params);
 			expect(result.error!.httpCode).toBe('404');

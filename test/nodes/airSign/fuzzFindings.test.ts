@@ -8,7 +8,15 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { binaryItem } from '../../harness';
-import { apiRequests, runAirSign, useAirSign } from './helpers';
+import {
+	apiRequests,
+	fromTemplateParams,
+	locator,
+	runAirSign,
+	savedField,
+	useAirSign,
+	runOk,
+} from './helpers';
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
@@ -112,33 +120,15 @@ describe('fuzz findings: inputs given as objects', () => {
 			status: 'active',
 			recipients: [{ key: 'employee', name: 'Employee' }],
 		});
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
-			fields: {
-				mappingMode: 'defineBelow',
-				value: { 'recipient:1:name': 'Jane', 'recipient:1:email': '={{ { at: "x" } }}' },
-				schema: [
-					{
-						id: 'recipient:1:name',
-						displayName: 'Employee Name',
-						required: true,
-						display: true,
-						type: 'string',
-						defaultMatch: false,
-					},
-					{
-						id: 'recipient:1:email',
-						displayName: 'Employee Email',
-						required: true,
-						display: true,
-						type: 'string',
-						defaultMatch: false,
-					},
-				],
-			},
-		});
+		const value = { 'recipient:1:name': 'Jane', 'recipient:1:email': '={{ { at: "x" } }}' };
+		const schema = [
+			savedField('recipient:1:name', 'Employee Name', 'string'),
+			savedField('recipient:1:email', 'Employee Email', 'string'),
+		];
+		const result = await runAirSign(
+			ctx,
+			fromTemplateParams(locator(template.templateId), value, schema),
+		);
 		expect(result.error?.message).toBe('\'Employee Email\' must be text, not {"at":"x"}');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
@@ -163,25 +153,23 @@ describe('fuzz findings: text parameters given as numbers or objects', () => {
 			status: 'active',
 			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
 		});
-		const result = await runAirSign(ctx, {
+		const result = await runOk(ctx, {
 			resource: 'session',
 			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			templateId: locator(template.templateId),
 			name: '={{ 2025 }}',
 			fields: { mappingMode: 'defineBelow', value: {} },
 		});
-		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.name).toBe('2025');
 	});
 
 	it('Upload: a File Name given as a number is its text (it was a TypeError)', async () => {
 		const bytes = Buffer.from('%PDF-1.7\nhello');
-		const result = await runAirSign(
+		const result = await runOk(
 			ctx,
 			{ resource: 'file', operation: 'upload', binaryPropertyName: 'data', fileName: '={{ 42 }}' },
 			{ input: [binaryItem(bytes, { fileName: 'a.pdf', mimeType: 'application/pdf' })] },
 		);
-		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.fileName).toBe('42.pdf');
 	});
 

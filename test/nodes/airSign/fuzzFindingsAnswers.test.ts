@@ -7,45 +7,35 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
+import {
+	apiRequests,
+	fromTemplateParams,
+	savedField,
+	locator,
+	recordSleeps,
+	runAirSign,
+	useAirSign,
+} from './helpers';
+import { offerTemplate } from './offerTemplate';
 
 const ctx = useAirSign();
-
+const employee = { key: 'employee', name: 'Employee', email: 'emp@example.com' };
 describe('fuzz findings: days that do not exist', () => {
 	it('Create From Template: a date variable of 2025-02-30 is refused, not sent as 2025-03-02', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
-			variables: [{ name: 'start', type: 'date', required: true }],
-			document: {
-				format: 'blocks',
+		const template = ctx.sandbox.createTemplate(
+			offerTemplate({
 				title: 'Offer',
-				blocks: [
-					{ type: 'paragraph', text: 'From {{{start}}}' },
-					{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-				],
-			},
-		});
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
-			fields: {
-				mappingMode: 'defineBelow',
-				value: { start: '2025-02-30' },
-				schema: [
-					{
-						id: 'start',
-						displayName: 'start (date)',
-						required: true,
-						display: true,
-						type: 'dateTime',
-						defaultMatch: false,
-					},
-				],
-			},
-		});
+				text: 'From {{{start}}}',
+				recipients: [employee],
+				variables: [{ name: 'start', type: 'date', required: true }],
+			}),
+		);
+		const result = await runAirSign(
+			ctx,
+			fromTemplateParams(locator(template.templateId), { start: '2025-02-30' }, [
+				savedField('start', 'start (date)', 'dateTime'),
+			]),
+		);
 		expect(result.error?.message).toBe('\'start\' is not a date: "2025-02-30"');
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
@@ -99,8 +89,7 @@ describe('fuzz findings: answers', () => {
 	])(
 		'Template Get Many: templates as %s is an unreadable answer, not items that are not objects',
 		async (_label, templates) => {
-			// The read's back-off, without its real waits.
-			const sleeps = recordSleeps();
+			recordSleeps(); // the read's back-off, without its real waits
 			ctx.sandbox.createTemplate({ name: 'Offer', status: 'active' });
 			ctx.sandbox.injectFault({
 				kind: 'mangle',
@@ -118,7 +107,7 @@ describe('fuzz findings: answers', () => {
 				resource: 'template',
 				operation: 'getMany',
 				returnAll: true,
-			}).finally(sleeps.restore);
+			});
 			expect(result.error?.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 			expect(result.items).toEqual([]);
 		},
@@ -147,36 +136,20 @@ describe('fuzz findings: dates out of ISO 8601', () => {
 
 describe('fuzz findings: variable values of the wrong type', () => {
 	it('Create From Template: a text variable given as a list is refused, not sent as ""', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
-			variables: [{ name: 'company', type: 'text', required: true }],
-			document: {
-				format: 'blocks',
+		const template = ctx.sandbox.createTemplate(
+			offerTemplate({
 				title: 'Offer for {{{company}}}',
-				blocks: [{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' }],
-			},
-		});
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
-			fields: {
-				mappingMode: 'defineBelow',
-				value: { company: '={{ [] }}' },
-				schema: [
-					{
-						id: 'company',
-						displayName: 'company (text)',
-						required: true,
-						display: true,
-						type: 'string',
-						defaultMatch: false,
-					},
-				],
-			},
-		});
+				text: '',
+				recipients: [employee],
+				variables: [{ name: 'company', type: 'text', required: true }],
+			}),
+		);
+		const result = await runAirSign(
+			ctx,
+			fromTemplateParams(locator(template.templateId), { company: '={{ [] }}' }, [
+				savedField('company', 'company (text)', 'string'),
+			]),
+		);
 		expect(result.error?.message).toBe("'company' must be text, not []");
 		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
@@ -188,7 +161,7 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 		const template = ctx.sandbox.createTemplate({
 			name: 'Offer',
 			status: 'active',
-			recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
+			recipients: [employee],
 		});
 		ctx.sandbox.injectFault({
 			kind: 'mangle',
@@ -198,7 +171,7 @@ describe('fuzz findings: template answers with entries that are not objects', ()
 		const result = await runAirSign(ctx, {
 			resource: 'session',
 			operation: 'createFromTemplate',
-			templateId: { __rl: true, mode: 'id', value: template.templateId },
+			templateId: locator(template.templateId),
 			fields: { mappingMode: 'defineBelow', value: {} },
 		});
 		return { result, templatePath: `/api/v1/Template/${template.templateId}` };

@@ -1,6 +1,6 @@
 import '../../harness';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
 	apiRequests,
@@ -9,21 +9,19 @@ import {
 	runAirSign,
 	seedSessions,
 	useAirSign,
+	runOk,
 } from './helpers';
 
 const ctx = useAirSign();
+/** List Sessions answers 429 once, with this Retry-After. */
+const rateLimit = (retryAfter: number) =>
+	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter });
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
-
-let restoreSleep: (() => void) | undefined;
-afterEach(() => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-});
 
 describe('Get Many: rate limit (429)', () => {
 	it('a short Retry-After (1 s) is waited out, then the call succeeds', async () => {
 		seedSessions(ctx.sandbox, 3);
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		rateLimit(1);
 		const started = Date.now();
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
 		const elapsed = Date.now() - started;
@@ -40,20 +38,17 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('a Retry-After within "Max Wait on Rate Limit" is waited out for exactly that long', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
-		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
-		expect(result.error).toBeUndefined();
+		rateLimit(45);
+		await runOk(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
 		expect(sleeps.requested).toEqual([45_000]);
 		expect(listed().map((r) => r.status)).toEqual([429, 200]);
 	});
 
 	it('a long Retry-After (3600 s) fails at once with the reset time, without sleeping', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		ctx.sandbox.clock.freeze();
 		const now = ctx.sandbox.clock.now();
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 3600 });
+		rateLimit(3600);
 		const started = Date.now();
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
 		expect(Date.now() - started).toBeLessThan(1000);
@@ -75,8 +70,7 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 45 });
+		rateLimit(45);
 		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }), {
 			settings: { executionOrder: 'v1', executionTimeout: 30 },
 		});
@@ -87,12 +81,11 @@ describe('Get Many: rate limit (429)', () => {
 
 	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 5 });
+		rateLimit(5);
 		const short = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 2 } }));
 		expect(short.error?.message).toMatch(/budget is used up/);
 		expect(short.error?.description).toContain('waits at most 2 s');
-		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 1 });
+		rateLimit(1);
 		const never = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 0 } }));
 		expect(never.error?.message).toMatch(/budget is used up/);
 		expect(never.error?.description).not.toContain('waits at most');
@@ -129,9 +122,7 @@ describe('Get Many: rate limit (429)', () => {
 		const sleeps = recordSleeps((ms) => {
 			ctx.sandbox.clock.advance(ms);
 		});
-		restoreSleep = sleeps.restore;
-		const result = await runAirSign(ctx, getManyParams({ limit: 10 }));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getManyParams({ limit: 10 }));
 		expect(result.items).toHaveLength(10);
 		expect(sleeps.requested).toEqual([3000]);
 		expect(listed().map((r) => r.status)).toEqual([429, 200]);
@@ -141,7 +132,6 @@ describe('Get Many: rate limit (429)', () => {
 describe('Get Many: transient failures are retried twice', () => {
 	it('5xx three times: 3 attempts, back-off 0.5 s then 2 s, then a clear error', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
@@ -152,33 +142,28 @@ describe('Get Many: transient failures are retried twice', () => {
 	});
 
 	it('5xx twice then 200: succeeds', async () => {
-		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
+		recordSleeps();
 		seedSessions(ctx.sandbox, 2);
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Sessions', count: 2 });
-		const result = await runAirSign(ctx, getManyParams());
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getManyParams());
 		expect(result.items).toHaveLength(2);
 		expect(listed().map((r) => r.status)).toEqual([500, 500, 200]);
 	});
 
 	it('a malformed (non-JSON) body: retried, then "not JSON"', async () => {
-		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
+		recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 3 });
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed()).toHaveLength(3);
 		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 		ctx.sandbox.clearRequests();
 		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 1 });
-		const recovered = await runAirSign(ctx, getManyParams());
-		expect(recovered.error).toBeUndefined();
+		await runOk(ctx, getManyParams());
 		expect(listed()).toHaveLength(2);
 	});
 
 	it('a dropped connection: retried, then "Could not reach AirSign"', async () => {
-		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
+		recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 3 });
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([0, 0, 0]);
@@ -187,14 +172,12 @@ describe('Get Many: transient failures are retried twice', () => {
 		expect(result.error!.description).toContain('Base URL');
 		ctx.sandbox.clearRequests();
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 2 });
-		const recovered = await runAirSign(ctx, getManyParams());
-		expect(recovered.error).toBeUndefined();
+		await runOk(ctx, getManyParams());
 		expect(listed()).toHaveLength(3);
 	});
 
 	it('a 400 from the service is not retried', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		ctx.sandbox.injectFault({ kind: 'status', status: 400, path: '/api/v1/Sessions' });
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed()).toHaveLength(1);

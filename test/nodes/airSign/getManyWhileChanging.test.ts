@@ -10,7 +10,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Session } from '../../../sandbox';
-import { apiRequests, getManyParams, runAirSign, useAirSign } from './helpers';
+import { apiRequests, getManyParams, runAirSign, useAirSign, runOk } from './helpers';
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
 const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
@@ -92,8 +92,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		it(`${label}: every session once, as it is now, in order; at most ⌈N/100⌉ + 1 requests`, async () => {
 			const existing = seed().map((s) => s.sessionId);
 			changeBetweenPages(existing);
-			const result = await runAirSign(ctx, getManyParams({ returnAll: true, sort }));
-			expect(result.error).toBeUndefined();
+			const result = await runOk(ctx, getManyParams({ returnAll: true, sort }));
 			const out = result.items.map((i) => i.json);
 			const ids = out.map((s) => String(s.sessionId));
 			// Nothing twice (a session created during the read at most once), nothing missing.
@@ -129,8 +128,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		);
 		const start = ctx.sandbox.clock.now();
 		const filters = { status: ['completed'], createdAfter: at(BASE + 5000) };
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true, filters }));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getManyParams({ returnAll: true, filters }));
 		expect(result.items).toHaveLength(162);
 		const queries = requestsTo('/api/v1/Sessions').map((r) => r.query);
 		// The second page from the first page's newest (its 100th session), 1 ms early.
@@ -187,11 +185,10 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 				started.add(id);
 			}
 		});
-		const result = await runAirSign(
+		const result = await runOk(
 			ctx,
 			getManyParams({ returnAll: true, filters: { status: ['pending'] } }),
 		);
-		expect(result.error).toBeUndefined();
 		const out = result.items.map((i) => String(i.json.sessionId));
 		expect(new Set(out).size).toBe(out.length);
 		const pendingThroughout = ids.filter((id) => !started.has(id));
@@ -215,8 +212,7 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 					createdAt: at(BASE + (i >= from && i < to ? from : i) * 1000),
 				}),
 			).map((s) => s.sessionId);
-			const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
-			expect(result.error).toBeUndefined();
+			const result = await runOk(ctx, getManyParams({ returnAll: true }));
 			const out = result.items.map((i) => String(i.json.sessionId));
 			expect(out.length).toBe(N);
 			expect([...out].sort()).toEqual([...ids].sort());
@@ -244,8 +240,7 @@ describe('Template → Get Many, Return All while the list changes between pages
 	it('unchanged: every template once, one request per 100', async () => {
 		const seeded = seedTemplates('active');
 		beforeSecondPage(() => {});
-		const result = await runAirSign(ctx, params('active'));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, params('active'));
 		expect(result.items.map((i) => i.json.templateId)).toEqual(seeded.map((t) => t.templateId));
 		expect(requestsTo('/api/v1/Templates')).toHaveLength(3);
 	});

@@ -2,16 +2,22 @@ import '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
-import { apiRequests, recordSleeps, runAirSign, sendParams, useAirSign } from './helpers';
+import {
+	apiRequests,
+	recordSleeps,
+	runAirSign,
+	sendParams,
+	useAirSign,
+	runOk,
+	locator,
+	WHOLE_ANSWER,
+} from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
-const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({
 	resource: 'session',
 	operation: 'get',
@@ -20,12 +26,6 @@ const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = 
 });
 const gets = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'GET');
 
-let restoreSleep: (() => void) | undefined;
-afterEach(() => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-});
-
 describe('Session → Get', () => {
 	it('returns the session in full: recipients with their status, files, timestamps in ISO UTC', async () => {
 		const session = ctx.sandbox.createSession({
@@ -33,8 +33,7 @@ describe('Session → Get', () => {
 			status: 'pending',
 			recipients: [{ name: 'Ann', email: 'ann@example.com' }],
 		});
-		const result = await runAirSign(ctx, getParams(locator(session.sessionId), WHOLE_ANSWER));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getParams(locator(session.sessionId), WHOLE_ANSWER));
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: session.sessionId,
@@ -57,8 +56,7 @@ describe('Session → Get', () => {
 			locator(url, 'url'),
 			session.sessionId,
 		]) {
-			const result = await runAirSign(ctx, getParams(value));
-			expect(result.error).toBeUndefined();
+			const result = await runOk(ctx, getParams(value));
 			expect(result.items[0].json.sessionId).toBe(session.sessionId);
 		}
 	});
@@ -127,23 +125,19 @@ describe('Session → Get', () => {
 
 	it('a read: a 5xx and a dropped connection are retried (0.5 s, then 2 s), then it succeeds', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		const session = ctx.sandbox.createSession();
 		ctx.sandbox.injectFault({ kind: 'status', status: 502, path: '/api/v1/Session/' });
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Session/' });
-		const result = await runAirSign(ctx, getParams(locator(session.sessionId)));
-		expect(result.error).toBeUndefined();
+		await runOk(ctx, getParams(locator(session.sessionId)));
 		expect(sleeps.requested).toEqual([500, 2000]);
 		expect(gets().map((r) => r.status)).toEqual([502, 0, 200]);
 	});
 
 	it('a 429 within Max Wait is waited out; a longer one fails at once with the reset time', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		const session = ctx.sandbox.createSession();
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 30 });
-		const waited = await runAirSign(ctx, getParams(locator(session.sessionId)));
-		expect(waited.error).toBeUndefined();
+		await runOk(ctx, getParams(locator(session.sessionId)));
 		expect(sleeps.requested).toEqual([30_000]);
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 600 });
 		const failed = await runAirSign(
@@ -163,8 +157,7 @@ describe('Session → Get', () => {
 			recipients: [{ name: 'A', email: 'a@example.com' }],
 		});
 		const url = `${ctx.sandbox.baseUrl}/app/sessions/${draft.sessionId}/edit`;
-		const result = await runAirSign(ctx, sendParams(locator(url, 'url') as never));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, sendParams(locator(url, 'url') as never));
 		expect(result.items[0].json.status).toBe('pending');
 	});
 });

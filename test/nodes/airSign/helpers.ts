@@ -14,14 +14,15 @@ import {
 } from '../../harness';
 
 import { Logger } from '@n8n/backend-common';
-import type { INodeParameters } from 'n8n-workflow';
-import { beforeEach, vi } from 'vitest';
+import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
+import { beforeEach, expect, onTestFinished, vi } from 'vitest';
 
 import { sleepModule } from '../../harness/engine';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../../sandbox';
 import { useSandbox } from '../../harness/sandbox';
+import { startStub, type StubAnswer, type StubRequest } from '../../harness/fixtures/stubServer';
 
 export interface TestContext {
 	sandbox: Sandbox;
@@ -98,6 +99,73 @@ export async function runAirSign(
 		...extra,
 	});
 }
+
+/** Runs the node and expects it to succeed. */
+export async function runOk(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	extra: Partial<RunNodeOptions> = {},
+): Promise<RunNodeResult> {
+	const result = await runAirSign(ctx, parameters, extra);
+	expect(result.error, result.error?.message).toBeUndefined();
+	return result;
+}
+
+/** Runs the node and expects its refusal before any request: the message, naming the item. */
+export async function expectRefused(
+	ctx: TestContext,
+	parameters: INodeParameters,
+	message: string | RegExp,
+	{ itemIndex = 0, ...extra }: Partial<RunNodeOptions> & { itemIndex?: number } = {},
+): Promise<RunNodeResult> {
+	const result = await runAirSign(ctx, parameters, extra);
+	expect(result.error).toBeInstanceOf(NodeOperationError);
+	if (typeof message === 'string') expect(result.error!.message).toBe(message);
+	else expect(result.error!.message).toMatch(message);
+	expect(result.error!.context?.itemIndex).toBe(itemIndex);
+	expect(ctx.sandbox.requests).toEqual([]);
+	return result;
+}
+
+/** AirSign's whole answer: Simplify off. */
+export const WHOLE_ANSWER = { simple: false };
+/** A session ID no sandbox holds. */
+export const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
+export const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
+/** Input items `{ id }`, one per session, for parameters reading `$json.id`. */
+export const idItems = (sessions: Array<{ sessionId: string }>) =>
+	sessions.map((s) => ({ json: { id: s.sessionId } }));
+
+/** Create From Template's parameters: the template, and the mapper's values and saved fields. */
+export const fromTemplateParams = (
+	templateId: INodeParameters[string],
+	value: Record<string, unknown>,
+	schema: object[] = [],
+	extra: INodeParameters = {},
+): INodeParameters => ({
+	resource: 'session',
+	operation: 'createFromTemplate',
+	templateId,
+	fields: {
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema,
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	} as unknown as INodeParameters,
+	...extra,
+});
+
+/** A mapper field as the editor saves it, required. */
+export const savedField = (id: string, displayName: string, type: string) => ({
+	id,
+	displayName,
+	type,
+	required: true,
+	display: true,
+	defaultMatch: false,
+});
 
 export const uploadParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'file',
@@ -195,7 +263,7 @@ export function captureOutput() {
 }
 
 /** JSON.stringify replacer that also serialises Error objects (own and standard properties, cause). */
-export function errorReplacer() {
+function errorReplacer() {
 	const seen = new WeakSet<object>();
 	return (_key: string, value: unknown) => {
 		if (value !== null && typeof value === 'object') {
@@ -222,18 +290,31 @@ export function serialise(value: unknown): string {
 	return JSON.stringify(value, errorReplacer()) ?? '';
 }
 
-export {
-	closedPort,
-	startStub,
-	type StubAnswer,
-	type StubRequest,
-	type StubServer,
-} from '../../harness/fixtures/stubServer';
+export { closedPort, type StubServer } from '../../harness/fixtures/stubServer';
+
+/**
+ * A loopback stub in AirSign's place for error-body shapes the sandbox never produces, closed when
+ * the test ends; the context's credential (an access token, or client credentials) points at it.
+ */
+export async function useStub(
+	ctx: TestContext,
+	answer: (request: StubRequest) => StubAnswer,
+	authentication: 'accessToken' | 'clientCredentials' = 'accessToken',
+) {
+	const stub = await startStub(answer);
+	onTestFinished(() => stub.close());
+	ctx.cred =
+		authentication === 'accessToken'
+			? await tokenCredential(ctx, 'stub-token-abcdef', stub.baseUrl)
+			: await clientCredential(ctx, ctx.sandbox.demo.clientSecret, stub.baseUrl);
+	return stub;
+}
 
 /**
  * Every wait n8n-workflow's `sleep` is asked for (spied where n8n-workflow takes it from: see
  * `sleepModule` in test/harness/engine.ts). `onSleep` decides what really happens (default: a
- * 5 ms wait), so back-off schedules can be asserted without real multi-second sleeps.
+ * 5 ms wait), so back-off schedules can be asserted without real multi-second sleeps. Restored
+ * when the test ends, or before by `restore`.
  */
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
 	const requested: number[] = [];
@@ -244,5 +325,11 @@ export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
 		const real = onSleep(ms);
 		await realSleep(typeof real === 'number' ? real : 5);
 	});
-	return { requested, restore: () => spy.mockRestore() };
+	let restored = false;
+	const restore = () => {
+		if (!restored) spy.mockRestore();
+		restored = true;
+	};
+	onTestFinished(restore);
+	return { requested, restore };
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, idItems } from './helpers';
 
 const ctx = useAirSign();
 
@@ -47,12 +47,8 @@ function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 describe('Items at Once', () => {
 	it('three at once: the first three requests go out together, before any answer, then three at a time; the output keeps input order and pairing', async () => {
 		const sessions = drafts(7);
-		const off = releaseSendsInGroups(ctx.sandbox, [3, 3, 1]);
-		const result = await runAirSign(ctx, sendAtOnce(3), {
-			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-		});
-		off();
-		expect(result.error).toBeUndefined();
+		releaseSendsInGroups(ctx.sandbox, [3, 3, 1]);
+		const result = await runOk(ctx, sendAtOnce(3), { input: idItems(sessions) });
 		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 			sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
 		);
@@ -61,16 +57,14 @@ describe('Items at Once', () => {
 
 	it('the defaults: no request goes alone first; a first wave of FIRST_WAVE goes before any answer, the rest as answers come', async () => {
 		const sessions = drafts(FIRST_WAVE + 50);
-		const off = releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE, 50]);
-		const result = await runAirSign(
+		releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE, 50]);
+		const result = await runOk(
 			ctx,
 			{ ...sendAtOnce(1), options: {} },
 			{
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+				input: idItems(sessions),
 			},
 		);
-		off();
-		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
 			sessions.map((s, item) => [s.sessionId, { item }]),
 		);
@@ -83,7 +77,7 @@ describe('Items at Once', () => {
 		const [first, second, third] = drafts(3);
 		ctx.sandbox.updateSession(second.sessionId, { status: 'completed' });
 		const result = await runAirSign(ctx, sendAtOnce(3), {
-			input: [first, second, third].map((s) => ({ json: { id: s.sessionId } })),
+			input: idItems([first, second, third]),
 			continueOnFail: 'continueRegularOutput',
 		});
 		expect(result.items.map((i) => [i.json.sessionId, i.json.code ?? 'ok', i.pairedItem])).toEqual([
@@ -96,9 +90,7 @@ describe('Items at Once', () => {
 	it('without Continue On Fail: no item starts after the failure; the error names the items that ran beside it', async () => {
 		const sessions = drafts(6);
 		ctx.sandbox.updateSession(sessions[1].sessionId, { status: 'completed' });
-		const result = await runAirSign(ctx, sendAtOnce(3), {
-			input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-		});
+		const result = await runAirSign(ctx, sendAtOnce(3), { input: idItems(sessions) });
 		expect(result.error?.message).toBe(
 			'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 		);
@@ -131,7 +123,7 @@ describe('Items at Once', () => {
 		// answered before request hooks run) and holds the third until the pause is on; items
 		// 3 to 5 start while it is.
 		let arrivals = 0;
-		const off = ctx.sandbox.onRequest(async ({ path }) => {
+		ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.startsWith('/api/v1/Session/')) return;
 			if (++arrivals === 2) await paused;
 		});
@@ -141,25 +133,19 @@ describe('Items at Once', () => {
 			retryAfter: 7,
 			skip: 1,
 		});
-		try {
-			const result = await runAirSign(
-				ctx,
-				{
-					resource: 'session',
-					operation: 'get',
-					sessionId: '={{ $json.id }}',
-					options: { itemsAtOnce: 3 },
-				},
-				{ input: sessions.map((s) => ({ json: { id: s.sessionId } })) },
-			);
-			expect(result.error).toBeUndefined();
-			expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
-				sessions.map((s, item) => [s.sessionId, { item }]),
-			);
-		} finally {
-			off();
-			sleeps.restore();
-		}
+		const result = await runOk(
+			ctx,
+			{
+				resource: 'session',
+				operation: 'get',
+				sessionId: '={{ $json.id }}',
+				options: { itemsAtOnce: 3 },
+			},
+			{ input: idItems(sessions) },
+		);
+		expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
+			sessions.map((s, item) => [s.sessionId, { item }]),
+		);
 		// Three at once, so the first answer and the 429 may be logged in either order.
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(
 			expect.arrayContaining([429, 200, 200, 200, 200, 200, 200]),

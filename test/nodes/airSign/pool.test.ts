@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, idItems } from './helpers';
 
 const ctx = useAirSign();
 
@@ -33,22 +33,19 @@ const send = (itemsAtOnce?: number) => ({
 function countInFlight(sandbox: Sandbox) {
 	const seen = { now: 0, most: 0 };
 	let arrivals = 0;
-	const off = sandbox.onRequest(async ({ path }) => {
+	sandbox.onRequest(async ({ path }) => {
 		if (!path.endsWith('/Send')) return;
 		seen.most = Math.max(seen.most, ++seen.now);
 		const turns = 40 - (arrivals++ % 40);
 		for (let turn = 0; turn < turns; turn++) await new Promise((r) => setImmediate(r));
 		seen.now--;
 	});
-	return { seen, off };
+	return seen;
 }
 
 /** Runs Send over the drafts: every one sent, the output in item order and paired. */
 async function sendsEveryOne(sessions: Array<{ sessionId: string }>, parameters: INodeParameters) {
-	const result = await runAirSign(ctx, parameters, {
-		input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-	});
-	expect(result.error).toBeUndefined();
+	const result = await runOk(ctx, parameters, { input: idItems(sessions) });
 	expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 		sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
 	);
@@ -59,12 +56,8 @@ describe('Items at Once: engine', () => {
 		'Items at Once %s (undefined: the default): every item sent once, output in input order and paired; never more in flight than the setting',
 		async (itemsAtOnce) => {
 			const sessions = drafts(60);
-			const { seen, off } = countInFlight(ctx.sandbox);
-			try {
-				await sendsEveryOne(sessions, send(itemsAtOnce));
-			} finally {
-				off();
-			}
+			const seen = countInFlight(ctx.sandbox);
+			await sendsEveryOne(sessions, send(itemsAtOnce));
 			expect(apiRequests(ctx.sandbox)).toHaveLength(60);
 			const ceiling = itemsAtOnce ?? MAX_ITEMS_AT_ONCE;
 			expect(seen.most).toBeLessThanOrEqual(ceiling);
@@ -82,11 +75,7 @@ describe('Items at Once: engine', () => {
 			skip: 12,
 			count: 3,
 		});
-		try {
-			await sendsEveryOne(sessions, send());
-		} finally {
-			sleeps.restore();
-		}
+		await sendsEveryOne(sessions, send());
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(3);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(40);
@@ -107,7 +96,7 @@ describe('Items at Once: engine', () => {
 			ctx,
 			{ ...send(), options: { maxRateLimitWait: 0 } },
 			{
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
+				input: idItems(sessions),
 				continueOnFail: 'continueRegularOutput',
 			},
 		);
@@ -123,9 +112,7 @@ describe('Items at Once: engine', () => {
 		async (itemsAtOnce) => {
 			const sessions = drafts(30);
 			ctx.sandbox.updateSession(sessions[7].sessionId, { status: 'completed' });
-			const result = await runAirSign(ctx, send(itemsAtOnce), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
+			const result = await runAirSign(ctx, send(itemsAtOnce), { input: idItems(sessions) });
 			expect(result.error?.message).toBe(
 				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 			);
@@ -154,22 +141,16 @@ describe('Items at Once: engine', () => {
 		let arrived = 0;
 		let allArrived!: () => void;
 		const all = new Promise<void>((resolve) => (allArrived = resolve));
-		const off = ctx.sandbox.onRequest(async ({ path }) => {
+		ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.endsWith('/Send')) return;
 			if (++arrived === 3) allArrived();
 			await all;
 		});
-		try {
-			const result = await runAirSign(ctx, send(), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
-			expect(result.error?.message).toContain('[NOT_A_DRAFT]');
-			expect((result.error as NodeOperationError).description).toContain(
-				'the items at index 1, 2 ran beside it before it failed',
-			);
-		} finally {
-			off();
-		}
+		const result = await runAirSign(ctx, send(), { input: idItems(sessions) });
+		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
+		expect((result.error as NodeOperationError).description).toContain(
+			'the items at index 1, 2 ran beside it before it failed',
+		);
 		expect(apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'))).toHaveLength(3);
 	});
 });
@@ -191,17 +172,12 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			let arrived = 0;
 			let waveArrived!: () => void;
 			const wholeWave = new Promise<void>((resolve) => (waveArrived = resolve));
-			const off = ctx.sandbox.onRequest(async () => {
+			ctx.sandbox.onRequest(async () => {
 				if (++arrived > FIRST_WAVE) return;
 				if (arrived === FIRST_WAVE) waveArrived();
 				await wholeWave;
 			});
-			try {
-				await sendsEveryOne(sessions, send());
-			} finally {
-				off();
-				sleeps.restore();
-			}
+			await sendsEveryOne(sessions, send());
 			expect(ctx.sandbox.outbox).toHaveLength(100);
 			const requests = apiRequests(ctx.sandbox);
 			const start = Math.min(...requests.map((r) => r.atMs));
@@ -228,14 +204,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			retryAfter: 3,
 			skip: 5,
 		});
-		try {
-			const result = await runAirSign(ctx, send(10), {
-				input: sessions.map((s) => ({ json: { id: s.sessionId } })),
-			});
-			expect(result.error).toBeUndefined();
-		} finally {
-			sleeps.restore();
-		}
+		await runOk(ctx, send(10), { input: idItems(sessions) });
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(30);
@@ -269,22 +238,18 @@ describe('RequestPool', () => {
 
 	it('an answer that states no budget leaves only Items at Once; after a 429, half of those in flight, then one more per good answer (as TCP after a loss)', async () => {
 		const sleeps = recordSleeps();
-		try {
-			const pool = new RequestPool(1000);
-			expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
-			pool.answered({}, true);
-			expect(await turnsNow(pool, 300, 1000)).toBe(300);
-			// 399 in flight, one of them refused: the wave is 200, and every turn waits 1 s.
-			pool.answered({}, false);
-			pool.rateLimited(1000, 0);
-			expect(sleeps.requested).toEqual([1000]);
-			for (let i = 0; i < 300; i++) pool.answered({}, true);
-			// 98 in flight, a wave of 200 + 300: 402 may start once the pause is over.
-			await pool.turn(2000, 0);
-			expect(await turnsNow(pool, 1000, 3000)).toBe(401);
-		} finally {
-			sleeps.restore();
-		}
+		const pool = new RequestPool(1000);
+		expect(await turnsNow(pool, FIRST_WAVE)).toBe(FIRST_WAVE);
+		pool.answered({}, true);
+		expect(await turnsNow(pool, 300, 1000)).toBe(300);
+		// 399 in flight, one of them refused: the wave is 200, and every turn waits 1 s.
+		pool.answered({}, false);
+		pool.rateLimited(1000, 0);
+		expect(sleeps.requested).toEqual([1000]);
+		for (let i = 0; i < 300; i++) pool.answered({}, true);
+		// 98 in flight, a wave of 200 + 300: 402 may start once the pause is over.
+		await pool.turn(2000, 0);
+		expect(await turnsNow(pool, 1000, 3000)).toBe(401);
 	});
 
 	it('after a reset, a window AirSign states with a Limit of 0 still lets one request hear it again (none waits for ever)', async () => {

@@ -1,7 +1,7 @@
 import '../../harness';
 import { binaryItem, type RunNodeResult } from '../../harness';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
 	captureOutput,
@@ -206,14 +206,11 @@ function visible(result: RunNodeResult, logs: string): string {
 	].join('\n');
 }
 
-let restoreSleep: (() => void) | undefined;
-afterEach(() => restoreSleep?.());
-
 describe('secrets never appear in output, errors or logs', () => {
 	for (const scenario of scenarios) {
 		for (const continueOnFail of [false, true]) {
 			it(`${scenario.name}${continueOnFail ? ' (continueOnFail)' : ''}`, async () => {
-				restoreSleep = recordSleeps().restore;
+				recordSleeps();
 				const { params, input, secrets } = await scenario.arrange(ctx);
 				const capture = captureOutput();
 				let result: RunNodeResult;

@@ -4,7 +4,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
-import { apiRequests, tokenCredential, runAirSign, sendParams, useAirSign } from './helpers';
+import {
+	apiRequests,
+	tokenCredential,
+	runAirSign,
+	sendParams,
+	useAirSign,
+	runOk,
+	expectRefused,
+	idItems,
+} from './helpers';
 
 const ctx = useAirSign();
 
@@ -16,8 +25,7 @@ const recipients = [
 describe('Send Session', () => {
 	it('sends a draft: output is the docs/api.md#send-session answer, one invitation per recipient', async () => {
 		const draft = ctx.sandbox.createSession({ name: 'Contract', recipients });
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, sendParams(draft.sessionId));
 		expect(result.items).toHaveLength(1);
 		const out = result.items[0].json;
 		expect(out).toEqual({
@@ -70,10 +78,7 @@ describe('Send Session', () => {
 		const drafts = [0, 1, 2].map((i) =>
 			ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }),
 		);
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
-			input: drafts.map((d) => ({ json: { id: d.sessionId } })),
-		});
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, sendParams('={{ $json.id }}'), { input: idItems(drafts) });
 		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 			drafts.map((d, i) => [d.sessionId, 'pending', { item: i }]),
 		);
@@ -186,11 +191,7 @@ describe('Send Session', () => {
 		];
 		for (const value of bad) {
 			it(`refuses ${JSON.stringify(value)}`, async () => {
-				const result = await runAirSign(ctx, sendParams(value));
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toMatch(/is not a valid AirSign session ID/);
-				expect(result.error!.context?.itemIndex).toBe(0);
-				expect(ctx.sandbox.requests).toEqual([]);
+				await expectRefused(ctx, sendParams(value), /is not a valid AirSign session ID/);
 			});
 		}
 

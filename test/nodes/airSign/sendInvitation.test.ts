@@ -1,9 +1,16 @@
 import '../../harness';
 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { apiRequests, tokenCredential, recordSleeps, runAirSign, useAirSign } from './helpers';
+import {
+	apiRequests,
+	tokenCredential,
+	recordSleeps,
+	runAirSign,
+	useAirSign,
+	runOk,
+} from './helpers';
 
 const ctx = useAirSign();
 const recipients = [
@@ -23,18 +30,11 @@ const byEmail = (email: string) => ({
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);
 
-let restoreSleep: (() => void) | undefined;
-afterEach(() => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-});
-
 describe('Session → Send Invitation', () => {
 	it('by default reminds the next recipient who has not signed; output is the answer, sentAt in ISO UTC', async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		ctx.sandbox.signRecipient(session.sessionId);
-		const result = await runAirSign(ctx, params(session.sessionId));
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, params(session.sessionId));
 		expect(result.items[0].json).toEqual({
 			success: true,
 			sessionId: session.sessionId,
@@ -96,7 +96,6 @@ describe('Session → Send Invitation', () => {
 	describe('never repeated after a failure that may have reached AirSign', () => {
 		it('a lost answer (handled, then the connection dropped): one request, the error says to check AirSign', async () => {
 			const sleeps = recordSleeps();
-			restoreSleep = sleeps.restore;
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Session/' });
 			const result = await runAirSign(ctx, params(session.sessionId));
@@ -121,11 +120,9 @@ describe('Session → Send Invitation', () => {
 
 		it('a 429 was not processed: waited out within Max Wait, then sent once', async () => {
 			const sleeps = recordSleeps();
-			restoreSleep = sleeps.restore;
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 2 });
-			const result = await runAirSign(ctx, params(session.sessionId));
-			expect(result.error).toBeUndefined();
+			await runOk(ctx, params(session.sessionId));
 			expect(sleeps.requested).toEqual([2000]);
 			expect(posts().map((r) => r.status)).toEqual([429, 200]);
 			expect(reminders()).toHaveLength(1);

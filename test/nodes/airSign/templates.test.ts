@@ -1,13 +1,11 @@
 import '../../harness';
 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { apiRequests, recordSleeps, runAirSign, useAirSign } from './helpers';
+import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, WHOLE_ANSWER } from './helpers';
 
 const ctx = useAirSign();
-// AirSign's whole answer: Simplify off.
-const WHOLE_ANSWER = { simple: false };
 const getManyParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'template',
 	operation: 'getMany',
@@ -20,12 +18,6 @@ const getParams = (templateId: unknown) => ({
 });
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Templates');
 
-let restoreSleep: (() => void) | undefined;
-afterEach(() => {
-	restoreSleep?.();
-	restoreSleep = undefined;
-});
-
 function seedTemplates(count: number, status: 'active' | 'draft' = 'active') {
 	for (let i = 0; i < count; i++)
 		ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status });
@@ -35,8 +27,7 @@ describe('Template → Get Many', () => {
 	it('defaults: active templates, Limit 50, one item each as AirSign lists it', async () => {
 		seedTemplates(3);
 		seedTemplates(2, 'draft');
-		const result = await runAirSign(ctx, getManyParams());
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, getManyParams());
 		expect(result.items.map((i) => i.json.name)).toEqual([
 			'Template 000',
 			'Template 001',
@@ -86,7 +77,6 @@ describe('Template → Get Many', () => {
 
 	it('a read: a 5xx is retried; a 400 is not', async () => {
 		const sleeps = recordSleeps();
-		restoreSleep = sleeps.restore;
 		seedTemplates(1);
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Templates' });
 		expect((await runAirSign(ctx, getManyParams())).items).toHaveLength(1);
@@ -115,11 +105,10 @@ describe('Template → Get', () => {
 			recipients: [{ key: 'employee', name: 'Employee' }],
 			variables: [{ name: 'startDate', displayName: 'Start date', type: 'date' }],
 		});
-		const result = await runAirSign(ctx, {
+		const result = await runOk(ctx, {
 			...getParams({ __rl: true, mode: 'list', value: template.templateId }),
 			...WHOLE_ANSWER,
 		});
-		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			templateId: template.templateId,
 			name: 'Offer',

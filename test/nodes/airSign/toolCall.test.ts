@@ -2,15 +2,14 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import { apiRequests, asTool, runAirSign, sendParams, useAirSign } from './helpers';
+import { apiRequests, asTool, runAirSign, sendParams, useAirSign, runOk } from './helpers';
 
 const ctx = useAirSign();
 
 describe('the node as an AI agent’s tool: a failed call is an answer the model can act on', () => {
 	it('a bad value: an error item naming it, no request, the run goes on', async () => {
 		const before = apiRequests(ctx.sandbox).length;
-		const result = await runAirSign(ctx, sendParams('session 42'), { nodeType: asTool() });
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, sendParams('session 42'), { nodeType: asTool() });
 		expect(result.items.map((i) => i.json)).toEqual([
 			{
 				sessionId: 'session 42',
@@ -26,8 +25,7 @@ describe('the node as an AI agent’s tool: a failed call is an answer the model
 			recipients: [{ name: 'Ann', email: 'ann@example.com' }],
 			status: 'completed',
 		});
-		const result = await runAirSign(ctx, sendParams(done.sessionId), { nodeType: asTool() });
-		expect(result.error).toBeUndefined();
+		const result = await runOk(ctx, sendParams(done.sessionId), { nodeType: asTool() });
 		expect(result.items[0].json).toMatchObject({
 			sessionId: done.sessionId,
 			error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',

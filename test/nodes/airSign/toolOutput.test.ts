@@ -4,15 +4,14 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { simple as createParams } from './createSessionParams';
-import { apiRequests, asTool, runAirSign, sendParams, useAirSign } from './helpers';
+import { apiRequests, asTool, runAirSign, sendParams, useAirSign, runOk } from './helpers';
 import { getSession, halfSigned, locatorById as id, people } from './shapeFixtures';
 
 // Output: as an AI agent's tool the node offers Simplified (the default), Raw and Selected Fields
 // instead of Simplify.
 const ctx = useAirSign();
 const runTool = async (parameters: INodeParameters) => {
-	const result = await runAirSign(ctx, parameters, { nodeType: asTool() });
-	expect(result.error).toBeUndefined();
+	const result = await runOk(ctx, parameters, { nodeType: asTool() });
 	return result.items.map((item) => item.json);
 };
 

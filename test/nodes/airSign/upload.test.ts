@@ -6,26 +6,30 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	apiRequests,
+	expectRefused,
 	pdf,
 	tokenCredential,
 	runAirSign,
-	startStub,
+	runOk,
 	uploadParams,
 	useAirSign,
+	useStub,
 } from './helpers';
 
 const ctx = useAirSign();
 const MIB7 = 7 * 1024 * 1024;
+/** Upload of one item: these bytes (a 100-byte PDF unless given), under this name. */
+const uploadOne = (params = uploadParams(), bytes = pdf(100), fileName?: string) =>
+	runAirSign(ctx, params, { input: [binaryItem(bytes, fileName ? { fileName } : {})] });
 
 describe('Upload File', () => {
 	for (const binaryDataMode of ['default', 'filesystem'] as const) {
 		it(`uploads the binary input (${binaryDataMode} mode): output with fileReference, same bytes on the server`, async () => {
 			const bytes = Buffer.concat([pdf(2000), Buffer.from([0, 1, 2, 253, 254, 255])]);
-			const result = await runAirSign(ctx, uploadParams(), {
+			const result = await runOk(ctx, uploadParams(), {
 				binaryDataMode,
 				input: [binaryItem(bytes, { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
 			});
-			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);
 			const out = result.items[0].json;
 			expect(out).toEqual({
@@ -50,7 +54,7 @@ describe('Upload File', () => {
 			input: [binaryItem(pdf(100), { fileName: 'ignored.pdf', mimeType: 'application/pdf' })],
 		});
 		expect(named.items[0].json.fileName).toBe('Offer letter.pdf');
-		const unnamed = await runAirSign(ctx, uploadParams(), {
+		const unnamed = await runOk(ctx, uploadParams(), {
 			input: [
 				{
 					json: {},
@@ -58,14 +62,13 @@ describe('Upload File', () => {
 				},
 			],
 		});
-		expect(unnamed.error).toBeUndefined();
 		expect(unnamed.items[0].json.fileName).toBe('document.pdf');
 	});
 
 	it('reads the binary property named in the parameter, per item through an expression', async () => {
 		const a = pdf(300, 0x61);
 		const b = pdf(400, 0x62);
-		const result = await runAirSign(
+		const result = await runOk(
 			ctx,
 			uploadParams({ binaryPropertyName: '={{ $json.prop }}', fileName: '={{ $json.name }}' }),
 			{
@@ -83,7 +86,6 @@ describe('Upload File', () => {
 				],
 			},
 		);
-		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => [i.json.fileName, i.json.sizeBytes, i.pairedItem])).toEqual([
 			['A.pdf', 300, { item: 0 }],
 			['B.PDF', 400, { item: 1 }],
@@ -96,10 +98,9 @@ describe('Upload File', () => {
 	describe('7 MB limit', () => {
 		it('exactly 7 × 1024 × 1024 bytes uploads (sandbox default maxFileBytes)', async () => {
 			const bytes = pdf(MIB7);
-			const result = await runAirSign(ctx, uploadParams(), {
+			const result = await runOk(ctx, uploadParams(), {
 				input: [binaryItem(bytes, { fileName: 'big.pdf' })],
 			});
-			expect(result.error).toBeUndefined();
 			expect(result.items[0].json.sizeBytes).toBe(MIB7);
 			expect(
 				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
@@ -143,13 +144,9 @@ describe('Upload File', () => {
 		];
 		for (const [label, bytes, message] of cases) {
 			it(`refuses ${label}`, async () => {
-				const result = await runAirSign(ctx, uploadParams(), {
+				await expectRefused(ctx, uploadParams(), message, {
 					input: [binaryItem(bytes, { fileName: 'x.pdf' })],
 				});
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toMatch(message);
-				expect(result.error!.context?.itemIndex).toBe(0);
-				expect(apiRequests(ctx.sandbox)).toEqual([]);
 			});
 		}
 
@@ -169,10 +166,9 @@ describe('Upload File', () => {
 
 		it('a file name of 252–255 characters without .pdf is sent as it is (the service appends .pdf)', async () => {
 			const name = 'n'.repeat(253);
-			const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
+			const result = await runOk(ctx, uploadParams({ fileName: name }), {
 				input: [binaryItem(pdf(100))],
 			});
-			expect(result.error).toBeUndefined();
 			expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
 		});
 	});
@@ -183,10 +179,9 @@ describe('Upload File', () => {
 		it('200 and 255 emoji are taken (".pdf" appended); 256 are refused as 256 characters', async () => {
 			for (const n of [200, 255]) {
 				const name = '😀'.repeat(n);
-				const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
+				const result = await runOk(ctx, uploadParams({ fileName: name }), {
 					input: [binaryItem(pdf(100))],
 				});
-				expect(result.error).toBeUndefined();
 				expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
 			}
 			ctx.sandbox.clearRequests();
@@ -202,22 +197,15 @@ describe('Upload File', () => {
 		});
 
 		it('the node appends ".pdf" itself while the name stays within 255 characters', async () => {
-			const stub = await startStub((request) => ({
+			const stub = await useStub(ctx, (request) => ({
 				status: 200,
 				body: { fileId: 'f', fileName: JSON.parse(request.body).fileName, sizeBytes: 100 },
 			}));
-			try {
-				ctx.cred = await tokenCredential(ctx, 'stub-token-123', stub.baseUrl);
-				// 126 emoji are 252 UTF-16 units: counted so, the name looked too long for ".pdf".
-				for (const name of ['😀'.repeat(126), '😀'.repeat(251)]) {
-					const result = await runAirSign(ctx, uploadParams({ fileName: name }), {
-						input: [binaryItem(pdf(100))],
-					});
-					expect(JSON.parse(stub.requests.at(-1)?.body ?? '{}').fileName).toBe(`${name}.pdf`);
-					expect(result.error).toBeUndefined();
-				}
-			} finally {
-				await stub.close();
+			// 126 emoji are 252 UTF-16 units: counted so, the name looked too long for ".pdf".
+			for (const name of ['😀'.repeat(126), '😀'.repeat(251)]) {
+				const result = await uploadOne(uploadParams({ fileName: name }));
+				expect(JSON.parse(stub.requests.at(-1)?.body ?? '{}').fileName).toBe(`${name}.pdf`);
+				expect(result.error).toBeUndefined();
 			}
 		});
 	});
@@ -226,43 +214,33 @@ describe('Upload File', () => {
 		// The node refuses non-PDF bytes before any request and always sends strict
 		// base64, so the sandbox never answers INVALID_BASE64 or INVALID_FILE_TYPE to it.
 		// A loopback stub stands in for the server to prove the mapping of those codes.
-		for (const [code, message] of [
+		it.each([
 			['INVALID_BASE64', 'AirSign could not decode the uploaded data [INVALID_BASE64]'],
 			[
 				'INVALID_FILE_TYPE',
 				'AirSign accepts only PDF files, and this file is not one [INVALID_FILE_TYPE]',
 			],
-		] as const) {
-			it(`maps 400 ${code}`, async () => {
-				const stub = await startStub(() => ({
-					status: 400,
-					body: { code, message: 'server words' },
-				}));
-				try {
-					ctx.cred = await tokenCredential(ctx, 'stub-token-123', stub.baseUrl);
-					const result = await runAirSign(ctx, uploadParams(), {
-						input: [binaryItem(pdf(100), { fileName: 'a.pdf' })],
-					});
-					expect(stub.requests).toHaveLength(1);
-					expect(JSON.parse(stub.requests[0].body)).toEqual({
-						fileName: 'a.pdf',
-						data: pdf(100).toString('base64'),
-					});
-					expect(result.error).toBeInstanceOf(NodeApiError);
-					expect(result.error!.message).toBe(message);
-					expect(result.error!.description).toContain('AirSign said: "server words"');
-					expect(result.error!.httpCode).toBe('400');
-				} finally {
-					await stub.close();
-				}
+		])('maps 400 %s', async (code, message) => {
+			const stub = await useStub(ctx, () => ({
+				status: 400,
+				body: { code, message: 'server words' },
+			}));
+			const result = await uploadOne(uploadParams(), pdf(100), 'a.pdf');
+			expect(stub.requests).toHaveLength(1);
+			expect(JSON.parse(stub.requests[0].body)).toEqual({
+				fileName: 'a.pdf',
+				data: pdf(100).toString('base64'),
 			});
-		}
+			expect(result.error).toBeInstanceOf(NodeApiError);
+			expect(result.error!.message).toBe(message);
+			expect(result.error!.description).toContain('AirSign said: "server words"');
+			expect(result.error!.httpCode).toBe('400');
+		});
 	});
 
 	it('scopes: write:files alone suffices; a token with neither write scope gets the 403 message', async () => {
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
-		const ok = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
-		expect(ok.error).toBeUndefined();
+		await runOk(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const refused = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(refused.error).toBeInstanceOf(NodeApiError);
