@@ -105,6 +105,7 @@ export async function benchBulk(
 				outcomes.push(await sendAll(client, burst.items)());
 			}
 			const base = { operation: 'send', mode: 'burst', size: `${burst.items}items` };
+			const pick = (measure: keyof SendOutcome) => (o: SendOutcome) => Number(o[measure]);
 			const measures = [
 				['sent', 'items'],
 				['failed', 'items'],
@@ -118,12 +119,7 @@ export async function benchBulk(
 				);
 			burstRows.push([
 				LABEL[client],
-				...measures.map(([measure]) =>
-					fmtOf(
-						outcomes.map((o) => o[measure]),
-						0,
-					),
-				),
+				...measures.map(([measure]) => fmtOf(outcomes.map(pick(measure)), 0)),
 				outcomes.some((o) => o.runFailed) ? 'the execution fails' : 'succeeds',
 			]);
 		}

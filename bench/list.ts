@@ -16,16 +16,11 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 			node.map((m) => m.executeMs),
 			raw.map((m) => m.ms),
 		];
-		const floor = Math.ceil(n / 100);
+		const perFloor = (m: { requests: number }) => m.requests / Math.ceil(n / 100);
 		log(`list N=${n}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
 		rows.push([
 			n.toLocaleString('en-US'),
-			...[node, raw].map((runs) =>
-				fmtOf(
-					runs.map((m) => m.requests / floor),
-					2,
-				),
-			),
+			...[node, raw].map((runs) => fmtOf(runs.map(perFloor), 2)),
 			...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms)),
 			fmtOf(ratioOf(nodeMs, rawMs), 2),
 			fmtOf(ratioOf(execMs, rawMs), 2),

@@ -26,17 +26,15 @@ import {
 	peerSend,
 	peerUpload,
 } from './lib/peer-workflows';
-import { record } from './lib/results';
-import { fmtOf, log, ratioOf, rotate, summarize, table } from './lib/stats';
-import { MAX_UPLOAD_BYTES, pdf, peaksPerFile, withPdfFiles } from './upload';
+import { record, recordedFigure } from './lib/results';
+import { fmt, fmtOf, log, ratioOf, rotate, summarize, table } from './lib/stats';
+import { MAX_UPLOAD_BYTES, pdf } from './upload';
 
 export interface PeerSizes {
 	latenciesMs: number[];
 	sessions: number;
 	items: number;
 	uploadBytes: number;
-	/** Peak memory children (fresh processes); off in smoke runs. */
-	memory: boolean;
 }
 
 export const PEER_SIZES: PeerSizes = {
@@ -44,14 +42,12 @@ export const PEER_SIZES: PeerSizes = {
 	sessions: 1_000,
 	items: 100,
 	uploadBytes: MAX_UPLOAD_BYTES - 4096,
-	memory: true,
 };
 export const PEER_SMOKE_SIZES: PeerSizes = {
 	latenciesMs: [0, 20],
 	sessions: 150,
 	items: 5,
 	uploadBytes: 64 * 1024,
-	memory: false,
 };
 
 /** At a latency of 250 ms one Send run is 25 s per client: fewer runs there (still a median). */
@@ -136,24 +132,6 @@ async function rateLimitProbe(
 			await outcome(() => runChain(ctx.engine.env, peerListAll(peer).chain)),
 		],
 	];
-}
-
-async function memoryRows(ctx: BenchContext, bytes: number): Promise<string[][]> {
-	await withLatency(ctx, 0);
-	const modes = [
-		['AirSign node', 'node-default'],
-		['HTTP Request workflow', 'peer-default'],
-		['raw node:http', 'raw'],
-	] as const;
-	const { perMode } = await withPdfFiles([bytes], ([file], warmFile) =>
-		peaksPerFile(
-			ctx,
-			modes.map(([, mode]) => mode),
-			{ file, warmFile, bytes, count: 1, runs: 3 },
-			false,
-		),
-	);
-	return modes.map(([label, mode]) => [label, fmtOf(perMode.get(mode)!, 2)]);
 }
 
 /** Case names: `list@0`, `send@100`, `upload@250`, `poll@0` (case@latency); `extras`: the other tables. */
@@ -283,11 +261,20 @@ export async function benchPeer(
 		table(['workflow', 'outcome'], await rateLimitProbe(ctx, peer, Math.min(sizes.sessions, 300))),
 		'',
 	);
-	if (sizes.memory)
+	// Section 2 measures these (7 MiB − 4 KiB, one upload, V8's defaults): read, not measured again.
+	const memoryRows = [
+		['AirSign node', 'default/7MiB/0ms/node'],
+		['HTTP Request workflow', 'default/7MiB/0ms/httpRequest'],
+		['raw node:http', 'none/7MiB/0ms/raw'],
+	].map(([label, name]) => {
+		const figure = recordedFigure(`upload/${name}/x1/peak-above-idle-per-file-size/v8default`);
+		return [label, figure ? fmt(figure, 2) : ''];
+	});
+	if (memoryRows.every(([, cell]) => cell))
 		parts.push(
-			`Peak resident memory above idle ÷ file size, ${mib} upload, n8n's default binary mode (fresh process each, 3 per cell; measured as in section 2, the HTTP Request side's idle point right before the HTTP Request node runs):`,
+			`Peak resident memory above idle ÷ file size, ${mib} upload, n8n's default binary mode (section 2's figures: fresh process each, 3 per cell, V8's defaults; the HTTP Request side's idle point right before the HTTP Request node runs):`,
 			'',
-			table(['client', 'peak above idle ÷ file size'], await memoryRows(ctx, sizes.uploadBytes)),
+			table(['client', 'peak above idle ÷ file size'], memoryRows),
 			'',
 		);
 	return { title, markdown: parts.join('\n') };

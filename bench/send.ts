@@ -21,6 +21,7 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 		node.map((m) => m.executeMs),
 		raw.map((m) => m.ms),
 	];
+	const requests = node.map((m) => m.requests);
 	log(`send ${items} items: node ${fmtOf(nodeMs, 3)} ms/item, raw ${fmtOf(rawMs, 3)} ms/item`);
 	return {
 		title: `3. Send Session, ${items.toLocaleString('en-US')} items`,
@@ -37,10 +38,7 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 			[
 				[
 					items.toLocaleString('en-US'),
-					fmtOf(
-						node.map((m) => m.requests),
-						2,
-					),
+					fmtOf(requests, 2),
 					...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms, 3)),
 					fmtOf(ratioOf(nodeMs, rawMs), 2),
 					fmtOf(ratioOf(execMs, rawMs), 2),

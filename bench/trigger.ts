@@ -6,6 +6,7 @@
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
+import { idlePollCase } from './lib/peer-cases';
 import { rawListAll } from './lib/raw';
 import { fmtOf, log, ratioOf, rotate, table, timed } from './lib/stats';
 
@@ -22,25 +23,12 @@ async function idle(ctx: BenchContext): Promise<string[][]> {
 			updatedAt: past + i * 1000,
 		});
 	}
-	const harness = triggerHarness(ctx.engine);
-	// Activation: the first poll only places the cursor (and n8n fetches its token).
-	const first = await harness.poll();
-	if (first.error) throw first.error;
+	const poll = await idlePollCase(ctx, undefined);
 	const polls = Math.max(ctx.runs, 3);
-	const requests: number[] = [];
-	const nodeMs: number[] = [];
-	const rawMs: number[] = [];
-	for (let i = 0; i < polls; i++) {
-		ctx.sandbox.clearRequests();
-		const { ms, value } = await timed(() => harness.poll());
-		if (value.error) throw value.error;
-		if (value.items.length) throw new Error('an idle poll delivered items');
-		requests.push(countRequests(ctx.sandbox, SESSIONS_PATH));
-		nodeMs.push(ms);
-		const query = { updatedAfter: new Date().toISOString(), sortBy: 'updatedAt', sortOrder: 'asc' };
-		rawMs.push((await timed(() => rawListAll(ctx.raw, query))).ms);
-	}
+	const { node, raw } = await rotate(polls, { node: poll.ours, raw: poll.fetch });
+	const [nodeMs, rawMs] = [node.map((m) => m.ms), raw.map((m) => m.ms)];
 	const cells = [fmtOf(nodeMs), fmtOf(rawMs), fmtOf(ratioOf(nodeMs, rawMs), 2)];
+	const requests = node.map((m) => m.requests);
 	return [['idle poll', fmtOf(requests, 2), '1', `${polls}`, ...cells]];
 }
 
@@ -94,6 +82,7 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 		true,
 	);
 	const polls = node.map((r) => r.polls);
+	const perFloor = node.map((r) => r.requests / floor);
 	const totalMs = node.map((r) => r.totalMs);
 	const rawMs = rawRuns.map((r) => r.ms);
 	log(
@@ -101,10 +90,7 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 	);
 	return [
 		`burst of ${n.toLocaleString('en-US')} updates`,
-		`${fmtOf(
-			node.map((r) => r.requests / floor),
-			2,
-		)} per ⌈N/100⌉`,
+		`${fmtOf(perFloor, 2)} per ⌈N/100⌉`,
 		'1.00 per ⌈N/100⌉',
 		fmtOf(polls, 0),
 		`${fmtOf(totalMs)} (first poll ${fmtOf(node.map((r) => r.firstPollMs))})`,

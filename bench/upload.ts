@@ -4,6 +4,7 @@
  * per measurement (upload-child.ts).
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,74 +35,38 @@ export function pdf(size: number): Buffer {
 	return Buffer.concat([head, randomBytes(size - head.length - tail.length), tail]);
 }
 
-/** `work` with a PDF of each size (and a 16 KiB warm-up one) in a temporary folder. */
-export async function withPdfFiles<T>(
-	sizes: number[],
-	work: (files: string[], warmFile: string) => Promise<T>,
-): Promise<T> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-'));
-	try {
-		const write = (name: string, bytes: number) => {
-			writeFileSync(path.join(dir, name), pdf(bytes));
-			return path.join(dir, name);
-		};
-		return await work(
-			sizes.map((bytes) => write(`bench-${bytes}.pdf`, bytes)),
-			write('warm.pdf', 16 * 1024),
-		);
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
 /** One measurement in a fresh process; `smallYoungGeneration`: a 1 MiB young generation, smaller than the file. */
-function child(
+async function child(
 	ctx: BenchContext,
 	input: Pick<ChildInput, 'mode' | 'count' | 'file' | 'warmFile'>,
 	smallYoungGeneration: boolean,
 ): Promise<ChildResult> {
-	const childInput: ChildInput = {
-		...input,
-		baseUrl: ctx.sandbox.baseUrl,
-		token: ctx.raw.token,
-		clientId: ctx.sandbox.demo.clientId,
-		clientSecret: ctx.sandbox.demo.clientSecret,
-	};
-	return new Promise((resolve, reject) => {
-		const proc = spawn(
-			process.execPath,
-			[
-				'--expose-gc',
-				...(smallYoungGeneration ? ['--max-semi-space-size=1'] : []),
-				'--import',
-				'tsx',
-				path.join(__dirname, 'upload-child.ts'),
-			],
-			{
-				cwd: path.join(__dirname, '..'),
-				env: { ...process.env, BENCH_UPLOAD_CHILD: JSON.stringify(childInput) },
-				stdio: ['ignore', 'pipe', 'pipe'],
-			},
-		);
-		let out = '';
-		let err = '';
-		const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-		proc.stdout.on('data', (chunk) => (out += chunk));
-		proc.stderr.on('data', (chunk) => (err += chunk));
-		proc.on('close', (code) => {
-			clearTimeout(timer);
-			// The sandbox keeps uploaded files: drop them between measurements.
-			ctx.sandbox.files.clear();
-			const line = out.trim().split('\n').pop() ?? '';
-			if (code !== 0 || !line.startsWith('{'))
-				reject(new Error(`upload child (${input.mode}) failed with ${code}: ${err.slice(-2000)}`));
-			else resolve(JSON.parse(line) as ChildResult);
-		});
+	const { baseUrl, demo } = ctx.sandbox;
+	const childInput: ChildInput = { ...input, baseUrl, token: ctx.raw.token, ...demo };
+	const young = smallYoungGeneration ? ['--max-semi-space-size=1'] : [];
+	const script = path.join(__dirname, 'upload-child.ts');
+	const proc = spawn(process.execPath, ['--expose-gc', ...young, '--import', 'tsx', script], {
+		cwd: path.join(__dirname, '..'),
+		env: { ...process.env, BENCH_UPLOAD_CHILD: JSON.stringify(childInput) },
+		stdio: ['ignore', 'pipe', 'pipe'],
+		timeout: 120_000,
+		killSignal: 'SIGKILL',
 	});
+	let out = '';
+	let err = '';
+	proc.stdout.on('data', (chunk) => (out += chunk));
+	proc.stderr.on('data', (chunk) => (err += chunk));
+	const [code] = (await once(proc, 'close')) as [number | null];
+	// The sandbox keeps uploaded files: drop them between measurements.
+	ctx.sandbox.files.clear();
+	const line = out.trim().split('\n').pop() ?? '';
+	if (code !== 0 || !line.startsWith('{'))
+		throw new Error(`upload child (${input.mode}) failed with ${code}: ${err.slice(-2000)}`);
+	return JSON.parse(line) as ChildResult;
 }
 
 /** Peak resident memory above idle ÷ file size, `runs` fresh processes per mode (interleaved). */
-export async function peaksPerFile(
+async function peaksPerFile(
 	ctx: BenchContext,
 	modes: Mode[],
 	input: { file: string; warmFile: string; bytes: number; count: number; runs: number },
@@ -135,72 +100,73 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 		isN8nInstalled() && !ctx.smoke
 			? MEMORY_MODES
 			: MEMORY_MODES.filter((m) => !m.startsWith('peer-'));
-	await withPdfFiles(
-		sizes.map((size) => size.bytes),
-		async (files, warmFile) => {
-			for (const [index, size] of sizes.entries()) {
-				const file = files[index];
-				// Wall time, in this process.
-				const upload = uploadCase(ctx, undefined, () => readFileSync(file));
-				const times = await rotate(ctx.runs, { node: upload.ours, raw: upload.fetch }, true);
-				const [nodeMs, execMs, rawMs] = [
-					times.node.map((t) => t.ms),
-					times.node.map((t) => t.executeMs),
-					times.raw.map((t) => t.ms),
-				];
-				timeRows.push([
-					size.label,
-					size.bytes.toLocaleString('en-US'),
-					...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms)),
-					fmtOf(ratioOf(nodeMs, rawMs), 2),
-					fmtOf(ratioOf(execMs, rawMs), 2),
-				]);
-				log(`upload ${size.label}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
-				const base = {
-					operation: 'upload',
-					size: size.key,
-					latencyMs: 0,
-					measure: 'ms',
-					unit: 'ms',
-				};
-				record({ ...base, mode: 'default', client: 'node' }, nodeMs);
-				record({ ...base, mode: 'default', client: 'raw' }, rawMs);
+	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-'));
+	const warmFile = path.join(dir, 'warm.pdf');
+	writeFileSync(warmFile, pdf(16 * 1024));
+	try {
+		for (const size of sizes) {
+			const file = path.join(dir, `bench-${size.bytes}.pdf`);
+			writeFileSync(file, pdf(size.bytes));
+			// Wall time, in this process.
+			const upload = uploadCase(ctx, undefined, () => readFileSync(file));
+			const times = await rotate(ctx.runs, { node: upload.ours, raw: upload.fetch }, true);
+			const [nodeMs, execMs, rawMs] = [
+				times.node.map((t) => t.ms),
+				times.node.map((t) => t.executeMs),
+				times.raw.map((t) => t.ms),
+			];
+			timeRows.push([
+				size.label,
+				size.bytes.toLocaleString('en-US'),
+				...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms)),
+				fmtOf(ratioOf(nodeMs, rawMs), 2),
+				fmtOf(ratioOf(execMs, rawMs), 2),
+			]);
+			log(`upload ${size.label}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
+			const base = {
+				operation: 'upload',
+				size: size.key,
+				latencyMs: 0,
+				measure: 'ms',
+				unit: 'ms',
+			};
+			record({ ...base, mode: 'default', client: 'node' }, nodeMs);
+			record({ ...base, mode: 'default', client: 'raw' }, rawMs);
 
-				// Peak memory, one fresh process per measurement.
-				for (const count of ctx.smoke ? [1] : [1, 5])
-					for (const small of ctx.smoke ? [true] : [true, false]) {
-						const input = { file, warmFile, bytes: size.bytes, count, runs: ctx.smoke ? 1 : 3 };
-						const { perMode, hwmReset } = await peaksPerFile(ctx, modes, input, small);
-						hwmResetEverywhere &&= hwmReset;
-						const young = small ? 'semi-space 1 MiB' : "V8's defaults";
-						memoryRows.push([
-							size.label,
-							String(count),
-							young,
-							...MEMORY_MODES.map((mode) =>
-								perMode.has(mode) ? fmtOf(perMode.get(mode)!, 2) : '–',
-							),
-						]);
-						for (const [mode, values] of perMode) {
-							const [client, binaryMode] = mode.split('-');
-							record(
-								{
-									...base,
-									mode: binaryMode ?? 'none',
-									client: `${client === 'peer' ? 'httpRequest' : client}/x${count}`,
-									measure: `peak-above-idle-per-file-size/${small ? 'semi1' : 'v8default'}`,
-									unit: 'x file size',
-								},
-								values,
-							);
-						}
-						log(
-							`upload ${size.label} memory, ${count} at once, ${young}: ${[...perMode].map(([m, v]) => `${m} ${fmtOf(v, 2)}×`).join(', ')}`,
+			// Peak memory, one fresh process per measurement.
+			for (const count of ctx.smoke ? [1] : [1, 5])
+				for (const small of ctx.smoke ? [true] : [true, false]) {
+					const input = { file, warmFile, bytes: size.bytes, count, runs: ctx.smoke ? 1 : 3 };
+					const { perMode, hwmReset } = await peaksPerFile(ctx, modes, input, small);
+					hwmResetEverywhere &&= hwmReset;
+					const young = small ? 'semi-space 1 MiB' : "V8's defaults";
+					memoryRows.push([
+						size.label,
+						String(count),
+						young,
+						...MEMORY_MODES.map((mode) => (perMode.has(mode) ? fmtOf(perMode.get(mode)!, 2) : '–')),
+					]);
+					for (const [mode, values] of perMode) {
+						const [client, binaryMode] = mode.split('-');
+						record(
+							{
+								...base,
+								mode: binaryMode ?? 'none',
+								client: `${client === 'peer' ? 'httpRequest' : client}/x${count}`,
+								measure: `peak-above-idle-per-file-size/${small ? 'semi1' : 'v8default'}`,
+								unit: 'x file size',
+							},
+							values,
 						);
 					}
-			}
-		},
-	);
+					log(
+						`upload ${size.label} memory, ${count} at once, ${young}: ${[...perMode].map(([m, v]) => `${m} ${fmtOf(v, 2)}×`).join(', ')}`,
+					);
+				}
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 	return {
 		title: '2. Upload File',
 		markdown: [

@@ -193,19 +193,24 @@ export function uploadCase(
 	};
 }
 
-export async function idlePollCase(ctx: BenchContext, peer: PeerEnvironment): Promise<Case> {
+/** A poll with nothing new after the trigger's activation; raw: the same query from now on. */
+export async function idlePollCase(
+	ctx: BenchContext,
+	peer: PeerEnvironment | undefined,
+): Promise<Case> {
 	const harness = triggerHarness(ctx.engine);
-	await harness.poll(); // activation: places the cursor
-	const since = new Date(Date.now() - 60_000).toISOString();
+	// Activation: the first poll only places the cursor (and n8n fetches its token).
+	const activation = await harness.poll();
+	if (activation.error) throw activation.error;
+	const since = new Date().toISOString();
 	const query = { updatedAfter: since, sortBy: 'updatedAt', sortOrder: 'asc' };
-	const { chain } = peerPoll(peer, since);
 	const run = (work: () => Promise<unknown>) => () => measure(ctx, '/api/v1/Sessions', work);
 	return {
 		ours: run(async () => {
 			const { items, error } = await harness.poll();
 			if (error || items.length) throw new Error('an idle poll failed or delivered items');
 		}),
-		peer: run(() => runChain(ctx.engine.env, chain)),
+		peer: run(() => runChain(ctx.engine.env, peerPoll(peer!, since).chain)),
 		fetch: run(() => rawListAll(ctx.raw, query)),
 		axios: run(() => axiosListAll(ctx.raw, query)),
 	};

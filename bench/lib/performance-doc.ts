@@ -15,16 +15,18 @@ export interface Results {
 	figures: Figure[];
 }
 
-export function renderPerformanceDoc(results: Results): string {
+/** A figure's median by name, `digits` decimals (`scale`: 1000 for ms as s), or 'n/a'. */
+function reader(results: Results) {
 	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
-	const value = (name: string, digits = 0) => {
+	return (name: string, digits = 0, scale = 1) => {
 		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
+		return figure === undefined ? 'n/a' : (figure.median / scale).toFixed(digits);
 	};
-	const seconds = (name: string) => {
-		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : (figure.median / 1000).toFixed(2);
-	};
+}
+
+export function renderPerformanceDoc(results: Results): string {
+	const value = reader(results);
+	const seconds = (name: string) => value(name, 2, 1000);
 
 	const bulkRows: string[][] = [];
 	for (const latency of [100, 250])
@@ -187,11 +189,7 @@ export const README_PERFORMANCE_END = '<!-- /performance -->';
 
 /** The README's few Performance lines, read from bench/results.json like docs/performance.md. */
 export function renderReadmePerformance(results: Results): string {
-	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
-	const median = (name: string, digits: number) => {
-		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
-	};
+	const median = reader(results);
 	const burst = (client: string) =>
 		`${median(`send/burst/100items/100ms/${client}/sent`, 0)} sent, ${median(`send/burst/100items/100ms/${client}/failed`, 0)} failed`;
 	const upload = (copies: string) =>

@@ -4,6 +4,7 @@
  * helper uses): beside fetch it shows how much of a gap is the HTTP client and how much n8n's
  * credential path.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 
 import axios from 'axios';
@@ -88,36 +89,26 @@ export async function rawUpload(
 	const data = bytes.toString('base64');
 	const head = `${JSON.stringify({ fileName }).slice(0, -1)},"data":"`;
 	const tail = '"}';
-	return await new Promise((resolve, reject) => {
-		const request = http.request(
-			new URL(`${client.baseUrl}/api/v1/File`),
-			{
-				method: 'POST',
-				agent,
-				headers: {
-					...auth(client),
-					'Content-Type': 'application/json',
-					'Content-Length': Buffer.byteLength(head) + data.length + tail.length,
-				},
-			},
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					const text = Buffer.concat(chunks).toString('utf8');
-					if ((response.statusCode ?? 0) >= 300)
-						reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
-					else resolve(JSON.parse(text) as UploadAnswer);
-				});
-				response.on('error', reject);
-			},
-		);
-		request.setTimeout(120_000, () => request.destroy(new Error('upload timed out')));
-		request.on('error', reject);
-		request.write(head);
-		request.write(data, 'latin1');
-		request.end(tail);
+	const request = http.request(new URL(`${client.baseUrl}/api/v1/File`), {
+		method: 'POST',
+		agent,
+		headers: {
+			...auth(client),
+			'Content-Type': 'application/json',
+			'Content-Length': Buffer.byteLength(head) + data.length + tail.length,
+		},
 	});
+	request.setTimeout(120_000, () => request.destroy(new Error('upload timed out')));
+	request.write(head);
+	request.write(data, 'latin1');
+	request.end(tail);
+	const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+	const chunks: Buffer[] = [];
+	for await (const chunk of response) chunks.push(chunk as Buffer);
+	const text = Buffer.concat(chunks).toString('utf8');
+	if ((response.statusCode ?? 0) >= 300)
+		throw new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+	return JSON.parse(text) as UploadAnswer;
 }
 
 /** Upload File with the JSON body written once into a Buffer, posted by axios. */

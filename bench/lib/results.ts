@@ -38,6 +38,10 @@ export function record(
 	figures.set(name, { name, ...parts, ...summarize(values) });
 }
 
+export function recordedFigure(name: string): Figure | undefined {
+	return figures.get(name);
+}
+
 export function recordedFigures(): Figure[] {
 	return [...figures.values()];
 }
