@@ -133,15 +133,7 @@ export async function benchBulk(
 			`Send over many items, ms for the whole workflow (median (min–max) of ${runs} run${runs === 1 ? '' : 's'}, clients in rotating order). The HTTP Request node sends every item's request at once.`,
 			'',
 			table(
-				[
-					'latency',
-					'items',
-					LABEL.nodeDefault,
-					LABEL.nodeCapped,
-					LABEL.httpRequest,
-					'defaults / HTTP Request',
-					`Items at Once ${CAPPED_ITEMS_AT_ONCE} / HTTP Request`,
-				],
+				`latency | items | ${LABEL.nodeDefault} | ${LABEL.nodeCapped} | ${LABEL.httpRequest} | defaults / HTTP Request | Items at Once ${CAPPED_ITEMS_AT_ONCE} / HTTP Request`,
 				speedRows,
 			),
 			'',

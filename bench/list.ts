@@ -29,16 +29,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 	return {
 		title: '1. Get Many, Return All',
 		markdown: table(
-			[
-				'sessions N',
-				'requests / ⌈N/100⌉ (node; 1.00 up to 100, then pages of 99 new sessions and one catch-up more)',
-				'requests / ⌈N/100⌉ (raw)',
-				'node, whole workflow (ms)',
-				'node execute() (ms)',
-				'raw fetch loop (ms)',
-				'workflow / raw',
-				'execute / raw',
-			],
+			'sessions N | requests / ⌈N/100⌉ (node; 1.00 up to 100, then pages of 99 new sessions and one catch-up more) | requests / ⌈N/100⌉ (raw) | node, whole workflow (ms) | node execute() (ms) | raw fetch loop (ms) | workflow / raw | execute / raw',
 			rows,
 		),
 	};

@@ -150,18 +150,8 @@ export async function benchPeer(
 	const peer = await peerEnvironment(ctx.engine, ctx.raw.token, ctx.sandbox.baseUrl);
 	const bytes = pdf(sizes.uploadBytes);
 	const mib = `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB`;
-	const header = [
-		'case',
-		'API requests: AirSign node / HTTP Request / raw',
-		'AirSign node (ms)',
-		'HTTP Request workflow (ms)',
-		'raw fetch (ms)',
-		'raw axios (ms)',
-		'node / fetch',
-		'node / axios',
-		'axios / fetch',
-		'HTTP Request / node',
-	];
+	const header =
+		'case | API requests: AirSign node / HTTP Request / raw | AirSign node (ms) | HTTP Request workflow (ms) | raw fetch (ms) | raw axios (ms) | node / fetch | node / axios | axios / fetch | HTTP Request / node';
 	const parts: string[] = [];
 	const sendAtOnceRows: string[][] = [];
 	for (const latency of sizes.latenciesMs) {
@@ -229,16 +219,7 @@ export async function benchPeer(
 		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once unset) and at Items at Once ${CAPPED_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
-			[
-				'latency',
-				'AirSign node, defaults',
-				'raw fetch, one at a time',
-				`AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`,
-				`raw fetch, ${SEND_AT_ONCE} at once`,
-				'HTTP Request (all at once)',
-				'node defaults / HTTP Request',
-				'raw one at a time / node defaults',
-			],
+			`latency | AirSign node, defaults | raw fetch, one at a time | AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE} | raw fetch, ${SEND_AT_ONCE} at once | HTTP Request (all at once) | node defaults / HTTP Request | raw one at a time / node defaults`,
 			sendAtOnceRows,
 		),
 		'',

@@ -1,16 +1,9 @@
-/**
- * Writes docs/performance.md and the README's Performance lines from bench/results.json without running the bench again
- * (`npx tsx bench/performance-doc.ts`); `npm run bench` does the same after measuring.
- */
-import { readFileSync, writeFileSync } from 'node:fs';
+/** `npx tsx bench/performance-doc.ts`: docs/performance.md and the README's Performance lines from bench/results.json, without measuring (`npm run bench` writes them after measuring). */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { renderPerformanceDoc, withReadmePerformance, type Results } from './lib/performance-doc';
+import { type Results, writePerformanceDocs } from './lib/performance-doc';
 
-const root = path.join(__dirname, '..');
-const results = JSON.parse(
-	readFileSync(path.join(root, 'bench', 'results.json'), 'utf8'),
-) as Results;
-writeFileSync(path.join(root, 'docs', 'performance.md'), renderPerformanceDoc(results));
-const readme = path.join(root, 'README.md');
-writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
+writePerformanceDocs(
+	JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8')) as Results,
+);

@@ -31,7 +31,7 @@ import { ANALYSIS } from './lib/notes';
 import { log } from './lib/stats';
 import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
 import { benchList } from './list';
-import { renderPerformanceDoc, withReadmePerformance } from './lib/performance-doc';
+import { writePerformanceDocs } from './lib/performance-doc';
 import type { Figure } from './lib/results';
 import { recordedFigures } from './lib/results';
 import { benchPackage } from './package';
@@ -66,30 +66,23 @@ async function main(): Promise<void> {
 		await installN8n({ profile: '2' });
 	}
 	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
-	const engine = await createEngine(
-		sandbox.baseUrl,
-		sandbox.demo.clientId,
-		sandbox.demo.clientSecret,
-	);
-	const ctx: BenchContext = {
-		sandbox,
-		engine,
-		raw: { baseUrl: sandbox.baseUrl, token: sandbox.demo.accessToken },
-		runs,
-		smoke,
+	const { baseUrl, demo } = sandbox;
+	const engine = await createEngine(baseUrl, demo.clientId, demo.clientSecret);
+	const raw = { baseUrl, token: demo.accessToken };
+	const ctx: BenchContext = { sandbox, engine, raw, runs, smoke };
+	const all: Record<string, () => Promise<SectionResult>> = {
+		list: () => benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]),
+		upload: () => benchUpload(ctx),
+		send: () => benchSend(ctx, smoke ? 20 : 1_000),
+		trigger: () => benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]),
+		package: () => benchPackage(ctx),
+		peer: () => benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES, wantsCase),
+		bulk: () => benchBulk(ctx, smoke ? BULK_SMOKE_SIZES : BULK_SIZES, wantsCase),
 	};
 	const sections: SectionResult[] = [];
 	try {
-		if (wants('list'))
-			sections.push(await benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]));
-		if (wants('upload')) sections.push(await benchUpload(ctx));
-		if (wants('send')) sections.push(await benchSend(ctx, smoke ? 20 : 1_000));
-		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
-		if (wants('package')) sections.push(await benchPackage(ctx));
-		if (wants('peer'))
-			sections.push(await benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES, wantsCase));
-		if (wants('bulk'))
-			sections.push(await benchBulk(ctx, smoke ? BULK_SMOKE_SIZES : BULK_SIZES, wantsCase));
+		for (const [name, section] of Object.entries(all))
+			if (wants(name)) sections.push(await section());
 	} finally {
 		await sandbox.close();
 	}
@@ -126,12 +119,7 @@ function writeResults(seconds: number): void {
 	};
 	writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
 	log(`wrote bench/results.json (${figures.length} figures)`);
-	writeFileSync(
-		path.join(__dirname, '..', 'docs', 'performance.md'),
-		renderPerformanceDoc(results),
-	);
-	const readme = path.join(__dirname, '..', 'README.md');
-	writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
+	writePerformanceDocs(results);
 	log('wrote docs/performance.md and the Performance lines of README.md');
 }
 

@@ -26,15 +26,7 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 	return {
 		title: `3. Send Session, ${items.toLocaleString('en-US')} items`,
 		markdown: table(
-			[
-				'items',
-				'API requests per item (node)',
-				'node, whole workflow (ms/item)',
-				'node execute() (ms/item)',
-				'raw fetch loop (ms/item)',
-				'workflow / raw',
-				'execute / raw',
-			],
+			'items | API requests per item (node) | node, whole workflow (ms/item) | node execute() (ms/item) | raw fetch loop (ms/item) | workflow / raw | execute / raw',
 			[
 				[
 					items.toLocaleString('en-US'),

@@ -106,15 +106,7 @@ export async function benchTrigger(ctx: BenchContext, sizes: number[]): Promise<
 		title: '4. AirSign Trigger',
 		markdown: [
 			table(
-				[
-					'case',
-					'List Sessions requests (node)',
-					'floor',
-					'polls',
-					'trigger wall time, all polls (ms)',
-					'raw fetch loop (ms)',
-					'trigger / raw',
-				],
+				'case | List Sessions requests (node) | floor | polls | trigger wall time, all polls (ms) | raw fetch loop (ms) | trigger / raw',
 				rows,
 			),
 			'',

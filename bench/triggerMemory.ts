@@ -105,14 +105,7 @@ async function main() {
 		}
 		console.log(
 			table(
-				[
-					'sessions in flight',
-					'static data',
-					'bytes per session',
-					'picture requests',
-					'stringify ms',
-					'parse ms',
-				],
+				'sessions in flight | static data | bytes per session | picture requests | stringify ms | parse ms',
 				rows,
 			),
 		);

@@ -171,15 +171,7 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 		title: '2. Upload File',
 		markdown: [
 			table(
-				[
-					'file',
-					'bytes',
-					'node, whole workflow (ms)',
-					'node execute() (ms)',
-					'raw: read + base64 + POST (ms)',
-					'workflow / raw',
-					'execute / raw',
-				],
+				'file | bytes | node, whole workflow (ms) | node execute() (ms) | raw: read + base64 + POST (ms) | workflow / raw | execute / raw',
 				timeRows,
 			),
 			'',
@@ -188,16 +180,7 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 			`Peak resident memory above idle, divided by the file size (one fresh process per measurement${ctx.smoke ? '' : ', 3 processes per cell'}; "at once": that many uploads in one execution, the node with Items at Once at that number, raw with as many in flight, HTTP Request with that many items). Young generation: \`node --max-semi-space-size=1\` (smaller than the file: chunks already sent are collected as the upload goes) and V8's defaults (they stay in RSS as garbage until the next scavenge):`,
 			'',
 			table(
-				[
-					'file',
-					'at once',
-					'young generation',
-					'raw client (read, base64, POST)',
-					'node, filesystem mode (n8n 2 default)',
-					'node, default mode (n8n 1.x in-memory)',
-					'HTTP Request, filesystem mode (Extract From File → HTTP Request: 2 nodes)',
-					'HTTP Request, default mode (1 node, base64 by expression)',
-				],
+				'file | at once | young generation | raw client (read, base64, POST) | node, filesystem mode (n8n 2 default) | node, default mode (n8n 1.x in-memory) | HTTP Request, filesystem mode (Extract From File → HTTP Request: 2 nodes) | HTTP Request, default mode (1 node, base64 by expression)',
 				memoryRows,
 			),
 			'',

@@ -58,8 +58,9 @@ export async function rotate<C extends Record<string, (() => Promise<unknown>) |
 	return results as never;
 }
 
-/** A markdown table from a header row and body rows. */
-export function table(header: string[], rows: string[][]): string {
+/** A markdown table from a header row (or its cells joined by ' | ') and body rows. */
+export function table(head: string[] | string, rows: string[][]): string {
+	const header = typeof head === 'string' ? head.split(' | ') : head;
 	const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
 	return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
