@@ -58,18 +58,15 @@ export async function benchBulk(
 		for (const count of sizes.items) {
 			if (!wantsCase(`${count}@${latencyMs}`)) continue;
 			await withLatency(ctx, latencyMs);
-			const outcomes = await rotate(
-				runs,
-				Object.fromEntries(clients.map((c) => [c, sendAll(c, count)])) as Record<
-					Client,
-					() => Promise<SendOutcome>
-				>,
-			);
+			const contestants = Object.fromEntries(clients.map((c) => [c, sendAll(c, count)]));
+			const outcomes: Record<string, SendOutcome[]> = await rotate(runs, contestants);
 			const ms = (client: Client) => (outcomes[client] ?? []).map((o) => o.ms);
-			for (const client of clients) {
-				if (outcomes[client].some((o) => o.failed > 0 || o.runFailed))
-					throw new Error(`${client}: Sends of ${count} failed`);
-			}
+			if (
+				Object.values(outcomes)
+					.flat()
+					.some((o) => o.failed > 0 || o.runFailed)
+			)
+				throw new Error(`some Sends of ${count} failed`);
 			const base = { operation: 'send', mode: 'plain', size: `${count}items`, latencyMs };
 			for (const client of clients)
 				record({ ...base, client, measure: 'ms', unit: 'ms' }, ms(client));
@@ -86,9 +83,8 @@ export async function benchBulk(
 				...(['nodeDefault', 'nodeCapped', 'httpRequest'] as const).map((c) => fmtOf(ms(c), 0)),
 				...(['nodeDefault', 'nodeCapped'] as const).map((c) => fmtOf(vsPeer(c), 2)),
 			]);
-			log(
-				`bulk send ${count} at ${latencyMs} ms: ${clients.map((c) => `${c} ${fmtOf(ms(c), 0)}`).join(', ')}`,
-			);
+			const each = clients.map((c) => `${c} ${fmtOf(ms(c), 0)}`).join(', ');
+			log(`bulk send ${count} at ${latencyMs} ms: ${each}`);
 		}
 
 	const { burst } = sizes;
@@ -105,21 +101,15 @@ export async function benchBulk(
 				outcomes.push(await sendAll(client, burst.items)());
 			}
 			const base = { operation: 'send', mode: 'burst', size: `${burst.items}items` };
-			const pick = (measure: keyof SendOutcome) => (o: SendOutcome) => Number(o[measure]);
-			const measures = [
-				['sent', 'items'],
-				['failed', 'items'],
-				['requests', 'requests'],
-				['ms', 'ms'],
-			] as const;
-			for (const [measure, unit] of measures)
-				record(
-					{ ...base, latencyMs: burst.latencyMs, client, measure, unit },
-					outcomes.map((o) => o[measure]),
-				);
+			const units = { sent: 'items', failed: 'items', requests: 'requests', ms: 'ms' } as const;
+			const cells = Object.entries(units).map(([measure, unit]) => {
+				const values = outcomes.map((o) => o[measure as keyof typeof units]);
+				record({ ...base, latencyMs: burst.latencyMs, client, measure, unit }, values);
+				return fmtOf(values, 0);
+			});
 			burstRows.push([
 				LABEL[client],
-				...measures.map(([measure]) => fmtOf(outcomes.map(pick(measure)), 0)),
+				...cells,
 				outcomes.some((o) => o.runFailed) ? 'the execution fails' : 'succeeds',
 			]);
 		}

@@ -1,7 +1,7 @@
 /** 1. Get Many with Return All over N sessions: requests per ⌈N/100⌉ (+1, the catch-up, over one page) and wall time vs a raw fetch loop. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
-import { listCase } from './lib/peer-cases';
+import { listCase, timesOf } from './lib/peer-cases';
 import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
 
 export async function benchList(ctx: BenchContext, sizes: number[]): Promise<SectionResult> {
@@ -11,11 +11,7 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 		const list = await listCase(ctx, undefined, n);
 		// Warm-up first: JIT, n8n's token fetch after the reset, connection set-up.
 		const { node, raw } = await rotate(ctx.runs, { node: list.ours, raw: list.fetch }, true);
-		const [nodeMs, execMs, rawMs] = [
-			node.map((m) => m.ms),
-			node.map((m) => m.executeMs),
-			raw.map((m) => m.ms),
-		];
+		const [nodeMs, execMs, rawMs] = timesOf(node, raw);
 		const perFloor = (m: { requests: number }) => m.requests / Math.ceil(n / 100);
 		log(`list N=${n}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
 		rows.push([

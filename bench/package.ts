@@ -123,14 +123,8 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 	// The package's own share, timed inside each fresh process: n8n has n8n-workflow
 	// loaded before it loads a community node, so that is required first and apart.
 	const own = modules.map(([name, file]) => {
-		const script = [
-			'const t0 = process.hrtime.bigint();',
-			"require('n8n-workflow');",
-			'const t1 = process.hrtime.bigint();',
-			`require('${file}');`,
-			'const t2 = process.hrtime.bigint();',
-			'console.log(JSON.stringify([Number(t1 - t0) / 1e6, Number(t2 - t1) / 1e6]));',
-		].join('');
+		const now = 'process.hrtime.bigint()';
+		const script = `const t0 = ${now}; require('n8n-workflow'); const t1 = ${now}; require('${file}'); const t2 = ${now}; console.log(JSON.stringify([Number(t1 - t0) / 1e6, Number(t2 - t1) / 1e6]));`;
 		const workflowMs: number[] = [];
 		const moduleMs: number[] = [];
 		for (let run = 0; run < runs; run++) {

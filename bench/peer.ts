@@ -101,14 +101,15 @@ async function rateLimitProbe(
 ): Promise<string[][]> {
 	await withLatency(ctx, 0);
 	sessions(ctx, n);
+	const fault = {
+		kind: 'rateLimit',
+		path: '/api/v1/Sessions',
+		skip: 1,
+		count: 1,
+		retryAfter: 1,
+	} as const;
 	const outcome = async (work: () => Promise<unknown[]>) => {
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Sessions',
-			skip: 1,
-			count: 1,
-			retryAfter: 1,
-		});
+		ctx.sandbox.injectFault(fault);
 		ctx.sandbox.clearRequests();
 		try {
 			const count = (await work()).length;

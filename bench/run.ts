@@ -15,6 +15,7 @@
  * the e2e tier does (e2e/install-n8n.mts, several minutes once); a smoke run uses it only when it
  * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
  *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
+ *   npm run bench -- --docs       docs/performance.md and the README's lines from results.json alone
  *
  * Nothing here asserts timings; it fails only when an operation gives wrong results.
  */
@@ -57,6 +58,10 @@ const loadAtStart = os.loadavg()[0];
 
 async function main(): Promise<void> {
 	const started = performance.now();
+	if (args.includes('--docs')) {
+		const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8'));
+		return writePerformanceDocs(results as Parameters<typeof writePerformanceDocs>[0]);
+	}
 	if (!smoke && wants('peer')) {
 		// Plain ESM without types (the e2e tier's installer); a no-op when the install is there.
 		const installer: string = '../e2e/install-n8n.mts';

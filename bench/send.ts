@@ -1,7 +1,7 @@
 /** 3. Send Session over many items: the node (one workflow, N items) vs a raw loop of POSTs. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
-import { sendDrafts } from './lib/peer-cases';
+import { sendDrafts, timesOf } from './lib/peer-cases';
 import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
 
 export async function benchSend(ctx: BenchContext, items: number): Promise<SectionResult> {
@@ -16,11 +16,7 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 	for (const warm of Object.values(contestants)) await warm();
 	count = items;
 	const { node, raw } = await rotate(ctx.runs, contestants);
-	const [nodeMs, execMs, rawMs] = [
-		node.map((m) => m.ms),
-		node.map((m) => m.executeMs),
-		raw.map((m) => m.ms),
-	];
+	const [nodeMs, execMs, rawMs] = timesOf(node, raw);
 	const requests = node.map((m) => m.requests);
 	log(`send ${items} items: node ${fmtOf(nodeMs, 3)} ms/item, raw ${fmtOf(rawMs, 3)} ms/item`);
 	return {

@@ -68,26 +68,18 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 		if (seen.size !== n) throw new Error(`the trigger delivered ${seen.size} of ${n} updates`);
 		return { requests, polls, totalMs, firstPollMs };
 	};
+	const query = { updatedAfter: startFrom, sortBy: 'updatedAt', sortOrder: 'asc' };
 	const raw = async () => {
-		const sessions = await rawListAll(ctx.raw, {
-			updatedAfter: startFrom,
-			sortBy: 'updatedAt',
-			sortOrder: 'asc',
-		});
+		const sessions = await rawListAll(ctx.raw, query);
 		if (sessions.length !== n) throw new Error(`raw read ${sessions.length} of ${n}`);
 	};
-	const { node, raw: rawRuns } = await rotate(
-		ctx.runs,
-		{ node: drain, raw: () => timed(raw) },
-		true,
-	);
+	const contestants = { node: drain, raw: () => timed(raw) };
+	const { node, raw: rawRuns } = await rotate(ctx.runs, contestants, true);
 	const polls = node.map((r) => r.polls);
 	const perFloor = node.map((r) => r.requests / floor);
 	const totalMs = node.map((r) => r.totalMs);
 	const rawMs = rawRuns.map((r) => r.ms);
-	log(
-		`trigger burst N=${n}: ${fmtOf(polls, 0)} polls, ${fmtOf(totalMs)} ms; raw ${fmtOf(rawMs)} ms`,
-	);
+	log(`trigger burst N=${n}: ${fmtOf(polls, 0)} polls, ${fmtOf(totalMs)} ms; raw ${fmtOf(rawMs)}`);
 	return [
 		`burst of ${n.toLocaleString('en-US')} updates`,
 		`${fmtOf(perFloor, 2)} per ⌈N/100⌉`,

@@ -86,11 +86,10 @@ async function uploads(input: ChildInput): Promise<number> {
 			binaryDataMode === 'filesystem' ? workflows.peerUploadFromStorage : workflows.peerUpload;
 		const { chain } = build(peer);
 		run = async (file, onStart) => {
-			const mark = workflows.benchNode('Mark', async function () {
+			const marker = workflows.benchNode('Mark', async function () {
 				onStart?.();
 				return [this.getInputData()];
 			});
-			const marker = { name: 'Mark', type: 'n8n-nodes-bench.mark', nodeType: mark, parameters: {} };
 			return await runChain(engine.env, [marker, ...chain], items(file), binaryDataMode);
 		};
 	} else {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
-import { uploadCase } from './lib/peer-cases';
+import { timesOf, uploadCase } from './lib/peer-cases';
 import { record } from './lib/results';
 import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
 import type { ChildInput, ChildResult, Mode } from './upload-child';
@@ -110,11 +110,7 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 			// Wall time, in this process.
 			const upload = uploadCase(ctx, undefined, () => readFileSync(file));
 			const times = await rotate(ctx.runs, { node: upload.ours, raw: upload.fetch }, true);
-			const [nodeMs, execMs, rawMs] = [
-				times.node.map((t) => t.ms),
-				times.node.map((t) => t.executeMs),
-				times.raw.map((t) => t.ms),
-			];
+			const [nodeMs, execMs, rawMs] = timesOf(times.node, times.raw);
 			timeRows.push([
 				size.label,
 				size.bytes.toLocaleString('en-US'),
@@ -123,15 +119,10 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 				fmtOf(ratioOf(execMs, rawMs), 2),
 			]);
 			log(`upload ${size.label}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
-			const base = {
-				operation: 'upload',
-				size: size.key,
-				latencyMs: 0,
-				measure: 'ms',
-				unit: 'ms',
-			};
-			record({ ...base, mode: 'default', client: 'node' }, nodeMs);
-			record({ ...base, mode: 'default', client: 'raw' }, rawMs);
+			const base = { operation: 'upload', size: size.key, latencyMs: 0, measure: 'ms' };
+			const unit = 'ms';
+			record({ ...base, unit, mode: 'default', client: 'node' }, nodeMs);
+			record({ ...base, unit, mode: 'default', client: 'raw' }, rawMs);
 
 			// Peak memory, one fresh process per measurement.
 			for (const count of ctx.smoke ? [1] : [1, 5])

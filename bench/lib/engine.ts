@@ -1,15 +1,11 @@
-/**
- * The n8n side of the benches: the project's engine harness, imported module by module. Not
- * `test/harness/index.ts`: its `cjs-n8n-workflow.ts` calls vitest's `vi.mock`, which throws outside
- * vitest (under plain `tsx` this project is CommonJS and already gets the CJS n8n-workflow that
- * n8n-core uses). `env-setup` comes first: n8n reads process.env when its DI container starts.
- */
+// The project's engine harness module by module: test/harness/index.ts calls vitest's vi.mock (under
+// tsx this project is CommonJS anyway). env-setup first: n8n reads process.env as its DI starts.
 import '../../test/harness/env-setup';
 
 import type {
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
-	INodeParameters,
 	INodeType,
 	IVersionedNodeType,
 } from 'n8n-workflow';
@@ -84,14 +80,10 @@ export async function runAirSign(
 	return { ...result, executeMs };
 }
 
-export interface ChainNode {
-	name: string;
-	/** Full type name as in a saved workflow, e.g. `n8n-nodes-base.httpRequest`. */
-	type: string;
+/** A node as saved in a workflow (`type`: the full name, e.g. `n8n-nodes-base.httpRequest`), and its type. */
+export type ChainNode = Pick<INode, 'name' | 'type' | 'parameters' | 'credentials'> & {
 	nodeType: INodeType | IVersionedNodeType;
-	parameters: INodeParameters;
-	credentials?: Record<string, CredentialRef>;
-}
+};
 
 /** Test Input → chain[0] → … in the harness's `runWorkflow`; the last node's items. Throws on a node's error. */
 export async function runChain(

@@ -25,6 +25,10 @@ export type Contestant = 'ours' | 'peer' | 'fetch' | 'axios';
 export type Case = Record<Contestant, () => Promise<Measured>> &
 	Partial<Record<'oursAtOnce' | 'fetchAtOnce', () => Promise<Measured>>>;
 
+/** Of a node-vs-raw rotation: the node's wall and execute() times, the raw client's wall times. */
+export const timesOf = (node: Measured[], raw: Measured[]) =>
+	[node.map((m) => m.ms), node.map((m) => m.executeMs), raw.map((m) => m.ms)] as const;
+
 /** Times `work` (which may return the node's execute() time); requests: those the sandbox logged under `prefix`. */
 async function measure(
 	ctx: BenchContext,
@@ -73,13 +77,8 @@ export async function listCase(
 	};
 }
 
-export type SendClient =
-	| 'nodeDefault'
-	| 'nodeCapped'
-	| 'httpRequest'
-	| 'fetch'
-	| 'axios'
-	| 'fetchAtOnce';
+type RawSender = 'fetch' | 'axios' | 'fetchAtOnce';
+export type SendClient = 'nodeDefault' | 'nodeCapped' | 'httpRequest' | RawSender;
 
 export interface SendOutcome extends Measured {
 	/** Sessions the run moved to "pending", and those it left as drafts. */
@@ -99,6 +98,16 @@ export async function sendDrafts(
 	const ids = drafts(ctx, count);
 	const input: HarnessInputItem[] = ids.map((sessionId) => ({ json: { sessionId } }));
 	let runFailed = false;
+	/** Raw: every draft sent, `atOnce` in flight. */
+	const each =
+		(send: typeof rawSend, atOnce = 1) =>
+		async () => {
+			let next = 0;
+			const worker = async () => {
+				while (next < ids.length) await send(ctx.raw, ids[next++]);
+			};
+			await Promise.all(Array.from({ length: atOnce }, worker));
+		};
 	const work: Record<SendClient, () => Promise<unknown>> = {
 		nodeDefault: () => nodeSends(),
 		nodeCapped: () => nodeSends(CAPPED_ITEMS_AT_ONCE),
@@ -107,19 +116,9 @@ export async function sendDrafts(
 			if (items) inOrder(items);
 			else runFailed = true;
 		},
-		fetch: async () => {
-			for (const id of ids) await rawSend(ctx.raw, id);
-		},
-		axios: async () => {
-			for (const id of ids) await axiosSend(ctx.raw, id);
-		},
-		fetchAtOnce: async () => {
-			let next = 0;
-			const worker = async () => {
-				while (next < ids.length) await rawSend(ctx.raw, ids[next++]);
-			};
-			await Promise.all(Array.from({ length: SEND_AT_ONCE }, worker));
-		},
+		fetch: each(rawSend),
+		axios: each(axiosSend),
+		fetchAtOnce: each(rawSend, SEND_AT_ONCE),
 	};
 	function inOrder(items: Array<{ json: Record<string, unknown> }>) {
 		if (items.length !== ids.length || items.some((item, i) => item.json.sessionId !== ids[i]))

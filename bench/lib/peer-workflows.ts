@@ -146,13 +146,10 @@ export function peerUpload(peer: PeerEnvironment): PeerWorkflow {
  * `toString('base64')` into the item's JSON. Its two fields: operation, destination key.
  */
 export function peerUploadFromStorage(peer: PeerEnvironment): PeerWorkflow {
-	const extract = {
-		name: 'Extract From File',
-		type: 'bench.extractFromFileToBase64',
-		nodeType: moveFileToBase64,
-		parameters: {},
-	};
-	return workflow([extract, uploadRequest(peer, '={{ $json.fileName }}', '={{ $json.data }}')], 2);
+	return workflow(
+		[moveFileToBase64, uploadRequest(peer, '={{ $json.fileName }}', '={{ $json.data }}')],
+		2,
+	);
 }
 
 /**
@@ -174,8 +171,9 @@ export function peerPoll(peer: PeerEnvironment, updatedAfter: string): PeerWorkf
 }
 
 /** A node of its own: `execute` on its input (the memory bench's stand-ins and markers). */
-export function benchNode(name: string, execute: INodeType['execute']): INodeType {
-	return {
+export function benchNode(name: string, execute: INodeType['execute']): ChainNode {
+	const type = `bench.${name.replace(/\W/g, '')}`;
+	const nodeType: INodeType = {
 		description: {
 			displayName: name,
 			name: name.replace(/\W/g, ''),
@@ -189,6 +187,7 @@ export function benchNode(name: string, execute: INodeType['execute']): INodeTyp
 		},
 		execute,
 	};
+	return { name, type, nodeType, parameters: {} };
 }
 
 const moveFileToBase64 = benchNode('Extract From File', async function (this: IExecuteFunctions) {

@@ -38,9 +38,7 @@ export function record(
 	figures.set(name, { name, ...parts, ...summarize(values) });
 }
 
-export function recordedFigure(name: string): Figure | undefined {
-	return figures.get(name);
-}
+export const recordedFigure = (name: string): Figure | undefined => figures.get(name);
 
 export function recordedFigures(): Figure[] {
 	return [...figures.values()];

@@ -22,7 +22,6 @@ export function fmt(summary: Summary, digits = 1): string {
 	return `${summary.median.toFixed(digits)} (${summary.min.toFixed(digits)}–${summary.max.toFixed(digits)})`;
 }
 
-/** `fmt(summarize(values))`. */
 export const fmtOf = (values: number[], digits = 1) => fmt(summarize(values), digits);
 
 export function ratioOf(a: number[], b: number[]): number[] {
