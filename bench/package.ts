@@ -9,89 +9,53 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { BenchContext, SectionResult } from './lib/context';
-import { fmt, log, summarize, table } from './lib/stats';
+import { fmt, fmtOf, log, summarize, table } from './lib/stats';
 
 const ROOT = path.join(__dirname, '..');
 
-function walk(dir: string, out: string[] = []): string[] {
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+function walk(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
 		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) walk(full, out);
-		else out.push(full);
-	}
-	return out;
+		return entry.isDirectory() ? walk(full) : [full];
+	});
 }
 
-function newestMtime(dirs: string[]): number {
-	let newest = 0;
-	for (const dir of dirs) {
-		for (const file of walk(path.join(ROOT, dir)))
-			newest = Math.max(newest, statSync(file).mtimeMs);
-	}
-	return newest;
-}
+const newestMtime = (dirs: string[]) =>
+	Math.max(0, ...dirs.flatMap((dir) => walk(path.join(ROOT, dir))).map((f) => statSync(f).mtimeMs));
 
-function hasHyperfine(): boolean {
-	return spawnSync('hyperfine', ['--version'], { stdio: 'ignore' }).status === 0;
-}
+type Command = { name: string; script: string };
 
-interface Timing {
-	name: string;
-	ms: number[];
-}
-
-function withHyperfine(
-	commands: Array<{ name: string; script: string }>,
-	runs: number,
-	warmup: number,
-): Timing[] {
+/** Wall times (ms) of each command, by hyperfine. */
+function withHyperfine(commands: Command[], runs: number, warmup: number): number[][] {
 	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-hf-'));
 	const json = path.join(dir, 'hyperfine.json');
 	try {
-		const args = [
-			'-N',
-			'--warmup',
-			String(warmup),
-			'--runs',
-			String(runs),
-			'--export-json',
-			json,
-			'--style',
-			'none',
-		];
+		const args = ['-N', '--warmup', String(warmup), '--runs', String(runs)];
+		args.push('--export-json', json, '--style', 'none');
 		for (const command of commands)
 			args.push('-n', command.name, `${process.execPath} -e "${command.script}"`);
 		const result = spawnSync('hyperfine', args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
 		if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
 		const parsed = JSON.parse(readFileSync(json, 'utf8')) as {
-			results: Array<{ command: string; times: number[] }>;
+			results: Array<{ times: number[] }>;
 		};
-		return parsed.results.map((r) => ({ name: r.command, ms: r.times.map((s) => s * 1000) }));
+		return parsed.results.map((r) => r.times.map((s) => s * 1000));
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-function withSpawns(
-	commands: Array<{ name: string; script: string }>,
-	runs: number,
-	warmup: number,
-): Timing[] {
-	const timings = commands.map((c) => ({ name: c.name, ms: [] as number[] }));
-	// Interleaved, so drift on a noisy machine hits every command alike.
-	for (let run = -warmup; run < runs; run++) {
+/** Wall times (ms) of each command, by spawns interleaved so drift on a noisy machine hits all alike. */
+function withSpawns(commands: Command[], runs: number, warmup: number): number[][] {
+	const timings = commands.map(() => [] as number[]);
+	for (let run = -warmup; run < runs; run++)
 		commands.forEach((command, i) => {
 			const start = performance.now();
-			const result = spawnSync(process.execPath, ['-e', command.script], {
-				cwd: ROOT,
-				stdio: 'ignore',
-				timeout: 60_000,
-			});
-			const ms = performance.now() - start;
+			const options = { cwd: ROOT, stdio: 'ignore', timeout: 60_000 } as const;
+			const result = spawnSync(process.execPath, ['-e', command.script], options);
 			if (result.status !== 0) throw new Error(`"${command.script}" failed`);
-			if (run >= 0) timings[i].ms.push(ms);
+			if (run >= 0) timings[i].push(performance.now() - start);
 		});
-	}
 	return timings;
 }
 
@@ -113,114 +77,73 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 	}
 
 	const files = walk(dist);
-	const sizeOf = (filter: (f: string) => boolean) =>
-		files.filter(filter).reduce((sum, f) => sum + statSync(f).size, 0);
-	const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-	const total = sizeOf(() => true);
-	const js = sizeOf((f) => f.endsWith('.js'));
-	const maps = sizeOf((f) => f.endsWith('.map'));
-	const dts = sizeOf((f) => f.endsWith('.d.ts'));
-	const other = total - js - maps - dts;
-	const sizeTable = table(
-		['dist', 'files', 'bytes'],
+	const kinds: Array<[string, (f: string) => boolean]> = [
+		['total (all of dist)', () => true],
 		[
-			[
-				'total (all of dist)',
-				String(files.length),
-				`${total.toLocaleString('en-US')} (${kb(total)})`,
-			],
-			[
-				'published (without .d.ts and .map: package.json "files")',
-				String(files.filter((f) => !f.endsWith('.map') && !f.endsWith('.d.ts')).length),
-				`${(js + other).toLocaleString('en-US')} (${kb(js + other)})`,
-			],
-			[
-				'.js',
-				String(files.filter((f) => f.endsWith('.js')).length),
-				`${js.toLocaleString('en-US')} (${kb(js)})`,
-			],
-			[
-				'.js.map',
-				String(files.filter((f) => f.endsWith('.map')).length),
-				`${maps.toLocaleString('en-US')} (${kb(maps)})`,
-			],
-			[
-				'.d.ts',
-				String(files.filter((f) => f.endsWith('.d.ts')).length),
-				`${dts.toLocaleString('en-US')} (${kb(dts)})`,
-			],
-			[
-				'icons, node JSON',
-				String(files.length - files.filter((f) => /\.(js|map|d\.ts)$/.test(f)).length),
-				`${other.toLocaleString('en-US')} (${kb(other)})`,
-			],
+			'published (without .d.ts and .map: package.json "files")',
+			(f) => !f.endsWith('.map') && !f.endsWith('.d.ts'),
 		],
-	);
+		['.js', (f) => f.endsWith('.js')],
+		['.js.map', (f) => f.endsWith('.map')],
+		['.d.ts', (f) => f.endsWith('.d.ts')],
+		['icons, node JSON', (f) => !/\.(js|map|d\.ts)$/.test(f)],
+	];
+	const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+	const sizeRows = kinds.map(([label, filter]) => {
+		const chosen = files.filter(filter);
+		const bytes = chosen.reduce((sum, f) => sum + statSync(f).size, 0);
+		return [label, String(chosen.length), `${bytes.toLocaleString('en-US')} (${kb(bytes)})`];
+	});
 
+	const modules = [
+		['AirSign.node.js', './dist/nodes/AirSign/AirSign.node.js'],
+		['AirSignTrigger.node.js', './dist/nodes/AirSign/AirSignTrigger.node.js'],
+		['AirSignApi.credentials.js', './dist/credentials/AirSignApi.credentials.js'],
+	];
 	const commands = [
 		{ name: 'node -e 0 (baseline)', script: '0' },
 		{ name: "require('n8n-workflow')", script: "require('n8n-workflow')" },
-		{ name: 'AirSign.node.js', script: "require('./dist/nodes/AirSign/AirSign.node.js')" },
-		{
-			name: 'AirSignTrigger.node.js',
-			script: "require('./dist/nodes/AirSign/AirSignTrigger.node.js')",
-		},
-		{
-			name: 'AirSignApi.credentials.js',
-			script: "require('./dist/credentials/AirSignApi.credentials.js')",
-		},
+		...modules.map(([name, file]) => ({ name, script: `require('${file}')` })),
 	];
 	const runs = ctx.smoke ? 2 : 20;
 	const warmup = ctx.smoke ? 1 : 3;
-	const hyperfine = hasHyperfine();
-	if (!hyperfine) {
+	const hyperfine = spawnSync('hyperfine', ['--version'], { stdio: 'ignore' }).status === 0;
+	if (!hyperfine)
 		log(
 			'hyperfine not found (Debian/Ubuntu: apt-get install -y hyperfine); timing with repeated spawns instead',
 		);
-	}
-	const timings = hyperfine
-		? withHyperfine(commands, runs, warmup)
-		: withSpawns(commands, runs, warmup);
-	const baseline = summarize(timings[0].ms).median;
-	const loadRows = timings.map((t, i) => {
-		const s = summarize(t.ms);
-		return [t.name, fmt(s), i === 0 ? '–' : (s.median - baseline).toFixed(1)];
-	});
+	const timings = (hyperfine ? withHyperfine : withSpawns)(commands, runs, warmup);
+	const baseline = summarize(timings[0]).median;
+	const loadRows = timings.map((ms, i) => [
+		commands[i].name,
+		fmtOf(ms),
+		i === 0 ? '–' : (summarize(ms).median - baseline).toFixed(1),
+	]);
 
 	// The package's own share, timed inside each fresh process: n8n has n8n-workflow
 	// loaded before it loads a community node, so that is required first and apart.
-	const own = commands.slice(2).map((command) => {
-		const module = command.script.match(/require\('([^']+)'\)/)![1];
-		const script = [
-			'const t0 = process.hrtime.bigint();',
-			"require('n8n-workflow');",
-			'const t1 = process.hrtime.bigint();',
-			`require('${module}');`,
-			'const t2 = process.hrtime.bigint();',
-			'console.log(JSON.stringify([Number(t1 - t0) / 1e6, Number(t2 - t1) / 1e6]));',
-		].join('');
+	const own = modules.map(([name, file]) => {
+		const now = 'process.hrtime.bigint()';
+		const script = `const t0 = ${now}; require('n8n-workflow'); const t1 = ${now}; require('${file}'); const t2 = ${now}; console.log(JSON.stringify([Number(t1 - t0) / 1e6, Number(t2 - t1) / 1e6]));`;
 		const workflowMs: number[] = [];
 		const moduleMs: number[] = [];
 		for (let run = 0; run < runs; run++) {
-			const result = spawnSync(process.execPath, ['-e', script], {
-				cwd: ROOT,
-				encoding: 'utf8',
-				timeout: 60_000,
-			});
-			if (result.status !== 0) throw new Error(`${command.name}: ${result.stderr}`);
+			const options = { cwd: ROOT, encoding: 'utf8', timeout: 60_000 } as const;
+			const result = spawnSync(process.execPath, ['-e', script], options);
+			if (result.status !== 0) throw new Error(`${name}: ${result.stderr}`);
 			const [a, b] = JSON.parse(result.stdout.trim()) as [number, number];
 			workflowMs.push(a);
 			moduleMs.push(b);
 		}
-		return [command.name, fmt(summarize(moduleMs)), fmt(summarize(workflowMs))];
+		return [name, fmtOf(moduleMs), fmtOf(workflowMs)];
 	});
 	log(
-		`package: published ${kb(js + other)}, AirSign.node.js load ${fmt(summarize(timings[2].ms))} ms`,
+		`package: published ${sizeRows[1][2]}, AirSign.node.js load ${fmt(summarize(timings[2]))} ms`,
 	);
 	return {
 		title: '5. Package',
 		markdown: [
-			sizeTable,
+			table(['dist', 'files', 'bytes'], sizeRows),
 			'',
 			`Fresh \`node -e "require(…)"\` processes from the repository root, ${runs} runs each (${hyperfine ? `hyperfine -N, ${warmup} warm-up runs` : `repeated spawns, interleaved, ${warmup} warm-up rounds; install hyperfine for finer figures: apt-get install -y hyperfine`}):`,
 			'',
@@ -232,7 +155,7 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 				['module', 'require() after n8n-workflow (ms)', "require('n8n-workflow') itself (ms)"],
 				own,
 			),
-			...(notes.length ? ['', ...notes] : []),
+			...notes.flatMap((note) => ['', note]),
 		].join('\n'),
 	};
 }

@@ -4,45 +4,37 @@
  * loops with fetch and with axios, in the same run, against the sandbox with an injected latency
  * on every request (a `latency` fault that never runs out).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import type { BenchContext, SectionResult } from './lib/context';
-import { countRequests, resetSandbox } from './lib/context';
-import { runAirSign } from './lib/engine';
+import { countRequests, sessions, withLatency } from './lib/context';
+import { runAirSign, runChain } from './lib/engine';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
-import type { PeerEnvironment } from './lib/peer-env';
-import { peerEnvironment } from './lib/peer-env';
-import type { PeerWorkflow } from './lib/peer-workflows';
+import type { Case, Contestant, Measured } from './lib/peer-cases';
+import {
+	CAPPED_ITEMS_AT_ONCE,
+	idlePollCase,
+	listCase,
+	SEND_AT_ONCE,
+	sendCase,
+	uploadCase,
+} from './lib/peer-cases';
+import type { PeerEnvironment } from './lib/peer-workflows';
 import {
 	configuredFields,
+	peerEnvironment,
 	peerListAll,
 	peerPoll,
 	peerSend,
 	peerUpload,
 } from './lib/peer-workflows';
-import { fmt, log, ratioOf, summarize, table } from './lib/stats';
-import { runChain } from './lib/workflow';
-import { child, MAX_UPLOAD_BYTES, pdf } from './upload';
-import { record } from './lib/results';
-import type { Case, Contestant, Measured, Results } from './lib/peer-cases';
-import {
-	CAPPED_ITEMS_AT_ONCE,
-	idlePollCase,
-	listCase,
-	sendCase,
-	SEND_AT_ONCE,
-	uploadCase,
-} from './lib/peer-cases';
+import { record, recordedFigure } from './lib/results';
+import { fmt, fmtOf, log, ratioOf, rotate, summarize, table } from './lib/stats';
+import { MAX_UPLOAD_BYTES, pdf } from './upload';
 
 export interface PeerSizes {
 	latenciesMs: number[];
 	sessions: number;
 	items: number;
 	uploadBytes: number;
-	/** Peak memory children (fresh processes); off in smoke runs. */
-	memory: boolean;
 }
 
 export const PEER_SIZES: PeerSizes = {
@@ -50,14 +42,12 @@ export const PEER_SIZES: PeerSizes = {
 	sessions: 1_000,
 	items: 100,
 	uploadBytes: MAX_UPLOAD_BYTES - 4096,
-	memory: true,
 };
 export const PEER_SMOKE_SIZES: PeerSizes = {
 	latenciesMs: [0, 20],
 	sessions: 150,
 	items: 5,
 	uploadBytes: 64 * 1024,
-	memory: false,
 };
 
 /** At a latency of 250 ms one Send run is 25 s per client: fewer runs there (still a median). */
@@ -65,79 +55,41 @@ const MAX_RUNS_WITH_LATENCY = 3;
 /** The AirSign credential's fields a user fills in (Client ID, Client Secret). */
 const AIRSIGN_CREDENTIAL_FIELDS = 2;
 
-/**
- * An empty sandbox whose every request (token endpoint included) waits `delayMs` first, and n8n's
- * client-credentials token fetched anew (the reset revoked it), so that no measured run pays it.
- */
-async function withLatency(ctx: BenchContext, delayMs: number): Promise<void> {
-	resetSandbox(ctx);
-	if (delayMs > 0)
-		ctx.sandbox.injectFault({ kind: 'latency', delayMs, count: Number.MAX_SAFE_INTEGER });
-	await runAirSign(ctx.engine, {
-		parameters: { resource: 'session', operation: 'getMany', returnAll: false, limit: 1 },
-	});
-}
-
-/** Runs every contestant once per run, rotating who goes first; one warm-up round first. */
-async function compare(runs: number, warmUp: boolean, contestants: Case): Promise<Results> {
-	const names = Object.keys(contestants) as Array<keyof Case>;
-	const results = Object.fromEntries(names.map((c) => [c, [] as Measured[]])) as Results;
-	// Warm-up (JIT, connections) at latency 0 only: at 25 s a Send run, a warm round at 250 ms
-	// would double the section's time and warm nothing that latency 0 has not warmed already.
-	if (warmUp) for (const c of names) await contestants[c]!();
-	for (let run = 0; run < runs; run++) {
-		for (let i = 0; i < names.length; i++) {
-			const c = names[(run + i) % names.length];
-			results[c]!.push(await contestants[c]!());
-		}
-	}
-	return results;
-}
+type Results = Record<string, Measured[]>;
+const msOf = (results: Results, c: string) => (results[c] ?? []).map((m) => m.ms);
 
 /** Keeps a case's figures for results.json (operation key, e.g. `send`, `upload`). */
 function recordCase(operation: string, size: string, latencyMs: number, results: Results): void {
 	const names: Record<string, string> = {
 		ours: 'node',
 		peer: 'httpRequest',
-		fetch: 'fetch',
-		axios: 'axios',
 		oursAtOnce: `node-x${CAPPED_ITEMS_AT_ONCE}`,
 		fetchAtOnce: `fetch-x${SEND_AT_ONCE}`,
 	};
 	const base = { operation, mode: 'default', size, latencyMs, measure: 'ms', unit: 'ms' };
-	for (const [key, measured] of Object.entries(results) as Array<[string, Measured[]]>)
-		record({ ...base, client: names[key] ?? key }, summarize(measured.map((m) => m.ms)));
-	const ratio = (a: Measured[], b: Measured[]) =>
-		summarize(
-			ratioOf(
-				a.map((m) => m.ms),
-				b.map((m) => m.ms),
-			),
+	for (const key of Object.keys(results))
+		record({ ...base, client: names[key] ?? key }, msOf(results, key));
+	for (const [to, other] of [
+		['fetch', 'fetch'],
+		['httpRequest', 'peer'],
+	])
+		record(
+			{ ...base, client: 'node', measure: `ratio-to-${to}`, unit: 'ratio' },
+			ratioOf(msOf(results, 'ours'), msOf(results, other)),
 		);
-	record(
-		{ ...base, client: 'node', measure: 'ratio-to-fetch', unit: 'ratio' },
-		ratio(results.ours, results.fetch),
-	);
-	record(
-		{ ...base, client: 'node', measure: 'ratio-to-httpRequest', unit: 'ratio' },
-		ratio(results.ours, results.peer),
-	);
 }
 
 function row(label: string, results: Results, digits = 1): string[] {
-	const ms = (c: Contestant) => results[c].map((m) => m.ms);
+	const ms = (c: Contestant) => msOf(results, c);
 	const requests = (c: Contestant) => summarize(results[c].map((m) => m.requests)).median;
 	return [
 		label,
 		`${requests('ours')} / ${requests('peer')} / ${requests('fetch')}`,
-		fmt(summarize(ms('ours')), digits),
-		fmt(summarize(ms('peer')), digits),
-		fmt(summarize(ms('fetch')), digits),
-		fmt(summarize(ms('axios')), digits),
-		fmt(summarize(ratioOf(ms('ours'), ms('fetch'))), 3),
-		fmt(summarize(ratioOf(ms('ours'), ms('axios'))), 3),
-		fmt(summarize(ratioOf(ms('axios'), ms('fetch'))), 3),
-		fmt(summarize(ratioOf(ms('peer'), ms('ours'))), 3),
+		...(['ours', 'peer', 'fetch', 'axios'] as const).map((c) => fmtOf(ms(c), digits)),
+		fmtOf(ratioOf(ms('ours'), ms('fetch')), 3),
+		fmtOf(ratioOf(ms('ours'), ms('axios')), 3),
+		fmtOf(ratioOf(ms('axios'), ms('fetch')), 3),
+		fmtOf(ratioOf(ms('peer'), ms('ours')), 3),
 	];
 }
 
@@ -148,18 +100,19 @@ async function rateLimitProbe(
 	n: number,
 ): Promise<string[][]> {
 	await withLatency(ctx, 0);
-	for (let i = 0; i < n; i++) ctx.sandbox.createSession({ name: `Bench peer 429 ${i}` });
-	const outcome = async (work: () => Promise<number>) => {
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Sessions',
-			skip: 1,
-			count: 1,
-			retryAfter: 1,
-		});
+	sessions(ctx, n);
+	const fault = {
+		kind: 'rateLimit',
+		path: '/api/v1/Sessions',
+		skip: 1,
+		count: 1,
+		retryAfter: 1,
+	} as const;
+	const outcome = async (work: () => Promise<unknown[]>) => {
+		ctx.sandbox.injectFault(fault);
 		ctx.sandbox.clearRequests();
 		try {
-			const count = await work();
+			const count = (await work()).length;
 			return `${count} of ${n} sessions, ${countRequests(ctx.sandbox, '/api/v1/Sessions')} requests`;
 		} catch (error) {
 			return `the run fails: "${String((error as Error).message)
@@ -169,55 +122,25 @@ async function rateLimitProbe(
 			ctx.sandbox.clearFaults();
 		}
 	};
-	const workflow = peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl);
+	const parameters = { resource: 'session', operation: 'getMany', returnAll: true };
 	return [
 		[
 			'AirSign node (Return All)',
-			await outcome(
-				async () =>
-					(
-						await runAirSign(ctx.engine, {
-							parameters: { resource: 'session', operation: 'getMany', returnAll: true },
-						})
-					).items.length,
-			),
+			await outcome(async () => (await runAirSign(ctx.engine, { parameters })).items),
 		],
 		[
 			'HTTP Request with pagination (Retry On Fail off, the default)',
-			await outcome(async () => (await runChain(ctx.engine.env, workflow.chain)).items.length),
+			await outcome(() => runChain(ctx.engine.env, peerListAll(peer).chain)),
 		],
 	];
 }
 
-async function memoryRows(ctx: BenchContext, bytes: number): Promise<string[][]> {
-	await withLatency(ctx, 0);
-	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-peer-'));
-	try {
-		const file = path.join(dir, 'bench.pdf');
-		const warmFile = path.join(dir, 'warm.pdf');
-		writeFileSync(file, pdf(bytes));
-		writeFileSync(warmFile, pdf(16 * 1024));
-		const modes = [
-			['AirSign node', 'node-default'],
-			['HTTP Request workflow', 'peer-default'],
-			['raw node:http', 'raw'],
-		] as const;
-		const perFile: Record<string, number[]> = {};
-		for (let i = 0; i < 3; i++) {
-			for (const [label, mode] of modes) {
-				const result = await child(ctx, mode, file, warmFile);
-				if (result.bytesSent !== bytes)
-					throw new Error(`${mode}: the upload stored ${result.bytesSent} bytes`);
-				(perFile[label] ??= []).push((result.peak - result.idle) / bytes);
-			}
-		}
-		return modes.map(([label]) => [label, fmt(summarize(perFile[label]), 2)]);
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<SectionResult> {
+/** Case names: `list@0`, `send@100`, `upload@250`, `poll@0` (case@latency); `extras`: the other tables. */
+export async function benchPeer(
+	ctx: BenchContext,
+	sizes: PeerSizes,
+	wantsCase: (name: string) => boolean,
+): Promise<SectionResult> {
 	const title = `6. Against the HTTP Request node, at ${sizes.latenciesMs.join(', ')} ms per request`;
 	if (!isN8nInstalled())
 		return {
@@ -225,62 +148,55 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 			markdown:
 				'Skipped: n8n 2.41.3 is not installed in `.cache/n8n` (its n8n-nodes-base holds the HTTP Request node). `npm run bench` installs it with `npx tsx e2e/install-n8n.mts --n8n 2`; the smoke run only uses it when it is there.',
 		};
-	const peer = await peerEnvironment(ctx.engine, ctx.raw.token);
+	const peer = await peerEnvironment(ctx.engine, ctx.raw.token, ctx.sandbox.baseUrl);
 	const bytes = pdf(sizes.uploadBytes);
-	const header = [
-		'case',
-		'API requests: AirSign node / HTTP Request / raw',
-		'AirSign node (ms)',
-		'HTTP Request workflow (ms)',
-		'raw fetch (ms)',
-		'raw axios (ms)',
-		'node / fetch',
-		'node / axios',
-		'axios / fetch',
-		'HTTP Request / node',
-	];
+	const mib = `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB`;
+	const header =
+		'case | API requests: AirSign node / HTTP Request / raw | AirSign node (ms) | HTTP Request workflow (ms) | raw fetch (ms) | raw axios (ms) | node / fetch | node / axios | axios / fetch | HTTP Request / node';
 	const parts: string[] = [];
 	const sendAtOnceRows: string[][] = [];
 	for (const latency of sizes.latenciesMs) {
 		const runs = latency === 0 ? ctx.runs : Math.min(ctx.runs, MAX_RUNS_WITH_LATENCY);
+		// Warm-up (JIT, connections) at latency 0 only: at 25 s a Send run, a warm round at 250 ms
+		// would double the section's time and warm nothing that latency 0 has not warmed already.
+		const compare = async (contestants: Case, allRuns = false) =>
+			(await rotate(allRuns ? ctx.runs : runs, contestants, allRuns || latency === 0)) as Results;
 		const rows: string[][] = [];
-		await withLatency(ctx, latency);
-		rows.push(
-			row(
-				`Return All, ${sizes.sessions.toLocaleString('en-US')} sessions`,
-				await compare(runs, latency === 0, await listCase(ctx, peer, sizes.sessions)),
-			),
-		);
-		await withLatency(ctx, latency);
-		const send = await compare(runs, latency === 0, sendCase(ctx, peer, sizes.items));
-		recordCase('send', `${sizes.items}items`, latency, send);
-		rows.push(row(`Send, ${sizes.items} items`, send));
-		const sendMs = (results: Measured[] | undefined) => (results ?? []).map((m) => m.ms);
-		sendAtOnceRows.push([
-			`${latency} ms`,
-			fmt(summarize(sendMs(send.ours)), 0),
-			fmt(summarize(sendMs(send.fetch)), 0),
-			fmt(summarize(sendMs(send.oursAtOnce)), 0),
-			fmt(summarize(sendMs(send.fetchAtOnce)), 0),
-			fmt(summarize(sendMs(send.peer)), 0),
-			fmt(summarize(ratioOf(sendMs(send.ours), sendMs(send.peer))), 2),
-			fmt(summarize(ratioOf(sendMs(send.fetch), sendMs(send.ours))), 2),
-		]);
-		await withLatency(ctx, latency);
-		// An upload run takes a fraction of a second: every latency gets the full runs and a warm-up.
-		const upload = await compare(ctx.runs, true, uploadCase(ctx, peer, bytes));
-		recordCase('upload', `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)}MiB`, latency, upload);
-		rows.push(
-			row(`Upload, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB (raw: node:http)`, upload),
-		);
-		await withLatency(ctx, latency);
-		rows.push(
-			row(
-				'Idle trigger poll (HTTP Request: one GET)',
-				await compare(runs, latency === 0, await idlePollCase(ctx, peer)),
-				2,
-			),
-		);
+		const wants = (name: string) => wantsCase(`${name}@${latency}`);
+		if (wants('list')) {
+			await withLatency(ctx, latency);
+			const list = await compare(await listCase(ctx, peer, sizes.sessions));
+			rows.push(row(`Return All, ${sizes.sessions.toLocaleString('en-US')} sessions`, list));
+		}
+		if (wants('send')) {
+			await withLatency(ctx, latency);
+			const send = await compare(sendCase(ctx, peer, sizes.items));
+			recordCase('send', `${sizes.items}items`, latency, send);
+			rows.push(row(`Send, ${sizes.items} items`, send));
+			sendAtOnceRows.push([
+				`${latency} ms`,
+				...['ours', 'fetch', 'oursAtOnce', 'fetchAtOnce', 'peer'].map((c) =>
+					fmtOf(msOf(send, c), 0),
+				),
+				fmtOf(ratioOf(msOf(send, 'ours'), msOf(send, 'peer')), 2),
+				fmtOf(ratioOf(msOf(send, 'fetch'), msOf(send, 'ours')), 2),
+			]);
+		}
+		if (wants('upload')) {
+			await withLatency(ctx, latency);
+			// An upload run takes a fraction of a second: every latency gets the full runs and a warm-up.
+			const upload = await compare(
+				uploadCase(ctx, peer, () => bytes),
+				true,
+			);
+			recordCase('upload', mib.replace(' ', ''), latency, upload);
+			rows.push(row(`Upload, ${mib} (raw: node:http)`, upload));
+		}
+		if (wants('poll')) {
+			await withLatency(ctx, latency);
+			const poll = await compare(await idlePollCase(ctx, peer));
+			rows.push(row('Idle trigger poll (HTTP Request: one GET)', poll, 2));
+		}
 		log(`peer at ${latency} ms: done (${runs} runs)`);
 		parts.push(
 			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'}; Upload ${ctx.runs})`,
@@ -290,46 +206,26 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 		);
 	}
 
+	const workflows = [
+		[
+			'Return All',
+			peerListAll(peer),
+			{ resource: 'session', operation: 'getMany', returnAll: true },
+		],
+		['Send', peerSend(peer), { resource: 'session', operation: 'send', sessionId: '' }],
+		['Upload', peerUpload(peer), { resource: 'file', operation: 'upload' }],
+		['Poll for changes', peerPoll(peer, ''), { event: '' }],
+	] as const;
 	parts.push(
 		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once unset) and at Items at Once ${CAPPED_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
-			[
-				'latency',
-				'AirSign node, defaults',
-				'raw fetch, one at a time',
-				`AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`,
-				`raw fetch, ${SEND_AT_ONCE} at once`,
-				'HTTP Request (all at once)',
-				'node defaults / HTTP Request',
-				'raw one at a time / node defaults',
-			],
+			`latency | AirSign node, defaults | raw fetch, one at a time | AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE} | raw fetch, ${SEND_AT_ONCE} at once | HTTP Request (all at once) | node defaults / HTTP Request | raw one at a time / node defaults`,
 			sendAtOnceRows,
 		),
 		'',
 	);
-	const workflows: Array<[string, PeerWorkflow, number]> = [
-		[
-			'Return All',
-			peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl),
-			configuredFields({ resource: 'session', operation: 'getMany', returnAll: true }),
-		],
-		[
-			'Send',
-			peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl),
-			configuredFields({ resource: 'session', operation: 'send', sessionId: '' }),
-		],
-		[
-			'Upload',
-			peerUpload(peer.base, peer.credential, ctx.sandbox.baseUrl),
-			configuredFields({ resource: 'file', operation: 'upload' }),
-		],
-		[
-			'Poll for changes',
-			peerPoll(peer.base, peer.credential, ctx.sandbox.baseUrl, ''),
-			configuredFields({ event: '' }),
-		],
-	];
+	if (!wantsCase('extras')) return { title, markdown: parts.join('\n') };
 	parts.push(
 		'What the user configures (nodes added; fields set, credential included: Client ID + Client Secret for AirSign, Name + Value for Header Auth):',
 		'',
@@ -337,7 +233,7 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 			['workflow', 'AirSign: nodes, fields', 'HTTP Request: nodes, fields'],
 			workflows.map(([label, workflow, ours]) => [
 				label,
-				`1, ${ours + AIRSIGN_CREDENTIAL_FIELDS}`,
+				`1, ${configuredFields(ours) + AIRSIGN_CREDENTIAL_FIELDS}`,
 				`${workflow.nodes}, ${workflow.fields}`,
 			]),
 		),
@@ -347,11 +243,20 @@ export async function benchPeer(ctx: BenchContext, sizes: PeerSizes): Promise<Se
 		table(['workflow', 'outcome'], await rateLimitProbe(ctx, peer, Math.min(sizes.sessions, 300))),
 		'',
 	);
-	if (sizes.memory)
+	// Section 2 measures these (7 MiB − 4 KiB, one upload, V8's defaults): read, not measured again.
+	const memoryRows = [
+		['AirSign node', 'default/7MiB/0ms/node'],
+		['HTTP Request workflow', 'default/7MiB/0ms/httpRequest'],
+		['raw node:http', 'none/7MiB/0ms/raw'],
+	].map(([label, name]) => {
+		const figure = recordedFigure(`upload/${name}/x1/peak-above-idle-per-file-size/v8default`);
+		return [label, figure ? fmt(figure, 2) : ''];
+	});
+	if (memoryRows.every(([, cell]) => cell))
 		parts.push(
-			`Peak resident memory above idle ÷ file size, ${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB upload, n8n's default binary mode (fresh process each, 3 per cell; measured as in section 2, the HTTP Request side's idle point right before the HTTP Request node runs):`,
+			`Peak resident memory above idle ÷ file size, ${mib} upload, n8n's default binary mode (section 2's figures: fresh process each, 3 per cell, V8's defaults; the HTTP Request side's idle point right before the HTTP Request node runs):`,
 			'',
-			table(['client', 'peak above idle ÷ file size'], await memoryRows(ctx, sizes.uploadBytes)),
+			table(['client', 'peak above idle ÷ file size'], memoryRows),
 			'',
 		);
 	return { title, markdown: parts.join('\n') };

@@ -7,11 +7,15 @@
  *   npm run bench -- --smoke      tiny sizes, one run, no RESULTS.md (CI keeps it working)
  *   BENCH_SMOKE=1 npm run bench   the same
  *   npm run bench -- --only=list,upload,send,trigger,package,peer,bulk   some sections
+ *   npm run bench -- --only=peer,bulk --cases=upload@100,1000@250   some cases of peer
+ *                                 (list|send|upload|poll@latency, extras) and bulk
+ *                                 (items@latency, burst); prints them, writes nothing
  *
  * The peer section (HTTP Request node) needs n8n 2.41.3 in .cache/n8n: a full run installs it as
  * the e2e tier does (e2e/install-n8n.mts, several minutes once); a smoke run uses it only when it
  * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
  *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
+ *   npm run bench -- --docs       docs/performance.md and the README's lines from results.json alone
  *
  * Nothing here asserts timings; it fails only when an operation gives wrong results.
  */
@@ -28,7 +32,7 @@ import { ANALYSIS } from './lib/notes';
 import { log } from './lib/stats';
 import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
 import { benchList } from './list';
-import { renderPerformanceDoc, withReadmePerformance } from './lib/performance-doc';
+import { writePerformanceDocs } from './lib/performance-doc';
 import type { Figure } from './lib/results';
 import { recordedFigures } from './lib/results';
 import { benchPackage } from './package';
@@ -40,11 +44,12 @@ import { benchUpload } from './upload';
 const args = process.argv.slice(2);
 const smoke =
 	args.includes('--smoke') || ['1', 'true'].includes(String(process.env.BENCH_SMOKE ?? ''));
-const only = args
-	.find((a) => a.startsWith('--only='))
-	?.slice('--only='.length)
-	.split(',');
-const runsArg = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs='.length));
+const option = (name: string) =>
+	args.find((a) => a.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+const only = option('only')?.split(',');
+const cases = option('cases')?.split(',');
+const wantsCase = (name: string) => !cases || cases.includes(name);
+const runsArg = Number(option('runs'));
 const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
 const wants = (name: string) => !only || only.includes(name);
 
@@ -53,6 +58,10 @@ const loadAtStart = os.loadavg()[0];
 
 async function main(): Promise<void> {
 	const started = performance.now();
+	if (args.includes('--docs')) {
+		const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8'));
+		return writePerformanceDocs(results as Parameters<typeof writePerformanceDocs>[0]);
+	}
 	if (!smoke && wants('peer')) {
 		// Plain ESM without types (the e2e tier's installer); a no-op when the install is there.
 		const installer: string = '../e2e/install-n8n.mts';
@@ -62,39 +71,34 @@ async function main(): Promise<void> {
 		await installN8n({ profile: '2' });
 	}
 	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
-	const engine = await createEngine(
-		sandbox.baseUrl,
-		sandbox.demo.clientId,
-		sandbox.demo.clientSecret,
-	);
-	const ctx: BenchContext = {
-		sandbox,
-		engine,
-		raw: { baseUrl: sandbox.baseUrl, token: sandbox.demo.accessToken },
-		runs,
-		smoke,
+	const { baseUrl, demo } = sandbox;
+	const engine = await createEngine(baseUrl, demo.clientId, demo.clientSecret);
+	const raw = { baseUrl, token: demo.accessToken };
+	const ctx: BenchContext = { sandbox, engine, raw, runs, smoke };
+	const all: Record<string, () => Promise<SectionResult>> = {
+		list: () => benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]),
+		upload: () => benchUpload(ctx),
+		send: () => benchSend(ctx, smoke ? 20 : 1_000),
+		trigger: () => benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]),
+		package: () => benchPackage(ctx),
+		peer: () => benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES, wantsCase),
+		bulk: () => benchBulk(ctx, smoke ? BULK_SMOKE_SIZES : BULK_SIZES, wantsCase),
 	};
 	const sections: SectionResult[] = [];
 	try {
-		if (wants('list'))
-			sections.push(await benchList(ctx, smoke ? [100, 250] : [100, 1_000, 10_000]));
-		if (wants('upload')) sections.push(await benchUpload(ctx));
-		if (wants('send')) sections.push(await benchSend(ctx, smoke ? 20 : 1_000));
-		if (wants('trigger')) sections.push(await benchTrigger(ctx, smoke ? [250] : [1_000, 10_000]));
-		if (wants('package')) sections.push(await benchPackage(ctx));
-		if (wants('peer')) sections.push(await benchPeer(ctx, smoke ? PEER_SMOKE_SIZES : PEER_SIZES));
-		if (wants('bulk')) sections.push(await benchBulk(ctx, smoke ? BULK_SMOKE_SIZES : BULK_SIZES));
+		for (const [name, section] of Object.entries(all))
+			if (wants(name)) sections.push(await section());
 	} finally {
 		await sandbox.close();
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const report = render(sections, seconds);
 	process.stdout.write(`${report}\n`);
-	if (!smoke && !only) {
+	if (!smoke && !only && !cases) {
 		writeFileSync(path.join(__dirname, 'RESULTS.md'), `${report}\n`);
 		log('wrote bench/RESULTS.md');
 	}
-	if (!smoke) writeResults(seconds);
+	if (!smoke && !cases) writeResults(seconds);
 	log(`done in ${seconds.toFixed(1)} s${smoke ? ' (smoke)' : ''}`);
 }
 
@@ -112,7 +116,7 @@ function writeResults(seconds: number): void {
 	);
 	const results = {
 		date: new Date().toISOString(),
-		command: `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`,
+		command: command(),
 		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end`,
 		runs,
 		seconds: Math.round(seconds),
@@ -120,26 +124,22 @@ function writeResults(seconds: number): void {
 	};
 	writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
 	log(`wrote bench/results.json (${figures.length} figures)`);
-	writeFileSync(
-		path.join(__dirname, '..', 'docs', 'performance.md'),
-		renderPerformanceDoc(results),
-	);
-	const readme = path.join(__dirname, '..', 'README.md');
-	writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
+	writePerformanceDocs(results);
 	log('wrote docs/performance.md and the Performance lines of README.md');
+}
+
+function command(): string {
+	return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
 
 function render(sections: SectionResult[], seconds: number): string {
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-	const command = smoke
-		? 'npm run bench -- --smoke'
-		: `npm run bench${only ? ` -- --only=${only.join(',')}` : ''}`;
 	return [
 		'# Benchmarks',
 		'',
 		`- date: ${new Date().toISOString().slice(0, 10)}`,
 		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
-		`- reproduce: \`${command}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
+		`- reproduce: \`${command()}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
 		'- cells: median (min–max) over the runs. Ratios are taken within a run (node and raw side by side, order alternating), then summarised.',
 		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` (Upload: `node:http`) doing the same HTTP calls in the same process against the same in-process sandbox.',
 		'',

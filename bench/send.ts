@@ -1,89 +1,35 @@
 /** 3. Send Session over many items: the node (one workflow, N items) vs a raw loop of POSTs. */
 import type { BenchContext, SectionResult } from './lib/context';
-import { countRequests, resetSandbox } from './lib/context';
-import { runAirSign } from './lib/engine';
-import { rawSend } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
-
-function drafts(ctx: BenchContext, count: number): string[] {
-	const ids: string[] = [];
-	for (let i = 0; i < count; i++) {
-		ids.push(
-			ctx.sandbox.createSession({
-				name: `Bench send ${i}`,
-				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
-			}).sessionId,
-		);
-	}
-	return ids;
-}
+import { resetSandbox } from './lib/context';
+import { sendDrafts, timesOf } from './lib/peer-cases';
+import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
 
 export async function benchSend(ctx: BenchContext, items: number): Promise<SectionResult> {
 	resetSandbox(ctx);
-	const parameters = {
-		resource: 'session',
-		operation: 'send',
-		sessionId: '={{ $json.sessionId }}',
+	// Figures per item; the warm-up round sends at most 50.
+	let count = Math.min(items, 50);
+	const perItem = (client: 'nodeDefault' | 'fetch') => async () => {
+		const { ms, executeMs, requests } = await sendDrafts(ctx, undefined, client, count);
+		return { ms: ms / count, executeMs: executeMs / count, requests: requests / count };
 	};
-	const node = async (ids: string[]) => {
-		const result = await runAirSign(ctx.engine, {
-			parameters,
-			input: ids.map((sessionId) => ({ json: { sessionId } })),
-		});
-		if (result.items.length !== ids.length)
-			throw new Error(`Send gave ${result.items.length} items`);
-		return result;
-	};
-	const raw = async (ids: string[]) => {
-		for (const id of ids) await rawSend(ctx.raw, id);
-	};
-	await node(drafts(ctx, Math.min(items, 50)));
-	await raw(drafts(ctx, Math.min(items, 50)));
-
-	const nodeMs: number[] = [];
-	const execMs: number[] = [];
-	const rawMs: number[] = [];
-	const nodeRequests: number[] = [];
-	for (let run = 0; run < ctx.runs; run++) {
-		const measureNode = async () => {
-			const ids = drafts(ctx, items);
-			ctx.sandbox.clearRequests();
-			const { ms, value } = await timed(() => node(ids));
-			nodeMs.push(ms / items);
-			execMs.push(value.executeMs / items);
-			nodeRequests.push(countRequests(ctx.sandbox, '/api/v1/') / items);
-		};
-		const measureRaw = async () => {
-			const ids = drafts(ctx, items);
-			const { ms } = await timed(() => raw(ids));
-			rawMs.push(ms / items);
-		};
-		await inAlternatingOrder(run, measureNode, measureRaw);
-	}
-	log(
-		`send ${items} items: node ${fmt(summarize(nodeMs), 3)} ms/item, raw ${fmt(summarize(rawMs), 3)} ms/item`,
-	);
+	const contestants = { node: perItem('nodeDefault'), raw: perItem('fetch') };
+	for (const warm of Object.values(contestants)) await warm();
+	count = items;
+	const { node, raw } = await rotate(ctx.runs, contestants);
+	const [nodeMs, execMs, rawMs] = timesOf(node, raw);
+	const requests = node.map((m) => m.requests);
+	log(`send ${items} items: node ${fmtOf(nodeMs, 3)} ms/item, raw ${fmtOf(rawMs, 3)} ms/item`);
 	return {
 		title: `3. Send Session, ${items.toLocaleString('en-US')} items`,
 		markdown: table(
-			[
-				'items',
-				'API requests per item (node)',
-				'node, whole workflow (ms/item)',
-				'node execute() (ms/item)',
-				'raw fetch loop (ms/item)',
-				'workflow / raw',
-				'execute / raw',
-			],
+			'items | API requests per item (node) | node, whole workflow (ms/item) | node execute() (ms/item) | raw fetch loop (ms/item) | workflow / raw | execute / raw',
 			[
 				[
 					items.toLocaleString('en-US'),
-					fmt(summarize(nodeRequests), 2),
-					fmt(summarize(nodeMs), 3),
-					fmt(summarize(execMs), 3),
-					fmt(summarize(rawMs), 3),
-					fmt(summarize(ratioOf(nodeMs, rawMs)), 2),
-					fmt(summarize(ratioOf(execMs, rawMs)), 2),
+					fmtOf(requests, 2),
+					...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms, 3)),
+					fmtOf(ratioOf(nodeMs, rawMs), 2),
+					fmtOf(ratioOf(execMs, rawMs), 2),
 				],
 			],
 		),

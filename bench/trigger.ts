@@ -6,8 +6,9 @@
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
+import { idlePollCase } from './lib/peer-cases';
 import { rawListAll } from './lib/raw';
-import { fmt, log, ratioOf, summarize, table, timed, inAlternatingOrder } from './lib/stats';
+import { fmtOf, log, ratioOf, rotate, table, timed } from './lib/stats';
 
 const SESSIONS_PATH = '/api/v1/Sessions';
 
@@ -22,41 +23,13 @@ async function idle(ctx: BenchContext): Promise<string[][]> {
 			updatedAt: past + i * 1000,
 		});
 	}
-	const requests: number[] = [];
-	const nodeMs: number[] = [];
-	const rawMs: number[] = [];
-	const harness = triggerHarness(ctx.engine);
-	// Activation: the first poll only places the cursor (and n8n fetches its token).
-	const first = await harness.poll();
-	if (first.error) throw first.error;
+	const poll = await idlePollCase(ctx, undefined);
 	const polls = Math.max(ctx.runs, 3);
-	for (let i = 0; i < polls; i++) {
-		ctx.sandbox.clearRequests();
-		const { ms, value } = await timed(() => harness.poll());
-		if (value.error) throw value.error;
-		if (value.items.length) throw new Error('an idle poll delivered items');
-		requests.push(countRequests(ctx.sandbox, SESSIONS_PATH));
-		nodeMs.push(ms);
-		const raw = await timed(() =>
-			rawListAll(ctx.raw, {
-				updatedAfter: new Date().toISOString(),
-				sortBy: 'updatedAt',
-				sortOrder: 'asc',
-			}),
-		);
-		rawMs.push(raw.ms);
-	}
-	return [
-		[
-			'idle poll',
-			fmt(summarize(requests), 2),
-			'1',
-			`${polls}`,
-			fmt(summarize(nodeMs)),
-			fmt(summarize(rawMs)),
-			fmt(summarize(ratioOf(nodeMs, rawMs)), 2),
-		],
-	];
+	const { node, raw } = await rotate(polls, { node: poll.ours, raw: poll.fetch });
+	const [nodeMs, rawMs] = [node.map((m) => m.ms), raw.map((m) => m.ms)];
+	const cells = [fmtOf(nodeMs), fmtOf(rawMs), fmtOf(ratioOf(nodeMs, rawMs), 2)];
+	const requests = node.map((m) => m.requests);
+	return [['idle poll', fmtOf(requests, 2), '1', `${polls}`, ...cells]];
 }
 
 async function burst(ctx: BenchContext, n: number): Promise<string[]> {
@@ -95,44 +68,26 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 		if (seen.size !== n) throw new Error(`the trigger delivered ${seen.size} of ${n} updates`);
 		return { requests, polls, totalMs, firstPollMs };
 	};
+	const query = { updatedAfter: startFrom, sortBy: 'updatedAt', sortOrder: 'asc' };
 	const raw = async () => {
-		const sessions = await rawListAll(ctx.raw, {
-			updatedAfter: startFrom,
-			sortBy: 'updatedAt',
-			sortOrder: 'asc',
-		});
+		const sessions = await rawListAll(ctx.raw, query);
 		if (sessions.length !== n) throw new Error(`raw read ${sessions.length} of ${n}`);
 	};
-	await drain();
-	await raw();
-
-	const ratio: number[] = [];
-	const polls: number[] = [];
-	const totalMs: number[] = [];
-	const firstMs: number[] = [];
-	const rawMs: number[] = [];
-	for (let run = 0; run < ctx.runs; run++) {
-		const measureNode = async () => {
-			const result = await drain();
-			ratio.push(result.requests / floor);
-			polls.push(result.polls);
-			totalMs.push(result.totalMs);
-			firstMs.push(result.firstPollMs);
-		};
-		const measureRaw = async () => rawMs.push((await timed(raw)).ms);
-		await inAlternatingOrder(run, measureNode, measureRaw);
-	}
-	log(
-		`trigger burst N=${n}: ${fmt(summarize(polls), 0)} polls, ${fmt(summarize(totalMs))} ms; raw ${fmt(summarize(rawMs))} ms`,
-	);
+	const contestants = { node: drain, raw: () => timed(raw) };
+	const { node, raw: rawRuns } = await rotate(ctx.runs, contestants, true);
+	const polls = node.map((r) => r.polls);
+	const perFloor = node.map((r) => r.requests / floor);
+	const totalMs = node.map((r) => r.totalMs);
+	const rawMs = rawRuns.map((r) => r.ms);
+	log(`trigger burst N=${n}: ${fmtOf(polls, 0)} polls, ${fmtOf(totalMs)} ms; raw ${fmtOf(rawMs)}`);
 	return [
 		`burst of ${n.toLocaleString('en-US')} updates`,
-		`${fmt(summarize(ratio), 2)} per ⌈N/100⌉`,
+		`${fmtOf(perFloor, 2)} per ⌈N/100⌉`,
 		'1.00 per ⌈N/100⌉',
-		fmt(summarize(polls), 0),
-		`${fmt(summarize(totalMs))} (first poll ${fmt(summarize(firstMs))})`,
-		fmt(summarize(rawMs)),
-		fmt(summarize(ratioOf(totalMs, rawMs)), 2),
+		fmtOf(polls, 0),
+		`${fmtOf(totalMs)} (first poll ${fmtOf(node.map((r) => r.firstPollMs))})`,
+		fmtOf(rawMs),
+		fmtOf(ratioOf(totalMs, rawMs), 2),
 	];
 }
 
@@ -143,15 +98,7 @@ export async function benchTrigger(ctx: BenchContext, sizes: number[]): Promise<
 		title: '4. AirSign Trigger',
 		markdown: [
 			table(
-				[
-					'case',
-					'List Sessions requests (node)',
-					'floor',
-					'polls',
-					'trigger wall time, all polls (ms)',
-					'raw fetch loop (ms)',
-					'trigger / raw',
-				],
+				'case | List Sessions requests (node) | floor | polls | trigger wall time, all polls (ms) | raw fetch loop (ms) | trigger / raw',
 				rows,
 			),
 			'',

@@ -10,11 +10,9 @@
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 
-import type { IDataObject } from 'n8n-workflow';
-
 import { startSandbox } from '../sandbox';
 import { createEngine, triggerHarness } from './lib/engine';
-import { fmt, summarize, table } from './lib/stats';
+import { fmtOf, table } from './lib/stats';
 
 const smoke = process.argv.includes('--smoke');
 const SIZES = smoke ? [100] : [1_000, 10_000];
@@ -24,45 +22,33 @@ const RECIPIENTS = [
 	{ name: 'Bob Signer', email: 'bob@example.com' },
 ];
 
-function costOf(data: IDataObject): { stringifyMs: number[]; parseMs: number[] } {
-	const stringifyMs: number[] = [];
-	const parseMs: number[] = [];
-	for (let run = 0; run < RUNS; run++) {
-		let started = performance.now();
-		const text = JSON.stringify(data);
-		stringifyMs.push(performance.now() - started);
-		started = performance.now();
-		JSON.parse(text);
-		parseMs.push(performance.now() - started);
-	}
-	return { stringifyMs, parseMs };
+/** Medians of RUNS timings of `work`, 3 decimals. */
+function costOf(work: () => unknown): string {
+	const ms = Array.from({ length: RUNS }, () => {
+		const started = performance.now();
+		work();
+		return performance.now() - started;
+	});
+	return fmtOf(ms, 3);
 }
 
 async function main() {
 	const sandbox = await startSandbox({ seedDemoData: false, rateLimitPerHour: 1_000_000_000 });
 	try {
 		sandbox.clock.freeze();
-		const engine = await createEngine(
-			sandbox.baseUrl,
-			sandbox.demo.clientId,
-			sandbox.demo.clientSecret,
-		);
+		const { baseUrl, demo } = sandbox;
+		const engine = await createEngine(baseUrl, demo.clientId, demo.clientSecret);
 		const rows: string[][] = [];
 		for (const size of SIZES) {
 			sandbox.reset();
 			sandbox.clock.freeze();
-			const ids: string[] = [];
 			const statuses = ['draft', 'pending', 'inProgress'] as const;
-			for (let i = 0; i < size; i++) {
-				ids.push(
-					sandbox.createSession({
-						name: `In flight ${i}`,
-						status: statuses[i % 3],
-						recipients: RECIPIENTS,
-						createdAt: sandbox.clock.now() - 3_600_000 + i,
-					}).sessionId,
-				);
-			}
+			const ids = Array.from({ length: size }, (_, i) => {
+				const createdAt = sandbox.clock.now() - 3_600_000 + i;
+				const status = statuses[i % 3];
+				const name = `In flight ${i}`;
+				return sandbox.createSession({ name, status, recipients: RECIPIENTS, createdAt }).sessionId;
+			});
 			sandbox.clock.advance(60_000);
 			const trigger = triggerHarness(engine, {
 				events: ['sessionCompleted', 'recipientStatusChanged'],
@@ -91,28 +77,20 @@ async function main() {
 			if (emitting.items.length !== 10)
 				throw new Error(`expected 10 recipient items, got ${emitting.items.length}`);
 
-			const data = trigger.nodeStaticData;
-			const bytes = Buffer.byteLength(JSON.stringify(data));
-			const cost = costOf(data);
+			const text = JSON.stringify(trigger.nodeStaticData);
+			const bytes = Buffer.byteLength(text);
 			rows.push([
 				size.toLocaleString('en'),
 				`${bytes.toLocaleString('en')} B (${(bytes / 1024).toFixed(1)} KiB)`,
 				`${(bytes / size).toFixed(1)}`,
 				String(pictureRequests),
-				fmt(summarize(cost.stringifyMs), 3),
-				fmt(summarize(cost.parseMs), 3),
+				costOf(() => JSON.stringify(trigger.nodeStaticData)),
+				costOf(() => JSON.parse(text)),
 			]);
 		}
 		console.log(
 			table(
-				[
-					'sessions in flight',
-					'static data',
-					'bytes per session',
-					'picture requests',
-					'stringify ms',
-					'parse ms',
-				],
+				'sessions in flight | static data | bytes per session | picture requests | stringify ms | parse ms',
 				rows,
 			),
 		);

@@ -9,8 +9,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-interface ChildInput {
-	mode: 'raw' | 'node-default' | 'node-filesystem' | 'peer-default' | 'peer-filesystem';
+/**
+ * `peer-default`: the HTTP Request workflow (bench/peer.ts) in 1.x's default binary mode (the
+ * expression reads the item's base64); `peer-filesystem`: on n8n 2, Extract From File, then
+ * HTTP Request (peerUploadFromStorage).
+ */
+export type Mode = 'raw' | 'node-default' | 'node-filesystem' | 'peer-default' | 'peer-filesystem';
+
+export interface ChildInput {
+	mode: Mode;
 	/** Uploads at once: the node with Items at Once at this, raw with as many in flight. */
 	count: number;
 	file: string;
@@ -19,6 +26,13 @@ interface ChildInput {
 	token: string;
 	clientId: string;
 	clientSecret: string;
+}
+
+export interface ChildResult {
+	idle: number;
+	peak: number;
+	hwmReset: boolean;
+	bytesSent: number;
 }
 
 function status(field: 'VmRSS' | 'VmHWM'): number {
@@ -41,83 +55,66 @@ function markIdle(): void {
 	idle = status('VmRSS');
 }
 
-async function main(): Promise<void> {
-	const input = JSON.parse(process.env.BENCH_UPLOAD_CHILD ?? '{}') as ChildInput;
-	let bytesSent = 0;
-	const count = input.count ?? 1;
+/** `count` uploads of `file`, warmed up with `warmFile`; the smallest size stored. */
+async function uploads(input: ChildInput): Promise<number> {
+	const { count } = input;
 	if (input.mode === 'raw') {
 		const { rawUpload } = await import('./lib/raw');
 		const client = { baseUrl: input.baseUrl, token: input.token };
-		await rawUpload(client, 'warm.pdf', readFileSync(input.warmFile));
+		const upload = (file: string) => rawUpload(client, 'bench.pdf', readFileSync(file));
+		await upload(input.warmFile);
 		markIdle();
-		const uploaded = await Promise.all(
-			Array.from({ length: count }, async () =>
-				rawUpload(client, 'bench.pdf', readFileSync(input.file)),
-			),
+		const uploaded = await Promise.all(Array.from({ length: count }, () => upload(input.file)));
+		return Math.min(...uploaded.map((u) => Number(u.sizeBytes)));
+	}
+	const { createEngine, runAirSign, runChain, binaryItem } = await import('./lib/engine');
+	const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
+	const binaryDataMode = input.mode.endsWith('-filesystem') ? 'filesystem' : 'default';
+	const items = (file: string) =>
+		Array.from({ length: count }, () =>
+			binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
 		);
-		bytesSent = Math.min(...uploaded.map((u) => Number(u.sizeBytes)));
-	} else if (input.mode.startsWith('peer-')) {
-		bytesSent = await peerUpload(input, count);
+	let run: (
+		file: string,
+		onStart?: () => void,
+	) => Promise<Array<{ json: { sizeBytes?: unknown } }>>;
+	if (input.mode.startsWith('peer-')) {
+		// The HTTP Request workflow, idle taken in a pass-through node right before it.
+		const workflows = await import('./lib/peer-workflows');
+		const peer = await workflows.peerEnvironment(engine, input.token, input.baseUrl);
+		const build =
+			binaryDataMode === 'filesystem' ? workflows.peerUploadFromStorage : workflows.peerUpload;
+		const { chain } = build(peer);
+		run = async (file, onStart) => {
+			const marker = workflows.benchNode('Mark', async function () {
+				onStart?.();
+				return [this.getInputData()];
+			});
+			return await runChain(engine.env, [marker, ...chain], items(file), binaryDataMode);
+		};
 	} else {
-		const engineModule = await import('./lib/engine');
-		const { createEngine, runAirSign, binaryItem } = engineModule;
-		const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
-		const binaryDataMode = input.mode === 'node-filesystem' ? 'filesystem' : 'default';
 		const parameters = {
 			resource: 'file',
 			operation: 'upload',
 			binaryPropertyName: 'data',
 			options: { itemsAtOnce: count },
 		};
-		const run = async (file: string, items: number, onStart?: () => void) =>
-			await runAirSign(
-				engine,
-				{
-					parameters,
-					binaryDataMode,
-					input: Array.from({ length: items }, () =>
-						binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
-					),
-				},
-				onStart,
-			);
-		await run(input.warmFile, count);
-		const result = await run(input.file, count, markIdle);
-		bytesSent = Math.min(...result.items.map((item) => Number(item.json.sizeBytes)));
+		run = async (file, onStart) =>
+			(await runAirSign(engine, { parameters, binaryDataMode, input: items(file) }, onStart)).items;
 	}
-	const peak = status('VmHWM');
-	process.stdout.write(`${JSON.stringify({ idle, peak, hwmReset, bytesSent })}\n`);
-}
-
-/** The HTTP Request workflow, idle taken in a pass-through node right before it. */
-async function peerUpload(input: ChildInput, count: number): Promise<number> {
-	const { createEngine, binaryItem } = await import('./lib/engine');
-	const { peerEnvironment, markerNode } = await import('./lib/peer-env');
-	const workflows = await import('./lib/peer-workflows');
-	const { runChain } = await import('./lib/workflow');
-	const engine = await createEngine(input.baseUrl, input.clientId, input.clientSecret);
-	const peer = await peerEnvironment(engine, input.token);
-	const filesystem = input.mode === 'peer-filesystem';
-	const { chain } = (filesystem ? workflows.peerUploadFromStorage : workflows.peerUpload)(
-		peer.base,
-		peer.credential,
-		input.baseUrl,
-	);
-	const run = async (file: string, onStart?: () => void) =>
-		await runChain(
-			engine.env,
-			[...(onStart ? [markerNode(onStart)] : []), ...chain],
-			Array.from({ length: count }, () =>
-				binaryItem(readFileSync(file), { fileName: 'bench.pdf', mimeType: 'application/pdf' }),
-			),
-			filesystem ? 'filesystem' : 'default',
-		);
 	await run(input.warmFile);
 	const result = await run(input.file, markIdle);
-	return Math.min(...result.items.map((item) => Number(item.json.sizeBytes)));
+	return Math.min(...result.map((item) => Number(item.json.sizeBytes)));
 }
 
-main().catch((error) => {
-	process.stderr.write(`${error?.stack ?? error}\n`);
-	process.exitCode = 1;
-});
+const input = JSON.parse(process.env.BENCH_UPLOAD_CHILD ?? '{}') as ChildInput;
+uploads(input).then(
+	(bytesSent) => {
+		const peak = status('VmHWM');
+		process.stdout.write(`${JSON.stringify({ idle, peak, hwmReset, bytesSent })}\n`);
+	},
+	(error) => {
+		process.stderr.write(`${error?.stack ?? error}\n`);
+		process.exitCode = 1;
+	},
+);

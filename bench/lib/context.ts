@@ -1,5 +1,6 @@
 import type { Sandbox } from '../../sandbox';
 import type { EngineContext } from './engine';
+import { runAirSign } from './engine';
 import type { RawClient } from './raw';
 
 export interface BenchContext {
@@ -28,4 +29,36 @@ export function resetSandbox(ctx: BenchContext): void {
 	// reset() revokes tokens issued since start: the raw client uses the ready demo
 	// token (never revoked); n8n renews its client-credentials token on the first 401.
 	ctx.raw.token = ctx.sandbox.demo.accessToken;
+}
+
+/**
+ * An empty sandbox whose every request (token endpoint included) waits `delayMs` first, and n8n's
+ * client-credentials token fetched anew (the reset revoked it), so that no measured run pays it.
+ */
+export async function withLatency(ctx: BenchContext, delayMs: number): Promise<void> {
+	resetSandbox(ctx);
+	if (delayMs > 0)
+		ctx.sandbox.injectFault({ kind: 'latency', delayMs, count: Number.MAX_SAFE_INTEGER });
+	await runAirSign(ctx.engine, {
+		parameters: { resource: 'session', operation: 'getMany', returnAll: false, limit: 1 },
+	});
+}
+
+/** `count` draft sessions ready to send (one recipient each); their IDs. */
+export function drafts(ctx: BenchContext, count: number): string[] {
+	return Array.from(
+		{ length: count },
+		(_, i) =>
+			ctx.sandbox.createSession({
+				name: `Bench send ${i}`,
+				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
+			}).sessionId,
+	);
+}
+
+/** Sessions created a second apart, from 2025-01-01 (Return All's input). */
+export function sessions(ctx: BenchContext, count: number): void {
+	const base = Date.parse('2025-01-01T00:00:00.000Z');
+	for (let i = 0; i < count; i++)
+		ctx.sandbox.createSession({ name: `Bench list ${i}`, createdAt: base + i * 1000 });
 }

@@ -1,44 +1,36 @@
-/**
- * The n8n side of the benches: the project's engine harness (n8n-core WorkflowExecute,
- * PollContext), imported module by module.
- *
- * Why not `test/harness/index.ts`: it starts with `cjs-n8n-workflow.ts`, which calls
- * vitest's `vi.mock` and so throws outside vitest. That module only exists to make
- * vitest hand out the CommonJS n8n-workflow. Under plain `tsx` this project is
- * CommonJS (no "type": "module"), every `import 'n8n-workflow'` becomes a `require`
- * and already gets the CJS build n8n-core uses, so the rest of the harness works as is.
- * `env-setup` must still come first (n8n reads process.env when its DI container
- * builds its configuration objects).
- */
+// The project's engine harness module by module: test/harness/index.ts calls vitest's vi.mock (under
+// tsx this project is CommonJS anyway). env-setup first: n8n reads process.env as its DI starts.
 import '../../test/harness/env-setup';
 
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
+import type { HarnessInputItem } from '../../test/harness/binary';
 import { createTestEnvironment } from '../../test/harness/environment';
 import type { CredentialRef, TestEnvironment } from '../../test/harness/environment';
-import { runNode } from '../../test/harness/run-node';
-import type { RunNodeOptions, RunNodeResult } from '../../test/harness/run-node';
+import { HarnessNodeTypes, latestVersion } from '../../test/harness/node-types';
 import { createPollingHarness } from '../../test/harness/poll';
 import type { PollingHarness } from '../../test/harness/poll';
-import { binaryItem } from '../../test/harness/binary';
-import type { HarnessInputItem } from '../../test/harness/binary';
+import { runNode, runWorkflow } from '../../test/harness/run-node';
+import type { RunNodeOptions, RunNodeResult } from '../../test/harness/run-node';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../../nodes/AirSign/AirSignTrigger.node';
 
-export { binaryItem, runNode, createPollingHarness };
-export type { HarnessInputItem, PollingHarness, RunNodeResult };
+export { binaryItem } from '../../test/harness/binary';
 
 export interface EngineContext {
 	env: TestEnvironment;
 	credential: CredentialRef;
 }
 
-/**
- * One simulated n8n instance with one AirSign credential in "Client Credentials" mode
- * (the recommended one): n8n fetches the token once and keeps it in the credential.
- */
+/** One simulated n8n instance, one AirSign credential in Client Credentials mode (token kept). */
 export async function createEngine(
 	baseUrl: string,
 	clientId: string,
@@ -54,19 +46,18 @@ export async function createEngine(
 	return { env, credential };
 }
 
-export interface ExecuteTiming {
-	/** Wall time of AirSign.execute() alone (the engine's work around it excluded). */
-	executeMs: number;
-}
-
 /**
- * The AirSign node with a stopwatch around execute() (same description, same code),
- * so a run reports both the whole workflow and the node's own share. `onStart` runs
- * first thing inside execute() (the memory bench takes its idle level there).
+ * The AirSign node in a workflow, with a stopwatch around its execute() (the node's own share);
+ * `onStart` runs first thing inside execute() (the memory bench takes its idle level there).
  */
-export function timedAirSign(timing: ExecuteTiming, onStart?: () => void): INodeType {
+export async function runAirSign(
+	engine: EngineContext,
+	options: Omit<RunNodeOptions, 'nodeType' | 'env' | 'credentials'>,
+	onStart?: () => void,
+): Promise<RunNodeResult & { executeMs: number }> {
 	const inner = new AirSign();
-	return {
+	let executeMs = Number.NaN;
+	const nodeType: INodeType = {
 		description: inner.description,
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			onStart?.();
@@ -74,32 +65,61 @@ export function timedAirSign(timing: ExecuteTiming, onStart?: () => void): INode
 			try {
 				return await inner.execute.call(this);
 			} finally {
-				timing.executeMs = performance.now() - start;
+				executeMs = performance.now() - start;
 			}
 		},
 	};
-}
-
-export async function runAirSign(
-	engine: EngineContext,
-	options: Omit<RunNodeOptions, 'nodeType' | 'env' | 'credentials'>,
-	onStart?: () => void,
-): Promise<RunNodeResult & { executeMs: number }> {
-	const timing: ExecuteTiming = { executeMs: Number.NaN };
 	const result = await runNode({
 		...options,
-		nodeType: timedAirSign(timing, onStart),
+		nodeType,
 		env: engine.env,
 		credentials: { airSignApi: engine.credential },
 	});
 	if (result.error)
 		throw new Error(`AirSign node failed: ${result.error.message}`, { cause: result.error });
-	return { ...result, executeMs: timing.executeMs };
+	return { ...result, executeMs };
 }
 
+/** A node as saved in a workflow (`type`: the full name, e.g. `n8n-nodes-base.httpRequest`), and its type. */
+export type ChainNode = Pick<INode, 'name' | 'type' | 'parameters' | 'credentials'> & {
+	nodeType: INodeType | IVersionedNodeType;
+};
+
+/** Test Input → chain[0] → … in the harness's `runWorkflow`; the last node's items. Throws on a node's error. */
+export async function runChain(
+	env: TestEnvironment,
+	chain: ChainNode[],
+	input?: HarnessInputItem[],
+	binaryDataMode: 'default' | 'filesystem' = 'default',
+): Promise<INodeExecutionData[]> {
+	const nodeTypes = new HarnessNodeTypes();
+	const nodes = chain.map((step, index) => {
+		nodeTypes.add(step.type, step.nodeType);
+		return {
+			id: `node-${index}`,
+			name: step.name,
+			type: step.type,
+			typeVersion: latestVersion(step.nodeType),
+			position: [200 * (index + 1), 0] as [number, number],
+			parameters: structuredClone(step.parameters),
+			...(step.credentials && { credentials: step.credentials }),
+		};
+	});
+	const { run } = await runWorkflow({ env, nodeTypes, nodes, input, binaryDataMode });
+	const runData = run.data.resultData.runData;
+	for (const [name, tasks] of Object.entries(runData)) {
+		const error = tasks[0]?.error;
+		if (error)
+			throw new Error(`${name} failed: ${error.message} ${error.description ?? ''}`, {
+				cause: error,
+			});
+	}
+	return runData[chain[chain.length - 1].name]?.[0]?.data?.main?.[0] ?? [];
+}
+
+/** Default events: Any Change, one item per state read (the trigger section's figures). */
 export function triggerHarness(
 	engine: EngineContext,
-	/** Default events: Any Change, one item per state read (the trigger section's figures). */
 	parameters: Record<string, unknown> = {},
 ): PollingHarness {
 	return createPollingHarness({

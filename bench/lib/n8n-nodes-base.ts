@@ -42,17 +42,9 @@ export interface N8nNodesBase {
 	httpHeaderAuth: ICredentialType;
 }
 
-type Resolve = (
-	request: string,
-	parent: { filename?: string } | undefined,
-	...rest: unknown[]
-) => string;
+type Resolve = (request: string, parent?: { filename?: string }, ...rest: unknown[]) => string;
 
-/*
- * Not Extract From File ("Move File to Base64 String"): in this install it does not load (its
- * ts-ics needs the peer dependency date-fns, which `npm install --legacy-peer-deps` leaves out),
- * so the Upload peer uses the expression `{{ $binary.data.data }}` instead.
- */
+// Not Extract From File: it does not load here (see peerUploadFromStorage in peer-workflows.ts).
 let loaded: N8nNodesBase | undefined;
 
 export function loadN8nNodesBase(): N8nNodesBase {

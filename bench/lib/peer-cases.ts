@@ -1,17 +1,15 @@
 /**
- * The contestants of the peer section (bench/peer.ts), case by case: the AirSign node, the HTTP
- * Request workflow users would build instead, and raw loops with fetch and with axios.
+ * The contestants of the peer and bulk sections, case by case: the AirSign node, the HTTP Request
+ * workflow users would build instead, and raw loops with fetch and with axios.
  */
+import type { HarnessInputItem } from '../../test/harness/binary';
 import type { BenchContext } from './context';
-import { countRequests } from './context';
-import { binaryItem, runAirSign, triggerHarness } from './engine';
-import type { PeerEnvironment } from './peer-env';
+import { countRequests, drafts, sessions } from './context';
+import { binaryItem, runAirSign, runChain, triggerHarness } from './engine';
+import type { PeerEnvironment } from './peer-workflows';
 import { peerListAll, peerPoll, peerSend, peerUpload } from './peer-workflows';
-import { rawListAll, rawSend, rawUpload } from './raw';
-import { axiosListAll, axiosSend, axiosUpload } from './raw-axios';
-import { runChain } from './workflow';
+import { axiosListAll, axiosSend, axiosUpload, rawListAll, rawSend, rawUpload } from './raw';
 
-export type Contestant = 'ours' | 'peer' | 'fetch' | 'axios';
 /** Raw fetch with this many Send requests in flight, measured in the same runs as the rest of Send. */
 export const SEND_AT_ONCE = 5;
 /** The AirSign node with Items at Once set (the default before issue 50), beside its defaults. */
@@ -20,189 +18,199 @@ export const CAPPED_ITEMS_AT_ONCE = 100;
 export interface Measured {
 	ms: number;
 	requests: number;
+	/** The AirSign node's own execute() (NaN for the others). */
+	executeMs: number;
 }
-export type Case = Record<Contestant, () => Promise<Measured>> & {
-	oursAtOnce?: () => Promise<Measured>;
-	fetchAtOnce?: () => Promise<Measured>;
-};
-export type Results = Record<Contestant, Measured[]> & {
-	oursAtOnce?: Measured[];
-	fetchAtOnce?: Measured[];
-};
+export type Contestant = 'ours' | 'peer' | 'fetch' | 'axios';
+export type Case = Record<Contestant, () => Promise<Measured>> &
+	Partial<Record<'oursAtOnce' | 'fetchAtOnce', () => Promise<Measured>>>;
 
-/** Times `work`; requests are those the sandbox logged under `prefix` meanwhile. */
+/** Of a node-vs-raw rotation: the node's wall and execute() times, the raw client's wall times. */
+export const timesOf = (node: Measured[], raw: Measured[]) =>
+	[node.map((m) => m.ms), node.map((m) => m.executeMs), raw.map((m) => m.ms)] as const;
+
+/** Times `work` (which may return the node's execute() time); requests: those the sandbox logged under `prefix`. */
 async function measure(
 	ctx: BenchContext,
 	prefix: string,
-	work: () => Promise<void>,
+	work: () => Promise<unknown>,
 ): Promise<Measured> {
 	ctx.sandbox.clearRequests();
 	const start = performance.now();
-	await work();
+	const executeMs = await work();
 	const ms = performance.now() - start;
-	return { ms, requests: countRequests(ctx.sandbox, prefix) };
+	const requests = countRequests(ctx.sandbox, prefix);
+	return { ms, requests, executeMs: typeof executeMs === 'number' ? executeMs : Number.NaN };
 }
 
-function drafts(ctx: BenchContext, count: number): string[] {
-	return Array.from(
-		{ length: count },
-		(_, i) =>
-			ctx.sandbox.createSession({
-				name: `Bench peer send ${i}`,
-				recipients: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
-			}).sessionId,
-	);
+/** The AirSign node's items, checked by `check`; its execute() time. */
+async function node(
+	ctx: BenchContext,
+	options: Parameters<typeof runAirSign>[1],
+	check: (items: Array<{ json: Record<string, unknown> }>) => void,
+): Promise<number> {
+	const { items, executeMs } = await runAirSign(ctx.engine, options);
+	check(items);
+	return executeMs;
 }
 
-function expectSent(
-	who: string,
-	items: Array<{ json: Record<string, unknown> }>,
-	ids: string[],
-): void {
-	const inOrder =
-		items.length === ids.length && items.every((item, i) => item.json.sessionId === ids[i]);
-	if (!inOrder) throw new Error(`${who}: Send did not give one item per input, in order`);
-}
-
-export async function listCase(ctx: BenchContext, peer: PeerEnvironment, n: number): Promise<Case> {
-	const base = Date.parse('2025-01-01T00:00:00.000Z');
-	for (let i = 0; i < n; i++)
-		ctx.sandbox.createSession({ name: `Bench peer ${i}`, createdAt: base + i * 1000 });
-	const workflow = peerListAll(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const expect = (who: string, count: number) => {
-		if (count !== n) throw new Error(`${who}: Return All gave ${count} of ${n} sessions`);
+/** `n` new sessions read by Return All; `peer` unset: the node and the raw loops only. */
+export async function listCase(
+	ctx: BenchContext,
+	peer: PeerEnvironment | undefined,
+	n: number,
+): Promise<Case> {
+	sessions(ctx, n);
+	const expect = (who: string) => (sessions: unknown[]) => {
+		if (sessions.length !== n)
+			throw new Error(`${who}: Return All gave ${sessions.length} of ${n} sessions`);
 	};
-	const prefix = '/api/v1/Sessions';
+	const parameters = { resource: 'session', operation: 'getMany', returnAll: true };
+	const run = (work: () => Promise<unknown>) => () => measure(ctx, '/api/v1/Sessions', work);
 	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const result = await runAirSign(ctx.engine, {
-					parameters: { resource: 'session', operation: 'getMany', returnAll: true },
-				});
-				expect('AirSign node', result.items.length);
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () =>
-				expect('HTTP Request', (await runChain(ctx.engine.env, workflow.chain)).items.length),
-			),
-		fetch: () =>
-			measure(ctx, prefix, async () => expect('fetch', (await rawListAll(ctx.raw)).length)),
-		axios: () =>
-			measure(ctx, prefix, async () => expect('axios', (await axiosListAll(ctx.raw)).length)),
+		ours: run(() => node(ctx, { parameters }, expect('AirSign node'))),
+		peer: run(async () =>
+			expect('HTTP Request')(await runChain(ctx.engine.env, peerListAll(peer!).chain)),
+		),
+		fetch: run(async () => expect('fetch')(await rawListAll(ctx.raw))),
+		axios: run(async () => expect('axios')(await axiosListAll(ctx.raw))),
 	};
+}
+
+type RawSender = 'fetch' | 'axios' | 'fetchAtOnce';
+export type SendClient = 'nodeDefault' | 'nodeCapped' | 'httpRequest' | RawSender;
+
+export interface SendOutcome extends Measured {
+	/** Sessions the run moved to "pending", and those it left as drafts. */
+	sent: number;
+	failed: number;
+	/** The HTTP Request workflow stopped on an error (as a user's does, On Error: stop). */
+	runFailed: boolean;
+}
+
+/** `count` new drafts sent by `client`, timed; the node must give one item per input, in order. */
+export async function sendDrafts(
+	ctx: BenchContext,
+	peer: PeerEnvironment | undefined,
+	client: SendClient,
+	count: number,
+): Promise<SendOutcome> {
+	const ids = drafts(ctx, count);
+	const input: HarnessInputItem[] = ids.map((sessionId) => ({ json: { sessionId } }));
+	let runFailed = false;
+	/** Raw: every draft sent, `atOnce` in flight. */
+	const each =
+		(send: typeof rawSend, atOnce = 1) =>
+		async () => {
+			let next = 0;
+			const worker = async () => {
+				while (next < ids.length) await send(ctx.raw, ids[next++]);
+			};
+			await Promise.all(Array.from({ length: atOnce }, worker));
+		};
+	const work: Record<SendClient, () => Promise<unknown>> = {
+		nodeDefault: () => nodeSends(),
+		nodeCapped: () => nodeSends(CAPPED_ITEMS_AT_ONCE),
+		httpRequest: async () => {
+			const items = await runChain(ctx.engine.env, peerSend(peer!).chain, input).catch(() => {});
+			if (items) inOrder(items);
+			else runFailed = true;
+		},
+		fetch: each(rawSend),
+		axios: each(axiosSend),
+		fetchAtOnce: each(rawSend, SEND_AT_ONCE),
+	};
+	function inOrder(items: Array<{ json: Record<string, unknown> }>) {
+		if (items.length !== ids.length || items.some((item, i) => item.json.sessionId !== ids[i]))
+			throw new Error(`${client}: Send did not give one item per input, in order`);
+	}
+	async function nodeSends(itemsAtOnce?: number) {
+		const options = itemsAtOnce === undefined ? {} : { itemsAtOnce };
+		const parameters = {
+			resource: 'session',
+			operation: 'send',
+			sessionId: '={{ $json.sessionId }}',
+			options,
+		};
+		return await node(ctx, { parameters, input }, inOrder);
+	}
+	const measured = await measure(ctx, '/api/v1/Session/', work[client]);
+	const sent = ids.filter((id) => ctx.sandbox.getSession(id)?.status === 'pending').length;
+	return { ...measured, sent, failed: count - sent, runFailed };
 }
 
 export function sendCase(ctx: BenchContext, peer: PeerEnvironment, items: number): Case {
-	const workflow = peerSend(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const prefix = '/api/v1/Session/';
-	const input = (ids: string[]) => ids.map((sessionId) => ({ json: { sessionId } }));
-	/** The AirSign node sending every draft, with "Items at Once" at `itemsAtOnce` (else its default). */
-	const nodeSends = async (itemsAtOnce?: number) => {
-		const ids = drafts(ctx, items);
-		return await measure(ctx, prefix, async () => {
-			const result = await runAirSign(ctx.engine, {
-				parameters: {
-					resource: 'session',
-					operation: 'send',
-					sessionId: '={{ $json.sessionId }}',
-					options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
-				},
-				input: input(ids),
-			});
-			expectSent(`AirSign node, Items at Once ${itemsAtOnce ?? 'default'}`, result.items, ids);
-		});
+	const send = (client: SendClient) => async () => {
+		const outcome = await sendDrafts(ctx, peer, client, items);
+		if (outcome.failed > 0 || outcome.runFailed)
+			throw new Error(`${client}: ${outcome.failed} of ${items} Sends failed`);
+		return outcome;
 	};
 	return {
-		ours: async () => await nodeSends(),
-		oursAtOnce: async () => await nodeSends(CAPPED_ITEMS_AT_ONCE),
-		peer: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () =>
-				expectSent(
-					'HTTP Request',
-					(await runChain(ctx.engine.env, workflow.chain, input(ids))).items,
-					ids,
-				),
-			);
-		},
-		fetch: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				for (const id of ids) await rawSend(ctx.raw, id);
-			});
-		},
-		axios: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				for (const id of ids) await axiosSend(ctx.raw, id);
-			});
-		},
-		fetchAtOnce: async () => {
-			const ids = drafts(ctx, items);
-			return await measure(ctx, prefix, async () => {
-				let next = 0;
-				const worker = async () => {
-					while (next < ids.length) await rawSend(ctx.raw, ids[next++]);
-				};
-				await Promise.all(Array.from({ length: SEND_AT_ONCE }, worker));
-			});
-		},
+		ours: send('nodeDefault'),
+		oursAtOnce: send('nodeCapped'),
+		peer: send('httpRequest'),
+		fetch: send('fetch'),
+		axios: send('axios'),
+		fetchAtOnce: send('fetchAtOnce'),
 	};
 }
 
-export function uploadCase(ctx: BenchContext, peer: PeerEnvironment, bytes: Buffer): Case {
-	const workflow = peerUpload(peer.base, peer.credential, ctx.sandbox.baseUrl);
-	const prefix = '/api/v1/File';
-	const item = () => binaryItem(bytes, { fileName: 'bench.pdf', mimeType: 'application/pdf' });
-	const expect = (who: string, sizeBytes: unknown) => {
+/** One upload of the file `read` gives; `peer` unset: the node and the raw clients only. */
+export function uploadCase(
+	ctx: BenchContext,
+	peer: PeerEnvironment | undefined,
+	read: () => Buffer,
+): Case {
+	const item = (bytes: Buffer) =>
+		binaryItem(bytes, { fileName: 'bench.pdf', mimeType: 'application/pdf' });
+	const parameters = { resource: 'file', operation: 'upload', binaryPropertyName: 'data' };
+	const stored = (who: string, bytes: Buffer, sizeBytes: unknown) => {
 		// The sandbox keeps uploaded files: drop them as they come.
 		ctx.sandbox.files.clear();
 		if (sizeBytes !== bytes.length)
 			throw new Error(`${who}: the upload stored ${String(sizeBytes)} bytes`);
 	};
+	const run = (work: (bytes: Buffer) => Promise<unknown>) => () =>
+		measure(ctx, '/api/v1/File', () => work(read()));
 	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const result = await runAirSign(ctx.engine, {
-					parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
-					input: [item()],
-				});
-				expect('AirSign node', result.items[0]?.json.sizeBytes);
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () =>
-				expect(
-					'HTTP Request',
-					(await runChain(ctx.engine.env, workflow.chain, [item()])).items[0]?.json.sizeBytes,
-				),
+		ours: run((bytes) =>
+			node(ctx, { parameters, input: [item(bytes)] }, (items) =>
+				stored('AirSign node', bytes, items[0]?.json.sizeBytes),
 			),
-		fetch: () =>
-			measure(ctx, prefix, async () =>
-				expect('node:http', (await rawUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
-			),
-		axios: () =>
-			measure(ctx, prefix, async () =>
-				expect('axios', (await axiosUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
-			),
+		),
+		peer: run(async (bytes) => {
+			const items = await runChain(ctx.engine.env, peerUpload(peer!).chain, [item(bytes)]);
+			stored('HTTP Request', bytes, items[0]?.json.sizeBytes);
+		}),
+		fetch: run(async (bytes) =>
+			stored('node:http', bytes, (await rawUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
+		),
+		axios: run(async (bytes) =>
+			stored('axios', bytes, (await axiosUpload(ctx.raw, 'bench.pdf', bytes)).sizeBytes),
+		),
 	};
 }
 
-export async function idlePollCase(ctx: BenchContext, peer: PeerEnvironment): Promise<Case> {
+/** A poll with nothing new after the trigger's activation; raw: the same query from now on. */
+export async function idlePollCase(
+	ctx: BenchContext,
+	peer: PeerEnvironment | undefined,
+): Promise<Case> {
 	const harness = triggerHarness(ctx.engine);
-	await harness.poll(); // activation: places the cursor
-	const since = new Date(Date.now() - 60_000).toISOString();
+	// Activation: the first poll only places the cursor (and n8n fetches its token).
+	const activation = await harness.poll();
+	if (activation.error) throw activation.error;
+	const since = new Date().toISOString();
 	const query = { updatedAfter: since, sortBy: 'updatedAt', sortOrder: 'asc' };
-	const workflow = peerPoll(peer.base, peer.credential, ctx.sandbox.baseUrl, since);
-	const prefix = '/api/v1/Sessions';
+	const run = (work: () => Promise<unknown>) => () => measure(ctx, '/api/v1/Sessions', work);
 	return {
-		ours: () =>
-			measure(ctx, prefix, async () => {
-				const { items, error } = await harness.poll();
-				if (error || items.length) throw new Error('an idle poll failed or delivered items');
-			}),
-		peer: () =>
-			measure(ctx, prefix, async () => void (await runChain(ctx.engine.env, workflow.chain))),
-		fetch: () => measure(ctx, prefix, async () => void (await rawListAll(ctx.raw, query))),
-		axios: () => measure(ctx, prefix, async () => void (await axiosListAll(ctx.raw, query))),
+		ours: run(async () => {
+			const { items, error } = await harness.poll();
+			if (error || items.length) throw new Error('an idle poll failed or delivered items');
+		}),
+		peer: run(() => runChain(ctx.engine.env, peerPoll(peer!, since).chain)),
+		fetch: run(() => rawListAll(ctx.raw, query)),
+		axios: run(() => axiosListAll(ctx.raw, query)),
 	};
 }

@@ -9,10 +9,32 @@ import type { IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CredentialRef } from '../../test/harness/environment';
+import type { ChainNode, EngineContext } from './engine';
 import type { N8nNodesBase } from './n8n-nodes-base';
-import type { ChainNode } from './workflow';
+import { loadN8nNodesBase } from './n8n-nodes-base';
 
-export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
+export interface PeerEnvironment {
+	base: N8nNodesBase;
+	/** Header Auth: `Authorization: Bearer <token>`. */
+	credential: CredentialRef;
+	baseUrl: string;
+}
+
+/** The HTTP Request side's credential and node types in the bench's simulated n8n instance. */
+export async function peerEnvironment(
+	engine: EngineContext,
+	token: string,
+	baseUrl: string,
+): Promise<PeerEnvironment> {
+	const base = loadN8nNodesBase();
+	if (!engine.env.credentialTypes.has(base.httpHeaderAuth.name))
+		engine.env.credentialTypes.add(base.httpHeaderAuth);
+	const credential = await engine.env.addCredential('httpHeaderAuth', {
+		name: 'Authorization',
+		value: `Bearer ${token}`,
+	});
+	return { base, credential, baseUrl };
+}
 
 export interface PeerWorkflow {
 	chain: ChainNode[];
@@ -24,46 +46,31 @@ export interface PeerWorkflow {
 
 /** Leaf values the user typed or picked (the saved parameters hold only values changed from the defaults). */
 export function configuredFields(parameters: unknown): number {
-	if (Array.isArray(parameters))
-		return parameters.reduce((sum, value) => sum + configuredFields(value), 0);
-	if (typeof parameters === 'object' && parameters !== null)
-		return Object.values(parameters).reduce<number>(
-			(sum, value) => sum + configuredFields(value),
-			0,
-		);
-	return 1;
+	if (typeof parameters !== 'object' || parameters === null) return 1;
+	return Object.values(parameters).reduce<number>((sum, value) => sum + configuredFields(value), 0);
 }
 
 /** Header Auth: Name = Authorization, Value = Bearer <token>. */
-export const HEADER_AUTH_FIELDS = 2;
+const HEADER_AUTH_FIELDS = 2;
 
-function httpRequest(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	parameters: INodeParameters,
-): ChainNode {
+function httpRequest(peer: PeerEnvironment, parameters: INodeParameters): ChainNode {
 	return {
 		name: 'HTTP Request',
-		type: HTTP_REQUEST_TYPE,
-		nodeType: base.httpRequest,
+		type: 'n8n-nodes-base.httpRequest',
+		nodeType: peer.base.httpRequest,
 		parameters: {
 			authentication: 'genericCredentialType',
 			genericAuthType: 'httpHeaderAuth',
 			...parameters,
 		},
-		credentials: { httpHeaderAuth: credential },
+		credentials: { httpHeaderAuth: peer.credential },
 	};
 }
 
-function workflow(chain: ChainNode[]): PeerWorkflow {
-	return {
-		chain,
-		nodes: chain.length,
-		fields: chain.reduce(
-			(sum, node) => sum + configuredFields(node.parameters),
-			HEADER_AUTH_FIELDS,
-		),
-	};
+/** `nodes` of them are the user's, with `extraFields` set outside the chain's parameters. */
+function workflow(chain: ChainNode[], extraFields = 0): PeerWorkflow {
+	const fields = chain.reduce((sum, node) => sum + configuredFields(node.parameters), 0);
+	return { chain, nodes: chain.length, fields: fields + extraFields + HEADER_AUTH_FIELDS };
 }
 
 /**
@@ -71,29 +78,18 @@ function workflow(chain: ChainNode[]): PeerWorkflow {
  * "Pagination Complete When: Other" expression; "Response Is Empty" would cost one more request
  * per run), then Split Out to get one item per session as Return All gives.
  */
-export function peerListAll(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	baseUrl: string,
-): PeerWorkflow {
+export function peerListAll(peer: PeerEnvironment): PeerWorkflow {
+	const offset = '={{ $response.body.pagination.offset + $response.body.sessions.length }}';
 	return workflow([
-		httpRequest(base, credential, {
-			url: `${baseUrl}/api/v1/Sessions`,
+		httpRequest(peer, {
+			url: `${peer.baseUrl}/api/v1/Sessions`,
 			sendQuery: true,
 			queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
 			options: {
 				pagination: {
 					pagination: {
 						paginationMode: 'updateAParameterInEachRequest',
-						parameters: {
-							parameters: [
-								{
-									type: 'qs',
-									name: 'offset',
-									value: '={{ $response.body.pagination.offset + $response.body.sessions.length }}',
-								},
-							],
-						},
+						parameters: { parameters: [{ type: 'qs', name: 'offset', value: offset }] },
 						paginationCompleteWhen: 'other',
 						completeExpression: '={{ !$response.body.pagination.hasMore }}',
 					},
@@ -103,50 +99,57 @@ export function peerListAll(
 		{
 			name: 'Split Out',
 			type: 'n8n-nodes-base.splitOut',
-			nodeType: base.splitOut,
+			nodeType: peer.base.splitOut,
 			parameters: { fieldToSplitOut: 'sessions' },
 		},
 	]);
 }
 
 /** Send Session per item: POST with the ID from the item in the URL. */
-export function peerSend(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	baseUrl: string,
-): PeerWorkflow {
-	return workflow([
-		httpRequest(base, credential, {
-			method: 'POST',
-			url: `=${baseUrl}/api/v1/Session/{{ $json.sessionId }}/Send`,
-		}),
-	]);
+export function peerSend(peer: PeerEnvironment): PeerWorkflow {
+	const url = `=${peer.baseUrl}/api/v1/Session/{{ $json.sessionId }}/Send`;
+	return workflow([httpRequest(peer, { method: 'POST', url })]);
+}
+
+/** Upload File: a JSON body `{ fileName, data }` from two expressions. */
+function uploadRequest(peer: PeerEnvironment, fileName: string, data: string): ChainNode {
+	return httpRequest(peer, {
+		method: 'POST',
+		url: `${peer.baseUrl}/api/v1/File`,
+		sendBody: true,
+		bodyParameters: {
+			parameters: [
+				{ name: 'fileName', value: fileName },
+				{ name: 'data', value: data },
+			],
+		},
+	});
 }
 
 /**
- * Upload File: a JSON body `{ fileName, data }` with the binary's base64 taken by expression.
- * `$input.item.binary.data.data` is the base64 text in n8n's default binary mode (the bench's;
- * `$binary.data.data` is not: n8n's `$binary` leaves `data` out); in filesystem or S3 mode it is a
- * reference and the user needs Extract From File ("Move File to Base64 String") or a Code node first.
+ * Upload File with the binary's base64 taken by expression. `$input.item.binary.data.data` is the
+ * base64 text in n8n's default binary mode (the bench's; `$binary.data.data` is not: n8n's `$binary`
+ * leaves `data` out); in filesystem or S3 mode it is a reference and the user needs Extract From
+ * File ("Move File to Base64 String") or a Code node first.
  */
-export function peerUpload(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	baseUrl: string,
-): PeerWorkflow {
-	return workflow([
-		httpRequest(base, credential, {
-			method: 'POST',
-			url: `${baseUrl}/api/v1/File`,
-			sendBody: true,
-			bodyParameters: {
-				parameters: [
-					{ name: 'fileName', value: '={{ $binary.data.fileName }}' },
-					{ name: 'data', value: '={{ $input.item.binary.data.data }}' },
-				],
-			},
-		}),
-	]);
+export function peerUpload(peer: PeerEnvironment): PeerWorkflow {
+	const data = '={{ $input.item.binary.data.data }}';
+	return workflow([uploadRequest(peer, '={{ $binary.data.fileName }}', data)]);
+}
+
+/**
+ * Upload File on n8n 2 (filesystem or database binary mode), where the item holds a reference,
+ * not the base64 text: Extract From File ("Move File to Base64 String", the file's base64 into
+ * `json.data`), then HTTP Request with the JSON body `{ fileName, data: {{ $json.data }} }`.
+ * Extract From File does not load in the bench's n8n install (see n8n-nodes-base.ts), so a
+ * stand-in does what its "binaryToPropery" operation does: getBinaryDataBuffer, then
+ * `toString('base64')` into the item's JSON. Its two fields: operation, destination key.
+ */
+export function peerUploadFromStorage(peer: PeerEnvironment): PeerWorkflow {
+	return workflow(
+		[moveFileToBase64, uploadRequest(peer, '={{ $json.fileName }}', '={{ $json.data }}')],
+		2,
+	);
 }
 
 /**
@@ -154,89 +157,48 @@ export function peerUpload(
  * since a time kept somewhere (here a fixed one); what keeps that time, ties and paging is left to
  * the user. Only the request is measured.
  */
-export function peerPoll(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	baseUrl: string,
-	updatedAfter: string,
-): PeerWorkflow {
+export function peerPoll(peer: PeerEnvironment, updatedAfter: string): PeerWorkflow {
+	const query = { updatedAfter, sortBy: 'updatedAt', sortOrder: 'asc', limit: '100' };
 	return workflow([
-		httpRequest(base, credential, {
-			url: `${baseUrl}/api/v1/Sessions`,
+		httpRequest(peer, {
+			url: `${peer.baseUrl}/api/v1/Sessions`,
 			sendQuery: true,
 			queryParameters: {
-				parameters: [
-					{ name: 'updatedAfter', value: updatedAfter },
-					{ name: 'sortBy', value: 'updatedAt' },
-					{ name: 'sortOrder', value: 'asc' },
-					{ name: 'limit', value: '100' },
-				],
+				parameters: Object.entries(query).map(([name, value]) => ({ name, value })),
 			},
 		}),
 	]);
 }
 
-/**
- * Upload File on n8n 2 (filesystem or database binary mode), where the item holds a reference,
- * not the base64 text: Extract From File ("Move File to Base64 String", the file's base64 into
- * `json.data`), then HTTP Request with the JSON body `{ fileName, data: {{ $json.data }} }`.
- * Two nodes. Extract From File does not load in the bench's n8n install (see n8n-nodes-base.ts),
- * so a stand-in does what its "binaryToPropery" operation does: getBinaryDataBuffer, then
- * `toString('base64')` into the item's JSON.
- */
-export function peerUploadFromStorage(
-	base: N8nNodesBase,
-	credential: CredentialRef,
-	baseUrl: string,
-): PeerWorkflow {
-	return {
-		chain: [
-			{
-				name: 'Extract From File',
-				type: 'bench.extractFromFileToBase64',
-				nodeType: moveFileToBase64,
-				parameters: {},
-			},
-			httpRequest(base, credential, {
-				method: 'POST',
-				url: `${baseUrl}/api/v1/File`,
-				sendBody: true,
-				bodyParameters: {
-					parameters: [
-						{ name: 'fileName', value: '={{ $json.fileName }}' },
-						{ name: 'data', value: '={{ $json.data }}' },
-					],
-				},
-			}),
-		],
-		nodes: 2,
-		// Extract From File: operation, destination key; HTTP Request as in peerUpload.
-		fields: 2 + peerUpload(base, credential, baseUrl).fields,
+/** A node of its own: `execute` on its input (the memory bench's stand-ins and markers). */
+export function benchNode(name: string, execute: INodeType['execute']): ChainNode {
+	const type = `bench.${name.replace(/\W/g, '')}`;
+	const nodeType: INodeType = {
+		description: {
+			displayName: name,
+			name: name.replace(/\W/g, ''),
+			group: ['transform'],
+			version: 1,
+			description: name,
+			defaults: { name },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		execute,
 	};
+	return { name, type, nodeType, parameters: {} };
 }
 
-const moveFileToBase64: INodeType = {
-	description: {
-		displayName: 'Extract From File (stand-in)',
-		name: 'extractFromFileToBase64',
-		group: ['transform'],
-		version: 1,
-		description: 'Move File to Base64 String',
-		defaults: { name: 'Extract From File' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	},
-	async execute(this: IExecuteFunctions) {
-		const items = this.getInputData();
-		const out = [];
-		for (let i = 0; i < items.length; i++) {
-			const buffer = await this.helpers.getBinaryDataBuffer(i, 'data');
-			out.push({
-				json: { fileName: items[i].binary?.data?.fileName, data: buffer.toString('base64') },
-				pairedItem: { item: i },
-			});
-		}
-		return [out];
-	},
-};
+const moveFileToBase64 = benchNode('Extract From File', async function (this: IExecuteFunctions) {
+	const items = this.getInputData();
+	const out = [];
+	for (let i = 0; i < items.length; i++) {
+		const buffer = await this.helpers.getBinaryDataBuffer(i, 'data');
+		out.push({
+			json: { fileName: items[i].binary?.data?.fileName, data: buffer.toString('base64') },
+			pairedItem: { item: i },
+		});
+	}
+	return [out];
+});

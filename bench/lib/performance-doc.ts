@@ -2,6 +2,9 @@
  * docs/performance.md, written from bench/results.json by `npm run bench` (every figure read by
  * name, none copied by hand). Words for n8n users; the numbers are this machine's.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
 import { CAPPED_ITEMS_AT_ONCE } from './peer-cases';
 import type { Figure } from './results';
@@ -15,16 +18,18 @@ export interface Results {
 	figures: Figure[];
 }
 
-export function renderPerformanceDoc(results: Results): string {
+/** A figure's median by name, `digits` decimals (`scale`: 1000 for ms as s), or 'n/a'. */
+function reader(results: Results) {
 	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
-	const value = (name: string, digits = 0) => {
+	return (name: string, digits = 0, scale = 1) => {
 		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
+		return figure === undefined ? 'n/a' : (figure.median / scale).toFixed(digits);
 	};
-	const seconds = (name: string) => {
-		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : (figure.median / 1000).toFixed(2);
-	};
+}
+
+function renderPerformanceDoc(results: Results): string {
+	const value = reader(results);
+	const seconds = (name: string) => value(name, 2, 1000);
 
 	const bulkRows: string[][] = [];
 	for (const latency of [100, 250])
@@ -91,7 +96,8 @@ Operations that make one request per item (Send, Send Invitation, Get, Create, C
 Template, Template Get and Create, Upload) run several items at the same time. You do not need to
 set anything; unset, only AirSign's budget holds the node back:
 
-- it spends no round trip only to learn the budget: the first ${FIRST_WAVE} requests go at once;
+- it spends no round trip only to learn the budget: the first ${FIRST_WAVE} requests go at once
+  (half the items of a run of more than ${2 * FIRST_WAVE});
 - once an answer states the budget (\`X-RateLimit-Remaining\`), it never has more requests in
   flight than that answer says are left, less those sent since, and sends none while it says none
   are left: it waits for the reset AirSign states (within **Max Wait on Rate Limit**);
@@ -110,7 +116,10 @@ then ran at most 100 items at once, however much AirSign allowed.)
 Why a first wave of ${FIRST_WAVE}: far from AirSign (250 ms a round trip), n8n sends about that many
 requests before the first answer comes back (its own work is 2–3 ms a request on the machine named
 above), so a smaller wave would cost every run of more items a whole round trip; a larger one
-would send more before AirSign has said anything. Its price, under a burst limit smaller than the
+would send more before AirSign has said anything. A run of more than ${2 * FIRST_WAVE} items sends half of them
+first: the rest goes at the first answer and waits a whole round trip for its own, a wait that n8n's
+work on the first wave's answers fills only when that wave is a share of the run (1,000 Sends at
+250 ms spent a round trip idle with a wave of ${FIRST_WAVE}). Its price, under a burst limit smaller than the
 wave (below): the requests over it are refused once (429: AirSign
 neither processes nor counts them), waited out in one pause and sent once more.
 
@@ -181,17 +190,12 @@ node ÷ raw = ${value(upload100, 2)}.
 }
 
 /** Where the README's generated Performance lines stand (kept between these two comments). */
-export const README_PERFORMANCE_START =
-	'<!-- performance: written by npm run bench, do not edit -->';
-export const README_PERFORMANCE_END = '<!-- /performance -->';
+const README_PERFORMANCE_START = '<!-- performance: written by npm run bench, do not edit -->';
+const README_PERFORMANCE_END = '<!-- /performance -->';
 
 /** The README's few Performance lines, read from bench/results.json like docs/performance.md. */
-export function renderReadmePerformance(results: Results): string {
-	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
-	const median = (name: string, digits: number) => {
-		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : figure.median.toFixed(digits);
-	};
+function renderReadmePerformance(results: Results): string {
+	const median = reader(results);
 	const burst = (client: string) =>
 		`${median(`send/burst/100items/100ms/${client}/sent`, 0)} sent, ${median(`send/burst/100items/100ms/${client}/failed`, 0)} failed`;
 	const upload = (copies: string) =>
@@ -209,8 +213,15 @@ export function renderReadmePerformance(results: Results): string {
 	].join('\n');
 }
 
-/** The README with its generated Performance lines replaced; unchanged when it has no markers. */
-export function withReadmePerformance(readme: string, results: Results): string {
+/** Writes docs/performance.md and the README's Performance lines (between its markers) from `results`. */
+export function writePerformanceDocs(results: Results): void {
+	const root = path.join(__dirname, '..', '..');
+	writeFileSync(path.join(root, 'docs', 'performance.md'), renderPerformanceDoc(results));
+	const readme = path.join(root, 'README.md');
+	writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
+}
+
+function withReadmePerformance(readme: string, results: Results): string {
 	const start = readme.indexOf(README_PERFORMANCE_START);
 	const end = readme.indexOf(README_PERFORMANCE_END);
 	if (start === -1 || end < start) return readme;

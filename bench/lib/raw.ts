@@ -1,22 +1,30 @@
+/**
+ * The raw clients the node is measured against, no n8n, no retries: Node's own fetch (undici,
+ * keep-alive), node:http for Upload, and axios (the version n8n-core pins, which its request
+ * helper uses): beside fetch it shows how much of a gap is the HTTP client and how much n8n's
+ * credential path.
+ */
+import { once } from 'node:events';
 import http from 'node:http';
 
-/**
- * The raw client the node is measured against: Node's own fetch (undici, keep-alive),
- * no n8n, no retries, no validation beyond what the loop needs.
- */
+import axios from 'axios';
+
 export interface RawClient {
 	baseUrl: string;
 	token: string;
 }
 
-/** What the loops read of List Sessions and of Upload File. */
-export interface SessionsPage {
+interface SessionsPage {
 	sessions: unknown[];
 	pagination: { hasMore: boolean };
 }
-export interface UploadAnswer {
+interface UploadAnswer {
 	sizeBytes: number;
 }
+
+const agent = new http.Agent({ keepAlive: true });
+const axiosClient = axios.create({ httpAgent: new http.Agent({ keepAlive: true }) });
+const auth = (client: RawClient) => ({ Authorization: `Bearer ${client.token}` });
 
 async function json<T>(response: Response): Promise<T> {
 	const text = await response.text();
@@ -25,18 +33,10 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 /** Every session by offset paging with the largest page, as Return All does. */
-export async function rawListAll(
-	client: RawClient,
-	query: Record<string, string> = {},
-): Promise<unknown[]> {
+async function listAll(getPage: (qs: Record<string, string>) => Promise<SessionsPage>, query = {}) {
 	const sessions: unknown[] = [];
 	for (let offset = 0, guard = 0; guard < 100_000; guard++) {
-		const qs = new URLSearchParams({ ...query, limit: '100', offset: String(offset) });
-		const body = await json<SessionsPage>(
-			await fetch(`${client.baseUrl}/api/v1/Sessions?${qs}`, {
-				headers: { Authorization: `Bearer ${client.token}` },
-			}),
-		);
+		const body = await getPage({ ...query, limit: '100', offset: String(offset) });
 		sessions.push(...body.sessions);
 		if (!body.pagination.hasMore || body.sessions.length === 0) break;
 		offset += body.sessions.length;
@@ -44,21 +44,42 @@ export async function rawListAll(
 	return sessions;
 }
 
-export async function rawSend(client: RawClient, sessionId: string): Promise<unknown> {
-	return await json(
-		await fetch(`${client.baseUrl}/api/v1/Session/${sessionId}/Send`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${client.token}` },
-		}),
+export const rawListAll = (client: RawClient, query: Record<string, string> = {}) =>
+	listAll(
+		async (qs) =>
+			await json<SessionsPage>(
+				await fetch(`${client.baseUrl}/api/v1/Sessions?${new URLSearchParams(qs)}`, {
+					headers: auth(client),
+				}),
+			),
+		query,
 	);
+
+export const axiosListAll = (client: RawClient, query: Record<string, string> = {}) =>
+	listAll(
+		async (params) =>
+			(
+				await axiosClient.get<SessionsPage>(`${client.baseUrl}/api/v1/Sessions`, {
+					headers: auth(client),
+					params,
+				})
+			).data,
+		query,
+	);
+
+export async function rawSend(client: RawClient, sessionId: string): Promise<unknown> {
+	const url = `${client.baseUrl}/api/v1/Session/${sessionId}/Send`;
+	return await json(await fetch(url, { method: 'POST', headers: auth(client) }));
 }
 
-const agent = new http.Agent({ keepAlive: true });
+export async function axiosSend(client: RawClient, sessionId: string): Promise<unknown> {
+	const url = `${client.baseUrl}/api/v1/Session/${sessionId}/Send`;
+	return (await axiosClient.post(url, undefined, { headers: auth(client) })).data;
+}
 
 /**
- * Upload File the plain way, with node:http: the file's base64 text is made once and
- * written as it is between the two halves of the JSON body (no JSON.stringify of the
- * whole body, so no second copy of the text): bytes + base64 text is all it holds.
+ * Upload File the plain way, with node:http: the file's base64 text is made once and written
+ * between the two halves of the JSON body (no JSON.stringify of the whole body, no second copy).
  */
 export async function rawUpload(
 	client: RawClient,
@@ -68,35 +89,39 @@ export async function rawUpload(
 	const data = bytes.toString('base64');
 	const head = `${JSON.stringify({ fileName }).slice(0, -1)},"data":"`;
 	const tail = '"}';
-	const url = new URL(`${client.baseUrl}/api/v1/File`);
-	return await new Promise((resolve, reject) => {
-		const request = http.request(
-			url,
-			{
-				method: 'POST',
-				agent,
-				headers: {
-					Authorization: `Bearer ${client.token}`,
-					'Content-Type': 'application/json',
-					'Content-Length': Buffer.byteLength(head) + data.length + tail.length,
-				},
-			},
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					const text = Buffer.concat(chunks).toString('utf8');
-					if ((response.statusCode ?? 0) >= 300)
-						reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`));
-					else resolve(JSON.parse(text) as UploadAnswer);
-				});
-				response.on('error', reject);
-			},
-		);
-		request.setTimeout(120_000, () => request.destroy(new Error('upload timed out')));
-		request.on('error', reject);
-		request.write(head);
-		request.write(data, 'latin1');
-		request.end(tail);
+	const request = http.request(new URL(`${client.baseUrl}/api/v1/File`), {
+		method: 'POST',
+		agent,
+		headers: {
+			...auth(client),
+			'Content-Type': 'application/json',
+			'Content-Length': Buffer.byteLength(head) + data.length + tail.length,
+		},
 	});
+	request.setTimeout(120_000, () => request.destroy(new Error('upload timed out')));
+	request.write(head);
+	request.write(data, 'latin1');
+	request.end(tail);
+	const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+	const chunks: Buffer[] = [];
+	for await (const chunk of response) chunks.push(chunk as Buffer);
+	const text = Buffer.concat(chunks).toString('utf8');
+	if ((response.statusCode ?? 0) >= 300)
+		throw new Error(`HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+	return JSON.parse(text) as UploadAnswer;
+}
+
+/** Upload File with the JSON body written once into a Buffer, posted by axios. */
+export async function axiosUpload(
+	client: RawClient,
+	fileName: string,
+	bytes: Buffer,
+): Promise<UploadAnswer> {
+	const body = Buffer.from(JSON.stringify({ fileName, data: bytes.toString('base64') }));
+	return (
+		await axiosClient.post<UploadAnswer>(`${client.baseUrl}/api/v1/File`, body, {
+			headers: { ...auth(client), 'Content-Type': 'application/json' },
+			maxBodyLength: Infinity,
+		})
+	).data;
 }

@@ -2,7 +2,7 @@
  * Every figure the bench prints, also kept by name for bench/results.json, so that RESULTS.md,
  * docs/performance.md and any check read figures instead of copying them.
  */
-import type { Summary } from './stats';
+import { summarize } from './stats';
 
 export interface Figure {
 	/** `operation/mode/size/latency/client[/at once]/measure`, e.g. `upload/filesystem/7MiB/0ms/node/x1/peak-per-file-semi1`. */
@@ -25,7 +25,7 @@ const figures = new Map<string, Figure>();
 
 export function record(
 	parts: Omit<Figure, 'name' | 'median' | 'min' | 'max' | 'runs'>,
-	summary: Summary,
+	values: number[],
 ): void {
 	const name = [
 		parts.operation,
@@ -35,8 +35,10 @@ export function record(
 		parts.client,
 		parts.measure,
 	].join('/');
-	figures.set(name, { name, ...parts, ...summary });
+	figures.set(name, { name, ...parts, ...summarize(values) });
 }
+
+export const recordedFigure = (name: string): Figure | undefined => figures.get(name);
 
 export function recordedFigures(): Figure[] {
 	return [...figures.values()];

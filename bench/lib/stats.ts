@@ -22,13 +22,11 @@ export function fmt(summary: Summary, digits = 1): string {
 	return `${summary.median.toFixed(digits)} (${summary.min.toFixed(digits)}–${summary.max.toFixed(digits)})`;
 }
 
+export const fmtOf = (values: number[], digits = 1) => fmt(summarize(values), digits);
+
 export function ratioOf(a: number[], b: number[]): number[] {
 	// Ratios are taken run by run (the same run's node and raw figures), then summarised.
 	return a.map((value, i) => value / b[i]);
-}
-
-export function nowMs(): number {
-	return performance.now();
 }
 
 export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -37,31 +35,35 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 	return { ms: performance.now() - start, value };
 }
 
-export function mib(bytes: number): string {
-	return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+/**
+ * Runs every contestant once per run, rotating who goes first so that drift on a noisy machine
+ * hits all alike (two contestants: alternating); with `warmUp`, one unmeasured round first.
+ */
+export async function rotate<C extends Record<string, (() => Promise<unknown>) | undefined>>(
+	runs: number,
+	contestants: C,
+	warmUp = false,
+): Promise<{ [K in keyof C]-?: Array<Awaited<ReturnType<NonNullable<C[K]>>>> }> {
+	const entries = Object.entries(contestants).filter(([, run]) => run !== undefined);
+	if (warmUp) for (const [, run] of entries) await run!();
+	const results: Record<string, unknown[]> = Object.fromEntries(
+		entries.map(([name]) => [name, []]),
+	);
+	for (let run = 0; run < runs; run++)
+		for (let i = 0; i < entries.length; i++) {
+			const [name, work] = entries[(run + i) % entries.length];
+			results[name].push(await work!());
+		}
+	return results as never;
 }
 
-/** A markdown table from a header row and body rows. */
-export function table(header: string[], rows: string[][]): string {
+/** A markdown table from a header row (or its cells joined by ' | ') and body rows. */
+export function table(head: string[] | string, rows: string[][]): string {
+	const header = typeof head === 'string' ? head.split(' | ') : head;
 	const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
 	return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 export function log(message: string): void {
 	process.stderr.write(`[bench] ${message}\n`);
-}
-
-/** Runs both sides of a comparison, alternating which goes first, so drift on a noisy machine hits both alike. */
-export async function inAlternatingOrder(
-	run: number,
-	one: () => Promise<unknown>,
-	other: () => Promise<unknown>,
-): Promise<void> {
-	if (run % 2 === 0) {
-		await one();
-		await other();
-	} else {
-		await other();
-		await one();
-	}
 }

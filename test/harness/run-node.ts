@@ -152,9 +152,6 @@ function onErrorSettings(option: RunNodeOptions['continueOnFail']): Partial<INod
  * node errors: they come back in `error` / `storedError`.
  */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
-	await ensureN8nRuntime();
-	await setBinaryDataMode(options.binaryDataMode ?? 'default');
-
 	const env = options.env ?? createTestEnvironment();
 	for (const type of options.credentialTypes ?? []) {
 		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
@@ -166,17 +163,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	});
 	const typeName = fullNodeTypeName(options.nodeType);
 	nodeTypes.add(typeName, options.nodeType);
-	nodeTypes.add(SOURCE_NODE_TYPE, createSourceNodeType(options.input ?? [{ json: {} }]));
 
 	const nodeName = options.nodeName ?? 'Node';
-	const sourceNode: INode = {
-		id: 'harness-source',
-		name: SOURCE_NODE_NAME,
-		type: SOURCE_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	const node: INode = {
 		id: 'harness-node',
 		name: nodeName,
@@ -194,50 +182,15 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		timezone: options.timezone ?? 'UTC',
 		...options.settings,
 	};
-	const connections = {
-		[SOURCE_NODE_NAME]: {
-			main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
-		},
-	};
-	const workflowData: IWorkflowBase = {
-		id: 'harness-workflow',
-		name: 'Harness workflow',
-		active: false,
-		isArchived: false,
-		nodes: [sourceNode, node],
-		connections,
-		settings,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase;
-
-	const workflow = new Workflow({
-		id: workflowData.id,
-		name: workflowData.name,
-		nodes: workflowData.nodes,
-		connections,
-		active: false,
+	const { run, workflow } = await runWorkflow({
+		env,
 		nodeTypes,
+		nodes: [node],
+		input: options.input,
+		mode: options.mode,
 		settings,
-		staticData: {},
+		binaryDataMode: options.binaryDataMode,
 	});
-	const mode = options.mode ?? 'manual';
-	const additionalData = await buildAdditionalData({ env, workflowData, mode });
-
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{
-					node: workflow.getNode(SOURCE_NODE_NAME)!,
-					data: { main: [[{ json: {} }]] },
-					source: null,
-				},
-			],
-		},
-	});
-
-	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const run = await workflowExecute.processRunExecutionData(workflow);
 
 	const runData = run.data.resultData.runData;
 	const taskData = runData[nodeName]?.[0];
@@ -263,4 +216,81 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		workflow,
 		env,
 	};
+}
+
+/**
+ * Test Input → nodes[0] → … → nodes[n-1] in one `Workflow` run by n8n-core's `WorkflowExecute`:
+ * `runNode`'s engine, and the bench's workflows of more than one node (HTTP Request → Split Out).
+ */
+export async function runWorkflow(options: {
+	env: TestEnvironment;
+	/** Holds every type of `nodes`; the source node's is added here. */
+	nodeTypes: HarnessNodeTypes;
+	nodes: INode[];
+	input?: HarnessInputItem[];
+	mode?: WorkflowExecuteMode;
+	settings?: IWorkflowSettings;
+	binaryDataMode?: BinaryDataMode;
+}): Promise<{ run: IRun; workflow: Workflow }> {
+	await ensureN8nRuntime();
+	await setBinaryDataMode(options.binaryDataMode ?? 'default');
+	const { env, nodeTypes } = options;
+	const mode = options.mode ?? 'manual';
+	const settings = options.settings ?? { executionOrder: 'v1', timezone: 'UTC' };
+	nodeTypes.add(SOURCE_NODE_TYPE, createSourceNodeType(options.input ?? [{ json: {} }]));
+	const sourceNode: INode = {
+		id: 'harness-source',
+		name: SOURCE_NODE_NAME,
+		type: SOURCE_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes = [sourceNode, ...options.nodes];
+	const connections = Object.fromEntries(
+		nodes
+			.slice(1)
+			.map((next, i) => [
+				nodes[i].name,
+				{ main: [[{ node: next.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+			]),
+	);
+	const workflowData: IWorkflowBase = {
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		active: false,
+		isArchived: false,
+		nodes,
+		connections,
+		settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as unknown as IWorkflowBase;
+
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		settings,
+		staticData: {},
+	});
+	const additionalData = await buildAdditionalData({ env, workflowData, mode });
+
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node: workflow.getNode(SOURCE_NODE_NAME)!,
+					data: { main: [[{ json: {} }]] },
+					source: null,
+				},
+			],
+		},
+	});
+
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	return { run: await workflowExecute.processRunExecutionData(workflow), workflow };
 }

@@ -44,7 +44,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// An AI agent runs the node as "<node>Tool": its failures must reach the model as words it
 	// can act on, not end the agent's run, so a tool call fails like Continue On Fail.
 	const continueOnFail = this.continueOnFail() || this.getNode().type.endsWith('Tool');
-	const pool = openPool(this, atOnce);
+	const pool = openPool(this, atOnce, count);
 	const outcomes = new Array<ItemOutcome | undefined>(count);
 	let next = 0;
 	// A lane takes the next item when its last one ends; once an item fails for good, none starts.

@@ -23,7 +23,7 @@ export const itemsAtOnceOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_ITEMS_AT_ONCE },
 	default: DEFAULT_ITEMS_AT_ONCE,
-	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}, the default; 1 runs them one after another). Below it, AirSign's budget sets the pace: the node sends up to ${FIRST_WAVE} requests before AirSign's first answer, then never has more under way than AirSign says are left of its budget, and sends none while it says none are left (it waits for the reset, up to Max Wait on Rate Limit). When AirSign answers "too many requests", every item waits, and where AirSign states no budget the node then keeps half as many under way, one more after each success. The output keeps the input order. Without Continue On Fail, a failure stops new items, but those already sent still reach AirSign.`,
+	description: `The most items to run at the same time (1 to ${MAX_ITEMS_AT_ONCE}, the default; 1 runs them one after another). Below it, AirSign's budget sets the pace: the node sends up to ${FIRST_WAVE} requests (half the items of a run of more than ${2 * FIRST_WAVE}) before AirSign's first answer, then never has more under way than AirSign says are left of its budget, and sends none while it says none are left (it waits for the reset, up to Max Wait on Rate Limit). When AirSign answers "too many requests", every item waits, and where AirSign states no budget the node then keeps half as many under way, one more after each success. The output keeps the input order. Without Continue On Fail, a failure stops new items, but those already sent still reach AirSign.`,
 };
 
 /** The options of an operation that makes one request per item, so its items may run at once. */

@@ -10,7 +10,7 @@ export class NotRun extends Error {}
 /**
  * The requests of one execution, several items at once (the router opens it). AirSign's budgets
  * are per hour, so how many are in flight changes how fast they go, never how many are spent:
- * - before any answer, a first wave of FIRST_WAVE;
+ * - before any answer, a first wave of FIRST_WAVE, or half the items of a run of more;
  * - once an answer states a budget, never more in flight than it said are left, less those sent
  *   since; none while it says none are left: they wait for its reset, within Max Wait on Rate Limit;
  * - an answer that states none leaves only Items at Once; after a 429 though (a limit AirSign
@@ -21,7 +21,7 @@ export class NotRun extends Error {}
 export class RequestPool {
 	private inFlight = 0;
 	/** The most requests in flight while AirSign states no budget. */
-	private wave = FIRST_WAVE;
+	private wave: number;
 	/** AirSign has answered 429 in this execution: the wave grows back one request at a time. */
 	private refused = false;
 	/** Requests left by AirSign's word, less those sent since; undefined while it states none. */
@@ -35,7 +35,14 @@ export class RequestPool {
 	/** Items after this one send nothing: it failed without Continue On Fail. */
 	private lastItem = Number.POSITIVE_INFINITY;
 
-	constructor(readonly itemsAtOnce: number) {}
+	constructor(
+		readonly itemsAtOnce: number,
+		items = 0,
+	) {
+		// The rest goes at the first answer and waits a whole round trip for its own: the first
+		// wave's answers keep n8n busy meanwhile only if it holds a share of the run.
+		this.wave = Math.max(FIRST_WAVE, Math.ceil(items / 2));
+	}
 
 	mayStart(itemIndex: number): boolean {
 		return itemIndex <= this.lastItem;
@@ -152,8 +159,8 @@ export class RequestPool {
 const pools = new WeakMap<AirSignContext, RequestPool>();
 
 /** One pool per execution, keyed by n8n's context object, so nothing outlives the execution. */
-export function openPool(ctx: AirSignContext, itemsAtOnce: number): RequestPool {
-	const pool = new RequestPool(itemsAtOnce);
+export function openPool(ctx: AirSignContext, itemsAtOnce: number, items: number): RequestPool {
+	const pool = new RequestPool(itemsAtOnce, items);
 	pools.set(ctx, pool);
 	return pool;
 }
