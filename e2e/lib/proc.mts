@@ -3,7 +3,7 @@
 // process group of its own (`detached`) and every kill goes to the group: execa signals only the
 // child, and npm or n8n leave theirs (scripts, the task runner) running otherwise.
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
-import { execa, type Options, type Result, type ResultPromise } from 'execa';
+import { execa, type Result, type ResultPromise } from 'execa';
 
 // Started here and not yet done when this process exits (a failed assertion, a signal): killed
 // with their groups, so no `n8n` or npm outlives the script that started it. execa's own `cleanup`
@@ -104,43 +104,41 @@ export interface CommandResult extends Exit {
 	stderr: string;
 }
 
-/** startProcess's options (all optional). */
+/**
+ * startProcess's options: `env` is the whole environment (default this process's). Its output,
+ * stdout and stderr interleaved, is kept for output() (the last `keep` characters) and each line
+ * given to `onLine`; or it goes to the terminal (`inherit`) or to a file made anew (`log`) instead.
+ * `input` is written to its stdin; `buffer` keeps stdout and stderr whole in `process`'s result.
+ * `timeoutMs` (0: none) only catches a hang: it is then stopped, SIGKILL `graceMs` after SIGTERM.
+ */
 export interface StartOptions {
 	cwd?: string;
-	/** The whole environment (default: this process's). */
 	env?: NodeJS.ProcessEnv;
 	uid?: number;
 	gid?: number;
-	/** How much of its output (stdout and stderr interleaved) output() keeps: the last characters. */
 	keep?: number;
-	/** Its output goes to this process's terminal instead. */
 	inherit?: boolean;
-	/** Its output goes to this file (made anew) instead. */
 	log?: string;
-	/** Called with each line of its output as it comes. */
 	onLine?: (line: string) => void;
-	/** Written to its stdin, which is then closed. */
 	input?: string | Buffer;
-	/** Keeps stdout and stderr whole, in `process`'s result (runCommand). */
 	buffer?: boolean;
-	/** A bound that catches a hang: then stopped (SIGTERM, SIGKILL `graceMs` later). 0: none. */
 	timeoutMs?: number;
 	graceMs?: number;
 }
 
-/** A process from startProcess. */
+/**
+ * A process from startProcess: output() is the tail of what it printed, exited() how it exited
+ * (null while it runs). stop() sends `signal` (default SIGTERM) to its group, SIGKILL after graceMs;
+ * kill() ends it at once (default SIGKILL: a crash, as far as it can tell). Both resolve how it exited.
+ */
 export interface Started {
 	process: ResultPromise;
-	/** The tail of what it printed, stdout and stderr interleaved. */
 	output: () => string;
-	/** How it exited, or null while it runs. */
 	exited: () => Exit | null;
 	exitPromise: Promise<Exit>;
 	/** Whether its timeoutMs stopped it. */
 	timedOut: () => boolean;
-	/** `signal` (default SIGTERM) to its group, SIGKILL after graceMs; resolves how it exited. */
 	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<Exit>;
-	/** Ends it at once (default SIGKILL: a crash, as far as it can tell). */
 	kill: (signal?: NodeJS.Signals) => Promise<Exit>;
 }
 
@@ -175,13 +173,7 @@ export function startProcess(
 		yield line;
 	};
 	// any descriptor (execa's types name 3 to 9 only)
-	const to: Options['stdout'] = inherit
-		? 'inherit'
-		: fd !== undefined
-			? (fd as 3)
-			: onLine
-				? tap
-				: 'pipe';
+	const to = inherit ? 'inherit' : ((fd as 3 | undefined) ?? (onLine ? tap : 'pipe'));
 	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
 	const child: ResultPromise = execa(cmd, args, {
 		...rest,
@@ -285,18 +277,14 @@ export async function runCommand(
 }
 
 /** node's arguments that run a TypeScript file with tsx, as the tiers run their parts. */
-export const tsx = (file: string, args: readonly string[] = []): string[] => [
-	'--import',
-	'tsx',
-	file,
-	...args,
-];
+export function tsx(file: string, args: readonly string[] = []): string[] {
+	return ['--import', 'tsx', file, ...args];
+}
 
 /** An onLine that prints each line here after `name |`: children side by side stay readable. */
-export const prefixed =
-	(name: string) =>
-	(line: string): void =>
-		void process.stdout.write(`${name.padEnd(10)}| ${line}\n`);
+export function prefixed(name: string): (line: string) => void {
+	return (line) => void process.stdout.write(`${name.padEnd(10)}| ${line}\n`);
+}
 
 /**
  * How a process ended, in words: "exit 1", or "killed by signal SIGSEGV". A process that a signal
