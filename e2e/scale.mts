@@ -175,14 +175,10 @@ async function main() {
 		await Promise.allSettled(
 			n8n.map(async (p) => p && log(`${p.name} stopped (${describeExit(await p.stop())})`)),
 		);
-		const services = {
-			redis: ctx.redis,
-			postgres: ctx.pg,
-			sandbox: ctx.sandbox,
-			registry: ctx.source,
-		};
-		for (const [name, service] of Object.entries(services))
+		for (const [name, service] of Object.entries({ redis: ctx.redis, postgres: ctx.pg }))
 			await service?.stop().catch((e: Error) => log(`${name} stop: ${e.message}`));
+		await ctx.sandbox?.stop();
+		await ctx.source?.stop();
 	}
 }
 
