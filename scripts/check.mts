@@ -50,6 +50,7 @@ interface Job extends Started {
 	stopped?: boolean;
 }
 const running = new Set<Job>();
+let firstFailure = 0;
 /** The summary, in the order the jobs started: a job's name, then its time and how it ended. */
 const rows = new Map<string, [time: string, result: string]>();
 
@@ -74,6 +75,7 @@ async function stopAll(signal: NodeJS.Signals = 'SIGTERM') {
 	jobs.forEach((job, i) => rows.set(job.name, [minutes(ends[i].ms), 'stopped']));
 }
 onStopSignal(async (signal) => {
+	firstFailure ||= 130; // main() ends too once the jobs have: it must not say "passed"
 	await stopAll(signal);
 	return 130;
 });
@@ -97,7 +99,6 @@ function printLog(job: Job, head: string, code: number) {
 	);
 }
 
-let firstFailure = 0;
 /** Waits for a job and prints it; the first job that fails stops the others. */
 async function settle(job: Job, quiet = false): Promise<void> {
 	const { code, signal, ms } = await job.exitPromise;
