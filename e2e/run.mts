@@ -1,112 +1,52 @@
-// `npm run test:e2e`: the end-to-end tier against a real n8n (see e2e/README.md).
+// `npm run test:e2e`: the end-to-end tier against a real n8n (e2e/README.md says what each part
+// checks). Installs both n8n versions when missing, packs once (or takes --tarball), then runs its
+// parts side by side, each a child process with its own n8n user folders, sandboxes and ports, and
+// prints a summary with times; exits 1 if anything failed.
 //
 //   npx tsx e2e/run.mts [--keep] [--tarball f.tgz]
-//
-// 1. installs the pinned n8n versions (e2e/n8n-profiles.mts) into .cache/n8n and .cache/n8n-1,
-//    side by side (once; reused afterwards)
-// 2. builds and packs this package once (the tarball npm users get); --tarball: this one instead
-//    (npm run check packs once for all its tiers)
-// 3. runs, side by side, each in its own process with its own n8n user folders, sandboxes and free
-//    ports:
-//      scenarios   e2e/scenarios.mts on n8n 2.41.3: the example workflows against the sandbox,
-//                  checks a–q (k, l, q: the trigger's events, on the v2 examples)
-//      n8n 1.x     the same on n8n 1.123.81 (AIRSIGN_E2E_N8N=1)
-//      scheduler   e2e/scenarios.mts --scheduler on n8n 2.41.3: check d on the database-backed
-//                  poll scheduler with durable cursors
-//      agent       e2e/agent.mts on n8n 2.41.3, then on n8n 1.123.81: the node as an AI agent's
-//                  tool against a scripted OpenAI-compatible server, and the contract assistant
-//      machinery   e2e/smoke.mts: built-in nodes, CLI activation of a polling trigger
-//      npm run dev scripts/dev.mts --smoke, twice in one fresh folder: the second start must
-//                  reuse the installed package and the imports
-//    The four chains mostly wait for minute polls; every wait is bounded generously enough for a
-//    busy machine.
-// 4. prints a summary with timings; exits 1 if anything failed.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { N8N_PROFILES, installN8n, REPO_ROOT } from './install-n8n.mts';
 import { getFreePort, packPackage } from './lib/n8n.mts';
-import { describeExit, killTree } from './lib/proc.mts';
+import { describeExit, prefixed, startProcess, tsx } from './lib/proc.mts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const keep = process.argv.includes('--keep');
+const extra = keep ? ['--keep'] : [];
 const tarballArg = process.argv.includes('--tarball')
 	? path.resolve(process.argv[process.argv.indexOf('--tarball') + 1])
 	: undefined;
-// hard stop for any child, to catch a hang (each bounds itself below this; four chains and the
-// other tiers share the machine)
-const TIER_TIMEOUT_MS = 20 * 60_000;
 const t00 = Date.now();
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 
-/** One line of the tier's summary. */
-interface SummaryRow {
-	name: string;
-	ok: boolean;
-	s: number;
-	note?: string;
-}
-
-/** How a child ended, its whole output (stdout and stderr) and its time. */
-interface ChildResult {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	out: string;
-	ms: number;
-}
-
-// Ctrl-C or SIGTERM: this process exits at once, and proc.mts's exit hook ends every process below
-// it, the chains' n8n and sandboxes too.
-const summary: SummaryRow[] = [];
+/** The tier's summary, one line each: whether it passed, its time, a note. */
+const summary: { name: string; ok: boolean; ms: number; note?: string }[] = [];
 
 /**
- * Runs `node <file> <args>` with each output line prefixed; resolves { code, signal, out, ms }.
- * The n8n profile is the child's AIRSIGN_E2E_N8N (default 2, whatever the tier itself got).
+ * `node <file> <args>` (a file of e2e/ or scripts/) on n8n `profile`, each output line prefixed with
+ * `name`, and its line in the summary: passed if it exited 0 and `fault(output)` finds nothing.
+ * Stopped after 20 minutes, a hang: each part bounds its own waits below that.
  */
-function runChild(
-	name: string,
-	file: string,
-	args: string[],
-	env: Record<string, string> = { AIRSIGN_E2E_N8N: '2' },
-): Promise<ChildResult> {
-	return new Promise((resolve) => {
-		const t0 = Date.now();
-		const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-			cwd: REPO_ROOT,
-			env: { ...process.env, ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-			detached: true,
-		});
-		let out = '';
-		const pipe = (stream: Readable, dest: NodeJS.WriteStream) => {
-			let partial = '';
-			stream.on('data', (chunk: Buffer) => {
-				out += chunk;
-				const lines = (partial + chunk).split('\n');
-				partial = lines.pop()!; // split gives at least one
-				for (const l of lines) dest.write(`${name.padEnd(10)}| ${l}\n`);
-			});
-			stream.on('end', () => partial && dest.write(`${name.padEnd(10)}| ${partial}\n`));
-		};
-		pipe(child.stdout, process.stdout);
-		pipe(child.stderr, process.stderr);
-		const timer = setTimeout(() => {
-			process.stdout.write(
-				`${name.padEnd(10)}| TIMEOUT after ${TIER_TIMEOUT_MS / 1000} s: killing it\n`,
-			);
-			killTree(child, 'SIGTERM');
-			setTimeout(() => killTree(child, 'SIGKILL'), 20_000).unref();
-		}, TIER_TIMEOUT_MS);
-		child.on('close', (code, signal) => {
-			clearTimeout(timer);
-			if (code !== 0)
-				process.stdout.write(`${name.padEnd(10)}| ended: ${describeExit({ code, signal })}\n`);
-			resolve({ code, signal, out, ms: Date.now() - t0 });
-		});
+async function part(
+	label: string,
+	[name, file, ...args]: string[],
+	{ profile = '2', fault }: { profile?: string; fault?: (out: string) => string | undefined } = {},
+): Promise<boolean> {
+	const run = startProcess(process.execPath, tsx(path.join(REPO_ROOT, file), args), {
+		cwd: REPO_ROOT,
+		env: { ...process.env, AIRSIGN_E2E_N8N: profile },
+		keep: Infinity,
+		onLine: prefixed(name),
+		timeoutMs: 20 * 60_000,
+		graceMs: 20_000,
 	});
+	await run.process; // its output whole
+	const { code, signal, ms } = await run.exitPromise;
+	if (code !== 0) prefixed(name)(`ended: ${describeExit({ code, signal })}`);
+	const note = fault?.(run.output());
+	summary.push({ name: label, ok: code === 0 && !note, ms, note });
+	return code === 0 && !note;
 }
 
 async function devTwice(tarball: string) {
@@ -114,36 +54,19 @@ async function devTwice(tarball: string) {
 	try {
 		// the same ports both times, as with the default 5678/8787 (another sandbox port would rightly
 		// re-import the credential, whose Base URL names it)
-		const ports = [
-			'--port',
-			String(await getFreePort()),
-			'--sandbox-port',
-			String(await getFreePort()),
-			'--model-port',
-			String(await getFreePort()),
-		];
-		const args = async () => ['--smoke', '--dir', dir, '--tarball', tarball, ...ports];
-		const first = await runChild('dev#1', path.join(REPO_ROOT, 'scripts', 'dev.mts'), await args());
-		summary.push({
-			name: 'npm run dev --smoke, first start (install + imports + owner)',
-			ok: first.code === 0,
-			s: first.ms / 1000,
-		});
-		if (first.code !== 0) return;
-		const second = await runChild(
-			'dev#2',
-			path.join(REPO_ROOT, 'scripts', 'dev.mts'),
-			await args(),
-		);
-		const reused =
-			/package unchanged/.test(second.out) &&
-			/credential .* already imported/.test(second.out) &&
-			/example workflows already imported/.test(second.out);
-		summary.push({
-			name: 'npm run dev --smoke, second start (reuses package + imports)',
-			ok: second.code === 0 && reused,
-			s: second.ms / 1000,
-			note: reused ? '' : 'the second start reinstalled or re-imported',
+		const args = ['scripts/dev.mts', '--smoke', '--dir', dir, '--tarball', tarball];
+		for (const option of ['--port', '--sandbox-port', '--model-port'])
+			args.push(option, String(await getFreePort()));
+		const label = 'npm run dev --smoke,';
+		if (!(await part(`${label} first start (install + imports + owner)`, ['dev#1', ...args])))
+			return;
+		await part(`${label} second start (reuses package + imports)`, ['dev#2', ...args], {
+			fault: (out) =>
+				/package unchanged/.test(out) &&
+				/credential .* already imported/.test(out) &&
+				/example workflows already imported/.test(out)
+					? undefined
+					: 'the second start reinstalled or re-imported',
 		});
 	} finally {
 		if (keep) console.log(`[e2e] kept ${dir}`);
@@ -156,11 +79,11 @@ try {
 	await Promise.all(
 		Object.keys(N8N_PROFILES).map(async (profile) => {
 			const t0 = Date.now();
-			const installed = await installN8n({ profile });
+			const { cacheDir, skipped } = await installN8n({ profile });
 			summary.push({
-				name: `install ${N8N_PROFILES[profile as '1' | '2'].label} into ${path.relative(REPO_ROOT, installed.cacheDir)}${installed.skipped ? ' (cached)' : ''}`,
+				name: `install ${N8N_PROFILES[profile as '1' | '2'].label} into ${path.relative(REPO_ROOT, cacheDir)}${skipped ? ' (cached)' : ''}`,
 				ok: true,
-				s: (Date.now() - t0) / 1000,
+				ms: Date.now() - t0,
 			});
 		}),
 	);
@@ -183,69 +106,49 @@ try {
 	summary.push({
 		name: tarballArg ? `the given ${path.basename(tarball)}` : 'npm run build + npm pack',
 		ok: !missing.length,
-		s: (Date.now() - t0) / 1000,
+		ms: Date.now() - t0,
 		note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files`,
 	});
-	if (!missing.length) {
-		const extra = keep ? ['--keep'] : [];
-		const scenarios = (name: string, label: string, args: string[], env: Record<string, string>) =>
-			runChild(
-				name,
-				path.join(here, 'scenarios.mts'),
-				['--tarball', tarball, ...args, ...extra],
-				env,
-			).then((r) => summary.push({ name: label, ok: r.code === 0, s: r.ms / 1000 }));
+	const e2e = (name: string, file: string, ...args: string[]) => [
+		name,
+		`e2e/${file}`,
+		'--tarball',
+		tarball,
+		...args,
+		...extra,
+	];
+	const [v1, v2] = [N8N_PROFILES[1].label, N8N_PROFILES[2].label];
+	if (!missing.length)
 		await Promise.all([
-			scenarios(
-				'scenarios',
-				`scenarios a–l and q on ${N8N_PROFILES[2].label} (summary above)`,
-				[],
-				{
-					AIRSIGN_E2E_N8N: '2',
-				},
-			),
-			scenarios('n8n-1', `scenarios a–l and q on ${N8N_PROFILES[1].label} (summary above)`, [], {
-				AIRSIGN_E2E_N8N: '1',
+			part(`scenarios a–l and q on ${v2} (summary above)`, e2e('scenarios', 'scenarios.mts')),
+			part(`scenarios a–l and q on ${v1} (summary above)`, e2e('n8n-1', 'scenarios.mts'), {
+				profile: '1',
 			}),
-			scenarios(
-				'scheduler',
-				`scenario d on ${N8N_PROFILES[2].label}'s database-backed poll scheduler (summary above)`,
-				['--scheduler'],
-				{ AIRSIGN_E2E_N8N: '2' },
+			part(
+				`scenario d on ${v2}'s database-backed poll scheduler (summary above)`,
+				e2e('scheduler', 'scenarios.mts', '--scheduler'),
 			),
 			(async () => {
 				// one after the other: each is about a minute, mostly n8n starting
-				for (const profile of ['2', '1'] as const) {
-					const r = await runChild(
-						`agent-${profile}`,
-						path.join(here, 'agent.mts'),
-						['--tarball', tarball, ...extra],
-						{ AIRSIGN_E2E_N8N: profile },
+				for (const [profile, v] of [
+					['2', v2],
+					['1', v1],
+				])
+					await part(
+						`agent checks n, o, p, r, s on ${v} (e2e/agent.mts)`,
+						e2e(`agent-${profile}`, 'agent.mts'),
+						{ profile },
 					);
-					summary.push({
-						name: `agent checks n, o, p, r, s on ${N8N_PROFILES[profile].label} (e2e/agent.mts)`,
-						ok: r.code === 0,
-						s: r.ms / 1000,
-					});
-				}
 			})(),
 			(async () => {
-				const r = await runChild('machinery', path.join(here, 'smoke.mts'), [
-					'--tarball',
-					tarball,
-					...extra,
-				]);
-				summary.push({
-					name: 'machinery smoke (e2e/smoke.mts)',
-					ok: r.code === 0 && !/package steps skipped|NOT loaded/.test(r.out),
-					s: r.ms / 1000,
+				await part('machinery smoke (e2e/smoke.mts)', e2e('machinery', 'smoke.mts'), {
+					fault: (out) => /package steps skipped|NOT loaded/.exec(out)?.[0],
 				});
 				await devTwice(tarball);
 			})(),
 		]);
-	}
 } catch (err) {
-	summary.push({ name: 'setup', ok: false, s: 0, note: String(err.stack ?? err) });
+	summary.push({ name: 'setup', ok: false, ms: 0, note: String(err.stack ?? err) });
 } finally {
 	if (packDir) rmSync(packDir, { recursive: true, force: true });
 }
@@ -253,7 +156,7 @@ try {
 console.log('\n[e2e] tier summary');
 for (const r of summary)
 	console.log(
-		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.s * 1000).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
+		`  ${r.ok ? 'PASS' : 'FAIL'}  ${secs(r.ms).padStart(6)} s  ${r.name}${r.note ? `  (${r.note})` : ''}`,
 	);
 // installs (2), build + pack, three scenario runs, two agent runs, machinery, dev twice
 const failed = summary.some((r) => !r.ok) || summary.length < 11;

@@ -1,27 +1,12 @@
-// `npm run test:scale`: the package in n8n's queue mode (see e2e/README.md, "Queue mode").
+// `npm run test:scale`: the package in n8n's queue mode, on n8n 2.41.3 only (queue mode is the same
+// feature on 1.x). See e2e/README.md ("Queue mode") for what it checks.
 //
 //   npx tsx e2e/scale.mts [--short] [--keep] [--tarball <file.tgz>]
 //
-// n8n 2.41.3 only (profile 2 of e2e/n8n-profiles.mts): queue mode is the same feature on 1.x, and
-// the single-process tier already runs every check on both versions.
-// Starts its own PostgreSQL and Redis (Debian packages, installed with apt-get when missing), the
-// sandbox, one n8n main (EXECUTIONS_MODE=queue, the editor and the triggers) and two workers
-// (`n8n worker`), each with its own user folder, all on PostgreSQL with one encryption key. The
-// package reaches them only as n8n users install it: published to a local registry and named in
-// N8N_COMMUNITY_PACKAGES (lib/envInstall.mts). Then:
-//   package   the main installed it from the registry, each worker too, PostgreSQL records it
-//   examples  upload, send drafts, continue on fail, run as the editor runs them; a worker runs each
-//             (execution metadata in PostgreSQL) with the single-process tier's outcomes (checks a–c)
-//   stream    an active AirSign Trigger on the main while the sandbox produces a stream of updates
-//             (ties, bursts larger than a page, updates while the trigger pages); the main is killed
-//             (SIGKILL) in the middle of a poll and again between polls, a worker once; every update
-//             must arrive exactly once, counted from the trigger executions in PostgreSQL
-//   tokens    client-credentials tokens live 45 s: fetched again after expiry by main and workers,
-//             and every 401 was followed by a token fetch and a successful retry
-// --short: the stream without step C (updates during paging) and D (kill between polls), the worker
-// kill moved into the last step; one main restart. Exit 1 on any failure.
-// This file parses the arguments and runs the phases; the cluster, each check and the summary are in
-// e2e/scale/.
+// Its own PostgreSQL and Redis, the sandbox, a local registry, one n8n main and two workers, which
+// get the package as users do (N8N_COMMUNITY_PACKAGES); then the checks package, examples, stream
+// (--short: steps A, B, E, one main restart) and tokens. This file runs the phases; the cluster,
+// each check and the summary are in e2e/scale/. Exit 1 on any failure.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,13 +41,13 @@ const SHORT = argv.includes('--short');
 const keep = argv.includes('--keep');
 const tarballArg = argv.includes('--tarball') ? argv[argv.indexOf('--tarball') + 1] : undefined;
 
-// Interrupted (SIGINT/SIGTERM: lib/n8n.mts kills the n8n processes and exits): the user folders go
-// too, as at the end of a run (PostgreSQL and Redis remove their own).
+// At the end, or interrupted (SIGINT/SIGTERM: lib/proc.mts stops every process and exits), the
+// folders go too (PostgreSQL and Redis remove their own).
 process.on('exit', () => {
 	if (ctx.packDir) rmSync(ctx.packDir, { recursive: true, force: true });
-	if (keep) return;
 	for (const dir of Object.values(ctx.folders))
-		if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
+		if (keep) log(`kept ${dir}`);
+		else if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
 });
 
 async function main() {
@@ -185,23 +170,15 @@ async function main() {
 			tokenCheck({ ids, pdfPath }),
 		);
 	} finally {
-		const stops = [];
-		if (ctx.main)
-			stops.push(
-				ctx.main.stop().then((r) => log(`${ctx.main!.name} stopped (${describeExit(r)})`)),
-			);
-		for (const w of Object.values(ctx.workers))
-			stops.push(w.stop().then((r) => log(`${w.name} stopped (${describeExit(r)})`)));
-		await Promise.allSettled(stops);
-		if (ctx.redis) await ctx.redis.stop().catch((e) => log(`redis stop: ${e.message}`));
-		if (ctx.pg) await ctx.pg.stop().catch((e) => log(`postgres stop: ${e.message}`));
-		if (ctx.sandbox) await ctx.sandbox.stop();
-		if (ctx.source) await ctx.source.stop();
-		for (const dir of Object.values(ctx.folders)) {
-			if (keep) log(`kept ${dir}`);
-			else if (dir.startsWith(os.tmpdir())) rmSync(dir, { recursive: true, force: true });
-		}
-		if (ctx.packDir) rmSync(ctx.packDir, { recursive: true, force: true });
+		// n8n first: it stops cleanly while PostgreSQL and Redis still answer
+		const n8n = [ctx.main, ...Object.values(ctx.workers)];
+		await Promise.allSettled(
+			n8n.map(async (p) => p && log(`${p.name} stopped (${describeExit(await p.stop())})`)),
+		);
+		for (const [name, service] of Object.entries({ redis: ctx.redis, postgres: ctx.pg }))
+			await service?.stop().catch((e: Error) => log(`${name} stop: ${e.message}`));
+		await ctx.sandbox?.stop();
+		await ctx.source?.stop();
 	}
 }
 

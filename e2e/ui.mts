@@ -1,30 +1,14 @@
 // `npm run test:ui`: the nodes in n8n's editor, in a real browser (Debian's chromium driven by
-// playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme.
-// See e2e/README.md ("UI tier").
+// playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme,
+// and the Community Nodes check (ui/communityNodes.mts) beside it. See e2e/README.md ("UI tier").
 //
 //   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep] [--write-images]
-//     --tarball  install this packed tarball (npm run check passes the real-n8n tier's); default:
-//                dev builds and packs
-//     --themes   which themes to run (default both)
-//     --keep     keep the temporary n8n user folder (and the pictures' temporary folder)
-//     --write-images
-//                save the pictures into docs/images/ (`npm run screenshots`); without it they go
-//                to a temporary folder, so that a test run leaves the tracked files as they were
-//     --only 2,4 run only these steps (and the login); with --write-images, the pictures of
-//                skipped steps stay as they were
-//     --attach N8N_URL,SANDBOX_URL
-//                run the checks against an `npm run dev` already running (it adds a draft and
-//                credentials there) instead of starting one
-//     --community 1,2|none
-//                the Community Nodes check (ui/communityNodes.mts: install, update, uninstall from
-//                a local registry) on these n8n versions; default 1,2 (none with --only, unless
-//                --only names `community`; `--only community` runs nothing else)
+//                      [--only 2,4|community] [--attach N8N_URL,SANDBOX_URL] [--community 1,2|none]
 //
-// Every run takes the pictures the README and docs show (the node panel, the credential dialog, an
-// output, the agent example, the Community Nodes dialogs); only --write-images puts them into
-// docs/images/. When a step fails, a screenshot of the page and its console errors go to
-// .cache/ui-failures/ and the tier exits 1.
-import { spawn } from 'node:child_process';
+// The options are explained in CONTRIBUTING.md ("The UI tier"). Every run takes the pictures the
+// README and docs show; only --write-images (`npm run screenshots`) puts them into docs/images/.
+// When a step fails, a screenshot of the page and its console errors go to .cache/ui-failures/ and
+// the tier exits 1.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +19,7 @@ import { ensureVerdaccio } from './lib/registry.mts';
 import { runChecks, type Theme } from './ui/checks.mts';
 import { ensureChromium, launchChromium } from './ui/chromium.mts';
 import { startDevServer } from './ui/devServer.mts';
+import { prefixed, startProcess, tsx } from './lib/proc.mts';
 
 const argv = process.argv.slice(2);
 const valueOf = (name: string): string | undefined =>
@@ -181,44 +166,23 @@ function checkPictures(): boolean {
  * ui/communityNodes.mts on n8n profile `id`, in a child process (the n8n helpers serve one profile
  * per process), its lines prefixed `n8n-<id> |`; 2.x saves the install and update pictures.
  */
-function communityCheck(id: string, packageTarball: string | undefined): Promise<{ ok: boolean }> {
+async function communityCheck(id: string, packageTarball?: string): Promise<{ ok: boolean }> {
 	// main packs one whenever the check runs: the check only narrows the type
 	if (packageTarball === undefined) throw new Error('the Community Nodes check has no tarball');
-	const t0 = Date.now();
-	const args = [
-		'--import',
-		'tsx',
-		path.join(import.meta.dirname, 'ui', 'communityNodes.mts'),
-		'--tarball',
-		packageTarball,
-	];
+	const args = ['--tarball', packageTarball];
 	if (id === '2') args.push('--shots', SCREENSHOT_DIR);
 	if (keep) args.push('--keep');
-	const child = spawn(process.execPath, args, {
+	const file = path.join(import.meta.dirname, 'ui', 'communityNodes.mts');
+	const { exitPromise } = startProcess(process.execPath, tsx(file, args), {
 		cwd: REPO_ROOT,
 		env: { ...process.env, AIRSIGN_E2E_N8N: id },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
+		onLine: prefixed(`n8n-${id}`),
 	});
-	for (const stream of [child.stdout, child.stderr]) {
-		let rest = '';
-		stream.on('data', (chunk) => {
-			const lines = (rest + chunk).split('\n');
-			rest = lines.pop() ?? ''; // split gives one part at least
-			for (const line of lines) process.stdout.write(`n8n-${id} | ${line}\n`);
-		});
-		stream.on('end', () => rest && process.stdout.write(`n8n-${id} | ${rest}\n`));
-	}
-	return new Promise<{ ok: boolean }>((resolve) =>
-		child.on('exit', (code, signal) => {
-			const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-			const ok = code === 0;
-			say(
-				`Community Nodes on ${n8nProfiles[id].label}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`,
-			);
-			resolve({ ok });
-		}),
+	const { code, signal, ms } = await exitPromise;
+	say(
+		`Community Nodes on ${n8nProfiles[id].label}: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${(ms / 1000).toFixed(0)} s`,
 	);
+	return { ok: code === 0 };
 }
 
 main().catch((err) => {

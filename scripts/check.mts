@@ -1,22 +1,22 @@
-// `npm run check` (what .ci/run runs): the unit stage, then the real-n8n tiers. What mostly waits
-// runs beside other work: what the tiers install (e2e/prepare.mts: both n8n versions, Verdaccio,
-// Debian packages) beside the unit stage; then the package is packed once and the end-to-end,
-// queue-mode and UI tiers run side by side, each its own n8n, ports and folders. Their output goes
-// to .cache/check/<name>.log, and each log is printed whole when its job ends (never interleaved).
-// Stops at the first job that fails, with its exit code (the others are stopped). At the end it
-// prints each job's time, and fails if the run changed the files git tracks or added new ones
-// (pictures and figures are written by their own commands: CONTRIBUTING).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the unit stage beside what
+// the tiers install (e2e/prepare.mts), then one tarball for the end-to-end, queue-mode and UI tiers
+// side by side, each logging to .cache/check/<name>.log, printed whole when it ends. Stops at the
+// first failure (the others stopped), prints each job's time, and fails if the run changed the tree.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInstalled } from '../e2e/n8n-installation.mts';
 import { packPackage } from '../e2e/lib/n8nPackage.mts';
+import { onStopSignal, startProcess, tsx, type Started } from '../e2e/lib/proc.mts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 const LOG_DIR = path.join(REPO_ROOT, '.cache', 'check');
-const e2e = (file: string) => path.join(REPO_ROOT, 'e2e', file);
+const node = (file: string, args: string[] = []) => [
+	process.execPath,
+	...tsx(path.join(REPO_ROOT, 'e2e', file), args),
+];
 const TIERS = [
 	'end-to-end (real n8n 2.x and 1.x)',
 	'scale (queue mode, short)',
@@ -43,77 +43,50 @@ const minutes = (ms: number): string => {
 };
 const say = (msg: string) => process.stdout.write(`[check] ${msg}\n`);
 
-/** A child process of the run: its own process group, so that it can be stopped whole. */
-interface Job {
+/** A child process of the run, in a process group of its own; its output in `log`, or the terminal. */
+interface Job extends Started {
 	name: string;
-	child: ChildProcess;
-	/** Where its output goes; none: the terminal. */
 	log?: string;
-	t0: number;
-	/** Its exit code (a signal as a shell reports it: 128 + the signal's number). */
-	done: Promise<number>;
-	ms?: number;
+	stopped?: boolean;
 }
 const running = new Set<Job>();
-const stopped = new Set<Job>();
+let firstFailure = 0;
 /** The summary, in the order the jobs started: a job's name, then its time and how it ended. */
 const rows = new Map<string, [time: string, result: string]>();
 
-function start(name: string, command: string, args: string[], log?: string, env = {}): Job {
-	const out = log ? openSync(log, 'w') : 'inherit';
-	const child = spawn(command, args, {
-		cwd: REPO_ROOT,
-		env: { ...process.env, ...env },
-		stdio: ['ignore', out, out],
-		detached: true,
-	});
-	const job: Job = { name, child, log, t0: Date.now(), done: Promise.resolve(0) };
-	job.done = new Promise((resolve) =>
-		child.on('exit', (code, signal) => {
-			job.ms = Date.now() - job.t0;
-			running.delete(job);
-			resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
-		}),
-	);
+function start(name: string, [command, ...args]: string[], logName?: string, env = {}): Job {
+	const log = logName && path.join(LOG_DIR, logName);
+	const options = { cwd: REPO_ROOT, env: { ...process.env, ...env }, log, inherit: !log };
+	const job: Job = { name, log, ...startProcess(command, args, options) };
 	running.add(job);
+	void job.exitPromise.then(() => running.delete(job));
 	rows.set(name, ['—', 'running']);
 	return job;
 }
-const tsx = (file: string, args: string[] = []) => ['--import', 'tsx', file, ...args];
 
-/** Stops every job still running (SIGTERM to its group: each tier stops its n8n, services). */
+/** Stops every job still running: `signal` to its group (each tier stops its n8n), SIGKILL 30 s later. */
 async function stopAll(signal: NodeJS.Signals = 'SIGTERM') {
 	const jobs = [...running];
 	for (const job of jobs) {
-		stopped.add(job);
+		job.stopped = true;
 		say(`stopping ${job.name}`);
-		for (const [sig, delay] of [
-			[signal, 0],
-			['SIGKILL', 30_000],
-		] as const)
-			setTimeout(() => {
-				try {
-					process.kill(-Number(job.child.pid), sig);
-				} catch {
-					/* gone already */
-				}
-			}, delay).unref();
 	}
-	await Promise.all(jobs.map((job) => job.done));
-	for (const job of jobs) rows.set(job.name, [minutes(job.ms!), 'stopped']);
+	const ends = await Promise.all(jobs.map((job) => job.stop(30_000, signal)));
+	jobs.forEach((job, i) => rows.set(job.name, [minutes(ends[i].ms), 'stopped']));
 }
-for (const sig of ['SIGINT', 'SIGTERM'] as const)
-	process.once(sig, () => void stopAll(sig).then(() => process.exit(130)));
+onStopSignal(async (signal) => {
+	firstFailure ||= 130; // main() ends too once the jobs have: it must not say "passed"
+	await stopAll(signal);
+	return 130;
+});
 
 /** Prints a job's log whole (or its tail, when it failed and the log is long). */
-function printLog(job: Job, code: number) {
-	const head = `${job.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${minutes(job.ms!)}`;
+function printLog(job: Job, head: string, code: number) {
 	if (!job.log) {
 		say(head); // its output went to the terminal
 		return;
 	}
-	const text = readFileSync(job.log, 'utf8');
-	const lines = text.trimEnd().split('\n');
+	const lines = readFileSync(job.log, 'utf8').trimEnd().split('\n');
 	const shown = code !== 0 && lines.length > 400 ? lines.slice(-400) : lines;
 	process.stdout.write(
 		[
@@ -126,16 +99,18 @@ function printLog(job: Job, code: number) {
 	);
 }
 
-let firstFailure = 0;
 /** Waits for a job and prints it; the first job that fails stops the others. */
 async function settle(job: Job, quiet = false): Promise<void> {
-	const code = await job.done;
-	if (stopped.has(job)) return; // another failed: stopAll reports it
-	if (quiet && code === 0) say(`${job.name}: passed in ${minutes(job.ms!)}`);
-	else printLog(job, code);
-	rows.set(job.name, [minutes(job.ms!), code === 0 ? 'passed' : `FAILED (exit ${code})`]);
-	if (code !== 0 && !firstFailure) {
-		firstFailure = code;
+	const { code, signal, ms } = await job.exitPromise;
+	if (job.stopped) return; // another failed: stopAll reports it
+	// a signal as a shell reports it: 128 + its number
+	const exit = code ?? 128 + (signal ? os.constants.signals[signal] : 0);
+	const result = exit === 0 ? 'passed' : `FAILED (exit ${exit})`;
+	rows.set(job.name, [minutes(ms), result]);
+	if (quiet && exit === 0) say(`${job.name}: passed in ${minutes(ms)}`);
+	else printLog(job, `${job.name}: ${result} in ${minutes(ms)}`, exit);
+	if (exit !== 0 && !firstFailure) {
+		firstFailure = exit;
 		await stopAll();
 	}
 }
@@ -147,16 +122,14 @@ async function main(): Promise<number> {
 	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
 	const unit = start(
 		'unit (build, typecheck, lint, scan, test, bench smoke)',
-		'npm',
-		['run', 'check:unit'],
+		['npm', 'run', 'check:unit'],
 		undefined,
 		benchEnv,
 	);
 	const prepare = start(
 		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
-		process.execPath,
-		tsx(e2e('prepare.mts')),
-		path.join(LOG_DIR, 'prepare.log'),
+		node('prepare.mts'),
+		'prepare.log',
 	);
 	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
 	await Promise.all([settle(unit), settle(prepare, true)]);
@@ -179,20 +152,17 @@ async function main(): Promise<number> {
 	if (!packed) return 1;
 	const { tarball } = packed;
 	try {
-		const tier = (name: string, file: string, args: string[], log: string) =>
-			start(
-				name,
-				process.execPath,
-				tsx(e2e(file), [...args, '--tarball', tarball]),
-				path.join(LOG_DIR, log),
-			);
 		// All three at once: they mostly wait (for polls, n8n's start, the browser), and each wait
 		// is bounded only to catch a hang, so a busy machine makes them slower, never failing.
-		const jobs = [
-			tier(TIERS[0], 'run.mts', [], 'e2e.log'),
-			tier(TIERS[1], 'scale.mts', ['--short'], 'scale.log'),
-			tier(TIERS[2], 'ui.mts', [], 'ui.log'),
-		];
+		const jobs = (
+			[
+				['run.mts', [], 'e2e.log'],
+				['scale.mts', ['--short'], 'scale.log'],
+				['ui.mts', [], 'ui.log'],
+			] as const
+		).map(([file, args, log], i) =>
+			start(TIERS[i], node(file, [...args, '--tarball', tarball]), log),
+		);
 		say(`${TIERS.join('; ')}: side by side, each printed when it ends`);
 		const t0 = Date.now();
 		const progress = setInterval(

@@ -130,20 +130,15 @@ async function main() {
 	forward(procs.n8n.process.stderr, '[n8n]');
 	say(`ready in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 	// If either process dies on its own, stop the other one and exit.
-	const died = await Promise.race([
+	const died = (name: string, { process: child }: { process: NodeJS.EventEmitter }) =>
 		new Promise<string>((r) =>
-			procs.n8n!.process.once('exit', (code: number | null, sig: NodeJS.Signals | null) =>
-				r(`n8n exited (${describeExit({ code, signal: sig })})`),
+			child.once('exit', (code: number | null, signal: NodeJS.Signals | null) =>
+				r(`${name} exited (${describeExit({ code, signal })})`),
 			),
-		),
-		new Promise<string>((r) =>
-			procs.sandbox!.process.once('exit', (code: number | null, sig: NodeJS.Signals | null) =>
-				r(`the sandbox exited (${describeExit({ code, signal: sig })})`),
-			),
-		),
-	]);
-	if (isStopping()) return;
-	say(died);
+		);
+	const why = await Promise.race([died('n8n', procs.n8n), died('the sandbox', procs.sandbox)]);
+	if (isStopping()) return; // a signal stops them
+	say(why);
 	await stopAll();
 	process.exit(1);
 }

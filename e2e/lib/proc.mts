@@ -1,21 +1,15 @@
-// Child processes on execa: commands bounded in time with their output in the error, and servers
-// (n8n, the sandbox, PostgreSQL, …) that stop gracefully. Each runs in a process group of its own
-// (`detached`) and every kill goes to the group: execa signals only the child, and npm or n8n leave
-// theirs (scripts, the task runner) running otherwise.
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { execa, type Options, type Result, type ResultPromise } from 'execa';
-
-/** What killing needs of a child: node's ChildProcess or execa's (one too, though its types omit these). */
-type Child = Partial<Pick<ChildProcess, 'pid' | 'exitCode' | 'signalCode'>> & {
-	kill: (signal: NodeJS.Signals) => boolean;
-};
+// The one process runner of the tiers and scripts, on execa: commands bounded in time with their
+// output in the error, servers (n8n, the sandbox, PostgreSQL, …) and whole tiers. Each child runs in a
+// process group of its own (`detached`) and every kill goes to the group: execa signals only the
+// child, and npm or n8n leave theirs (scripts, the task runner) running otherwise.
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { execa, type Result, type ResultPromise } from 'execa';
 
 // Started here and not yet done when this process exits (a failed assertion, a signal): killed
-// with their groups, so no `n8n` or npm outlives the test that started it. execa's own `cleanup`
+// with their groups, so no `n8n` or npm outlives the script that started it. execa's own `cleanup`
 // does nothing for a detached child. So is every process below this one: a child's own children
 // in groups of their own (`npm run dev`'s n8n and sandbox) would outlive a child killed at once.
-const live = new Set<Child>();
+const live = new Set<ResultPromise>();
 process.on('exit', () => {
 	const below = descendants(process.pid); // read first: a killed child's children lose their parent
 	for (const child of live) signalGroup(child, 'SIGKILL');
@@ -53,16 +47,7 @@ function descendants(pid: number): number[] {
 	return below;
 }
 
-function startGroup<O extends Options>(cmd: string, args: readonly string[], options: O) {
-	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
-	const child = execa(cmd, args, { ...options, detached: true, reject: false, extendEnv: false });
-	live.add(child);
-	const forget = () => live.delete(child); // it has exited and its output has closed
-	void child.then(forget, forget);
-	return child;
-}
-
-function signalGroup(child: Child, signal: NodeJS.Signals): void {
+function signalGroup(child: ResultPromise, signal: NodeJS.Signals): void {
 	try {
 		process.kill(-Number(child.pid), signal);
 	} catch {
@@ -70,10 +55,33 @@ function signalGroup(child: Child, signal: NodeJS.Signals): void {
 	}
 }
 
-/** Kills a child we started and its process group (only that group), unless it has exited. */
-export function killTree(child: Child, signal: NodeJS.Signals = 'SIGTERM'): void {
-	if ((child.exitCode ?? null) === null && (child.signalCode ?? null) === null)
-		signalGroup(child, signal);
+// SIGINT/SIGTERM: by default this process exits at once, and the 'exit' hook above ends everything
+// below it. A script that stops its children gracefully says how with onStopSignal.
+let onStop: ((signal: NodeJS.Signals) => Promise<number>) | undefined;
+let firstSignalAt: number | undefined;
+function stopSignal(signal: NodeJS.Signals): void {
+	// One Ctrl-C arrives more than once (from the terminal, again from npm run): only a later one is
+	// the user's second, which stops waiting
+	if (firstSignalAt !== undefined) {
+		if (Date.now() - firstSignalAt > 1_000) process.exit(130);
+		return;
+	}
+	firstSignalAt = Date.now();
+	if (!onStop) process.exit(130);
+	void onStop(signal).then((code) => process.exit(code));
+}
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, stopSignal);
+
+/**
+ * On SIGINT/SIGTERM, `stop(signal)` runs and this process exits with the code it resolves. Every
+ * other listed handler goes (lib/n8nServer.mts's exit at once); tsx's hidden one, which tells its
+ * parent that the signal arrived, is not listed and stays (without it tsx SIGKILLs this process).
+ */
+export function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<number>): void {
+	onStop = stop;
+	for (const sig of ['SIGINT', 'SIGTERM'] as const)
+		for (const listener of process.listeners(sig))
+			if (listener !== stopSignal) process.off(sig, listener);
 }
 
 export const tail = (text: string, max = 4000): string =>
@@ -85,33 +93,198 @@ export interface ExitStatus {
 	signal: NodeJS.Signals | null;
 }
 
-/** What runCommand resolves: how the command ended, its whole output and its time. */
-export interface CommandResult extends ExitStatus {
-	stdout: string;
-	stderr: string;
+/** How a started process ended, and after how long. */
+export interface Exit extends ExitStatus {
 	ms: number;
 }
 
-/** runCommand's options (all optional). */
-export interface RunCommandOptions {
+/** What runCommand resolves: how the command ended, its whole output and its time. */
+export interface CommandResult extends Exit {
+	stdout: string;
+	stderr: string;
+}
+
+/**
+ * startProcess's options: `env` is the whole environment (default this process's). Its output,
+ * stdout and stderr interleaved, is kept for output() (the last `keep` characters) and each line
+ * given to `onLine`; or it goes to the terminal (`inherit`) or to a file made anew (`log`) instead.
+ * `input` is written to its stdin; `buffer` keeps stdout and stderr whole in `process`'s result.
+ * `timeoutMs` (0: none) only catches a hang: it is then stopped, SIGKILL `graceMs` after SIGTERM.
+ */
+export interface StartOptions {
 	cwd?: string;
 	env?: NodeJS.ProcessEnv;
+	uid?: number;
+	gid?: number;
+	keep?: number;
+	inherit?: boolean;
+	log?: string;
+	onLine?: (line: string) => void;
+	input?: string | Buffer;
+	buffer?: boolean;
+	timeoutMs?: number;
+	graceMs?: number;
+}
+
+/**
+ * A process from startProcess: output() is the tail of what it printed, exited() how it exited
+ * (null while it runs). stop() sends `signal` (default SIGTERM) to its group, SIGKILL after graceMs;
+ * kill() ends it at once (default SIGKILL: a crash, as far as it can tell). Both resolve how it exited.
+ */
+export interface Started {
+	process: ResultPromise;
+	output: () => string;
+	exited: () => Exit | null;
+	exitPromise: Promise<Exit>;
+	/** Whether its timeoutMs stopped it. */
+	timedOut: () => boolean;
+	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<Exit>;
+	kill: (signal?: NodeJS.Signals) => Promise<Exit>;
+}
+
+/** A spawn that failed (no such command, no permission) has neither an exit code nor a signal. */
+const notStarted = (r: Result): boolean =>
+	r.failed && r.exitCode === undefined && r.signal === undefined && !r.isCanceled;
+
+/**
+ * Starts a process in its own process group. A command that cannot start counts as exited (code
+ * -1, the reason in its output).
+ */
+export function startProcess(
+	cmd: string,
+	args: readonly string[],
+	{
+		keep = 50_000,
+		inherit = false,
+		log,
+		onLine,
+		input,
+		buffer = false,
+		timeoutMs = 0,
+		graceMs = 5_000,
+		...rest
+	}: StartOptions = {},
+): Started {
+	const t0 = Date.now();
+	// a file's descriptor goes to the child itself: the log is whole once it has exited
+	const fd = log === undefined ? undefined : openSync(log, 'w');
+	const tap = function* (line: unknown) {
+		onLine?.(String(line));
+		yield line;
+	};
+	// any descriptor (execa's types name 3 to 9 only)
+	const to = inherit ? 'inherit' : ((fd as 3 | undefined) ?? (onLine ? tap : 'pipe'));
+	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
+	const child: ResultPromise = execa(cmd, args, {
+		...rest,
+		...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+		stdout: to,
+		stderr: to,
+		all: !inherit && fd === undefined, // read below: unread, a pipe would stop the child
+		buffer,
+		stripFinalNewline: false,
+		detached: true,
+		reject: false,
+		extendEnv: false,
+	});
+	live.add(child);
+	const forget = () => live.delete(child); // it has exited and its output has closed
+	void child.then(forget, forget);
+	if (fd !== undefined) closeSync(fd); // the child has its own
+	let out = '';
+	child.all?.on('data', (c: Buffer) => (out = keep ? (out + c).slice(-keep) : ''));
+	let exited: Exit | null = null;
+	const exitPromise = new Promise<Exit>((resolve) => {
+		const done = (code: number | null, signal: NodeJS.Signals | null) =>
+			resolve((exited ??= { code, signal, ms: Date.now() - t0 }));
+		child.once('exit', done);
+		void child.then((r) => {
+			if (notStarted(r)) out += `\n${cmd}: could not start: ${r.originalMessage}`;
+			done(-1, null);
+		});
+	});
+	const stop = async (grace = 15_000, signal: NodeJS.Signals = 'SIGTERM') => {
+		if (exited) return exited;
+		signalGroup(child, signal);
+		const timer = setTimeout(() => !exited && signalGroup(child, 'SIGKILL'), grace);
+		const result = await exitPromise;
+		clearTimeout(timer);
+		return result;
+	};
+	let timedOut = false;
+	const timer =
+		timeoutMs > 0 &&
+		setTimeout(() => {
+			timedOut = true;
+			onLine?.(`TIMEOUT after ${timeoutMs / 1000} s: stopping it`);
+			void stop(graceMs);
+		}, timeoutMs);
+	if (timer) void exitPromise.then(() => clearTimeout(timer));
+	return {
+		process: child,
+		output: () => out,
+		exited: () => exited,
+		exitPromise,
+		timedOut: () => timedOut,
+		stop,
+		kill: async (signal = 'SIGKILL') => {
+			if (!exited) signalGroup(child, signal);
+			return await exitPromise;
+		},
+	};
+}
+
+/** runCommand's options (all optional). */
+export interface RunCommandOptions
+	extends Pick<StartOptions, 'cwd' | 'env' | 'uid' | 'gid' | 'input' | 'onLine'> {
 	/** Default 120 s; 0: no bound. */
 	timeoutMs?: number;
-	/** Written to the command's stdin, which is then closed. */
-	input?: string | Buffer;
 	/** A non-zero exit resolves instead of rejecting. */
 	allowFailure?: boolean;
 	/** The command's name in error messages (default: the command line). */
 	label?: string;
-	uid?: number;
-	gid?: number;
-	/** Called with each line of its output (stdout and stderr) as it comes. */
-	onLine?: (line: string) => void;
 }
 
 /** The error runCommand rejects with after the command ran: its result attached. */
 export type CommandError = Error & { result: CommandResult };
+
+/**
+ * Runs a command; resolves { code, signal, stdout, stderr, ms } or rejects on timeout / spawn
+ * error / (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
+ * On timeout its group gets SIGTERM, then SIGKILL 5 s later. `uid`/`gid` (when running as root)
+ * run it as another user, e.g. PostgreSQL's initdb.
+ */
+export async function runCommand(
+	cmd: string,
+	args: readonly string[],
+	{ timeoutMs = 120_000, allowFailure = false, label, ...rest }: RunCommandOptions = {},
+): Promise<CommandResult> {
+	const name = label ?? [cmd, ...args].join(' ');
+	const run = startProcess(cmd, args, { ...rest, keep: 0, buffer: true, timeoutMs });
+	const r = await run.process;
+	if (notStarted(r)) throw new Error(`${name}: could not start: ${r.originalMessage}`);
+	const result: CommandResult = {
+		...(await run.exitPromise),
+		stdout: String(r.stdout),
+		stderr: String(r.stderr),
+	};
+	const failure = run.timedOut()
+		? `timed out after ${timeoutMs} ms`
+		: result.code !== 0 && !allowFailure && describeExit(result);
+	if (failure)
+		throw Object.assign(new Error(`${name}: ${failure}\n${describeOutput(result)}`), { result });
+	return result;
+}
+
+/** node's arguments that run a TypeScript file with tsx, as the tiers run their parts. */
+export function tsx(file: string, args: readonly string[] = []): string[] {
+	return ['--import', 'tsx', file, ...args];
+}
+
+/** An onLine that prints each line here after `name |`: children side by side stay readable. */
+export function prefixed(name: string): (line: string) => void {
+	return (line) => void process.stdout.write(`${name.padEnd(10)}| ${line}\n`);
+}
 
 /**
  * How a process ended, in words: "exit 1", or "killed by signal SIGSEGV". A process that a signal
@@ -129,65 +302,6 @@ export function describeExit({
 		: `exit ${code}`;
 }
 
-/** A spawn that failed (no such command, no permission) has neither an exit code nor a signal. */
-const notStarted = (r: Result): boolean =>
-	r.failed && r.exitCode === undefined && r.signal === undefined && !r.isCanceled;
-
-/**
- * Runs a command; resolves { code, signal, stdout, stderr, ms } or rejects on timeout / spawn
- * error / (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
- * On timeout its group gets SIGTERM, then SIGKILL 5 s later. `uid`/`gid` (when running as root)
- * run it as another user, e.g. PostgreSQL's initdb.
- */
-export async function runCommand(
-	cmd: string,
-	args: readonly string[],
-	{
-		timeoutMs = 120_000,
-		input,
-		allowFailure = false,
-		label,
-		onLine,
-		...rest
-	}: RunCommandOptions = {},
-): Promise<CommandResult> {
-	const name = label ?? [cmd, ...args].join(' ');
-	const tap = function* (line: unknown) {
-		onLine?.(String(line));
-		yield line;
-	};
-	const cancel = new AbortController();
-	const child = startGroup(cmd, args, {
-		...rest,
-		...(input === undefined ? { stdin: 'ignore' as const } : { input }),
-		...(onLine ? { stdout: tap, stderr: tap } : {}),
-		stripFinalNewline: false,
-		cancelSignal: cancel.signal,
-	});
-	const onTimeout = () => {
-		cancel.abort();
-		signalGroup(child, 'SIGTERM');
-		setTimeout(() => live.has(child) && signalGroup(child, 'SIGKILL'), 5_000).unref();
-	};
-	const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
-	const r = await child;
-	clearTimeout(timer);
-	if (notStarted(r)) throw new Error(`${name}: could not start: ${r.originalMessage}`);
-	const result: CommandResult = {
-		code: r.exitCode ?? null,
-		signal: (r.signal as NodeJS.Signals | undefined) ?? null,
-		stdout: String(r.stdout),
-		stderr: String(r.stderr),
-		ms: Math.round(r.durationMs),
-	};
-	const failure = r.isCanceled
-		? `timed out after ${timeoutMs} ms`
-		: result.code !== 0 && !allowFailure && describeExit(result);
-	if (failure)
-		throw Object.assign(new Error(`${name}: ${failure}\n${describeOutput(result)}`), { result });
-	return result;
-}
-
 export function describeOutput({
 	stdout = '',
 	stderr = '',
@@ -196,67 +310,6 @@ export function describeOutput({
 	stderr?: string;
 }): string {
 	return `--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
-}
-
-/** A long-running process from startProcess. */
-export interface Started {
-	process: ResultPromise;
-	/** The tail of what it printed, stdout and stderr interleaved. */
-	output: () => string;
-	/** How it exited, or null while it runs. */
-	exited: () => ExitStatus | null;
-	exitPromise: Promise<ExitStatus>;
-	/** `signal` (default SIGTERM) to its group, SIGKILL after graceMs; resolves how it exited. */
-	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<ExitStatus>;
-	/** Ends it at once (default SIGKILL: a crash, as far as it can tell). */
-	kill: (signal?: NodeJS.Signals) => Promise<ExitStatus>;
-}
-
-/**
- * Starts a server in its own process group, its output kept (the last `keep` characters) unless
- * `inherit` prints it here instead. A command that cannot start counts as exited (code -1).
- */
-export function startProcess(
-	cmd: string,
-	args: readonly string[],
-	{
-		keep = 50_000,
-		inherit = false,
-		...rest
-	}: Pick<RunCommandOptions, 'cwd' | 'env' | 'uid' | 'gid'> & { keep?: number; inherit?: boolean },
-): Started {
-	const stdio = inherit ? 'inherit' : 'pipe';
-	const child = startGroup(cmd, args, {
-		...rest,
-		stdin: 'ignore',
-		stdout: stdio,
-		stderr: stdio,
-		all: !inherit,
-		buffer: false,
-	});
-	let out = '';
-	child.all?.on('data', (c: Buffer) => (out = (out + c).slice(-keep)));
-	let exited: ExitStatus | null = null;
-	const exitPromise = new Promise<ExitStatus>((resolve) => {
-		child.once('exit', (code, signal) => resolve((exited ??= { code, signal })));
-		void child.then((r) => {
-			if (notStarted(r)) out += `\n${cmd}: could not start: ${r.originalMessage}`;
-			resolve((exited ??= { code: -1, signal: null }));
-		});
-	});
-	const stop = async (graceMs = 15_000, signal: NodeJS.Signals = 'SIGTERM') => {
-		if (exited) return exited;
-		killTree(child, signal);
-		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-		const result = await exitPromise;
-		clearTimeout(timer);
-		return result;
-	};
-	const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
-		killTree(child, signal);
-		return await exitPromise;
-	};
-	return { process: child, output: () => out, exited: () => exited, exitPromise, stop, kill };
 }
 
 /**

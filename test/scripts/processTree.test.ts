@@ -7,21 +7,29 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 
-const PROC = path.join(__dirname, '..', '..', 'e2e', 'lib', 'proc.mts');
+const PROC = JSON.stringify(path.join(__dirname, '..', '..', 'e2e', 'lib', 'proc.mts'));
+const script = (code: string) => ['--import', 'tsx', '--input-type=module', '-e', code];
 
 // The tier: starts a child server with startProcess, as the UI tier starts `npm run dev`; that
-// child starts a grandchild in a process group of its own and prints both pids. On SIGTERM the
-// tier exits at once, as e2e/lib/n8nServer.mts makes every test script do.
+// child starts a grandchild in a process group of its own and prints the three pids. On SIGTERM
+// the tier exits at once (proc.mts's default).
 const TIER = `
-import { startProcess } from ${JSON.stringify(PROC)};
-process.once('SIGTERM', () => process.exit(130));
-const child = startProcess(process.execPath, ['-e', ${JSON.stringify(`
+import { startProcess } from ${PROC};
+startProcess(process.execPath, ['-e', ${JSON.stringify(`
 	const { spawn } = require('node:child_process');
 	const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
-	console.log('pids ' + process.pid + ' ' + grandchild.pid);
+	console.log('pids ' + process.ppid + ' ' + process.pid + ' ' + grandchild.pid);
 	setInterval(() => {}, 1000);
 `)}], { env: process.env, inherit: true });
-void child;
+`;
+// npm run check's way: the tier as a job, stopped on SIGTERM with the signal (SIGKILL 30 s later)
+const CHECK = `
+import { onStopSignal, startProcess } from ${PROC};
+const tier = startProcess(process.execPath, ${JSON.stringify(script(TIER))}, { env: process.env, inherit: true });
+onStopSignal(async (signal) => {
+	console.log('tier stopped: exit ' + (await tier.stop(30_000, signal)).code);
+	return 130;
+});
 `;
 
 /** Gone, or a zombie its new parent has not reaped yet: either way it runs no more. */
@@ -35,29 +43,31 @@ function running(pid: number): boolean {
 }
 
 describe('e2e/lib/proc.mts: what a test script started ends with it', () => {
-	it('a SIGTERM ends the script, its child and the child’s own detached child', async () => {
-		const tier = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', TIER], {
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+	it.each([
+		['the script', TIER, ''],
+		['npm run check, its tier (stopped with the signal)', CHECK, 'tier stopped: exit 130'],
+	])('a SIGTERM ends %s, its child and the child’s own detached child', async (_, code, said) => {
+		const tier = spawn(process.execPath, script(code), { stdio: ['ignore', 'pipe', 'inherit'] });
 		let out = '';
 		const pids = await new Promise<number[]>((resolve, reject) => {
 			tier.stdout.on('data', (chunk: Buffer) => {
 				out += chunk;
-				const match = /pids (\d+) (\d+)/.exec(out);
-				if (match) resolve([Number(match[1]), Number(match[2])]);
+				const match = /pids (\d+) (\d+) (\d+)/.exec(out);
+				if (match) resolve(match.slice(1).map(Number));
 			});
 			tier.once('exit', (code) => reject(new Error(`the tier exited first (${code}): ${out}`)));
 		});
 		try {
-			expect(pids.map(running)).toEqual([true, true]);
+			expect(pids.map(running)).toEqual([true, true, true]);
 			const exited = once(tier, 'exit');
 			tier.kill('SIGTERM');
 			expect((await exited)[0]).toBe(130);
+			expect(out).toContain(said); // a tier stopped gracefully exits as a SIGTERM makes it
 			// SIGKILL was sent before the tier exited; the kernel ends them as it delivers it (the
 			// bound only stops a test that would otherwise wait for ever)
 			for (const t0 = Date.now(); pids.some(running) && Date.now() - t0 < 60_000; )
 				await new Promise((r) => setTimeout(r, 50));
-			expect(pids.map(running)).toEqual([false, false]);
+			expect(pids.map(running)).toEqual([false, false, false]);
 		} finally {
 			for (const pid of pids.filter(running)) process.kill(pid, 'SIGKILL'); // the test failed
 		}
