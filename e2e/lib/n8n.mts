@@ -6,7 +6,7 @@
 //   n8nServer.mts   `n8n start` and `n8n worker`
 //   n8nRest.mts     the REST API as the editor uses it (owner, workflows, executions)
 //   n8nState.mts    what n8n leaves on disk: type files, its SQLite database, flatted data
-export { N8N_BIN, NODE_BIN, PROFILE, REPO_ROOT, n8nEnv } from '../install-n8n.mts';
+export { N8N_BIN, NODE_BIN, PROFILE, REPO_ROOT, n8nEnv } from '../n8n-installation.mts';
 export {
 	PACKAGE_NAME,
 	installPackageIntoN8n,

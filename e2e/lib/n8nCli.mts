@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../install-n8n.mts';
+import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
 import type { CredentialJson, Workflow } from './fixtures.mts';
 import { describeExit, describeOutput, runCommand, type CommandResult } from './proc.mts';
 

@@ -4,8 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { npmEnv } from '../install-n8n-tools.mts';
-import { REPO_ROOT } from '../install-n8n.mts';
+import { REPO_ROOT, npmEnv } from '../n8n-installation.mts';
 import { runCommand } from './proc.mts';
 
 /** What packPackage resolves: the tarball and the paths inside it. */

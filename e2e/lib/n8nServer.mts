@@ -1,7 +1,7 @@
 // Long-running n8n processes: `n8n start` and `n8n worker` on the profile's Node, each in its own
 // process group, ready when its health and REST answers say so, killed if this process exits
 // without stopping them. Re-exported by e2e/lib/n8n.mts.
-import { N8N_BIN, NODE_BIN, n8nEnv } from '../install-n8n.mts';
+import { N8N_BIN, NODE_BIN, n8nEnv } from '../n8n-installation.mts';
 import { brokerPortEnv, getFreePort, N8N_COMMAND_TIMEOUT_MS } from './n8nCli.mts';
 import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
 

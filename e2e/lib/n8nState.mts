@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { N8N_BIN, NODE_BIN } from '../install-n8n.mts';
+import { N8N_BIN, NODE_BIN } from '../n8n-installation.mts';
 import { runCommand, sleep } from './proc.mts';
 
 /** The type files n8n writes at start. */

@@ -16,7 +16,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
-import { N8N_BIN } from '../install-n8n.mts';
+import { N8N_BIN } from '../n8n-installation.mts';
 import {
 	runCommand,
 	startProcess,
