@@ -1,20 +1,14 @@
 // What a started n8n leaves on disk, read directly: its type files, its SQLite database, and the
 // `flatted` format it stores execution data in. Re-exported by e2e/lib/n8n.mts.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { N8N_BIN, NODE_BIN } from '../n8n-installation.mts';
 import { runCommand, sleep } from './proc.mts';
 
-/** The type files n8n writes at start. */
-export type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
-
+type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
 /** One entry of types/nodes.json or types/credentials.json (a node or credential description). */
-export interface TypeDescription {
-	name: string;
-	displayName: string;
-	[field: string]: unknown;
-}
+type TypeDescription = { name: string; displayName: string; [field: string]: unknown };
 
 /** Type files written by a running (or previously started) n8n: `$userFolder/.cache/n8n/public/types/`. */
 export function readTypeFile<T = TypeDescription[]>(userFolder: string, name: TypeFileName): T {
@@ -45,11 +39,6 @@ export async function waitForTypes<T = TypeDescription[]>(
 			);
 		await sleep(250);
 	}
-}
-
-/** The names in `dir`; none when it does not exist. */
-export function listDir(dir: string): string[] {
-	return existsSync(dir) ? readdirSync(dir) : [];
 }
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
