@@ -1,7 +1,7 @@
 // What the executions of an active workflow delivered, read from a running n8n: one ledger per
 // workflow of the events track (e2e/lib/events.mts), and the wait for what a phase must cause.
 import { getExecution, hasEnded, listExecutions } from './n8n.mts';
-import { sleep } from './proc.mts';
+import { pollUntil } from './checks.mts';
 import type { ExampleWorkflow } from './examples.mts';
 
 /** An item of a trigger's session event (docs/trigger.md), as the checks read it. */
@@ -118,12 +118,14 @@ export async function waitFor(
 	describe: () => string,
 	deadline: number,
 ): Promise<void> {
-	for (;;) {
-		for (const ledger of ledgers) await ledger.refresh();
-		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
-		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
-		if (done()) return;
-		if (Date.now() > deadline) throw new Error(`within the time limit, ${describe()}`);
-		await sleep(1_000);
-	}
+	await pollUntil(
+		async () => {
+			for (const ledger of ledgers) await ledger.refresh();
+			const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
+			if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
+			return done();
+		},
+		() => `within the time limit, ${describe()}`,
+		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
+	);
 }

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { N8N_BIN, NODE_BIN } from '../n8n-installation.mts';
-import { runCommand, sleep } from './proc.mts';
+import { pollUntil } from './checks.mts';
+import { runCommand } from './proc.mts';
 
 type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
 /** One entry of types/nodes.json or types/credentials.json (a node or credential description). */
@@ -24,21 +25,20 @@ export async function waitForTypes<T = TypeDescription[]>(
 	predicate: (types: T) => boolean,
 	{ timeoutMs = 120_000 }: { timeoutMs?: number } = {},
 ): Promise<T> {
-	const t0 = Date.now();
 	let last: T | undefined;
-	for (;;) {
-		try {
-			last = readTypeFile<T>(userFolder, name);
-			if (predicate(last)) return last;
-		} catch {
-			/* not written yet */
-		}
-		if (Date.now() - t0 > timeoutMs)
-			throw new Error(
-				`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`,
-			);
-		await sleep(250);
-	}
+	return pollUntil(
+		() => {
+			try {
+				last = readTypeFile<T>(userFolder, name);
+				return predicate(last) && last;
+			} catch {
+				return false; // not written yet
+			}
+		},
+		() =>
+			`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`,
+		{ timeoutMs, everyMs: 250 },
+	);
 }
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));

@@ -2,6 +2,7 @@
 // requests in the sandbox's log, and the arrival of every state in a trigger execution.
 import type { SessionStatus } from '../../sandbox/types.ts';
 import { hasEnded } from '../lib/n8n.mts';
+import { pollUntil } from '../lib/checks.mts';
 import { sleep } from '../lib/proc.mts';
 import { ctx, type SandboxRequest } from './cluster.mts';
 import {
@@ -128,14 +129,11 @@ export async function waitFor<T>(
 	what: string,
 	predicate: () => T | Promise<T>,
 	{ timeoutMs, intervalMs = 250 }: { timeoutMs: number; intervalMs?: number },
-): Promise<NonNullable<T>> {
-	const t0 = Date.now();
-	for (;;) {
-		const value = await predicate();
-		if (value) return value;
-		if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-		await sleep(intervalMs);
-	}
+) {
+	return pollUntil(predicate, () => `${what}: not within ${timeoutMs / 1000} s`, {
+		timeoutMs,
+		everyMs: intervalMs,
+	});
 }
 
 /**

@@ -2,7 +2,7 @@
 // examples, the log and the timed checks), the steps every track starts and ends with, and the
 // waits for a trigger's runs and for its next poll that checks d and j end with.
 import assert from 'node:assert/strict';
-import type { createChecks } from '../lib/checks.mts';
+import { pollUntil, type createChecks } from '../lib/checks.mts';
 import type { ExecutionSummary } from '../lib/events.mts';
 import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
 import {
@@ -154,11 +154,11 @@ export async function assertNoRepeatOnNextPoll({
 	deadline,
 }: WatchedTrigger & { exec: ExecutionSummary }): Promise<void> {
 	const pollsSoFar = (await listRequests()).length;
-	for (;;) {
-		if ((await listRequests()).length > pollsSoFar) break;
-		if (Date.now() > deadline) throw new Error('no further poll within the time limit');
-		await sleep(1_000);
-	}
+	await pollUntil(
+		async () => (await listRequests()).length > pollsSoFar,
+		() => 'no further poll within the time limit',
+		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
+	);
 	await sleep(4_000); // an execution from that poll would be recorded within milliseconds
 	const after: ExecutionSummary[] = await listExecutions(instance.url, cookie, { workflowId });
 	assert.deepEqual(

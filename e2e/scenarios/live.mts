@@ -19,6 +19,7 @@ import {
 	setupOwner,
 	waitForTypes,
 } from '../lib/n8n.mts';
+import { pollUntil } from '../lib/checks.mts';
 import { outputSchemas } from '../lib/outputSchemas.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
@@ -155,12 +156,11 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 					);
 				// 1. The activation poll (n8n polls once when it activates the workflow) set the cursor.
 				const t0 = Date.now();
-				for (;;) {
-					if ((await listRequests()).length > 0) break;
-					if (Date.now() > deadline)
-						throw new Error('the trigger never polled the sandbox after activation');
-					await sleep(250);
-				}
+				await pollUntil(
+					async () => (await listRequests()).length > 0,
+					() => 'the trigger never polled the sandbox after activation',
+					{ timeoutMs: deadline - Date.now(), everyMs: 250 },
+				);
 				log(`live: activation poll seen ${((Date.now() - t0) / 1000).toFixed(1)} s after ready`);
 				await sleep(1_500); // let the poll's cursor be saved
 				assert.equal(
