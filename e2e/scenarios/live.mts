@@ -12,7 +12,6 @@ import {
 	importWorkflow,
 	installedPackageDir,
 	listExecutions,
-	makeUserFolder,
 	n8nFetch,
 	queryDb,
 	readTypeFile,
@@ -26,12 +25,8 @@ import type { RequestLogEntry } from '../../sandbox/index.ts';
 import {
 	assertDeliveredOnce,
 	assertNoRepeatOnNextPoll,
-	endTrack,
-	installTrackPackage,
-	startTrackN8n,
-	startTrackSandbox,
+	runTrack,
 	type ScenarioContext,
-	type Started,
 } from './common.mts';
 import { checkCompletedFetchSession } from './completedFetch.mts';
 
@@ -55,13 +50,9 @@ interface TypeEntry {
 export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
 	const { examples, log, check, step, scheduler, liveEnv } = ctx;
 	const LIVE_TIMEOUT_MS = liveTimeoutMs(scheduler);
-	const userFolder = makeUserFolder('airsign-e2e-live-');
 	const wf = examples['notify-on-completed'];
 	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`)?.name;
-	const started: Started = {};
-	try {
-		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'live'));
-		await installTrackPackage(ctx, 'live', userFolder, tarball);
+	await runTrack(ctx, 'live', tarball, async ({ sandbox, userFolder, startN8n }) => {
 		await step('live: credential + trigger workflow(s) imported, workflow activated', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url), { env: liveEnv });
 			// check j's workflow too, activated only after check d (in the running n8n)
@@ -72,10 +63,7 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 			);
 			await activateWorkflow(userFolder, wf.id, { env: liveEnv });
 		});
-		const instance = (started.instance = await startTrackN8n(ctx, 'live', {
-			userFolder,
-			env: liveEnv,
-		}));
+		const instance = await startN8n(liveEnv);
 		const deadline = Date.now() + LIVE_TIMEOUT_MS;
 		const { cookie } = await setupOwner(instance.url);
 
@@ -248,7 +236,5 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 				'j. completed → fetch session: a session signed to completion → exactly one execution, whose Get output is the session with each recipient signed',
 				() => checkCompletedFetchSession(ctx, { sandbox, instance, cookie }),
 			);
-	} finally {
-		await endTrack(ctx, 'live', started, userFolder);
-	}
+	});
 }
