@@ -22,17 +22,9 @@ import {
 import type { RequestLogEntry, SessionStatus } from '../../sandbox/index.ts';
 
 export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
-export type {
-	ComposedMessage,
-	ExecutionLedger,
-	ExecutionSummary,
-	LedgerExecution,
-	RecipientEventItem,
-	SessionEventItem,
-} from './eventLedger.mts';
 
 /** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
-export interface EventScenarioInput {
+interface EventScenarioInput {
 	sandbox: SandboxClient;
 	instance: { url: string };
 	cookie: string;

@@ -3,7 +3,6 @@
 // waits for a trigger's runs and for its next poll that checks d and j end with.
 import assert from 'node:assert/strict';
 import { pollUntil, type createChecks } from '../lib/checks.mts';
-import type { ExecutionSummary } from '../lib/events.mts';
 import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
 import {
 	getExecution,
@@ -11,6 +10,7 @@ import {
 	installPackageIntoN8n,
 	listExecutions,
 	makeUserFolder,
+	type ExecutionSummary,
 	removeUserFolder,
 	startN8n,
 	waitForExecutions,
