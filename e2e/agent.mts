@@ -32,7 +32,7 @@ import {
 import type { AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
 import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
-import { createChecks } from './lib/checks.mts';
+import { createChecks, printResults } from './lib/checks.mts';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi.mts';
 import { loadExamples, sandboxCredential } from './lib/fixtures.mts';
 import {
@@ -148,9 +148,6 @@ try {
 	log(`FAIL setup: ${err.stack ?? err}`);
 }
 console.log(`\n[e2e] agent summary (${PROFILE.label})`);
-for (const r of results)
-	console.log(
-		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
-	);
+printResults(results);
 const failed = fatal || results.length < 5 || results.some((r) => !r.ok);
 process.exit(failed ? 1 : 0);

@@ -44,7 +44,7 @@ import {
 } from './lib/n8n.mts';
 import { sandboxCredential } from './lib/fixtures.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
-import { createChecks, pollUntil } from './lib/checks.mts';
+import { createChecks, pollUntil, printResults } from './lib/checks.mts';
 
 const { positionals, values } = parseArgs({
 	allowPositionals: true,
@@ -326,8 +326,7 @@ async function run() {
 	}
 	const failed = results.length < 4 || results.some((r) => !r.ok);
 	console.log(`\n[external] summary (${url})`);
-	for (const r of results)
-		console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.name}`);
+	printResults(results);
 	console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'}`);
 	return !failed;
 }

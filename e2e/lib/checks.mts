@@ -76,3 +76,11 @@ export async function pollUntil<T>(
 		await sleep(everyMs);
 	}
 }
+
+/** Prints a tier's summary lines: each check's outcome, time and name, then its detail. */
+export function printResults(results: CheckResult[]): void {
+	for (const r of results)
+		console.log(
+			`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.name}${r.detail ? `\n                  ${r.detail}` : ''}`,
+		);
+}
