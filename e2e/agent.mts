@@ -3,36 +3,36 @@
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/agent.mts [--keep] [--tarball <file.tgz>]
 //
 // One n8n (`n8n start`), one sandbox, one scripted OpenAI-compatible server (e2e/lib/fakeOpenAi.mts)
-// on free loopback ports. n8n's AI Agent with n8n's OpenAI Chat Model, whose credential's Base URL
-// is that server, runs two workflows:
-//   n. tools: a webhook → an agent with four AirSign tools (List templates, Draft from template,
-//      Session progress, Send invitation). The script lists templates, drafts with a bad email
-//      (the tool must answer in words the model can act on, and send nothing), drafts again
+// on free loopback ports; n8n's OpenAI Chat Model's credential points at that server.
+//   n. a webhook → an agent with four AirSign tools: the script lists templates, drafts with a bad
+//      email (the tool must answer in words the model can act on, and send nothing), drafts again
 //      corrected, reads a pending session's progress and reminds its next signer. Checked: the
 //      sandbox saw exactly those requests, the outbox exactly that reminder, and what each tool
-//      handed back to the model is small, readable and free of secrets. (agentTools.mts)
-//   p. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
-//      (agentModelList.mts)
+//      handed back to the model is small, readable and free of secrets.
 //   o. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
-//      execution waits for approval → the test approves → Send: the recipients are emailed only
-//      after the approval. (agentContractAssistant.mts)
+//      execution waits for approval → the test approves → Send: recipients emailed only after it.
+//   p. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
 //   r. an MCP client (the official @modelcontextprotocol/sdk) reaches two AirSign tools through a
-//      published workflow with n8n's MCP Server Trigger: lists them, gets simplified sessions, and
-//      a Send of a session that is not a draft answers NOT_A_DRAFT in words. (agentMcp.mts)
+//      published workflow with n8n's MCP Server Trigger (agentMcp.mts).
 //   s. an agent reads Get Many with Output Simplified and Selected Fields and sends the drafts it
-//      found by their sessionId, not their pending namesakes. (agentOutput.mts)
-// Exit 1 on any failure.
+//      found by their sessionId, not their pending namesakes.
+// n, o, p, s: agentChecks.mts. Exit 1 on any failure.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mts';
-import { checkContractAssistant } from './agentContractAssistant.mts';
-import { checkModelList } from './agentModelList.mts';
-import type { AgentCheckContext, AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
+import {
+	OUTPUT_WORKFLOW_ID,
+	checkContractAssistant,
+	checkModelList,
+	checkOutput,
+	checkTools,
+	outputWorkflow,
+	toolsWorkflow,
+} from './agentChecks.mts';
+import type { AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
 import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
-import { OUTPUT_WORKFLOW_ID, checkOutput, outputWorkflow } from './agentOutput.mts';
-import { checkTools, toolsWorkflow } from './agentTools.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
-import { createChecks } from './lib/checks.mts';
+import { createChecks, printResults } from './lib/checks.mts';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi.mts';
 import { loadExamples, sandboxCredential } from './lib/fixtures.mts';
 import {
@@ -68,9 +68,7 @@ const { results, check, step } = createChecks(log);
  */
 const AGENT_ENV = { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' };
 
-// examples/*.json as the checks read them
-const examples = loadExamples() as Record<string, AgentWorkflow>;
-const example = examples['contract-assistant'];
+const example = (loadExamples() as Record<string, AgentWorkflow>)['contract-assistant'];
 if (!example) throw new Error('examples/contract-assistant.json missing');
 
 async function main() {
@@ -100,7 +98,7 @@ async function main() {
 				mcpCredential,
 			]);
 			const tools = toolsWorkflow(example);
-			await importWorkflow(userFolder, [tools, example, outputWorkflow(tools), mcpWorkflow()]);
+			await importWorkflow(userFolder, [tools, example, outputWorkflow(example), mcpWorkflow()]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
 		instance = (await step('n8n start', () =>
@@ -112,7 +110,7 @@ async function main() {
 			for (const id of [OUTPUT_WORKFLOW_ID, MCP_WORKFLOW_ID])
 				await activateWorkflowAsEditor(instance!.url, cookie, id);
 		});
-		const context: AgentCheckContext = { sandbox, fake, instance, cookie, example, log };
+		const context = { sandbox, fake, instance, cookie, example, log };
 		await check(
 			'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
 			() => checkTools(context),
@@ -150,9 +148,6 @@ try {
 	log(`FAIL setup: ${err.stack ?? err}`);
 }
 console.log(`\n[e2e] agent summary (${PROFILE.label})`);
-for (const r of results)
-	console.log(
-		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
-	);
+printResults(results);
 const failed = fatal || results.length < 5 || results.some((r) => !r.ok);
 process.exit(failed ? 1 : 0);

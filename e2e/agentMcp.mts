@@ -18,14 +18,16 @@ import { postToWebhook, waitForExecutions } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
 	RUN_TIMEOUT_MS,
+	aiWorkflow,
 	airSignTool,
-	aiInto,
 	apiRequests,
 	assertModelSafe,
 	assertSimplifiedSessions,
 	excerpt,
-	fromAI,
+	getManyByName,
+	mostFields,
 	sessionIdFromAI,
+	uuid,
 	type AgentCheckContext,
 	type AgentWorkflow,
 } from './agentShared.mts';
@@ -46,43 +48,30 @@ export const mcpCredential: CredentialJson = {
 
 /** Check r's workflow: the MCP Server Trigger with two AirSign tools (node version 2). */
 export function mcpWorkflow(): AgentWorkflow {
-	const id = (n: number) => `d1e2f3a4-0000-4000-8003-${String(n).padStart(12, '0')}`;
-	return {
-		id: MCP_WORKFLOW_ID,
-		name: 'e2e: AirSign tools over MCP',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: id(1),
-				name: TRIGGER,
-				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
-				// version 2: SSE and streamable HTTP both on /mcp/<path> (1.x: SSE on …/sse)
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: id(99),
-				parameters: { authentication: 'bearerAuth', path: MCP_PATH },
-				credentials: { httpBearerAuth: { id: mcpCredential.id, name: mcpCredential.name } },
-			},
-			airSignTool(id(2), 'Find sessions', [-100, 240], {
-				resource: 'session',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 10,
-				filters: { name: fromAI('nameContains', 'Text the session names contain') },
-				output: 'simple',
-			}),
+	const id = uuid('8003');
+	const trigger = {
+		id: id(1),
+		name: TRIGGER,
+		type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+		// version 2: SSE and streamable HTTP both on /mcp/<path> (1.x: SSE on …/sse)
+		typeVersion: 2,
+		position: [0, 0] as [number, number],
+		webhookId: id(99),
+		parameters: { authentication: 'bearerAuth', path: MCP_PATH },
+		credentials: { httpBearerAuth: { id: mcpCredential.id, name: mcpCredential.name } },
+	};
+	return aiWorkflow(
+		{ id: MCP_WORKFLOW_ID, name: 'e2e: AirSign tools over MCP', nodes: [trigger] },
+		TRIGGER,
+		[
+			airSignTool(id(2), 'Find sessions', [-100, 240], getManyByName({ output: 'simple' })),
 			airSignTool(id(3), 'Send a draft', [100, 240], {
 				resource: 'session',
 				operation: 'send',
 				sessionId: sessionIdFromAI(),
 			}),
 		],
-		connections: {
-			'Find sessions': aiInto(TRIGGER, 'ai_tool'),
-			'Send a draft': aiInto(TRIGGER, 'ai_tool'),
-		},
-	};
+	);
 }
 
 /** What the client hands over: the transport of `kind` to the trigger, with the bearer token. */
@@ -205,5 +194,5 @@ export async function checkMcp({
 		timeoutMs: RUN_TIMEOUT_MS,
 	});
 	assert.equal(executions.length, 2, 'one execution per tool call');
-	return `listTools over streamable HTTP and SSE: Find_sessions, Send_a_draft; Get Many → ${found.length} sessions of ≤ ${Math.max(...found.map((s) => Object.keys(s).length))} fields; Send of a pending session → "${excerpt(sent, 160)}"; 0 emails`;
+	return `listTools over streamable HTTP and SSE: Find_sessions, Send_a_draft; Get Many → ${found.length} sessions of ≤ ${mostFields(found)} fields; Send of a pending session → "${excerpt(sent, 160)}"; 0 emails`;
 }

@@ -1,9 +1,8 @@
-// What the agent checks share (e2e/agent.mts runs them: n in agentTools.mts, o in
-// agentContractAssistant.mts, p in agentModelList.mts, r in agentMcp.mts, s in agentOutput.mts):
-// what each is handed, the bound of one agent run, AirSign tool nodes, and the check of what a tool
-// hands the model.
+// What the agent checks share (e2e/agent.mts runs them: n, o, p, s in agentChecks.mts, r in
+// agentMcp.mts): their context, the bound of one agent run, the workflows' AirSign tool nodes, and
+// the checks of what a tool hands the model.
 import assert from 'node:assert/strict';
-import type { IConnections, NodeConnectionType } from 'n8n-workflow';
+import type { IConnections } from 'n8n-workflow';
 import { toolRounds, type Exchange, type FakeOpenAi, type ToolRound } from './lib/fakeOpenAi.mts';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
 import { PACKAGE_NAME, postToWebhook, type startN8n } from './lib/n8n.mts';
@@ -34,7 +33,6 @@ export type AgentNode = {
 	webhookId?: string;
 };
 
-/** A workflow as imported into n8n: examples/contract-assistant.json, the tools workflow. */
 export type AgentWorkflow = {
 	id: string;
 	name: string;
@@ -44,20 +42,28 @@ export type AgentWorkflow = {
 	connections: IConnections;
 };
 
-const AIRSIGN_CRED = { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } };
-
 /** A parameter the model fills in: n8n's `$fromAI`, as "Let the model define this parameter" writes it. */
 export const fromAI = (key: string, description: string) =>
 	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
 
 /** A Session locator whose ID the model gives. */
-export const sessionIdFromAI = (description = 'The sessionId of the session') => ({
+export const sessionIdFromAI = () => ({
 	__rl: true,
 	mode: 'id',
-	value: fromAI('sessionId', description),
+	value: fromAI('sessionId', 'The sessionId of the session'),
 });
 
-/** An AirSign tool node (`airSignTool`, the AirSign credential of the sandbox) of a check's workflow. */
+/** Get Many sessions whose name contains what the model gives, at most 10, with `output`. */
+export const getManyByName = (output: Record<string, unknown>) => ({
+	resource: 'session',
+	operation: 'getMany',
+	returnAll: false,
+	limit: 10,
+	filters: { name: fromAI('nameContains', 'Text the session names contain') },
+	...output,
+});
+
+/** An AirSign tool node (`airSignTool`, the sandbox's AirSign credential); ids from `uuid(n)`. */
 export function airSignTool(
 	id: string,
 	name: string,
@@ -71,14 +77,40 @@ export function airSignTool(
 		typeVersion: 1,
 		position,
 		parameters: { ...parameters, options: {} },
-		credentials: AIRSIGN_CRED,
+		credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
 	};
 }
 
-/** A connection of `type` (ai_tool, ai_languageModel…) into the root node `root`. */
-export const aiInto = (root: string, type: NodeConnectionType) => ({
-	[type]: [[{ node: root, type, index: 0 }]],
-});
+/** Node ids of one check's workflow: `uuid(block)(n)`. */
+export const uuid = (block: string) => (n: number) =>
+	`d1e2f3a4-0000-4000-${block}-${String(n).padStart(12, '0')}`;
+
+/**
+ * A workflow whose `root` (an agent, or the MCP Server Trigger) has `tools` as its ai_tool inputs
+ * and `model`, if any, as its ai_languageModel; `main` is any main connections it has besides.
+ */
+export function aiWorkflow(
+	head: { id: string; name: string; nodes: AgentNode[]; main?: IConnections },
+	root: string,
+	tools: AgentNode[],
+	model?: string,
+): AgentWorkflow {
+	const into = (type: 'ai_tool' | 'ai_languageModel') => ({
+		[type]: [[{ node: root, type, index: 0 }]],
+	});
+	return {
+		id: head.id,
+		name: head.name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [...head.nodes, ...tools],
+		connections: {
+			...head.main,
+			...(model && { [model]: into('ai_languageModel') }),
+			...Object.fromEntries(tools.map((t) => [t.name, into('ai_tool')])),
+		},
+	};
+}
 
 export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
 export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
@@ -94,23 +126,33 @@ export interface AgentCheckContext {
 	log: (line: string) => void;
 }
 
-/** What the sandbox's control plane lists: a request it answered, an email it "sent". */
-export interface SandboxRequest {
-	method: string;
-	path: string;
-	status: number;
-}
-export interface OutboxMail {
-	to?: string;
-	email?: string;
-	sessionId: string;
-}
-
 /** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out. */
 export async function apiRequests(sandbox: Sandbox): Promise<string[]> {
 	return (await sandbox.requests())
-		.map((r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`)
+		.map(
+			(r: { method: string; path: string; status: number }) => `${r.method} ${r.path} ${r.status}`,
+		)
 		.filter((r: string) => !r.startsWith('POST /oidc/token'));
+}
+
+/** The sandbox's outbox as "<to> <sessionId>" lines, sorted. */
+export const mailsSent = async (sandbox: Sandbox): Promise<string[]> =>
+	(await sandbox.outbox())
+		.map(
+			(m: { to?: string; email?: string; sessionId: string }) =>
+				`${m.to ?? m.email} ${m.sessionId}`,
+		)
+		.sort();
+
+/** The model's last request for `model`; asserts it was asked and nothing unknown came. */
+export function lastExchange(fake: FakeOpenAi, model: string): Exchange {
+	const last = fake
+		.exchanges()
+		.filter((e) => e.model === model)
+		.at(-1);
+	assert.ok(last, 'the model was never asked');
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	return last;
 }
 
 /**
@@ -130,12 +172,7 @@ export async function askAgent(
 	);
 	const answer = await res.text();
 	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
-	const last = fake
-		.exchanges()
-		.filter((e) => e.model === model)
-		.at(-1);
-	assert.ok(last, 'the model was never asked');
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	const last = lastExchange(fake, model);
 	const rounds = toolRounds(last.conversation);
 	for (const r of rounds)
 		log(
@@ -144,16 +181,14 @@ export async function askAgent(
 	return { answer, last, rounds };
 }
 
-/** A tool call the tool answered. */
-export type AnsweredRound = ToolRound & { result: string };
-
 /** Every tool result of a conversation is small, readable JSON with no secret or stack trace in it. */
-export function assertModelSafe(rounds: ToolRound[]): asserts rounds is AnsweredRound[] {
+export function assertModelSafe(
+	rounds: ToolRound[],
+): asserts rounds is (ToolRound & { result: string })[] {
 	for (const r of rounds) {
 		const where = `${r.name}(${JSON.stringify(r.args)})`;
 		assert.equal(typeof r.result, 'string', `${where}: no result`);
-		// a string: asserted above
-		const result = r.result as string;
+		const result = r.result as string; // asserted above
 		assert.ok(result.length > 0, `${where}: empty result`);
 		assert.ok(result.length <= SMALL, `${where}: ${result.length} characters`);
 		assert.doesNotThrow(() => JSON.parse(result), `${where}: not JSON`);
@@ -168,8 +203,6 @@ export const excerpt = (text: string, n = 300): string =>
 
 /** n8n's guideline for a simplified answer (Simplify, a tool's Output Simplified): at most 10 fields. */
 const SIMPLIFIED_MAX_FIELDS = 10;
-
-/** A recipient of a simplified session: who, and whether they signed. */
 const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
 
 /** Sessions from a tool with Output Simplified: each with its ID, name, status and every recipient, few fields. */
@@ -189,17 +222,6 @@ export function assertSimplifiedSessions(items: Record<string, unknown>[], where
 	}
 }
 
-/** Sessions from a tool with Output Selected Fields: exactly the record's ID and `fields`. */
-export function assertSelectedFields(
-	items: Record<string, unknown>[],
-	fields: string[],
-	where: string,
-) {
-	assert.ok(items.length > 0, `${where}: no items`);
-	for (const item of items)
-		assert.deepEqual(
-			Object.keys(item).sort(),
-			['sessionId', ...fields].sort(),
-			`${where}: ${excerpt(JSON.stringify(item))}`,
-		);
-}
+/** The most fields of any of `items`. */
+export const mostFields = (items: Record<string, unknown>[]) =>
+	Math.max(...items.map((s) => Object.keys(s).length));

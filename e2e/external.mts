@@ -44,7 +44,7 @@ import {
 } from './lib/n8n.mts';
 import { sandboxCredential } from './lib/fixtures.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
-import { sleep } from './lib/proc.mts';
+import { createChecks, pollUntil, printResults } from './lib/checks.mts';
 
 const { positionals, values } = parseArgs({
 	allowPositionals: true,
@@ -87,13 +87,6 @@ async function install() {
 	}
 }
 
-/** A credential as n8n's APIs create it. */
-interface CredentialInput {
-	name: string;
-	type: string;
-	data: Record<string, unknown>;
-}
-
 /** A node of a workflow built here; webhookWorkflow adds its id and position. */
 type NodeInput = {
 	name: string;
@@ -103,101 +96,74 @@ type NodeInput = {
 	[field: string]: unknown;
 };
 
-/** A workflow as webhookWorkflow builds it. */
-interface WebhookWorkflow {
-	name: string;
-	nodes: (NodeInput & { id: string; position: number[] })[];
-	connections: Record<string, { main: { node: string; type: string; index: number }[][] }>;
-	settings: { executionOrder: string };
-}
-
-/** The calls `run` makes, through either API. */
-interface N8nApi {
-	how: string;
-	createCredential: (c: CredentialInput) => Promise<string>;
-	deleteCredential: (id: string) => Promise<unknown>;
-	createWorkflow: (w: WebhookWorkflow) => Promise<string>;
-	activate: (id: string) => Promise<unknown>;
-	deactivate: (id: string) => Promise<unknown>;
-	deleteWorkflow: (id: string) => Promise<unknown>;
-}
-
-/** n8n's REST API with an owner's cookie, or its public API with an API key: the same calls. */
-async function connect(url: string): Promise<N8nApi> {
+/**
+ * n8n's REST API with an owner's cookie, or its public API with an API key: the same calls
+ * (credentials, workflows, activation), each resolving the answer's data.
+ */
+async function connect(url: string) {
 	const apiKey = values['api-key'];
-	if (apiKey) {
-		const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
-			const res = await n8nFetch(`${url}/api/v1${p}`, {
-				method,
-				headers: { 'x-n8n-api-key': apiKey, 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const text = await res.text();
-			if (!res.ok) throw new Error(`${method} /api/v1${p}: ${res.status} ${text.slice(0, 500)}`);
-			return (text ? JSON.parse(text) : undefined) as T;
-		};
-		return {
-			how: 'API key (public API)',
-			createCredential: async (c) => (await call<{ id: string }>('POST', '/credentials', c)).id,
-			deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
-			createWorkflow: async (w) => (await call<{ id: string }>('POST', '/workflows', w)).id,
-			activate: (id) => call('POST', `/workflows/${id}/activate`),
-			deactivate: (id) => call('POST', `/workflows/${id}/deactivate`),
-			deleteWorkflow: (id) => call('DELETE', `/workflows/${id}`),
-		};
+	let cookie = '';
+	if (!apiKey) {
+		const { email, password } = values;
+		if (!email || !password) fail('run: give --email and --password, or --api-key');
+		try {
+			({ cookie } = await login(url, { email, password }));
+		} catch (error) {
+			if (!values['setup-owner']) throw error;
+			({ cookie } = await setupOwner(url, { email, password }));
+		}
 	}
-	const { email, password } = values;
-	if (!email || !password) fail('run: give --email and --password, or --api-key');
-	let cookie: string;
-	try {
-		({ cookie } = await login(url, { email, password }));
-	} catch (error) {
-		if (!values['setup-owner']) throw error;
-		({ cookie } = await setupOwner(url, { email, password }));
-	}
+	const base = apiKey ? '/api/v1' : '/rest';
 	const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
-		const res = await n8nFetch(`${url}/rest${p}`, {
+		const res = await n8nFetch(`${url}${base}${p}`, {
 			method,
-			headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
+			headers: {
+				...(apiKey ? { 'x-n8n-api-key': apiKey } : { cookie, 'browser-id': 'e2e' }),
+				'content-type': 'application/json',
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} /rest${p}: ${res.status} ${text.slice(0, 500)}`);
-		return (text ? JSON.parse(text).data : undefined) as T;
+		if (!res.ok) throw new Error(`${method} ${base}${p}: ${res.status} ${text.slice(0, 500)}`);
+		// the REST API wraps its answers in { data }
+		return (text ? (apiKey ? JSON.parse(text) : JSON.parse(text).data) : undefined) as T;
 	};
+	const create = async (what: string, body: unknown) =>
+		(await call<{ id: string }>('POST', `/${what}`, body)).id;
 	return {
-		how: 'owner login (REST API)',
-		createCredential: async (c) => (await call<{ id: string }>('POST', '/credentials', c)).id,
-		deleteCredential: (id) => call('DELETE', `/credentials/${id}`),
-		createWorkflow: async (w) => (await call<{ id: string }>('POST', '/workflows', w)).id,
-		// n8n 1.123 and 2.x: the editor's switch ("publish" in 2.x), with the current versionId
-		activate: async (id) => {
-			const { versionId } = await call<{ versionId: string }>('GET', `/workflows/${id}`);
-			return await call('POST', `/workflows/${id}/activate`, { versionId });
-		},
-		deactivate: (id) => call('POST', `/workflows/${id}/deactivate`, {}),
-		deleteWorkflow: async (id) => {
-			// n8n 2.x archives before it deletes; n8n 1.x deletes at once
-			await call('POST', `/workflows/${id}/archive`, {}).catch(() => undefined);
+		how: apiKey ? 'API key (public API)' : 'owner login (REST API)',
+		createCredential: (c: { name: string; type: string; data: unknown }) =>
+			create('credentials', c),
+		deleteCredential: (id: string) => call('DELETE', `/credentials/${id}`),
+		createWorkflow: (w: ReturnType<typeof webhookWorkflow>) => create('workflows', w),
+		// REST, n8n 1.123 and 2.x: the editor's switch ("publish" in 2.x), with the current versionId
+		activate: async (id: string) =>
+			apiKey
+				? call('POST', `/workflows/${id}/activate`)
+				: call('POST', `/workflows/${id}/activate`, {
+						versionId: (await call<{ versionId: string }>('GET', `/workflows/${id}`)).versionId,
+					}),
+		deactivate: (id: string) =>
+			call('POST', `/workflows/${id}/deactivate`, apiKey ? undefined : {}),
+		deleteWorkflow: async (id: string) => {
+			// n8n 2.x's editor archives before it deletes; n8n 1.x deletes at once
+			if (!apiKey) await call('POST', `/workflows/${id}/archive`, {}).catch(() => undefined);
 			await call('DELETE', `/workflows/${id}`);
 		},
 	};
 }
 
-async function waitUntilReady(url: string) {
-	const deadline = Date.now() + Number(values['ready-timeout']) * 1000;
-	for (;;) {
-		const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).catch(
-			() => undefined,
-		);
-		if (res?.ok) return;
-		if (Date.now() > deadline) fail(`${url}/healthz did not answer 200 in time`);
-		await sleep(1_000);
-	}
-}
+const waitUntilReady = (url: string) =>
+	pollUntil(
+		async () =>
+			(await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined))
+				?.ok,
+		() => `${url}/healthz did not answer 200 in time`,
+		{ timeoutMs: Number(values['ready-timeout']) * 1000, everyMs: 1_000 },
+	);
 
 /** A workflow: a production Webhook whose answer is the last node's first item, then `nodes`. */
-function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]): WebhookWorkflow {
+function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]) {
 	const webhook = {
 		id: randomUUID(),
 		name: 'Webhook',
@@ -211,7 +177,8 @@ function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]):
 		webhook,
 		...nodes.map((n, i) => ({ id: randomUUID(), position: [220 * (i + 1), 0], ...n })),
 	];
-	const connections: WebhookWorkflow['connections'] = {};
+	const connections: Record<string, { main: { node: string; type: string; index: number }[][] }> =
+		{};
 	for (let i = 0; i + 1 < all.length; i++)
 		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
 	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
@@ -231,34 +198,14 @@ async function callWebhook<T>(url: string, webhookPath: string): Promise<T> {
 async function run() {
 	const url = values.url?.replace(/\/+$/, '');
 	if (!url) fail('run: --url (or AIRSIGN_E2E_N8N_URL) is required');
-	const results: { label: string; ok: boolean; s: number; note: unknown }[] = [];
-	const check = async (label: string, fn: () => Promise<unknown>) => {
-		const t0 = Date.now();
-		try {
-			const note = await fn();
-			results.push({ label, ok: true, s: (Date.now() - t0) / 1000, note });
-		} catch (error) {
-			results.push({
-				label,
-				ok: false,
-				s: (Date.now() - t0) / 1000,
-				note: String(error?.message ?? error),
-			});
-		}
-		const r = results.at(-1)!; // pushed above
-		console.log(`[external] ${r.ok ? 'PASS' : 'FAIL'} ${r.label}${r.note ? `: ${r.note}` : ''}`);
-		return r.ok;
-	};
+	const { results, check } = createChecks((line) => console.log(`[external] ${line}`));
 
 	await waitUntilReady(url);
 	const n8n = await connect(url);
 	console.log(`[external] n8n at ${url}, logged in by ${n8n.how}`);
 	const port = await getFreePort();
 	const sandbox = await startSandboxProcess({ port });
-	const created: { workflows: string[]; credential: string | undefined } = {
-		workflows: [],
-		credential: undefined,
-	};
+	const created: { workflows: string[]; credential?: string } = { workflows: [] };
 	try {
 		const baseUrl = `http://${values['sandbox-host']}:${port}`;
 		const credentialName = `AirSign e2e (external) ${port}`;
@@ -379,8 +326,7 @@ async function run() {
 	}
 	const failed = results.length < 4 || results.some((r) => !r.ok);
 	console.log(`\n[external] summary (${url})`);
-	for (const r of results)
-		console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.label}`);
+	printResults(results);
 	console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'}`);
 	return !failed;
 }

@@ -4,102 +4,317 @@
 //
 //   npx tsx e2e/install-n8n.mts [--n8n 2|1|all] [--force]   # install or verify (fast no-op when the marker matches)
 //
-// TypeScript run by tsx, no other dependency: runs on the system Node 20. See e2e/README.md.
-// Each install lives in its own package.json so the repository's package.json never needs an
-// "overrides" field (the n8n community-node lint rules forbid it).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Each install has its own package.json so the repository's never needs an "overrides" field (the
+// n8n community-node lint rules forbid it). See e2e/README.md.
+import {
+	appendFileSync,
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	type Dirent,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from './lib/proc.mts';
 import {
 	REPO_ROOT,
 	isInstalled,
 	n8nEnv,
 	n8nInstallation,
 	nodePath,
-	wantedMarker,
-} from './n8n-installation.mts';
-import {
-	buildSqlite,
 	npmEnv,
-	npmInstallMonitor,
-	nodeWorks,
-	resolveSqliteDir,
-	run,
-	say,
-	seconds,
-	sqliteWorks,
-	step,
-	ticker,
-	writePackageJson,
-} from './install-n8n-tools.mts';
+	wantedMarker,
+	type N8nInstallation,
+} from './n8n-installation.mts';
 import { N8N_PROFILES, activeProfileId } from './n8n-profiles.mts';
 
-export { N8N_PROFILES, activeProfileId };
-export type { N8nProfile, N8nProfileId } from './n8n-profiles.mts';
-export {
-	CACHE_DIR,
-	N8N_BIN,
-	N8N_DIR,
-	NODE_BIN,
-	PROFILE,
-	REPO_ROOT,
-	isInstalled,
-	n8nEnv,
-	n8nInstallation,
-	nodePath,
-} from './n8n-installation.mts';
-export type { N8nInstallation } from './n8n-installation.mts';
-export { seconds, ticker } from './install-n8n-tools.mts';
+export { N8N_PROFILES };
+export { PROFILE, REPO_ROOT } from './n8n-installation.mts';
 
 /** The sqlite3 that n8n 1.123.81 and 2.41.3 both install, and where its one build lives. */
 const SQLITE3_VERSION = '5.1.7';
 const SQLITE_CACHE = path.join(REPO_ROOT, '.cache');
 
-/** What installN8n resolves: where the profile's n8n is, and whether it was there already. */
-export interface InstallResult {
-	node: string;
-	n8nBin: string;
-	cacheDir: string;
-	skipped: boolean;
-	profile: string;
+/** Runs a command as long as it takes; resolves the last 8000 characters of its output. */
+async function run(
+	cmd: string,
+	args: string[],
+	options: { cwd?: string; env?: NodeJS.ProcessEnv; label: string; onLine?: (l: string) => void },
+): Promise<string> {
+	const { stdout, stderr } = await runCommand(cmd, args, { ...options, timeoutMs: 0 });
+	return (stdout + stderr).slice(-8000);
+}
+
+const say = (line: string): boolean => process.stdout.write(`[install-n8n] ${line}\n`);
+export const seconds = (ms: number): string => {
+	const s = Math.round(ms / 1000);
+	return s < 90 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+};
+
+/** A line every 15 s while a long step runs, so a first run on a busy machine never sits silent. */
+export function ticker(
+	label: string,
+	status: () => string = () => '',
+	{ everyMs = 15_000, print = say }: { everyMs?: number; print?: (line: string) => void } = {},
+): () => void {
+	const t0 = Date.now();
+	const timer = setInterval(() => {
+		const detail = status();
+		print(`${label}: ${seconds(Date.now() - t0)} so far${detail ? `, ${detail}` : ''}`);
+	}, everyMs);
+	timer.unref();
+	return () => clearInterval(timer);
+}
+
+/** Packages in an earlier install's lock file (a retry knows its total), if any. */
+function lockedPackageCount(inst: N8nInstallation): number | undefined {
+	try {
+		const lock: { packages?: Record<string, { version?: string; link?: boolean }> } = JSON.parse(
+			readFileSync(path.join(inst.cacheDir, 'package-lock.json'), 'utf8'),
+		);
+		if (lock.packages?.['node_modules/n8n']?.version !== inst.profile.n8n) return undefined;
+		return Object.entries(lock.packages ?? {}).filter(
+			([key, v]) => key.includes('node_modules/') && !v.link,
+		).length;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Packages unpacked so far: folders with a package.json in node_modules, nested ones too. */
+function countUnpacked(dir: string): number {
+	let count = 0;
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return 0;
+	}
+	for (const entry of entries) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		const names = entry.name.startsWith('@')
+			? readdirSync(path.join(dir, entry.name)).map((name) => path.join(entry.name, name))
+			: [entry.name];
+		for (const name of names) {
+			if (existsSync(path.join(dir, name, 'package.json'))) count++;
+			count += countUnpacked(path.join(dir, name, 'node_modules'));
+		}
+	}
+	return count;
 }
 
 /**
- * Installs (or verifies) the cached n8n of a profile (default: this process's). Returns
- * { node, n8nBin, cacheDir, skipped, profile }.
+ * Reads `npm install --loglevel=http`: manifests fetched while npm resolves the tree, then one
+ * tarball per package. Every line goes to npm-install.log; each warning is shown once, except the
+ * two kinds a newcomer cannot act on, counted and explained in one line.
  */
+function npmInstallMonitor(inst: N8nInstallation) {
+	const logFile = path.join(inst.cacheDir, 'npm-install.log');
+	writeFileSync(logFile, '');
+	const manifests = new Set<string>();
+	const tarballs = new Set<string>();
+	let deprecated = 0;
+	const badEngine = new Set<string>(); // isolated-vm: explained in the summary
+	let engineBlock: string[] | null = null;
+	const onLine = (line: string): void => {
+		appendFileSync(logFile, line + '\n');
+		// npm logs a tarball twice (cache lookup, then fetch): counted once, by address
+		if (/^npm http /.test(line)) {
+			const url = /(https?:\/\/\S+?)(?:\s|$)/.exec(line)?.[1];
+			if (url) (/\.tgz$/.test(url) ? tarballs : manifests).add(url);
+			return;
+		}
+		if (/^npm warn deprecated /.test(line)) return void deprecated++;
+		// EBADENGINE comes as a block of lines: "Unsupported engine {", package, required, current, "}"
+		if (/^npm warn EBADENGINE /.test(line)) {
+			engineBlock = (engineBlock ?? []).concat(line);
+			if (!/^npm warn EBADENGINE \}/.test(line)) return;
+			const pkg = /package: '([^']+)'/.exec(engineBlock.join('\n'))?.[1] ?? '';
+			if (/^isolated-vm@/.test(pkg)) badEngine.add(pkg);
+			else for (const l of engineBlock) say(l);
+			engineBlock = null;
+			return;
+		}
+		if (/^npm (warn|error) /.test(line)) say(line);
+	};
+	// npm prints no count while it unpacks: the folders it has written so far are counted instead
+	const status = () => {
+		if (tarballs.size === 0)
+			return `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
+		const total = lockedPackageCount(inst) ?? inst.profile.packages;
+		const unpacked = countUnpacked(path.join(inst.cacheDir, 'node_modules'));
+		return `${tarballs.size} packages downloaded, ${unpacked} of about ${total} unpacked`;
+	};
+	const summary = () => {
+		if (deprecated)
+			say(
+				`npm listed ${deprecated} deprecated packages deep in n8n's own dependencies (n8n's to update, nothing to do here; list in ${logFile})`,
+			);
+		if (badEngine.size)
+			say(
+				`npm warned that ${[...badEngine].join(', ')} asks for a newer Node (EBADENGINE): expected; it is never built here (--ignore-scripts) and this n8n runs without it`,
+			);
+	};
+	return { onLine, status, summary };
+}
+
+/** The install's package.json: `deps` and the profile's overrides (written only when it changes). */
+function writePackageJson(inst: N8nInstallation, deps: Record<string, string>): void {
+	const pkg = {
+		name: `airsign-e2e-n8n-${inst.profile.id}`,
+		private: true,
+		description: `Pinned real ${inst.profile.label} for the end-to-end tests (generated by e2e/install-n8n.mts)`,
+		dependencies: deps,
+		overrides: inst.profile.overrides,
+	};
+	const file = path.join(inst.cacheDir, 'package.json');
+	const text = JSON.stringify(pkg, null, 2) + '\n';
+	if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
+
+/** Whether `cmd args` runs (and prints `expect`, when given). */
+const works = (cmd: string, args: string[], label: string, cwd?: string, expect?: string) =>
+	run(cmd, args, { cwd, label }).then(
+		(out) => expect === undefined || out.trim() === expect,
+		() => false,
+	);
+const nodeWorks = (inst: N8nInstallation) =>
+	existsSync(inst.nodeBin) &&
+	works(inst.nodeBin, ['-v'], 'node -v', undefined, `v${inst.nodeVersion}`);
+const sqliteWorks = (inst: N8nInstallation) =>
+	works(
+		inst.nodeBin,
+		['-e', "const s=require('sqlite3');new s.Database(':memory:').close()"],
+		'load sqlite3',
+		inst.n8nDir,
+	);
+
+/** node-gyp's script: the one npm brings (beside this Node, or the system's), else sqlite3's own. */
+function findNodeGyp(sqliteFolder: string): string {
+	const candidates = [
+		path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm'),
+		'/usr/lib/node_modules/npm',
+		'/usr/share/nodejs/npm',
+		sqliteFolder,
+	].map((root) => path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+	const found = candidates.find((p) => existsSync(p));
+	if (!found) throw new Error(`node-gyp not found; looked in:\n  ${candidates.join('\n  ')}`);
+	return found;
+}
+
+/** The sqlite3 package of the install (hoisted, or under n8n). */
+function resolveSqliteDir(inst: N8nInstallation): string {
+	const found = [inst.cacheDir, inst.n8nDir]
+		.map((root) => path.join(root, 'node_modules', 'sqlite3'))
+		.find((p) => existsSync(path.join(p, 'package.json')));
+	if (!found) throw new Error(`sqlite3 is not installed under ${inst.cacheDir}/node_modules`);
+	return found;
+}
+
+const sqliteBuilds = new Map<string, Promise<string>>();
+
+/**
+ * sqlite3's add-on (n8n's database driver), built from source once per version in
+ * .cache/sqlite3-<version>/ and shared by every install: an N-API add-on, it loads on Node 20 and
+ * 24 alike. Resolves the built file; one build per version and process, however many ask.
+ */
+function buildSqlite(version: string): Promise<string> {
+	const known = sqliteBuilds.get(version);
+	if (known) return known;
+	const dir = path.join(SQLITE_CACHE, `sqlite3-${version}`);
+	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
+	const built = path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node');
+	const marker = path.join(dir, '.ready');
+	const building = (async () => {
+		if (existsSync(marker) && existsSync(built)) return built;
+		rmSync(marker, { force: true });
+		mkdirSync(dir, { recursive: true });
+		const pkg = { name: 'airsign-e2e-sqlite3', private: true, dependencies: { sqlite3: version } };
+		writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+		const t0 = Date.now();
+		say(`sqlite3 ${version}: building it once for every n8n install (C/C++ with node-gyp) ...`);
+		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
+			cwd: dir,
+			env: npmEnv(),
+			label: `npm install sqlite3@${version}`,
+		});
+		let compiled = 0;
+		// the count stalls on one file for most of the step: SQLite itself is one large C file
+		const stop = ticker(
+			`sqlite3 ${version}: building`,
+			() =>
+				`${compiled} of about 6 source files started (sqlite3.c, SQLite itself, is most of the work)`,
+		);
+		// this Node's C headers when installed beside it (/usr/include/node), else node-gyp's default
+		const prefix = path.resolve(path.dirname(process.execPath), '..');
+		const headers = existsSync(path.join(prefix, 'include', 'node', 'node.h'))
+			? { npm_config_nodedir: prefix }
+			: {};
+		try {
+			const jobs = `--jobs=${Math.max(1, os.availableParallelism())}`;
+			await run(process.execPath, [findNodeGyp(dir), 'rebuild', '--release', jobs], {
+				cwd: sqliteDir,
+				env: npmEnv({ npm_config_build_from_source: 'true', ...headers }),
+				label: 'node-gyp rebuild sqlite3',
+				onLine: (line) => void (/^\s*(CC|CXX)\(target\)/.test(line) && compiled++),
+			});
+		} finally {
+			stop();
+		}
+		writeFileSync(marker, version);
+		say(`sqlite3 ${version}: built in ${seconds(Date.now() - t0)}`);
+		return built;
+	})();
+	sqliteBuilds.set(version, building);
+	return building;
+}
+
+/** Installs (or verifies) the cached n8n of a profile (default: this process's). */
 export async function installN8n({
 	force = false,
 	profile = activeProfileId(),
-}: { force?: boolean; profile?: string } = {}): Promise<InstallResult> {
+}: { force?: boolean; profile?: string } = {}): Promise<{
+	cacheDir: string;
+	skipped: boolean;
+	profile: string;
+}> {
 	const inst = n8nInstallation(profile);
 	const { label } = inst.profile;
 	const t0 = Date.now();
 	const relative = path.relative(process.cwd(), inst.cacheDir);
 	const where = relative && !relative.startsWith('..') ? relative : inst.cacheDir;
-	const result = { node: inst.nodeBin, n8nBin: inst.n8nBin, cacheDir: inst.cacheDir, profile };
 	if (!force && isInstalled(profile)) {
 		say(`${label} on Node ${inst.nodeVersion} already installed in ${where}`);
-		return { ...result, skipped: true };
+		return { cacheDir: inst.cacheDir, skipped: true, profile };
 	}
 	mkdirSync(inst.cacheDir, { recursive: true });
 	rmSync(inst.marker, { force: true });
-	const nodeDep = inst.profile.node
-		? { [inst.profile.node.package]: inst.profile.node.version }
-		: {};
-	const total = inst.profile.node ? 4 : 3;
+	const pinnedNode = inst.profile.node;
+	const nodeDep = pinnedNode ? { [pinnedNode.package]: pinnedNode.version } : {};
+	const total = pinnedNode ? 4 : 3;
 	let number = 0;
-	const next = <T,>(name: string, fn: () => Promise<T>): Promise<T> =>
-		step(++number, total, `${label}: ${name}`, fn);
+	/** One numbered step, with a line before and one with its time after. */
+	const next = async <T,>(name: string, fn: () => Promise<T>): Promise<T> => {
+		const n = ++number;
+		const t1 = Date.now();
+		say(`step ${n} of ${total}: ${label}: ${name} ...`);
+		const result = await fn();
+		say(`step ${n} of ${total} done in ${seconds(Date.now() - t1)}: ${label}: ${name}`);
+		return result;
+	};
 	say(
 		`installing ${label} into ${where} (once; the first time takes minutes: ${total} steps, each reported, npm's full output in ${path.join(where, 'npm-install.log')})`,
 	);
 	// sqlite3's compile (minutes of C) runs while npm fetches n8n; step 3 awaits it, or builds the
 	// version npm installed if it is another
-	buildSqlite(SQLITE3_VERSION, SQLITE_CACHE).catch(() => {});
+	buildSqlite(SQLITE3_VERSION).catch(() => {});
 
 	// 1. A pinned Node alone (scripts off), so that npm can then install n8n running on it.
-	const pinnedNode = inst.profile.node;
 	if (pinnedNode) {
 		if (force || !(await nodeWorks(inst))) {
 			await next(
@@ -111,11 +326,7 @@ export async function installN8n({
 						await run(
 							'npm',
 							['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
-							{
-								cwd: inst.cacheDir,
-								env: npmEnv(),
-								label: `npm install ${pinnedNode.package}`,
-							},
+							{ cwd: inst.cacheDir, env: npmEnv(), label: `npm install ${pinnedNode.package}` },
 						);
 					} finally {
 						stop();
@@ -127,13 +338,13 @@ export async function installN8n({
 		} else say(`step ${++number} of ${total}: Node ${inst.nodeVersion} present`);
 	}
 
-	// 2. n8n with its Node first on PATH (npm itself then runs on it). Rerunning is safe:
-	// npm reconciles node_modules with package.json + package-lock.json.
+	// 2. n8n with its Node first on PATH (npm itself then runs on it). Rerunning is safe: npm
+	// reconciles node_modules with package.json + package-lock.json.
 	await next(
 		`install n8n@${inst.profile.n8n} (npm install --legacy-peer-deps --ignore-scripts)`,
 		async () => {
 			writePackageJson(inst, { n8n: inst.profile.n8n, ...nodeDep });
-			const npm = npmInstallMonitor(inst, inst.profile.packages);
+			const npm = npmInstallMonitor(inst);
 			const stop = ticker(`${label}: npm install n8n`, npm.status);
 			let out: string;
 			try {
@@ -171,7 +382,7 @@ export async function installN8n({
 			async () => {
 				const sqliteDir = resolveSqliteDir(inst);
 				const { version } = JSON.parse(readFileSync(path.join(sqliteDir, 'package.json'), 'utf8'));
-				const built = await buildSqlite(version, SQLITE_CACHE);
+				const built = await buildSqlite(version);
 				mkdirSync(path.join(sqliteDir, 'build', 'Release'), { recursive: true });
 				copyFileSync(built, path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node'));
 				if (!(await sqliteWorks(inst)))
@@ -196,19 +407,19 @@ export async function installN8n({
 
 	writeFileSync(inst.marker, wantedMarker(inst));
 	say(`${label} ready in ${seconds(Date.now() - t0)}`);
-	return { ...result, skipped: false };
+	return { cacheDir: inst.cacheDir, skipped: false, profile };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
 	const arg = process.argv.includes('--n8n')
 		? process.argv[process.argv.indexOf('--n8n') + 1]
 		: activeProfileId();
-	const profiles = arg === 'all' ? Object.keys(N8N_PROFILES) : [arg];
-	(async () => {
-		for (const profile of profiles)
-			await installN8n({ force: process.argv.includes('--force'), profile });
-	})().catch((err) => {
+	const force = process.argv.includes('--force');
+	try {
+		for (const profile of arg === 'all' ? Object.keys(N8N_PROFILES) : [arg])
+			await installN8n({ force, profile });
+	} catch (err) {
 		process.stderr.write(`[install-n8n] FAILED: ${err.stack ?? err}\n`);
 		process.exit(1);
-	});
+	}
 }

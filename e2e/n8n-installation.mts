@@ -1,6 +1,5 @@
 // Where each profile's n8n is installed (.cache/<folder>/, e2e/n8n-profiles.mts), which Node runs
-// it, and the environment every n8n process of the tier gets. e2e/install-n8n.mts re-exports it
-// all: import from there.
+// it, and the environment of every n8n and npm process of the tiers.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,42 +8,21 @@ import { activeProfileId, findProfile, type N8nProfile } from './n8n-profiles.mt
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..');
 
-/** Where a profile's n8n lives and which Node runs it. */
-export interface N8nInstallation {
-	profile: N8nProfile;
-	cacheDir: string;
-	/** The Node binary that runs this n8n (and npm and node-gyp for it). */
-	nodeBin: string;
-	nodeBinDir: string;
-	nodeVersion: string;
-	n8nDir: string;
-	n8nBin: string;
-	/** The file that says the install is complete (its text: wantedMarker). */
-	marker: string;
-}
+export type N8nInstallation = ReturnType<typeof n8nInstallation>;
 
-/**
- * Where a profile's n8n lives and which Node runs it: { profile, cacheDir, nodeBin, nodeBinDir,
- * nodeVersion, n8nDir, n8nBin, marker }.
- */
-export function n8nInstallation(profileId: string = activeProfileId()): N8nInstallation {
+/** Where a profile's n8n lives, which Node runs it (and npm and node-gyp for it), its marker file. */
+export function n8nInstallation(profileId: string = activeProfileId()) {
 	const profile = findProfile(profileId);
 	if (!profile) throw new Error(`no n8n profile ${profileId}`);
 	const fromEnv = process.env[profile.cacheEnv];
 	const cacheDir = fromEnv
 		? path.resolve(fromEnv)
 		: path.join(REPO_ROOT, '.cache', profile.cacheFolder);
-	let nodeBin: string;
-	let nodeVersion: string;
-	if (profile.node) {
-		// the binary package beside n8n
-		nodeBin = path.join(cacheDir, 'node_modules', profile.node.package, 'bin', 'node');
-		nodeVersion = profile.node.version;
-	} else {
-		// the Node running this script
-		nodeBin = process.execPath;
-		nodeVersion = process.versions.node;
-	}
+	// the binary package beside n8n, or the Node running this script
+	const nodeBin = profile.node
+		? path.join(cacheDir, 'node_modules', profile.node.package, 'bin', 'node')
+		: process.execPath;
+	const nodeVersion = profile.node?.version ?? process.versions.node;
 	const n8nDir = path.join(cacheDir, 'node_modules', 'n8n');
 	return {
 		profile,
@@ -61,9 +39,7 @@ export function n8nInstallation(profileId: string = activeProfileId()): N8nInsta
 // The profile of this process (AIRSIGN_E2E_N8N), for the helpers in lib/.
 const active = n8nInstallation();
 export const PROFILE: N8nProfile = active.profile;
-export const CACHE_DIR: string = active.cacheDir;
 export const NODE_BIN: string = active.nodeBin;
-export const N8N_DIR: string = active.n8nDir;
 export const N8N_BIN: string = active.n8nBin;
 
 /** The marker file's text for a complete install of `inst` (a change of any part reinstalls). */
@@ -90,12 +66,8 @@ export function n8nEnv(
 	extra: NodeJS.ProcessEnv = {},
 	inst = active,
 ): NodeJS.ProcessEnv {
-	const env = { ...process.env };
-	// npm settings inherited from a parent `npm run` must not leak into n8n (its community-package
-	// installer shells out to npm).
-	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
 	return {
-		...env,
+		...withoutNpmSettings(),
 		PATH: nodePath(process.env.PATH, inst),
 		N8N_USER_FOLDER: userFolder,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -132,6 +104,27 @@ export function n8nEnv(
 		TZ: 'UTC',
 		NODE_ENV: 'production',
 		...inst.profile.env,
+		...extra,
+	};
+}
+
+/**
+ * This environment without the npm settings of a parent `npm run`: they must not leak into n8n
+ * (its community-package installer shells out to npm) or into an npm the tiers run.
+ */
+function withoutNpmSettings(): NodeJS.ProcessEnv {
+	const env = { ...process.env };
+	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	return env;
+}
+
+/** The environment of npm (and node-gyp): no settings of a parent `npm run`, no notices. */
+export function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	return {
+		...withoutNpmSettings(),
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
 		...extra,
 	};
 }

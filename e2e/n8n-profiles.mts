@@ -5,32 +5,29 @@
 /** The profiles' ids, as AIRSIGN_E2E_N8N and `--n8n` name them. */
 export type N8nProfileId = '1' | '2';
 
-/** One n8n version the tier runs, and what the tier does differently for it. */
+/**
+ * One n8n version the tier runs: `label` for messages, `n8n` the version installed, `node` the
+ * registry package that brings the Node it runs on (null: the Node that runs the tier),
+ * `overrides` npm's in the install's package.json, `packages` the last install's count (the
+ * installer's progress line), `cacheFolder` its folder under .cache/ (`cacheEnv` moves it), `env`
+ * the environment of every n8n process of it, `taskBroker` whether each process starts one (and
+ * needs its own port), `oneShotEnv` the environment of one-shot commands (execute, import),
+ * `activateCommand` the command line that marks a workflow active for the next start,
+ * `restWorkflowFields` what a workflow created over REST needs besides the editor's fields.
+ */
 export interface N8nProfile {
 	id: N8nProfileId;
-	/** For messages, e.g. 'n8n 2.41.3'. */
 	label: string;
-	/** The n8n version installed. */
 	n8n: string;
-	/** The registry package that brings the Node n8n runs on; null: the Node that runs the tier. */
 	node: { package: string; version: string } | null;
-	/** npm overrides of the install's package.json. */
 	overrides: Record<string, string>;
-	/** Packages of the last install, for the installer's progress line. */
 	packages: number;
-	/** The install's folder under .cache/. */
 	cacheFolder: string;
-	/** The environment variable that moves the install elsewhere. */
 	cacheEnv: string;
-	/** Environment of every n8n process of this version. */
 	env: Record<string, string>;
-	/** Whether each n8n process starts a task broker (and so needs its own broker port). */
 	taskBroker: boolean;
-	/** Environment of one-shot commands (execute, import) only. */
 	oneShotEnv: Record<string, string>;
-	/** The n8n command line (without `n8n`) that marks workflow `id` active for the next start. */
 	activateCommand: (id: string) => string[];
-	/** Fields a workflow created over REST needs besides the editor's. */
 	restWorkflowFields: { active?: boolean };
 }
 
@@ -95,9 +92,8 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 		// isolated-vm expression engine: under load they die of SIGSEGV (see runN8n). `n8n start`
 		// keeps n8n's default engine.
 		oneShotEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
-		// Marks a workflow active for the next `n8n start` (2.x: "publish").
+		// 2.x calls it "publish"
 		activateCommand: (id: string) => ['publish:workflow', `--id=${id}`],
-		// Fields a workflow created over REST (POST /rest/workflows) needs besides the editor's.
 		restWorkflowFields: {},
 	},
 	1: {
@@ -131,22 +127,17 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 	},
 };
 
-export const DEFAULT_PROFILE: N8nProfileId = '2';
-
 /** The profile named `id`, if any (a lookup by any text, as AIRSIGN_E2E_N8N or `--n8n` give it). */
-export function findProfile(id: string): N8nProfile | undefined {
-	const byName: Record<string, N8nProfile | undefined> = N8N_PROFILES;
-	return byName[id];
-}
-
-const isProfileId = (id: string): id is N8nProfileId => Boolean(findProfile(id));
+export const findProfile = (id: string): N8nProfile | undefined =>
+	(N8N_PROFILES as Record<string, N8nProfile | undefined>)[id];
 
 /** The profile chosen for this process: AIRSIGN_E2E_N8N=1|2 (default 2). */
 export function activeProfileId(): N8nProfileId {
-	const id = process.env.AIRSIGN_E2E_N8N ?? DEFAULT_PROFILE;
-	if (!isProfileId(id))
+	const id = process.env.AIRSIGN_E2E_N8N ?? '2';
+	const profile = findProfile(id);
+	if (!profile)
 		throw new Error(
 			`AIRSIGN_E2E_N8N=${id}: no such n8n profile (${Object.keys(N8N_PROFILES).join(', ')})`,
 		);
-	return id;
+	return profile.id;
 }

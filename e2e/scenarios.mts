@@ -25,7 +25,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mts';
-import { createChecks } from './lib/checks.mts';
+import { createChecks, printResults } from './lib/checks.mts';
 import { SIGNED_EXAMPLE } from './lib/events.mts';
 import type { ExampleWorkflow } from './lib/examples.mts';
 import { loadExamples } from './lib/fixtures.mts';
@@ -144,10 +144,7 @@ try {
 }
 const order = (r: { name: string }) => r.name[0];
 console.log(`\n[e2e] scenarios summary (${PROFILE.label}${scheduler ? ', poll scheduler' : ''})`);
-for (const r of [...results].sort((x, y) => order(x).localeCompare(order(y))))
-	console.log(
-		`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(5)} s  ${r.name}\n                 ${r.detail}`,
-	);
+printResults([...results].sort((x, y) => order(x).localeCompare(order(y))));
 console.log(`  total ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 // every check of the tracks run: a, b, c, f, g, h, i (headless); d, and e, e2 and j unless
 // --scheduler (live); k, l, q (events)

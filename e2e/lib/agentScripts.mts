@@ -5,7 +5,7 @@
 import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
-export const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
+const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
 export const OPENAI_CREDENTIAL_NAME = 'OpenAI (local scripted demo model)';
 /** Not a secret: the scripted server only checks that n8n sends what the credential holds. */
 export const FAKE_OPENAI_API_KEY = 'sk-airsign-local-demo-not-a-secret';
@@ -27,39 +27,35 @@ export const OUTPUT_TEST_MODEL = 'airsign-output-e2e';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** The fields of a tool's output item that the scripts read. */
-export interface ToolItem {
+type ToolItem = {
 	name?: unknown;
 	status?: unknown;
 	templateId?: string;
 	id?: string;
 	sessionId?: string;
 	recipients?: { email: string; status: string }[];
-}
-
-function parseJson(text: string | undefined): unknown {
-	try {
-		// String(): what JSON.parse makes of its argument anyway
-		return JSON.parse(String(text));
-	} catch {
-		return undefined;
-	}
-}
+};
 
 /** Items a tool handed back: n8n passes the node's output items' JSON (an array, or one object). */
 export function items(result: string | undefined): ToolItem[] {
-	const parsed = parseJson(result);
-	if (Array.isArray(parsed)) return parsed as ToolItem[];
-	return parsed && typeof parsed === 'object' ? [parsed as ToolItem] : [];
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(String(result)); // String(): what JSON.parse makes of it anyway
+	} catch {
+		return [];
+	}
+	if (Array.isArray(parsed)) return parsed;
+	return parsed && typeof parsed === 'object' ? [parsed] : [];
 }
 
-/** The tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
-function toolNamed(conversation: Conversation, prefix: string): string {
+/** A call of the tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
+function call(conversation: Conversation, prefix: string, args: unknown): Turn {
 	const tool = conversation.tools.find((t) => t.name.startsWith(prefix));
 	if (!tool)
 		throw new Error(
 			`no tool named ${prefix}…; the agent offered: ${conversation.tools.map((t) => t.name).join(', ')}`,
 		);
-	return tool.name;
+	return { toolCalls: [{ name: tool.name, args }] };
 }
 
 /** The template "Employment contract" from a List templates result (or any UUID in it). */
@@ -84,19 +80,17 @@ export const JANE = {
  * contract from "Employment contract" (never sends: the workflow asks a person first), then hands
  * the draft's sessionId to the structured output parser's format_final_json_response tool.
  */
-export function contractAssistantScript(conversation: Conversation): Turn {
+function contractAssistantScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const list = done.find((r) => r.name.startsWith('List_templates'));
-	if (!list) return { toolCalls: [{ name: toolNamed(conversation, 'List_templates'), args: {} }] };
+	if (!list) return call(conversation, 'List_templates', {});
 	const drafted = done.filter((r) => r.name.startsWith('Draft')).at(-1);
 	const draftedId = drafted && items(drafted.result)[0]?.sessionId;
 	if (!draftedId) {
 		if (drafted) return { text: `The draft failed: ${drafted.result}` };
 		const templateId = employmentTemplateId(list.result);
 		if (!templateId) return { text: `No employment contract template in: ${list.result}` };
-		return {
-			toolCalls: [{ name: toolNamed(conversation, 'Draft'), args: { templateId, ...JANE } }],
-		};
+		return call(conversation, 'Draft', { templateId, ...JANE });
 	}
 	const summary = `Draft "${JANE.sessionName}" for ${JANE.employeeName} <${JANE.employeeEmail}> is ready for approval.`;
 	const formatter = conversation.tools.find((t) => t.name === 'format_final_json_response');
@@ -114,32 +108,36 @@ export function contractAssistantScript(conversation: Conversation): Turn {
  * with an error the model can act on, and send nothing), the corrected draft, the progress of the
  * session named in the user's message, and an invitation to whoever there has not signed.
  */
-export function toolsTestScript(conversation: Conversation): Turn {
+function toolsTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
-	const call = (prefix: string, args: Record<string, unknown>): Turn => ({
-		toolCalls: [{ name: toolNamed(conversation, prefix), args }],
-	});
 	const list = done.find((r) => r.name.startsWith('List_templates'));
-	if (!list) return call('List_templates', {});
+	if (!list) return call(conversation, 'List_templates', {});
 	const templateId = employmentTemplateId(list.result);
 	const drafts = done.filter((r) => r.name.startsWith('Draft'));
 	// 1st draft: an email written the way people say it, not an address
 	if (drafts.length === 0)
-		return call('Draft', { templateId, ...JANE, employeeEmail: 'jane.citizen at example.com' });
+		return call(conversation, 'Draft', {
+			templateId,
+			...JANE,
+			employeeEmail: 'jane.citizen at example.com',
+		});
 	const lastDraft = drafts.at(-1)!; // drafts is not empty here
 	if (!items(lastDraft.result)[0]?.sessionId) {
 		if (drafts.length >= 2) return { text: `Drafting failed twice: ${lastDraft.result}` };
 		// the model reads the error and corrects the value it names
-		return call('Draft', { templateId, ...JANE });
+		return call(conversation, 'Draft', { templateId, ...JANE });
 	}
 	const pendingId = UUID.exec(user.replace(templateId ?? '', ''))?.[0];
 	const progress = done.find((r) => r.name.startsWith('Session_progress'));
-	if (!progress) return call('Session_progress', { sessionId: pendingId });
+	if (!progress) return call(conversation, 'Session_progress', { sessionId: pendingId });
 	const waiting = items(progress.result)[0]?.recipients?.find((r) => r.status !== 'completed');
 	const invited = done.find((r) => r.name.startsWith('Send_invitation'));
 	if (!invited && waiting)
-		return call('Send_invitation', { sessionId: pendingId, recipientEmail: waiting.email });
+		return call(conversation, 'Send_invitation', {
+			sessionId: pendingId,
+			recipientEmail: waiting.email,
+		});
 	return {
 		text: `Drafted ${items(lastDraft.result)[0].sessionId}; reminded ${waiting?.email ?? 'nobody'} of ${pendingId}.`,
 	};
@@ -151,7 +149,7 @@ export function toolsTestScript(conversation: Conversation): Turn {
  * statuses (Output Selected Fields: name, status); each time the model sends the one whose status
  * is draft, by the sessionId it was handed, and never the other.
  */
-export function outputTestScript(conversation: Conversation): Turn {
+function outputTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
 	const wanted = [...user.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
@@ -161,17 +159,10 @@ export function outputTestScript(conversation: Conversation): Turn {
 	if (step >= wanted.length)
 		return { text: `Sent ${sends.map((r) => (r.args as ToolItem).sessionId).join(' and ')}.` };
 	const lookup = done.find((r) => r.name.startsWith(lookups[step]));
-	if (!lookup)
-		return {
-			toolCalls: [
-				{ name: toolNamed(conversation, lookups[step]), args: { nameContains: wanted[step] } },
-			],
-		};
+	if (!lookup) return call(conversation, lookups[step], { nameContains: wanted[step] });
 	const draft = items(lookup.result).find((s) => s.name === wanted[step] && s.status === 'draft');
 	if (!draft?.sessionId) return { text: `No draft named "${wanted[step]}" in: ${lookup.result}` };
-	return {
-		toolCalls: [{ name: toolNamed(conversation, 'Send'), args: { sessionId: draft.sessionId } }],
-	};
+	return call(conversation, 'Send', { sessionId: draft.sessionId });
 }
 
 export const SCRIPTS: Record<string, Script> = {

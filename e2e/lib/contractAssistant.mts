@@ -10,46 +10,8 @@ import {
 	waitForExecutions,
 } from './n8n.mts';
 
-/** An execution as n8n lists it: the fields read here. */
-interface ExecutionSummary {
-	id: string;
-	status: string;
-}
-
-/** The parts of the example workflow used here: its id and its chat trigger's webhook. */
-export interface ContractAssistantWorkflow {
-	id: string;
-	nodes: { type: string; webhookId?: string }[];
-}
-
-/**
- * What "Ask for approval" outputs (examples/contract-assistant.json). A type alias, not an
- * interface, so that a node's output item (a record) converts to it.
- */
-export type ApprovalRequest = {
-	sessionId: string;
-	summary: string;
-	approvalUrl: string;
-	message: string;
-};
-
-export interface ChatOptions {
-	url: string;
-	cookie: string;
-	workflow: ContractAssistantWorkflow;
-	chatInput: string;
-	chatSessionId?: string;
-	timeoutMs?: number;
-}
-
-export interface ApprovalOptions {
-	url: string;
-	cookie: string;
-	executionId: string;
-	approvalUrl: string;
-	approved?: boolean;
-	timeoutMs?: number;
-}
+/** What "Ask for approval" outputs (examples/contract-assistant.json). */
+type ApprovalRequest = { sessionId: string; summary: string; approvalUrl: string; message: string };
 
 /**
  * Sends `chatInput` to the workflow's chat and waits until the new execution stops: it should wait
@@ -64,13 +26,19 @@ export async function chatWithContractAssistant({
 	chatInput,
 	chatSessionId = 'e2e-chat',
 	timeoutMs = 180_000,
-}: ChatOptions) {
+}: {
+	url: string;
+	cookie: string;
+	/** The example workflow: its id and its chat trigger's webhook. */
+	workflow: { id: string; nodes: { type: string; webhookId?: string }[] };
+	chatInput: string;
+	chatSessionId?: string;
+	timeoutMs?: number;
+}) {
 	const trigger = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 	if (!trigger?.webhookId) throw new Error(`${workflow.id}: no chat trigger with a webhook id`);
 	const before = new Set(
-		(await listExecutions(url, cookie, { workflowId: workflow.id })).map(
-			(e: ExecutionSummary) => e.id,
-		),
+		(await listExecutions(url, cookie, { workflowId: workflow.id })).map((e) => e.id),
 	);
 	// n8n 2.41 answers the activation at once and registers the chat webhook a moment later: until
 	// then a message gets 404 and starts nothing, so it is sent again (never after any other answer).
@@ -89,10 +57,10 @@ export async function chatWithContractAssistant({
 			return `${r.status} ${await r.text()}`;
 		});
 	let chatReply = send();
-	const list: ExecutionSummary[] = await waitForExecutions(
+	const list = await waitForExecutions(
 		url,
 		cookie,
-		(l: ExecutionSummary[]) => {
+		(l) => {
 			if (l.some((e) => !before.has(e.id) && (hasEnded(e) || e.status === 'waiting'))) return true;
 			if (replied === 404) {
 				replied = undefined;
@@ -123,7 +91,14 @@ export async function answerApproval({
 	approvalUrl,
 	approved = true,
 	timeoutMs = 180_000,
-}: ApprovalOptions) {
+}: {
+	url: string;
+	cookie: string;
+	executionId: string;
+	approvalUrl: string;
+	approved?: boolean;
+	timeoutMs?: number;
+}) {
 	const res = await n8nFetch(approvalUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },

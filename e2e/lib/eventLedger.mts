@@ -1,7 +1,7 @@
 // What the executions of an active workflow delivered, read from a running n8n: one ledger per
 // workflow of the events track (e2e/lib/events.mts), and the wait for what a phase must cause.
-import { getExecution, hasEnded, listExecutions } from './n8n.mts';
-import { sleep } from './proc.mts';
+import { getExecution, hasEnded, listExecutions, type NodeRun } from './n8n.mts';
+import { pollUntil } from './checks.mts';
 import type { ExampleWorkflow } from './examples.mts';
 
 /** An item of a trigger's session event (docs/trigger.md), as the checks read it. */
@@ -39,23 +39,7 @@ export interface LedgerExecution<T> {
 }
 
 /** What the executions of one active workflow delivered, as read from n8n so far. */
-export interface ExecutionLedger<T extends SessionEventItem> {
-	workflow: ExampleWorkflow;
-	executions(): LedgerExecution<T>[];
-	items(): T[];
-	refresh(): Promise<void>;
-}
-
-/** An execution as n8n's REST API lists it (the fields read here). */
-export interface ExecutionSummary {
-	id: string;
-	mode: string;
-	status: string;
-	finished?: boolean;
-}
-
-/** A node's runs in an execution's run data: items on each output of each run. */
-type NodeRuns = { data?: { main?: Array<{ json: unknown }[] | null> } }[];
+export type ExecutionLedger<T extends SessionEventItem> = ReturnType<typeof executionLedger<T>>;
 
 export const triggerOf = (wf: ExampleWorkflow) =>
 	wf.nodes.find((n) => n.type.endsWith('.airSignTrigger'))!;
@@ -75,7 +59,7 @@ export function executionLedger<T extends SessionEventItem>({
 	instance: { url: string };
 	cookie: string;
 	workflow: ExampleWorkflow;
-}): ExecutionLedger<T> {
+}) {
 	// execution id → { id, mode, status, items, composed }
 	const seen = new Map<string, LedgerExecution<T>>();
 	const trigger = triggerOf(workflow).name;
@@ -86,13 +70,12 @@ export function executionLedger<T extends SessionEventItem>({
 		items: () => [...seen.values()].flatMap((e) => e.items),
 		/** Reads the executions n8n has finished since the last call. */
 		async refresh() {
-			const summaries: ExecutionSummary[] = await listExecutions(instance.url, cookie, {
+			for (const summary of await listExecutions(instance.url, cookie, {
 				workflowId: workflow.id,
-			});
-			for (const summary of summaries) {
+			})) {
 				if (seen.has(summary.id) || !hasEnded(summary)) continue;
 				const full = await getExecution(instance.url, cookie, summary.id);
-				const run: Record<string, NodeRuns | undefined> = full.data.resultData.runData;
+				const run: Record<string, NodeRun[] | undefined> = full.data.resultData.runData;
 				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 				seen.set(summary.id, {
 					id: summary.id,
@@ -118,12 +101,14 @@ export async function waitFor(
 	describe: () => string,
 	deadline: number,
 ): Promise<void> {
-	for (;;) {
-		for (const ledger of ledgers) await ledger.refresh();
-		const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
-		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
-		if (done()) return;
-		if (Date.now() > deadline) throw new Error(`within the time limit, ${describe()}`);
-		await sleep(1_000);
-	}
+	await pollUntil(
+		async () => {
+			for (const ledger of ledgers) await ledger.refresh();
+			const failed = ledgers.flatMap((l) => l.executions()).find((e) => e.status !== 'success');
+			if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${failed.error}`);
+			return done();
+		},
+		() => `within the time limit, ${describe()}`,
+		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
+	);
 }

@@ -9,7 +9,7 @@
 // e2e/scenarios.mts (e2e/scenarios/events.mts; n8n 2.41.3 and 1.123.81).
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor } from './n8n.mts';
-import { sleep } from './proc.mts';
+import { pollUntil } from './checks.mts';
 import type { ExampleWorkflow, SandboxClient } from './examples.mts';
 import {
 	executionLedger,
@@ -22,17 +22,9 @@ import {
 import type { RequestLogEntry, SessionStatus } from '../../sandbox/index.ts';
 
 export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
-export type {
-	ComposedMessage,
-	ExecutionLedger,
-	ExecutionSummary,
-	LedgerExecution,
-	RecipientEventItem,
-	SessionEventItem,
-} from './eventLedger.mts';
 
 /** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
-export interface EventScenarioInput {
+interface EventScenarioInput {
 	sandbox: SandboxClient;
 	instance: { url: string };
 	cookie: string;
@@ -98,21 +90,22 @@ async function waitForStartingPictures(
 	triggers: number,
 	deadline: number,
 ): Promise<void> {
-	for (;;) {
-		const read = (await sandbox.requests()).filter(
-			(r: RequestLogEntry) =>
-				r.method === 'GET' &&
-				r.path === '/api/v1/Sessions' &&
-				r.query.sortBy === 'createdAt' &&
-				r.status === 200,
-		);
-		if (read.length >= triggers) return;
-		if (Date.now() > deadline)
-			throw new Error(
-				`within the time limit, ${read.length} of ${triggers} triggers read the sessions in flight at their start`,
+	let read: RequestLogEntry[] = [];
+	await pollUntil(
+		async () => {
+			read = (await sandbox.requests()).filter(
+				(r: RequestLogEntry) =>
+					r.method === 'GET' &&
+					r.path === '/api/v1/Sessions' &&
+					r.query.sortBy === 'createdAt' &&
+					r.status === 200,
 			);
-		await sleep(1_000);
-	}
+			return read.length >= triggers;
+		},
+		() =>
+			`within the time limit, ${read.length} of ${triggers} triggers read the sessions in flight at their start`,
+		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
+	);
 }
 
 const person = (name: string) => ({

@@ -6,91 +6,29 @@
 // /_sandbox/...), and resolves a one-line summary.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadExamples } from './fixtures.mts';
-import { nodeOutput } from './n8n.mts';
+import { loadExamples, type WorkflowWithId } from './fixtures.mts';
+import { nodeOutput, type N8nRun } from './n8n.mts';
 import type { sandboxClient } from './sandbox.mts';
 import type { OutboxEmail, RequestLogEntry, Session } from '../../sandbox/index.ts';
 
-/** The sandbox's control plane (a started sandbox process has it all). */
 export type SandboxClient = ReturnType<typeof sandboxClient>;
+export type ExampleWorkflow = WorkflowWithId;
+export type { NodeRun } from './n8n.mts';
 
-/** A node of an example workflow (examples/<name>.json): the fields the tiers read and change. */
-export interface WorkflowNode {
-	id?: string;
-	name: string;
-	type: string;
-	parameters?: Record<string, unknown>;
-	[field: string]: unknown;
-}
-
-/** An example workflow as loadExamples() reads it (the fields the tiers read and change). */
-export interface ExampleWorkflow {
-	id: string;
-	name: string;
-	nodes: WorkflowNode[];
-	/** Per source node name: { main: per output, the nodes it feeds ({ node, type, index }) }. */
-	connections?: Record<string, unknown>;
-	[field: string]: unknown;
-}
-
-// The run's shapes are type literals, not interfaces, so that n8n's own (with more fields) and
-// these pass for each other: runExample hands in the one executeWorkflow() resolves.
-
-/** An item in an execution's run data: its JSON, its binary data, the input item it came from. */
-export type RunItem = {
-	json: Record<string, unknown>;
-	binary?: Record<string, { fileName?: string }>;
-	pairedItem?: { item: number } | number;
-};
-
-/** One run of a node: its items on each output (null: an output that produced nothing). */
-export type NodeRun = {
-	data?: { main?: Array<RunItem[] | null> };
-};
-
-/** An execution as executeWorkflow() gives it (n8n's IRun): `data.resultData.runData[<node>]`. */
-export type ExecutionRun = {
-	data: {
-		resultData: {
-			runData: Record<string, NodeRun[]>;
-			lastNodeExecuted?: string;
-			error?: { message: string };
-		};
-	};
-};
-
-/** What a tier's `runExample(name)` resolves: whether it succeeded, the run, why not. */
-export type ExampleRun = {
-	ok: boolean;
-	run: ExecutionRun;
-	failure?: string;
-};
-
-/** Runs examples/<name>.json however the tier does. */
-export type RunExample = (name: string) => Promise<ExampleRun>;
+/** Runs examples/<name>.json however the tier does: whether it succeeded, the run, why not. */
+export type RunExample = (name: string) => Promise<{ ok: boolean; run: N8nRun; failure?: string }>;
 
 /** What every check of an example is given; `pdfPath` is the PDF the upload examples read. */
-export interface ExampleCheckInput {
+interface ExampleCheckInput {
 	sandbox: SandboxClient;
 	runExample: RunExample;
 	pdfPath?: string;
 }
 
-// The JSON of the nodes' items, named by the fields each check reads (nodeOutput gives plain JSON).
-
-/** An AirSign session as the nodes output it. */
-type SessionItem = {
-	sessionId: string;
-	name: string;
-	status: string;
-};
-
+// The JSON of the nodes' items, named by the fields each check reads.
+type SessionItem = { sessionId: string; name: string; status: string };
 /** An item of a node with Continue On Fail: the error in words, AirSign's description and code. */
-type ErrorFields = {
-	error?: string;
-	description?: unknown;
-	httpCode?: unknown;
-};
+type ErrorFields = { error?: string; description?: unknown; httpCode?: unknown };
 
 export const EXAMPLE_CHECK_NAMES = {
 	upload: 'a. upload: Read PDF from disk → Upload File; the sandbox holds the same bytes',
@@ -105,7 +43,7 @@ export const EXAMPLE_CHECK_NAMES = {
 		'i. remind: Get Many (pending for 3+ days) → Send Invitation (next signer); one reminder, to Mei Chen',
 };
 
-const examples: Record<string, ExampleWorkflow> = loadExamples();
+const examples = loadExamples();
 /** A parameter of a node of an example, as saved in examples/<name>.json. */
 const exampleParameter = (name: string, nodeName: string, parameter: string) =>
 	examples[name].nodes.find((n) => n.name === nodeName)!.parameters![parameter];

@@ -11,36 +11,47 @@
 // streaming mode): such a request is refused with 400 and counted as unknown too.
 //
 // The "model" is a script: `scripts[model](conversation)` gets the conversation so far, in one
-// shape for both APIs ({ model, messages: [{ role, content, toolCalls?, toolCallId? }], tools }),
-// and returns the next turn: `{ toolCalls: [{ name, args }] }` or `{ text }`. A script decides
-// from the conversation only (the tool results it has seen), never from time or a counter, so a
-// retried request gets the same answer.
+// shape for both APIs, and returns the next turn: `{ toolCalls: [{ name, args }] }` or `{ text }`.
+// A script decides from the conversation only (the tool results it has seen), never from time or a
+// counter, so a retried request gets the same answer.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-	chatCompletionReply,
-	fromChatCompletions,
-	fromResponses,
-	responsesReply,
-	type ChatCompletionsBody,
-	type Conversation,
-	type Message,
-	type RequestBody,
-	type ResponsesBody,
-	type Script,
-	type ToolCall,
-	type Turn,
-} from './openAiWire.mts';
 
-export type {
-	Conversation,
-	JsonSchema,
-	Message,
-	Script,
-	Tool,
-	ToolCall,
-	Turn,
-} from './openAiWire.mts';
+/** A tool call in the scripts' shape: `id` is set on calls read from a request. */
+export interface ToolCall {
+	id?: string;
+	name: string;
+	args: unknown;
+}
+
+/** One message of a conversation, in one shape for both APIs. */
+export interface Message {
+	role: string;
+	content: string;
+	toolCalls?: ToolCall[];
+	toolCallId?: string;
+}
+
+/** A tool the agent offers the model; `parameters` is a JSON schema. */
+export interface Tool {
+	name: string;
+	description?: string;
+	parameters?: { properties?: Record<string, unknown> };
+}
+
+export interface Conversation {
+	model: string;
+	messages: Message[];
+	tools: Tool[];
+}
+
+/** What a script answers: tool calls, or a text. */
+export interface Turn {
+	toolCalls?: { name: string; args?: unknown }[];
+	text?: string;
+}
+
+export type Script = (conversation: Conversation) => Turn;
 
 /** A request the server answered. */
 export interface Exchange {
@@ -50,44 +61,186 @@ export interface Exchange {
 	turn: Turn;
 }
 
-/** A request the server did not know (or refused), kept so a test can fail on it. */
-export interface UnknownRequest {
-	method: string | undefined;
-	path: string;
-	why: string;
+/** A message's content as the APIs send it: a string, or parts with a text. */
+type Content = string | (string | { text?: string; output?: string })[] | object | null | undefined;
+type FunctionTool = { name: string; description?: string; parameters?: Tool['parameters'] };
+
+/** The fields of a request body the server reads, of either API (parsed JSON, as OpenAI's spec has it). */
+interface RequestBody {
+	model: string;
+	stream?: boolean;
+	// Chat Completions
+	messages?: {
+		role: string;
+		content?: Content;
+		tool_calls?: { id: string; function: { name: string; arguments: unknown } }[];
+		tool_call_id?: string;
+	}[];
+	// Chat Completions: { function }; Responses: { type, ...function }
+	tools?: ({ function: FunctionTool } | ({ type: string } & FunctionTool))[];
+	// Responses
+	instructions?: unknown;
+	input?:
+		| string
+		| (
+				| { type: 'function_call'; call_id: string; name: string; arguments: unknown }
+				| { type: 'function_call_output'; call_id: string; output: Content }
+				| { type?: 'message'; role: string; content: Content }
+				| { type: 'reasoning'; role?: undefined }
+		  )[];
 }
 
-/** `scripts` by model name; `log` gets one line per answered request. */
-export interface FakeOpenAiOptions {
-	scripts: Record<string, Script>;
-	apiKey?: string;
-	port?: number;
-	log?: (line: string) => void;
+function textOf(content: Content): string {
+	if (content === undefined || content === null) return '';
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content))
+		return content.map((p) => (typeof p === 'string' ? p : (p.text ?? p.output ?? ''))).join('');
+	return JSON.stringify(content);
 }
 
-/** The running server: `baseUrl` (…/v1) is the credential's Base URL. */
-export interface FakeOpenAi {
-	url: string;
-	baseUrl: string;
-	port: number;
-	exchanges: () => Exchange[];
-	unknown: () => UnknownRequest[];
-	close: () => Promise<void>;
+function parseArgs(text: unknown): unknown {
+	try {
+		return typeof text === 'string' ? JSON.parse(text) : (text ?? {});
+	} catch {
+		return { unparsable: text };
+	}
+}
+
+const systemRole = (role: string) => (role === 'developer' ? 'system' : role);
+
+/** The conversation of a Chat Completions request, in the scripts' shape. */
+function fromChatCompletions(body: RequestBody): Conversation {
+	const messages = (body.messages ?? []).map(
+		(m): Message => ({
+			role: systemRole(m.role),
+			content: textOf(m.content),
+			...(m.tool_calls && {
+				toolCalls: m.tool_calls.map((c) => ({
+					id: c.id,
+					name: c.function?.name,
+					args: parseArgs(c.function?.arguments),
+				})),
+			}),
+			...(m.tool_call_id && { toolCallId: m.tool_call_id }),
+		}),
+	);
+	const tools = (body.tools ?? []).map((t) => ('function' in t ? t.function : t));
+	return { model: body.model, messages, tools };
+}
+
+/** The conversation of a Responses API request (`input` items), in the scripts' shape. */
+function fromResponses(body: RequestBody): Conversation {
+	const messages: Message[] = [];
+	if (body.instructions) messages.push({ role: 'system', content: String(body.instructions) });
+	const input =
+		typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
+	for (const item of input ?? []) {
+		if (item.type === 'function_call') {
+			const call = { id: item.call_id, name: item.name, args: parseArgs(item.arguments) };
+			const last = messages.at(-1);
+			// consecutive calls of one turn belong to one assistant message
+			if (last?.role === 'assistant' && last.toolCalls && !last.content) last.toolCalls.push(call);
+			else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+		} else if (item.type === 'function_call_output') {
+			messages.push({ role: 'tool', content: textOf(item.output), toolCallId: item.call_id });
+		} else if (item.role) {
+			messages.push({ role: systemRole(item.role), content: textOf(item.content) });
+		}
+		// other item types (reasoning) carry nothing a script needs
+	}
+	const tools = (body.tools ?? []).flatMap((t) =>
+		'type' in t && t.type === 'function'
+			? [{ name: t.name, description: t.description, parameters: t.parameters }]
+			: [],
+	);
+	return { model: body.model, messages, tools };
+}
+
+/** A turn as each API answers it; `n` numbers the ids. */
+function reply(api: Exchange['api'], model: string, turn: Turn, n: number) {
+	const calls = (turn.toolCalls ?? []).map((c, i) => ({
+		id: `call_${n}_${i}`,
+		name: c.name,
+		arguments: JSON.stringify(c.args ?? {}),
+	}));
+	const text = String(turn.text ?? '');
+	if (api === 'chat')
+		return {
+			id: `chatcmpl-fake-${n}`,
+			object: 'chat.completion',
+			created: 1_700_000_000,
+			model,
+			choices: [
+				{
+					index: 0,
+					message: {
+						role: 'assistant',
+						content: calls.length ? null : text,
+						...(calls.length && {
+							tool_calls: calls.map(({ id, ...f }) => ({ id, type: 'function', function: f })),
+						}),
+					},
+					logprobs: null,
+					finish_reason: calls.length ? 'tool_calls' : 'stop',
+				},
+			],
+			usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+		};
+	const output = calls.length
+		? calls.map(({ id, ...f }, i) => ({
+				type: 'function_call',
+				id: `fc_${n}_${i}`,
+				call_id: id,
+				...f,
+				status: 'completed',
+			}))
+		: [
+				{
+					type: 'message',
+					id: `msg_${n}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text, annotations: [] }],
+				},
+			];
+	return {
+		id: `resp_fake_${n}`,
+		object: 'response',
+		created_at: 1_700_000_000,
+		status: 'completed',
+		model,
+		output,
+		parallel_tool_calls: true,
+		tool_choice: 'auto',
+		tools: [],
+		usage: {
+			input_tokens: 10,
+			input_tokens_details: { cached_tokens: 0 },
+			output_tokens: 10,
+			output_tokens_details: { reasoning_tokens: 0 },
+			total_tokens: 20,
+		},
+	};
 }
 
 /**
  * Starts the server on 127.0.0.1:`port` (0: a free one). `scripts` maps a model name to its
- * script; `apiKey`, when given, must be the request's bearer token (else 401, as OpenAI answers).
- * Returns { url, baseUrl (…/v1, the credential's Base URL), exchanges(), unknown(), close() }.
+ * script; `apiKey`, when given, must be the request's bearer token (else 401, as OpenAI answers);
+ * `log` gets one line per answered request. `baseUrl` (…/v1) is the credential's Base URL.
  */
 export async function startFakeOpenAi({
 	scripts,
 	apiKey,
 	port = 0,
 	log = () => {},
-}: FakeOpenAiOptions): Promise<FakeOpenAi> {
+}: {
+	scripts: Record<string, Script>;
+	apiKey?: string;
+	port?: number;
+	log?: (line: string) => void;
+}) {
 	const exchanges: Exchange[] = [];
-	const unknown: UnknownRequest[] = [];
+	const unknown: { method: string | undefined; path: string; why: string }[] = [];
 	const refuse = (
 		res: ServerResponse,
 		status: number,
@@ -96,6 +249,10 @@ export async function startFakeOpenAi({
 	) => {
 		res.writeHead(status, { 'content-type': 'application/json' });
 		res.end(JSON.stringify({ error: { message, type, param: null, code: null } }));
+	};
+	const answer = (res: ServerResponse, body: unknown) => {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(JSON.stringify(body));
 	};
 	const server = createServer((req, res) => {
 		let raw = '';
@@ -113,33 +270,27 @@ export async function startFakeOpenAi({
 				noteUnknown('wrong or missing API key');
 				return refuse(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
 			}
-			if (req.method === 'GET' && path === '/v1/models') {
-				res.writeHead(200, { 'content-type': 'application/json' });
-				return res.end(
-					JSON.stringify({
-						object: 'list',
-						data: Object.keys(scripts).map((id) => ({
-							id,
-							object: 'model',
-							created: 1_700_000_000,
-							owned_by: 'airsign-e2e',
-						})),
-					}),
-				);
-			}
+			if (req.method === 'GET' && path === '/v1/models')
+				return answer(res, {
+					object: 'list',
+					data: Object.keys(scripts).map((id) => ({
+						id,
+						object: 'model',
+						created: 1_700_000_000,
+						owned_by: 'airsign-e2e',
+					})),
+				});
 			const api =
-				req.method === 'POST' && path === '/v1/chat/completions'
-					? 'chat'
-					: req.method === 'POST' && path === '/v1/responses'
-						? 'responses'
-						: undefined;
+				req.method !== 'POST'
+					? undefined
+					: ({ '/v1/chat/completions': 'chat', '/v1/responses': 'responses' } as const)[path];
 			if (!api) {
 				noteUnknown('not an endpoint this server knows');
 				return refuse(res, 404, `Unknown request URL: ${req.method} ${path}`);
 			}
 			let body: RequestBody;
 			try {
-				body = JSON.parse(raw) as RequestBody;
+				body = JSON.parse(raw);
 			} catch {
 				noteUnknown('body is not JSON');
 				return refuse(res, 400, 'The body is not JSON.');
@@ -153,10 +304,7 @@ export async function startFakeOpenAi({
 				noteUnknown(`no script for model ${JSON.stringify(body.model)}`);
 				return refuse(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
 			}
-			const conversation =
-				api === 'chat'
-					? fromChatCompletions(body as ChatCompletionsBody)
-					: fromResponses(body as ResponsesBody);
+			const conversation = api === 'chat' ? fromChatCompletions(body) : fromResponses(body);
 			let turn: Turn;
 			try {
 				turn = script(conversation);
@@ -169,24 +317,17 @@ export async function startFakeOpenAi({
 			log(
 				`model ${body.model} (${api}) #${n}: ${turn.toolCalls ? turn.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ') : `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
 			);
-			const reply =
-				api === 'chat'
-					? chatCompletionReply(body.model, turn, n)
-					: responsesReply(body.model, turn, n);
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(reply));
+			answer(res, reply(api, body.model, turn, n));
 		});
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, '127.0.0.1', resolve);
 	});
-	// a TCP server's address is an AddressInfo
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
 		url,
 		baseUrl: `${url}/v1`,
-		port: (server.address() as AddressInfo).port,
 		exchanges: () => exchanges,
 		unknown: () => unknown,
 		close: () =>
@@ -197,15 +338,14 @@ export async function startFakeOpenAi({
 	};
 }
 
+export type FakeOpenAi = Awaited<ReturnType<typeof startFakeOpenAi>>;
+
 /** A tool call with what the tool handed back (undefined while unanswered). */
 export interface ToolRound extends ToolCall {
 	result: string | undefined;
 }
 
-/**
- * The tool calls of a conversation with what each tool handed back:
- * [{ name, args, result }] in order (result undefined while unanswered).
- */
+/** The tool calls of a conversation, in order, with what each tool handed back. */
 export function toolRounds(conversation: Conversation): ToolRound[] {
 	const results = new Map<string | undefined, string>(
 		conversation.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content]),

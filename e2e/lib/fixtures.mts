@@ -2,7 +2,7 @@
 // (examples/*.json) and a small sample PDF for the upload example.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../install-n8n.mts';
+import { REPO_ROOT } from '../n8n-installation.mts';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../install-n8n.mts';
+import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
 import type { CredentialJson, Workflow } from './fixtures.mts';
 import { describeExit, describeOutput, runCommand, type CommandResult } from './proc.mts';
 
@@ -14,9 +14,11 @@ export interface N8nError {
 	[field: string]: unknown;
 }
 
-/** One item a node outputs. */
+/** One item a node outputs: its JSON, its binary data, the input item it came from. */
 export interface NodeItem {
 	json: Record<string, unknown>;
+	binary?: Record<string, { fileName?: string }>;
+	pairedItem?: { item: number } | number;
 	[field: string]: unknown;
 }
 
@@ -50,27 +52,8 @@ export interface N8nRun {
 	[field: string]: unknown;
 }
 
-/** The environment and bounds of a one-shot command (the import and publish helpers). */
-export interface N8nCommandOptions {
-	env?: NodeJS.ProcessEnv;
-	timeoutMs?: number;
-}
-
-/** runN8n's options. */
-export interface RunN8nOptions extends N8nCommandOptions {
-	userFolder: string;
-	/** A non-zero exit resolves instead of rejecting. */
-	allowFailure?: boolean;
-}
-
-/** What executeWorkflow resolves. */
-export interface ExecuteResult {
-	ok: boolean;
-	run: N8nRun;
-	result: CommandResult;
-	/** Why `ok` is false, in words. */
-	failure: string | undefined;
-}
+/** The environment and bounds of a one-shot command. */
+type N8nCommandOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number };
 
 /**
  * Bounds of n8n commands and starts. Generous: on this project's 2-core machine, shared with other
@@ -80,24 +63,21 @@ export interface ExecuteResult {
 export const N8N_COMMAND_TIMEOUT_MS = 300_000;
 
 /**
- * Runs a one-shot `n8n <args>` (import, publish, execute) for `userFolder` with the profile's
- * Node (e2e/n8n-profiles.mts); resolves { code, signal, stdout, stderr, ms }.
- *
- * On n8n 2.x, one-shot commands run on n8n's "legacy" expression engine. n8n 2.x defaults to the
- * isolated-vm engine ("vm"); `execute` and `import:workflow` start it, then leave through
- * `BaseCommand.finally()` and a bare `process.exit()` without disposing it (only `start`,
- * `worker` and `webhook` dispose it, in `exitSuccessFully()`). When the CPU is busy, the isolate's
- * threads are still running while the process tears down, and the command dies of SIGSEGV after it
- * has printed a complete, successful result. Measured with both cores loaded: `n8n execute` of a
- * two-node workflow crashed in 9 of 12 runs on the vm engine, 0 of 12 on legacy. `n8n start`
- * (startN8n: the live trigger, `npm run dev`) keeps n8n's default engine. (n8n 1.123 runs on the
- * legacy engine throughout: see its profile.)
+ * Runs a one-shot `n8n <args>` (import, publish, execute) for `userFolder` on the profile's Node.
+ * On n8n 2.x these run on the "legacy" expression engine (the profile's oneShotEnv): they leave
+ * through a bare `process.exit()` without disposing the default isolated-vm engine, and on a busy
+ * CPU then die of SIGSEGV after printing a complete, successful result (9 of 12 `n8n execute` runs
+ * with both cores loaded, 0 of 12 on legacy). `n8n start` keeps n8n's default engine.
  */
 export async function runN8n(
 	args: string[],
-	{ userFolder, env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS, allowFailure = false }: RunN8nOptions,
+	{
+		userFolder,
+		env = {},
+		timeoutMs = N8N_COMMAND_TIMEOUT_MS,
+		allowFailure = false,
+	}: N8nCommandOptions & { userFolder: string; allowFailure?: boolean },
 ): Promise<CommandResult> {
-	if (!userFolder) throw new Error('runN8n: userFolder is required');
 	if (!existsSync(N8N_BIN))
 		throw new Error(
 			`n8n is not installed (${N8N_BIN}); run: npx tsx e2e/install-n8n.mts --n8n ${PROFILE.id}`,
@@ -132,74 +112,55 @@ function writeTempJson(userFolder: string, name: string, data: unknown): string 
 	return file;
 }
 
-/** Checks the "Successfully imported" line; import commands log errors but may not fail loudly. */
-function assertImported(result: CommandResult, what: string): void {
-	const out = result.stdout + result.stderr;
-	if (!/Successfully imported \d+/.test(out))
-		throw new Error(`n8n import:${what} did not report success\n${describeOutput(result)}`);
+/** A command at log level info; `imported`: it must say "Successfully imported" (else it may fail quietly). */
+async function infoCommand(
+	args: string[],
+	userFolder: string,
+	opts: N8nCommandOptions,
+	imported?: string,
+): Promise<CommandResult> {
+	const result = await runN8n(args, {
+		userFolder,
+		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
+		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
+	});
+	if (imported && !/Successfully imported \d+/.test(result.stdout + result.stderr))
+		throw new Error(`n8n import:${imported} did not report success\n${describeOutput(result)}`);
+	return result;
 }
 
 /**
- * Imports credentials. `credentials` = one object or an array of
- * `{ id, name, type, data: { ...plain fields } }` — plain `data` objects are encrypted by n8n on
- * import with N8N_ENCRYPTION_KEY (a string `data` is taken as already encrypted).
+ * Imports credentials: `{ id, name, type, data }`, whose plain `data` n8n encrypts with
+ * N8N_ENCRYPTION_KEY (a string `data` is taken as already encrypted).
  */
 export async function importCredential(
 	userFolder: string,
 	credentials: CredentialJson | CredentialJson[],
 	opts: N8nCommandOptions = {},
 ): Promise<string[]> {
-	const list = Array.isArray(credentials) ? credentials : [credentials];
+	const list = [credentials].flat();
 	const file = writeTempJson(userFolder, 'credentials', list);
-	const result = await runN8n(['import:credentials', `--input=${file}`], {
-		userFolder,
-		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
-	});
-	assertImported(result, 'credentials');
+	await infoCommand(['import:credentials', `--input=${file}`], userFolder, opts, 'credentials');
 	return list.map((c) => c.id);
 }
 
-/**
- * Imports one workflow (or an array). Each needs an `id` so it can be executed by id afterwards.
- * Imported workflows are always inactive (unpublished); see publishWorkflow().
- */
+/** Imports workflows, each with an `id` (to run it by id), inactive (see activateWorkflow). */
 export async function importWorkflow(
 	userFolder: string,
 	workflows: Workflow | Workflow[],
 	opts: N8nCommandOptions = {},
 ): Promise<Array<Workflow['id']>> {
-	const list = Array.isArray(workflows) ? workflows : [workflows];
+	const list = [workflows].flat();
 	for (const wf of list)
 		if (!wf.id) throw new Error(`importWorkflow: workflow "${wf.name}" has no id`);
 	const file = writeTempJson(userFolder, 'workflows', list);
-	const result = await runN8n(['import:workflow', `--input=${file}`], {
-		userFolder,
-		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
-	});
-	assertImported(result, 'workflow');
+	await infoCommand(['import:workflow', `--input=${file}`], userFolder, opts, 'workflow');
 	return list.map((w) => w.id);
 }
 
-/**
- * Marks a workflow active for the next `n8n start`: n8n 2.x `publish:workflow`, n8n 1.x
- * `update:workflow --active=true` (the profile's activateCommand).
- */
-export async function activateWorkflow(
-	userFolder: string,
-	id: string,
-	opts: N8nCommandOptions = {},
-): Promise<CommandResult> {
-	return runN8n(PROFILE.activateCommand(id), {
-		userFolder,
-		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
-		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
-	});
-}
-
-/** The former name (n8n 2.x calls activation "publishing"). */
-export const publishWorkflow = activateWorkflow;
+/** Marks a workflow active for the next `n8n start` (the profile's activateCommand). */
+export const activateWorkflow = (userFolder: string, id: string, opts: N8nCommandOptions = {}) =>
+	infoCommand(PROFILE.activateCommand(id), userFolder, opts);
 
 /**
  * Finds the execution JSON in `n8n execute` output. With --rawOutput a successful run prints
@@ -208,7 +169,7 @@ export const publishWorkflow = activateWorkflow;
  * "Execution error:" and a "====" line. Scans for a line that is exactly "{" and the last line that
  * is exactly "}", and keeps the first span that parses into an object with `data.resultData`.
  */
-export function parseExecutionOutput(text: string): N8nRun | undefined {
+function parseExecutionOutput(text: string): N8nRun | undefined {
 	const lines = text.split(/\r?\n/);
 	const ends: number[] = [];
 	for (let j = lines.length - 1; j >= 0; j--) if (lines[j].trimEnd() === '}') ends.push(j);
@@ -233,7 +194,6 @@ export function parseExecutionOutput(text: string): N8nRun | undefined {
  * `run.data.resultData.error` on failure) and `failure` says in words why `ok` is false (the
  * execution's error, or how the process ended). Failed executions do not throw unless
  * `expectSuccess`.
-
  */
 export async function executeWorkflow(
 	userFolder: string,
@@ -243,7 +203,7 @@ export async function executeWorkflow(
 		timeoutMs = N8N_COMMAND_TIMEOUT_MS,
 		expectSuccess = false,
 	}: N8nCommandOptions & { expectSuccess?: boolean } = {},
-): Promise<ExecuteResult> {
+): Promise<{ ok: boolean; run: N8nRun; result: CommandResult; failure: string | undefined }> {
 	// log level info so that a failed execution's JSON is printed too (it is logged at info)
 	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
 		userFolder,

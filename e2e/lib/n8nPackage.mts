@@ -4,31 +4,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { npmEnv } from '../install-n8n-tools.mts';
-import { REPO_ROOT } from '../install-n8n.mts';
+import { REPO_ROOT, npmEnv } from '../n8n-installation.mts';
 import { runCommand } from './proc.mts';
-
-/** What packPackage resolves: the tarball and the paths inside it. */
-export interface PackedPackage {
-	tarball: string;
-	files: string[];
-}
-
-/** packPackage's options. */
-export interface PackOptions {
-	/** `npm run build` first (default true). */
-	build?: boolean;
-	/** Where the tarball goes (default: a new temp dir). */
-	destDir?: string;
-	timeoutMs?: number;
-}
-
-/** installPackageIntoN8n's options. */
-export interface InstallPackageOptions {
-	timeoutMs?: number;
-	/** The n8n's community-package folder (default: `$userFolder/.n8n/nodes`). */
-	nodesDir?: string;
-}
 
 export const PACKAGE_NAME: string = JSON.parse(
 	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
@@ -52,7 +29,13 @@ export async function packPackage({
 	build = true,
 	destDir,
 	timeoutMs = 180_000,
-}: PackOptions = {}): Promise<PackedPackage> {
+}: {
+	/** `npm run build` first. */
+	build?: boolean;
+	/** Where the tarball goes (default: a new temp dir). */
+	destDir?: string;
+	timeoutMs?: number;
+} = {}): Promise<{ tarball: string; files: string[] }> {
 	if (build)
 		await runCommand('npm', ['run', 'build'], {
 			cwd: REPO_ROOT,
@@ -93,26 +76,14 @@ export function installedPackageDir(userFolder: string): string {
  * package resolves to n8n's copy. `--legacy-peer-deps` stops npm 7+ from installing a second,
  * different n8n-workflow next to the package (which would break `instanceof` checks on errors).
  */
-export function installPackageIntoN8n(
-	userFolder: string,
-	tarball: string,
-	options?: InstallPackageOptions,
-): Promise<string>;
-/** Into the nodes folder of an n8n this tier did not start: no user folder, `nodesDir` given. */
-export function installPackageIntoN8n(
-	userFolder: null,
-	tarball: string,
-	options: InstallPackageOptions & { nodesDir: string },
-): Promise<string>;
 export async function installPackageIntoN8n(
 	userFolder: string | null,
 	tarball: string,
-	// an n8n this tier did not start (e2e/external.mts) names its nodes folder itself
 	{
 		timeoutMs = 180_000,
-		// (the overloads above give a null userFolder a nodesDir: never joined)
+		// an n8n this tier did not start (e2e/external.mts, userFolder null) names it itself
 		nodesDir = path.join(userFolder ?? '', '.n8n', 'nodes'),
-	}: InstallPackageOptions = {},
+	}: { timeoutMs?: number; nodesDir?: string } = {},
 ): Promise<string> {
 	mkdirSync(nodesDir, { recursive: true });
 	const pkgJson = path.join(nodesDir, 'package.json');
@@ -124,12 +95,9 @@ export async function installPackageIntoN8n(
 	await runCommand(
 		'npm',
 		[
-			'install',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--legacy-peer-deps',
-			'--bin-links=false',
+			...'install --ignore-scripts --no-audit --no-fund --legacy-peer-deps --bin-links=false'.split(
+				' ',
+			),
 			'--install-strategy=shallow',
 			'--no-package-lock',
 			tarball,

@@ -3,23 +3,12 @@
 // webhook's late registration. Re-exported by e2e/lib/n8n.mts.
 import type { Workflow } from './fixtures.mts';
 import type { ExecutionData } from './n8nCli.mts';
+import { pollUntil } from './checks.mts';
 import { parseFlatted } from './n8nState.mts';
 import { fetchFresh, sleep, type FetchInit } from './proc.mts';
 
 /** The owner's account (setupOwner's defaults fill what is left out). */
-export interface OwnerAccount {
-	email?: string;
-	password?: string;
-	firstName?: string;
-	lastName?: string;
-}
-
-/** A logged-in user: the cookie header for later requests, and the account. */
-export interface OwnerSession {
-	cookie: string;
-	email: string;
-	password: string;
-}
+type OwnerAccount = { email?: string; password?: string; firstName?: string; lastName?: string };
 
 /** An execution as GET /rest/executions lists it. */
 export interface ExecutionSummary {
@@ -86,7 +75,21 @@ export async function postToWebhook(
 	}
 }
 
-/** Creates the instance owner via the REST API and returns a cookie header for later requests. */
+/** POSTs `body` to an auth route; resolves the session cookie for later requests. */
+async function authPost(url: string, route: string, body: object): Promise<string> {
+	const res = await n8nFetch(`${url}${route}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+		body: JSON.stringify(body),
+	});
+	if (!res.ok) throw new Error(`POST ${route}: ${res.status} ${await res.text()}`);
+	return (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
+		.filter((c): c is string => Boolean(c))
+		.map((c) => c.split(';')[0])
+		.join('; ');
+}
+
+/** Creates the instance owner via the REST API; resolves a cookie header for later requests. */
 export async function setupOwner(
 	url: string,
 	{
@@ -95,53 +98,50 @@ export async function setupOwner(
 		firstName = 'E2E',
 		lastName = 'Owner',
 	}: OwnerAccount = {},
-): Promise<OwnerSession> {
-	const res = await n8nFetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
-		body: JSON.stringify({ email, password, firstName, lastName }),
-	});
-	if (!res.ok) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
-		.filter((c): c is string => Boolean(c))
-		.map((c) => c.split(';')[0])
-		.join('; ');
+) {
+	const cookie = await authPost(url, '/rest/owner/setup', { email, password, firstName, lastName });
 	if (!cookie) throw new Error('POST /rest/owner/setup: no auth cookie in the response');
 	return { cookie, email, password };
 }
 
-/** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
-export async function restGet<T = unknown>(
+/** Logs in an existing user (e.g. the owner created by setupOwner on an earlier start). */
+export async function login(
 	url: string,
-	pathAndQuery: string,
-	cookie: string,
-): Promise<T> {
-	const res = await n8nFetch(`${url}${pathAndQuery}`, {
-		headers: { cookie, 'browser-id': 'e2e' },
-	});
-	const text = await res.text();
-	if (!res.ok) throw new Error(`GET ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
-	const answer: T = JSON.parse(text);
-	return answer;
+	{ email = 'e2e@example.com', password = 'E2e-password-1' }: OwnerAccount = {},
+) {
+	const cookie = await authPost(url, '/rest/login', { emailOrLdapLoginId: email, password });
+	return { cookie, email, password };
 }
 
-/** POST a JSON body to a REST path with the owner's cookie; parses the JSON answer. */
-export async function restPost<T = unknown>(
+/** A REST call with the owner's cookie and a JSON body (POST); parses the JSON answer. */
+async function rest<T>(
+	method: 'GET' | 'POST',
 	url: string,
 	pathAndQuery: string,
 	cookie: string,
 	body?: unknown,
 ): Promise<T> {
 	const res = await n8nFetch(`${url}${pathAndQuery}`, {
-		method: 'POST',
+		method,
 		headers: { cookie, 'browser-id': 'e2e', 'content-type': 'application/json' },
-		body: JSON.stringify(body ?? {}),
+		body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
 	});
 	const text = await res.text();
-	if (!res.ok) throw new Error(`POST ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
-	const answer: T = JSON.parse(text);
-	return answer;
+	if (!res.ok) throw new Error(`${method} ${pathAndQuery}: ${res.status} ${text.slice(0, 500)}`);
+	return JSON.parse(text);
 }
+
+/** GET a REST path (e.g. '/rest/executions?...') with the owner's cookie; parses JSON. */
+export const restGet = <T = unknown,>(url: string, pathAndQuery: string, cookie: string) =>
+	rest<T>('GET', url, pathAndQuery, cookie);
+
+/** POST a JSON body to a REST path with the owner's cookie; parses the JSON answer. */
+export const restPost = <T = unknown,>(
+	url: string,
+	pathAndQuery: string,
+	cookie: string,
+	body?: unknown,
+) => rest<T>('POST', url, pathAndQuery, cookie, body);
 
 /**
  * Runs a stored workflow the way the editor's "Execute workflow" does: POST
@@ -224,32 +224,12 @@ export async function waitForExecutionEnd(
 	id: string,
 	{ timeoutMs = 60_000 }: { timeoutMs?: number } = {},
 ): Promise<Execution> {
-	const t0 = Date.now();
-	for (;;) {
-		const exec = await getExecution(url, cookie, id);
-		if (hasEnded(exec)) return exec;
-		if (Date.now() - t0 > timeoutMs)
-			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
-		await sleep(300);
-	}
-}
-
-/** Logs in an existing user (e.g. the owner created by setupOwner on an earlier start). */
-export async function login(
-	url: string,
-	{ email = 'e2e@example.com', password = 'E2e-password-1' }: OwnerAccount = {},
-): Promise<OwnerSession> {
-	const res = await n8nFetch(`${url}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
-		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-	});
-	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
-	const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')])
-		.filter((c): c is string => Boolean(c))
-		.map((c) => c.split(';')[0])
-		.join('; ');
-	return { cookie, email, password };
+	let exec: Execution | undefined;
+	return pollUntil(
+		async () => hasEnded((exec = await getExecution(url, cookie, id))) && exec,
+		() => `execution ${id} still ${exec?.status} after ${timeoutMs} ms`,
+		{ timeoutMs, everyMs: 300 },
+	);
 }
 
 /** Executions via the REST API (owner cookie from setupOwner/login), newest first. */
@@ -292,15 +272,14 @@ export async function waitForExecutions(
 		intervalMs = 500,
 	}: { workflowId?: string; ended?: boolean; timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<ExecutionSummary[]> {
-	const t0 = Date.now();
 	let list: ExecutionSummary[] = [];
-	for (;;) {
-		list = await listExecutions(url, cookie, { workflowId });
-		if (predicate(list) && (!ended || list.every(hasEnded))) return list;
-		if (Date.now() - t0 > timeoutMs)
-			throw new Error(
-				`executions never matched${ended ? ' and ended' : ''} within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
-			);
-		await sleep(intervalMs);
-	}
+	return pollUntil(
+		async () => {
+			list = await listExecutions(url, cookie, { workflowId });
+			return predicate(list) && (!ended || list.every(hasEnded)) && list;
+		},
+		() =>
+			`executions never matched${ended ? ' and ended' : ''} within ${timeoutMs} ms; have: ${JSON.stringify(list.map((e) => ({ id: e.id, mode: e.mode, status: e.status })))}`,
+		{ timeoutMs, everyMs: intervalMs },
+	);
 }

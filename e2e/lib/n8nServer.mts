@@ -1,71 +1,30 @@
 // Long-running n8n processes: `n8n start` and `n8n worker` on the profile's Node, each in its own
 // process group, ready when its health and REST answers say so, killed if this process exits
 // without stopping them. Re-exported by e2e/lib/n8n.mts.
-import { N8N_BIN, NODE_BIN, n8nEnv } from '../install-n8n.mts';
+import { N8N_BIN, NODE_BIN, n8nEnv } from '../n8n-installation.mts';
 import { brokerPortEnv, getFreePort, N8N_COMMAND_TIMEOUT_MS } from './n8nCli.mts';
 import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
-
-/** A running n8n process, as startN8n and startN8nWorker return it. */
-export interface N8nServerProcess extends Started {
-	/** How long it took to be ready. */
-	startMs: number;
-}
-
-/** A started `n8n start`. */
-export interface StartedN8n extends N8nServerProcess {
-	url: string;
-	port: number;
-}
-
-/** A started `n8n worker`. */
-export interface StartedN8nWorker extends N8nServerProcess {
-	healthUrl: string;
-	healthPort: number;
-}
-
-/** startN8n's options. */
-export interface StartN8nOptions {
-	userFolder: string;
-	/** Default: a free port. */
-	port?: number;
-	env?: NodeJS.ProcessEnv;
-	timeoutMs?: number;
-}
-
-/** startN8nWorker's options. */
-export interface StartN8nWorkerOptions {
-	userFolder: string;
-	/** Default: a free port. */
-	healthPort?: number;
-	/** `--concurrency` (default: n8n's). */
-	concurrency?: number;
-	env?: NodeJS.ProcessEnv;
-	timeoutMs?: number;
-}
-
-/** One readiness condition: GET `url` until `done(response)` holds. */
-interface ReadyStep {
-	url: string;
-	done: (res: Response) => boolean;
-}
 
 // On Ctrl-C or SIGTERM the test process exits at once; proc.mts's exit hook kills every n8n it
 // started, with its process group (a detached n8n whose stdout pipe is gone keeps running otherwise).
 for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => process.exit(130));
 
 /**
- * `n8n start` on 127.0.0.1:<port>; waits until GET /healthz/readiness answers 200 (DB migrated and
- * connected) and the REST API answers. Returns
- * { url, port, process, output(), exited(), stop(), kill() }. stop() sends SIGTERM, then SIGKILL
- * after a grace period; kill(signal = 'SIGKILL') ends it at once (a crash, as far as n8n can tell).
+ * `n8n start` on 127.0.0.1:<port> (default: a free one), ready once the database is migrated and
+ * the REST API answers. stop() sends SIGTERM, then SIGKILL after a grace period; kill() ends it at
+ * once (a crash, as far as n8n can tell).
  */
 export async function startN8n({
 	userFolder,
 	port,
 	env = {},
 	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
-}: StartN8nOptions): Promise<StartedN8n> {
-	if (!userFolder) throw new Error('startN8n: userFolder is required');
+}: {
+	userFolder: string;
+	port?: number;
+	env?: NodeJS.ProcessEnv;
+	timeoutMs?: number;
+}) {
 	port ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
 	return await spawnN8nServer('start', {
@@ -90,9 +49,8 @@ export async function startN8n({
 
 /**
  * `n8n worker` (queue mode: the caller passes EXECUTIONS_MODE=queue, the database and Redis in
- * `env`), with its health server on 127.0.0.1:<healthPort>; waits until its /healthz/readiness
- * answers 200 (database connected and migrated, Redis connected, taking jobs). Returns
- * { healthUrl, healthPort, process, output(), exited(), stop(), kill() } as startN8n.
+ * `env`), ready once its health server's /healthz/readiness answers 200 (database and Redis
+ * connected, taking jobs).
  */
 export async function startN8nWorker({
 	userFolder,
@@ -100,8 +58,14 @@ export async function startN8nWorker({
 	concurrency,
 	env = {},
 	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
-}: StartN8nWorkerOptions): Promise<StartedN8nWorker> {
-	if (!userFolder) throw new Error('startN8nWorker: userFolder is required');
+}: {
+	userFolder: string;
+	healthPort?: number;
+	/** `--concurrency` (default: n8n's). */
+	concurrency?: number;
+	env?: NodeJS.ProcessEnv;
+	timeoutMs?: number;
+}) {
 	healthPort ??= await getFreePort();
 	const healthUrl = `http://127.0.0.1:${healthPort}`;
 	return await spawnN8nServer('worker', {
@@ -119,10 +83,7 @@ export async function startN8nWorker({
 	});
 }
 
-/**
- * Spawns a long-running n8n command (`start`, `worker`) on the profile's Node and waits until each
- * of `readySteps` ({ url, done(res) }) holds, in order.
- */
+/** Spawns a long-running n8n command and waits until each of `readySteps` holds, in order. */
 async function spawnN8nServer<R extends object>(
 	command: string,
 	{
@@ -136,12 +97,12 @@ async function spawnN8nServer<R extends object>(
 		userFolder: string;
 		env: NodeJS.ProcessEnv;
 		args?: string[];
-		readySteps: ReadyStep[];
+		readySteps: { url: string; done: (res: Response) => boolean }[];
 		/** Fields of the returned object besides the process's. */
 		result: R;
 		timeoutMs: number;
 	},
-): Promise<R & N8nServerProcess> {
+): Promise<R & Started & { startMs: number }> {
 	const server = startProcess(NODE_BIN, [N8N_BIN, command, ...args], {
 		cwd: userFolder,
 		env: n8nEnv(userFolder, {

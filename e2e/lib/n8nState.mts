@@ -1,20 +1,15 @@
 // What a started n8n leaves on disk, read directly: its type files, its SQLite database, and the
 // `flatted` format it stores execution data in. Re-exported by e2e/lib/n8n.mts.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { N8N_BIN, NODE_BIN } from '../install-n8n.mts';
-import { runCommand, sleep } from './proc.mts';
+import { N8N_BIN, NODE_BIN } from '../n8n-installation.mts';
+import { pollUntil } from './checks.mts';
+import { runCommand } from './proc.mts';
 
-/** The type files n8n writes at start. */
-export type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
-
+type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
 /** One entry of types/nodes.json or types/credentials.json (a node or credential description). */
-export interface TypeDescription {
-	name: string;
-	displayName: string;
-	[field: string]: unknown;
-}
+type TypeDescription = { name: string; displayName: string; [field: string]: unknown };
 
 /** Type files written by a running (or previously started) n8n: `$userFolder/.cache/n8n/public/types/`. */
 export function readTypeFile<T = TypeDescription[]>(userFolder: string, name: TypeFileName): T {
@@ -30,26 +25,20 @@ export async function waitForTypes<T = TypeDescription[]>(
 	predicate: (types: T) => boolean,
 	{ timeoutMs = 120_000 }: { timeoutMs?: number } = {},
 ): Promise<T> {
-	const t0 = Date.now();
 	let last: T | undefined;
-	for (;;) {
-		try {
-			last = readTypeFile<T>(userFolder, name);
-			if (predicate(last)) return last;
-		} catch {
-			/* not written yet */
-		}
-		if (Date.now() - t0 > timeoutMs)
-			throw new Error(
-				`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`,
-			);
-		await sleep(250);
-	}
-}
-
-/** The names in `dir`; none when it does not exist. */
-export function listDir(dir: string): string[] {
-	return existsSync(dir) ? readdirSync(dir) : [];
+	return pollUntil(
+		() => {
+			try {
+				last = readTypeFile<T>(userFolder, name);
+				return predicate(last) && last;
+			} catch {
+				return false; // not written yet
+			}
+		},
+		() =>
+			`types/${name}.json never matched (has ${Array.isArray(last) ? last.length : 'no'} entries)`,
+		{ timeoutMs, everyMs: 250 },
+	);
 }
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../install-n8n.mts';
+import { REPO_ROOT } from '../n8n-installation.mts';
 import { getFreePort } from './n8n.mts';
 import { describeOutput, fetchFresh, runCommand, startProcess, waitUntilReady } from './proc.mts';
 

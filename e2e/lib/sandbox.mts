@@ -13,24 +13,13 @@ import type {
 	Session,
 	UpdateSessionPatch,
 } from '../../sandbox/types.ts';
-import { REPO_ROOT } from '../install-n8n.mts';
-import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
+import { REPO_ROOT } from '../n8n-installation.mts';
+import { fetchFresh, startProcess, waitUntilReady } from './proc.mts';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
-/** GET /_sandbox/state. */
-export interface SandboxState {
-	baseUrl: string;
-	demo: OrgCredentials;
-	other: OrgCredentials;
-	config: SandboxConfig;
-	now: string;
-	clockFrozen: boolean;
-	faults: Fault[];
-}
-
 /** A session as the public API's List Sessions shows it. */
-export type SessionListItem = Pick<
+type SessionListItem = Pick<
 	Session,
 	| 'sessionId'
 	| 'name'
@@ -43,63 +32,6 @@ export type SessionListItem = Pick<
 	| 'recipients'
 >;
 
-/** GET /_sandbox/files/<id>: a stored upload, its bytes in base64. */
-export interface SandboxFile {
-	fileName: string;
-	sizeBytes: number;
-	orgId: string;
-	data: string;
-}
-
-/** POST /_sandbox/clock's body: set the time, move it on, freeze or unfreeze it. */
-export interface ClockChange {
-	set?: string | number;
-	advanceMs?: number;
-	frozen?: boolean;
-}
-
-/** The control plane's answer to a call that only acknowledges. */
-export interface Acknowledged {
-	ok: true;
-}
-
-/** Control-plane calls against a sandbox (see sandboxClient). */
-export interface SandboxClient {
-	state: () => Promise<SandboxState>;
-	createSession: (input: CreateSessionInput) => Promise<Session>;
-	getSession: (id: string) => Promise<Session>;
-	patchSession: (id: string, patch: UpdateSessionPatch) => Promise<Session>;
-	signSession: (id: string, pick?: SignInput) => Promise<Session>;
-	outbox: () => Promise<OutboxEmail[]>;
-	clearOutbox: () => Promise<Acknowledged>;
-	file: (fileId: string) => Promise<SandboxFile>;
-	requests: () => Promise<RequestLogEntry[]>;
-	clearRequests: () => Promise<Acknowledged>;
-	configure: (patch: Partial<SandboxConfig>) => Promise<{ config: SandboxConfig }>;
-	injectFault: (fault: Fault) => Promise<{ faults: Fault[] }>;
-	clearFaults: () => Promise<Acknowledged>;
-	clock: (body: ClockChange) => Promise<{ now: string; frozen: boolean }>;
-	token: () => Promise<{ access_token: string }>;
-	listSessions: (query?: Record<string, string>) => Promise<SessionListItem[]>;
-}
-
-/** startSandboxProcess's options. */
-export interface SandboxProcessOptions {
-	port: number;
-	timeoutMs?: number;
-	/** 'inherit': the sandbox prints to this process's stdout and stderr (output() stays empty). */
-	stdio?: 'pipe' | 'inherit';
-}
-
-/** A sandbox started by startSandboxProcess, with its control-plane client. */
-export interface SandboxProcess
-	extends SandboxClient,
-		Pick<Started, 'process' | 'output' | 'stop'> {
-	url: string;
-	port: number;
-	startMs: number;
-}
-
 /**
  * Starts `tsx sandbox/cli.ts --port <port>` in its own process group and waits until
  * GET /_sandbox/state answers. Returns { url, port, process, output(), stop(), ...controlPlane }.
@@ -109,7 +41,12 @@ export async function startSandboxProcess({
 	port,
 	timeoutMs = 120_000,
 	stdio = 'pipe',
-}: SandboxProcessOptions): Promise<SandboxProcess> {
+}: {
+	port: number;
+	timeoutMs?: number;
+	/** 'inherit': the sandbox prints to this process's stdout and stderr (output() stays empty). */
+	stdio?: 'pipe' | 'inherit';
+}) {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
 	const server = startProcess(TSX, ['sandbox/cli.ts', '--port', String(port)], {
 		cwd: REPO_ROOT,
@@ -135,7 +72,7 @@ export async function startSandboxProcess({
 }
 
 /** Control-plane calls against a sandbox at `url`. Each throws on a non-2xx answer. */
-export function sandboxClient(url: string): SandboxClient {
+export function sandboxClient(url: string) {
 	// each caller below names the type of the route's answer
 	const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
 		const res = await fetchFresh(`${url}/_sandbox${p}`, {
@@ -162,23 +99,41 @@ export function sandboxClient(url: string): SandboxClient {
 		return list.sessions;
 	};
 	return {
-		state: () => call<SandboxState>('GET', '/state'),
-		createSession: (input) => call<Session>('POST', '/sessions', input),
-		getSession: (id) => call<Session>('GET', `/sessions/${id}`),
-		patchSession: (id, patch) => call<Session>('PATCH', `/sessions/${id}`, patch),
-		/** One recipient signs (`{ recipientId? , email? }`, default: the next): inProgress, then completed. */
-		signSession: (id, pick = {}) => call<Session>('POST', `/sessions/${id}/sign`, pick),
+		state: () =>
+			call<{
+				baseUrl: string;
+				demo: OrgCredentials;
+				other: OrgCredentials;
+				config: SandboxConfig;
+				now: string;
+				clockFrozen: boolean;
+				faults: Fault[];
+			}>('GET', '/state'),
+		createSession: (input: CreateSessionInput) => call<Session>('POST', '/sessions', input),
+		getSession: (id: string) => call<Session>('GET', `/sessions/${id}`),
+		patchSession: (id: string, patch: UpdateSessionPatch) =>
+			call<Session>('PATCH', `/sessions/${id}`, patch),
+		/** One recipient signs (default: the next): inProgress, then completed. */
+		signSession: (id: string, pick: SignInput = {}) =>
+			call<Session>('POST', `/sessions/${id}/sign`, pick),
 		outbox: () => call<OutboxEmail[]>('GET', '/outbox'),
-		clearOutbox: () => call<Acknowledged>('DELETE', '/outbox'),
-		file: (fileId) => call<SandboxFile>('GET', `/files/${fileId}`),
+		clearOutbox: () => call<{ ok: true }>('DELETE', '/outbox'),
+		/** A stored upload, its bytes in base64. */
+		file: (fileId: string) =>
+			call<{ fileName: string; sizeBytes: number; orgId: string; data: string }>(
+				'GET',
+				`/files/${fileId}`,
+			),
 		requests: () => call<RequestLogEntry[]>('GET', '/requests'),
-		clearRequests: () => call<Acknowledged>('DELETE', '/requests'),
+		clearRequests: () => call<{ ok: true }>('DELETE', '/requests'),
 		/** Changes live options (tokenTtlSeconds, timestampPrecision, rateLimitPerHour, …). */
-		configure: (patch) => call<{ config: SandboxConfig }>('PATCH', '/config', patch),
-		injectFault: (fault) => call<{ faults: Fault[] }>('POST', '/faults', fault),
-		clearFaults: () => call<Acknowledged>('DELETE', '/faults'),
-		/** `{ set?, advanceMs?, frozen? }`: the sandbox's clock (timestamps, token expiry, rate limit). */
-		clock: (body) => call<{ now: string; frozen: boolean }>('POST', '/clock', body),
+		configure: (patch: Partial<SandboxConfig>) =>
+			call<{ config: SandboxConfig }>('PATCH', '/config', patch),
+		injectFault: (fault: Fault) => call<{ faults: Fault[] }>('POST', '/faults', fault),
+		clearFaults: () => call<{ ok: true }>('DELETE', '/faults'),
+		/** The sandbox's clock (timestamps, token expiry, rate limit): set, move on, freeze. */
+		clock: (body: { set?: string | number; advanceMs?: number; frozen?: boolean }) =>
+			call<{ now: string; frozen: boolean }>('POST', '/clock', body),
 		/** A valid access token of the demo organisation: `{ access_token }`. */
 		token: () => call<{ access_token: string }>('POST', '/tokens', {}),
 		listSessions,

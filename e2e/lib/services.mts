@@ -2,21 +2,13 @@
 // free loopback port with its data in a fresh temporary folder, in its own process group, stopped
 // (and the folder removed) by stop(). Both are killed if the test process exits without stopping
 // them.
-import {
-	chownSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-} from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
-import { N8N_BIN } from '../install-n8n.mts';
+import { N8N_BIN } from '../n8n-installation.mts';
 import {
 	runCommand,
 	startProcess,
@@ -28,7 +20,7 @@ import {
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
 /** The newest `/usr/lib/postgresql/<version>/bin/<name>` (Debian keeps them off PATH). */
-export function postgresBin(name: string): string | undefined {
+function postgresBin(name: string): string | undefined {
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root)
 		? readdirSync(root)
@@ -38,12 +30,10 @@ export function postgresBin(name: string): string | undefined {
 	return versions.length ? path.join(root, versions[0], 'bin', name) : undefined;
 }
 
-function onPath(name: string): string | undefined {
-	return (process.env.PATH ?? '')
-		.split(path.delimiter)
+const onPath = (name: string): string | undefined =>
+	[...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin']
 		.map((dir) => path.join(dir, name))
 		.find((file) => existsSync(file));
-}
 
 /**
  * Installs the Debian packages of PostgreSQL and Redis when their servers are missing, and openssl
@@ -56,7 +46,7 @@ export async function ensureServerPackages({
 }: { log?: (msg: string) => void } = {}): Promise<string[]> {
 	const missing: string[] = [];
 	if (!postgresBin('postgres') || !postgresBin('initdb')) missing.push('postgresql');
-	if (!onPath('redis-server') && !existsSync('/usr/bin/redis-server')) missing.push('redis-server');
+	if (!onPath('redis-server')) missing.push('redis-server');
 	if (!onPath('openssl')) missing.push('openssl');
 	if (!missing.length) return [];
 	if (process.getuid?.() !== 0)
@@ -81,11 +71,7 @@ export async function ensureServerPackages({
 		});
 		await install(false);
 	}
-	if (
-		!postgresBin('postgres') ||
-		!(onPath('redis-server') || existsSync('/usr/bin/redis-server')) ||
-		!onPath('openssl')
-	)
+	if (!postgresBin('postgres') || !onPath('redis-server') || !onPath('openssl'))
 		throw new Error(`apt-get install ${missing.join(' ')} finished, but one is still missing`);
 	return missing;
 }
@@ -102,9 +88,6 @@ function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?:
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** How a server process ended (`code` -1: it could not start). */
-export type ServerExit = ExitStatus;
-
 /** startProcess, and `dir` (a temp folder) removed when the test process exits. */
 function spawnServer(
 	cmd: string,
@@ -115,27 +98,15 @@ function spawnServer(
 	return startProcess(cmd, args, options);
 }
 
-/** One row of a query's answer, by column name. */
-export type QueryRow = Record<string, unknown>;
-
-/** A running PostgreSQL from startPostgres. */
-export interface Postgres {
-	port: number;
-	dir: string;
-	startMs: number;
-	/** n8n's DB_* variables for this database. */
-	env: Record<string, string>;
-	/** Rows of one SQL statement in database `n8n` ($1, $2 … placeholders). */
-	query: <Row extends QueryRow = QueryRow>(sql: string, params?: unknown[]) => Promise<Row[]>;
-	output: () => string;
-	stop: () => Promise<ServerExit>;
-}
+type QueryRow = Record<string, unknown>;
+export type Postgres = Awaited<ReturnType<typeof startPostgres>>;
+export type Redis = Awaited<ReturnType<typeof startRedis>>;
 
 /**
  * A throw-away PostgreSQL: `initdb` into a temp folder (trust authentication, user `n8n`), then
  * `postgres` on 127.0.0.1:<port> (no Unix socket) and a database `n8n`. Durability settings are off
- * (fsync): PostgreSQL itself is never killed by the tests. Returns
- * { port, env (n8n's DB_* variables), query(sql, params) → rows, startMs, output(), stop() }.
+ * (fsync): PostgreSQL itself is never killed by the tests. `env`: n8n's DB_* variables for it;
+ * `query`: the rows of one SQL statement in database `n8n` ($1, $2 … placeholders).
  */
 export async function startPostgres({
 	port,
@@ -143,7 +114,7 @@ export async function startPostgres({
 }: {
 	port: number;
 	timeoutMs?: number;
-}): Promise<Postgres> {
+}) {
 	const initdb = postgresBin('initdb');
 	const postgres = postgresBin('postgres');
 	if (!initdb || !postgres) throw new Error('PostgreSQL is not installed (ensureServerPackages)');
@@ -165,22 +136,15 @@ export async function startPostgres({
 	);
 	const server = spawnServer(
 		postgres,
-		[
-			'-D',
-			dataDir,
-			'-p',
-			String(port),
-			'-c',
-			'listen_addresses=127.0.0.1',
-			'-c',
-			'unix_socket_directories=',
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-		],
+		['-D', dataDir, '-p', String(port)].concat(
+			...[
+				'listen_addresses=127.0.0.1',
+				'unix_socket_directories=',
+				'fsync=off',
+				'synchronous_commit=off',
+				'full_page_writes=off',
+			].map((setting) => ['-c', setting]),
+		),
 		{ cwd: dir, dir, ...user },
 	);
 	const pg = cacheRequire('pg') as typeof pgModule;
@@ -239,7 +203,7 @@ export async function startPostgres({
 			return (await client.query<Row>(sql, params)).rows;
 		},
 		output: server.output,
-		stop: async () => {
+		stop: async (): Promise<ExitStatus> => {
 			if (client) await client.end().catch(() => {});
 			// SIGINT: PostgreSQL's "fast" shutdown (disconnects clients, then stops).
 			const res = await server.stop(20_000, 'SIGINT');
@@ -267,47 +231,22 @@ function redisPing(port: number): Promise<boolean> {
 	});
 }
 
-/** A running Redis from startRedis. */
-export interface Redis {
-	port: number;
-	startMs: number;
-	/** n8n's QUEUE_BULL_REDIS_* variables for this server. */
-	env: Record<string, string>;
-	output: () => string;
-	stop: () => Promise<ServerExit>;
-}
-
-/**
- * A throw-away Redis on 127.0.0.1:<port>, working folder in a temp dir, no persistence.
- * Returns { port, env (n8n's QUEUE_BULL_REDIS_* variables), startMs, output(), stop() }.
- */
+/** A throw-away Redis on 127.0.0.1:<port>, working folder in a temp dir, no persistence. */
 export async function startRedis({
 	port,
 	timeoutMs = 30_000,
 }: {
 	port: number;
 	timeoutMs?: number;
-}): Promise<Redis> {
-	const bin = onPath('redis-server') ?? '/usr/bin/redis-server';
+}) {
+	const bin = onPath('redis-server') ?? 'redis-server';
 	const t0 = Date.now();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-redis-'));
-	mkdirSync(dir, { recursive: true });
 	const server = spawnServer(
 		bin,
-		[
-			'--port',
-			String(port),
-			'--bind',
-			'127.0.0.1',
-			'--dir',
-			dir,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--daemonize',
-			'no',
-		],
+		['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''].concat(
+			'--appendonly no --daemonize no'.split(' '),
+		),
 		{ cwd: dir, dir },
 	);
 	try {
@@ -324,7 +263,7 @@ export async function startRedis({
 		startMs: Date.now() - t0,
 		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
 		output: server.output,
-		stop: async () => {
+		stop: async (): Promise<ExitStatus> => {
 			const res = await server.stop(20_000, 'SIGTERM');
 			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 			return res;

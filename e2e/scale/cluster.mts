@@ -5,6 +5,7 @@ import type { EnvInstallSource } from '../lib/envInstall.mts';
 import { login, setupOwner, startN8n, startN8nWorker } from '../lib/n8n.mts';
 import type { startSandboxProcess } from '../lib/sandbox.mts';
 import type { Postgres, Redis } from '../lib/services.mts';
+import type { RequestLogEntry } from '../../sandbox/types.ts';
 import { log, secs } from './report.mts';
 
 /** Token lifetime in the sandbox: shorter than a poll interval, so tokens expire all the time. */
@@ -17,50 +18,26 @@ export const TOKEN_TTL_S = 45;
  */
 export const HOLD_MS = 10_000;
 
-/** The sandbox as lib/sandbox.mts starts it: its process and its control-plane client. */
 export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
-
-/** One entry of the sandbox's request log (its `requests()`), stamped on the sandbox's clock. */
-export interface SandboxRequest {
-	method: string;
-	path: string;
-	query?: Record<string, string>;
-	status: number;
-	/** ISO time and milliseconds of the sandbox's clock. */
-	at: string;
-	atMs: number;
-}
-
-/** How an n8n process ended. */
-export interface ProcessExit {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-}
-
+/** One entry of the sandbox's request log, stamped on the sandbox's clock. */
+export type SandboxRequest = RequestLogEntry;
 /** An n8n process of the cluster, named as its executions record it ("main#2", "worker-1"). */
-export interface ClusterProcess {
-	name: string;
-	startMs: number;
-	output: () => string;
-	stop: () => Promise<ProcessExit>;
-	kill: (signal?: NodeJS.Signals) => Promise<ProcessExit>;
-}
-
+type ClusterProcess = Awaited<ReturnType<typeof startN8nWorker>> & { name: string };
 /** The main: the editor, its REST API and the triggers. */
-export interface ClusterMain extends ClusterProcess {
-	url: string;
-}
+type ClusterMain = Awaited<ReturnType<typeof startN8n>> & { name: string };
 
 /** The run's state; the entry (e2e/scale.mts) sets the services up before any step uses them. */
-export interface ScaleContext {
+export const ctx: {
 	sandbox?: Sandbox;
 	pg?: Postgres;
 	redis?: Redis;
+	/** The local registry holding the packed package (lib/envInstall.mts). */
 	source?: EnvInstallSource;
 	main?: ClusterMain;
 	mainStarts: number;
 	workers: Record<string, ClusterProcess>;
 	workerStarts: Record<string, number>;
+	/** main, worker-1, worker-2, files */
 	folders: Record<string, string>;
 	cookie?: string;
 	clusterEnv?: Record<string, string>;
@@ -68,28 +45,16 @@ export interface ScaleContext {
 	mainPort?: number;
 	/** The folder of the tarball packed for this run (none with --tarball). */
 	packDir?: string;
-	clockOffsetMs: number;
-	tokenProbes: { main?: number; worker?: number };
-}
-
-export const ctx: ScaleContext = {
-	sandbox: undefined,
-	pg: undefined,
-	redis: undefined,
-	/** The local registry holding the packed package (lib/envInstall.mts). */
-	source: undefined,
-	main: undefined,
-	mainStarts: 0,
-	workers: {}, // name → instance
-	workerStarts: {},
-	folders: {}, // main, worker-1, worker-2, files
-	cookie: undefined,
-	clusterEnv: undefined,
-	dbEnv: undefined,
-	mainPort: undefined,
 	/** The sandbox clock runs this far ahead of real time (expireAllTokens moves it). */
-	clockOffsetMs: 0,
+	clockOffsetMs: number;
 	/** Sandbox times after which the main's, then a worker's, first call must meet an expired token. */
+	tokenProbes: { main?: number; worker?: number };
+} = {
+	mainStarts: 0,
+	workers: {},
+	workerStarts: {},
+	folders: {},
+	clockOffsetMs: 0,
 	tokenProbes: {},
 };
 
@@ -118,7 +83,7 @@ export async function expireAllTokens(): Promise<number> {
 	return sandboxNow();
 }
 
-export async function startMain(): Promise<ClusterMain> {
+export async function startMain() {
 	ctx.mainStarts++;
 	const name = `main#${ctx.mainStarts}`;
 	const instance: ClusterMain = Object.assign(
@@ -138,7 +103,7 @@ export async function startMain(): Promise<ClusterMain> {
 	return instance;
 }
 
-export async function startWorker(base: string): Promise<ClusterProcess> {
+export async function startWorker(base: string) {
 	ctx.workerStarts[base] = (ctx.workerStarts[base] ?? 0) + 1;
 	const name = ctx.workerStarts[base] === 1 ? base : `${base}#${ctx.workerStarts[base]}`;
 	const instance: ClusterProcess = Object.assign(

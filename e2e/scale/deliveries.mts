@@ -1,7 +1,7 @@
 // What the trigger delivered, read from PostgreSQL: the stream workflow's executions, their trigger
 // items, and which process ran each (the Execution Data node's `process`).
 import { hasEnded, parseFlatted } from '../lib/n8n.mts';
-import { sleep } from '../lib/proc.mts';
+import { pollUntil } from '../lib/checks.mts';
 import { ctx } from './cluster.mts';
 import { STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
 
@@ -16,9 +16,7 @@ type ExecutionRow = {
 };
 
 /** One item of the trigger's output, as n8n stores it. */
-interface TriggerItem {
-	json: { sessionId: string; updatedAt: string; status: string; name: string };
-}
+type TriggerItem = { json: DeliveredItem };
 
 /** Where a stored execution keeps the trigger's items (the parts of n8n's IRunExecutionData read here). */
 interface StoredRun {
@@ -31,12 +29,7 @@ interface StoredRun {
 }
 
 /** A stream session's state as the trigger delivered it. */
-export interface DeliveredItem {
-	sessionId: string;
-	updatedAt: string;
-	status: string;
-	name: string;
-}
+type DeliveredItem = { sessionId: string; updatedAt: string; status: string; name: string };
 
 /** One execution of the stream workflow, as far as PostgreSQL shows it. */
 export interface Delivery {
@@ -75,16 +68,16 @@ export async function executionProcess(
 	id: number,
 	{ waitMs = 0 }: { waitMs?: number } = {},
 ): Promise<string | undefined> {
-	const t0 = Date.now();
-	for (;;) {
-		const rows = await ctx.pg!.query<{ value: string }>(
-			`select value from execution_metadata where "executionId" = $1 and key = 'process'`,
-			[id],
-		);
-		if (rows[0]) return rows[0].value;
-		if (Date.now() - t0 >= waitMs) return undefined;
-		await sleep(250);
-	}
+	const read = async () =>
+		(
+			await ctx.pg!.query<{ value: string }>(
+				`select value from execution_metadata where "executionId" = $1 and key = 'process'`,
+				[id],
+			)
+		)[0]?.value;
+	return waitMs
+		? pollUntil(read, () => '', { timeoutMs: waitMs, everyMs: 250 }).catch(read)
+		: read();
 }
 
 /**
@@ -109,11 +102,11 @@ export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 			)?.data?.main?.[0];
 			const items = fromRun ?? fromStack;
 			if (items)
-				d.items = items.map((i) => ({
-					sessionId: i.json.sessionId,
-					updatedAt: i.json.updatedAt,
-					status: i.json.status,
-					name: i.json.name,
+				d.items = items.map(({ json: { sessionId, updatedAt, status, name } }) => ({
+					sessionId,
+					updatedAt,
+					status,
+					name,
 				}));
 		}
 		if (hasEnded(d) && d.process === undefined) d.process = await executionProcess(id);

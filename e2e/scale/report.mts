@@ -1,6 +1,6 @@
 // The queue-mode tier's log and its summary: every line timed from the tier's start, the checks'
 // PASS/FAIL records (lib/checks.mts), and the facts printed under them at the end.
-import { createChecks } from '../lib/checks.mts';
+import { createChecks, printResults } from '../lib/checks.mts';
 
 const t00 = Date.now();
 export const facts: string[] = []; // lines for the summary
@@ -17,10 +17,7 @@ export const { results, check, step } = createChecks(log);
  */
 export function printSummary({ short, fatal }: { short: boolean; fatal: unknown }): boolean {
 	console.log(`\n[scale] queue-mode summary${short ? ' (--short)' : ''}`);
-	for (const r of results)
-		console.log(
-			`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.s.toFixed(1).padStart(6)} s  ${r.name}\n                  ${r.detail}`,
-		);
+	printResults(results);
 	for (const f of facts) console.log(`  ${f}`);
 	const failed = Boolean(fatal) || results.length < 6 || results.some((r) => !r.ok);
 	console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);

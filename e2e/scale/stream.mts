@@ -2,6 +2,7 @@
 // requests in the sandbox's log, and the arrival of every state in a trigger execution.
 import type { SessionStatus } from '../../sandbox/types.ts';
 import { hasEnded } from '../lib/n8n.mts';
+import { pollUntil } from '../lib/checks.mts';
 import { sleep } from '../lib/proc.mts';
 import { ctx, type SandboxRequest } from './cluster.mts';
 import {
@@ -18,19 +19,7 @@ import { MARKER } from './workflows.mts';
 const DELIVERY_TIMEOUT_MS = 5 * 60_000;
 
 /** A session as the sandbox answers a create or change (the fields the stream reads). */
-export interface SandboxSession {
-	sessionId: string;
-	updatedAt: string;
-	status: string;
-}
-
-/** A state the stream made, and the step that made it. */
-export interface ExpectedState {
-	sessionId: string;
-	updatedAt: string;
-	status: string;
-	step: string;
-}
+type SandboxSession = { sessionId: string; updatedAt: string; status: string };
 
 /**
  * Every state a stream session took, as the sandbox answered the create or change: the trigger must
@@ -38,16 +27,12 @@ export interface ExpectedState {
  * delivered, so no state is replaced before a poll could read it (two changes of one session
  * between two polls would rightly arrive as one: its latest state).
  */
-export const expected = new Map<string, ExpectedState>(); // stateKey → state
+export const expected = new Map<string, SandboxSession & { step: string }>(); // stateKey → state
 export const latest = new Map<string, string>(); // sessionId → stateKey of its newest state
 function recordState(session: SandboxSession, stepName: string): string {
 	const key = stateKey(session.sessionId, session.updatedAt);
-	expected.set(key, {
-		sessionId: session.sessionId,
-		updatedAt: session.updatedAt,
-		status: session.status,
-		step: stepName,
-	});
+	const { sessionId, updatedAt, status } = session;
+	expected.set(key, { sessionId, updatedAt, status, step: stepName });
 	latest.set(session.sessionId, key);
 	return key;
 }
@@ -67,7 +52,7 @@ export async function createSessions(
 					name: `${MARKER} ${stepName} #${String(sessionCounter).padStart(3, '0')}`,
 					status,
 					recipients: [{ name: 'Sam Signer', email: `sam${sessionCounter}@example.com` }],
-				}) as Promise<SandboxSession>;
+				});
 			}),
 		);
 		for (const s of batch) {
@@ -96,9 +81,7 @@ export async function patchSessions(
 	const out: SandboxSession[] = [];
 	for (let i = 0; i < ids.length; i += parallel) {
 		const batch = await Promise.all(
-			ids
-				.slice(i, i + parallel)
-				.map((id, j) => ctx.sandbox!.patchSession(id, patchFor(i + j)) as Promise<SandboxSession>),
+			ids.slice(i, i + parallel).map((id, j) => ctx.sandbox!.patchSession(id, patchFor(i + j))),
 		);
 		for (const s of batch) {
 			recordState(s, stepName);
@@ -118,7 +101,7 @@ export function pickSettled(count: number, exclude: Set<string> = new Set()): st
 
 /** The trigger's List Sessions requests in the sandbox's log. */
 export async function triggerRequests(): Promise<SandboxRequest[]> {
-	return ((await ctx.sandbox!.requests()) as SandboxRequest[]).filter(
+	return (await ctx.sandbox!.requests()).filter(
 		(r) => r.method === 'GET' && r.path === '/api/v1/Sessions' && r.query?.name === MARKER,
 	);
 }
@@ -128,14 +111,11 @@ export async function waitFor<T>(
 	what: string,
 	predicate: () => T | Promise<T>,
 	{ timeoutMs, intervalMs = 250 }: { timeoutMs: number; intervalMs?: number },
-): Promise<NonNullable<T>> {
-	const t0 = Date.now();
-	for (;;) {
-		const value = await predicate();
-		if (value) return value;
-		if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-		await sleep(intervalMs);
-	}
+) {
+	return pollUntil(predicate, () => `${what}: not within ${timeoutMs / 1000} s`, {
+		timeoutMs,
+		everyMs: intervalMs,
+	});
 }
 
 /**

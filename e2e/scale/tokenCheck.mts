@@ -36,7 +36,7 @@ function renewalAfter(
 }
 
 async function tokenChecks() {
-	const reqs = (await ctx.sandbox!.requests()) as SandboxRequest[];
+	const reqs = await ctx.sandbox!.requests();
 	const tokens = reqs.filter((r) => r.method === 'POST' && r.path === '/oidc/token');
 	assert.ok(
 		tokens.every((r) => r.status === 200),

@@ -2,14 +2,15 @@
 // examples, the log and the timed checks), the steps every track starts and ends with, and the
 // waits for a trigger's runs and for its next poll that checks d and j end with.
 import assert from 'node:assert/strict';
-import type { createChecks } from '../lib/checks.mts';
-import type { ExecutionSummary } from '../lib/events.mts';
+import { pollUntil, type createChecks } from '../lib/checks.mts';
 import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
 import {
 	getExecution,
 	getFreePort,
 	installPackageIntoN8n,
 	listExecutions,
+	makeUserFolder,
+	type ExecutionSummary,
 	removeUserFolder,
 	startN8n,
 	waitForExecutions,
@@ -43,52 +44,46 @@ export interface ScenarioContext {
 	step: Checks['step'];
 }
 
-/** The track's own sandbox on a free port. */
-export async function startTrackSandbox(ctx: ScenarioContext, track: string): Promise<Sandbox> {
-	return await ctx.step(`${track}: sandbox started`, async () =>
-		startSandboxProcess({ port: await getFreePort() }),
-	);
+/** What a track's body is handed: its sandbox and n8n user folder, and a start of its n8n. */
+export interface Track {
+	sandbox: Sandbox;
+	userFolder: string;
+	startN8n: (env?: Record<string, string>) => Promise<N8nInstance>;
 }
 
-/** The package from `tarball` installed into the track's n8n user folder. */
-export async function installTrackPackage(
+/**
+ * Runs a track: its own sandbox on a free port and n8n user folder with the package from `tarball`
+ * installed, then `body`; at the end stops what it started (n8n, then the sandbox) and removes the
+ * folder unless --keep.
+ */
+export async function runTrack(
 	ctx: ScenarioContext,
 	track: string,
-	userFolder: string,
 	tarball: string,
+	body: (t: Track) => Promise<void>,
 ): Promise<void> {
-	await ctx.step(`${track}: package installed`, () => installPackageIntoN8n(userFolder, tarball));
-}
-
-/** `n8n start` for the track's user folder, until it is ready. */
-export async function startTrackN8n(
-	ctx: ScenarioContext,
-	track: string,
-	options: { userFolder: string; env?: Record<string, string> },
-): Promise<N8nInstance> {
-	return await ctx.step(`${track}: n8n start until /healthz/readiness`, () => startN8n(options));
-}
-
-/** What a track has started so far: endTrack stops it. */
-export interface Started {
-	sandbox?: Sandbox;
-	instance?: N8nInstance;
-}
-
-/** Stops what the track started (n8n, then the sandbox) and removes its user folder unless --keep. */
-export async function endTrack(
-	ctx: ScenarioContext,
-	track: string,
-	{ instance, sandbox }: Started,
-	userFolder: string,
-): Promise<void> {
-	if (instance) {
-		const res = await instance.stop();
-		ctx.log(`${track}: n8n stopped (${describeExit(res)})`);
+	const userFolder = makeUserFolder(`airsign-e2e-${track}-`);
+	let sandbox: Sandbox | undefined;
+	let instance: N8nInstance | undefined;
+	try {
+		sandbox = await ctx.step(`${track}: sandbox started`, async () =>
+			startSandboxProcess({ port: await getFreePort() }),
+		);
+		await ctx.step(`${track}: package installed`, () => installPackageIntoN8n(userFolder, tarball));
+		await body({
+			sandbox,
+			userFolder,
+			startN8n: async (env) =>
+				(instance = await ctx.step(`${track}: n8n start until /healthz/readiness`, () =>
+					startN8n({ userFolder, env }),
+				)),
+		});
+	} finally {
+		if (instance) ctx.log(`${track}: n8n stopped (${describeExit(await instance.stop())})`);
+		if (sandbox) await sandbox.stop();
+		if (ctx.keep) ctx.log(`kept ${userFolder}`);
+		else removeUserFolder(userFolder);
 	}
-	if (sandbox) await sandbox.stop();
-	if (ctx.keep) ctx.log(`kept ${userFolder}`);
-	else removeUserFolder(userFolder);
 }
 
 /** An active trigger's workflow in a running n8n, and the sandbox's log of the trigger's requests. */
@@ -154,11 +149,11 @@ export async function assertNoRepeatOnNextPoll({
 	deadline,
 }: WatchedTrigger & { exec: ExecutionSummary }): Promise<void> {
 	const pollsSoFar = (await listRequests()).length;
-	for (;;) {
-		if ((await listRequests()).length > pollsSoFar) break;
-		if (Date.now() > deadline) throw new Error('no further poll within the time limit');
-		await sleep(1_000);
-	}
+	await pollUntil(
+		async () => (await listRequests()).length > pollsSoFar,
+		() => 'no further poll within the time limit',
+		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
+	);
 	await sleep(4_000); // an execution from that poll would be recorded within milliseconds
 	const after: ExecutionSummary[] = await listExecutions(instance.url, cookie, { workflowId });
 	assert.deepEqual(

@@ -14,24 +14,13 @@ import {
 	type EventOutcome,
 } from '../lib/events.mts';
 import { sandboxCredential } from '../lib/fixtures.mts';
-import { importCredential, importWorkflow, makeUserFolder, setupOwner } from '../lib/n8n.mts';
-import {
-	endTrack,
-	installTrackPackage,
-	startTrackN8n,
-	startTrackSandbox,
-	type ScenarioContext,
-	type Started,
-} from './common.mts';
+import { importCredential, importWorkflow, setupOwner } from '../lib/n8n.mts';
+import { runTrack, type ScenarioContext } from './common.mts';
 
 /** Runs the events track (checks k, l, q) with the package `tarball`. */
 export async function eventsTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
 	const { examples, log, check, step } = ctx;
-	const userFolder = makeUserFolder('airsign-e2e-events-');
-	const started: Started = {};
-	try {
-		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'events'));
-		await installTrackPackage(ctx, 'events', userFolder, tarball);
+	await runTrack(ctx, 'events', tarball, async ({ sandbox, userFolder, startN8n }) => {
 		await step('events: credential + the two trigger examples imported (inactive)', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url));
 			await importWorkflow(userFolder, [
@@ -40,7 +29,7 @@ export async function eventsTrack(ctx: ScenarioContext, tarball: string): Promis
 				lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
 			]);
 		});
-		const instance = (started.instance = await startTrackN8n(ctx, 'events', { userFolder }));
+		const instance = await startN8n();
 		const { cookie } = await setupOwner(instance.url);
 		// what the checks judge: the scenario's outcome, or the error that ended it
 		let outcome: (EventOutcome & { error?: undefined }) | { error: Error };
@@ -63,7 +52,5 @@ export async function eventsTrack(ctx: ScenarioContext, tarball: string): Promis
 		await check(EVENT_CHECK_NAMES.completed, judged(checkSessionCompleted));
 		await check(EVENT_CHECK_NAMES.signed, judged(checkRecipientSigned));
 		await check(EVENT_CHECK_NAMES.lifecycle, judged(checkLifecycle));
-	} finally {
-		await endTrack(ctx, 'events', started, userFolder);
-	}
+	});
 }

@@ -26,18 +26,10 @@ import {
 	executeWorkflow,
 	importCredential,
 	importWorkflow,
-	makeUserFolder,
 	nodeOutput,
 } from '../lib/n8n.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
-import {
-	SESSIONS,
-	endTrack,
-	installTrackPackage,
-	startTrackSandbox,
-	type ScenarioContext,
-	type Started,
-} from './common.mts';
+import { SESSIONS, runTrack, type ScenarioContext } from './common.mts';
 
 /** Manual Trigger → AirSign Get Many (Limit 5): one List Sessions request per run. */
 const TOKEN_WORKFLOW = {
@@ -77,14 +69,10 @@ const TOKEN_WORKFLOW = {
 /** Runs the headless track's checks (a, b, c, g, h, i, f) with the package from `tarball`. */
 export async function headlessTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
 	const { examples, check, step } = ctx;
-	const userFolder = makeUserFolder('airsign-e2e-headless-');
-	const filesDir = path.join(userFolder, 'n8n-files');
-	// n8n 2.x: Read/Write Files from Disk may only touch N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files).
-	const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
-	const started: Started = {};
-	try {
-		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'headless'));
-		await installTrackPackage(ctx, 'headless', userFolder, tarball);
+	await runTrack(ctx, 'headless', tarball, async ({ sandbox, userFolder }) => {
+		const filesDir = path.join(userFolder, 'n8n-files');
+		// n8n 2.x: Read/Write Files from Disk may only touch N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files).
+		const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
 		mkdirSync(filesDir, { recursive: true });
 		const pdfPath = path.join(filesDir, 'contract.pdf');
 		writeFileSync(pdfPath, samplePdf('AirSign e2e contract'));
@@ -155,7 +143,5 @@ export async function headlessTrack(ctx: ScenarioContext, tarball: string): Prom
 				return `after the expiry: ${line.join(' → ')}; next run: ${next.join(', ')}`;
 			},
 		);
-	} finally {
-		await endTrack(ctx, 'headless', started, userFolder);
-	}
+	});
 }

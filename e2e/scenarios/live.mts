@@ -12,25 +12,21 @@ import {
 	importWorkflow,
 	installedPackageDir,
 	listExecutions,
-	makeUserFolder,
 	n8nFetch,
 	queryDb,
 	readTypeFile,
 	setupOwner,
 	waitForTypes,
 } from '../lib/n8n.mts';
+import { pollUntil } from '../lib/checks.mts';
 import { outputSchemas } from '../lib/outputSchemas.mts';
 import { sleep } from '../lib/proc.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
 import {
 	assertDeliveredOnce,
 	assertNoRepeatOnNextPoll,
-	endTrack,
-	installTrackPackage,
-	startTrackN8n,
-	startTrackSandbox,
+	runTrack,
 	type ScenarioContext,
-	type Started,
 } from './common.mts';
 import { checkCompletedFetchSession } from './completedFetch.mts';
 
@@ -54,13 +50,9 @@ interface TypeEntry {
 export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
 	const { examples, log, check, step, scheduler, liveEnv } = ctx;
 	const LIVE_TIMEOUT_MS = liveTimeoutMs(scheduler);
-	const userFolder = makeUserFolder('airsign-e2e-live-');
 	const wf = examples['notify-on-completed'];
 	const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`)?.name;
-	const started: Started = {};
-	try {
-		const sandbox = (started.sandbox = await startTrackSandbox(ctx, 'live'));
-		await installTrackPackage(ctx, 'live', userFolder, tarball);
+	await runTrack(ctx, 'live', tarball, async ({ sandbox, userFolder, startN8n }) => {
 		await step('live: credential + trigger workflow(s) imported, workflow activated', async () => {
 			await importCredential(userFolder, sandboxCredential(sandbox.url), { env: liveEnv });
 			// check j's workflow too, activated only after check d (in the running n8n)
@@ -71,10 +63,7 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 			);
 			await activateWorkflow(userFolder, wf.id, { env: liveEnv });
 		});
-		const instance = (started.instance = await startTrackN8n(ctx, 'live', {
-			userFolder,
-			env: liveEnv,
-		}));
+		const instance = await startN8n(liveEnv);
 		const deadline = Date.now() + LIVE_TIMEOUT_MS;
 		const { cookie } = await setupOwner(instance.url);
 
@@ -155,12 +144,11 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 					);
 				// 1. The activation poll (n8n polls once when it activates the workflow) set the cursor.
 				const t0 = Date.now();
-				for (;;) {
-					if ((await listRequests()).length > 0) break;
-					if (Date.now() > deadline)
-						throw new Error('the trigger never polled the sandbox after activation');
-					await sleep(250);
-				}
+				await pollUntil(
+					async () => (await listRequests()).length > 0,
+					() => 'the trigger never polled the sandbox after activation',
+					{ timeoutMs: deadline - Date.now(), everyMs: 250 },
+				);
 				log(`live: activation poll seen ${((Date.now() - t0) / 1000).toFixed(1)} s after ready`);
 				await sleep(1_500); // let the poll's cursor be saved
 				assert.equal(
@@ -248,7 +236,5 @@ export async function liveTrack(ctx: ScenarioContext, tarball: string): Promise<
 				'j. completed → fetch session: a session signed to completion → exactly one execution, whose Get output is the session with each recipient signed',
 				() => checkCompletedFetchSession(ctx, { sandbox, instance, cookie }),
 			);
-	} finally {
-		await endTrack(ctx, 'live', started, userFolder);
-	}
+	});
 }

@@ -45,10 +45,10 @@ function fail(message: string): never {
 }
 
 /** A step of the check: its label ("N. what it shows") and what it does. */
-export type CommunityStep = [label: string, run: () => void | Promise<void>];
+type CommunityStep = [label: string, run: () => void | Promise<void>];
 
 /** What the steps work with (communityNodes.mts starts it all). */
-export interface CommunityStepsOptions {
+interface CommunityStepsOptions {
 	page: Page;
 	/** The running n8n (lib/n8n.mts startN8n). */
 	n8n: { url: string };

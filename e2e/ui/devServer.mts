@@ -18,27 +18,20 @@ export interface DevUrls {
 }
 
 /** A running `npm run dev` started by startDevServer. */
-export interface DevServer extends DevUrls {
-	userFolder: string;
-	/** dev's output so far (its last 100,000 characters). */
-	output: () => string;
-	stop: () => Promise<void>;
-}
-
-export interface DevServerOptions {
-	/** Install this packed tarball instead of letting dev build and pack. */
-	tarball?: string;
-	/** Keep the temporary user folder after stop(). */
-	keep?: boolean;
-	say?: (msg: string) => void;
-}
-
 /** Starts `npx tsx scripts/dev.mts` and resolves, once it is ready, to its DevServer. */
 export async function startDevServer({
 	tarball,
 	keep = false,
 	say = () => {},
-}: DevServerOptions = {}): Promise<DevServer> {
+}: {
+	/** Install this packed tarball instead of letting dev build and pack. */
+	tarball?: string;
+	/** Keep the temporary user folder after stop(). */
+	keep?: boolean;
+	say?: (msg: string) => void;
+} = {}): Promise<
+	DevUrls & { userFolder: string; output: () => string; stop: () => Promise<void> }
+> {
 	const userFolder = makeUserFolder('airsign-ui-');
 	const [n8nPort, sandboxPort, modelPort] = await distinctFreePorts(3);
 	const args = [

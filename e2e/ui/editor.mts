@@ -39,11 +39,6 @@ export interface NewWorkflow {
 	connections?: IConnections;
 }
 
-/** What createWorkflow needs of an n8n profile (e2e/n8n-profiles.mts): its REST API's fields. */
-export interface RestWorkflowProfile {
-	restWorkflowFields: Record<string, unknown>;
-}
-
 /**
  * Creates a workflow through n8n's REST API from inside the page, as the editor does: n8n ties its
  * session cookie to the browser-id header the editor sends (a request without it answers 401 and
@@ -53,7 +48,8 @@ export async function createWorkflow(
 	page: Page,
 	baseUrl: string,
 	{ name, nodes, connections = {} }: NewWorkflow,
-	{ profile = PROFILE }: { profile?: RestWorkflowProfile } = {},
+	// what a workflow created over REST needs besides the editor's fields (e2e/n8n-profiles.mts)
+	{ profile = PROFILE }: { profile?: { restWorkflowFields: Record<string, unknown> } } = {},
 ): Promise<string> {
 	const { status, body } = await page.evaluate(
 		async ({ url, workflow }) => {

@@ -1,0 +1,412 @@
+// Agent checks n, o, p and s (run by e2e/agent.mts, which says what each proves), and the
+// workflows of n and s: a webhook → n8n's AI Agent with AirSign tools and a scripted model.
+import assert from 'node:assert/strict';
+import {
+	CONTRACT_ASSISTANT_MODEL,
+	JANE,
+	OUTPUT_TEST_MODEL,
+	SCRIPTS,
+	TOOLS_TEST_MODEL,
+	items,
+} from './lib/agentScripts.mts';
+import { answerApproval, chatWithContractAssistant } from './lib/contractAssistant.mts';
+import { toolRounds } from './lib/fakeOpenAi.mts';
+import { restPost } from './lib/n8n.mts';
+import { agentText } from './ui/expected.mts';
+import {
+	RUN_TIMEOUT_MS,
+	aiWorkflow,
+	airSignTool,
+	apiRequests,
+	askAgent,
+	assertModelSafe,
+	assertSimplifiedSessions,
+	excerpt,
+	fromAI,
+	getManyByName,
+	lastExchange,
+	mailsSent,
+	mostFields,
+	sessionIdFromAI,
+	uuid,
+	type AgentCheckContext,
+	type AgentNode,
+	type AgentWorkflow,
+} from './agentShared.mts';
+
+const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
+export const OUTPUT_WORKFLOW_ID = 'AirSignE2eAgent02';
+const OUTPUT_WEBHOOK_PATH = 'airsign-agent-output-e2e';
+const SELECTED = ['name', 'status'];
+
+/**
+ * A webhook at `path` → an agent → `tools`, its model the example's OpenAI Chat Model on the Chat
+ * Completions API (the example uses the node's default, the Responses API) with script `model`.
+ */
+function webhookAgent(
+	example: AgentWorkflow,
+	head: { id: string; name: string; block: string; path: string; model: string },
+	tools: (id: (n: number) => string) => AgentNode[],
+): AgentWorkflow {
+	const id = uuid(head.block);
+	const model = structuredClone(example.nodes.find((n) => n.name === 'OpenAI Chat Model')!);
+	model.parameters = {
+		model: { __rl: true, mode: 'id', value: head.model },
+		responsesApiEnabled: false,
+		options: {},
+	};
+	const nodes: AgentNode[] = [
+		{
+			id: id(1),
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: id(99),
+			parameters: { httpMethod: 'POST', path: head.path, responseMode: 'lastNode', options: {} },
+		},
+		{
+			id: id(2),
+			name: 'Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3,
+			position: [240, 0],
+			parameters: {
+				promptType: 'define',
+				text: '={{ $json.body.message }}',
+				options: { systemMessage: 'You help with contracts in AirSign.' },
+			},
+		},
+		{ ...model, id: id(3), name: 'Model' },
+	];
+	const main = { Webhook: { main: [[{ node: 'Agent', type: 'main' as const, index: 0 }]] } };
+	return aiWorkflow({ ...head, nodes, main }, 'Agent', tools(id), 'Model');
+}
+
+/** Check n's workflow: four AirSign tools, two of them the example's. */
+export const toolsWorkflow = (example: AgentWorkflow): AgentWorkflow =>
+	webhookAgent(
+		example,
+		{
+			id: 'AirSignE2eAgent01',
+			name: 'e2e: agent with AirSign tools',
+			block: '8000',
+			path: TOOLS_WEBHOOK_PATH,
+			model: TOOLS_TEST_MODEL,
+		},
+		(id) => {
+			const fromExample = (name: string) =>
+				structuredClone(example.nodes.find((n) => n.name === name)!);
+			return [
+				{ ...fromExample('List templates'), id: id(4) },
+				{ ...fromExample('Draft from template'), id: id(5) },
+				// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
+				airSignTool(id(6), 'Session progress', [1200, 240], {
+					descriptionType: 'auto',
+					resource: 'session',
+					operation: 'get',
+					sessionId: sessionIdFromAI(),
+				}),
+				airSignTool(id(7), 'Send invitation', [1400, 240], {
+					resource: 'session',
+					operation: 'sendInvitation',
+					sessionId: sessionIdFromAI(),
+					recipient: 'specific',
+					recipientLocator: {
+						__rl: true,
+						mode: 'email',
+						value: fromAI('recipientEmail', 'The email of the recipient to remind'),
+					},
+				}),
+			];
+		},
+	);
+
+/** Check s's workflow: Find sessions (Output Simplified), Session statuses (Selected Fields), Send. */
+export const outputWorkflow = (example: AgentWorkflow): AgentWorkflow =>
+	webhookAgent(
+		example,
+		{
+			id: OUTPUT_WORKFLOW_ID,
+			name: 'e2e: agent reading simplified and selected AirSign output',
+			block: '8002',
+			path: OUTPUT_WEBHOOK_PATH,
+			model: OUTPUT_TEST_MODEL,
+		},
+		(id) => [
+			airSignTool(id(4), 'Find sessions', [200, 240], getManyByName({ output: 'simple' })),
+			airSignTool(
+				id(5),
+				'Session statuses',
+				[400, 240],
+				getManyByName({ output: 'fields', fields: SELECTED }),
+			),
+			airSignTool(id(6), 'Send a draft', [600, 240], {
+				resource: 'session',
+				operation: 'send',
+				sessionId: sessionIdFromAI(),
+			}),
+		],
+	);
+
+/** n: list templates, a bad draft corrected, a draft, progress, a reminder. */
+export async function checkTools(context: AgentCheckContext): Promise<string> {
+	const { sandbox, log } = context;
+	// a session waiting for two signatures, whose progress the model reads
+	const pending = await sandbox.createSession({
+		name: 'e2e agent – supplier agreement',
+		status: 'pending',
+		recipients: [
+			{ name: 'Kim Supplier', email: 'kim@example.com' },
+			{ name: 'Lou Buyer', email: 'lou@example.com' },
+		],
+	});
+	await sandbox.clearRequests();
+	await sandbox.clearOutbox();
+	const message = `Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`;
+	const { answer, last, rounds } = await askAgent(
+		context,
+		TOOLS_WEBHOOK_PATH,
+		TOOLS_TEST_MODEL,
+		message,
+	);
+	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
+
+	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
+	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
+	log(`tools offered to the model:\n${JSON.stringify(offered, null, 2)}`);
+	assert.deepEqual(Object.keys(offered).sort(), [
+		'Draft_from_template',
+		'List_templates',
+		'Send_invitation',
+		'Session_progress',
+	]);
+	// Each reads its operation's agent text (the Description's default), not the short action, also
+	// the three saved with descriptionType 'auto' (Session progress, and the example's two).
+	assert.deepEqual(
+		offered,
+		{
+			Draft_from_template: agentText('session', 'createFromTemplate'),
+			List_templates: agentText('template', 'getMany'),
+			Send_invitation: agentText('session', 'sendInvitation'),
+			Session_progress: agentText('session', 'get'),
+		},
+		'each tool is described by its operation’s agent text',
+	);
+	for (const [name, text] of Object.entries(offered))
+		assert.match(text, /costs 1 request|List Sessions requests/, `${name} says what it costs`);
+	for (const name of ['Send_invitation', 'Draft_from_template'] as const)
+		assert.match(offered[name], /emails real people/, `${name} says it emails people`);
+	assert.deepEqual(
+		rounds.map((r) => r.name),
+		[
+			'List_templates',
+			'Draft_from_template',
+			'Draft_from_template',
+			'Session_progress',
+			'Send_invitation',
+		],
+	);
+	assertModelSafe(rounds);
+	const [list, badDraft, draft, progress, invitation] = rounds;
+	assert.match(list.result, /Employment contract/);
+	// the bad email: an error naming the field and the value, nothing sent
+	assert.match(badDraft.result, /Employee Email/, 'the error names the field');
+	assert.match(badDraft.result, /not an email address/, 'the error says what is wrong');
+	assert.match(badDraft.result, /jane\.citizen at example\.com/, 'the error quotes the value');
+	const drafted = JSON.parse(draft.result);
+	const created = Array.isArray(drafted) ? drafted[0] : drafted;
+	assert.equal(created.status, 'draft');
+	assert.equal(created.name, JANE.sessionName);
+	assert.match(progress.result, /kim@example\.com/);
+	assert.match(invitation.result, /kim@example\.com/);
+	assert.match(answer, /reminded kim@example\.com/, `the agent's answer: ${answer}`);
+
+	// The sandbox saw exactly these requests: the bad draft sent none.
+	const api = await apiRequests(sandbox);
+	log(`sandbox API requests: ${api.join(', ')}`);
+	assert.deepEqual(api, [
+		'GET /api/v1/Templates 200',
+		'POST /api/v1/SessionFromTemplate 200',
+		`GET /api/v1/Session/${pending.sessionId} 200`,
+		`POST /api/v1/Session/${pending.sessionId}/SendInvitation 200`,
+	]);
+	const session = await sandbox.getSession(created.sessionId);
+	assert.equal(session.status, 'draft', 'the draft was not sent');
+	assert.deepEqual(
+		session.recipients
+			.map((r: { name: string | null; email: string | null }) => `${r.name} <${r.email}>`)
+			.slice(0, 1),
+		[`${JANE.employeeName} <${JANE.employeeEmail}>`],
+		'the roles the model chose',
+	);
+	assert.deepEqual(
+		await mailsSent(sandbox),
+		[`kim@example.com ${pending.sessionId}`],
+		'exactly one email: the reminder',
+	);
+	return `model called ${rounds.map((r) => r.name).join(', ')}; bad email → "${excerpt(badDraft.result, 160)}" with 0 requests; sandbox saw ${api.length} API requests; 1 reminder`;
+}
+
+/** o: examples/contract-assistant.json: chat → draft → approval → sent, nobody emailed before. */
+export async function checkContractAssistant({
+	sandbox,
+	fake,
+	instance,
+	cookie,
+	example,
+	log,
+}: AgentCheckContext): Promise<string> {
+	await sandbox.clearRequests();
+	await sandbox.clearOutbox();
+	const { execution, request, chatReply } = await chatWithContractAssistant({
+		url: instance.url,
+		cookie,
+		workflow: example,
+		chatInput: `Prepare the employment contract for ${JANE.employeeName} (${JANE.employeeEmail}), ${JANE.position}, starting ${JANE.startDate}, salary ${JANE.salary}.`,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
+	log(`approval request: ${JSON.stringify(request)}`);
+	log(`chat answered: ${excerpt(await chatReply, 500)}`);
+	const draft = await sandbox.getSession(request.sessionId);
+	assert.equal(draft.status, 'draft', 'nothing is sent before the approval');
+	assert.deepEqual(await sandbox.outbox(), [], 'nobody was emailed before the approval');
+	const last = lastExchange(fake, CONTRACT_ASSISTANT_MODEL);
+	assert.equal(last.api, 'responses', 'the model node’s default: the Responses API');
+	const rounds = toolRounds(last.conversation);
+	// the last turn handed the draft to n8n's structured output parser
+	assert.deepEqual(
+		[...rounds.map((r) => r.name), ...last.turn.toolCalls!.map((c) => c.name)],
+		['List_templates', 'Draft_from_template', 'format_final_json_response'],
+	);
+	assertModelSafe(rounds);
+
+	// The approver says yes.
+	const finished = await answerApproval({
+		url: instance.url,
+		cookie,
+		executionId: execution.id,
+		approvalUrl: request.approvalUrl,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
+	assert.equal(
+		finished.status,
+		'success',
+		`after the approval: ${JSON.stringify(finished.data.resultData.error ?? {})}`,
+	);
+	const sent = finished.data.resultData.runData['Send the contract'][0].data!.main![0]![0].json;
+	assert.equal(sent.sessionId, request.sessionId);
+	assert.equal(sent.status, 'pending');
+	const mails = await mailsSent(sandbox);
+	assert.deepEqual(
+		mails,
+		[`${JANE.employeeEmail} ${request.sessionId}`, `hr@example.com ${request.sessionId}`].sort(),
+		'after the approval, both recipients are invited',
+	);
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	return `model: List_templates, Draft_from_template, format_final_json_response (Responses API); execution ${execution.id} waited with draft ${request.sessionId}, nobody emailed; approved → sent, ${mails.length} invitations`;
+}
+
+/**
+ * p: what the editor asks when the Model field's list opens (`searchModels` of lmChatOpenAi,
+ * through POST /rest/dynamic-node-parameters/resource-locator-results) comes from the server.
+ */
+export async function checkModelList({
+	fake,
+	instance,
+	cookie,
+	example,
+}: AgentCheckContext): Promise<string> {
+	const model = example.nodes.find((n) => n.name === 'OpenAI Chat Model')!;
+	const { data } = await restPost<{ data: { results: { value: string }[] } }>(
+		instance.url,
+		'/rest/dynamic-node-parameters/resource-locator-results',
+		cookie,
+		{
+			nodeTypeAndVersion: { name: model.type, version: model.typeVersion },
+			path: 'parameters.model',
+			methodName: 'searchModels',
+			currentNodeParameters: model.parameters,
+			credentials: model.credentials,
+			filter: '',
+		},
+	);
+	const names = data.results.map((r) => r.value).sort();
+	assert.deepEqual(names, Object.keys(SCRIPTS).sort(), `the list: ${JSON.stringify(data)}`);
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	return `the Model list shows ${names.join(', ')} (GET /v1/models)`;
+}
+
+/**
+ * s: two names, each of a draft and of a pending session; the script looks the first up with Find
+ * sessions and the second with Session statuses and sends each draft by the sessionId it read.
+ */
+export async function checkOutput(context: AgentCheckContext): Promise<string> {
+	const { sandbox, log } = context;
+	const names = ['e2e output – NDA Acme', 'e2e output – NDA Beta'];
+	const drafts = [];
+	const pending = [];
+	for (const name of names) {
+		pending.push(await sandbox.createSession({ name, status: 'pending' }));
+		drafts.push(
+			await sandbox.createSession({
+				name,
+				status: 'draft',
+				recipients: [{ name: `Signer of ${name}`, email: `${drafts.length + 1}@nda.example.com` }],
+			}),
+		);
+	}
+	await sandbox.clearRequests();
+	await sandbox.clearOutbox();
+	const message = `Send the drafts "${names[0]}" and "${names[1]}".`;
+	const { answer, rounds } = await askAgent(
+		context,
+		OUTPUT_WEBHOOK_PATH,
+		OUTPUT_TEST_MODEL,
+		message,
+	);
+	assert.deepEqual(
+		rounds.map((r) => r.name),
+		['Find_sessions', 'Send_a_draft', 'Session_statuses', 'Send_a_draft'],
+	);
+	assertModelSafe(rounds);
+	const [simplified, sendFirst, selected, sendSecond] = rounds;
+	const simplifiedItems = items(simplified.result) as Record<string, unknown>[];
+	assertSimplifiedSessions(simplifiedItems, 'Find sessions (Output Simplified)');
+	// Output Selected Fields: exactly the record's ID and the fields chosen
+	const selectedItems = items(selected.result) as Record<string, unknown>[];
+	assert.ok(selectedItems.length > 0, 'Session statuses (Output Selected Fields): no items');
+	for (const item of selectedItems)
+		assert.deepEqual(
+			Object.keys(item).sort(),
+			['sessionId', ...SELECTED].sort(),
+			`Session statuses (Output Selected Fields): ${excerpt(JSON.stringify(item))}`,
+		);
+	assert.deepEqual(
+		// n8n 1.x adds the call's id to the arguments
+		[sendFirst, sendSecond].map((r) => (r.args as { sessionId?: string }).sessionId),
+		drafts.map((d) => d.sessionId),
+		'the model sent each draft by the sessionId it read',
+	);
+	assert.match(answer, new RegExp(`Sent ${drafts[0].sessionId} and ${drafts[1].sessionId}`));
+
+	const requests = await apiRequests(sandbox);
+	log(`sandbox API requests: ${requests.join(', ')}`);
+	assert.deepEqual(requests, [
+		'GET /api/v1/Sessions 200',
+		`POST /api/v1/Session/${drafts[0].sessionId}/Send 200`,
+		'GET /api/v1/Sessions 200',
+		`POST /api/v1/Session/${drafts[1].sessionId}/Send 200`,
+	]);
+	for (const d of drafts) assert.equal((await sandbox.getSession(d.sessionId)).status, 'pending');
+	for (const p of pending) {
+		const now = await sandbox.getSession(p.sessionId);
+		assert.deepEqual([now.status, now.updatedAt], [p.status, p.updatedAt], 'a pending twin moved');
+	}
+	assert.deepEqual(
+		await mailsSent(sandbox),
+		drafts.map((d, i) => `${i + 1}@nda.example.com ${d.sessionId}`).sort(),
+		'the drafts’ recipients were invited, nobody else',
+	);
+	return `the model read ${simplifiedItems.length} simplified sessions (≤ ${mostFields(simplifiedItems)} fields, each recipient with their status) and sessionId + ${SELECTED.join(', ')}; sent the 2 drafts by their IDs, the 2 pending twins untouched; 2 invitations`;
+}
