@@ -13,7 +13,7 @@ import {
 	runAirSign,
 	runOk,
 	useAirSign,
-	useStub,
+	stubAirSign,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -139,7 +139,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	describe('a 403 whose body AirSign shapes otherwise (loopback stub)', () => {
 		const against = async (body: unknown, options: INodeParameters) => {
-			await useStub(ctx, () => ({ status: 403, body }));
+			await stubAirSign(ctx, () => ({ status: 403, body }));
 			return await runAirSign(ctx, simple({ options }));
 		};
 

@@ -20,7 +20,7 @@ import {
 	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
 	useAirSign,
-	useStub,
+	stubAirSign,
 	type StubServer,
 } from './helpers';
 
@@ -29,7 +29,7 @@ const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 
 let stub: StubServer;
 async function sendAgainstStub(answer: StubAnswer) {
-	stub = await useStub(ctx, () => answer);
+	stub = await stubAirSign(ctx, () => answer);
 	return await runAirSign(ctx, sendParams(SESSION_ID));
 }
 
@@ -111,7 +111,7 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 
 	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {
 		const raw = '<h1>413 Request Entity Too Large</h1>';
-		await useStub(ctx, () => ({ status: 413, headers: { 'content-type': 'text/html' }, raw }));
+		await stubAirSign(ctx, () => ({ status: 413, headers: { 'content-type': 'text/html' }, raw }));
 		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(result.error!.message).toBe('The file is larger than AirSign accepts [HTTP 413]');
 	});

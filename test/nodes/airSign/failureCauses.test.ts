@@ -19,7 +19,7 @@ import {
 	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
 	useAirSign,
-	useStub,
+	stubAirSign,
 } from './helpers';
 
 /**
@@ -68,7 +68,7 @@ describe('declared failure causes: answers from AirSign', () => {
 	});
 
 	it('429 without any header → rate-limited without wait hints', async () => {
-		await useStub(ctx, () => ({ status: 429, body: { message: 'slow down' } }));
+		await stubAirSign(ctx, () => ({ status: 429, body: { message: 'slow down' } }));
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
 		expectCause(result, { cause: 'rate-limited' });
 	});
@@ -123,7 +123,7 @@ describe('declared failure causes: answers from AirSign', () => {
 
 	it('401 after n8n renewed the client-credentials token → credential-invalid', async () => {
 		// The token endpoint hands out tokens; the API rejects every one of them.
-		const stub = await useStub(
+		const stub = await stubAirSign(
 			ctx,
 			(request) =>
 				request.url.startsWith('/oidc/token')
@@ -154,7 +154,7 @@ describe('declared failure causes: answers from AirSign', () => {
 		['a Base URL with no token endpoint (404)', 404, 'configuration-invalid'],
 		['AirSign cannot issue tokens right now (503)', 503, 'temporarily-unavailable'],
 	] as const)('the token request: %s → %s', async (_label, status, cause) => {
-		await useStub(ctx, () => ({ status, body: { message: 'no' } }), 'clientCredentials');
+		await stubAirSign(ctx, () => ({ status, body: { message: 'no' } }), 'clientCredentials');
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
 		expectCause(result, { cause });
 	});
@@ -177,7 +177,7 @@ describe('declared failure causes: answers from AirSign', () => {
 	it('a Base URL that answers 404 to everything → configuration-invalid', async () => {
 		fastSleeps();
 		const raw = '<html>Not Found</html>';
-		await useStub(ctx, () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw }));
+		await stubAirSign(ctx, () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw }));
 		for (const params of [sendParams(SESSION_ID), getManyParams()]) {
 			const result = await runAirSign(ctx, params);
 			expect(result.error!.httpCode).toBe('404');

@@ -296,7 +296,7 @@ export { closedPort, type StubServer } from '../../harness/fixtures/stubServer';
  * A loopback stub in AirSign's place for error-body shapes the sandbox never produces, closed when
  * the test ends; the context's credential (an access token, or client credentials) points at it.
  */
-export async function useStub(
+export async function stubAirSign(
 	ctx: TestContext,
 	answer: (request: StubRequest) => StubAnswer,
 	authentication: 'accessToken' | 'clientCredentials' = 'accessToken',

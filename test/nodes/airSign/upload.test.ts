@@ -13,7 +13,7 @@ import {
 	runOk,
 	uploadParams,
 	useAirSign,
-	useStub,
+	stubAirSign,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -197,7 +197,7 @@ describe('Upload File', () => {
 		});
 
 		it('the node appends ".pdf" itself while the name stays within 255 characters', async () => {
-			const stub = await useStub(ctx, (request) => ({
+			const stub = await stubAirSign(ctx, (request) => ({
 				status: 200,
 				body: { fileId: 'f', fileName: JSON.parse(request.body).fileName, sizeBytes: 100 },
 			}));
@@ -221,7 +221,7 @@ describe('Upload File', () => {
 				'AirSign accepts only PDF files, and this file is not one [INVALID_FILE_TYPE]',
 			],
 		])('maps 400 %s', async (code, message) => {
-			const stub = await useStub(ctx, () => ({
+			const stub = await stubAirSign(ctx, () => ({
 				status: 400,
 				body: { code, message: 'server words' },
 			}));

@@ -19,7 +19,7 @@ import {
 	uploadParams,
 	useAirSign,
 	runOk,
-	useStub,
+	stubAirSign,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -28,7 +28,7 @@ describe.each(['default', 'filesystem'] as const)(
 	'streamed upload, binary mode %s',
 	(binaryDataMode) => {
 		it('the body is the JSON AirSign expects, of exactly its Content-Length; sizes not a multiple of 3 too', async () => {
-			const stub = await useStub(ctx, () => ({
+			const stub = await stubAirSign(ctx, () => ({
 				status: 200,
 				body: { fileId: 'f', fileName: 'a.pdf', fileType: 'application/pdf', sizeBytes: 1 },
 			}));
