@@ -37,7 +37,7 @@ const notFound = /no session with this ID/;
 const notWaiting = /not waiting for signatures/;
 
 type Setup = (sandbox: Sandbox) => Promise<{ params: INodeParameters; input?: HarnessInputItem[] }>;
-/** An operation: its request (":id" the session or template ID given), its parameters and input after any setup in the sandbox, and what each documented status means for it. */
+/** Its request (":id": the ID given), its setup, what each documented status means for it. */
 type Operation = [request: string, Setup, Record<number, RegExp>];
 
 /** Parameters naming a session or template by ID, as `{resource}Id`. */

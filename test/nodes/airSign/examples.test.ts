@@ -155,10 +155,8 @@ describe('examples of the new operations', () => {
 });
 
 /**
- * The trigger examples: the AirSign Trigger with the parameters and version saved in the example,
- * polled through n8n-core's poll engine against a sandbox with the demo data (its clock frozen;
- * each change is followed by a step past the trigger's settle window). The real-n8n tier runs them
- * whole, with the Set node after the trigger.
+ * The trigger examples, polled by n8n-core's poll engine as saved, against the demo data (its clock
+ * frozen; each change followed by a step past the settle window). The real-n8n tier runs them whole.
  */
 describe('examples of the trigger events', () => {
 	const getSandbox = useSandbox({ now: T0, followClock: true, seedDemoData: true });

@@ -23,9 +23,8 @@ import {
 } from './helpers';
 
 /**
- * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError).
- * On the engine of n8n 2.41 the error carries the cause; on n8n 1.x's engine (n8n-workflow 1.x,
- * which has no such field) the same error comes without it, and everything else is the same.
+ * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError);
+ * n8n 1.x's engine has no such field: the same error comes without it.
  */
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
