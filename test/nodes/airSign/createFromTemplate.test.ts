@@ -1,10 +1,11 @@
 import '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
+import type { RunNodeOptions } from '../../harness';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DEMO_SENDER_PROFILE_ID } from '../../../sandbox';
+import { DEMO_SENDER_PROFILE_ID, type CreateTemplateInput } from '../../../sandbox';
 import {
 	apiRequests,
 	expectRefused,
@@ -16,7 +17,7 @@ import {
 	useAirSign,
 } from './helpers';
 import { mapperFields } from './loadOptions';
-import { offerTemplate, type OfferSpec } from './offerTemplate';
+import { offerTemplate } from './offerTemplate';
 
 const ctx = useAirSign();
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
@@ -29,13 +30,22 @@ const loadFields = (templateId: string) =>
 		operation: 'createFromTemplate',
 		templateId: locator(templateId, 'list'),
 	});
-/** The offer template in the sandbox, and the fields the editor loaded for it. */
-async function offerWithFields(extra: OfferSpec = {}) {
-	const template = ctx.sandbox.createTemplate(offerTemplate(extra));
+/** The template (default: the offer) in the sandbox, and the fields the editor loaded for it. */
+async function withFields(input: CreateTemplateInput = offerTemplate()) {
+	const template = ctx.sandbox.createTemplate(input);
 	const { fields } = await loadFields(template.templateId);
 	ctx.sandbox.clearRequests();
 	return { id: template.templateId, fields };
 }
+
+/** No saved fields, the template from an expression: parameters and the input naming it. */
+const fromExpression = (
+	templateId: string,
+	value: object,
+): [INodeParameters, Partial<RunNodeOptions>] => [
+	{ ...params('', [], value), templateId: locator('={{ $json.template }}') },
+	{ input: [{ json: { template: templateId } }] },
+];
 
 const employee = {
 	'recipient:1:name': 'Jane Citizen',
@@ -82,7 +92,7 @@ describe('Create From Template: the resource mapper', () => {
 
 describe('Session → Create From Template', () => {
 	it('creates a draft from the mapped fields: recipients by position, typed variables, timestamps read as UTC', async () => {
-		const { id, fields } = await offerWithFields();
+		const { id, fields } = await withFields();
 		const result = await runOk(ctx, params(id, fields, employee, { simple: false }));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
@@ -102,7 +112,7 @@ describe('Session → Create From Template', () => {
 	});
 
 	it('sends exactly what was given: name, Send Immediately, settings; a fixed role left as it is', async () => {
-		const { id, fields } = await offerWithFields();
+		const { id, fields } = await withFields();
 		const options = {
 			expiryDays: 0,
 			reminderFrequency: 'daily',
@@ -122,7 +132,7 @@ describe('Session → Create From Template', () => {
 	});
 
 	it('the fields from expressions over three items, each output paired with its item', async () => {
-		const { id, fields } = await offerWithFields();
+		const { id, fields } = await withFields();
 		const rows = ['Ann', 'Bob', 'Cy'].map((n, i) => ({
 			json: { name: n, email: `${n.toLowerCase()}@example.com`, salary: 1000 * (i + 1) },
 		}));
@@ -167,7 +177,7 @@ describe('Session → Create From Template', () => {
 				/'Start date' is not a date/,
 			],
 		])('%s', async (_label, value, message) => {
-			const { id, fields } = await offerWithFields();
+			const { id, fields } = await withFields();
 			await expectRefused(ctx, params(id, fields, value), message);
 		});
 
@@ -189,22 +199,21 @@ describe('Session → Create From Template', () => {
 	// given one, even when its email is fixed; a placeholder is never sent as a signer's name.
 	describe('a role with a fixed email but no name in the template', () => {
 		/** A witness role with only an email, and a fixed HR Manager: nothing else is mandatory. */
-		const unnamedRoleTemplate = () =>
-			ctx.sandbox.createTemplate({
-				name: 'Witnessed',
-				status: 'active',
-				recipients: [
-					{ key: 'witness', name: '', email: 'witness@example.com' },
-					{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
-				],
-			});
+		const unnamedRole: CreateTemplateInput = {
+			name: 'Witnessed',
+			status: 'active',
+			recipients: [
+				{ key: 'witness', name: '', email: 'witness@example.com' },
+				{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
+			],
+		};
 		const laterRole = {
 			'recipient:2:name': 'Jane Citizen',
 			'recipient:2:email': 'jane@example.com',
 		};
 
 		it('its name is mandatory and has no default; its email is pre-filled', async () => {
-			const { fields } = await loadFields(unnamedRoleTemplate().templateId);
+			const { fields } = await withFields(unnamedRole);
 			expect(fields.map((f) => [f.id, f.displayName, f.required, f.defaultValue ?? null])).toEqual([
 				['recipient:1:name', 'Recipient 1 Name', true, null],
 				['recipient:1:email', 'Recipient 1 Email', false, 'witness@example.com'],
@@ -220,12 +229,10 @@ describe('Session → Create From Template', () => {
 		])(
 			'its name not given (%s): refused before any request, naming the field and the item',
 			async (_label, value) => {
-				const template = unnamedRoleTemplate();
-				const { fields } = await loadFields(template.templateId);
-				ctx.sandbox.clearRequests();
+				const { id, fields } = await withFields(unnamedRole);
 				const result = await expectRefused(
 					ctx,
-					params(template.templateId, fields, value),
+					params(id, fields, value),
 					"The template needs 'Recipient 1 Name'",
 				);
 				expect(result.error!.description).toContain("'Recipients and Variables'");
@@ -233,10 +240,9 @@ describe('Session → Create From Template', () => {
 		);
 
 		it('its name given: sent with the template’s email, no placeholder', async () => {
-			const template = unnamedRoleTemplate();
-			const { fields } = await loadFields(template.templateId);
+			const { id, fields } = await withFields(unnamedRole);
 			const value = { 'recipient:1:name': 'Wes Witness', ...laterRole };
-			const result = await runOk(ctx, params(template.templateId, fields, value));
+			const result = await runOk(ctx, params(id, fields, value));
 			const stored = ctx.sandbox.getSession(result.items[0].json.sessionId as string)!;
 			expect(stored.recipients.map((r) => [r.name, r.email])).toEqual([
 				['Wes Witness', 'witness@example.com'],
@@ -245,12 +251,8 @@ describe('Session → Create From Template', () => {
 		});
 
 		it('fields loaded at run time (a template from an expression) are checked the same way', async () => {
-			const template = unnamedRoleTemplate();
-			const result = await runAirSign(
-				ctx,
-				{ ...params('', [], laterRole), templateId: locator('={{ $json.template }}') },
-				{ input: [{ json: { template: template.templateId } }] },
-			);
+			const template = ctx.sandbox.createTemplate(unnamedRole);
+			const result = await runAirSign(ctx, ...fromExpression(template.templateId, laterRole));
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toBe("The template needs 'Recipient 1 Name'");
 			expect(result.error!.context?.itemIndex).toBe(0);
@@ -260,17 +262,13 @@ describe('Session → Create From Template', () => {
 
 	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
 		const template = ctx.sandbox.createTemplate(offerTemplate());
-		await runOk(
-			ctx,
-			{ ...params('', [], employee), templateId: locator('={{ $json.template }}') },
-			{ input: [{ json: { template: template.templateId } }] },
-		);
+		await runOk(ctx, ...fromExpression(template.templateId, employee));
 		expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET', 'POST']);
 	});
 
 	describe("AirSign's refusals, in words a builder can act on", () => {
 		it('a draft template: TEMPLATE_NOT_ACTIVE', async () => {
-			const { id, fields } = await offerWithFields({ status: 'draft' });
+			const { id, fields } = await withFields(offerTemplate({ status: 'draft' }));
 			const result = await runAirSign(ctx, params(id, fields, employee));
 			expect(result.error).toBeInstanceOf(NodeApiError);
 			expect(result.error!.message).toBe(
@@ -279,7 +277,7 @@ describe('Session → Create From Template', () => {
 		});
 
 		it('the template changed after its fields were loaded: MISSING_VARIABLES says to refresh', async () => {
-			const { id, fields } = await offerWithFields();
+			const { id, fields } = await withFields();
 			const stale = fields.filter((f) => f.id !== 'salary');
 			const result = await runAirSign(ctx, params(id, stale, employee));
 			expect(result.error!.message).toBe(
@@ -299,7 +297,7 @@ describe('Session → Create From Template', () => {
 		});
 
 		it('a plan feature the organisation lacks: 403 naming it', async () => {
-			const { id, fields } = await offerWithFields();
+			const { id, fields } = await withFields();
 			ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, ['Session Expiry']);
 			const options = { senderProfileId: DEMO_SENDER_PROFILE_ID };
 			const result = await runAirSign(ctx, params(id, fields, employee, { options }));
@@ -314,7 +312,7 @@ describe('Session → Create From Template', () => {
 	describe('never created twice', () => {
 		it('the answer lost after AirSign created the session: one request, "check AirSign … the session may exist"', async () => {
 			const sleeps = recordSleeps();
-			const { id, fields } = await offerWithFields();
+			const { id, fields } = await withFields();
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/SessionFromTemplate' });
 			const result = await runAirSign(ctx, params(id, fields, employee));
 			expect(result.error!.message).toBe(
@@ -327,7 +325,7 @@ describe('Session → Create From Template', () => {
 
 		it('a 502 is not retried; a 429 is waited out and sent once', async () => {
 			const sleeps = recordSleeps();
-			const { id, fields } = await offerWithFields();
+			const { id, fields } = await withFields();
 			const path = '/api/v1/SessionFromTemplate';
 			ctx.sandbox.injectFault({ kind: 'status', status: 502, path });
 			const failed = await runAirSign(ctx, params(id, fields, employee));

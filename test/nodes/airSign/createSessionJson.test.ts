@@ -37,61 +37,38 @@ describe('Session → Create, Block Documents (JSON)', () => {
 		expect(stored.recipients.map((r) => r.name)).toEqual(['Sam', 'Ann Signer']);
 	});
 
-	const refusals: Array<[string, unknown, unknown, RegExp]> = [
-		['not JSON', '{', [], /'Documents' is not valid JSON/],
-		[
-			'a key with a space',
+	const a = [{ key: 'a', ...ann }];
+	/** A document for recipient "a", `blocks` before its paragraph and signature block. */
+	const withBlocks = (...blocks: object[]) => ({
+		...blockDoc(['a']),
+		blocks: [...blocks, ...blockDoc(['a']).blocks],
+	});
+	const refusals: Record<string, [unknown, unknown, RegExp]> = {
+		'not JSON': ['{', [], /'Documents' is not valid JSON/],
+		'a key with a space': [
 			blockDoc(['a b']),
 			[{ key: 'a b', ...ann }],
 			/"key" must be letters, digits/,
 		],
-		[
-			'a key used twice',
-			blockDoc(['a']),
-			[
-				{ key: 'a', ...ann },
-				{ key: 'a', ...ann },
-			],
-			/the key "a" is used twice/,
-		],
-		[
-			'a signature block naming no key',
+		'a key used twice': [blockDoc(['a']), [...a, ...a], /the key "a" is used twice/],
+		'a signature block naming no key': [
 			blockDoc(['a', 'zed']),
-			[{ key: 'a', ...ann }],
+			a,
 			/names "zed", which is not the key of a recipient/,
 		],
-		[
-			'a recipient without a signature block',
+		'a recipient without a signature block': [
 			blockDoc(['a']),
-			[
-				{ key: 'a', ...ann },
-				{ key: 'b', ...ann },
-			],
+			[...a, { key: 'b', ...ann }],
 			/Recipient "b" has 0 signature blocks/,
 		],
-		[
-			'font size 25',
-			{
-				...blockDoc(['a']),
-				blocks: [{ type: 'paragraph', text: 'x', fontSize: 25 }, ...blockDoc(['a']).blocks],
-			},
-			[{ key: 'a', ...ann }],
+		'font size 25': [
+			withBlocks({ type: 'paragraph', text: 'x', fontSize: 25 }),
+			a,
 			/'Documents' \[0\] block 0: "fontSize" must be from 7 to 24/,
 		],
-		[
-			'spacer 601',
-			{ ...blockDoc(['a']), blocks: [{ type: 'spacer', height: 601 }, ...blockDoc(['a']).blocks] },
-			[{ key: 'a', ...ann }],
-			/"height" from 1 to 600/,
-		],
-		[
-			'an unknown block',
-			{ ...blockDoc(['a']), blocks: [{ type: 'image' }, ...blockDoc(['a']).blocks] },
-			[{ key: 'a', ...ann }],
-			/"type" must be heading, paragraph/,
-		],
-		[
-			'501 blocks',
+		'spacer 601': [withBlocks({ type: 'spacer', height: 601 }), a, /"height" from 1 to 600/],
+		'an unknown block': [withBlocks({ type: 'image' }), a, /"type" must be heading, paragraph/],
+		'501 blocks': [
 			{
 				...blockDoc(['a']),
 				blocks: [
@@ -99,13 +76,13 @@ describe('Session → Create, Block Documents (JSON)', () => {
 					...blockDoc(['a']).blocks.slice(1),
 				],
 			},
-			[{ key: 'a', ...ann }],
+			a,
 			/"blocks" must hold 1 to 500 blocks/,
 		],
-	];
-	it.each(refusals)(
+	};
+	it.each(Object.entries(refusals))(
 		'refused before any request: %s',
-		async (_label, documents, recipients, message) => {
+		async (_label, [documents, recipients, message]) => {
 			const params = jsonMode(documents, recipients);
 			if (documents === '{') params.documents = '{';
 			await expectRefused(ctx, params, message);

@@ -17,10 +17,8 @@ import {
 
 const ctx = useAirSign();
 const withTemplatesScope = async () => {
-	ctx.cred = await tokenCredential(
-		ctx,
-		ctx.sandbox.issueToken({ scopes: ['write:sessions', 'write:templates'] }),
-	);
+	const scopes = ['write:sessions', 'write:templates'];
+	ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes }));
 };
 
 describe('Template → Create', () => {
@@ -30,14 +28,8 @@ describe('Template → Create', () => {
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(out.editorUrl).toBe(`${ctx.sandbox.baseUrl}/app/templates/${out.templateId}/edit`);
-		expect(
-			(out.variables as Array<Record<string, unknown>>).map((v) => [
-				v.name,
-				v.type,
-				v.required,
-				v.defaultValue,
-			]),
-		).toEqual([
+		const variables = out.variables as Array<Record<string, unknown>>;
+		expect(variables.map((v) => [v.name, v.type, v.required, v.defaultValue])).toEqual([
 			['employeeName', 'text', true, null],
 			['employeeEmail', 'text', true, null],
 			['startDate', 'date', true, null],
@@ -57,57 +49,45 @@ describe('Template → Create', () => {
 	});
 
 	describe('checked before any request', () => {
-		const cases: Array<[string, INodeParameters, RegExp]> = [
-			['a document that is not JSON', { document: '{ nope' }, /^'Document' is not valid JSON$/],
-			[
-				'a title over 40',
+		const cases: Record<string, [INodeParameters, RegExp]> = {
+			'a document that is not JSON': [{ document: '{ nope' }, /^'Document' is not valid JSON$/],
+			'a title over 40': [
 				{ document: JSON.stringify({ ...document, title: 'T'.repeat(41) }) },
 				/the title is 41 characters/,
 			],
-			[
-				'a token not declared',
+			'a token not declared': [
 				{ variables: { variable: [{ name: 'employeeName' }, { name: 'employeeEmail' }] } },
 				/The token \{\{\{startDate\}\}\} is used but 'Variables' declares no "startDate"/,
 			],
-			[
-				'a variable name that cannot be a token',
+			'a variable name that cannot be a token': [
 				{ variables: { variable: [{ name: '1st' }] } },
 				/'Variables' \[0\]: 'Name' must be letters, digits and "_"/,
 			],
-			[
-				'51 variables',
-				{
-					variables: { variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })) },
-				},
+			'51 variables': [
+				{ variables: { variable: Array.from({ length: 51 }, (_, i) => ({ name: `v${i}` })) } },
 				/holds 51 variables; AirSign takes at most 50/,
 			],
-			[
-				'no recipients',
+			'no recipients': [
 				{ recipients: {} },
 				/'Recipients' must hold 1 to 20 recipients; it holds 0/,
 			],
-			[
-				'an email that is neither blank, a token nor an email',
+			'an email that is neither blank, a token nor an email': [
 				{ recipients: { recipient: [{ key: 'employee', email: 'hr@' }, { key: 'hr' }] } },
 				/'Email' must be an email address, a \{\{\{variable\}\}\} or empty/,
 			],
-			[
-				'a role without its signature block',
+			'a role without its signature block': [
 				{ recipients: { recipient: [{ key: 'employee' }, { key: 'hr' }, { key: 'ceo' }] } },
 				/Recipient "ceo" has 0 signature blocks/,
 			],
-			[
-				'a number default that is not a number',
+			'a number default that is not a number': [
 				{ variables: { variable: [{ name: 'salary', type: 'number', defaultValue: 'lots' }] } },
 				/'Default Value' of a number variable must be a number/,
 			],
-			['Name over 50', { name: 'n'.repeat(51) }, /'Name' must be 1 to 50 characters long/],
-		];
-		for (const [label, extra, message] of cases) {
-			it(label, async () => {
-				await expectRefused(ctx, params(extra), message);
-			});
-		}
+			'Name over 50': [{ name: 'n'.repeat(51) }, /'Name' must be 1 to 50 characters long/],
+		};
+		it.each(Object.entries(cases))('%s', async (_label, [extra, message]) => {
+			await expectRefused(ctx, params(extra), message);
+		});
 	});
 
 	it('403 without the scope write:templates names it', async () => {

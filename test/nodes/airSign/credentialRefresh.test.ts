@@ -2,7 +2,7 @@ import '../../harness';
 import { binaryItem } from '../../harness';
 import { engineDifferences } from '../../harness/engine';
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import {
 	apiRequests,
@@ -25,10 +25,13 @@ const STALE = engineDifferences.unauthorizedPerRenewal;
 // Tokens live 60 s on the sandbox clock, which is frozen and moved by the tests.
 const ctx = useAirSign({ tokenTtlSeconds: 60, now: '2025-06-16T00:00:00Z' });
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+// Every test runs on client credentials (the last one with a wrong secret).
+beforeEach(async () => {
+	ctx.cred = await clientCredential(ctx);
+});
 
 describe('client credentials: tokens renewed during long runs', () => {
 	it('first call fetches a token, persists it, and later executions reuse it while it lives', async () => {
-		ctx.cred = await clientCredential(ctx);
 		for (let i = 0; i < 3; i++) {
 			await runOk(ctx, getManyParams());
 			ctx.sandbox.clock.advance(10_000);
@@ -41,7 +44,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 	});
 
 	it('ten executions, each after the last token expired: every call succeeds, one new token each time', async () => {
-		ctx.cred = await clientCredential(ctx);
 		const draftIds = Array.from(
 			{ length: 10 },
 			() => ctx.sandbox.createSession({ recipients }).sessionId,
@@ -65,7 +67,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 	});
 
 	it('one execution over many items outliving several tokens (Send ×8, 25 s per request)', async () => {
-		ctx.cred = await clientCredential(ctx);
 		const drafts = Array.from({ length: 8 }, () => ctx.sandbox.createSession({ recipients }));
 		// Every API request takes 25 s of sandbox time: a token (60 s) lasts about two items.
 		ctx.sandbox.onRequest(({ path }) => {
@@ -86,7 +87,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 	});
 
 	it('Return All over 400 sessions with the token expiring between pages', async () => {
-		ctx.cred = await clientCredential(ctx);
 		seedSessions(ctx.sandbox, 400);
 		ctx.sandbox.onRequest(({ path }) => {
 			if (path === '/api/v1/Sessions') ctx.sandbox.clock.advance(40_000);
@@ -98,11 +98,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		// (docs/operations.md#session--get-many).
 		const answered = listed.filter((r) => r.status === 200);
 		expect(answered.map((r) => r.query.updatedAfter !== undefined)).toEqual([
-			false,
-			false,
-			false,
-			false,
-			false,
+			...Array(5).fill(false),
 			true,
 		]);
 		expect(tokenRequests(ctx.sandbox).length).toBeGreaterThanOrEqual(2);
@@ -111,7 +107,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it.each(['default', 'filesystem'] as const)(
 		'an upload after expiry (binary mode %s) ends in one upload: sent again whole, from a fresh stream, with the new token',
 		async (binaryDataMode) => {
-			ctx.cred = await clientCredential(ctx);
 			expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
 			ctx.sandbox.clock.advance(120_000);
 			const bytes = pdf(500_000);
@@ -135,7 +130,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 	);
 
 	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
-		ctx.cred = await clientCredential(ctx);
 		await ctx.env.store.patch(ctx.cred.id, { sessionToken: 'stale-token-from-yesterday' });
 		await runOk(ctx, getManyParams());
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([...Array(STALE).fill(401), 200]);

@@ -2,14 +2,24 @@ import '../../harness';
 import { binaryItem } from '../../harness';
 
 import { NodeHelpers, Workflow } from 'n8n-workflow';
-import type { INodeTypeData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { runAirSign, sendParams, uploadParams, useAirSign, UNKNOWN_ID, idItems } from './helpers';
+import { HarnessNodeTypes } from '../../harness/node-types';
+import {
+	getManyParams,
+	idItems,
+	locator,
+	runAirSign,
+	sendParams,
+	UNKNOWN_ID,
+	uploadParams,
+	useAirSign,
+} from './helpers';
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const continueOnFail = { continueOnFail: true };
 
 // n8n's output table takes its columns from the items' keys: an error item that carries what its
 // input was about reads at a glance next to the successful ones.
@@ -37,8 +47,8 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 		const url = `https://app.airsign.example/sessions/${UNKNOWN_ID}/edit`;
 		const result = await runAirSign(
 			ctx,
-			{ ...sendParams(''), sessionId: { __rl: true, mode: 'url', value: url } },
-			{ continueOnFail: true },
+			{ ...sendParams(''), sessionId: locator(url, 'url') },
+			continueOnFail,
 		);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: url,
@@ -48,7 +58,7 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 	});
 
 	it('a local refusal (no request sent) carries the ID as typed and no code', async () => {
-		const result = await runAirSign(ctx, sendParams('../x'), { continueOnFail: true });
+		const result = await runAirSign(ctx, sendParams('../x'), continueOnFail);
 		expect(result.items[0].json).toEqual({
 			sessionId: '../x',
 			error: expect.stringMatching(/is not a valid AirSign session ID/),
@@ -58,32 +68,25 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 
 	it('Upload: the file name (given, else the binary’s own)', async () => {
 		const gif = binaryItem(Buffer.from('GIF89a'), { fileName: 'scan.gif' });
-		const own = await runAirSign(ctx, uploadParams(), { continueOnFail: true, input: [gif] });
+		const own = await runAirSign(ctx, uploadParams(), { ...continueOnFail, input: [gif] });
 		expect(own.items[0].json).toMatchObject({ fileName: 'scan.gif', error: expect.any(String) });
 		const named = await runAirSign(ctx, uploadParams({ fileName: 'contract.pdf' }), {
-			continueOnFail: true,
+			...continueOnFail,
 			input: [gif],
 		});
 		expect(named.items[0].json.fileName).toBe('contract.pdf');
 	});
 
 	it('Template → Get and Session → Create From Template: the template ID', async () => {
-		const get = await runAirSign(
-			ctx,
-			{ resource: 'template', operation: 'get', templateId: UNKNOWN_ID },
-			{ continueOnFail: true },
-		);
+		const getTemplate = { resource: 'template', operation: 'get', templateId: UNKNOWN_ID };
+		const get = await runAirSign(ctx, getTemplate, continueOnFail);
 		expect(get.items[0].json).toMatchObject({ templateId: UNKNOWN_ID, httpCode: '404' });
 
+		const fromTemplate = { resource: 'session', operation: 'createFromTemplate' };
 		const create = await runAirSign(
 			ctx,
-			{
-				resource: 'session',
-				operation: 'createFromTemplate',
-				templateId: UNKNOWN_ID,
-				name: 'Offer for Ann',
-			},
-			{ continueOnFail: true },
+			{ ...fromTemplate, templateId: UNKNOWN_ID, name: 'Offer for Ann' },
+			continueOnFail,
 		);
 		expect(create.items[0].json).toMatchObject({
 			templateId: UNKNOWN_ID,
@@ -100,9 +103,9 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 				operation: 'sendInvitation',
 				sessionId: UNKNOWN_ID,
 				recipient: 'specific',
-				recipientLocator: { __rl: true, mode: 'email', value: 'ann@example.com' },
+				recipientLocator: locator('ann@example.com', 'email'),
 			},
-			{ continueOnFail: true },
+			continueOnFail,
 		);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: UNKNOWN_ID,
@@ -112,11 +115,8 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 	});
 
 	it('Get Many has no subject: its error item is the error alone', async () => {
-		const result = await runAirSign(
-			ctx,
-			{ resource: 'session', operation: 'getMany', returnAll: false, limit: 0 },
-			{ continueOnFail: true },
-		);
+		const params = getManyParams({ returnAll: false, limit: 0 });
+		const result = await runAirSign(ctx, params, continueOnFail);
 		expect(Object.keys(result.items[0].json)).toEqual(['error']);
 	});
 });
@@ -133,11 +133,7 @@ describe('canvas subtitle', () => {
 
 	/** The subtitle as n8n's editor evaluates it for a node with these parameters. */
 	function subtitleFor(resource: string, operation: string): string {
-		const nodeTypes = {
-			getByName: () => new AirSign(),
-			getByNameAndVersion: () => new AirSign(),
-			getKnownTypes: () => ({}) as INodeTypeData,
-		};
+		const nodeTypes = new HarnessNodeTypes().add('n8n-nodes-airsign.airSign', new AirSign());
 		const node = {
 			id: 'a',
 			name: 'AirSign',

@@ -26,6 +26,7 @@ import {
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const notADraft = 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]';
 
 let stub: StubServer;
 async function sendAgainstStub(answer: StubAnswer) {
@@ -34,53 +35,39 @@ async function sendAgainstStub(answer: StubAnswer) {
 }
 
 describe('error-body shapes (loopback stub: the sandbox always answers { code, message })', () => {
-	const NOT_A_DRAFT = 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]';
-	const shapes: Array<[string, StubAnswer]> = [
-		['code', { status: 400, body: { code: 'NOT_A_DRAFT', message: 'not a draft' } }],
-		['errorCode', { status: 400, body: { errorCode: 'NOT_A_DRAFT', message: 'not a draft' } }],
-		['error (string)', { status: 400, body: { error: 'NOT_A_DRAFT', message: 'not a draft' } }],
-		[
-			'error.code',
-			{ status: 400, body: { error: { code: 'NOT_A_DRAFT', message: 'not a draft' } } },
-		],
-		[
-			'RFC 7807 problem (type URI, application/problem+json)',
-			{
+	const said = { message: 'not a draft' };
+	// Each a 400 answer to Send.
+	const shapes: Record<string, Omit<StubAnswer, 'status'>> = {
+		code: { body: { code: 'NOT_A_DRAFT', ...said } },
+		errorCode: { body: { errorCode: 'NOT_A_DRAFT', ...said } },
+		'error (string)': { body: { error: 'NOT_A_DRAFT', ...said } },
+		'error.code': { body: { error: { code: 'NOT_A_DRAFT', ...said } } },
+		'RFC 7807 problem (type URI, application/problem+json)': {
+			headers: { 'content-type': 'application/problem+json' },
+			body: {
+				type: 'https://api.airsign.example/errors/not-a-draft',
+				title: 'Not a draft',
 				status: 400,
-				headers: { 'content-type': 'application/problem+json' },
-				body: {
-					type: 'https://api.airsign.example/errors/not-a-draft',
-					title: 'Not a draft',
-					status: 400,
-					detail: 'not a draft',
-				},
+				detail: 'not a draft',
 			},
-		],
-		[
-			'RFC 7807 problem, camelCase last segment',
-			{
-				status: 400,
-				body: { type: 'https://api.airsign.example/problems/NotADraft', detail: 'not a draft' },
-			},
-		],
-		[
-			'JSON served as text/plain',
-			{
-				status: 400,
-				headers: { 'content-type': 'text/plain' },
-				raw: JSON.stringify({ code: 'NOT_A_DRAFT', message: 'not a draft' }),
-			},
-		],
-	];
-	it.each(shapes)('finds the code in %s', async (_label, answer) => {
-		const result = await sendAgainstStub(answer);
+		},
+		'RFC 7807 problem, camelCase last segment': {
+			body: { type: 'https://api.airsign.example/problems/NotADraft', detail: 'not a draft' },
+		},
+		'JSON served as text/plain': {
+			headers: { 'content-type': 'text/plain' },
+			raw: JSON.stringify({ code: 'NOT_A_DRAFT', ...said }),
+		},
+	};
+	it.each(Object.entries(shapes))('finds the code in %s', async (_label, answer) => {
+		const result = await sendAgainstStub({ status: 400, ...answer });
 		expect(stub.requests).toHaveLength(1);
 		expect(stub.requests[0]).toMatchObject({
 			method: 'POST',
 			url: `/api/v1/Session/${SESSION_ID}/Send`,
 		});
 		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toBe(NOT_A_DRAFT);
+		expect(result.error!.message).toBe(notADraft);
 		expect(result.error!.description).toContain('AirSign said: "not a draft"');
 		expect(result.error!.httpCode).toBe('400');
 	});
@@ -194,7 +181,7 @@ describe('continueOnFail and item indexes', () => {
 		expect(result.items[0].json).toMatchObject({ sessionId: a.sessionId, status: 'pending' });
 		expect(result.items[1].json).toEqual({
 			sessionId: b.sessionId,
-			error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+			error: notADraft,
 			code: 'NOT_A_DRAFT',
 			description: expect.stringContaining('Send Invitation'),
 			httpCode: '400',

@@ -1,14 +1,14 @@
 /**
- * The example workflows of the new operations, node by node: each AirSign node runs with the
- * parameters saved in examples/*.json, fed what the node before it gives, against a sandbox
- * with the demo data (what `npm run dev` serves). The real-n8n tier runs them whole.
+ * The example workflows node by node: each AirSign node with the parameters saved in
+ * examples/*.json, fed what the node before it gives, against the demo data (what `npm run dev`
+ * serves). The real-n8n tier runs them whole.
  */
 import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, OnError } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -18,7 +18,7 @@ import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../../../nodes/AirSign/helpers/constants';
 import { DEFAULT_RESERVE_REQUESTS } from '../../../nodes/AirSign/trigger/poll';
 import { createPollingHarness, createTestEnvironment } from '../../harness';
-import { T0 } from '../airSignTrigger/helpers';
+import { T0, tokenCredential } from '../airSignTrigger/helpers';
 import { pdf, runAirSign, useAirSign } from './helpers';
 import { HarnessNodeTypes } from '../../harness/node-types';
 import { useSandbox } from '../../harness/sandbox';
@@ -30,7 +30,7 @@ interface ExampleNode {
 	type: string;
 	typeVersion: number;
 	parameters: INodeParameters;
-	onError?: string;
+	onError?: OnError;
 	credentials?: Record<string, { id: string; name: string }>;
 }
 interface Example {
@@ -94,14 +94,7 @@ describe('examples of the new operations', () => {
 
 	it('a new row → a contract from a template, sent', async () => {
 		const wf = example('contract-from-template');
-		const setNode = wf.nodes.find((n) => n.type === 'n8n-nodes-base.set')!;
-		const row = Object.fromEntries(
-			(
-				setNode.parameters.assignments as {
-					assignments: Array<{ name: string; value: string | number }>;
-				}
-			).assignments.map((a) => [a.name, a.value]),
-		);
+		const row = assignmentsOf(wf.nodes.find((n) => n.type === 'n8n-nodes-base.set')!);
 		const result = await runExampleNode(wf, 'Contract from template', [{ json: row }]);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
@@ -162,10 +155,8 @@ describe('examples of the new operations', () => {
 });
 
 /**
- * The trigger examples: the AirSign Trigger with the parameters and version saved in the example,
- * polled through n8n-core's poll engine against a sandbox with the demo data (its clock frozen;
- * each change is followed by a step past the trigger's settle window). The real-n8n tier runs them
- * whole, with the Set node after the trigger.
+ * The trigger examples, polled by n8n-core's poll engine as saved, against the demo data (its clock
+ * frozen; each change followed by a step past the settle window). The real-n8n tier runs them whole.
  */
 describe('examples of the trigger events', () => {
 	const getSandbox = useSandbox({ now: T0, followClock: true, seedDemoData: true });
@@ -180,13 +171,7 @@ describe('examples of the trigger events', () => {
 			nodeTypeVersion: node.typeVersion,
 			nodeName: node.name,
 			parameters: node.parameters,
-			credentials: {
-				airSignApi: {
-					authentication: 'accessToken',
-					accessToken: sandbox.demo.accessToken,
-					baseUrl: sandbox.baseUrl,
-				},
-			},
+			credentials: { airSignApi: tokenCredential(sandbox) },
 			workflowId: wf.id,
 		});
 		return {
@@ -299,30 +284,25 @@ describe('examples of the trigger events', () => {
 	});
 });
 
+/** A Set node's assignments, by name. */
+function assignmentsOf(node: ExampleNode): Record<string, string | number> {
+	const { assignments } = node.parameters.assignments as {
+		assignments: Array<{ name: string; value: string | number }>;
+	};
+	return Object.fromEntries(assignments.map((a) => [a.name, a.value]));
+}
+
 /** A value of an example's Set node, its expression resolved for one input item as n8n does. */
 function setNodeValue(wf: Example, nodeName: string, field: string, json: IDataObject): unknown {
 	const node = wf.nodes.find((n) => n.name === nodeName)!;
-	const { assignments } = node.parameters.assignments as {
-		assignments: Array<{ name: string; value: string }>;
-	};
-	const { value } = assignments.find((a) => a.name === field)!;
+	const properties = { ...new AirSignTrigger().description, properties: [] };
 	const workflow = new Workflow({
-		nodes: [
-			{
-				id: 'n1',
-				name: nodeName,
-				type: node.type,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-		],
+		nodes: [{ ...node, id: 'n1', typeVersion: 1, position: [0, 0], parameters: {} }],
 		connections: {},
 		active: false,
-		nodeTypes: new HarnessNodeTypes().add(node.type, {
-			description: { ...new AirSignTrigger().description, properties: [] },
-		}),
+		nodeTypes: new HarnessNodeTypes().add(node.type, { description: properties }),
 	});
+	const value = assignmentsOf(node)[field];
 	return workflow.expression.getParameterValue(
 		value,
 		null,

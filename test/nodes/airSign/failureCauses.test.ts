@@ -23,9 +23,8 @@ import {
 } from './helpers';
 
 /**
- * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError).
- * On the engine of n8n 2.41 the error carries the cause; on n8n 1.x's engine (n8n-workflow 1.x,
- * which has no such field) the same error comes without it, and everything else is the same.
+ * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError);
+ * n8n 1.x's engine has no such field: the same error comes without it.
  */
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
@@ -46,15 +45,21 @@ function expectCause(
 	}
 }
 
-/** Skips the back-off waits of reads (their retries are not what these tests are about). */
-const fastSleeps = () => recordSleeps();
+/** Send Session's failure: its HTTP status (when given) and its declared cause. */
+async function sendFails(sessionId: string, cause: string, httpCode?: string) {
+	const result = await runAirSign(ctx, sendParams(sessionId));
+	if (httpCode) expect(result.error!.httpCode).toBe(httpCode);
+	expectCause(result, { cause });
+	return result;
+}
+const draftId = () => ctx.sandbox.createSession({ recipients }).sessionId;
 
 describe('declared failure causes: answers from AirSign', () => {
 	it('429 → rate-limited, with Retry-After and the reset as epoch ms', async () => {
-		const draft = ctx.sandbox.createSession({ recipients });
+		const draft = draftId();
 		ctx.sandbox.injectFault({ kind: 'rateLimit', retryAfter: 3600, path: '/api/v1/Session' });
 		const before = Date.now();
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		const result = await runAirSign(ctx, sendParams(draft));
 		const after = Date.now();
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error!.httpCode).toBe('429');
@@ -69,20 +74,17 @@ describe('declared failure causes: answers from AirSign', () => {
 
 	it('429 without any header → rate-limited without wait hints', async () => {
 		await stubAirSign(ctx, () => ({ status: 429, body: { message: 'slow down' } }));
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expectCause(result, { cause: 'rate-limited' });
+		await sendFails(SESSION_ID, 'rate-limited');
 	});
 
 	it.each([500, 502, 503, 504])('%i on a write → temporarily-unavailable', async (status) => {
-		const draft = ctx.sandbox.createSession({ recipients });
+		const draft = draftId();
 		ctx.sandbox.injectFault({ kind: 'status', status, path: '/api/v1/Session' });
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
-		expect(result.error!.httpCode).toBe(String(status));
-		expectCause(result, { cause: 'temporarily-unavailable' });
+		await sendFails(draft, 'temporarily-unavailable', String(status));
 	});
 
 	it('503 on a read, after its retries → temporarily-unavailable', async () => {
-		fastSleeps();
+		recordSleeps(); // the read's back-off, without its real waits
 		ctx.sandbox.injectFault({ kind: 'status', status: 503, count: 3, path: '/api/v1/Sessions' });
 		const result = await runAirSign(ctx, getManyParams());
 		expectCause(result, { cause: 'temporarily-unavailable' });
@@ -108,17 +110,15 @@ describe('declared failure causes: answers from AirSign', () => {
 	});
 
 	it('an answer that is not JSON → temporarily-unavailable', async () => {
-		const draft = ctx.sandbox.createSession({ recipients });
+		const draft = draftId();
 		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Session' });
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
-		expectCause(result, { cause: 'temporarily-unavailable' });
+		await sendFails(draft, 'temporarily-unavailable');
 	});
 
 	it('connection refused (nothing listens at the Base URL) → temporarily-unavailable', async () => {
-		fastSleeps();
+		recordSleeps();
 		ctx.cred = await tokenCredential(ctx, 'some-token-1234', await closedPort());
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expectCause(result, { cause: 'temporarily-unavailable' });
+		await sendFails(SESSION_ID, 'temporarily-unavailable');
 	});
 
 	it('401 after n8n renewed the client-credentials token → credential-invalid', async () => {
@@ -131,23 +131,18 @@ describe('declared failure causes: answers from AirSign', () => {
 					: { status: 401, body: { code: 'INVALID_TOKEN', message: 'token rejected' } },
 			'clientCredentials',
 		);
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expect(result.error!.httpCode).toBe('401');
+		await sendFails(SESSION_ID, 'credential-invalid', '401');
 		expect(stub.requests.filter((r) => r.url.startsWith('/oidc/token')).length).toBeGreaterThan(1);
-		expectCause(result, { cause: 'credential-invalid' });
 	});
 
 	it('a pasted access token AirSign rejects → credential-invalid', async () => {
 		ctx.cred = await tokenCredential(ctx, 'not-a-real-token-1234');
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expect(result.error!.httpCode).toBe('401');
-		expectCause(result, { cause: 'credential-invalid' });
+		await sendFails(SESSION_ID, 'credential-invalid', '401');
 	});
 
 	it('a client secret the token endpoint refuses → credential-invalid', async () => {
 		ctx.cred = await clientCredential(ctx, 'wrong-secret-123456');
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expectCause(result, { cause: 'credential-invalid' });
+		await sendFails(SESSION_ID, 'credential-invalid');
 	});
 
 	it.each([
@@ -155,27 +150,23 @@ describe('declared failure causes: answers from AirSign', () => {
 		['AirSign cannot issue tokens right now (503)', 503, 'temporarily-unavailable'],
 	] as const)('the token request: %s → %s', async (_label, status, cause) => {
 		await stubAirSign(ctx, () => ({ status, body: { message: 'no' } }), 'clientCredentials');
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expectCause(result, { cause });
+		await sendFails(SESSION_ID, cause);
 	});
 
 	it('the token request: nothing listens at the Base URL → temporarily-unavailable', async () => {
 		ctx.cred = await clientCredential(ctx, ctx.sandbox.demo.clientSecret, await closedPort());
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		const result = await sendFails(SESSION_ID, 'temporarily-unavailable');
 		expect(result.error!.message).toContain('Could not reach');
-		expectCause(result, { cause: 'temporarily-unavailable' });
 	});
 
 	it('403 (a scope, a plan feature) → configuration-invalid', async () => {
-		const draft = ctx.sandbox.createSession({ recipients });
+		const draft = draftId();
 		ctx.sandbox.injectFault({ kind: 'status', status: 403, path: '/api/v1/Session' });
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
-		expect(result.error!.httpCode).toBe('403');
-		expectCause(result, { cause: 'configuration-invalid' });
+		await sendFails(draft, 'configuration-invalid', '403');
 	});
 
 	it('a Base URL that answers 404 to everything → configuration-invalid', async () => {
-		fastSleeps();
+		recordSleeps();
 		const raw = '<html>Not Found</html>';
 		await stubAirSign(ctx, () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw }));
 		for (const params of [sendParams(SESSION_ID), getManyParams()]) {
@@ -186,24 +177,19 @@ describe('declared failure causes: answers from AirSign', () => {
 	});
 
 	it('a session AirSign does not know (404) → configuration-invalid', async () => {
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expect(result.error!.httpCode).toBe('404');
-		expectCause(result, { cause: 'configuration-invalid' });
+		await sendFails(SESSION_ID, 'configuration-invalid', '404');
 	});
 
 	it('a request AirSign refuses as it stands (400 NOT_A_DRAFT) → configuration-invalid', async () => {
 		const sent = ctx.sandbox.createSession({ recipients, status: 'inProgress' });
-		const result = await runAirSign(ctx, sendParams(sent.sessionId));
-		expect(result.error!.httpCode).toBe('400');
-		expectCause(result, { cause: 'configuration-invalid' });
+		await sendFails(sent.sessionId, 'configuration-invalid', '400');
 	});
 });
 
 describe('declared failure causes: refused before any request', () => {
 	it('a malformed session ID → configuration-invalid, nothing sent', async () => {
-		const result = await runAirSign(ctx, sendParams('not-a-uuid'));
+		const result = await sendFails('not-a-uuid', 'configuration-invalid');
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expectCause(result, { cause: 'configuration-invalid' });
 		expect(ctx.sandbox.requests.filter((r) => r.path.startsWith('/api/v1'))).toHaveLength(0);
 	});
 

@@ -5,53 +5,51 @@
  */
 import '../../harness';
 
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
 	apiRequests,
+	expectRefused,
 	fromTemplateParams,
+	getManyParams,
 	savedField,
 	locator,
 	recordSleeps,
 	runAirSign,
 	useAirSign,
 } from './helpers';
-import { offerTemplate } from './offerTemplate';
+import { offerTemplate, type OfferSpec } from './offerTemplate';
+
+type TemplateVariable = NonNullable<OfferSpec['variables']>[number];
 
 const ctx = useAirSign();
 const employee = { key: 'employee', name: 'Employee', email: 'emp@example.com' };
+const firstFive = (filters: INodeParameters) =>
+	getManyParams({ returnAll: false, limit: 5, filters });
+/** A template whose only variable is `variable`, required: its locator. */
+const oneVariable = (title: string, text: string, variable: TemplateVariable) => {
+	const variables = [{ ...variable, required: true }];
+	const spec = offerTemplate({ title, text, recipients: [employee], variables });
+	return locator(ctx.sandbox.createTemplate(spec).templateId);
+};
+
 describe('fuzz findings: days that do not exist', () => {
 	it('Create From Template: a date variable of 2025-02-30 is refused, not sent as 2025-03-02', async () => {
-		const template = ctx.sandbox.createTemplate(
-			offerTemplate({
-				title: 'Offer',
-				text: 'From {{{start}}}',
-				recipients: [employee],
-				variables: [{ name: 'start', type: 'date', required: true }],
-			}),
+		const params = fromTemplateParams(
+			oneVariable('Offer', 'From {{{start}}}', { name: 'start', type: 'date' }),
+			{ start: '2025-02-30' },
+			[savedField('start', 'start (date)', 'dateTime')],
 		);
-		const result = await runAirSign(
-			ctx,
-			fromTemplateParams(locator(template.templateId), { start: '2025-02-30' }, [
-				savedField('start', 'start (date)', 'dateTime'),
-			]),
-		);
-		expect(result.error?.message).toBe('\'start\' is not a date: "2025-02-30"');
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		await expectRefused(ctx, params, '\'start\' is not a date: "2025-02-30"');
 	});
 
 	it('Get Many: a Created After of 2025-02-30 is refused, not read as 2025-03-02', async () => {
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'getMany',
-			returnAll: false,
-			limit: 5,
-			filters: { createdAfter: '2025-02-30T10:00:00Z' },
-		});
-		expect(result.error?.message).toBe(
+		await expectRefused(
+			ctx,
+			firstFive({ createdAfter: '2025-02-30T10:00:00Z' }),
 			'\'Created After\' is not a valid date: "2025-02-30T10:00:00Z"',
 		);
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
 	it('Create Session (Block Documents): a recipient without a key or a block without a type says so without "undefined"', async () => {
@@ -61,23 +59,21 @@ describe('fuzz findings: days that do not exist', () => {
 			title: 'T',
 			blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'A' }],
 		};
-		const noKey = await runAirSign(ctx, {
-			...base,
-			documents: JSON.stringify(doc),
-			recipientsJson: JSON.stringify([{ name: 'Ann', email: 'ann@example.com' }]),
-		});
-		expect(noKey.error?.message).toBe(
+		const ann = { name: 'Ann', email: 'ann@example.com' };
+		await expectRefused(
+			ctx,
+			{ ...base, documents: JSON.stringify(doc), recipientsJson: JSON.stringify([ann]) },
 			'\'Recipients (JSON)\' [0]: "key" must be letters, digits, "_" or "-", not nothing',
 		);
-		const noType = await runAirSign(ctx, {
-			...base,
-			documents: JSON.stringify({ ...doc, blocks: [{ text: 'x' }, ...doc.blocks] }),
-			recipientsJson: JSON.stringify([{ key: 'a', name: 'Ann', email: 'ann@example.com' }]),
-		});
-		expect(noType.error?.message).toBe(
+		await expectRefused(
+			ctx,
+			{
+				...base,
+				documents: JSON.stringify({ ...doc, blocks: [{ text: 'x' }, ...doc.blocks] }),
+				recipientsJson: JSON.stringify([{ key: 'a', ...ann }]),
+			},
 			'\'Documents\' [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
 		);
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 });
 
@@ -103,11 +99,10 @@ describe('fuzz findings: answers', () => {
 					],
 				},
 			});
-			const result = await runAirSign(ctx, {
-				resource: 'template',
-				operation: 'getMany',
-				returnAll: true,
-			});
+			const result = await runAirSign(
+				ctx,
+				getManyParams({ resource: 'template', returnAll: true }),
+			);
 			expect(result.error?.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 			expect(result.items).toEqual([]);
 		},
@@ -121,37 +116,23 @@ describe('fuzz findings: dates out of ISO 8601', () => {
 	])(
 		'Get Many: Updated Before as %s is refused, not sent as a year AirSign cannot read',
 		async (_label, value) => {
-			const result = await runAirSign(ctx, {
-				resource: 'session',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 5,
-				filters: { updatedBefore: value },
-			});
-			expect(result.error?.message).toMatch(/^'Updated Before' is not a valid date: /);
-			expect(apiRequests(ctx.sandbox)).toEqual([]);
+			await expectRefused(
+				ctx,
+				firstFive({ updatedBefore: value }),
+				/^'Updated Before' is not a valid date: /,
+			);
 		},
 	);
 });
 
 describe('fuzz findings: variable values of the wrong type', () => {
 	it('Create From Template: a text variable given as a list is refused, not sent as ""', async () => {
-		const template = ctx.sandbox.createTemplate(
-			offerTemplate({
-				title: 'Offer for {{{company}}}',
-				text: '',
-				recipients: [employee],
-				variables: [{ name: 'company', type: 'text', required: true }],
-			}),
+		const params = fromTemplateParams(
+			oneVariable('Offer for {{{company}}}', '', { name: 'company', type: 'text' }),
+			{ company: '={{ [] }}' },
+			[savedField('company', 'company (text)', 'string')],
 		);
-		const result = await runAirSign(
-			ctx,
-			fromTemplateParams(locator(template.templateId), { company: '={{ [] }}' }, [
-				savedField('company', 'company (text)', 'string'),
-			]),
-		);
-		expect(result.error?.message).toBe("'company' must be text, not []");
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		await expectRefused(ctx, params, "'company' must be text, not []");
 	});
 });
 
