@@ -44,11 +44,7 @@ export function useAirSign(options: SandboxOptions = {}): TestContext {
 	} as TestContext;
 	beforeEach(async () => {
 		ctx.env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
-		ctx.cred = await ctx.env.addCredential('airSignApi', {
-			authentication: 'accessToken',
-			accessToken: ctx.sandbox.demo.accessToken,
-			baseUrl: ctx.sandbox.baseUrl,
-		});
+		ctx.cred = await tokenCredential(ctx, ctx.sandbox.demo.accessToken);
 	});
 	return ctx;
 }
@@ -178,6 +174,19 @@ export const sendParams = (sessionId: string): INodeParameters => ({
 	operation: 'send',
 	sessionId,
 });
+/** Send over the input items' `id`, with Items at Once when given. */
+export const sendEach = (itemsAtOnce?: number | string): INodeParameters => ({
+	...sendParams('={{ $json.id }}'),
+	options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
+});
+/** `count` drafts with one recipient each, ready to send. */
+export const drafts = (sandbox: Sandbox, count: number) =>
+	Array.from({ length: count }, (_, i) =>
+		sandbox.createSession({
+			name: `Draft ${i}`,
+			recipients: [{ name: 'Ann Signer', email: 'ann@example.com' }],
+		}),
+	);
 export const getManyParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'getMany',
