@@ -48,29 +48,26 @@ describe('Get Many: paging', () => {
 		});
 	}
 
-	it('Limit 5: one request with limit=5', async () => {
-		seedSessions(ctx.sandbox, 20);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 5 }));
-		expect(result.items).toHaveLength(5);
-		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([['5', '0']]);
-	});
-
-	it('Limit 150 over 250 sessions: limit=100 then limit=50 at offset 100', async () => {
-		seedSessions(ctx.sandbox, 250);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
-		expect(result.items).toHaveLength(150);
-		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(150);
-		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
-			['100', '0'],
-			['50', '100'],
-		]);
-	});
-
-	it('Limit 150 over 120 sessions: stops when hasMore is false', async () => {
-		seedSessions(ctx.sandbox, 120);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
-		expect(result.items).toHaveLength(120);
-		expect(listed()).toHaveLength(2);
+	const [first, rest] = [
+		['100', '0'],
+		['50', '100'],
+	];
+	it.each([
+		['Limit 5: one request with limit=5', 20, 5, 5, [['5', '0']]],
+		[
+			'Limit 150 over 250 sessions: limit=100 then limit=50 at offset 100',
+			250,
+			150,
+			150,
+			[first, rest],
+		],
+		['Limit 150 over 120 sessions: stops when hasMore is false', 120, 150, 120, [first, rest]],
+	])('%s', async (_, count, limit, items, requests) => {
+		seedSessions(ctx.sandbox, count);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit }));
+		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(items);
+		expect(result.items).toHaveLength(items);
+		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual(requests);
 	});
 
 	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items as List Sessions lists them', async () => {

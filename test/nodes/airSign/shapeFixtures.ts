@@ -2,18 +2,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
+import { locator } from './helpers';
 
 export const people = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
 	{ name: 'Bob Witness', email: 'bob@example.com' },
 ];
 
-export const locatorById = (value: string) => ({ __rl: true, mode: 'id', value });
-
 export const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'get',
-	sessionId: locatorById(sessionId),
+	sessionId: locator(sessionId),
 	...extra,
 });
 
