@@ -123,9 +123,8 @@ describe('Items at Once', () => {
 				recipients: [{ name: 'Ann', email: 'a@x.com' }],
 			}),
 		);
-		// The first three requests go together. AirSign answers the second 429 (a fault is
-		// answered before request hooks run) and holds the third until the pause is on; items
-		// 3 to 5 start while it is.
+		// Three go together: the second meets a 429 (faults answer before hooks), the third is held
+		// until the pause is on, and items 3 to 5 start during it.
 		let arrivals = 0;
 		ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.startsWith('/api/v1/Session/')) return;

@@ -145,13 +145,11 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			const sessions = drafts(100);
 			ctx.sandbox.config.burstLimit = burstLimit;
 			ctx.sandbox.config.burstWindowSeconds = 2;
-			// AirSign's clock stands still (half a second past a whole one, as its whole-second
-			// headers round), and every wait of the node moves it on by as much instead of taking time.
+			// AirSign's clock stands still mid-second (its headers round); the node's waits move it.
 			ctx.sandbox.clock.freeze();
 			ctx.sandbox.clock.set(Math.floor(ctx.sandbox.clock.now() / 1000) * 1000 + 500);
 			const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
-			// The first wave is counted once all of it has arrived: the clock moves only when the
-			// node waits, so a request still on its way could otherwise fall into a later window.
+			// Held until the whole first wave has arrived, so none falls into a later window.
 			let arrived = 0;
 			let waveArrived!: () => void;
 			const wholeWave = new Promise<void>((resolve) => (waveArrived = resolve));
@@ -166,9 +164,8 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			const start = Math.min(...requests.map((r) => r.atMs));
 			const wave = requests.filter((r) => r.atMs === start).map((r) => r.status);
 			const later = requests.filter((r) => r.atMs > start).map((r) => r.status);
-			// The first wave: as many as the window holds go through, the rest are refused once,
-			// waited out in one pause and sent once more. After it, AirSign's word holds every
-			// request: the sandbox would refuse any request into a window it has stated empty.
+			// In the first wave, what the window holds goes through, the rest meet one 429 each;
+			// after it, no request goes into a window stated empty (the sandbox would refuse it).
 			expect(wave).toHaveLength(FIRST_WAVE);
 			expect(wave.filter((s) => s === 200)).toHaveLength(burstLimit);
 			expect(wave.filter((s) => s === 429)).toHaveLength(FIRST_WAVE - burstLimit);

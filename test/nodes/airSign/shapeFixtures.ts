@@ -9,6 +9,21 @@ export const people = [
 	{ name: 'Bob Witness', email: 'bob@example.com' },
 ];
 
+/** The keys of AirSign's whole session (Get Session). */
+export const SESSION_FIELDS = [
+	'sessionId',
+	'name',
+	'status',
+	'selfSignOnly',
+	'createdAt',
+	'updatedAt',
+	'completedDate',
+	'expiryDate',
+	'recipients',
+	'sessionType',
+	'files',
+];
+
 export const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'get',

@@ -6,24 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { simple } from './createSessionParams';
 import { offerTemplateParams } from './offerTemplate';
 import { runAirSign, tokenCredential, useAirSign, runOk, locator as id } from './helpers';
-import { getSession, halfSigned as halfSignedIn, people } from './shapeFixtures';
+import { getSession, halfSigned as halfSignedIn, people, SESSION_FIELDS } from './shapeFixtures';
 
 // Simplify (on by default): a session or a template in at most 10 fields, each AirSign's own, the
 // same keys for every record (null where the answer has none); off: AirSign's whole answer.
 const ctx = useAirSign();
-const SESSION_FIELDS = [
-	'sessionId',
-	'name',
-	'status',
-	'selfSignOnly',
-	'createdAt',
-	'updatedAt',
-	'completedDate',
-	'expiryDate',
-	'recipients',
-	'sessionType',
-	'files',
-];
 const SIMPLE_SESSION_FIELDS = [
 	'sessionId',
 	'name',

@@ -204,9 +204,7 @@ describe('Upload File', () => {
 	});
 
 	describe('server codes the local checks keep from happening', () => {
-		// The node refuses non-PDF bytes before any request and always sends strict
-		// base64, so the sandbox never answers INVALID_BASE64 or INVALID_FILE_TYPE to it.
-		// A loopback stub stands in for the server to prove the mapping of those codes.
+		// The node never sends what the sandbox would answer these codes to: a stub answers them.
 		it.each([
 			['INVALID_BASE64', 'AirSign could not decode the uploaded data [INVALID_BASE64]'],
 			[

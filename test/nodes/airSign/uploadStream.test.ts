@@ -1,8 +1,6 @@
 /**
- * Upload reads the file as n8n keeps it and streams `{"fileName":…,"data":"<base64>"}` with
- * its exact length: from the binary data store (filesystem mode: n8n 2's regular default, 1.x's
- * option) through getBinaryStream/getBinaryMetadata, or from the item's own base64 text (1.x's
- * default in-memory mode), sent as it is. Checks use the size and the first bytes only.
+ * Upload streams `{"fileName":…,"data":"<base64>"}` of its exact length, from the binary data
+ * store (filesystem mode) or from the item's own base64 (in-memory mode, n8n 1's default).
  */
 import '../../harness';
 import { binaryItem } from '../../harness';
@@ -154,8 +152,7 @@ it('stored base64 that is not canonical (line breaks, junk an earlier node left)
 	expect(ctx.sandbox.files.get(String(result.items[0].json.fileId))?.bytes.equals(bytes)).toBe(
 		true,
 	);
-	// "JVBERi0" decodes to the PDF signature and two bytes: a PDF AirSign reads and stores, or
-	// refuses as a file (never as base64).
+	// "JVBERi0" decodes to the PDF signature and two bytes: a file AirSign takes or refuses as one.
 	expect(result.items[1].json.code).not.toBe('INVALID_BASE64');
 	expect(
 		apiRequests(ctx.sandbox).filter((r) => r.status === 400 && r.path === '/api/v1/File'),
