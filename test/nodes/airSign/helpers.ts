@@ -182,6 +182,9 @@ export const drafts = (sandbox: Sandbox, count: number) =>
 			recipients: [{ name: 'Ann Signer', email: 'ann@example.com' }],
 		}),
 	);
+/** The places of the sessions that are now pending (sent). */
+export const sentOf = (sandbox: Sandbox, sessions: Array<{ sessionId: string }>) =>
+	sessions.flatMap((s, i) => (sandbox.getSession(s.sessionId)?.status === 'pending' ? [i] : []));
 export const getManyParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'getMany',

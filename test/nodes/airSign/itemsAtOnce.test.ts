@@ -14,6 +14,7 @@ import {
 	runOk,
 	idItems,
 	sendEach as sendAtOnce,
+	sentOf,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -95,13 +96,7 @@ describe('Items at Once', () => {
 		expect(result.error?.message).toBe(
 			'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 		);
-		const sentAfter = sessions
-			.map((s, index) => ({
-				index,
-				sent: ctx.sandbox.getSession(s.sessionId)?.status === 'pending',
-			}))
-			.filter(({ index, sent }) => index > 1 && sent)
-			.map(({ index }) => index);
+		const sentAfter = sentOf(ctx.sandbox, sessions).filter((index) => index > 1);
 		expect(ctx.sandbox.getSession(sessions[0].sessionId)?.status).toBe('pending');
 		// Item 2 started with items 0 and 1, so it always ran; which later ones did depends on
 		// which answer came first, and the error says exactly those.

@@ -15,6 +15,7 @@ import {
 	runOk,
 	idItems,
 	sendEach as send,
+	sentOf,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -99,10 +100,7 @@ describe('Items at Once: engine', () => {
 			expect(result.error?.message).toBe(
 				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 			);
-			const sent = sessions
-				.map((s, index) => ({ index, status: ctx.sandbox.getSession(s.sessionId)?.status }))
-				.filter(({ index, status }) => index !== 7 && status === 'pending')
-				.map(({ index }) => index);
+			const sent = sentOf(ctx.sandbox, sessions).filter((index) => index !== 7);
 			const sentAfter = sent.filter((index) => index > 7);
 			// Every item before the failed one ran; after it, only those already under way.
 			expect(sent.filter((index) => index < 7)).toEqual([0, 1, 2, 3, 4, 5, 6]);

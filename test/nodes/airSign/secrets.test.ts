@@ -69,95 +69,41 @@ const uploadLarge: Call = (c) => {
 	return { params: uploadParams(), input: [binaryItem(pdf(5000))] };
 };
 
+const REJECTED = /rejected the credential \[HTTP 401/;
+const FORBIDDEN = /not allowed to do this \[HTTP 403/;
+const NO_SESSION = /no session with this ID/;
+const REFUSED = /Could not reach AirSign: connection refused/;
+const BAD_CLIENT = /rejected the client ID or client secret/;
+const NO_TOKEN = /could not issue an access token \(HTTP 500\)/;
+const UNFINISHED = (status: number) =>
+	new RegExp(`could not finish the request \\[HTTP ${status}\\]`);
+const failing = (status: number, path: string, count?: number): Fault => {
+	return { kind: 'status', status, path, count };
+};
+const drop: Fault = { kind: 'drop', path: SESSION };
+const longWait: Fault = { kind: 'rateLimit', path: SESSIONS, retryAfter: 3600 };
+const UNREACHABLE_TOKEN =
+	/Could not reach http:\/\/127\.0\.0\.1:\d+\/oidc\/token \(connection refused\)/;
+
 /** Name, credential, call, what the error must say (it fails the intended way), a fault first. */
 const scenarios: Array<[string, Credential, Call, RegExp, Fault?]> = [
-	[
-		'401 wrong access token (Send)',
-		token(WRONG_TOKEN),
-		sendDraft,
-		/rejected the credential \[HTTP 401/,
-	],
-	[
-		'401 wrong access token (Get Many)',
-		token(WRONG_TOKEN),
-		getMany,
-		/rejected the credential \[HTTP 401/,
-	],
-	[
-		'403 missing scope',
-		token(undefined, { scopes: ['write:files'] }),
-		sendDraft,
-		/not allowed to do this \[HTTP 403/,
-	],
-	['404 unknown session', token(), sendUnknown, /no session with this ID/],
+	['401 wrong access token (Send)', token(WRONG_TOKEN), sendDraft, REJECTED],
+	['401 wrong access token (Get Many)', token(WRONG_TOKEN), getMany, REJECTED],
+	['403 missing scope', token(undefined, { scopes: ['write:files'] }), sendDraft, FORBIDDEN],
+	['404 unknown session', token(), sendUnknown, NO_SESSION],
 	['400 NOT_A_DRAFT', token(), sendCompleted, /NOT_A_DRAFT/],
 	['413 FILE_TOO_LARGE', token(), uploadLarge, /FILE_TOO_LARGE/],
-	[
-		'500 on Send',
-		token(),
-		sendUnknown,
-		/could not finish the request \[HTTP 500\]/,
-		{ kind: 'status', status: 500, path: SESSION },
-	],
-	[
-		'503 on Get Many after retries',
-		token(),
-		getMany,
-		/could not finish the request \[HTTP 503\]/,
-		{ kind: 'status', status: 503, path: SESSIONS, count: 3 },
-	],
+	['500 on Send', token(), sendUnknown, UNFINISHED(500), failing(500, SESSION)],
+	['503 on Get Many after retries', token(), getMany, UNFINISHED(503), failing(503, SESSIONS, 3)],
 	['malformed body', token(), getMany, /not JSON/, { kind: 'malformed', path: SESSIONS, count: 3 }],
-	[
-		'dropped connection',
-		token(),
-		sendUnknown,
-		/Could not reach AirSign/,
-		{ kind: 'drop', path: SESSION },
-	],
-	[
-		'network error (closed port)',
-		token(undefined, { closed: true }),
-		sendUnknown,
-		/Could not reach AirSign: connection refused/,
-	],
-	[
-		'429 long Retry-After',
-		token(),
-		getMany,
-		/budget is used up/,
-		{ kind: 'rateLimit', path: SESSIONS, retryAfter: 3600 },
-	],
-	[
-		'token fetch: wrong client secret',
-		client(WRONG_SECRET),
-		sendUnknown,
-		/rejected the client ID or client secret/,
-	],
-	[
-		'token fetch: token endpoint 500',
-		client(),
-		getMany,
-		/could not issue an access token \(HTTP 500\)/,
-		{ kind: 'status', status: 500, path: '/oidc/token' },
-	],
-	[
-		'token fetch: closed port',
-		client(undefined, true),
-		getMany,
-		/Could not reach http:\/\/127\.0\.0\.1:\d+\/oidc\/token \(connection refused\)/,
-	],
-	[
-		'client credentials: 404 after a good token fetch',
-		client(),
-		sendUnknown,
-		/no session with this ID/,
-	],
-	[
-		'client credentials: stale stored token, then 403',
-		staleClient,
-		sendUnknown,
-		/no session with this ID/,
-	],
+	['dropped connection', token(), sendUnknown, /Could not reach AirSign/, drop],
+	['network error (closed port)', token(undefined, { closed: true }), sendUnknown, REFUSED],
+	['429 long Retry-After', token(), getMany, /budget is used up/, longWait],
+	['token fetch: wrong client secret', client(WRONG_SECRET), sendUnknown, BAD_CLIENT],
+	['token fetch: token endpoint 500', client(), getMany, NO_TOKEN, failing(500, '/oidc/token')],
+	['token fetch: closed port', client(undefined, true), getMany, UNREACHABLE_TOKEN],
+	['client credentials: 404 after a good token fetch', client(), sendUnknown, NO_SESSION],
+	['client credentials: stale stored token, then 403', staleClient, sendUnknown, NO_SESSION],
 ];
 
 /** Everything a user, a log or the execution store could see of a run. */
