@@ -12,7 +12,7 @@ import {
 import { inspect } from 'node:util';
 
 import { Logger } from '@n8n/backend-common';
-import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { beforeEach, expect, onTestFinished, vi } from 'vitest';
 
 import { sleepModule } from '../../harness/engine';
@@ -191,6 +191,9 @@ export const getManyParams = (extra: INodeParameters = {}): INodeParameters => (
 	...extra,
 });
 
+/** Whether AirSign stored exactly these bytes under the output item's fileId. */
+export const storedAs = (sandbox: Sandbox, item: { json: IDataObject }, bytes: Buffer) =>
+	sandbox.files.get(String(item.json.fileId))?.bytes.equals(bytes);
 /** Requests to the API (not the token endpoint). */
 export const apiRequests = (sandbox: Sandbox): RequestLogEntry[] =>
 	sandbox.requests.filter((r) => r.path.startsWith('/api/v1'));

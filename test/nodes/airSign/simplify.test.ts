@@ -4,7 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { simple } from './createSessionParams';
-import { offerTemplateParams } from './offerTemplate';
+import { offerTemplate, offerTemplateParams } from './offerTemplate';
 import { runAirSign, tokenCredential, useAirSign, runOk, locator as id } from './helpers';
 import { getSession, halfSigned as halfSignedIn, people, SESSION_FIELDS } from './shapeFixtures';
 
@@ -142,15 +142,10 @@ describe('Simplify (the default)', () => {
 	});
 
 	it('Template → Get and Create: its roles by position with name, email and signing order; its variables', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [
-				{ key: 'employee', name: 'Employee', email: '' },
-				{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
-			],
-			variables: [{ name: 'position' }, { name: 'note', required: false }],
-		});
+		const variables = [{ name: 'position' }, { name: 'note', required: false }];
+		const template = ctx.sandbox.createTemplate(
+			offerTemplate({ name: 'Offer', text: '', variables }),
+		);
 		const [item] = await run({
 			resource: 'template',
 			operation: 'get',

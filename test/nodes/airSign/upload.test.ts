@@ -17,6 +17,7 @@ import {
 	uploadParams,
 	useAirSign,
 	stubAirSign,
+	storedAs,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -93,9 +94,7 @@ describe('Upload File', () => {
 			['A.pdf', 300, { item: 0 }],
 			['B.PDF', 400, { item: 1 }],
 		]);
-		expect(ctx.sandbox.files.get(result.items[1].json.fileId as string)?.bytes.equals(b)).toBe(
-			true,
-		);
+		expect(storedAs(ctx.sandbox, result.items[1], b)).toBe(true);
 	});
 
 	describe('7 MB limit', () => {
@@ -105,9 +104,7 @@ describe('Upload File', () => {
 				input: [binaryItem(bytes, { fileName: 'big.pdf' })],
 			});
 			expect(result.items[0].json.sizeBytes).toBe(MIB7);
-			expect(
-				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
-			).toBe(true);
+			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
 		});
 
 		it('one byte over is refused locally, naming the property and item, with no request', async () => {
