@@ -13,15 +13,15 @@ import {
 	expectRefused,
 	WHOLE_ANSWER,
 } from './helpers';
+import { SESSION_FIELDS } from './shapeFixtures';
 
 const ctx = useAirSign();
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: paging', () => {
 	for (const count of [0, 1, 99, 100, 101, 250]) {
-		// By creation time and by keys (docs/operations.md#session--get-many): a page of 100, then
-		// pages from the last instant read (the session there comes again), until one says no more
-		// follow; over one page, what changed while the pages were read.
+		// docs/operations.md#session--get-many: pages by creation time from the last instant read,
+		// then, over one page, a catch-up on what changed meanwhile.
 		const pages = count <= 100 ? 1 : 1 + Math.ceil((count - 100) / 99);
 		const catchUp = pages > 1 ? 1 : 0;
 		it(`Return All over ${count} sessions: ${pages + catchUp} request(s) of limit=100`, async () => {
@@ -48,29 +48,26 @@ describe('Get Many: paging', () => {
 		});
 	}
 
-	it('Limit 5: one request with limit=5', async () => {
-		seedSessions(ctx.sandbox, 20);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 5 }));
-		expect(result.items).toHaveLength(5);
-		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([['5', '0']]);
-	});
-
-	it('Limit 150 over 250 sessions: limit=100 then limit=50 at offset 100', async () => {
-		seedSessions(ctx.sandbox, 250);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
-		expect(result.items).toHaveLength(150);
-		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(150);
-		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
-			['100', '0'],
-			['50', '100'],
-		]);
-	});
-
-	it('Limit 150 over 120 sessions: stops when hasMore is false', async () => {
-		seedSessions(ctx.sandbox, 120);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150 }));
-		expect(result.items).toHaveLength(120);
-		expect(listed()).toHaveLength(2);
+	const [first, rest] = [
+		['100', '0'],
+		['50', '100'],
+	];
+	it.each([
+		['Limit 5: one request with limit=5', 20, 5, 5, [['5', '0']]],
+		[
+			'Limit 150 over 250 sessions: limit=100 then limit=50 at offset 100',
+			250,
+			150,
+			150,
+			[first, rest],
+		],
+		['Limit 150 over 120 sessions: stops when hasMore is false', 120, 150, 120, [first, rest]],
+	])('%s', async (_, count, limit, items, requests) => {
+		seedSessions(ctx.sandbox, count);
+		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit }));
+		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(items);
+		expect(result.items).toHaveLength(items);
+		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual(requests);
 	});
 
 	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items as List Sessions lists them', async () => {
@@ -78,18 +75,9 @@ describe('Get Many: paging', () => {
 		const result = await runAirSign(ctx, getManyParams(WHOLE_ANSWER));
 		expect(result.items).toHaveLength(50);
 		expect(listed().map((r) => r.query)).toEqual([{ limit: '50', offset: '0' }]);
+		// List Sessions lists a session without its type and files.
 		expect(Object.keys(result.items[0].json).sort()).toEqual(
-			[
-				'completedDate',
-				'createdAt',
-				'expiryDate',
-				'name',
-				'recipients',
-				'selfSignOnly',
-				'sessionId',
-				'status',
-				'updatedAt',
-			].sort(),
+			SESSION_FIELDS.filter((key) => key !== 'sessionType' && key !== 'files').sort(),
 		);
 		expect(result.items[0].json.name).toBe('Session 059');
 	});

@@ -1,8 +1,6 @@
 /**
- * Return All while AirSign is in use (docs/operations.md#session--get-many): sessions updated and
- * created between List Sessions' pages, templates added and leaving the list between List
- * Templates' pages. The changes are made by a hook on the sandbox's request handling, before the
- * second and third requests: no timing.
+ * Return All while AirSign is in use (docs/operations.md#session--get-many): the list changes
+ * between pages, by a hook on the sandbox's requests (no timing).
  */
 import '../../harness';
 
@@ -14,6 +12,13 @@ import { apiRequests, getManyParams, runAirSign, useAirSign, runOk } from './hel
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
 const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
+/** Calls `change(n)` as the n-th request to `path` (from 1) arrives, before it is answered. */
+const onRequestTo = (path: string, change: (n: number) => unknown) => {
+	let n = 0;
+	ctx.sandbox.onRequest((request) => {
+		if (request.path === path) change(++n);
+	});
+};
 
 const N = 250;
 const DAY = 86_400_000;
@@ -35,10 +40,7 @@ function seed() {
 
 /** Before List Sessions' 2nd and 3rd requests: 15 sessions spread over the list change, 5 are created. */
 function changeBetweenPages(ids: string[]) {
-	let request = 0;
-	ctx.sandbox.onRequest(({ path }) => {
-		if (path !== '/api/v1/Sessions') return;
-		request++;
+	onRequestTo('/api/v1/Sessions', (request) => {
 		if (request !== 2 && request !== 3) return;
 		for (let j = 0; j < 15; j++) {
 			ctx.sandbox.clock.advance(1000);
@@ -109,9 +111,8 @@ describe('Session → Get Many, Return All while sessions are updated and create
 
 	it('the issue: 250 sessions, 15 updated before each of two later pages, none missing', async () => {
 		const existing = seed().map((s) => s.sessionId);
-		let request = 0;
-		ctx.sandbox.onRequest(({ path }) => {
-			if (path !== '/api/v1/Sessions' || ++request < 2 || request > 3) return;
+		onRequestTo('/api/v1/Sessions', (request) => {
+			if (request < 2 || request > 3) return;
 			for (let j = 0; j < 15; j++) {
 				ctx.sandbox.clock.advance(1000);
 				ctx.sandbox.updateSession(existing[request * 50 + j], { touch: true });
@@ -175,9 +176,8 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 		const ids = seedPending().map((s) => s.sessionId);
 		// Before the 2nd and 3rd requests, 10 sessions of the page just read become inProgress.
 		const started = new Set<string>();
-		let request = 0;
-		ctx.sandbox.onRequest(({ path }) => {
-			if (path !== '/api/v1/Sessions' || ++request < 2 || request > 3) return;
+		onRequestTo('/api/v1/Sessions', (request) => {
+			if (request < 2 || request > 3) return;
 			for (let j = 0; j < 10; j++) {
 				ctx.sandbox.clock.advance(1000);
 				const id = ids[(request - 2) * 100 + j * 7];
@@ -230,12 +230,8 @@ describe('Template → Get Many, Return All while the list changes between pages
 		Array.from({ length: N }, (_, i) =>
 			ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
 		);
-	const beforeSecondPage = (change: () => void) => {
-		let request = 0;
-		ctx.sandbox.onRequest(({ path }) => {
-			if (path === '/api/v1/Templates' && ++request === 2) change();
-		});
-	};
+	const beforeSecondPage = (change: () => void) =>
+		onRequestTo('/api/v1/Templates', (n) => n === 2 && change());
 
 	it('unchanged: every template once, one request per 100', async () => {
 		const seeded = seedTemplates('active');

@@ -14,10 +14,11 @@ import {
 	runOk,
 	locator,
 	WHOLE_ANSWER,
+	idItems,
+	UNKNOWN_ID,
 } from './helpers';
 
 const ctx = useAirSign();
-const SESSION_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({
 	resource: 'session',
 	operation: 'get',
@@ -75,12 +76,12 @@ describe('Session → Get', () => {
 		);
 		expect(none.error).toBeInstanceOf(NodeOperationError);
 		expect(none.error!.message).toContain('holds no AirSign session ID');
-		const two = `https://x.example/a/${SESSION_ID}/b/${SESSION_ID.replace('3f', '4f')}`;
+		const two = `https://x.example/a/${UNKNOWN_ID}/b/${UNKNOWN_ID.replace('3f', '4f')}`;
 		const several = await runAirSign(ctx, getParams(locator(two, 'url')));
 		expect(several.error!.message).toContain('holds several IDs');
-		const picked = `https://x.example/org/${SESSION_ID.replace('3f', '4f')}/sessions/${SESSION_ID}`;
+		const picked = `https://x.example/org/${UNKNOWN_ID.replace('3f', '4f')}/sessions/${UNKNOWN_ID}`;
 		await runAirSign(ctx, getParams(locator(picked, 'url')));
-		expect(gets().map((r) => r.path)).toEqual([`/api/v1/Session/${SESSION_ID}`]);
+		expect(gets().map((r) => r.path)).toEqual([`/api/v1/Session/${UNKNOWN_ID}`]);
 	});
 
 	it('a malformed ID is refused before any request, naming the item', async () => {
@@ -97,7 +98,7 @@ describe('Session → Get', () => {
 
 	it("404 for an unknown session and for another organisation's", async () => {
 		const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId });
-		for (const id of [SESSION_ID, theirs.sessionId]) {
+		for (const id of [UNKNOWN_ID, theirs.sessionId]) {
 			const result = await runAirSign(ctx, getParams(locator(id)));
 			expect(result.error).toBeInstanceOf(NodeApiError);
 			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
@@ -109,11 +110,7 @@ describe('Session → Get', () => {
 		const a = ctx.sandbox.createSession({ name: 'A' });
 		const b = ctx.sandbox.createSession({ name: 'B' });
 		const result = await runAirSign(ctx, getParams(locator('={{ $json.id }}')), {
-			input: [
-				{ json: { id: a.sessionId } },
-				{ json: { id: SESSION_ID } },
-				{ json: { id: b.sessionId } },
-			],
+			input: idItems([a, { sessionId: UNKNOWN_ID }, b]),
 			continueOnFail: true,
 		});
 		expect(result.items.map((i) => [i.json.name ?? i.json.error, i.pairedItem])).toEqual([

@@ -1,8 +1,4 @@
-/**
- * Shared set-up for the AirSign action node's engine tests: an in-process sandbox per
- * test file, a fresh simulated n8n instance per test, and small helpers (PDF bytes,
- * the harness's loopback stub for error-body shapes the sandbox never produces, log capture).
- */
+/** The AirSign action node's engine tests: a sandbox per file, a fresh n8n per test, helpers. */
 import '../../harness';
 import {
 	createTestEnvironment,
@@ -13,8 +9,10 @@ import {
 	type TestEnvironment,
 } from '../../harness';
 
+import { inspect } from 'node:util';
+
 import { Logger } from '@n8n/backend-common';
-import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { beforeEach, expect, onTestFinished, vi } from 'vitest';
 
 import { sleepModule } from '../../harness/engine';
@@ -31,10 +29,7 @@ export interface TestContext {
 	cred: CredentialRef;
 }
 
-/**
- * The file's sandbox (useSandbox, without demo data unless asked) and, per test, a fresh n8n
- * instance with the demo organisation's access-token credential.
- */
+/** The file's sandbox (no demo data unless asked); per test, a fresh n8n with the demo token. */
 export function useAirSign(options: SandboxOptions = {}): TestContext {
 	const sandbox = useSandbox({ seedDemoData: false, ...options });
 	const ctx = {
@@ -44,11 +39,7 @@ export function useAirSign(options: SandboxOptions = {}): TestContext {
 	} as TestContext;
 	beforeEach(async () => {
 		ctx.env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
-		ctx.cred = await ctx.env.addCredential('airSignApi', {
-			authentication: 'accessToken',
-			accessToken: ctx.sandbox.demo.accessToken,
-			baseUrl: ctx.sandbox.baseUrl,
-		});
+		ctx.cred = await tokenCredential(ctx, ctx.sandbox.demo.accessToken);
 	});
 	return ctx;
 }
@@ -178,12 +169,31 @@ export const sendParams = (sessionId: string): INodeParameters => ({
 	operation: 'send',
 	sessionId,
 });
+/** Send over the input items' `id`, with Items at Once when given. */
+export const sendEach = (itemsAtOnce?: number | string): INodeParameters => ({
+	...sendParams('={{ $json.id }}'),
+	options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
+});
+/** `count` drafts with one recipient each, ready to send. */
+export const drafts = (sandbox: Sandbox, count: number) =>
+	Array.from({ length: count }, (_, i) =>
+		sandbox.createSession({
+			name: `Draft ${i}`,
+			recipients: [{ name: 'Ann Signer', email: 'ann@example.com' }],
+		}),
+	);
+/** The places of the sessions that are now pending (sent). */
+export const sentOf = (sandbox: Sandbox, sessions: Array<{ sessionId: string }>) =>
+	sessions.flatMap((s, i) => (sandbox.getSession(s.sessionId)?.status === 'pending' ? [i] : []));
 export const getManyParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'getMany',
 	...extra,
 });
 
+/** Whether AirSign stored exactly these bytes under the output item's fileId. */
+export const storedAs = (sandbox: Sandbox, item: { json: IDataObject }, bytes: Buffer) =>
+	sandbox.files.get(String(item.json.fileId))?.bytes.equals(bytes);
 /** Requests to the API (not the token endpoint). */
 export const apiRequests = (sandbox: Sandbox): RequestLogEntry[] =>
 	sandbox.requests.filter((r) => r.path.startsWith('/api/v1'));
@@ -199,103 +209,65 @@ export function pdf(size: number, fill = 0x20): Buffer {
 }
 
 /** Creates `count` sessions in the demo organisation, one second apart. */
-export function seedSessions(
+export const seedSessions = (
 	sandbox: Sandbox,
 	count: number,
 	start = Date.parse('2025-01-01T00:00:00Z'),
-) {
-	const sessions = [];
-	for (let i = 0; i < count; i++) {
+) =>
+	Array.from({ length: count }, (_, i) => {
 		const at = new Date(start + i * 1000).toISOString();
-		sessions.push(
-			sandbox.createSession({
-				name: `Session ${String(i).padStart(3, '0')}`,
-				createdAt: at,
-				updatedAt: at,
-			}),
-		);
-	}
-	return sessions;
-}
+		const name = `Session ${String(i).padStart(3, '0')}`;
+		return sandbox.createSession({ name, createdAt: at, updatedAt: at });
+	});
 
 /**
- * Everything that could be printed: n8n's logger (every level, even when silent: the
- * spy sits on Logger.prototype.log, which every scoped logger goes through), console
- * and the process's stdout / stderr.
+ * Everything that could be printed: n8n's logger at every level (the spy sits on
+ * Logger.prototype.log, which every scoped logger goes through), console, stdout and stderr.
  */
 export function captureOutput() {
 	const chunks: string[] = [];
 	const record = (...args: unknown[]) => {
-		for (const arg of args) {
-			try {
-				chunks.push(typeof arg === 'string' ? arg : JSON.stringify(arg, errorReplacer()));
-			} catch {
-				chunks.push(String(arg));
-			}
-		}
+		for (const arg of args) chunks.push(typeof arg === 'string' ? arg : serialise(arg));
 	};
 	const spies = [
 		vi
 			.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log')
-			.mockImplementation((...args: unknown[]) => record(...args)),
+			.mockImplementation(record),
 		...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
-			vi.spyOn(console, m).mockImplementation((...args: unknown[]) => record(...args)),
+			vi.spyOn(console, m).mockImplementation(record),
 		),
 	];
-	const stdout = process.stdout.write.bind(process.stdout);
-	const stderr = process.stderr.write.bind(process.stderr);
-	process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-		record(String(chunk));
-		return (stdout as (...a: unknown[]) => boolean)(chunk, ...rest);
-	}) as typeof process.stdout.write;
-	process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-		record(String(chunk));
-		return (stderr as (...a: unknown[]) => boolean)(chunk, ...rest);
-	}) as typeof process.stderr.write;
+	const unpatch = [process.stdout, process.stderr].map((stream) => {
+		const write = stream.write;
+		stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+			record(String(chunk));
+			return (write as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
+		}) as typeof stream.write;
+		return () => (stream.write = write);
+	});
 	return {
 		text: () => chunks.join('\n'),
 		restore: () => {
 			for (const spy of spies) spy.mockRestore();
-			process.stdout.write = stdout;
-			process.stderr.write = stderr;
+			for (const restore of unpatch) restore();
 		},
 	};
 }
 
-/** JSON.stringify replacer that also serialises Error objects (own and standard properties, cause). */
-function errorReplacer() {
-	const seen = new WeakSet<object>();
-	return (_key: string, value: unknown) => {
-		if (value !== null && typeof value === 'object') {
-			if (seen.has(value)) return '[circular]';
-			seen.add(value);
-		}
-		if (value instanceof Error) {
-			const out: Record<string, unknown> = {};
-			for (const key of Object.getOwnPropertyNames(value))
-				out[key] = (value as unknown as Record<string, unknown>)[key];
-			out.message = value.message;
-			out.stack = value.stack;
-			if ('cause' in value) out.cause = (value as { cause?: unknown }).cause;
-			return out;
-		}
-		if (typeof value === 'bigint') return String(value);
-		if (typeof value === 'function') return undefined;
-		return value;
-	};
-}
-
-/** The whole error, serialised: message, description, context, cause, stack... */
-export function serialise(value: unknown): string {
-	return JSON.stringify(value, errorReplacer()) ?? '';
-}
+/** The whole value as text: errors with every own property and their cause, getters read. */
+export const serialise = (value: unknown): string =>
+	inspect(value, {
+		depth: Infinity,
+		showHidden: true,
+		getters: true,
+		maxArrayLength: Infinity,
+		maxStringLength: Infinity,
+		breakLength: Infinity,
+	});
 
 export { closedPort, type StubServer } from '../../harness/fixtures/stubServer';
 
-/**
- * A loopback stub in AirSign's place for error-body shapes the sandbox never produces, closed when
- * the test ends; the context's credential (an access token, or client credentials) points at it.
- */
+/** A loopback stub in AirSign's place (answers the sandbox never gives), the credential on it. */
 export async function stubAirSign(
 	ctx: TestContext,
 	answer: (request: StubRequest) => StubAnswer,
@@ -311,10 +283,8 @@ export async function stubAirSign(
 }
 
 /**
- * Every wait n8n-workflow's `sleep` is asked for (spied where n8n-workflow takes it from: see
- * `sleepModule` in test/harness/engine.ts). `onSleep` decides what really happens (default: a
- * 5 ms wait), so back-off schedules can be asserted without real multi-second sleeps. Restored
- * when the test ends, or before by `restore`.
+ * Every wait n8n-workflow's `sleep` is asked for; `onSleep` decides what really happens (default
+ * 5 ms), so back-offs are asserted without real sleeps. Restored when the test ends.
  */
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
 	const requested: number[] = [];

@@ -5,34 +5,30 @@ import { describe, expect, it } from 'vitest';
 
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, idItems } from './helpers';
+import {
+	apiRequests,
+	drafts as draftsIn,
+	recordSleeps,
+	runAirSign,
+	useAirSign,
+	runOk,
+	idItems,
+	sendEach as sendAtOnce,
+	sentOf,
+} from './helpers';
 
 const ctx = useAirSign();
-
-const recipients = [{ name: 'Ann Signer', email: 'ann@example.com' }];
-
-const sendAtOnce = (itemsAtOnce: number | string) => ({
-	resource: 'session',
-	operation: 'send',
-	sessionId: '={{ $json.id }}',
-	options: { itemsAtOnce },
-});
-
-const drafts = (count: number) =>
-	Array.from({ length: count }, (_, i) =>
-		ctx.sandbox.createSession({ name: `Draft ${i}`, recipients }),
-	);
+const drafts = (count: number) => draftsIn(ctx.sandbox, count);
 
 /**
- * Holds Send requests at the sandbox and lets them go in groups of the given sizes: the node
- * gets through only if it really has that many requests out at once. No timing: a group goes
- * when its last request arrives (a node that sent fewer would hang here until the test's timeout).
+ * Holds Sends at the sandbox and lets them go in groups of these sizes (the last group's rest go
+ * at once): a node with fewer out at once would hang here. No timing.
  */
 function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 	let waiting: Array<() => void> = [];
 	let group = 0;
 	return sandbox.onRequest(async ({ path }) => {
-		if (!path.endsWith('/Send')) return;
+		if (!path.endsWith('/Send') || group >= groupSizes.length) return;
 		await new Promise<void>((resolve) => {
 			waiting.push(resolve);
 			if (waiting.length < groupSizes[group]) return;
@@ -43,6 +39,18 @@ function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 		});
 	});
 }
+
+describe('the first wave', () => {
+	it('1,000 Sends with the defaults: half go before any answer, the rest once one has come; every item sent once, in order', async () => {
+		const sessions = drafts(1000);
+		releaseSendsInGroups(ctx.sandbox, [500]);
+		const result = await runAirSign(ctx, sendAtOnce(), { input: idItems(sessions) });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.sessionId)).toEqual(sessions.map((s) => s.sessionId));
+		expect(apiRequests(ctx.sandbox)).toHaveLength(1000);
+		expect(ctx.sandbox.outbox).toHaveLength(1000);
+	});
+});
 
 describe('Items at Once', () => {
 	it('three at once: the first three requests go out together, before any answer, then three at a time; the output keeps input order and pairing', async () => {
@@ -58,13 +66,7 @@ describe('Items at Once', () => {
 	it('the defaults: no request goes alone first; a first wave of FIRST_WAVE goes before any answer, the rest as answers come', async () => {
 		const sessions = drafts(FIRST_WAVE + 50);
 		releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE, 50]);
-		const result = await runOk(
-			ctx,
-			{ ...sendAtOnce(1), options: {} },
-			{
-				input: idItems(sessions),
-			},
-		);
+		const result = await runOk(ctx, sendAtOnce(), { input: idItems(sessions) });
 		expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
 			sessions.map((s, item) => [s.sessionId, { item }]),
 		);
@@ -94,13 +96,7 @@ describe('Items at Once', () => {
 		expect(result.error?.message).toBe(
 			'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 		);
-		const sentAfter = sessions
-			.map((s, index) => ({
-				index,
-				sent: ctx.sandbox.getSession(s.sessionId)?.status === 'pending',
-			}))
-			.filter(({ index, sent }) => index > 1 && sent)
-			.map(({ index }) => index);
+		const sentAfter = sentOf(ctx.sandbox, sessions).filter((index) => index > 1);
 		expect(ctx.sandbox.getSession(sessions[0].sessionId)?.status).toBe('pending');
 		// Item 2 started with items 0 and 1, so it always ran; which later ones did depends on
 		// which answer came first, and the error says exactly those.
@@ -117,11 +113,13 @@ describe('Items at Once', () => {
 		const paused = new Promise<void>((resolve) => (pauseSet = resolve));
 		const sleeps = recordSleeps(() => pauseSet());
 		const sessions = Array.from({ length: 6 }, () =>
-			ctx.sandbox.createSession({ status: 'pending', recipients }),
+			ctx.sandbox.createSession({
+				status: 'pending',
+				recipients: [{ name: 'Ann', email: 'a@x.com' }],
+			}),
 		);
-		// The first three requests go together. AirSign answers the second 429 (a fault is
-		// answered before request hooks run) and holds the third until the pause is on; items
-		// 3 to 5 start while it is.
+		// Three go together: the second meets a 429 (faults answer before hooks), the third is held
+		// until the pause is on, and items 3 to 5 start during it.
 		let arrivals = 0;
 		ctx.sandbox.onRequest(async ({ path }) => {
 			if (!path.startsWith('/api/v1/Session/')) return;

@@ -1,8 +1,6 @@
 /**
- * The editor's calls into a node's `methods` (list searches for resource locators, the
- * resource mapper's field loader), made the way n8n's CLI makes them
- * (DynamicNodeParametersService): a temporary node holding the editor's current parameters and
- * credentials, in a Workflow, read through n8n-core's real LoadOptionsContext.
+ * The editor's calls into the node's `methods` as n8n's CLI makes them (its
+ * DynamicNodeParametersService): a temporary node, through n8n-core's LoadOptionsContext.
  */
 import '../../harness';
 import { buildAdditionalData } from '../../harness';
@@ -37,24 +35,11 @@ async function loadOptionsContext(
 		parameters,
 		credentials: { airSignApi: { id: ctx.cred.id, name: ctx.cred.name } },
 	};
-	const workflowData = {
-		id: 'load-options',
-		name: 'Load options',
-		nodes: [node],
-		connections: {},
-		active: false,
-		settings: {},
-	} as unknown as IWorkflowBase;
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes,
-		settings: {},
-	});
+	const workflowData = { nodes: [node], connections: {}, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const additionalData = await buildAdditionalData({
 		env: ctx.env,
-		workflowData,
+		workflowData: { id: 'load-options', name: 'Load options', ...workflowData } as IWorkflowBase,
 		mode: 'internal',
 	});
 	additionalData.currentNodeParameters = parameters;

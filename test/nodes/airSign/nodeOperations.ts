@@ -1,7 +1,4 @@
-/**
- * Every operation of the AirSign node, read from its description in the panel's order, so that a
- * test that covers "every operation" needs no list of its own and a new operation is in it at once.
- */
+/** Every operation of the AirSign node, from its description in the panel's order. */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';

@@ -1,7 +1,4 @@
-/**
- * The "Offer" template fixture, built here only: `offerTemplate()` is the sandbox's template
- * (`createTemplate`'s input), `offerTemplateParams()` the node's Template → Create parameters.
- */
+/** The "Offer" template fixture: the sandbox's template, and Template → Create's parameters. */
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { CreateTemplateInput } from '../../../sandbox';
@@ -12,11 +9,7 @@ export interface OfferSpec extends CreateTemplateInput {
 	text?: string;
 }
 
-/**
- * An active "Offer letter": an Employee without an email, a fixed HR Manager and four variables;
- * its document holds the title, the paragraph and a signature block per role. Any part can be
- * given instead.
- */
+/** An active "Offer letter": an Employee without email, an HR Manager, four variables. */
 export function offerTemplate({
 	title = 'Offer: {{{position}}}',
 	text = 'From {{{startDate}}} at {{{salary}}}. {{{note}}}',

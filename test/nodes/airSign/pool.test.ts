@@ -6,29 +6,27 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
 import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, recordSleeps, runAirSign, useAirSign, runOk, idItems } from './helpers';
+import {
+	apiRequests,
+	drafts as draftsIn,
+	recordSleeps,
+	runAirSign,
+	useAirSign,
+	runOk,
+	idItems,
+	sendEach as send,
+	sentOf,
+} from './helpers';
 
 const ctx = useAirSign();
-
-const recipients = [{ name: 'Ann Signer', email: 'ann@example.com' }];
-
-const drafts = (count: number) =>
-	Array.from({ length: count }, (_, i) =>
-		ctx.sandbox.createSession({ name: `Draft ${i}`, recipients }),
-	);
-
-const send = (itemsAtOnce?: number) => ({
-	resource: 'session',
-	operation: 'send',
-	sessionId: '={{ $json.id }}',
-	options: itemsAtOnce === undefined ? {} : { itemsAtOnce },
-});
+const drafts = (count: number) => draftsIn(ctx.sandbox, count);
+/** Sends refused with this Retry-After: `count` of them, after the first `skip`. */
+const rateLimitSends = (retryAfter: number, skip: number, count?: number) =>
+	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter, skip, count });
 
 /**
- * Counts the Send requests at the sandbox at the same time. Each one lingers a number of event
- * loop turns that falls with its place in the input, so answers come back out of input order.
- * A lower bound of what the node has in flight (no timing involved): enough to show a ceiling
- * held, and "one after another" exactly.
+ * Sends at the sandbox at once (a lower bound of the node's, no timing); each lingers fewer event
+ * loop turns the later it comes, so answers come back out of input order.
  */
 function countInFlight(sandbox: Sandbox) {
 	const seen = { now: 0, most: 0 };
@@ -68,13 +66,7 @@ describe('Items at Once: engine', () => {
 	it('a 429 in the middle of a run (Send, where AirSign documents none): waited out, sent again; every item sent once, none failed, order and pairing kept', async () => {
 		const sessions = drafts(40);
 		const sleeps = recordSleeps();
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session/',
-			retryAfter: 2,
-			skip: 12,
-			count: 3,
-		});
+		rateLimitSends(2, 12, 3);
 		await sendsEveryOne(sessions, send());
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(3);
@@ -86,19 +78,11 @@ describe('Items at Once: engine', () => {
 
 	it('a 429 with Max Wait on Rate Limit at 0 fails the item as before (nothing waits)', async () => {
 		const sessions = drafts(3);
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session/',
-			retryAfter: 2,
-			skip: 1,
-		});
+		rateLimitSends(2, 1);
 		const result = await runAirSign(
 			ctx,
 			{ ...send(), options: { maxRateLimitWait: 0 } },
-			{
-				input: idItems(sessions),
-				continueOnFail: 'continueRegularOutput',
-			},
+			{ input: idItems(sessions), continueOnFail: 'continueRegularOutput' },
 		);
 		expect(result.items.map((i) => [i.json.code ?? 'ok', i.pairedItem])).toEqual([
 			['ok', { item: 0 }],
@@ -116,10 +100,7 @@ describe('Items at Once: engine', () => {
 			expect(result.error?.message).toBe(
 				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 			);
-			const sent = sessions
-				.map((s, index) => ({ index, status: ctx.sandbox.getSession(s.sessionId)?.status }))
-				.filter(({ index, status }) => index !== 7 && status === 'pending')
-				.map(({ index }) => index);
+			const sent = sentOf(ctx.sandbox, sessions).filter((index) => index !== 7);
 			const sentAfter = sent.filter((index) => index > 7);
 			// Every item before the failed one ran; after it, only those already under way.
 			expect(sent.filter((index) => index < 7)).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -162,13 +143,11 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			const sessions = drafts(100);
 			ctx.sandbox.config.burstLimit = burstLimit;
 			ctx.sandbox.config.burstWindowSeconds = 2;
-			// AirSign's clock stands still (half a second past a whole one, as its whole-second
-			// headers round), and every wait of the node moves it on by as much instead of taking time.
+			// AirSign's clock stands still mid-second (its headers round); the node's waits move it.
 			ctx.sandbox.clock.freeze();
 			ctx.sandbox.clock.set(Math.floor(ctx.sandbox.clock.now() / 1000) * 1000 + 500);
 			const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
-			// The first wave is counted once all of it has arrived: the clock moves only when the
-			// node waits, so a request still on its way could otherwise fall into a later window.
+			// Held until the whole first wave has arrived, so none falls into a later window.
 			let arrived = 0;
 			let waveArrived!: () => void;
 			const wholeWave = new Promise<void>((resolve) => (waveArrived = resolve));
@@ -183,9 +162,8 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			const start = Math.min(...requests.map((r) => r.atMs));
 			const wave = requests.filter((r) => r.atMs === start).map((r) => r.status);
 			const later = requests.filter((r) => r.atMs > start).map((r) => r.status);
-			// The first wave: as many as the window holds go through, the rest are refused once,
-			// waited out in one pause and sent once more. After it, AirSign's word holds every
-			// request: the sandbox would refuse any request into a window it has stated empty.
+			// In the first wave, what the window holds goes through, the rest meet one 429 each;
+			// after it, no request goes into a window stated empty (the sandbox would refuse it).
 			expect(wave).toHaveLength(FIRST_WAVE);
 			expect(wave.filter((s) => s === 200)).toHaveLength(burstLimit);
 			expect(wave.filter((s) => s === 429)).toHaveLength(FIRST_WAVE - burstLimit);
@@ -198,12 +176,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 	it('a 429: every request of the execution waits out its Retry-After together, in one pause', async () => {
 		const sessions = drafts(30);
 		const sleeps = recordSleeps();
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session/',
-			retryAfter: 3,
-			skip: 5,
-		});
+		rateLimitSends(3, 5);
 		await runOk(ctx, send(10), { input: idItems(sessions) });
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
@@ -212,19 +185,31 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 	});
 });
 
+/** How many turns of distinct items get through now, with no answer yet (each is then in flight). */
+async function turnsNow(pool: RequestPool, count: number, firstItem = 0) {
+	let through = 0;
+	for (let item = firstItem; item < firstItem + count; item++)
+		void pool.turn(item, 0).then(
+			() => through++,
+			() => {},
+		);
+	await new Promise((resolve) => setImmediate(resolve));
+	return through;
+}
+
+describe('the first wave', () => {
+	it.each([
+		[50, 1000, FIRST_WAVE],
+		[2 * FIRST_WAVE, 1000, FIRST_WAVE],
+		[1000, 1000, 500],
+		[1001, 1000, 501],
+	])('%s items, Items at Once %s: %s requests before any answer', async (items, atOnce, wave) => {
+		expect(await turnsNow(new RequestPool(atOnce, items), items)).toBe(Math.min(wave, items));
+	});
+});
+
 describe('RequestPool', () => {
 	const answer = (remaining?: number, resetAt = 1_000) => ({ remaining, resetAt });
-	/** How many turns of distinct items get through now (each is then in flight). */
-	const turnsNow = async (pool: RequestPool, count: number, firstItem = 0) => {
-		let through = 0;
-		for (let item = firstItem; item < firstItem + count; item++)
-			void pool.turn(item, 0).then(
-				() => through++,
-				() => {},
-			);
-		await new Promise((resolve) => setImmediate(resolve));
-		return through;
-	};
 
 	it('a first wave of FIRST_WAVE at once before any answer; then never more than an answer says are left, less those sent since', async () => {
 		const pool = new RequestPool(1000);

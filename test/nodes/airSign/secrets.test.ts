@@ -1,7 +1,10 @@
 import '../../harness';
-import { binaryItem, type RunNodeResult } from '../../harness';
+import { binaryItem, type HarnessInputItem, type RunNodeResult } from '../../harness';
 
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
+
+import type { Fault } from '../../../sandbox';
 
 import {
 	captureOutput,
@@ -15,178 +18,92 @@ import {
 	sendParams,
 	serialise,
 	type TestContext,
+	UNKNOWN_ID,
 	uploadParams,
 	useAirSign,
 } from './helpers';
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
-const UNKNOWN = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 const WRONG_TOKEN = 'wrong-token-SECRET-a1b2c3d4e5';
 const WRONG_SECRET = 'wrong-client-secret-SECRET-9f8e7d';
+const STALE = 'stale-session-token-SECRET-77';
+const [SESSION, SESSIONS] = ['/api/v1/Session', '/api/v1/Sessions'];
 
-interface Scenario {
-	name: string;
-	/** Sets up the credential and the sandbox, returns the node parameters and input. */
-	arrange: (
-		ctx: TestContext,
-	) => Promise<{ params: Record<string, unknown>; input?: unknown[]; secrets: string[] }>;
-	/** What the error message must say (to be sure the scenario fails the intended way). */
-	expected: RegExp;
-}
-
-const withToken = async (c: TestContext, token: string, baseUrl?: string) => {
-	c.cred = await tokenCredential(c, token, baseUrl);
-	return [token];
+/** Sets the context's credential; returns its secrets. */
+type Credential = (c: TestContext) => Promise<string[]>;
+/** An access token (one the sandbox issues, with these scopes, unless given), on a closed port if asked. */
+const token =
+	(given?: string, { scopes, closed }: { scopes?: string[]; closed?: boolean } = {}): Credential =>
+	async (c) => {
+		const value = given ?? c.sandbox.issueToken(scopes ? { scopes } : {});
+		c.cred = await tokenCredential(c, value, closed ? await closedPort() : undefined);
+		return [value];
+	};
+/** Client credentials (the demo's secret unless given), on a closed port if asked. */
+const client =
+	(secret?: string, closed = false): Credential =>
+	async (c) => {
+		const value = secret ?? c.sandbox.demo.clientSecret;
+		c.cred = await clientCredential(c, value, closed ? await closedPort() : undefined);
+		return [value, Buffer.from(`${c.sandbox.demo.clientId}:${value}`).toString('base64')];
+	};
+const staleClient: Credential = async (c) => {
+	const secrets = await client()(c);
+	await c.env.store.patch(c.cred.id, { sessionToken: STALE });
+	return [...secrets, STALE];
 };
-const withClient = async (
-	c: TestContext,
-	secret = c.sandbox.demo.clientSecret,
-	baseUrl?: string,
-) => {
-	c.cred = await clientCredential(c, secret, baseUrl);
-	return [secret, Buffer.from(`${c.sandbox.demo.clientId}:${secret}`).toString('base64')];
+
+/** The node's parameters and input. */
+type Call = (c: TestContext) => { params: INodeParameters; input?: HarnessInputItem[] };
+const sendDraft: Call = (c) => ({
+	params: sendParams(c.sandbox.createSession({ recipients }).sessionId),
+});
+const sendCompleted: Call = (c) => ({
+	params: sendParams(c.sandbox.createSession({ recipients, status: 'completed' }).sessionId),
+});
+const sendUnknown: Call = () => ({ params: sendParams(UNKNOWN_ID) });
+const getMany: Call = () => ({ params: getManyParams() });
+const uploadLarge: Call = (c) => {
+	c.sandbox.config.maxFileBytes = 1000;
+	return { params: uploadParams(), input: [binaryItem(pdf(5000))] };
 };
 
-const scenarios: Scenario[] = [
-	{
-		name: '401 wrong access token (Send)',
-		arrange: async (c) => ({
-			params: sendParams(c.sandbox.createSession({ recipients }).sessionId),
-			secrets: await withToken(c, WRONG_TOKEN),
-		}),
-		expected: /rejected the credential \[HTTP 401/,
-	},
-	{
-		name: '401 wrong access token (Get Many)',
-		arrange: async (c) => ({ params: getManyParams(), secrets: await withToken(c, WRONG_TOKEN) }),
-		expected: /rejected the credential \[HTTP 401/,
-	},
-	{
-		name: '403 missing scope',
-		arrange: async (c) => ({
-			params: sendParams(c.sandbox.createSession({ recipients }).sessionId),
-			secrets: await withToken(c, c.sandbox.issueToken({ scopes: ['write:files'] })),
-		}),
-		expected: /not allowed to do this \[HTTP 403/,
-	},
-	{
-		name: '404 unknown session',
-		arrange: async (c) => ({
-			params: sendParams(UNKNOWN),
-			secrets: await withToken(c, c.sandbox.issueToken()),
-		}),
-		expected: /no session with this ID/,
-	},
-	{
-		name: '400 NOT_A_DRAFT',
-		arrange: async (c) => ({
-			params: sendParams(c.sandbox.createSession({ recipients, status: 'completed' }).sessionId),
-			secrets: await withToken(c, c.sandbox.issueToken()),
-		}),
-		expected: /NOT_A_DRAFT/,
-	},
-	{
-		name: '413 FILE_TOO_LARGE',
-		arrange: async (c) => {
-			c.sandbox.config.maxFileBytes = 1000;
-			return {
-				params: uploadParams(),
-				input: [binaryItem(pdf(5000))],
-				secrets: await withToken(c, c.sandbox.issueToken()),
-			};
-		},
-		expected: /FILE_TOO_LARGE/,
-	},
-	{
-		name: '500 on Send',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
-			return { params: sendParams(UNKNOWN), secrets: await withToken(c, c.sandbox.issueToken()) };
-		},
-		expected: /could not finish the request \[HTTP 500\]/,
-	},
-	{
-		name: '503 on Get Many after retries',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
-			return { params: getManyParams(), secrets: await withToken(c, c.sandbox.issueToken()) };
-		},
-		expected: /could not finish the request \[HTTP 503\]/,
-	},
-	{
-		name: 'malformed body',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 3 });
-			return { params: getManyParams(), secrets: await withToken(c, c.sandbox.issueToken()) };
-		},
-		expected: /not JSON/,
-	},
-	{
-		name: 'dropped connection',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Session' });
-			return { params: sendParams(UNKNOWN), secrets: await withToken(c, c.sandbox.issueToken()) };
-		},
-		expected: /Could not reach AirSign/,
-	},
-	{
-		name: 'network error (closed port)',
-		arrange: async (c) => ({
-			params: sendParams(UNKNOWN),
-			secrets: await withToken(c, c.sandbox.issueToken(), await closedPort()),
-		}),
-		expected: /Could not reach AirSign: connection refused/,
-	},
-	{
-		name: '429 long Retry-After',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter: 3600 });
-			return { params: getManyParams(), secrets: await withToken(c, c.sandbox.issueToken()) };
-		},
-		expected: /budget is used up/,
-	},
-	{
-		name: 'token fetch: wrong client secret',
-		arrange: async (c) => ({
-			params: sendParams(UNKNOWN),
-			secrets: await withClient(c, WRONG_SECRET),
-		}),
-		expected: /rejected the client ID or client secret/,
-	},
-	{
-		name: 'token fetch: token endpoint 500',
-		arrange: async (c) => {
-			c.sandbox.injectFault({ kind: 'status', status: 500, path: '/oidc/token' });
-			return { params: getManyParams(), secrets: await withClient(c) };
-		},
-		expected: /could not issue an access token \(HTTP 500\)/,
-	},
-	{
-		name: 'token fetch: closed port',
-		arrange: async (c) => ({
-			params: getManyParams(),
-			secrets: await withClient(c, c.sandbox.demo.clientSecret, await closedPort()),
-		}),
-		expected: /Could not reach http:\/\/127\.0\.0\.1:\d+\/oidc\/token \(connection refused\)/,
-	},
-	{
-		name: 'client credentials: 404 after a good token fetch',
-		arrange: async (c) => ({ params: sendParams(UNKNOWN), secrets: await withClient(c) }),
-		expected: /no session with this ID/,
-	},
-	{
-		name: 'client credentials: stale stored token, then 403',
-		arrange: async (c) => {
-			const secrets = await withClient(c);
-			await c.env.store.patch(c.cred.id, { sessionToken: 'stale-session-token-SECRET-77' });
-			return {
-				params: sendParams(UNKNOWN),
-				secrets: [...secrets, 'stale-session-token-SECRET-77'],
-			};
-		},
-		expected: /no session with this ID/,
-	},
+const REJECTED = /rejected the credential \[HTTP 401/;
+const FORBIDDEN = /not allowed to do this \[HTTP 403/;
+const NO_SESSION = /no session with this ID/;
+const REFUSED = /Could not reach AirSign: connection refused/;
+const BAD_CLIENT = /rejected the client ID or client secret/;
+const NO_TOKEN = /could not issue an access token \(HTTP 500\)/;
+const UNFINISHED = (status: number) =>
+	new RegExp(`could not finish the request \\[HTTP ${status}\\]`);
+const failing = (status: number, path: string, count?: number): Fault => {
+	return { kind: 'status', status, path, count };
+};
+const drop: Fault = { kind: 'drop', path: SESSION };
+const longWait: Fault = { kind: 'rateLimit', path: SESSIONS, retryAfter: 3600 };
+const UNREACHABLE_TOKEN =
+	/Could not reach http:\/\/127\.0\.0\.1:\d+\/oidc\/token \(connection refused\)/;
+
+/** Name, credential, call, what the error must say (it fails the intended way), a fault first. */
+const scenarios: Array<[string, Credential, Call, RegExp, Fault?]> = [
+	['401 wrong access token (Send)', token(WRONG_TOKEN), sendDraft, REJECTED],
+	['401 wrong access token (Get Many)', token(WRONG_TOKEN), getMany, REJECTED],
+	['403 missing scope', token(undefined, { scopes: ['write:files'] }), sendDraft, FORBIDDEN],
+	['404 unknown session', token(), sendUnknown, NO_SESSION],
+	['400 NOT_A_DRAFT', token(), sendCompleted, /NOT_A_DRAFT/],
+	['413 FILE_TOO_LARGE', token(), uploadLarge, /FILE_TOO_LARGE/],
+	['500 on Send', token(), sendUnknown, UNFINISHED(500), failing(500, SESSION)],
+	['503 on Get Many after retries', token(), getMany, UNFINISHED(503), failing(503, SESSIONS, 3)],
+	['malformed body', token(), getMany, /not JSON/, { kind: 'malformed', path: SESSIONS, count: 3 }],
+	['dropped connection', token(), sendUnknown, /Could not reach AirSign/, drop],
+	['network error (closed port)', token(undefined, { closed: true }), sendUnknown, REFUSED],
+	['429 long Retry-After', token(), getMany, /budget is used up/, longWait],
+	['token fetch: wrong client secret', client(WRONG_SECRET), sendUnknown, BAD_CLIENT],
+	['token fetch: token endpoint 500', client(), getMany, NO_TOKEN, failing(500, '/oidc/token')],
+	['token fetch: closed port', client(undefined, true), getMany, UNREACHABLE_TOKEN],
+	['client credentials: 404 after a good token fetch', client(), sendUnknown, NO_SESSION],
+	['client credentials: stale stored token, then 403', staleClient, sendUnknown, NO_SESSION],
 ];
 
 /** Everything a user, a log or the execution store could see of a run. */
@@ -207,23 +124,22 @@ function visible(result: RunNodeResult, logs: string): string {
 }
 
 describe('secrets never appear in output, errors or logs', () => {
-	for (const scenario of scenarios) {
+	for (const [name, credential, call, expected, fault] of scenarios) {
 		for (const continueOnFail of [false, true]) {
-			it(`${scenario.name}${continueOnFail ? ' (continueOnFail)' : ''}`, async () => {
+			it(`${name}${continueOnFail ? ' (continueOnFail)' : ''}`, async () => {
 				recordSleeps();
-				const { params, input, secrets } = await scenario.arrange(ctx);
+				if (fault) ctx.sandbox.injectFault(fault);
+				const { params, input } = call(ctx);
+				const secrets = await credential(ctx);
 				const capture = captureOutput();
 				let result: RunNodeResult;
 				try {
-					result = await runAirSign(ctx, params as never, {
-						input: input as never,
-						continueOnFail,
-					});
+					result = await runAirSign(ctx, params, { input, continueOnFail });
 				} finally {
 					capture.restore();
 				}
 				const shown = continueOnFail ? String(result.items[0]?.json.error) : result.error?.message;
-				expect(shown).toMatch(scenario.expected);
+				expect(shown).toMatch(expected);
 				// The token n8n fetched and persisted (client credentials) is a secret too.
 				const stored = (await ctx.env.store.getData(ctx.cred.id)).sessionToken;
 				const all = [...secrets, ...(typeof stored === 'string' && stored ? [stored] : [])];

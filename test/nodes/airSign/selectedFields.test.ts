@@ -1,8 +1,6 @@
 /**
- * Output's Selected Fields, against real answers: each shape's list (actions/shapes.ts) is exactly
- * the top-level fields of AirSign's answers (the sandbox's, run through the engine with Simplify off,
- * by the runs that write the output schemas), and a field noted "<operations> only" comes from no
- * other operation. A field missing from the list, or one no answer has, fails here.
+ * Each Selected Fields list (actions/shapes.ts) is exactly the top-level fields of the sandbox's
+ * answers (Simplify off); a field noted "<operations> only" comes from no other operation.
  */
 import '../../harness';
 

@@ -32,20 +32,11 @@ describe('Send Session', () => {
 			sessionId: draft.sessionId,
 			status: 'pending',
 			sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
-			recipients: [
-				{
-					recipientId: draft.recipients[0].recipientId,
-					name: 'Ann Signer',
-					email: 'ann@example.com',
-					signingOrder: 1,
-				},
-				{
-					recipientId: draft.recipients[1].recipientId,
-					name: 'Bob Witness',
-					email: 'bob@example.com',
-					signingOrder: 2,
-				},
-			],
+			recipients: recipients.map((r, i) => ({
+				recipientId: draft.recipients[i].recipientId,
+				...r,
+				signingOrder: i + 1,
+			})),
 		});
 		expect(ctx.sandbox.outbox.map((m) => [m.to, m.sessionId])).toEqual([
 			['ann@example.com', draft.sessionId],
@@ -64,7 +55,6 @@ describe('Send Session', () => {
 	it('does not refuse an upper-case UUID with spaces around it locally (trimmed, sent as is)', async () => {
 		const draft = ctx.sandbox.createSession({ recipients });
 		const result = await runAirSign(ctx, sendParams(`  ${draft.sessionId.toUpperCase()} `));
-		// Sent as given, not refused locally; the sandbox reads a UUID in either case.
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(apiRequests(ctx.sandbox)[0].path).toBe(
 			`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`,

@@ -10,6 +10,7 @@ import {
 	runAirSign,
 	useAirSign,
 	runOk,
+	locator,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -20,12 +21,12 @@ const recipients = [
 const params = (sessionId: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'session',
 	operation: 'sendInvitation',
-	sessionId: { __rl: true, mode: 'id', value: sessionId },
+	sessionId: locator(sessionId),
 	...extra,
 });
 const byEmail = (email: string) => ({
 	recipient: 'specific',
-	recipientLocator: { __rl: true, mode: 'email', value: email },
+	recipientLocator: locator(email, 'email'),
 });
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);

@@ -1,7 +1,4 @@
-/**
- * Send Invitation's 'Send To': 'Next Who Has Not Signed' or 'A Specific Recipient', picked with the
- * 'Recipient' locator (From List: the session's recipients; By ID; By Email).
- */
+/** Send Invitation's 'Send To': 'Next Who Has Not Signed', or 'A Specific Recipient' by locator. */
 import '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
@@ -9,7 +6,15 @@ import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import { apiRequests, asTool, runAirSign, useAirSign, runOk } from './helpers';
+import {
+	apiRequests,
+	asTool,
+	runAirSign,
+	useAirSign,
+	runOk,
+	locator as sessionLocator,
+	UNKNOWN_ID,
+} from './helpers';
 import { listSearch } from './loadOptions';
 
 const ctx = useAirSign();
@@ -17,13 +22,12 @@ const recipients = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
-const sessionLocator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const specific = (sessionId: string, mode: string, value: string) => ({
 	resource: 'session',
 	operation: 'sendInvitation',
 	sessionId: sessionLocator(sessionId),
 	recipient: 'specific',
-	recipientLocator: { __rl: true, mode, value },
+	recipientLocator: sessionLocator(value, mode),
 });
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder).map((m) => m.to);
 
@@ -178,7 +182,7 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 		}
 		const second = await runAirSign(
 			ctx,
-			{ ...specific(session.sessionId, 'email', '={{ $json.email }}') },
+			specific(session.sessionId, 'email', '={{ $json.email }}'),
 			{
 				input: [{ json: { email: 'bob@' } }, { json: { email: 'ann' } }],
 				continueOnFail: true,
@@ -193,13 +197,12 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 
 	it("an error item names the recipient under AirSign's field for the mode", async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-		const unknown = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
-		const byId = await runAirSign(ctx, specific(session.sessionId, 'id', unknown), {
+		const byId = await runAirSign(ctx, specific(session.sessionId, 'id', UNKNOWN_ID), {
 			continueOnFail: true,
 		});
 		expect(byId.items[0].json).toMatchObject({
 			sessionId: session.sessionId,
-			recipientId: unknown,
+			recipientId: UNKNOWN_ID,
 		});
 		const byEmail = await runAirSign(ctx, specific(session.sessionId, 'email', 'zoe@example.com'), {
 			continueOnFail: true,

@@ -2,18 +2,32 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
+import { locator } from './helpers';
 
 export const people = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
 	{ name: 'Bob Witness', email: 'bob@example.com' },
 ];
 
-export const locatorById = (value: string) => ({ __rl: true, mode: 'id', value });
+/** The keys of AirSign's whole session (Get Session). */
+export const SESSION_FIELDS = [
+	'sessionId',
+	'name',
+	'status',
+	'selfSignOnly',
+	'createdAt',
+	'updatedAt',
+	'completedDate',
+	'expiryDate',
+	'recipients',
+	'sessionType',
+	'files',
+];
 
 export const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'session',
 	operation: 'get',
-	sessionId: locatorById(sessionId),
+	sessionId: locator(sessionId),
 	...extra,
 });
 

@@ -4,26 +4,13 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { simple } from './createSessionParams';
-import { offerTemplateParams } from './offerTemplate';
-import { runAirSign, tokenCredential, useAirSign, runOk } from './helpers';
-import { getSession, halfSigned as halfSignedIn, locatorById as id, people } from './shapeFixtures';
+import { offerTemplate, offerTemplateParams } from './offerTemplate';
+import { runAirSign, tokenCredential, useAirSign, runOk, locator as id } from './helpers';
+import { getSession, halfSigned as halfSignedIn, people, SESSION_FIELDS } from './shapeFixtures';
 
 // Simplify (on by default): a session or a template in at most 10 fields, each AirSign's own, the
 // same keys for every record (null where the answer has none); off: AirSign's whole answer.
 const ctx = useAirSign();
-const SESSION_FIELDS = [
-	'sessionId',
-	'name',
-	'status',
-	'selfSignOnly',
-	'createdAt',
-	'updatedAt',
-	'completedDate',
-	'expiryDate',
-	'recipients',
-	'sessionType',
-	'files',
-];
 const SIMPLE_SESSION_FIELDS = [
 	'sessionId',
 	'name',
@@ -52,14 +39,9 @@ const run = async (parameters: INodeParameters) => {
 	return result.items.map((item) => item.json);
 };
 /** A recipient as the simplified session keeps it. */
-type Recipient = Record<'recipientId' | 'name' | 'email' | 'status' | 'signingOrder', unknown>;
-const recipientOf = (r: Recipient) => ({
-	recipientId: r.recipientId,
-	name: r.name,
-	email: r.email,
-	status: r.status,
-	signingOrder: r.signingOrder,
-});
+const RECIPIENT_KEYS = ['recipientId', 'name', 'email', 'status', 'signingOrder'] as const;
+const recipientOf = (r: Record<(typeof RECIPIENT_KEYS)[number], unknown>) =>
+	Object.fromEntries(RECIPIENT_KEYS.map((key) => [key, r[key]]));
 
 describe('Simplify keeps who signed (issue 48)', () => {
 	it('Ann and Cy signed, Bob has not: the default output names each recipient with their status', async () => {
@@ -73,14 +55,14 @@ describe('Simplify keeps who signed (issue 48)', () => {
 		const raw = ctx.sandbox.getSession(session.sessionId)!;
 		const [item] = await run(getSession(session.sessionId));
 		expect(item.recipients).toEqual(raw.recipients.map(recipientOf));
-		const statusOf = (email: string) =>
-			(item.recipients as Array<{ email: string; status: string }>).find((r) => r.email === email)!
-				.status;
-		expect([statusOf('ann@example.com'), statusOf('cy@example.com')]).toEqual([
-			'completed',
-			'completed',
-		]);
-		expect(statusOf('bob@example.com')).not.toBe('completed');
+		const statuses = Object.fromEntries(
+			(item.recipients as Array<{ email: string; status: string }>).map((r) => [r.email, r.status]),
+		);
+		expect(statuses).toMatchObject({
+			'ann@example.com': 'completed',
+			'cy@example.com': 'completed',
+		});
+		expect(statuses['bob@example.com']).not.toBe('completed');
 	});
 });
 
@@ -160,15 +142,10 @@ describe('Simplify (the default)', () => {
 	});
 
 	it('Template → Get and Create: its roles by position with name, email and signing order; its variables', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [
-				{ key: 'employee', name: 'Employee', email: '' },
-				{ key: 'hr', name: 'HR Manager', email: 'hr@example.com' },
-			],
-			variables: [{ name: 'position' }, { name: 'note', required: false }],
-		});
+		const variables = [{ name: 'position' }, { name: 'note', required: false }];
+		const template = ctx.sandbox.createTemplate(
+			offerTemplate({ name: 'Offer', text: '', variables }),
+		);
 		const [item] = await run({
 			resource: 'template',
 			operation: 'get',

@@ -19,10 +19,8 @@ const description = nodeType.description;
 const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource, operation }));
 
 /**
- * The tool n8n makes of a node with `usableAsTool` (convertNodeToAiTool in n8n's CLI, the same in
- * 1.123.81 and 2.41.3): the name gets "Tool", the only output is ai_tool, and n8n adds its own
- * "Tool Description" pair (Set Automatically by default) only when the node has no property named
- * toolDescription. The agent check (e2e/agent.mts) proves the same in real n8n.
+ * The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool in n8n's CLI, 1.x and 2.x;
+ * e2e/agent.mts checks it in real n8n): its own "Tool Description" only without toolDescription.
  */
 function asTool(type: INodeType): INodeType {
 	const own = type.description;
@@ -63,10 +61,7 @@ const nodeTypes = new HarnessNodeTypes()
 	.add(`${PACKAGE_NAME}.airSign`, nodeType)
 	.add(`${PACKAGE_NAME}.airSignTool`, toolType);
 
-/**
- * A node as a saved workflow holds it (parameters equal to their default are left out), after
- * n8n's Workflow constructor filled in the defaults of its type, as at every execution.
- */
+/** A saved node (defaults left out), as n8n's Workflow fills in its defaults at every execution. */
 function loadedNode(type: 'airSign' | 'airSignTool', parameters: INodeParameters) {
 	const workflow = new Workflow({
 		nodes: [
@@ -94,8 +89,7 @@ function modelReads(parameters: INodeParameters): string {
 const key = ({ resource, operation }: { resource: string; operation: string }) =>
 	`${resource}.${operation}`;
 
-// Each operation's text as its description declares it; the words are checked below by what they
-// must say (whom it emails, what it costs), so a new operation needs no entry here.
+// Each operation's declared text; checked below by what it must say, so a new one needs no entry.
 const AGENT_TEXTS: Record<string, unknown> = Object.fromEntries(
 	NODE_OPERATIONS.map((op) => [op.key, declaredAgentText(op)]),
 );

@@ -1,8 +1,11 @@
 import '../../harness';
 import { binaryItem } from '../../harness';
 
+import fc from 'fast-check';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
+
+import { isCanonicalBase64 } from '../../../nodes/AirSign/actions/file/uploadSource';
 
 import {
 	apiRequests,
@@ -14,6 +17,7 @@ import {
 	uploadParams,
 	useAirSign,
 	stubAirSign,
+	storedAs,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -90,9 +94,7 @@ describe('Upload File', () => {
 			['A.pdf', 300, { item: 0 }],
 			['B.PDF', 400, { item: 1 }],
 		]);
-		expect(ctx.sandbox.files.get(result.items[1].json.fileId as string)?.bytes.equals(b)).toBe(
-			true,
-		);
+		expect(storedAs(ctx.sandbox, result.items[1], b)).toBe(true);
 	});
 
 	describe('7 MB limit', () => {
@@ -102,15 +104,11 @@ describe('Upload File', () => {
 				input: [binaryItem(bytes, { fileName: 'big.pdf' })],
 			});
 			expect(result.items[0].json.sizeBytes).toBe(MIB7);
-			expect(
-				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
-			).toBe(true);
+			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
 		});
 
 		it('one byte over is refused locally, naming the property and item, with no request', async () => {
-			const result = await runAirSign(ctx, uploadParams(), {
-				input: [binaryItem(pdf(MIB7 + 1), { fileName: 'big.pdf' })],
-			});
+			const result = await uploadOne(uploadParams(), pdf(MIB7 + 1), 'big.pdf');
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error!.message).toContain('binary property "data"');
 			expect(result.error!.message).toContain('7 MB');
@@ -120,9 +118,7 @@ describe('Upload File', () => {
 
 		it('with the stricter reading on the server (7,000,000), a 7,100,000-byte PDF passes the local check and the 413 is mapped', async () => {
 			ctx.sandbox.config.maxFileBytes = 7_000_000;
-			const result = await runAirSign(ctx, uploadParams(), {
-				input: [binaryItem(pdf(7_100_000), { fileName: 'big.pdf' })],
-			});
+			const result = await uploadOne(uploadParams(), pdf(7_100_000), 'big.pdf');
 			expect(apiRequests(ctx.sandbox)).toEqual([
 				expect.objectContaining({ path: '/api/v1/File', status: 413 }),
 			]);
@@ -151,14 +147,10 @@ describe('Upload File', () => {
 		}
 
 		it('refuses a missing binary property and a file name over 255 characters', async () => {
-			const missing = await runAirSign(ctx, uploadParams({ binaryPropertyName: 'nope' }), {
-				input: [binaryItem(pdf(100))],
-			});
+			const missing = await uploadOne(uploadParams({ binaryPropertyName: 'nope' }));
 			expect(missing.error).toBeDefined();
 			expect(missing.error!.message).toMatch(/nope/);
-			const long = await runAirSign(ctx, uploadParams({ fileName: 'x'.repeat(256) }), {
-				input: [binaryItem(pdf(100))],
-			});
+			const long = await uploadOne(uploadParams({ fileName: 'x'.repeat(256) }));
 			expect(long.error).toBeInstanceOf(NodeOperationError);
 			expect(long.error!.message).toMatch(/256 characters/);
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
@@ -185,9 +177,7 @@ describe('Upload File', () => {
 				expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
 			}
 			ctx.sandbox.clearRequests();
-			const long = await runAirSign(ctx, uploadParams({ fileName: '😀'.repeat(256) }), {
-				input: [binaryItem(pdf(100))],
-			});
+			const long = await uploadOne(uploadParams({ fileName: '😀'.repeat(256) }));
 			expect(long.error).toBeInstanceOf(NodeOperationError);
 			expect(long.error!.message).toBe(
 				'The file name is 256 characters long; AirSign accepts at most 255',
@@ -211,9 +201,7 @@ describe('Upload File', () => {
 	});
 
 	describe('server codes the local checks keep from happening', () => {
-		// The node refuses non-PDF bytes before any request and always sends strict
-		// base64, so the sandbox never answers INVALID_BASE64 or INVALID_FILE_TYPE to it.
-		// A loopback stub stands in for the server to prove the mapping of those codes.
+		// The node never sends what the sandbox would answer these codes to: a stub answers them.
 		it.each([
 			['INVALID_BASE64', 'AirSign could not decode the uploaded data [INVALID_BASE64]'],
 			[
@@ -242,11 +230,64 @@ describe('Upload File', () => {
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
 		await runOk(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
-		const refused = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		const refused = await uploadOne();
 		expect(refused.error).toBeInstanceOf(NodeApiError);
 		expect(refused.error!.message).toBe(
 			'The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]',
 		);
 		expect(refused.error!.description).toContain('write:files');
+	});
+});
+
+describe('upload from memory: is the base64 canonical?', () => {
+	/** The check before issue 50: a scan by regex. */
+	const byRegex = (text: string) => {
+		if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) return false;
+		const padding = text.indexOf('=');
+		return padding === -1 || (padding >= text.length - 2 && /^=+$/.test(text.slice(padding)));
+	};
+	const base64 = fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('base64'));
+	const characters = 'AQgw/+9z=-_ \r\n.é%'.split('');
+
+	it.each([
+		['', true],
+		['QUJD', true],
+		['QUI=', true],
+		['QQ==', true],
+		['QQ=', false],
+		['Q===', false],
+		['QQ==QUJD', false],
+		['QU=D', false],
+		['QUJ-', false],
+		['QUJ_', false],
+		['QUJD\r\nQUJD', false],
+		['data:application/pdf;base64,QUJD', false],
+		['QUJé', false],
+	])('%j: %s', (text, canonical) => {
+		expect(isCanonicalBase64(text)).toBe(canonical);
+		expect(byRegex(text)).toBe(canonical);
+	});
+
+	it('decides as the regex did: base64, base64 with one character changed, and any text', () => {
+		const changed = fc
+			.tuple(base64, fc.nat(60), fc.constantFrom(...characters))
+			.map(([text, at, character]) => text.slice(0, at) + character + text.slice(at + 1));
+		const anyText = fc
+			.array(fc.constantFrom(...characters), { maxLength: 40 })
+			.map((a) => a.join(''));
+		fc.assert(
+			fc.property(
+				fc.oneof(base64, changed, anyText, fc.string({ maxLength: 24 })),
+				(text) => isCanonicalBase64(text) === byRegex(text),
+			),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it('over a text longer than one step (64 KiB of base64): a character off in the last step is found', () => {
+		const text = Buffer.alloc(200_001, 7).toString('base64');
+		expect(isCanonicalBase64(text)).toBe(true);
+		expect(isCanonicalBase64(`${text.slice(0, -5)}\n${text.slice(-4)}`)).toBe(false);
+		expect(isCanonicalBase64(`${text.slice(0, -1)}-`)).toBe(false);
 	});
 });

@@ -1,8 +1,6 @@
 /**
- * Upload reads the file as n8n keeps it and streams `{"fileName":…,"data":"<base64>"}` with
- * its exact length: from the binary data store (filesystem mode: n8n 2's regular default, 1.x's
- * option) through getBinaryStream/getBinaryMetadata, or from the item's own base64 text (1.x's
- * default in-memory mode), sent as it is. Checks use the size and the first bytes only.
+ * Upload streams `{"fileName":…,"data":"<base64>"}` of its exact length, from the binary data
+ * store (filesystem mode) or from the item's own base64 (in-memory mode, n8n 1's default).
  */
 import '../../harness';
 import { binaryItem } from '../../harness';
@@ -20,6 +18,7 @@ import {
 	useAirSign,
 	runOk,
 	stubAirSign,
+	storedAs,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -66,9 +65,7 @@ describe.each(['default', 'filesystem'] as const)(
 				input: [binaryItem(exact, { fileName: 'big.pdf' })],
 				binaryDataMode,
 			});
-			expect(ctx.sandbox.files.get(ok.items[0].json.fileId as string)?.bytes.equals(exact)).toBe(
-				true,
-			);
+			expect(storedAs(ctx.sandbox, ok.items[0], exact)).toBe(true);
 			ctx.sandbox.clearRequests();
 			const refusals: Array<[Buffer, RegExp]> = [
 				[pdf(MAX_UPLOAD_BYTES + 1), /is 7\.00 MB; AirSign accepts PDFs up to 7 MB/],
@@ -98,9 +95,7 @@ describe.each(['default', 'filesystem'] as const)(
 				binaryDataMode,
 			});
 			expect(ctx.sandbox.files.size).toBe(1);
-			expect(
-				ctx.sandbox.files.get(result.items[0].json.fileId as string)?.bytes.equals(bytes),
-			).toBe(true);
+			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
 			expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([429, 200]);
 			expect(sleeps.requested).toEqual([3000]);
 		});
@@ -115,9 +110,7 @@ describe.each(['default', 'filesystem'] as const)(
 				files.map((bytes, item) => [`f${item}.pdf`, bytes.length, { item }]),
 			);
 			for (const [i, item] of result.items.entries())
-				expect(ctx.sandbox.files.get(item.json.fileId as string)?.bytes.equals(files[i])).toBe(
-					true,
-				);
+				expect(storedAs(ctx.sandbox, item, files[i])).toBe(true);
 			expect(ctx.sandbox.files.size).toBe(5);
 		});
 	},
@@ -151,11 +144,8 @@ it('stored base64 that is not canonical (line breaks, junk an earlier node left)
 		continueOnFail: 'continueRegularOutput',
 	});
 	expect(result.items[0].json.sizeBytes).toBe(bytes.length);
-	expect(ctx.sandbox.files.get(String(result.items[0].json.fileId))?.bytes.equals(bytes)).toBe(
-		true,
-	);
-	// "JVBERi0" decodes to the PDF signature and two bytes: a PDF AirSign reads and stores, or
-	// refuses as a file (never as base64).
+	expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
+	// "JVBERi0" decodes to the PDF signature and two bytes: a file AirSign takes or refuses as one.
 	expect(result.items[1].json.code).not.toBe('INVALID_BASE64');
 	expect(
 		apiRequests(ctx.sandbox).filter((r) => r.status === 400 && r.path === '/api/v1/File'),

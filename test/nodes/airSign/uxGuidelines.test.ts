@@ -1,8 +1,4 @@
-/**
- * The rules of n8n's UX guidelines for community nodes that a description shows by itself, checked
- * on every field of both nodes, nested ones included. docs/n8n-guidelines.md lists every rule and
- * where the package meets it.
- */
+/** n8n's UX guidelines a description shows by itself, on every field (docs/n8n-guidelines.md). */
 import '../../harness';
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -52,8 +48,7 @@ const fields = [
 
 describe("n8n's UX guidelines, on both nodes' fields", () => {
 	it('an example in a placeholder starts with "e.g."', () => {
-		// A collection's placeholder is its button ("Add Option"), and a locator's From List mode
-		// shows a search prompt: neither is an example of a value.
+		// Not examples: a collection's placeholder (its button) and a From List search prompt.
 		const examples = [
 			...fields
 				.filter(({ field }) => field.placeholder !== undefined)
@@ -100,8 +95,7 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 	const getMany = new AirSign().description.properties.filter(
 		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
 	);
-	// Whether the editor shows a field for Get Many of sessions, by n8n-workflow's own display
-	// rules (the other parameters unset).
+	// The fields the editor shows for Get Many of sessions, by n8n-workflow's display rules.
 	const shown = getMany.filter((field) =>
 		NodeHelpers.displayParameter(
 			{ resource: 'session', operation: 'getMany' },
