@@ -3,7 +3,8 @@ import { ApiProblem, apiError, checkTexts, invalid, json, type Reply } from './h
 import type { SignInput } from './publicTypes';
 import { sendResult, sessionDetail } from './responses';
 import { bodyObject } from './sessionSettings';
-import { DAY_MS, type RecipientRecord, type SessionRecord, type Store } from './store';
+import { DAY_MS, type SessionRecord, type Store } from './store';
+import type { Recipient } from './types';
 
 const ACTIVE = new Set(['pending', 'inProgress']);
 const SIGNED = 'completed';
@@ -44,7 +45,7 @@ export function markSent(store: Store, session: SessionRecord): void {
 	}
 }
 
-const invite = (store: Store, s: SessionRecord, r: RecipientRecord, at: number, reminder = false) =>
+const invite = (store: Store, s: SessionRecord, r: Recipient, at: number, reminder = false) =>
 	store.outbox.push({
 		to: r.email!,
 		name: r.name!,
@@ -95,7 +96,7 @@ export function getSession({ ctx, orgId, id }: Call): Reply {
 }
 
 /** The recipient named, or the next (by signing order) who has not signed. */
-function pickRecipient(session: SessionRecord, pick: SignInput): RecipientRecord {
+function pickRecipient(session: SessionRecord, pick: SignInput): Recipient {
 	if (pick.recipientId === undefined && pick.email === undefined) {
 		const next = session.recipients.find((r) => r.status !== SIGNED);
 		if (!next) throw new ApiProblem(400, 'SESSION_NOT_ACTIVE', 'Every recipient has signed');
