@@ -14,12 +14,8 @@ const isBlank = (value: string | null) => value === null || value.trim() === '';
 export function sendSession({ ctx, orgId, id: sessionId }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
 	if (!session) return apiError(404, 'NOT_FOUND', `No session ${sessionId}`);
-	if (session.status !== 'draft')
-		return apiError(
-			400,
-			'NOT_A_DRAFT',
-			`The session is ${session.status}; only a draft can be sent`,
-		);
+	const message = `The session is ${session.status}; only a draft can be sent`;
+	if (session.status !== 'draft') return apiError(400, 'NOT_A_DRAFT', message);
 	if (session.recipients.length === 0)
 		return apiError(400, 'NO_RECIPIENTS', 'The session has no recipients');
 	if (session.recipients.some((r) => isBlank(r.name) || isBlank(r.email))) {
@@ -56,11 +52,8 @@ const invite = (store: Store, s: SessionRecord, r: Recipient, at: number, remind
 	});
 
 /**
- * docs/api.md#send-invitation: sends the invitation again to one recipient of a session
- * already sent. Decisions: both recipientId and recipientEmail given is a VALIDATION_ERROR; a
- * session not pending or inProgress is SESSION_NOT_ACTIVE; an unknown recipient is 404
- * RECIPIENT_NOT_FOUND; one who already signed is RECIPIENT_ALREADY_SIGNED. The session's
- * updatedAt does not move: a reminder changes nothing in it.
+ * docs/api.md#send-invitation: the invitation again, to one recipient of a sent session (errors
+ * as decided in docs/api.md). updatedAt does not move: a reminder changes nothing in the session.
  */
 export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
