@@ -141,11 +141,7 @@ export function seedDemoTemplates(
 	});
 }
 
-/**
- * A dozen sessions in every state for the demo organisation, dated relative to the
- * sandbox clock so "recent" stays recent, plus two for the other organisation so
- * isolation is visible in a demo.
- */
+/** A dozen demo sessions in every state, dated from `now`; two of the other organisation's. */
 export function seedDemoData(store: Store, demoOrgId: string, otherOrgId: string, now: number) {
 	const jane = { name: 'Jane Citizen', email: 'jane.citizen@example.com' };
 	const raj = { name: 'Raj Patel', email: 'raj.patel@example.com' };
