@@ -23,11 +23,7 @@ const oauthError = (status: number, error: string, description: string): TokenEn
 	body: { error, error_description: description },
 });
 
-/**
- * Issues and checks bearer tokens. Tokens look like the real service's JWTs, but
- * validity is decided by this registry (so reset() revokes them) and expiry by the
- * sandbox clock.
- */
+/** Bearer tokens shaped as JWTs, valid while in this registry (reset() revokes) and unexpired. */
 export class Auth {
 	private readonly tokens = new Map<string, TokenRecord>();
 	private readonly clients = new Map<string, Client>();

@@ -41,11 +41,9 @@ export function validateBlockDocument(value: unknown, field: string): BlockDocum
 	if (value.footerLabel !== undefined && value.footerLabel !== null && !isText(value.footerLabel))
 		throw invalid(`${field}.footerLabel`, 'footerLabel must be text');
 	const blocks = value.blocks;
-	if (!Array.isArray(blocks) || blocks.length < 1 || blocks.length > BLOCK_LIMITS.blocks)
-		throw invalid(
-			`${field}.blocks`,
-			`blocks must be an array of 1 to ${BLOCK_LIMITS.blocks} blocks`,
-		);
+	const most = BLOCK_LIMITS.blocks;
+	if (!Array.isArray(blocks) || blocks.length < 1 || blocks.length > most)
+		throw invalid(`${field}.blocks`, `blocks must be an array of 1 to ${most} blocks`);
 	blocks.forEach((block, index) => validateBlock(block, `${field}.blocks[${index}]`));
 	return value as unknown as BlockDocument;
 }
@@ -98,18 +96,15 @@ export function checkSignatureBlocks(
 	keys: string[],
 	recipientsField: string,
 ): void {
+	const problem = (code: string, message: string, field: string) =>
+		new ApiProblem(400, code, message, field);
 	const count = new Map(keys.map((key) => [key, 0]));
 	for (const { document, field } of documents) {
 		document.blocks.forEach((block: Block, index) => {
 			if (block.type !== 'signatureBlock') return;
 			if (!count.has(block.recipient)) {
 				const message = `The signature block names "${block.recipient}", which is not the key of any recipient`;
-				throw new ApiProblem(
-					400,
-					'UNKNOWN_RECIPIENT_KEY',
-					message,
-					`${field}.blocks[${index}].recipient`,
-				);
+				throw problem('UNKNOWN_RECIPIENT_KEY', message, `${field}.blocks[${index}].recipient`);
 			}
 			count.set(block.recipient, count.get(block.recipient)! + 1);
 		});
@@ -118,15 +113,10 @@ export function checkSignatureBlocks(
 		const found = count.get(key)!;
 		const at = `${recipientsField}[${index}]`;
 		if (found === 0)
-			throw new ApiProblem(
-				400,
-				'MISSING_SIGNATURE_BLOCK',
-				`Recipient "${key}" has no signature block`,
-				at,
-			);
+			throw problem('MISSING_SIGNATURE_BLOCK', `Recipient "${key}" has no signature block`, at);
 		if (found > 1) {
 			const message = `Recipient "${key}" has ${found} signature blocks; each signer has exactly one`;
-			throw new ApiProblem(400, 'DUPLICATE_SIGNATURE_BLOCK', message, at);
+			throw problem('DUPLICATE_SIGNATURE_BLOCK', message, at);
 		}
 	});
 }

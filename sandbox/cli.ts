@@ -1,4 +1,4 @@
-import { DEMO_TEMPLATE_IDS } from './demoTemplates';
+import { DEMO_TEMPLATE_IDS } from './demo';
 import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 
 export const DEFAULT_PORT = 8787;

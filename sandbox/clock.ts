@@ -1,10 +1,6 @@
 import type { TimeInput, TimestampPrecision } from './types';
 
-/**
- * One clock for everything the sandbox dates: timestamps, token expiry and the
- * rate-limit window. Tests move it instead of waiting, so an hour-long window or
- * a one-hour token can be crossed in a millisecond.
- */
+/** The one clock of timestamps, token expiry and rate-limit windows: tests move it, never wait. */
 export interface SandboxClock {
 	now(): number;
 	set(isoOrMs: TimeInput): void;

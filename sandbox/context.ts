@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { Auth } from './auth';
-import type { SandboxClock } from './clock';
-import type { FaultList } from './faults';
-import type { Organisations } from './orgs';
-import type { BurstLimiter, RateLimiter } from './rateLimit';
-import type { Store } from './store';
-import type { TemplateStore } from './templateStore';
+import { Auth } from './auth';
+import { createClock, seededRandom } from './clock';
+import { seedDemoData, seedDemoTemplates } from './demo';
+import { FaultList } from './faults';
+import { Organisations } from './orgs';
+import { BurstLimiter, RateLimiter } from './rateLimit';
+import { Store } from './store';
+import { TemplateStore } from './templateStore';
 import type {
 	OrgCredentials,
 	RequestHook,
@@ -27,29 +28,7 @@ export interface Call {
 }
 
 /** Everything a running sandbox holds; handed to the server and the control plane. */
-export interface SandboxContext {
-	baseUrl: string;
-	config: SandboxConfig;
-	/** Draws the keys of `tieOrder: 'random'` (seeded by config.tieSeed at start and reset). */
-	tieRandom: () => number;
-	clock: SandboxClock;
-	store: Store;
-	templates: TemplateStore;
-	orgs: Organisations;
-	auth: Auth;
-	/** List Sessions' budget. */
-	rateLimiter: RateLimiter;
-	/** The budget of the public API's endpoints (docs/api.md#rate-limits). */
-	publicRateLimiter: RateLimiter;
-	/** The burst limit on every /api/v1 request (config burstLimit; off by default). */
-	burstLimiter: BurstLimiter;
-	faults: FaultList;
-	hooks: Set<RequestHook>;
-	requests: RequestLogEntry[];
-	demo: OrgCredentials;
-	other: OrgCredentials;
-	reset(): void;
-}
+export type SandboxContext = ReturnType<typeof createContext>;
 
 export const DEFAULT_CONFIG: SandboxConfig = {
 	tokenTtlSeconds: 3600,
@@ -63,6 +42,64 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	burstLimit: 0,
 	burstWindowSeconds: 2,
 };
+
+const DEMO_ORG = { orgId: 'org-demo', clientId: 'demo-client', clientSecret: 'demo-secret' };
+const OTHER_ORG = { orgId: 'org-other', clientId: 'other-client', clientSecret: 'other-secret' };
+
+/** The state of a sandbox as `options` start it; reset() brings it back there. */
+export function createContext(options: SandboxOptions) {
+	const config: SandboxConfig = { ...DEFAULT_CONFIG };
+	applyConfig(config, options);
+	const clock = createClock(options.now);
+	const auth = new Auth(clock, config);
+	const [demo, other]: OrgCredentials[] = [DEMO_ORG, OTHER_ORG].map((org) => {
+		auth.registerClient(org);
+		return { ...org, accessToken: auth.issuePermanentToken(org.orgId) };
+	});
+	const store = new Store(clock, config, demo.orgId);
+	const templates = new TemplateStore(store, demo.orgId);
+	const orgs = new Organisations(demo.orgId);
+	const seed = () => {
+		if (!options.seedDemoData) return;
+		seedDemoData(store, demo.orgId, other.orgId, clock.now());
+		seedDemoTemplates(templates, demo.orgId, other.orgId, clock.now());
+	};
+	const ctx = {
+		baseUrl: '',
+		config,
+		/** Draws the keys of `tieOrder: 'random'` (seeded by config.tieSeed at start and reset). */
+		tieRandom: seededRandom(config.tieSeed),
+		clock,
+		store,
+		templates,
+		orgs,
+		auth,
+		/** List Sessions' budget, and the public API's (docs/api.md#rate-limits). */
+		rateLimiter: new RateLimiter(clock, () => config.rateLimitPerHour),
+		publicRateLimiter: new RateLimiter(clock, () => config.publicRateLimitPerHour),
+		burstLimiter: new BurstLimiter(clock, config),
+		faults: new FaultList(),
+		hooks: new Set<RequestHook>(),
+		requests: [] as RequestLogEntry[],
+		demo,
+		other,
+		reset() {
+			clock.restart();
+			Object.assign(config, DEFAULT_CONFIG);
+			applyConfig(config, options);
+			ctx.tieRandom = seededRandom(config.tieSeed);
+			for (const part of [store, templates, ctx.faults, ctx.hooks]) part.clear();
+			orgs.reset();
+			auth.revokeIssuedTokens();
+			for (const limiter of [ctx.rateLimiter, ctx.publicRateLimiter, ctx.burstLimiter])
+				limiter.reset();
+			ctx.requests.length = 0;
+			seed();
+		},
+	};
+	seed();
+	return ctx;
+}
 
 const wholeFrom =
 	(min: number, below = Infinity) =>

@@ -3,6 +3,8 @@ import { applyConfig, type SandboxContext } from './context';
 import { ApiProblem, apiError, json, readBody, writeReply, type Reply } from './http';
 import type { CreateTemplateInput, SignInput } from './publicTypes';
 import { completeSession, signRecipient } from './sendSession';
+import type { SessionRecord } from './store';
+import type { TemplateRecord } from './templateStore';
 import type { CreateSessionInput, Fault, IssueTokenOptions, RecipientStatusInput } from './types';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -74,85 +76,75 @@ function controlRoute(
 	const session = () => found(store.sessions.get(id.toLowerCase()), 'session');
 	const template = () => found(templates.templates.get(id.toLowerCase()), 'template');
 
-	switch (key) {
-		case 'GET /state':
-			return json(200, describeState(ctx));
-		case 'POST /sessions':
-			return json(201, store.snapshot(store.createSession(body as CreateSessionInput)));
-		case 'GET /sessions/:id':
-			return json(200, store.snapshot(session()));
-		case 'PATCH /sessions/:id':
-			return json(200, store.snapshot(store.updateSession(session().sessionId, body)));
-		case 'POST /sessions/:id/recipient-status': {
-			const input = body as unknown as RecipientStatusInput;
-			return json(200, store.snapshot(store.setRecipientStatus(session().sessionId, input)));
-		}
-		case 'POST /sessions/:id/sign':
-			return json(200, store.snapshot(signRecipient(store, session(), body as SignInput)));
-		case 'POST /sessions/:id/complete':
-			return json(200, store.snapshot(completeSession(store, session())));
-		case 'GET /outbox':
-			return json(200, store.outbox);
-		case 'DELETE /outbox':
-			store.outbox.length = 0;
-			return OK;
-		case 'GET /files/:id': {
+	const sessionJson = (record: SessionRecord) => json(200, store.snapshot(record));
+	const templateJson = (record: TemplateRecord, status = 200) =>
+		json(status, templates.snapshot(record));
+	const routes: Record<string, () => Reply> = {
+		'GET /state': () => json(200, describeState(ctx)),
+		'POST /sessions': () =>
+			json(201, store.snapshot(store.createSession(body as CreateSessionInput))),
+		'GET /sessions/:id': () => sessionJson(session()),
+		'PATCH /sessions/:id': () => sessionJson(store.updateSession(session().sessionId, body)),
+		'POST /sessions/:id/recipient-status': () =>
+			sessionJson(
+				store.setRecipientStatus(session().sessionId, body as unknown as RecipientStatusInput),
+			),
+		'POST /sessions/:id/sign': () =>
+			sessionJson(signRecipient(store, session(), body as SignInput)),
+		'POST /sessions/:id/complete': () => sessionJson(completeSession(store, session())),
+		'GET /outbox': () => json(200, store.outbox),
+		'DELETE /outbox': () => ((store.outbox.length = 0), OK),
+		'GET /files/:id': () => {
 			const { fileName, bytes, orgId } = found(store.files.get(id), 'file');
 			const data = bytes.toString('base64');
 			return json(200, { fileName, sizeBytes: bytes.length, orgId, data });
-		}
-		case 'GET /templates':
-			return json(
+		},
+		'GET /templates': () =>
+			json(
 				200,
 				[...templates.templates.values()].map((t) => templates.snapshot(t)),
-			);
-		case 'POST /templates':
-			return json(201, templates.snapshot(templates.create(body as CreateTemplateInput)));
-		case 'GET /templates/:id':
-			return json(200, templates.snapshot(template()));
-		case 'POST /templates/:id/activate':
-			return json(200, templates.snapshot(templates.activate(template().templateId)));
-		case 'GET /orgs/:id/plan':
-			return json(200, { orgId: id, features: ctx.orgs.features(id) });
-		case 'PUT /orgs/:id/plan':
+			),
+		'POST /templates': () => templateJson(templates.create(body as CreateTemplateInput), 201),
+		'GET /templates/:id': () => templateJson(template()),
+		'POST /templates/:id/activate': () => templateJson(templates.activate(template().templateId)),
+		'GET /orgs/:id/plan': () => json(200, { orgId: id, features: ctx.orgs.features(id) }),
+		'PUT /orgs/:id/plan': () => {
 			if (!Array.isArray(body.features)) throw new Error('features must be an array');
 			return json(200, { orgId: id, features: ctx.orgs.setFeatures(id, body.features) });
-		case 'GET /requests':
-			return json(200, ctx.requests);
-		case 'DELETE /requests':
-			ctx.requests.length = 0;
-			return OK;
-		case 'POST /tokens': {
+		},
+		'GET /requests': () => json(200, ctx.requests),
+		'DELETE /requests': () => ((ctx.requests.length = 0), OK),
+		'POST /tokens': () => {
 			const options = body as IssueTokenOptions;
 			const orgId = options.orgId ?? ctx.demo.orgId;
 			return json(200, { access_token: ctx.auth.issueToken({ ...options, orgId }) });
-		}
-		case 'POST /rate-limit/reset': {
+		},
+		'POST /rate-limit/reset': () => {
 			const orgId = typeof body.orgId === 'string' ? body.orgId : undefined;
 			ctx.rateLimiter.reset(orgId);
 			ctx.publicRateLimiter.reset(orgId);
 			return OK;
-		}
-		case 'POST /faults':
+		},
+		'POST /faults': () => {
 			ctx.faults.add(body as unknown as Fault);
 			return json(201, { faults: ctx.faults.active });
-		case 'DELETE /faults':
-			ctx.faults.clear();
-			return OK;
-		case 'POST /clock': {
+		},
+		'DELETE /faults': () => (ctx.faults.clear(), OK),
+		'POST /clock': () => {
 			if (body.frozen === true) ctx.clock.freeze();
 			if (body.set !== undefined) ctx.clock.set(body.set as string | number);
 			if (body.advanceMs !== undefined) ctx.clock.advance(Number(body.advanceMs));
 			if (body.frozen === false) ctx.clock.unfreeze();
 			return json(200, { now: new Date(ctx.clock.now()).toISOString(), frozen: ctx.clock.frozen });
-		}
-		case 'PATCH /config':
+		},
+		'PATCH /config': () => {
 			applyConfig(ctx.config, body);
 			return json(200, { config: { ...ctx.config } });
-		case 'POST /reset':
-			ctx.reset();
-			return OK;
-		default:
-			return apiError(404, 'NOT_FOUND', `No control-plane route ${method} /_sandbox${path}`);
-	}
+		},
+		'POST /reset': () => (ctx.reset(), OK),
+	};
+	const handle = Object.hasOwn(routes, key) ? routes[key] : undefined;
+	return handle
+		? handle()
+		: apiError(404, 'NOT_FOUND', `No control-plane route ${method} /_sandbox${path}`);
 }

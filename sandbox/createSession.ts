@@ -113,11 +113,8 @@ function parseRecipients(value: unknown) {
 }
 
 /**
- * docs/api.md#create-session-from-template (only templateId required), with the decided errors:
- * unknown or another organisation's template 404, a draft template TEMPLATE_NOT_ACTIVE, too
- * many recipients TOO_MANY_RECIPIENTS, a required variable missing MISSING_VARIABLES, the rest
- * VALIDATION_ERROR; a plan feature the organisation lacks 403. The answer writes its
- * timestamps without a zone, as the older page's example does.
+ * docs/api.md#create-session-from-template (only templateId required), with its decided errors.
+ * The answer writes its timestamps without a zone, as the older page's example does.
  */
 export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);

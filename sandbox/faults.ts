@@ -75,18 +75,10 @@ export function faultReply(ctx: SandboxContext, fault: Fault, publicPath: boolea
 }
 
 /**
- * The fuzzing faults: `answer` replaces AirSign's answer with any status, headers and body text
- * (HTML, truncated JSON, huge bodies...); `mangle` lets the request be handled (its effects happen)
- * and then edits the real answer (fields missing, of the wrong type, extra; the body cut short).
- * Tests generate the answers (test/fuzz); the sandbox only serves them, byte for byte.
+ * The fuzzing faults' answer: `answer` replaces AirSign's; `mangle` edits the `real` one after the
+ * request was handled. Tests generate them (test/fuzz); the sandbox serves them byte for byte.
  */
-export interface FuzzedReply {
-	status: number;
-	headers: Record<string, string>;
-	bytes: Buffer;
-}
-
-export function fuzzedReply(fault: Fault, real?: Reply): FuzzedReply {
+export function fuzzedReply(fault: Fault, real?: Reply) {
 	const answer: FuzzedAnswer = fault.answer ?? {};
 	let body = answer.body;
 	if (body === undefined && real !== undefined) {
@@ -125,7 +117,7 @@ function applyEdit(root: unknown, edit: NonNullable<FuzzedAnswer['edits']>[numbe
 /** Writes a fuzzed reply: its headers replace the sandbox's (any case), `date` sets or removes Date. */
 export function writeFuzzedReply(
 	res: ServerResponse,
-	reply: FuzzedReply,
+	reply: ReturnType<typeof fuzzedReply>,
 	answer: FuzzedAnswer = {},
 ) {
 	if (answer.date === null) {

@@ -1,27 +1,18 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Auth } from './auth';
-import { createClock, seededRandom, type SandboxClock } from './clock';
-import { applyConfig, DEFAULT_CONFIG, type SandboxContext } from './context';
-import { seedDemoData } from './demoData';
-import { seedDemoTemplates } from './demoTemplates';
-import { FaultList } from './faults';
-import { Organisations } from './orgs';
+import type { SandboxClock } from './clock';
+import { createContext } from './context';
 import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
-import { BurstLimiter, RateLimiter } from './rateLimit';
 import { completeSession, signRecipient } from './sendSession';
 import { createRequestListener } from './server';
-import { Store, type SessionRecord } from './store';
-import { TemplateStore } from './templateStore';
+import type { SessionRecord } from './store';
 import type {
 	CreateSessionInput,
 	Fault,
 	IssueTokenOptions,
-	OrgCredentials,
 	RecipientStatusInput,
 	RequestHook,
-	SandboxConfig,
 	SandboxOptions,
 	Session,
 	UpdateSessionPatch,
@@ -36,68 +27,13 @@ export type { SandboxClock } from './clock';
 /** A running sandbox: its address, its state, and the controls tests and demos use. */
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const DEMO_ORG = { orgId: 'org-demo', clientId: 'demo-client', clientSecret: 'demo-secret' };
-const OTHER_ORG = { orgId: 'org-other', clientId: 'other-client', clientSecret: 'other-secret' };
-
 export async function startSandbox(options: SandboxOptions = {}) {
-	const config: SandboxConfig = { ...DEFAULT_CONFIG };
-	applyConfig(config, options);
-	const clock = createClock(options.now);
-	const auth = new Auth(clock, config);
-	const [demo, other]: OrgCredentials[] = [DEMO_ORG, OTHER_ORG].map((org) => {
-		auth.registerClient(org);
-		return { ...org, accessToken: auth.issuePermanentToken(org.orgId) };
-	});
-	const store = new Store(clock, config, demo.orgId);
-	const templates = new TemplateStore(store, demo.orgId);
-	const orgs = new Organisations(demo.orgId);
-	const seed = () => {
-		seedDemoData(store, demo.orgId, other.orgId, clock.now());
-		seedDemoTemplates(templates, demo.orgId, other.orgId, clock.now());
-	};
-
-	const ctx: SandboxContext = {
-		baseUrl: '',
-		config,
-		tieRandom: seededRandom(config.tieSeed),
-		clock,
-		store,
-		templates,
-		orgs,
-		auth,
-		rateLimiter: new RateLimiter(clock, () => config.rateLimitPerHour),
-		publicRateLimiter: new RateLimiter(clock, () => config.publicRateLimitPerHour),
-		burstLimiter: new BurstLimiter(clock, config),
-		faults: new FaultList(),
-		hooks: new Set<RequestHook>(),
-		requests: [],
-		demo,
-		other,
-		reset() {
-			clock.restart();
-			Object.assign(config, DEFAULT_CONFIG);
-			applyConfig(config, options);
-			ctx.tieRandom = seededRandom(config.tieSeed);
-			store.clear();
-			templates.clear();
-			orgs.reset();
-			auth.revokeIssuedTokens();
-			ctx.rateLimiter.reset();
-			ctx.publicRateLimiter.reset();
-			ctx.burstLimiter.reset();
-			ctx.faults.clear();
-			ctx.hooks.clear();
-			ctx.requests.length = 0;
-			if (options.seedDemoData) seed();
-		},
-	};
-	if (options.seedDemoData) seed();
+	const ctx = createContext(options);
+	const { config, clock, auth, demo, other, store, templates, orgs } = ctx;
 
 	const server = createServer(createRequestListener(ctx));
-	// Never close an idle keep-alive connection from this side. With Node's default (5 s), a
-	// client that reuses a connection just as the server times it out gets ECONNRESET, and a busy
-	// machine widens that window until it happens. Clients (undici, n8n's HTTP agent) close their
-	// own idle connections after a few seconds; server.close() closes the rest.
+	// Never close idle keep-alive connections from this side: a client reusing one just as Node's
+	// 5 s timeout closes it gets ECONNRESET. Clients close their own; close() closes the rest.
 	server.keepAliveTimeout = 0;
 	server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	await once(server, 'listening'); // rejects on 'error' (a port in use)

@@ -66,17 +66,9 @@ function parseIsoDateTime(value: string, field: string): number {
 	if (!match) throw fail();
 	const [, y, mo, d, h, mi, s = '00', fraction = '', zone = 'Z'] = match;
 	const wholeSeconds = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
-	const check = new Date(wholeSeconds);
-	if (
-		check.getUTCFullYear() !== +y ||
-		check.getUTCMonth() !== +mo - 1 ||
-		check.getUTCDate() !== +d ||
-		check.getUTCHours() !== +h ||
-		check.getUTCMinutes() !== +mi ||
-		+s > 59
-	) {
-		throw fail();
-	}
+	// Out-of-range fields (Feb 30, 24:00, :60) roll over: the instant no longer prints as given.
+	const printed = new Date(wholeSeconds).toISOString().slice(0, 19);
+	if (printed !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) throw fail();
 	const fractionMs = fraction === '' ? 0 : Number(`0.${fraction}`) * 1000;
 	let offsetMs = 0;
 	if (zone.toUpperCase() !== 'Z') {

@@ -38,15 +38,11 @@ export class Organisations {
 	requireFeatures(orgId: string, used: PlanFeature[]): void {
 		const plan = this.plans.get(orgId);
 		const missing = plan && used.find((feature) => !plan.has(feature));
-		if (missing) {
-			throw new ApiProblem(
-				403,
-				'PLAN_FEATURE_UNAVAILABLE',
-				`Your AirSign plan does not include ${missing}`,
-				undefined,
-				{ feature: missing },
-			);
-		}
+		const message = `Your AirSign plan does not include ${missing}`;
+		if (missing)
+			throw new ApiProblem(403, 'PLAN_FEATURE_UNAVAILABLE', message, undefined, {
+				feature: missing,
+			});
 	}
 
 	hasSenderProfile(orgId: string, profileId: string): boolean {

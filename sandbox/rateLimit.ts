@@ -56,10 +56,8 @@ export class RateLimiter {
 }
 
 /**
- * The sandbox's burst limit (config `burstLimit` per `burstWindowSeconds`, 0: none): one window
- * shared by every organisation. Like a service whose headers describe its tightest window, every
- * answer within the window states the burst window when fewer requests are left in it than in
- * the answer's own.
+ * The burst limit (config `burstLimit` per `burstWindowSeconds`, 0: none), one window for all
+ * organisations; answers state it when it is tighter than their own, as services state their tightest.
  */
 export class BurstLimiter extends RateLimiter {
 	constructor(

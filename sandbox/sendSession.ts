@@ -3,7 +3,8 @@ import { ApiProblem, apiError, checkTexts, invalid, json, type Reply } from './h
 import type { SignInput } from './publicTypes';
 import { sendResult, sessionDetail } from './responses';
 import { bodyObject } from './sessionSettings';
-import { DAY_MS, type RecipientRecord, type SessionRecord, type Store } from './store';
+import { DAY_MS, type SessionRecord, type Store } from './store';
+import type { Recipient } from './types';
 
 const ACTIVE = new Set(['pending', 'inProgress']);
 const SIGNED = 'completed';
@@ -13,12 +14,8 @@ const isBlank = (value: string | null) => value === null || value.trim() === '';
 export function sendSession({ ctx, orgId, id: sessionId }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
 	if (!session) return apiError(404, 'NOT_FOUND', `No session ${sessionId}`);
-	if (session.status !== 'draft')
-		return apiError(
-			400,
-			'NOT_A_DRAFT',
-			`The session is ${session.status}; only a draft can be sent`,
-		);
+	const message = `The session is ${session.status}; only a draft can be sent`;
+	if (session.status !== 'draft') return apiError(400, 'NOT_A_DRAFT', message);
 	if (session.recipients.length === 0)
 		return apiError(400, 'NO_RECIPIENTS', 'The session has no recipients');
 	if (session.recipients.some((r) => isBlank(r.name) || isBlank(r.email))) {
@@ -44,7 +41,7 @@ export function markSent(store: Store, session: SessionRecord): void {
 	}
 }
 
-const invite = (store: Store, s: SessionRecord, r: RecipientRecord, at: number, reminder = false) =>
+const invite = (store: Store, s: SessionRecord, r: Recipient, at: number, reminder = false) =>
 	store.outbox.push({
 		to: r.email!,
 		name: r.name!,
@@ -55,11 +52,8 @@ const invite = (store: Store, s: SessionRecord, r: RecipientRecord, at: number, 
 	});
 
 /**
- * docs/api.md#send-invitation: sends the invitation again to one recipient of a session
- * already sent. Decisions: both recipientId and recipientEmail given is a VALIDATION_ERROR; a
- * session not pending or inProgress is SESSION_NOT_ACTIVE; an unknown recipient is 404
- * RECIPIENT_NOT_FOUND; one who already signed is RECIPIENT_ALREADY_SIGNED. The session's
- * updatedAt does not move: a reminder changes nothing in it.
+ * docs/api.md#send-invitation: the invitation again, to one recipient of a sent session (errors
+ * as decided in docs/api.md). updatedAt does not move: a reminder changes nothing in the session.
  */
 export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
@@ -95,7 +89,7 @@ export function getSession({ ctx, orgId, id }: Call): Reply {
 }
 
 /** The recipient named, or the next (by signing order) who has not signed. */
-function pickRecipient(session: SessionRecord, pick: SignInput): RecipientRecord {
+function pickRecipient(session: SessionRecord, pick: SignInput): Recipient {
 	if (pick.recipientId === undefined && pick.email === undefined) {
 		const next = session.recipients.find((r) => r.status !== SIGNED);
 		if (!next) throw new ApiProblem(400, 'SESSION_NOT_ACTIVE', 'Every recipient has signed');

@@ -26,10 +26,7 @@ const TOKEN_BODY_LIMIT_BYTES = 64 * 1024;
 const PUBLIC_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Outcome of routing: the reply plus who asked, for the request log. */
-interface Handled {
-	reply: Reply;
-	orgId?: string;
-}
+type Handled = { reply: Reply; orgId?: string };
 
 export function createRequestListener(ctx: SandboxContext) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
@@ -58,16 +55,9 @@ async function handleApiRequest(
 	const path = url.pathname;
 	const query = Object.fromEntries(url.searchParams);
 	const arrivedAt = ctx.clock.now();
+	const at = formatTimestamp(arrivedAt, 'ms');
 	const log = (status: number, extra: Partial<RequestLogEntry> = {}) =>
-		ctx.requests.push({
-			method,
-			path,
-			query,
-			status,
-			at: formatTimestamp(arrivedAt, 'ms'),
-			atMs: arrivedAt,
-			...extra,
-		});
+		ctx.requests.push({ method, path, query, status, at, atMs: arrivedAt, ...extra });
 
 	let dropAfter = false;
 	let mangle: Fault | undefined;
@@ -130,10 +120,7 @@ interface Route {
 	pattern: RegExp;
 	/** Needed scopes (any of them); none: any valid token. */
 	scopes?: string[];
-	/**
-	 * The hourly budget it counts against (docs/api.md#rate-limits): List Sessions' own, or the
-	 * one of the public API, whose endpoints also read a JSON body of up to 8 MiB before handling.
-	 */
+	/** The hourly budget counted (docs/api.md#rate-limits); public endpoints read a JSON body. */
 	budget?: 'list' | 'public';
 	handle(call: Call): Reply | Promise<Reply>;
 }
@@ -224,16 +211,11 @@ async function endpoint(
 ): Promise<Reply> {
 	const { scopes } = route;
 	if (scopes && !scopes.some((scope) => principal.scopes.includes(scope))) {
-		return apiError(
-			403,
-			'INSUFFICIENT_SCOPE',
-			`The access token needs the scope ${scopes.join(' or ')}`,
-			{
-				headers: {
-					'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
-				},
-			},
-		);
+		const challenge = `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`;
+		const message = `The access token needs the scope ${scopes.join(' or ')}`;
+		return apiError(403, 'INSUFFICIENT_SCOPE', message, {
+			headers: { 'WWW-Authenticate': challenge },
+		});
 	}
 	let body: Buffer = Buffer.alloc(0);
 	if (route.budget === 'public') {
@@ -274,10 +256,7 @@ async function tokenRequest(ctx: SandboxContext, req: IncomingMessage): Promise<
 
 const EDITOR_PAGE = /^\/app\/(sessions|templates)\/([^/]+)\/edit$/;
 
-/**
- * The pages a draftUrl or editorUrl points at: AirSign's editor in real life, here a short
- * read-only page, so that a link in a workflow's output opens something. No auth (a browser link).
- */
+/** What a draftUrl or editorUrl opens (AirSign's editor): a short read-only page, no auth. */
 function editorPage(ctx: SandboxContext, path: string): Reply | null {
 	const match = EDITOR_PAGE.exec(path);
 	if (!match) return null;

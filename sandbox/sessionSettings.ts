@@ -57,21 +57,18 @@ export interface ParsedSettings {
 	features: PlanFeature[];
 }
 
-/**
- * The session settings of Create Session and Create Session From Template (docs/api.md), checked,
- * with the plan features they use. `extended` adds the latter's (null expiry, sender profile,
- * completion emails, tags).
- */
+/** Create Session's settings with the plan features they use; `extended`: From Template's too. */
 function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
-	const settings: ParsedSettings = { features: [] };
 	const { expiryDays, reminderEnabled, reminderFrequency } = body;
 	const never = extended && expiryDays === null;
 	if (expiryDays !== undefined && !never && !isWhole(expiryDays, ...EXPIRY_DAYS))
 		throw invalid('expiryDays', 'expiryDays must be a whole number from 1 to 730');
-	settings.expiryDays = expiryDays as number | null | undefined;
-	settings.reminderEnabled = checkBoolean(reminderEnabled, 'reminderEnabled');
-	const frequency = checkOneOf(reminderFrequency, 'reminderFrequency', REMINDER_FREQUENCIES);
-	settings.reminderFrequency = frequency;
+	const settings: ParsedSettings = {
+		features: [],
+		expiryDays: expiryDays as number | null | undefined,
+		reminderEnabled: checkBoolean(reminderEnabled, 'reminderEnabled'),
+		reminderFrequency: checkOneOf(reminderFrequency, 'reminderFrequency', REMINDER_FREQUENCIES),
+	};
 	if ([expiryDays, reminderEnabled, reminderFrequency].some((v) => v !== undefined))
 		settings.features.push('Session Expiry');
 	if (!extended) return settings;
@@ -84,8 +81,11 @@ function parseSettings(body: Record<string, unknown>, extended: boolean): Parsed
 		settings.features.push('Sender Profiles');
 	}
 	const completionField = 'overrideCompletionEmailRecipients';
-	const completionAllowed = COMPLETION_EMAIL_RECIPIENTS;
-	settings.completionEmailRecipients = checkOneOf(completion, completionField, completionAllowed);
+	settings.completionEmailRecipients = checkOneOf(
+		completion,
+		completionField,
+		COMPLETION_EMAIL_RECIPIENTS,
+	);
 	if (completion !== undefined) settings.features.push('Completion Email Recipients');
 	if (tagIds !== undefined) {
 		if (
@@ -98,11 +98,7 @@ function parseSettings(body: Record<string, unknown>, extended: boolean): Parsed
 	return settings;
 }
 
-/** After every other check: the plan (403), then the sender profile's existence. */
-/**
- * The settings checked (parseSettings), then, after every other check of the body: the plan
- * (403), then the sender profile's existence.
- */
+/** The settings checked, then (after every other check of the body) the plan (403) and the sender profile. */
 export function checkedSettings(
 	call: Pick<Call, 'ctx' | 'orgId'>,
 	body: Record<string, unknown>,
@@ -117,12 +113,7 @@ export function checkedSettings(
 	return settings;
 }
 
-/**
- * A `recipients` array of Create Session or Create Template (docs/api.md#create-session,
- * #create-template): 1 to 20 objects, each with a unique key of letters, digits, "_" and "-",
- * checked in body order. The rest of each entry is the caller's: `parseEntry` gets the object
- * and its field path.
- */
+/** `recipients` of Create Session or Template: 1 to 20, unique keys; `parseEntry` checks the rest. */
 export function parseRecipientList<T>(
 	value: unknown,
 	parseEntry: (entry: Record<string, unknown>, field: string, key: string) => T,

@@ -9,6 +9,7 @@ import {
 	type RecipientStatusInput,
 	type SandboxConfig,
 	type Session,
+	type SessionOf,
 	type SessionFile,
 	type SessionSettings,
 	type SessionStatus,
@@ -19,16 +20,8 @@ import {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Times = 'createdAt' | 'updatedAt' | 'completedDate' | 'expiryDate' | 'sentAt';
 /** Internal form of a session: times as epoch ms so filters and sorts compare numbers. */
-export type SessionRecord = Omit<Session, Times> & {
-	createdAt: number;
-	updatedAt: number;
-	completedDate: number | null;
-	sentAt: number | null;
-	expiryDate: number | null;
-};
-export type RecipientRecord = Recipient;
+export type SessionRecord = SessionOf<number>;
 
 const SENT_STATUSES = new Set<SessionStatus>(['pending', 'inProgress', 'completed', 'expired']);
 
@@ -151,10 +144,7 @@ export class Store {
 		return record;
 	}
 
-	/**
-	 * A recipient's status becomes `status` (any text: AirSign's values are not documented);
-	 * the session's `updatedAt` moves to now, its status does not change.
-	 */
+	/** A recipient's status becomes any text (AirSign's are undocumented); updatedAt moves. */
 	setRecipientStatus(sessionId: string, input: RecipientStatusInput): SessionRecord {
 		const record = this.get(sessionId);
 		if (typeof input.status !== 'string' || input.status === '')
@@ -173,8 +163,7 @@ export class Store {
 
 	/** A session only exists for the organisation that owns it. */
 	findForOrg(sessionId: string, orgId: string): SessionRecord | undefined {
-		const record = this.sessions.get(sessionId.toLowerCase());
-		return record && record.orgId === orgId ? record : undefined;
+		return ownedBy(this.sessions, sessionId, orgId);
 	}
 
 	sessionsOfOrg(orgId: string): SessionRecord[] {
@@ -194,6 +183,16 @@ export class Store {
 	}
 }
 
+/** The item under `id` (any case) if `orgId` owns it: another organisation's does not exist. */
+export function ownedBy<T extends { orgId: string }>(
+	items: Map<string, T>,
+	id: string,
+	orgId: string,
+) {
+	const item = items.get(id.toLowerCase());
+	return item?.orgId === orgId ? item : undefined;
+}
+
 function assertStatus(status: string): asserts status is SessionStatus {
 	if (!(SESSION_STATUSES as readonly string[]).includes(status))
 		throw new Error(`Unknown session status ${status}`);
@@ -205,7 +204,7 @@ function defaultRecipientStatus(status: SessionStatus): string {
 	return 'sent';
 }
 
-function buildRecipients(inputs: RecipientInput[], defaultStatus: string): RecipientRecord[] {
+function buildRecipients(inputs: RecipientInput[], defaultStatus: string): Recipient[] {
 	return inputs
 		.map((input, index) => ({
 			recipientId: input.recipientId ?? randomUUID(),

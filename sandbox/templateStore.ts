@@ -29,7 +29,7 @@ import {
 	checkSigningOrder,
 	parseRecipientList,
 } from './sessionSettings';
-import type { Store } from './store';
+import { ownedBy, type Store } from './store';
 
 /** Internal form of a template: times as epoch ms. */
 export type TemplateRecord = Omit<Template, 'createdAt' | 'updatedAt' | 'files'> & {
@@ -97,8 +97,7 @@ export class TemplateStore {
 	}
 
 	findForOrg(templateId: string, orgId: string): TemplateRecord | undefined {
-		const record = this.templates.get(templateId.toLowerCase());
-		return record && record.orgId === orgId ? record : undefined;
+		return ownedBy(this.templates, templateId, orgId);
 	}
 
 	ofOrg(orgId: string): TemplateRecord[] {
@@ -215,10 +214,7 @@ export function getTemplate({ ctx, orgId, id }: Call): Reply {
 	return json(200, ctx.templates.detail(template));
 }
 
-/**
- * docs/api.md#create-template, with Create Session's errors. Tokens in the document (and in
- * recipients' names and emails) must be declared variables: UNDECLARED_VARIABLE otherwise.
- */
+/** docs/api.md#create-template, with Create Session's errors; every token used must be declared. */
 export function createTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const name = checkName(body.name);

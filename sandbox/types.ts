@@ -26,11 +26,7 @@ export interface SandboxConfig {
 	/** docs/api.md#rate-limits: one budget shared by every endpoint of the public API. */
 	publicRateLimitPerHour: number;
 	maxFileBytes: number;
-	/**
-	 * A burst limit on every /api/v1 request (0: none): at most this many requests per
-	 * `burstWindowSeconds`, then 429 with Retry-After until the window ends. AirSign documents
-	 * hourly budgets only; a real service may still shed bursts, and the node must cope.
-	 */
+	/** Requests per `burstWindowSeconds` on /api/v1 (0: none), then 429: a service shedding bursts. */
 	burstLimit: number;
 	burstWindowSeconds: number;
 }
@@ -81,22 +77,23 @@ export interface SessionSettings {
 	completionEmailRecipients: string | null;
 }
 
-/** A session as the control plane shows it: everything the sandbox stores, times as ISO text. */
-export interface Session extends SessionSettings {
+/** A session with times of type T: ISO text as the control plane shows it, epoch ms as stored. */
+export interface SessionOf<T> extends SessionSettings {
 	sessionId: string;
 	orgId: string;
 	name: string;
 	status: SessionStatus;
 	selfSignOnly: boolean;
-	createdAt: string;
-	updatedAt: string;
-	completedDate: string | null;
-	expiryDate: string | null;
-	sentAt: string | null;
+	createdAt: T;
+	updatedAt: T;
+	completedDate: T | null;
+	expiryDate: T | null;
+	sentAt: T | null;
 	expiryDays: number | null;
 	recipients: Recipient[];
 	files: SessionFile[];
 }
+export type Session = SessionOf<string>;
 
 export type RecipientInput = Partial<Recipient>;
 
@@ -176,10 +173,7 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/**
- * What a fuzzing fault answers (kinds `answer` and `mangle`). `answer` sends exactly this instead of
- * handling the request; `mangle` handles the request, then changes its real answer as described.
- */
+/** What a fuzzing fault answers: `answer` sends it unhandled; `mangle` edits the real answer. */
 export interface FuzzedAnswer {
 	/** Status line (default: the real one, or 200 for `answer`). */
 	status?: number;

@@ -3,29 +3,27 @@ import { useApi } from './helpers';
 
 const { sandbox, call, get, list, send, upload } = useApi({ now: '2025-06-16T14:00:00.000Z' });
 
-async function tokenRequest(body: string, basic?: string) {
-	const res = await fetch(`${sandbox().baseUrl}/oidc/token`, {
-		method: 'POST',
+/** POST /oidc/token with this form body, and HTTP Basic `id:secret` when given. */
+const tokenRequest = (body: string, basic?: string) =>
+	call('POST', '/oidc/token', {
+		token: null,
+		body,
 		headers: {
 			'Content-Type': 'application/x-www-form-urlencoded',
 			...(basic !== undefined && {
 				Authorization: `Basic ${Buffer.from(basic).toString('base64')}`,
 			}),
 		},
-		body,
 	});
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
-	return { status: res.status, json: async (): Promise<any> => res.json() };
-}
 const demoSecret = () => `${sandbox().demo.clientId}:${sandbox().demo.clientSecret}`;
 const demoToken = async () =>
-	(await (await tokenRequest('grant_type=client_credentials', demoSecret())).json()).access_token;
+	(await tokenRequest('grant_type=client_credentials', demoSecret())).body.access_token;
 
 describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client credentials', () => {
 	it('200 { access_token, expires_in: 3600, token_type: Bearer } for the right client id and secret', async () => {
 		const res = await tokenRequest('grant_type=client_credentials', demoSecret());
 		expect(res.status).toBe(200);
-		const body = await res.json();
+		const { body } = res;
 		expect(body).toMatchObject({
 			access_token: expect.any(String),
 			expires_in: 3600,
@@ -47,7 +45,7 @@ describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client 
 			`${sandbox().demo.clientId}:wrong`,
 		);
 		expect(res.status).toBe(401);
-		expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+		expect(res.body).toMatchObject({ error: 'invalid_client' });
 	});
 
 	it('unknown client or no credentials → 401 invalid_client', async () => {
@@ -58,7 +56,7 @@ describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client 
 	it('another grant type → 400 { error: unsupported_grant_type }', async () => {
 		const res = await tokenRequest('grant_type=password&username=a&password=b', demoSecret());
 		expect(res.status).toBe(400);
-		expect(await res.json()).toMatchObject({ error: 'unsupported_grant_type' });
+		expect(res.body).toMatchObject({ error: 'unsupported_grant_type' });
 	});
 
 	it('client_id and client_secret in the form body are accepted too', async () => {
@@ -71,7 +69,7 @@ describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client 
 
 	it('tokenTtlSeconds sets expires_in', async () => {
 		sandbox().config.tokenTtlSeconds = 120;
-		const body = await (await tokenRequest('grant_type=client_credentials', demoSecret())).json();
+		const { body } = await tokenRequest('grant_type=client_credentials', demoSecret());
 		expect(body.expires_in).toBe(120);
 	});
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
 import { describeDemo, resolvePort, startDemoSandbox } from '../../sandbox/cli';
-import { call, list as listOn, pdfBase64, useApi } from './helpers';
+import { call, list as listOn, pdfBase64, UNKNOWN_ID, useApi } from './helpers';
 
 const { sandbox, list, send, upload, control } = useApi();
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const statuses = (recipients: Array<{ status: string }>) => recipients.map((r) => r.status);
 /** The sandbox clock frozen at `iso`. */
 const freezeAt = (iso: string) => {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { blockDocument, createBody, createSessionCall } from './publicHelpers';
-import { expectError, pdfBase64, shown, useApi } from './helpers';
+import { pdfBase64, refusedBy, shown, useApi } from './helpers';
 
 const { sandbox, call, get, upload } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const create = (json: unknown, token?: string | null) => createSessionCall(sandbox(), json, token);
-/** Create Session with `createBody(extra)`: refused with this status, code and field; no session made. */
-const refused = async (
-	extra: Record<string, unknown>,
-	status: number,
-	code: string,
-	field?: string,
-) => {
-	const res = await create(createBody(extra));
-	expectError(res, status, code, field);
-	expect(sandbox().listAllSessions()).toEqual([]);
-	return res;
-};
+/** Create Session with `createBody(extra)` refused: no session made. */
+const refused = refusedBy(sandbox, (extra: Record<string, unknown>) => create(createBody(extra)));
 const invalid = (extra: Record<string, unknown>, field: string) =>
 	refused(extra, 400, 'VALIDATION_ERROR', field);
 const uploaded = async (token?: string) =>

@@ -74,6 +74,19 @@ export function expectError(res: ApiResponse, status: number, code: string, fiel
 	expect(res.body).toMatchObject({ code, ...(field !== undefined && { field }) });
 }
 
+/** Refused by `request` with this status, code and field, and no session made. */
+export const refusedBy =
+	<T>(sandbox: () => Sandbox, request: (input: T) => Promise<ApiResponse>) =>
+	async (input: T, status: number, code: string, field?: string) => {
+		const res = await request(input);
+		expectError(res, status, code, field);
+		expect(sandbox().listAllSessions()).toEqual([]);
+		return res;
+	};
+
+/** A UUID no session or template has. */
+export const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
+
 /** A recipient as the API shows it: an email signer, first to sign unless `signingOrder` says. */
 export const shown = (fields: {
 	recipientId: unknown;

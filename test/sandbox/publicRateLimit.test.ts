@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeTemplate, createBody, createSessionCall, fromTemplateCall } from './publicHelpers';
-import { limits, useApi } from './helpers';
+import { limits, UNKNOWN_ID, useApi } from './helpers';
 
 const { sandbox, get, post, list, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const RESET = String(Math.ceil(Date.parse('2025-06-16T15:22:00.000Z') / 1000));
@@ -10,7 +10,7 @@ describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, 
 	it('every answer carries X-RateLimit-Limit 600, Remaining and Reset, 200 and 4xx alike', async () => {
 		const ok = await get(`/Session/${sandbox().createSession().sessionId}`);
 		expect(limits(ok)).toMatchObject({ limit: '600', remaining: '599', reset: RESET });
-		const missing = await get('/Template/3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b');
+		const missing = await get(`/Template/${UNKNOWN_ID}`);
 		expect(missing.status).toBe(404);
 		expect(limits(missing).remaining).toBe('598');
 	});

@@ -96,11 +96,6 @@ describe('Send Session (docs/api.md#send-session)', () => {
 		expect(sandbox().outbox).toHaveLength(1);
 	});
 
-	it('no recipients → 400 NO_RECIPIENTS', async () => {
-		const draft = sandbox().createSession({ recipients: [] });
-		expectError(await send(draft.sessionId), 400, 'NO_RECIPIENTS');
-	});
-
 	it.each([
 		['no name', { email: 'a@example.com' }],
 		['no email', { name: 'Ann' }],
@@ -114,9 +109,11 @@ describe('Send Session (docs/api.md#send-session)', () => {
 		expect(statusOf(draft.sessionId)).toBe('draft');
 	});
 
-	it('self-sign only → 400 SELF_SIGN_ONLY', async () => {
-		const draft = sandbox().createSession({ selfSignOnly: true });
-		expectError(await send(draft.sessionId), 400, 'SELF_SIGN_ONLY');
+	it.each([
+		['no recipients → 400 NO_RECIPIENTS', { recipients: [] }, 'NO_RECIPIENTS'],
+		['self-sign only → 400 SELF_SIGN_ONLY', { selfSignOnly: true }, 'SELF_SIGN_ONLY'],
+	] as Array<[string, CreateSessionInput, string]>)('%s', async (_title, fields, code) => {
+		expectError(await send(sandbox().createSession(fields).sessionId), 400, code);
 	});
 
 	it('rules are checked in order (not a draft before recipients before self-sign)', async () => {
@@ -136,16 +133,14 @@ describe('Send Session (docs/api.md#send-session)', () => {
 		expect(statusOf(draft.sessionId)).toBe('draft');
 	});
 
-	it('invalid token → 401', async () => {
-		expect((await send(sandbox().createSession().sessionId, 'garbage')).status).toBe(401);
-	});
-
-	it('unknown session → 404 NOT_FOUND', async () => {
-		expectError(await send(randomUUID()), 404, 'NOT_FOUND');
-	});
-
-	it('a sessionId that is not a UUID → 404 NOT_FOUND', async () => {
-		expect((await send('not-a-uuid')).status).toBe(404);
+	it.each([
+		['invalid token → 401', () => send(sandbox().createSession().sessionId, 'garbage'), 401],
+		['unknown session → 404 NOT_FOUND', () => send(randomUUID()), 404, 'NOT_FOUND'],
+		['a sessionId that is not a UUID → 404 NOT_FOUND', () => send('not-a-uuid'), 404],
+	] as const)('%s', async (_title, request, status, code?: string) => {
+		const res = await request();
+		expect(res.status).toBe(status);
+		if (code) expectError(res, status, code);
 	});
 
 	it("another organisation's session → 404 and stays a draft", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SENDER_PROFILE_ID } from '../../sandbox';
 import { activeTemplate, fromTemplateCall, ZONELESS } from './publicHelpers';
-import { expectError, useApi } from './helpers';
+import { refusedBy, UNKNOWN_ID, useApi } from './helpers';
 
 const { sandbox } = useApi({ now: '2025-07-02T16:19:36.250Z' });
 const fromTemplate = (json: unknown, token?: string | null) =>
@@ -13,18 +13,11 @@ const valid = (templateId: string, extra: Record<string, unknown> = {}) => ({
 	variableValues: { startDate: '2025-08-01' },
 	...extra,
 });
-/** Refused with this status, code and field; no session made. */
-const refused = async (json: unknown, status: number, code: string, field?: string) => {
-	const res = await fromTemplate(json);
-	expectError(res, status, code, field);
-	expect(sandbox().listAllSessions()).toEqual([]);
-	return res;
-};
+const refused = refusedBy(sandbox, (json: unknown) => fromTemplate(json));
 const invalid = (json: unknown, field: string) => refused(json, 400, 'VALIDATION_ERROR', field);
 const people = (res: { body: { recipients: Array<{ name: string; email: string }> } }) =>
 	res.body.recipients.map((r) => [r.name, r.email]);
 const HR = { key: 'hr', name: 'HR', email: 'hr@example.com' };
-const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 
 describe('Create Session From Template (docs/api.md#create-session-from-template)', () => {
 	it('a draft named after the template, recipients replaced by position, tokens filled; zone-less timestamps', async () => {

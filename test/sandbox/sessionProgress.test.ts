@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, shown, useApi } from './helpers';
+import { expectError, shown, UNKNOWN_ID, useApi } from './helpers';
 
 const { sandbox, get, post, list, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const invite = (sessionId: string, json?: unknown, token?: string | null) =>
@@ -11,7 +11,6 @@ const recipients = [
 const pending = () => sandbox().createSession({ status: 'pending', recipients });
 const statuses = (session: { recipients: Array<{ status: string }> }) =>
 	session.recipients.map((r) => r.status);
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('Get Session (docs/api.md#get-session)', () => {
 	it('the session in full: type, files, recipients with status and recipientType', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
 import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
-import { call, expectError, shown, useApi } from './helpers';
+import { call, expectError, shown, UNKNOWN_ID, useApi } from './helpers';
 
 const { sandbox, get, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const listTemplates = (query = '') => get(`/Templates${query ? `?${query}` : ''}`);
@@ -107,7 +107,7 @@ describe('Get Template (docs/api.md#get-template)', () => {
 
 	it("unknown, malformed or another organisation's id → 404", async () => {
 		const theirs = sandbox().createTemplate({ orgId: sandbox().other.orgId });
-		for (const id of [theirs.templateId, '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b', 'nope'])
+		for (const id of [theirs.templateId, UNKNOWN_ID, 'nope'])
 			expect((await get(`/Template/${id}`)).status).toBe(404);
 	});
 });
