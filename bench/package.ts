@@ -1,7 +1,6 @@
 /**
- * 5. Package: size of `dist` and of what npm publishes from it (package.json "files") and
- * the time a fresh Node process needs to require the node and credential modules.
- * hyperfine when installed (`apt-get install -y hyperfine`), else repeated spawns.
+ * 5. Package: sizes of `dist` and of what npm publishes, and the time a fresh Node process takes to
+ * require the modules (hyperfine when installed, `apt-get install -y hyperfine`; else repeated spawns).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,8 +1,4 @@
-/**
- * 4. AirSign Trigger: requests per idle poll, requests and wall time to deliver a burst
- * of N updates, against a raw loop reading the same updates (updatedAfter, sorted by
- * updatedAt, offset paging).
- */
+/** 4. AirSign Trigger: requests per idle poll, and a burst of N updates against a raw loop reading the same. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
