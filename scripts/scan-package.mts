@@ -3,7 +3,6 @@
 // two ESLint legs through its exported code: its CLI scans only published packages), plus what n8n needs
 // to find in it: the tarball's files by rule, the nodes and credentials loaded as n8n loads them, and
 // package.json. Exits 1 with a report of all found.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Linter } from 'eslint';
+import { runCommand, type RunCommandOptions } from '../e2e/lib/proc.mts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const secs = (t: number): string => ((performance.now() - t) / 1000).toFixed(1);
@@ -19,26 +19,9 @@ const secs = (t: number): string => ((performance.now() - t) / 1000).toFixed(1);
 const report: Array<{ title: string; problems: string[]; notes: string[] }> = [];
 const section = (title: string) => report[report.push({ title, problems: [], notes: [] }) - 1];
 
-function run(
-	cmd: string,
-	args: string[],
-	options: Omit<SpawnSyncOptions, 'encoding'> = {},
-): string {
-	const r = spawnSync(cmd, args, {
-		cwd: ROOT,
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-		...options,
-	});
-	if (r.error) throw r.error;
-	if (r.status !== 0) {
-		const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
-		throw new Error(
-			`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})${out ? `:\n${out}` : ''}`,
-		);
-	}
-	return r.stdout;
-}
+// The one process runner (e2e/lib/proc.mts); no bound: a build on a busy machine takes its time.
+const run = async (cmd: string, args: string[], options: RunCommandOptions = {}) =>
+	(await runCommand(cmd, args, { cwd: ROOT, timeoutMs: 0, ...options })).stdout;
 
 /** A package.json as published: the fields the scan reads (any of them may be missing or wrong). */
 type DependencyField = 'dependencies' | 'optionalDependencies' | `bundle${'' | 'd'}Dependencies`;
@@ -56,16 +39,22 @@ interface PackageJson
 }
 
 /** The packed package: its tarball's `npm pack` entry, the folder it is extracted in, its files (sorted). */
-type Packed = ReturnType<typeof pack>;
-function pack(tmp: string, build: boolean) {
+type Packed = Awaited<ReturnType<typeof pack>>;
+async function pack(tmp: string, build: boolean) {
 	if (build) {
 		const t = performance.now();
-		run('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+		await run('npm', ['run', 'build']);
 		console.log(`scan: npm run build (${secs(t)} s)`);
 	}
 	if (!existsSync(path.join(ROOT, 'dist')))
 		throw new Error('dist/ is missing: run `npm run build` first');
-	const packOut = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp]);
+	const packOut = await run('npm', [
+		'pack',
+		'--json',
+		'--ignore-scripts',
+		'--pack-destination',
+		tmp,
+	]);
 	const packInfo = (
 		JSON.parse(packOut.slice(packOut.indexOf('['))) as Array<{
 			filename: string;
@@ -75,8 +64,8 @@ function pack(tmp: string, build: boolean) {
 	const tarball = path.join(tmp, packInfo.filename);
 	const packageDir = path.join(tmp, 'package');
 	mkdirSync(packageDir);
-	run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-	const files = run('tar', ['-tzf', tarball])
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const files = (await run('tar', ['-tzf', tarball]))
 		.split('\n')
 		.filter((f) => f && !f.endsWith('/'))
 		.map((f) => f.replace(/^package\//, ''))
@@ -188,7 +177,7 @@ interface LoadedFile {
 	}>;
 }
 
-function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string): void {
+async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string) {
 	const contents = section('package contents');
 	const DIST = /^dist\/(nodes|credentials)\//;
 	const allowed: Array<{ re: RegExp; what: string }> = [
@@ -290,7 +279,7 @@ function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string)
 		...n8nFiles.credentials.map((f): [Kind, string] => ['credentials', f]),
 	].filter(([, f]) => fileSet.has(path.posix.normalize(f)));
 	const loadedJson = path.join(tmp, 'loaded.json'); // not stdout: module code may print
-	run(process.execPath, ['-e', loader, loadedJson, JSON.stringify(present)], {
+	await run(process.execPath, ['-e', loader, loadedJson, JSON.stringify(present)], {
 		cwd: packageDir,
 		env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') },
 	});
@@ -483,9 +472,9 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'airsign-scan-'));
 process.env.TMPDIR = tmp;
 let exitCode = 1;
 try {
-	const packed = pack(tmp, !opts['no-build']);
+	const packed = await pack(tmp, !opts['no-build']);
 	await scanWithN8nScanner(packed);
-	checkContents(packed, tmp);
+	await checkContents(packed, tmp);
 	checkManifest(packed);
 	let problems = 0;
 	for (const s of report) {
