@@ -12,12 +12,10 @@ import { fmt, fmtOf, log, summarize, table } from './lib/stats';
 
 const ROOT = path.join(__dirname, '..');
 
-function walk(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		return entry.isDirectory() ? walk(full) : [full];
-	});
-}
+const walk = (dir: string): string[] =>
+	readdirSync(dir, { recursive: true, withFileTypes: true })
+		.filter((entry) => !entry.isDirectory())
+		.map((entry) => path.join(entry.parentPath, entry.name));
 
 const newestMtime = (dirs: string[]) =>
 	Math.max(0, ...dirs.flatMap((dir) => walk(path.join(ROOT, dir))).map((f) => statSync(f).mtimeMs));
