@@ -28,10 +28,8 @@ export interface ChildResult {
 }
 
 function status(field: 'VmRSS' | 'VmHWM'): number {
-	const match = readFileSync('/proc/self/status', 'utf8').match(
-		new RegExp(`${field}:\\s+(\\d+) kB`),
-	);
-	return match ? Number(match[1]) * 1024 : Number.NaN;
+	const kB = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'));
+	return kB ? Number(kB[1]) * 1024 : Number.NaN;
 }
 
 let idle = Number.NaN;
