@@ -1,9 +1,6 @@
 /**
- * 7. Many items: Send over 100 and 1,000 items at 100 and 250 ms per request, the AirSign node
- * with its defaults (Items at Once unset) and at Items at Once 100 (the default before issue 50), against
- * n8n's HTTP Request node (every item's request at once); then the same under a burst limit
- * (the sandbox's burstLimit: a small budget per few seconds, 429 with Retry-After), counting
- * the items each client sent and failed.
+ * 7. Many items: Send at 100 and 250 ms per request, the AirSign node (defaults, and Items at Once
+ * 100) against the HTTP Request node; then under the sandbox's burst limit (items sent and failed).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,7 +1,6 @@
 /**
- * 5. Package: size of `dist` and of what npm publishes from it (package.json "files") and
- * the time a fresh Node process needs to require the node and credential modules.
- * hyperfine when installed (`apt-get install -y hyperfine`), else repeated spawns.
+ * 5. Package: sizes of `dist` and of what npm publishes, and the time a fresh Node process takes to
+ * require the modules (hyperfine when installed, `apt-get install -y hyperfine`; else repeated spawns).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -13,12 +12,10 @@ import { fmt, fmtOf, log, summarize, table } from './lib/stats';
 
 const ROOT = path.join(__dirname, '..');
 
-function walk(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		return entry.isDirectory() ? walk(full) : [full];
-	});
-}
+const walk = (dir: string): string[] =>
+	readdirSync(dir, { recursive: true, withFileTypes: true })
+		.filter((entry) => !entry.isDirectory())
+		.map((entry) => path.join(entry.parentPath, entry.name));
 
 const newestMtime = (dirs: string[]) =>
 	Math.max(0, ...dirs.flatMap((dir) => walk(path.join(ROOT, dir))).map((f) => statSync(f).mtimeMs));

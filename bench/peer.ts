@@ -1,48 +1,26 @@
 /**
- * 6. Against the peer users would build instead (n8n's HTTP Request node) and on a realistic
- * network: the AirSign node, the HTTP Request workflows (bench/lib/peer-workflows.ts), and raw
- * loops with fetch and with axios, in the same run, against the sandbox with an injected latency
- * on every request (a `latency` fault that never runs out).
+ * 6. Against the HTTP Request node users would build instead (bench/lib/peer-workflows.ts) and raw
+ * fetch and axios loops, in the same run, with a `latency` fault on every request of the sandbox.
  */
-import type { BenchContext, SectionResult } from './lib/context';
-import { countRequests, sessions, withLatency } from './lib/context';
+import { countRequests, sessions, withLatency, type BenchContext } from './lib/context';
+import type { SectionResult } from './lib/context';
 import { runAirSign, runChain } from './lib/engine';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
+import * as cases from './lib/peer-cases';
 import type { Case, Contestant, Measured } from './lib/peer-cases';
-import {
-	CAPPED_ITEMS_AT_ONCE,
-	idlePollCase,
-	listCase,
-	SEND_AT_ONCE,
-	sendCase,
-	uploadCase,
-} from './lib/peer-cases';
+import * as wf from './lib/peer-workflows';
 import type { PeerEnvironment } from './lib/peer-workflows';
-import {
-	configuredFields,
-	peerEnvironment,
-	peerListAll,
-	peerPoll,
-	peerSend,
-	peerUpload,
-} from './lib/peer-workflows';
 import { record, recordedFigure } from './lib/results';
 import { fmt, fmtOf, log, ratioOf, rotate, summarize, table } from './lib/stats';
 import { MAX_UPLOAD_BYTES, pdf } from './upload';
 
-export interface PeerSizes {
-	latenciesMs: number[];
-	sessions: number;
-	items: number;
-	uploadBytes: number;
-}
-
-export const PEER_SIZES: PeerSizes = {
+export const PEER_SIZES = {
 	latenciesMs: [0, 100, 250],
 	sessions: 1_000,
 	items: 100,
 	uploadBytes: MAX_UPLOAD_BYTES - 4096,
 };
+export type PeerSizes = typeof PEER_SIZES;
 export const PEER_SMOKE_SIZES: PeerSizes = {
 	latenciesMs: [0, 20],
 	sessions: 150,
@@ -63,8 +41,8 @@ function recordCase(operation: string, size: string, latencyMs: number, results:
 	const names: Record<string, string> = {
 		ours: 'node',
 		peer: 'httpRequest',
-		oursAtOnce: `node-x${CAPPED_ITEMS_AT_ONCE}`,
-		fetchAtOnce: `fetch-x${SEND_AT_ONCE}`,
+		oursAtOnce: `node-x${cases.CAPPED_ITEMS_AT_ONCE}`,
+		fetchAtOnce: `fetch-x${cases.SEND_AT_ONCE}`,
 	};
 	const base = { operation, mode: 'default', size, latencyMs, measure: 'ms', unit: 'ms' };
 	for (const key of Object.keys(results))
@@ -130,7 +108,7 @@ async function rateLimitProbe(
 		],
 		[
 			'HTTP Request with pagination (Retry On Fail off, the default)',
-			await outcome(() => runChain(ctx.engine.env, peerListAll(peer).chain)),
+			await outcome(() => runChain(ctx.engine.env, wf.peerListAll(peer).chain)),
 		],
 	];
 }
@@ -148,7 +126,7 @@ export async function benchPeer(
 			markdown:
 				'Skipped: n8n 2.41.3 is not installed in `.cache/n8n` (its n8n-nodes-base holds the HTTP Request node). `npm run bench` installs it with `npx tsx e2e/install-n8n.mts --n8n 2`; the smoke run only uses it when it is there.',
 		};
-	const peer = await peerEnvironment(ctx.engine, ctx.raw.token, ctx.sandbox.baseUrl);
+	const peer = await wf.peerEnvironment(ctx.engine, ctx.raw.token, ctx.sandbox.baseUrl);
 	const bytes = pdf(sizes.uploadBytes);
 	const mib = `${(sizes.uploadBytes / 1024 / 1024).toFixed(2)} MiB`;
 	const header =
@@ -165,12 +143,12 @@ export async function benchPeer(
 		const wants = (name: string) => wantsCase(`${name}@${latency}`);
 		if (wants('list')) {
 			await withLatency(ctx, latency);
-			const list = await compare(await listCase(ctx, peer, sizes.sessions));
+			const list = await compare(await cases.listCase(ctx, peer, sizes.sessions));
 			rows.push(row(`Return All, ${sizes.sessions.toLocaleString('en-US')} sessions`, list));
 		}
 		if (wants('send')) {
 			await withLatency(ctx, latency);
-			const send = await compare(sendCase(ctx, peer, sizes.items));
+			const send = await compare(cases.sendCase(ctx, peer, sizes.items));
 			recordCase('send', `${sizes.items}items`, latency, send);
 			rows.push(row(`Send, ${sizes.items} items`, send));
 			sendAtOnceRows.push([
@@ -186,7 +164,7 @@ export async function benchPeer(
 			await withLatency(ctx, latency);
 			// An upload run takes a fraction of a second: every latency gets the full runs and a warm-up.
 			const upload = await compare(
-				uploadCase(ctx, peer, () => bytes),
+				cases.uploadCase(ctx, peer, () => bytes),
 				true,
 			);
 			recordCase('upload', mib.replace(' ', ''), latency, upload);
@@ -194,7 +172,7 @@ export async function benchPeer(
 		}
 		if (wants('poll')) {
 			await withLatency(ctx, latency);
-			const poll = await compare(await idlePollCase(ctx, peer));
+			const poll = await compare(await cases.idlePollCase(ctx, peer));
 			rows.push(row('Idle trigger poll (HTTP Request: one GET)', poll, 2));
 		}
 		log(`peer at ${latency} ms: done (${runs} runs)`);
@@ -209,18 +187,18 @@ export async function benchPeer(
 	const workflows = [
 		[
 			'Return All',
-			peerListAll(peer),
+			wf.peerListAll(peer),
 			{ resource: 'session', operation: 'getMany', returnAll: true },
 		],
-		['Send', peerSend(peer), { resource: 'session', operation: 'send', sessionId: '' }],
-		['Upload', peerUpload(peer), { resource: 'file', operation: 'upload' }],
-		['Poll for changes', peerPoll(peer, ''), { event: '' }],
+		['Send', wf.peerSend(peer), { resource: 'session', operation: 'send', sessionId: '' }],
+		['Upload', wf.peerUpload(peer), { resource: 'file', operation: 'upload' }],
+		['Poll for changes', wf.peerPoll(peer, ''), { event: '' }],
 	] as const;
 	parts.push(
-		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once unset) and at Items at Once ${CAPPED_ITEMS_AT_ONCE}, raw fetch one at a time and ${SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
+		`Send over ${sizes.items} items: the AirSign node with its defaults (Items at Once unset) and at Items at Once ${cases.CAPPED_ITEMS_AT_ONCE}, raw fetch one at a time and ${cases.SEND_AT_ONCE} at once, the HTTP Request node (every item's request at once), ms; same runs as above:`,
 		'',
 		table(
-			`latency | AirSign node, defaults | raw fetch, one at a time | AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE} | raw fetch, ${SEND_AT_ONCE} at once | HTTP Request (all at once) | node defaults / HTTP Request | raw one at a time / node defaults`,
+			`latency | AirSign node, defaults | raw fetch, one at a time | AirSign node, Items at Once ${cases.CAPPED_ITEMS_AT_ONCE} | raw fetch, ${cases.SEND_AT_ONCE} at once | HTTP Request (all at once) | node defaults / HTTP Request | raw one at a time / node defaults`,
 			sendAtOnceRows,
 		),
 		'',
@@ -233,7 +211,7 @@ export async function benchPeer(
 			['workflow', 'AirSign: nodes, fields', 'HTTP Request: nodes, fields'],
 			workflows.map(([label, workflow, ours]) => [
 				label,
-				`1, ${configuredFields(ours) + AIRSIGN_CREDENTIAL_FIELDS}`,
+				`1, ${wf.configuredFields(ours) + AIRSIGN_CREDENTIAL_FIELDS}`,
 				`${workflow.nodes}, ${workflow.fields}`,
 			]),
 		),

@@ -1,23 +1,16 @@
 /**
- * `npm run bench` — performance figures of n8n-nodes-airsign against a raw HTTP client,
- * in one process against the in-process sandbox (loopback only).
+ * `npm run bench`: performance figures of n8n-nodes-airsign against raw HTTP clients, in one process
+ * against the in-process sandbox (loopback only). Writes bench/RESULTS.md and bench/results.json.
  *
- *   npm run bench                 full run, writes bench/RESULTS.md and bench/results.json
- *                                 (with --only: merges its figures into results.json)
- *   npm run bench -- --smoke      tiny sizes, one run, no RESULTS.md (CI keeps it working)
- *   BENCH_SMOKE=1 npm run bench   the same
- *   npm run bench -- --only=list,upload,send,trigger,package,peer,bulk   some sections
- *   npm run bench -- --only=peer,bulk --cases=upload@100,1000@250   some cases of peer
- *                                 (list|send|upload|poll@latency, extras) and bulk
- *                                 (items@latency, burst); prints them, writes nothing
+ *   --smoke (or BENCH_SMOKE=1)   tiny sizes, one run, no RESULTS.md (CI keeps it working)
+ *   --only=list,upload,send,trigger,package,peer,bulk   some sections (merged into results.json)
+ *   --cases=upload@100,1000@250  some cases of peer (list|send|upload|poll@latency, extras) and bulk
+ *                                (items@latency, burst): printed, nothing written
+ *   --runs=7                     measured runs per case (default 5; smoke 1)
+ *   --docs                       docs/performance.md and the README's lines from results.json alone
  *
- * The peer section (HTTP Request node) needs n8n 2.41.3 in .cache/n8n: a full run installs it as
- * the e2e tier does (e2e/install-n8n.mts, several minutes once); a smoke run uses it only when it
- * is already there (CI's check:unit jobs run before the e2e tier installs it) and says so otherwise.
- *   npm run bench -- --runs=7     measured runs per case (default 5; smoke 1)
- *   npm run bench -- --docs       docs/performance.md and the README's lines from results.json alone
- *
- * Nothing here asserts timings; it fails only when an operation gives wrong results.
+ * The peer section needs n8n 2.41.3 in .cache/n8n: a full run installs it (e2e/install-n8n.mts), a
+ * smoke run uses it only when it is there. Nothing asserts timings; only wrong results fail.
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 
@@ -33,8 +26,7 @@ import { log } from './lib/stats';
 import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
 import { benchList } from './list';
 import { writePerformanceDocs } from './lib/performance-doc';
-import type { Figure } from './lib/results';
-import { recordedFigures } from './lib/results';
+import { recordedFigures, type Figure } from './lib/results';
 import { benchPackage } from './package';
 import { benchPeer, PEER_SIZES, PEER_SMOKE_SIZES } from './peer';
 import { benchSend } from './send';
@@ -53,6 +45,7 @@ const runsArg = Number(option('runs'));
 const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
 const wants = (name: string) => !only || only.includes(name);
 
+const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 /** The machine's 1-minute load average when the bench starts: the figures depend on it. */
 const loadAtStart = os.loadavg()[0];
 
@@ -116,7 +109,7 @@ function writeResults(seconds: number): void {
 	);
 	const results = {
 		date: new Date().toISOString(),
-		command: command(),
+		command,
 		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end`,
 		runs,
 		seconds: Math.round(seconds),
@@ -128,10 +121,6 @@ function writeResults(seconds: number): void {
 	log('wrote docs/performance.md and the Performance lines of README.md');
 }
 
-function command(): string {
-	return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
-}
-
 function render(sections: SectionResult[], seconds: number): string {
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 	return [
@@ -139,7 +128,7 @@ function render(sections: SectionResult[], seconds: number): string {
 		'',
 		`- date: ${new Date().toISOString().slice(0, 10)}`,
 		`- machine: ${os.cpus().length} cores (nproc ${os.availableParallelism()}), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
-		`- reproduce: \`${command()}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
+		`- reproduce: \`${command}\` (${runs} measured run${runs === 1 ? '' : 's'} per case after a warm-up; the whole bench took ${seconds.toFixed(0)} s)`,
 		'- cells: median (min–max) over the runs. Ratios are taken within a run (node and raw side by side, order alternating), then summarised.',
 		'- "node, whole workflow": n8n-core `WorkflowExecute` running a two-node workflow (input node → AirSign); "execute()": the AirSign node\'s own `execute()` inside that run. "raw": Node\'s `fetch` (Upload: `node:http`) doing the same HTTP calls in the same process against the same in-process sandbox.',
 		'',

@@ -1,8 +1,4 @@
-/**
- * 4. AirSign Trigger: requests per idle poll, requests and wall time to deliver a burst
- * of N updates, against a raw loop reading the same updates (updatedAfter, sorted by
- * updatedAt, offset paging).
- */
+/** 4. AirSign Trigger: requests per idle poll, and a burst of N updates against a raw loop reading the same. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
@@ -16,13 +12,8 @@ async function idle(ctx: BenchContext): Promise<string[][]> {
 	resetSandbox(ctx);
 	// Distinct, older timestamps: see the note on sessions sharing the activation instant.
 	const past = Date.now() - 60_000;
-	for (let i = 0; i < 5; i++) {
-		ctx.sandbox.createSession({
-			name: `Bench idle ${i}`,
-			createdAt: past + i * 1000,
-			updatedAt: past + i * 1000,
-		});
-	}
+	for (let i = 0, at = past; i < 5; i++, at += 1000)
+		ctx.sandbox.createSession({ name: `Bench idle ${i}`, createdAt: at, updatedAt: at });
 	const poll = await idlePollCase(ctx, undefined);
 	const polls = Math.max(ctx.runs, 3);
 	const { node, raw } = await rotate(polls, { node: poll.ours, raw: poll.fetch });

@@ -1,12 +1,8 @@
 /**
- * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's memory of events for 1,000
- * and 10,000 sessions in flight. Through n8n's engine against the in-process sandbox: activation with the starting picture (continued over as many polls as it takes),
- * then a poll that emits (10 sessions signed). Reports the node's static data as n8n stores it
- * (JSON bytes) and the cost of what n8n does with it on that poll: serialise it for the
- * database (JSON.stringify, as its JSON column does) and read it back (JSON.parse, what the next
- * poll's load costs), medians.
- *
- * Nothing here asserts timings or sizes; it fails only when the trigger gives wrong results.
+ * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's static data for 1,000 and 10,000
+ * sessions in flight (activation with its starting picture, then a poll that emits 10 signatures), as
+ * JSON bytes, and the medians of serialising and parsing it as n8n does for the database. Nothing
+ * asserts timings or sizes; it fails only when the trigger gives wrong results.
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 

@@ -1,19 +1,11 @@
 /**
- * One memory measurement of an upload in a fresh process (spawned by upload.ts with
- * --expose-gc). Prints one JSON line: idle and peak resident memory in bytes.
- *
- * Idle: after loading everything and one small warm-up upload, right before the
- * measured work (for the node: first thing in its execute(), when n8n already holds
- * the input item); gc() first, then the kernel's high-water mark is reset
- * (/proc/self/clear_refs "5"), so the peak that follows is the measured work's own.
+ * One memory measurement of an upload in a fresh process (upload.ts spawns it with --expose-gc); prints
+ * one JSON line. Idle: after a warm-up upload, right before the measured work (for the node: first
+ * thing in its execute()); gc(), then the high-water mark reset (/proc/self/clear_refs "5").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-/**
- * `peer-default`: the HTTP Request workflow (bench/peer.ts) in 1.x's default binary mode (the
- * expression reads the item's base64); `peer-filesystem`: on n8n 2, Extract From File, then
- * HTTP Request (peerUploadFromStorage).
- */
+/** `peer-default`: HTTP Request with the base64 by expression (1.x's mode); `peer-filesystem`: n8n 2's two nodes. */
 export type Mode = 'raw' | 'node-default' | 'node-filesystem' | 'peer-default' | 'peer-filesystem';
 
 export interface ChildInput {
@@ -36,10 +28,8 @@ export interface ChildResult {
 }
 
 function status(field: 'VmRSS' | 'VmHWM'): number {
-	const match = readFileSync('/proc/self/status', 'utf8').match(
-		new RegExp(`${field}:\\s+(\\d+) kB`),
-	);
-	return match ? Number(match[1]) * 1024 : Number.NaN;
+	const kB = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'));
+	return kB ? Number(kB[1]) * 1024 : Number.NaN;
 }
 
 let idle = Number.NaN;

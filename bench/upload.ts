@@ -1,8 +1,4 @@
-/**
- * 2. Upload File: wall time of the node vs a raw client (read, base64, POST) in this
- * process, and peak resident memory above idle per byte of file, one fresh process
- * per measurement (upload-child.ts).
- */
+/** 2. Upload File: wall time against a raw client, and peak memory above idle per byte in fresh processes (upload-child.ts). */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';

@@ -1,10 +1,10 @@
 // `npm run lint:cloud-support`: fails unless n8n's own `n8n-node cloud-support` says the package is
 // eligible for n8n Cloud verification: `n8n.strict: true`, and eslint.config.mjs exactly n8n's
 // default, so the project's other folders are kept apart by what `npm run lint` hands to ESLint.
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../e2e/lib/proc.mts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -12,14 +12,13 @@ const require = createRequire(import.meta.url);
 const cliDir = path.resolve(path.dirname(require.resolve('@n8n/node-cli/eslint')), '..', '..');
 const cli = path.join(cliDir, 'bin', 'n8n-node.mjs');
 
-const run = spawnSync(process.execPath, [cli, 'cloud-support'], {
+const { code, stdout, stderr } = await runCommand(process.execPath, [cli, 'cloud-support'], {
 	cwd: ROOT,
-	encoding: 'utf8',
-	stdio: ['ignore', 'pipe', 'pipe'],
 	env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+	allowFailure: true,
 });
-const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
-const eligible = run.status === 0 && /Status: eligible for n8n Cloud verification/.test(output);
+const output = `${stdout}${stderr}`;
+const eligible = code === 0 && /Status: eligible for n8n Cloud verification/.test(output);
 if (!eligible) {
 	process.stderr.write(output);
 	console.error(

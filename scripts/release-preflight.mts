@@ -1,9 +1,7 @@
-// `npx tsx scripts/release-preflight.mts [--tag v1.2.3] [--repo owner/name]` (defaults:
-// $GITHUB_REF_NAME, $GITHUB_REPOSITORY), run by publish.yml before `npm publish --provenance`. Fails
-// unless the tag is "v" + package.json's version and its repository URL names the repository the
-// workflow runs in (npm rejects a provenance statement from another; n8n's scanner fetches the
-// source it names). Prints the npm dist-tag ("latest", or "next" for a prerelease) and writes it as
-// `dist-tag` to $GITHUB_OUTPUT when that is set.
+// `npx tsx scripts/release-preflight.mts [--tag v1.2.3] [--repo owner/name]` (defaults: $GITHUB_REF_NAME,
+// $GITHUB_REPOSITORY), run by publish.yml before `npm publish --provenance`: the tag must be "v" +
+// the version, the repository URL the one the workflow runs in (npm rejects provenance from another).
+// Prints the npm dist-tag (latest, or next for a prerelease), also as `dist-tag` to $GITHUB_OUTPUT.
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,19 +1,465 @@
 // `npm run scan [-- --no-build] [--keep]` (part of `npm run check`; what it checks: CONTRIBUTING.md):
-// the package as npm would publish it, checked the way n8n's verification checks it, plus what n8n
-// needs to find in it. The steps are files of scripts/scan-package/: lib.mts (build, pack, extract
-// as the scanner extracts a download; running a command, the report), n8n-scanner.mts (@n8n/scan-community-package's two ESLint
-// legs, through its own exported code: its CLI only scans published packages, and its provenance
-// check cannot run before publishing, which publish.yml does with --provenance), contents.mts (the
-// tarball's files by rule, the nodes and credentials loaded as n8n loads them) and manifest.mts
-// (every file package.json names, no runtime dependencies). Exits 1 with a report of all found.
-import { mkdtempSync, rmSync } from 'node:fs';
+// the package as npm would publish it, checked as n8n's verification checks it (@n8n/scan-community-package's
+// two ESLint legs through its exported code: its CLI scans only published packages), plus what n8n needs
+// to find in it: the tarball's files by rule, the nodes and credentials loaded as n8n loads them, and
+// package.json. Exits 1 with a report of all found.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkContents } from './scan-package/contents.mts';
-import { pack, report, secs } from './scan-package/lib.mts';
-import { checkManifest } from './scan-package/manifest.mts';
-import { scanWithN8nScanner } from './scan-package/n8n-scanner.mts';
+import type { Linter } from 'eslint';
+import { runCommand, type RunCommandOptions } from '../e2e/lib/proc.mts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const secs = (t: number): string => ((performance.now() - t) / 1000).toFixed(1);
+
+/** The report's sections, in the order the steps opened them: what was checked, what is wrong, what was found. */
+const report: Array<{ title: string; problems: string[]; notes: string[] }> = [];
+const section = (title: string) => report[report.push({ title, problems: [], notes: [] }) - 1];
+
+// The one process runner (e2e/lib/proc.mts); no bound: a build on a busy machine takes its time.
+const run = async (cmd: string, args: string[], options: RunCommandOptions = {}) =>
+	(await runCommand(cmd, args, { cwd: ROOT, timeoutMs: 0, ...options })).stdout;
+
+/** A package.json as published: the fields the scan reads (any of them may be missing or wrong). */
+type DependencyField = 'dependencies' | 'optionalDependencies' | `bundle${'' | 'd'}Dependencies`;
+interface PackageJson
+	extends Partial<Record<'main' | 'module' | 'browser' | 'types' | 'typings' | 'exports', unknown>>,
+		Partial<Record<DependencyField, Record<string, string> | string[]>> {
+	name: string;
+	n8n?: { nodes?: string[]; credentials?: string[] };
+	bin?: string | Record<string, string>;
+	man?: string | string[];
+	files?: string[];
+	author?: string | { name?: string; email?: string; url?: string };
+	repository?: string | { url?: string };
+	homepage?: string;
+}
+
+/** The packed package: its tarball's `npm pack` entry, the folder it is extracted in, its files (sorted). */
+type Packed = Awaited<ReturnType<typeof pack>>;
+async function pack(tmp: string, build: boolean) {
+	if (build) {
+		const t = performance.now();
+		await run('npm', ['run', 'build']);
+		console.log(`scan: npm run build (${secs(t)} s)`);
+	}
+	if (!existsSync(path.join(ROOT, 'dist')))
+		throw new Error('dist/ is missing: run `npm run build` first');
+	const packOut = await run('npm', [
+		'pack',
+		'--json',
+		'--ignore-scripts',
+		'--pack-destination',
+		tmp,
+	]);
+	const packInfo = (
+		JSON.parse(packOut.slice(packOut.indexOf('['))) as Array<{
+			filename: string;
+			unpackedSize: number;
+		}>
+	)[0];
+	const tarball = path.join(tmp, packInfo.filename);
+	const packageDir = path.join(tmp, 'package');
+	mkdirSync(packageDir);
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const files = (await run('tar', ['-tzf', tarball]))
+		.split('\n')
+		.filter((f) => f && !f.endsWith('/'))
+		.map((f) => f.replace(/^package\//, ''))
+		.sort();
+	const fileSet = new Set(files);
+	const pkg = JSON.parse(
+		readFileSync(path.join(packageDir, 'package.json'), 'utf8'),
+	) as PackageJson;
+	console.log(
+		`scan: ${packInfo.filename}: ${files.length} files, ${(statSync(tarball).size / 1024).toFixed(1)} KiB packed, ` +
+			`${(packInfo.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+	);
+	return { packInfo, packageDir, files, fileSet, pkg };
+}
+
+// n8n's verification scanner on this repository (source leg) and on the extracted tarball; warnings fail too.
+/** What the scanner's scanner.mjs exports that the scan uses (the package ships no types). */
+interface ScannerModule {
+	SOURCE_FILE_PATTERNS: string[];
+	analyzePackage(
+		packageDir: string,
+		filePatterns: string[],
+	): Promise<{ passed: boolean; message?: string; details?: string }>;
+	buildScanConfig(): Promise<Linter.Config[]>;
+}
+
+async function scanWithN8nScanner({ packInfo, packageDir }: Packed): Promise<void> {
+	const scannerEntry = createRequire(import.meta.url).resolve(
+		'@n8n/scan-community-package/scanner/scanner.mjs',
+	);
+	const scanner = (await import(pathToFileURL(scannerEntry).href)) as ScannerModule;
+	// ESLint and fast-glob as the scanner resolves them (its own dependencies)
+	const scannerRequire = createRequire(scannerEntry);
+	const { ESLint } = scannerRequire('eslint') as typeof import('eslint');
+	const glob = scannerRequire('fast-glob') as typeof import('fast-glob');
+	const scannerVersion = (
+		JSON.parse(
+			readFileSync(path.join(path.dirname(scannerEntry), '..', 'package.json'), 'utf8'),
+		) as { version: string }
+	).version;
+	const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json']; // analyzePackageByName's tarball leg
+	const legs = [
+		{ name: 'source', dir: ROOT, patterns: scanner.SOURCE_FILE_PATTERNS, label: 'this repository' },
+		{ name: 'tarball', dir: packageDir, patterns: TARBALL_FILE_PATTERNS, label: packInfo.filename },
+	];
+	for (const leg of legs) {
+		const t = performance.now();
+		const s = section(
+			`n8n scanner (@n8n/scan-community-package ${scannerVersion}), ${leg.name} leg: ${leg.label}, ${leg.patterns.join(' ')}`,
+		);
+		const verdict = await scanner.analyzePackage(leg.dir, leg.patterns);
+		if (!verdict.passed) {
+			s.problems.push(
+				`the scanner fails it: ${verdict.message}${verdict.details ? `\n${verdict.details.trim()}` : ''}`,
+			);
+			continue;
+		}
+		// Same config and options as analyzePackage, to see warnings as well.
+		const eslint = new ESLint({
+			cwd: leg.dir,
+			allowInlineConfig: false,
+			overrideConfigFile: true,
+			overrideConfig: await scanner.buildScanConfig(),
+		});
+		const targets = glob.sync(leg.patterns, {
+			cwd: leg.dir,
+			absolute: true,
+			ignore: ['node_modules/**', '**/package-lock.json'],
+		});
+		if (targets.length === 0) {
+			s.problems.push(
+				`no file matches ${leg.patterns.join(' ')} in ${leg.dir}: nothing was scanned`,
+			);
+			continue;
+		}
+		const results = await eslint.lintFiles(targets);
+		const errors = results.reduce((n, r) => n + r.errorCount, 0);
+		const warnings = results.reduce((n, r) => n + r.warningCount, 0);
+		if (errors + warnings > 0) {
+			const stylish = await eslint.loadFormatter('stylish');
+			s.problems.push(
+				`the scanner passes it (it fails on errors only), but it reports ${errors} error(s), ${warnings} warning(s):\n` +
+					String(await stylish.format(results)).trim(),
+			);
+		}
+		s.notes.push(`${targets.length} files, passed with nothing reported (${secs(t)} s)`);
+	}
+}
+
+// The tarball's files by rule, and the nodes and credentials of package.json's "n8n", loaded as n8n loads them.
+/** The two lists of package.json's "n8n" field. */
+type Kind = 'nodes' | 'credentials';
+
+/** What the loader (run in a child node) writes for one file named in package.json's "n8n". */
+interface LoadedFile {
+	kind: Kind;
+	file: string;
+	/** Why the file could not be required, first line. */
+	error?: string;
+	/**
+	 * Each exported node (its description) or credential: its icon ("file:…", "fa:…", "node:…",
+	 * or one per theme), credentials; or, in `error`, why `new` threw on it.
+	 */
+	classes: Array<{
+		error?: string;
+		name: string;
+		icon: string | Record<string, unknown> | null;
+		credentials: string[];
+	}>;
+}
+
+async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string) {
+	const contents = section('package contents');
+	const DIST = /^dist\/(nodes|credentials)\//;
+	const allowed: Array<{ re: RegExp; what: string }> = [
+		{ re: /^(package\.json|README\.md|LICENSE\.md)$/, what: 'package files' },
+		{
+			re: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.js$/,
+			what: 'compiled nodes, credentials and their helpers',
+		},
+		{ re: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.(svg|png)$/, what: 'icons' },
+		{ re: /^dist\/nodes\/(?:[^/]+\/)*[^/]+\.node\.json$/, what: 'codex files' },
+		// n8n serves them to the editor from beside the node's file (scripts/output-schemas.ts)
+		{
+			re: /^dist\/nodes\/(?:[^/]+\/)*__schema__\/(?:[^/]+\/)*[^/]+\.json$/,
+			what: 'output schemas',
+		},
+	];
+	const reasons: Array<{ re: RegExp; why: string }> = [
+		{
+			re: /\.d\.ts$/,
+			why: 'type declarations, which n8n does not read; package.json "files" keeps them out with "!dist/**/*.d.ts"',
+		},
+		{
+			re: /\.map$/,
+			why: 'source maps, which point at .ts sources that the package does not hold; package.json "files" keeps them out with "!dist/**/*.map"',
+		},
+		{ re: /\.ts$/, why: 'TypeScript sources' },
+		{ re: /(^|[/.])(test|tests|spec|__tests__|__mocks__|fixtures?)([/.]|$)/i, why: 'tests' },
+	];
+	const counts = new Map(allowed.map((a) => [a.what, 0]));
+	const unexpected = new Map<string, string[]>(); // reason → files
+	const kept: string[] = [];
+	for (const f of files) {
+		const rule = allowed.find((a) => a.re.test(f));
+		const reason = reasons.find((r) => r.re.test(f));
+		if (!rule || (reason && rule.what !== 'package files')) {
+			const why = reason?.why ?? 'matches none of the allowed kinds of file';
+			unexpected.set(why, [...(unexpected.get(why) ?? []), f]);
+		} else {
+			counts.set(rule.what, counts.get(rule.what)! + 1); // counts holds every rule's `what`
+			kept.push(f);
+		}
+	}
+	for (const [why, list] of unexpected)
+		contents.problems.push(
+			`${list.length} file(s) not expected in the package (${why}): ${list.length > 6 ? `${list.slice(0, 5).join(', ')}, … and ${list.length - 5} more` : list.join(', ')}`,
+		);
+	contents.notes.push([...counts].map(([what, n]) => `${n} ${what}`).join(', '));
+	for (const f of ['package.json', 'README.md', 'LICENSE.md'])
+		if (!fileSet.has(f)) contents.problems.push(`${f}: missing`);
+
+	// Compiled files must come from a current source: dist/<p>.js ← <p>.ts, icons and JSON ← same path.
+	for (const f of kept.filter((f) => DIST.test(f))) {
+		const rel = f.slice('dist/'.length);
+		const source = rel.endsWith('.js') ? rel.replace(/\.js$/, '.ts') : rel;
+		if (!existsSync(path.join(ROOT, source)))
+			contents.problems.push(
+				`${f}: no ${source} in the repository, a leftover of an earlier build? (rm -rf dist && npm run build)`,
+			);
+	}
+
+	const n8nFiles = { nodes: pkg.n8n?.nodes ?? [], credentials: pkg.n8n?.credentials ?? [] };
+	if (n8nFiles.nodes.length === 0) contents.problems.push('package.json "n8n.nodes" names no node');
+	for (const [kind, list] of Object.entries(n8nFiles))
+		for (const f of list) {
+			const norm = path.posix.normalize(f);
+			if (!fileSet.has(norm))
+				contents.problems.push(`${f}: named in package.json "n8n.${kind}", not in the package`);
+			if (kind === 'nodes' && !/\.node\.js$/.test(f))
+				contents.problems.push(
+					`${f}: a node file's name must end in .node.js (n8n looks for its codex .node.json beside it)`,
+				);
+			if (kind === 'credentials' && !/\.credentials\.js$/.test(f))
+				contents.problems.push(`${f}: a credential file's name must end in .credentials.js`);
+		}
+
+	// Load them from the extracted package as n8n does: n8n-workflow comes from NODE_PATH.
+	const loader = `
+		const path = require('node:path');
+		const out = [];
+		for (const [kind, file] of JSON.parse(process.argv[2])) {
+			const entry = { kind, file, classes: [] };
+			try {
+				const mod = require(path.resolve(file));
+				for (const [exportName, C] of Object.entries(mod)) {
+					if (typeof C !== 'function') continue;
+					let inst;
+					try { inst = new C(); } catch (e) { entry.classes.push({ exportName, error: 'new ' + exportName + '(): ' + e.message }); continue; }
+					const d = kind === 'nodes' ? (inst.description ?? inst.baseDescription) : inst;
+					if (!d || typeof d.name !== 'string') continue;
+					entry.classes.push({ exportName, name: d.name, icon: d.icon ?? null,
+						credentials: (d.credentials ?? []).map((c) => c.name) });
+				}
+			} catch (e) { entry.error = e.message.split('\\n')[0]; }
+			out.push(entry);
+		}
+		require('node:fs').writeFileSync(process.argv[1], JSON.stringify(out));`;
+	const present: Array<[Kind, string]> = [
+		...n8nFiles.nodes.map((f): [Kind, string] => ['nodes', f]),
+		...n8nFiles.credentials.map((f): [Kind, string] => ['credentials', f]),
+	].filter(([, f]) => fileSet.has(path.posix.normalize(f)));
+	const loadedJson = path.join(tmp, 'loaded.json'); // not stdout: module code may print
+	await run(process.execPath, ['-e', loader, loadedJson, JSON.stringify(present)], {
+		cwd: packageDir,
+		env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') },
+	});
+	const loaded = JSON.parse(readFileSync(loadedJson, 'utf8')) as LoadedFile[];
+	const referencedIcons = new Set<string>();
+	const credentialNames = new Set<string>();
+	const nodesUsing: Array<{ file: string; name: string; credentials: string[] }> = [];
+	for (const entry of loaded) {
+		if (entry.error) {
+			contents.problems.push(`${entry.file}: cannot be loaded as n8n loads it: ${entry.error}`);
+			continue;
+		}
+		for (const c of entry.classes.filter((c) => c.error))
+			contents.problems.push(`${entry.file}: ${c.error}`);
+		const found = entry.classes.filter((c) => !c.error);
+		if (found.length === 0) {
+			contents.problems.push(
+				`${entry.file}: exports no ${entry.kind === 'nodes' ? 'node (class with a description)' : 'credential (class with a name)'}`,
+			);
+			continue;
+		}
+		const dir = path.posix.dirname(entry.file);
+		for (const c of found) {
+			if (entry.kind === 'credentials') credentialNames.add(c.name);
+			else nodesUsing.push({ file: entry.file, name: c.name, credentials: c.credentials });
+			const icons =
+				c.icon === null ? [] : typeof c.icon === 'string' ? [c.icon] : Object.values(c.icon);
+			if (entry.kind === 'nodes' && icons.length === 0)
+				contents.problems.push(`${entry.file}: node "${c.name}" has no icon`);
+			for (const icon of icons) {
+				if (typeof icon !== 'string' || !icon.startsWith('file:')) continue; // fa:… and node:… icons ship nothing
+				const iconPath = path.posix.normalize(path.posix.join(dir, icon.slice('file:'.length)));
+				referencedIcons.add(iconPath);
+				if (!fileSet.has(iconPath))
+					contents.problems.push(
+						`${entry.file}: "${c.name}" names icon ${icon}, and ${iconPath} is not in the package`,
+					);
+			}
+		}
+		if (entry.kind === 'nodes') {
+			const codexFile = entry.file.replace(/\.js$/, '.json');
+			if (!fileSet.has(codexFile))
+				contents.problems.push(`${entry.file}: no codex file ${codexFile} beside it`);
+			else {
+				try {
+					const codex = JSON.parse(readFileSync(path.join(packageDir, codexFile), 'utf8')) as {
+						node: string;
+					};
+					const names = found.map((c) => `${pkg.name}.${c.name}`);
+					if (!names.includes(codex.node))
+						contents.problems.push(
+							`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
+						);
+				} catch (e) {
+					contents.problems.push(`${codexFile}: not valid JSON: ${e.message}`);
+				}
+			}
+		}
+	}
+	for (const n of nodesUsing)
+		for (const cred of n.credentials)
+			if (!credentialNames.has(cred))
+				contents.problems.push(
+					`${n.file}: node "${n.name}" uses credential "${cred}", which no file in package.json "n8n.credentials" defines`,
+				);
+	for (const f of files.filter((f) => /\.(svg|png)$/.test(f)))
+		if (!referencedIcons.has(f))
+			contents.problems.push(`${f}: an icon that no node or credential names`);
+	const codexFiles = new Set(n8nFiles.nodes.map((f) => f.replace(/\.js$/, '.json')));
+	for (const f of files.filter((f) => f.endsWith('.node.json')))
+		if (!codexFiles.has(f))
+			contents.problems.push(`${f}: a codex file of no node in package.json "n8n.nodes"`);
+	// An output schema is read only beside a node's file, and the editor takes only an object with fields.
+	for (const f of files.filter((f) => /\/__schema__\//.test(f))) {
+		const nodeDir = f.slice(0, f.indexOf('/__schema__/'));
+		if (!n8nFiles.nodes.some((n) => path.posix.dirname(path.posix.normalize(n)) === nodeDir))
+			contents.problems.push(
+				`${f}: beside no node of package.json "n8n.nodes", n8n never reads it`,
+			);
+		try {
+			const schema = JSON.parse(readFileSync(path.join(packageDir, f), 'utf8')) as {
+				type?: unknown;
+				properties?: object;
+			} | null;
+			if (schema?.type !== 'object' || !Object.keys(schema.properties ?? {}).length)
+				contents.problems.push(
+					`${f}: not an object schema with properties (the editor ignores it)`,
+				);
+		} catch (e) {
+			contents.problems.push(`${f}: not valid JSON: ${e.message}`);
+		}
+	}
+	contents.notes.push(
+		`loaded ${nodesUsing.map((n) => n.name).join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
+	);
+}
+
+// package.json as published: every field that names a file names one in the tarball, no runtime dependencies.
+function checkManifest({ files, fileSet, pkg }: Packed): void {
+	const manifest = section('package.json');
+	const inPackage = (p: string): boolean =>
+		fileSet.has(path.posix.normalize(p.replace(/^\.\//, '')));
+	/** As require() resolves a package's "main": the file, with .js/.json/.node, or its index. */
+	const resolvesLikeMain = (p: string): boolean =>
+		['', '.js', '.json', '.node', '/index.js', '/index.json', '/index.node'].some((ext) =>
+			inPackage(p + ext),
+		);
+	const matchesSome = (pattern: string): boolean => {
+		const re = new RegExp(
+			`^${path.posix
+				.normalize(pattern.replace(/^\.\//, ''))
+				.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+				.replace(/\*/g, '.*')}$`,
+		);
+		return files.some((f) => re.test(f));
+	};
+	for (const field of ['main', 'module', 'browser'] as const)
+		if (typeof pkg[field] === 'string' && !resolvesLikeMain(pkg[field]))
+			manifest.problems.push(
+				`"${field}": "${pkg[field]}" is not in the package${field === 'main' ? ' (n8n loads the files in "n8n"; a package of nodes needs no "main")' : ''}`,
+			);
+	for (const field of ['types', 'typings'] as const)
+		if (typeof pkg[field] === 'string' && !inPackage(pkg[field]))
+			manifest.problems.push(`"${field}": "${pkg[field]}" is not in the package`);
+	const bins = typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {});
+	for (const [name, f] of Object.entries(bins))
+		if (!inPackage(f)) manifest.problems.push(`"bin.${name}": "${f}" is not in the package`);
+	for (const f of ([] as string[]).concat(pkg.man ?? []))
+		if (!inPackage(f)) manifest.problems.push(`"man": "${f}" is not in the package`);
+	const exportTargets: Array<[string, string]> = [];
+	(function walk(v: unknown, at: string): void {
+		if (typeof v === 'string') exportTargets.push([at, v]);
+		else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+		else if (v && typeof v === 'object')
+			for (const [k, x] of Object.entries(v)) walk(x, `${at}[${JSON.stringify(k)}]`);
+	})(pkg.exports, 'exports');
+	for (const [at, target] of exportTargets)
+		if (target.includes('*') ? !matchesSome(target) : !inPackage(target))
+			manifest.problems.push(`"${at}": "${target}" is not in the package`);
+	for (const entry of pkg.files ?? [])
+		if (
+			!entry.startsWith('!') &&
+			!files.some((f) => f === entry || f.startsWith(`${entry.replace(/\/$/, '')}/`)) &&
+			!matchesSome(entry)
+		)
+			manifest.problems.push(`"files": "${entry}" matches nothing in the package`);
+	const dependencyFields = ['', 'optional', 'bundle', 'bundled'] as const;
+	for (const field of dependencyFields.map((f) => (f ? `${f}Dependencies` : 'dependencies'))) {
+		const deps = pkg[field as DependencyField] ?? [];
+		const names = Array.isArray(deps) ? deps : Object.keys(deps);
+		if (names.length)
+			manifest.problems.push(
+				`"${field}": ${names.join(', ')}: a community node keeps zero runtime dependencies`,
+			);
+	}
+	const author =
+		typeof pkg.author === 'string'
+			? pkg.author
+			: [
+					pkg.author?.name,
+					pkg.author?.email && `<${pkg.author.email}>`,
+					pkg.author?.url && `(${pkg.author.url})`,
+				]
+					.filter(Boolean)
+					.join(' ');
+	const repoUrl = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+	if (!author) manifest.problems.push('"author" is missing');
+	if (!repoUrl)
+		manifest.problems.push(
+			'"repository" is missing (npm provenance needs it to name the GitHub repository)',
+		);
+	else if (!/^(git\+)?https:\/\/github\.com\/[^/]+\/[^/]+?(\.git)?$/.test(repoUrl))
+		manifest.problems.push(
+			`"repository": ${repoUrl} is not a GitHub https URL (npm provenance checks it against the repository that publishes)`,
+		);
+	if (!pkg.homepage) manifest.problems.push('"homepage" is missing');
+	manifest.notes.push(
+		`author ${author}; repository ${repoUrl}; homepage ${pkg.homepage} (publish.yml checks that the repository is the one it runs in)`,
+	);
+}
 
 const { values: opts } = parseArgs({
 	options: { 'no-build': { type: 'boolean' }, keep: { type: 'boolean' } },
@@ -26,9 +472,9 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'airsign-scan-'));
 process.env.TMPDIR = tmp;
 let exitCode = 1;
 try {
-	const packed = pack(tmp, !opts['no-build']);
+	const packed = await pack(tmp, !opts['no-build']);
 	await scanWithN8nScanner(packed);
-	checkContents(packed, tmp);
+	await checkContents(packed, tmp);
 	checkManifest(packed);
 	let problems = 0;
 	for (const s of report) {

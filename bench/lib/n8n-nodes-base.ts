@@ -1,15 +1,8 @@
 /**
- * n8n's own nodes (HTTP Request, Split Out) and the Header Auth credential,
- * loaded from the real n8n install (`.cache/n8n`, n8n 2.41.3, the one the e2e tier installs)
- * and run by the bench's engine.
- *
- * One engine for both sides: the install's n8n-nodes-base 2.41.1 (standing in for the 2.41.2 that
- * n8n 2.41.3 pins, see docs/compatibility.md) pins n8n-workflow 2.41.0, the version this project
- * pins too, but requiring it from inside the install would load the install's own copy, a second
- * n8n-workflow beside the one the bench's n8n-core 2.41.1 uses (other class identities for errors,
- * another expression engine). So while these files load, a resolve hook hands them this
- * project's `n8n-workflow` and `n8n-core`; everything else (lodash, form-data, @n8n/utils…) comes
- * from the install, as in n8n.
+ * n8n's HTTP Request and Split Out nodes and the Header Auth credential from the real n8n install
+ * (`.cache/n8n`, n8n 2.41.3), run by the bench's engine. While they load, a resolve hook hands them
+ * this project's `n8n-workflow` and `n8n-core` (the same versions): one engine, one expression engine,
+ * one set of error classes; everything else comes from the install, as in n8n.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import Module from 'node:module';
@@ -22,11 +15,7 @@ export const N8N_INSTALL_DIR = path.resolve(__dirname, '../../.cache/n8n');
 const NODES_BASE_DIR = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n-nodes-base');
 const SHARED_PACKAGES = ['n8n-workflow', 'n8n-core'];
 
-/**
- * Whether the install is complete (its marker is written last). Not while `npm run check` installs
- * it beside the unit stage (AIRSIGN_N8N_INSTALLING): whether the smoke run would use it would then
- * depend on which finishes first.
- */
+/** Whether the install is complete (its marker is written last), and not being installed by `npm run check` beside the unit stage. */
 export function isN8nInstalled(): boolean {
 	return (
 		!process.env.AIRSIGN_N8N_INSTALLING &&

@@ -1,9 +1,7 @@
 /**
- * What an n8n user builds without this package: n8n's own HTTP Request node (V3, the version the
- * editor puts on a new node), configured as a capable user would, with a Header Auth credential
- * holding `Authorization: Bearer <token>` (a token fetched by hand: AirSign tokens live one hour and
- * n8n never renews a Header Auth value). Each builder returns the chain of nodes and what the user
- * had to configure.
+ * What an n8n user builds without this package: n8n's HTTP Request node (V3) with a Header Auth
+ * credential `Authorization: Bearer <token>` (a token fetched by hand: n8n never renews it). Each
+ * builder returns the chain of nodes and what the user had to configure.
  */
 import type { IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -73,11 +71,7 @@ function workflow(chain: ChainNode[], extraFields = 0): PeerWorkflow {
 	return { chain, nodes: chain.length, fields: fields + extraFields + HEADER_AUTH_FIELDS };
 }
 
-/**
- * List Sessions, every page: pages of 100 by `offset`, stopping on `hasMore: false` (the
- * "Pagination Complete When: Other" expression; "Response Is Empty" would cost one more request
- * per run), then Split Out to get one item per session as Return All gives.
- */
+/** List Sessions, pages of 100 by `offset` until `hasMore: false` ("Response Is Empty" costs one more request), then Split Out. */
 export function peerListAll(peer: PeerEnvironment): PeerWorkflow {
 	const offset = '={{ $response.body.pagination.offset + $response.body.sessions.length }}';
 	return workflow([
@@ -126,24 +120,16 @@ function uploadRequest(peer: PeerEnvironment, fileName: string, data: string): C
 	});
 }
 
-/**
- * Upload File with the binary's base64 taken by expression. `$input.item.binary.data.data` is the
- * base64 text in n8n's default binary mode (the bench's; `$binary.data.data` is not: n8n's `$binary`
- * leaves `data` out); in filesystem or S3 mode it is a reference and the user needs Extract From
- * File ("Move File to Base64 String") or a Code node first.
- */
+/** Upload with the base64 by expression: `$input.item.binary.data.data` is that text only in n8n's default binary mode. */
 export function peerUpload(peer: PeerEnvironment): PeerWorkflow {
 	const data = '={{ $input.item.binary.data.data }}';
 	return workflow([uploadRequest(peer, '={{ $binary.data.fileName }}', data)]);
 }
 
 /**
- * Upload File on n8n 2 (filesystem or database binary mode), where the item holds a reference,
- * not the base64 text: Extract From File ("Move File to Base64 String", the file's base64 into
- * `json.data`), then HTTP Request with the JSON body `{ fileName, data: {{ $json.data }} }`.
- * Extract From File does not load in the bench's n8n install (see n8n-nodes-base.ts), so a
- * stand-in does what its "binaryToPropery" operation does: getBinaryDataBuffer, then
- * `toString('base64')` into the item's JSON. Its two fields: operation, destination key.
+ * Upload on n8n 2 (filesystem or database binary mode): Extract From File ("Move File to Base64
+ * String") then HTTP Request. Extract From File does not load here (n8n-nodes-base.ts): a stand-in
+ * does what it does (getBinaryDataBuffer, base64 into `json.data`). Its two fields: operation, key.
  */
 export function peerUploadFromStorage(peer: PeerEnvironment): PeerWorkflow {
 	return workflow(
@@ -152,11 +138,7 @@ export function peerUploadFromStorage(peer: PeerEnvironment): PeerWorkflow {
 	);
 }
 
-/**
- * The trigger's idle poll, by hand: a Schedule Trigger → HTTP Request asking for sessions updated
- * since a time kept somewhere (here a fixed one); what keeps that time, ties and paging is left to
- * the user. Only the request is measured.
- */
+/** The trigger's idle poll by hand: HTTP Request for sessions updated since a time the user keeps (here fixed). */
 export function peerPoll(peer: PeerEnvironment, updatedAfter: string): PeerWorkflow {
 	const query = { updatedAfter, sortBy: 'updatedAt', sortOrder: 'asc', limit: '100' };
 	return workflow([

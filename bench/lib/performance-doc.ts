@@ -217,17 +217,11 @@ function renderReadmePerformance(results: Results): string {
 export function writePerformanceDocs(results: Results): void {
 	const root = path.join(__dirname, '..', '..');
 	writeFileSync(path.join(root, 'docs', 'performance.md'), renderPerformanceDoc(results));
-	const readme = path.join(root, 'README.md');
-	writeFileSync(readme, withReadmePerformance(readFileSync(readme, 'utf8'), results));
-}
-
-function withReadmePerformance(readme: string, results: Results): string {
+	const file = path.join(root, 'README.md');
+	const readme = readFileSync(file, 'utf8');
 	const start = readme.indexOf(README_PERFORMANCE_START);
 	const end = readme.indexOf(README_PERFORMANCE_END);
-	if (start === -1 || end < start) return readme;
-	return (
-		readme.slice(0, start) +
-		renderReadmePerformance(results) +
-		readme.slice(end + README_PERFORMANCE_END.length)
-	);
+	if (start === -1 || end < start) return;
+	const after = readme.slice(end + README_PERFORMANCE_END.length);
+	writeFileSync(file, readme.slice(0, start) + renderReadmePerformance(results) + after);
 }

@@ -1,8 +1,6 @@
 /**
- * The raw clients the node is measured against, no n8n, no retries: Node's own fetch (undici,
- * keep-alive), node:http for Upload, and axios (the version n8n-core pins, which its request
- * helper uses): beside fetch it shows how much of a gap is the HTTP client and how much n8n's
- * credential path.
+ * The raw clients the node is measured against, no n8n, no retries: Node's fetch (undici, keep-alive),
+ * node:http for Upload, and axios (n8n-core's version): the HTTP client's share of a gap beside n8n's.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -77,10 +75,7 @@ export async function axiosSend(client: RawClient, sessionId: string): Promise<u
 	return (await axiosClient.post(url, undefined, { headers: auth(client) })).data;
 }
 
-/**
- * Upload File the plain way, with node:http: the file's base64 text is made once and written
- * between the two halves of the JSON body (no JSON.stringify of the whole body, no second copy).
- */
+/** Upload with node:http: the base64 text made once and written between the halves of the JSON body. */
 export async function rawUpload(
 	client: RawClient,
 	fileName: string,

@@ -2,9 +2,9 @@
  * Every figure the bench prints, also kept by name for bench/results.json, so that RESULTS.md,
  * docs/performance.md and any check read figures instead of copying them.
  */
-import { summarize } from './stats';
+import { summarize, type Summary } from './stats';
 
-export interface Figure {
+export interface Figure extends Summary {
 	/** `operation/mode/size/latency/client[/at once]/measure`, e.g. `upload/filesystem/7MiB/0ms/node/x1/peak-per-file-semi1`. */
 	name: string;
 	operation: string;
@@ -15,10 +15,6 @@ export interface Figure {
 	client: string;
 	measure: string;
 	unit: string;
-	median: number;
-	min: number;
-	max: number;
-	runs: number;
 }
 
 const figures = new Map<string, Figure>();

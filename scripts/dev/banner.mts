@@ -2,10 +2,8 @@
 // are, how to log in, and what to try first, with control-plane calls as curl lines.
 import { PACKAGE_NAME } from '../../e2e/lib/n8n.mts';
 import { SANDBOX_CREDENTIAL_NAME } from '../../e2e/lib/fixtures.mts';
-import { type DevState, show } from './lib.mts';
-import { FILES_DIR, OWNER, PDF_PATH } from './options.mts';
+import { FILES_DIR, OWNER, PDF_PATH, show, type DevState, type ExampleWorkflow } from './lib.mts';
 import { procs } from './processes.mts';
-import type { ExampleWorkflow } from './setup.mts';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../../nodes/AirSign/helpers/constants.ts';
 
 /** A session as the sandbox's control plane lists and answers it: the fields read here. */

@@ -6,12 +6,12 @@ import { describeExit, onStopSignal } from '../../e2e/lib/proc.mts';
 import type { startSandboxProcess } from '../../e2e/lib/sandbox.mts';
 import { say } from './lib.mts';
 
-export type N8nServer = Awaited<ReturnType<typeof startN8n>>;
-export type SandboxServer = Awaited<ReturnType<typeof startSandboxProcess>>;
-export type DemoModel = Awaited<ReturnType<typeof startFakeOpenAi>>;
-
 /** The running processes, read where they are used: stopAll() clears them. */
-export const procs: { sandbox?: SandboxServer; n8n?: N8nServer; model?: DemoModel } = {};
+export const procs: {
+	sandbox?: Awaited<ReturnType<typeof startSandboxProcess>>;
+	n8n?: Awaited<ReturnType<typeof startN8n>>;
+	model?: Awaited<ReturnType<typeof startFakeOpenAi>>;
+} = {};
 let stopping: Promise<boolean> | null = null;
 export const isStopping = (): boolean => stopping !== null;
 /** Stops them all; resolves whether each has exited, said once it has: "stopped" is known, not hoped. */
