@@ -17,14 +17,13 @@ import type {
 	INode,
 	INodeCredentialTestResult,
 	INodeType,
-	INodeTypes,
-	IWorkflowBase,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { CredentialRef, TestEnvironment } from './environment';
-import { buildAdditionalData, createTestEnvironment, isCredentialRef } from './environment';
+import { buildAdditionalData, environmentOf, isCredentialRef } from './environment';
 import { ensureN8nRuntime } from './n8n-runtime';
+import { singleTypeNodeTypes } from './node-types';
 
 export interface TestCredentialOptions {
 	/** Credential type name, e.g. 'airSignApi'. */
@@ -59,10 +58,7 @@ export async function testCredential(
 	options: TestCredentialOptions,
 ): Promise<TestCredentialResult> {
 	await ensureN8nRuntime();
-	const env = options.env ?? createTestEnvironment();
-	for (const type of options.credentialTypes ?? []) {
-		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
-	}
+	const env = environmentOf(options);
 	const credentialType = env.credentialTypes.getByName(options.type);
 	const ref = isCredentialRef(options.credentials, env.store)
 		? { id: options.credentials.id, name: options.credentials.name }
@@ -84,37 +80,7 @@ export async function testCredential(
 		data: await env.store.getData(ref.id),
 	};
 
-	const workflowData = {
-		id: 'harness-credential-test',
-		name: 'Credential test',
-		active: false,
-		nodes: [],
-		connections: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase;
-	const baseData = await buildAdditionalData({ env, workflowData, mode: 'internal' });
-	try {
-		credentialsDecrypted.data = await env.credentialsHelper.applyDefaultsAndOverwrites(
-			baseData,
-			credentialsDecrypted.data!,
-			options.type,
-			'internal',
-		);
-	} catch (error) {
-		return { status: 'Error', message: String((error as Error).message), credential: ref };
-	}
-
-	const node: INode = {
-		id: 'temp',
-		parameters: {},
-		name: 'Temp-Node',
-		type: NOOP_DESCRIPTION.name,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [options.type]: { id: ref.id, name: ref.name } },
-	};
-	const nodeType: INodeType = {
+	const nodeTypes = singleTypeNodeTypes({
 		description: {
 			...NOOP_DESCRIPTION,
 			credentials: [{ name: options.type, required: true }],
@@ -128,13 +94,36 @@ export async function testCredential(
 				},
 			],
 		},
+	});
+	const node: INode = {
+		id: 'temp',
+		parameters: {},
+		name: 'Temp-Node',
+		type: NOOP_DESCRIPTION.name,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [options.type]: { id: ref.id, name: ref.name } },
 	};
-	const nodeTypes: INodeTypes = {
-		getKnownTypes: () => ({}),
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'harness-credential-test',
+		name: 'Credential test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	const baseData = await buildAdditionalData({ env, workflow, mode: 'internal' });
+	try {
+		credentialsDecrypted.data = await env.credentialsHelper.applyDefaultsAndOverwrites(
+			baseData,
+			credentialsDecrypted.data!,
+			options.type,
+			'internal',
+		);
+	} catch (error) {
+		return { status: 'Error', message: String((error as Error).message), credential: ref };
+	}
+
 	const executeFunctions = new ExecuteContext(
 		workflow,
 		node,
@@ -148,7 +137,7 @@ export async function testCredential(
 		[],
 	);
 	try {
-		await new RoutingNode(executeFunctions, nodeType, credentialsDecrypted).runNode();
+		await new RoutingNode(executeFunctions, nodeTypes.getByName(), credentialsDecrypted).runNode();
 	} catch (caught) {
 		const error = caught as NonNullable<TestCredentialResult['error']> & {
 			cause?: { response?: { status: number; statusText?: string }; code?: string };
