@@ -1,11 +1,8 @@
 /**
- * `testCredential`: the Test step of n8n's credential modal, as the CLI's CredentialsTester runs it
- * (packages/cli/src/services/credentials-tester.service.ts): the data through
- * `applyDefaultsAndOverwrites`, then the type's `test` request as the `routing.request` of a temp
- * noOp node run by n8n-core's `RoutingNode` in mode 'internal' (so preAuthentication always fetches
- * a token: the CLI recognises that node), and the error mapped by the `responseCode` rules, else
- * the status text, else `error.cause.code`, else the message. Left out: OAuth2's check, `testedBy`
- * of nodes and function tests, `responseSuccessBody` rules (AirSign's credential has none of them).
+ * `testCredential`: the credential modal's Test, as the CLI's CredentialsTester runs it: the type's
+ * `test` request as a temp noOp node's `routing.request` in mode 'internal' (preAuthentication
+ * recognises that node and always fetches a token), errors mapped as the CLI maps them. Left out:
+ * OAuth2, `testedBy`, function tests and `responseSuccessBody` rules (AirSign uses none).
  */
 import './env-setup';
 
@@ -13,25 +10,22 @@ import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
-	ICredentialType,
 	INode,
 	INodeCredentialTestResult,
 	INodeType,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
-import type { CredentialRef, TestEnvironment } from './environment';
+import type { CredentialRef, EntryOptions } from './environment';
 import { buildAdditionalData, environmentOf, isCredentialRef } from './environment';
 import { ensureN8nRuntime } from './n8n-runtime';
 import { singleTypeNodeTypes } from './node-types';
 
-export interface TestCredentialOptions {
+export interface TestCredentialOptions extends EntryOptions {
 	/** Credential type name, e.g. 'airSignApi'. */
 	type: string;
 	/** A stored credential ref, or the data the user typed into the modal. */
 	credentials: CredentialRef | ICredentialDataDecryptedObject;
-	env?: TestEnvironment;
-	credentialTypes?: ICredentialType[];
 }
 
 export interface TestCredentialResult extends INodeCredentialTestResult {

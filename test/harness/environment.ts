@@ -95,11 +95,16 @@ export function createTestEnvironment(
 	return new TestEnvironment(options);
 }
 
-/** An entry's environment: the one given (else a fresh one) with the entry's credential types. */
-export const environmentOf = (options: {
+/** The simulated n8n instance an entry (runNode, createPollingHarness, testCredential) runs in. */
+export interface EntryOptions {
+	/** Default: a fresh one. */
 	env?: TestEnvironment;
+	/** Registered in `env` when missing. */
 	credentialTypes?: ICredentialType[];
-}) => (options.env ?? createTestEnvironment()).register(options.credentialTypes);
+}
+
+export const environmentOf = (options: EntryOptions) =>
+	(options.env ?? createTestEnvironment()).register(options.credentialTypes);
 
 let executions = 0;
 

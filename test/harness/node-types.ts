@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
 	INodeParameters,
@@ -14,6 +15,9 @@ import type {
 	IVersionedNodeType,
 } from 'n8n-workflow';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
+
+import type { CredentialRef, EntryOptions } from './environment';
+import type { BinaryDataMode } from './n8n-runtime';
 
 /** The package name of this repository, the prefix n8n gives to its node types. */
 export const PACKAGE_NAME: string = (
@@ -38,13 +42,18 @@ export function latestVersion(nodeType: INodeType | IVersionedNodeType): number 
 }
 
 /** What runNode and createPollingHarness are told of the node under test. */
-export interface NodeUnderTest {
+export interface NodeUnderTest extends EntryOptions {
 	nodeType: INodeType | IVersionedNodeType;
 	/** As saved in a workflow; values may be expressions (`={{ $json.x }}`). */
 	parameters?: INodeParameters;
+	/** Refs from `env.addCredential(...)`, or plain data (stored in `env` on the fly). */
+	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
 	/** Default: the latest version. */
 	nodeTypeVersion?: number;
 	nodeName?: string;
+	/** The workflow's; default 'UTC'. */
+	timezone?: string;
+	binaryDataMode?: BinaryDataMode;
 }
 
 /** `INodeTypes` that answer every name with `nodeType`. */

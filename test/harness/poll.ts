@@ -8,28 +8,16 @@ import './env-setup';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { PollContext } from 'n8n-core';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialType,
-	IDataObject,
-	INode,
-	INodeExecutionData,
-	WorkflowActivateMode,
-} from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { createPollTick, type PollTick } from './engine';
-import type { CredentialRef, TestEnvironment } from './environment';
+import type { TestEnvironment } from './environment';
 import { buildAdditionalData, environmentOf } from './environment';
-import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-runtime';
+import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
 import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
 export interface PollingHarnessOptions extends NodeUnderTest {
-	/** `node.credentials`: refs from `env.addCredential` or plain data (stored once). */
-	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
-	/** Default: a fresh simulated n8n instance. */
-	env?: TestEnvironment;
-	credentialTypes?: ICredentialType[];
 	/**
 	 * 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event",
 	 * a context per poll).
@@ -37,9 +25,7 @@ export interface PollingHarnessOptions extends NodeUnderTest {
 	mode?: 'trigger' | 'manual';
 	/** Activation reason seen by `getActivationMode()`. Default 'activate' ('manual' mode: 'manual'). */
 	activation?: WorkflowActivateMode;
-	timezone?: string;
 	workflowId?: string;
-	binaryDataMode?: BinaryDataMode;
 	/** Initial workflow static data (as loaded from the database). */
 	staticData?: IDataObject;
 	/**

@@ -5,8 +5,6 @@ import { WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
 	NodeApiError,
-	ICredentialDataDecryptedObject,
-	ICredentialType,
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
@@ -21,7 +19,7 @@ import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workf
 
 import type { HarnessInputItem } from './binary';
 import { materializeItem } from './binary';
-import type { CredentialRef, TestEnvironment } from './environment';
+import type { TestEnvironment } from './environment';
 import { buildAdditionalData, environmentOf } from './environment';
 import type { BinaryDataMode } from './n8n-runtime';
 import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
@@ -31,11 +29,6 @@ const SOURCE_NODE_NAME = 'Test Input';
 const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
 
 export interface RunNodeOptions extends NodeUnderTest {
-	/** Refs from `env.addCredential(...)`, or plain data (stored in the environment for this call). */
-	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
-	/** Default: a fresh simulated n8n instance. */
-	env?: TestEnvironment;
-	credentialTypes?: ICredentialType[];
 	/** What the source node emits. Default: one empty item. */
 	input?: HarnessInputItem[];
 	/**
@@ -43,9 +36,6 @@ export interface RunNodeOptions extends NodeUnderTest {
 	 * error output)"; 'legacy': the old `continueOnFail: true` flag. Default: stop on error.
 	 */
 	continueOnFail?: boolean | 'continueRegularOutput' | 'continueErrorOutput' | 'legacy';
-	/** Default 'UTC'. */
-	timezone?: string;
-	binaryDataMode?: BinaryDataMode;
 	/** Default 'manual' (the editor's "Execute workflow"). */
 	mode?: WorkflowExecuteMode;
 	settings?: IWorkflowSettings;
