@@ -1,8 +1,4 @@
-/**
- * Property-based tests of AirSign's answers: every operation of the AirSign node meets answers
- * the sandbox's fuzzing faults make up or mangle (test/fuzz/answers.ts), through n8n's engine.
- * An action fails with a clear error or passes the answer through; no secret shows anywhere.
- */
+/** Every operation of the AirSign node, through n8n's engine, against fuzzed answers (answers.ts). */
 import '../harness';
 import { binaryItem, type HarnessInputItem, type RunNodeResult } from '../harness';
 

@@ -1,11 +1,7 @@
 /**
- * How many cases each property runs and from which seed, in one place.
- *
- * - `npm test` runs every property with {@link DEFAULT_RUNS} cases on each of its two engines (200
- *   per property in all), which adds one to two minutes to the suite on a busy two-core machine.
- * - `npm run fuzz` (vitest.fuzz.config.ts) sets NUM_RUNS=10000.
- * - FUZZ_SEED replays a run: every property of the file starts from that seed. A failure prints
- *   fast-check's seed and path; FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that case.
+ * How many cases each property runs and from which seed: {@link DEFAULT_RUNS} per engine in
+ * `npm test`, NUM_RUNS=10000 in `npm run fuzz`. A failure prints its seed and path:
+ * FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that case.
  */
 import fc from 'fast-check';
 
@@ -27,20 +23,14 @@ export const SEED = integerFromEnv('FUZZ_SEED') ?? (Date.now() ^ (process.pid <<
 
 const PATH = process.env.FUZZ_PATH?.trim() || undefined;
 
-/**
- * What a property's cases tried, counted by the property itself (items by kind of value, answers
- * by kind...): printed with the property's result, for docs/reliability.md.
- */
+/** What a property's cases tried, by kind, printed with its result (for docs/reliability.md). */
 export const tally = new Map<string, number>();
 export function count(what: string, n = 1): void {
 	tally.set(what, (tally.get(what) ?? 0) + n);
 }
 
-/**
- * fast-check's parameters for one property: the run's seed and case count, the replay path
- * when one is given, and a failure report that says how to replay it.
- */
-export function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Parameters<T> {
+/** fast-check's parameters for one property: seed, cases, replay path, a report saying how to replay. */
+function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Parameters<T> {
 	return {
 		numRuns: runs,
 		seed: SEED,

@@ -1,9 +1,7 @@
 /**
- * The fuzzed inputs of every operation of the node, by its operations as the description lists
- * them (test/nodes/airSign/nodeOperations.ts): a new operation fails its file until it has an
- * entry here. Each property is named as the panel names the operation; where a parameter can be
- * given several ways (a locator's modes), each case draws one. Budgets and replay:
- * test/fuzz/budget.ts; what is fuzzed: docs/reliability.md.
+ * The fuzzed inputs of every operation of the node's description (a new operation fails until it
+ * has an entry here), one property per operation as the panel names it; where a parameter can be
+ * given several ways, each case draws one. What is fuzzed: docs/reliability.md.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';

@@ -1,9 +1,4 @@
-/**
- * Property-based tests of the AirSign Trigger against fuzzed List Sessions answers (the sandbox's
- * fuzzing faults, test/fuzz/answers.ts), through n8n's poll engine: the trigger never emits a
- * malformed item, never moves its cursor over an update it has not delivered, and afterwards
- * loses and repeats nothing.
- */
+/** The AirSign Trigger, through n8n's poll engine, against fuzzed List Sessions answers (answers.ts). */
 import '../harness';
 
 import fc from 'fast-check';
@@ -106,10 +101,8 @@ describe('trigger answers, fuzzed: no malformed item, the cursor never passes an
 				sandbox.clock.advance(60 * 60_000 + 5_000);
 				await drain(sandbox, trigger, ledger);
 				count('sessions delivered', ledger.delivered);
-				// A repeat is the same state delivered twice. A mangled answer that was readable passed
-				// through (a session without its recipients, say); reading the true state at the same
-				// updatedAt afterwards is another state, which the trigger delivers by design (its
-				// delivery keys carry a fingerprint of the content: trigger/state.ts).
+				// A repeat is the same state delivered twice: after a readable mangled answer passed
+				// through, the true state at the same updatedAt is another state (trigger/state.ts).
 				const states = ledger.items.map((s) => JSON.stringify(s));
 				expect(states.filter((state, i) => states.indexOf(state) !== i)).toEqual([]);
 				const mangledPassedThrough = fault.kind === 'mangle' && !result.error;

@@ -18,7 +18,7 @@ export const FORBIDDEN_WORDS = [
 	'Cannot read properties',
 	'is not iterable',
 ];
-const clean = (text: string) =>
+export const clean = (text: string) =>
 	!FORBIDDEN_WORDS.some((word) => text.toLowerCase().includes(word.toLowerCase()));
 
 /** A message a user may see: text, not blank, without a forbidden word. */

@@ -1,11 +1,8 @@
 /**
- * `testCredential`: the Test step of n8n's credential modal, as the CLI's CredentialsTester runs it
- * (packages/cli/src/services/credentials-tester.service.ts): the data through
- * `applyDefaultsAndOverwrites`, then the type's `test` request as the `routing.request` of a temp
- * noOp node run by n8n-core's `RoutingNode` in mode 'internal' (so preAuthentication always fetches
- * a token: the CLI recognises that node), and the error mapped by the `responseCode` rules, else
- * the status text, else `error.cause.code`, else the message. Left out: OAuth2's check, `testedBy`
- * of nodes and function tests, `responseSuccessBody` rules (AirSign's credential has none of them).
+ * `testCredential`: the credential modal's Test, as the CLI's CredentialsTester runs it: the type's
+ * `test` request as a temp noOp node's `routing.request` in mode 'internal' (preAuthentication
+ * recognises that node and always fetches a token), errors mapped as the CLI maps them. Left out:
+ * OAuth2, `testedBy`, function tests and `responseSuccessBody` rules (AirSign uses none).
  */
 import './env-setup';
 
@@ -13,26 +10,22 @@ import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
-	ICredentialType,
 	INode,
 	INodeCredentialTestResult,
 	INodeType,
-	INodeTypes,
-	IWorkflowBase,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
-import type { CredentialRef, TestEnvironment } from './environment';
-import { buildAdditionalData, createTestEnvironment, isCredentialRef } from './environment';
+import type { CredentialRef, EntryOptions } from './environment';
+import { buildAdditionalData, environmentOf, isCredentialRef } from './environment';
 import { ensureN8nRuntime } from './n8n-runtime';
+import { singleTypeNodeTypes } from './node-types';
 
-export interface TestCredentialOptions {
+export interface TestCredentialOptions extends EntryOptions {
 	/** Credential type name, e.g. 'airSignApi'. */
 	type: string;
 	/** A stored credential ref, or the data the user typed into the modal. */
 	credentials: CredentialRef | ICredentialDataDecryptedObject;
-	env?: TestEnvironment;
-	credentialTypes?: ICredentialType[];
 }
 
 export interface TestCredentialResult extends INodeCredentialTestResult {
@@ -59,10 +52,7 @@ export async function testCredential(
 	options: TestCredentialOptions,
 ): Promise<TestCredentialResult> {
 	await ensureN8nRuntime();
-	const env = options.env ?? createTestEnvironment();
-	for (const type of options.credentialTypes ?? []) {
-		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
-	}
+	const env = environmentOf(options);
 	const credentialType = env.credentialTypes.getByName(options.type);
 	const ref = isCredentialRef(options.credentials, env.store)
 		? { id: options.credentials.id, name: options.credentials.name }
@@ -84,37 +74,7 @@ export async function testCredential(
 		data: await env.store.getData(ref.id),
 	};
 
-	const workflowData = {
-		id: 'harness-credential-test',
-		name: 'Credential test',
-		active: false,
-		nodes: [],
-		connections: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase;
-	const baseData = await buildAdditionalData({ env, workflowData, mode: 'internal' });
-	try {
-		credentialsDecrypted.data = await env.credentialsHelper.applyDefaultsAndOverwrites(
-			baseData,
-			credentialsDecrypted.data!,
-			options.type,
-			'internal',
-		);
-	} catch (error) {
-		return { status: 'Error', message: String((error as Error).message), credential: ref };
-	}
-
-	const node: INode = {
-		id: 'temp',
-		parameters: {},
-		name: 'Temp-Node',
-		type: NOOP_DESCRIPTION.name,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [options.type]: { id: ref.id, name: ref.name } },
-	};
-	const nodeType: INodeType = {
+	const nodeTypes = singleTypeNodeTypes({
 		description: {
 			...NOOP_DESCRIPTION,
 			credentials: [{ name: options.type, required: true }],
@@ -128,13 +88,36 @@ export async function testCredential(
 				},
 			],
 		},
+	});
+	const node: INode = {
+		id: 'temp',
+		parameters: {},
+		name: 'Temp-Node',
+		type: NOOP_DESCRIPTION.name,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [options.type]: { id: ref.id, name: ref.name } },
 	};
-	const nodeTypes: INodeTypes = {
-		getKnownTypes: () => ({}),
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'harness-credential-test',
+		name: 'Credential test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	const baseData = await buildAdditionalData({ env, workflow, mode: 'internal' });
+	try {
+		credentialsDecrypted.data = await env.credentialsHelper.applyDefaultsAndOverwrites(
+			baseData,
+			credentialsDecrypted.data!,
+			options.type,
+			'internal',
+		);
+	} catch (error) {
+		return { status: 'Error', message: String((error as Error).message), credential: ref };
+	}
+
 	const executeFunctions = new ExecuteContext(
 		workflow,
 		node,
@@ -148,7 +131,7 @@ export async function testCredential(
 		[],
 	);
 	try {
-		await new RoutingNode(executeFunctions, nodeType, credentialsDecrypted).runNode();
+		await new RoutingNode(executeFunctions, nodeTypes.getByName(), credentialsDecrypted).runNode();
 	} catch (caught) {
 		const error = caught as NonNullable<TestCredentialResult['error']> & {
 			cause?: { response?: { status: number; statusText?: string }; code?: string };

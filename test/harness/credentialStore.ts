@@ -15,24 +15,18 @@ import { UnexpectedError, UserError } from 'n8n-workflow';
 
 import { ensureN8nRuntime } from './n8n-runtime';
 
-export class CredentialTypeRegistry {
-	private readonly types = new Map<string, ICredentialType>();
-
+/** Credential types by name. */
+export class CredentialTypeRegistry extends Map<string, ICredentialType> {
 	constructor(types: ICredentialType[] = []) {
-		for (const type of types) this.add(type);
+		super(types.map((type) => [type.name, type]));
 	}
 
 	add(type: ICredentialType): this {
-		this.types.set(type.name, type);
-		return this;
-	}
-
-	has(name: string): boolean {
-		return this.types.has(name);
+		return this.set(type.name, type);
 	}
 
 	getByName(name: string): ICredentialType {
-		const type = this.types.get(name);
+		const type = this.get(name);
 		if (!type) {
 			throw new UnexpectedError(`Unknown credential type "${name}" (register it with the harness)`);
 		}
@@ -48,29 +42,21 @@ export interface StoredCredentialRow {
 	data: string;
 }
 
-/** Counters a test can assert on ("the token was fetched once", ...). */
-export interface CredentialStoreCounters {
-	/** `credentialsHelper.getDecrypted` calls (n8n loads credentials per node/item). */
-	getDecrypted: number;
-	/** `credentialsHelper.preAuthentication` calls (n8n-core makes one per authenticated request, plus one per 401 retry). */
-	preAuthenticationChecks: number;
-	/** Times the credential type's own `preAuthentication` actually ran (token fetches). */
-	preAuthentication: number;
-	/** `credentialsHelper.updateCredentials` calls (tokens persisted). */
-	updateCredentials: number;
-	authenticate: number;
-}
-
 /** The credential table of one simulated n8n instance, by id. */
 export class CredentialStore {
 	private readonly rows = new Map<string, StoredCredentialRow>();
 
 	private nextId = 1;
 
-	readonly counters: CredentialStoreCounters = {
+	/** Calls a test can assert on ("the token was fetched once", ...). */
+	readonly counters = {
+		/** `credentialsHelper.getDecrypted` (n8n loads credentials per node and item). */
 		getDecrypted: 0,
+		/** `credentialsHelper.preAuthentication`: one per authenticated request, one per 401 retry. */
 		preAuthenticationChecks: 0,
+		/** The credential type's own `preAuthentication` (token fetches). */
 		preAuthentication: 0,
+		/** `credentialsHelper.updateCredentials` (tokens persisted). */
 		updateCredentials: 0,
 		authenticate: 0,
 	};

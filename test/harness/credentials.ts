@@ -1,15 +1,12 @@
 /**
  * n8n's CLI `CredentialsHelper` (packages/cli/src/credentials-helper.ts) over the harness's
- * credential table (credentialStore.ts): the same decisions and n8n-workflow calls for
- * `getDecrypted` (defaults, then expressions), the generic `authenticate` (`$credentials`
- * expressions), `preAuthentication` (the hidden expirable field: fetched when empty, expired or in
- * a credential test, persisted unless stored as an expression; the hook's `httpRequest` kept to the
- * credential's own domains) and the updates. Left out: overwrites, external secrets, dynamic,
- * AI-gateway and OAuth credentials, policies, function `authenticate`, `extends`.
+ * credential table (credentialStore.ts), with the same decisions and n8n-workflow calls. Left out:
+ * overwrites, external secrets, dynamic, AI-gateway and OAuth credentials, policies, function
+ * `authenticate`, `extends`.
  */
 import './env-setup';
 
-import { Credentials } from 'n8n-core';
+import { getAdditionalKeys, type Credentials } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsExpressionResolveValues,
@@ -20,6 +17,7 @@ import type {
 	INodeCredentialsDetails,
 	INodeParameters,
 	INodeProperties,
+	INodeTypes,
 	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -34,10 +32,9 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-import { engineDifferences } from './engine';
-
-import { resolveCredentialExpressions } from './credentialExpressions';
 import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
+import { engineDifferences } from './engine';
+import { singleTypeNodeTypes } from './node-types';
 
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -232,14 +229,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		await this.store.write(nodeCredentials.id!, type, data);
 	}
 
-	async updateCredentialsOauthTokenData(
-		nodeCredentials: INodeCredentialsDetails,
-		type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		const credentials = this.store.load(nodeCredentials.id, type);
-		await credentials.updateData({ oauthTokenData: data.oauthTokenData });
-		await this.store.write(nodeCredentials.id!, type, await credentials.getData());
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		throw new UnexpectedError('The harness knows no OAuth credentials');
 	}
 }
 
@@ -267,4 +258,80 @@ function restrictToCredentialDomains(
 			},
 		},
 	} as IHttpRequestHelper;
+}
+
+/** The CLI's `createMockNodeTypes`: the node type of the mock workflow. */
+const mockNodeTypes: INodeTypes = singleTypeNodeTypes({
+	description: {
+		displayName: 'Mock',
+		name: 'mock',
+		group: [],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: [],
+		outputs: [],
+		properties: [],
+	},
+});
+const mockNode: INode = {
+	id: 'mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
+
+/** Expressions in a credential's data, resolved as the CLI does: with the node's workflow, else a mock one. */
+async function resolveCredentialExpressions(
+	data: ICredentialDataDecryptedObject,
+	additionalData: IWorkflowExecuteAdditionalData,
+	mode: WorkflowExecuteMode,
+	executeData?: IExecuteData,
+	expressionResolveValues?: ICredentialsExpressionResolveValues,
+): Promise<ICredentialDataDecryptedObject> {
+	let decryptedData = data;
+	const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+
+	if (expressionResolveValues) {
+		try {
+			decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
+				decryptedData as INodeParameters,
+				expressionResolveValues.runExecutionData,
+				expressionResolveValues.runIndex,
+				expressionResolveValues.itemIndex,
+				expressionResolveValues.node.name,
+				expressionResolveValues.connectionInputData,
+				mode,
+				additionalKeys,
+				executeData,
+				false,
+				decryptedData,
+			) as ICredentialDataDecryptedObject;
+		} catch (e) {
+			(e as Error).message += ' [Error resolving credentials]';
+			throw e;
+		}
+	} else {
+		const workflow = new Workflow({
+			nodes: [mockNode],
+			connections: {},
+			active: false,
+			nodeTypes: mockNodeTypes,
+		});
+		decryptedData = await workflow.expression.withIsolate(
+			async () =>
+				workflow.expression.getComplexParameterValue(
+					mockNode,
+					decryptedData as INodeParameters,
+					mode,
+					additionalKeys,
+					undefined,
+					undefined,
+					decryptedData,
+				) as ICredentialDataDecryptedObject,
+		);
+	}
+	return decryptedData;
 }

@@ -12,6 +12,7 @@ import type {
 	INodeCredentialsDetails,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
+	Workflow,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { UnexpectedError } from 'n8n-workflow';
@@ -23,19 +24,22 @@ import { ensureN8nRuntime } from './n8n-runtime';
 /** Reference to a stored credential, as it sits in `node.credentials[type]`. */
 export type CredentialRef = INodeCredentialsDetails & { id: string };
 
-export interface TestEnvironmentOptions {
-	credentialTypes?: ICredentialType[];
-}
-
 /** One simulated n8n instance: executions that share it share its credential store, as in n8n. */
 export class TestEnvironment {
 	readonly credentialTypes: CredentialTypeRegistry;
 	readonly store = new CredentialStore();
 	readonly credentialsHelper: HarnessCredentialsHelper;
 
-	constructor(options: TestEnvironmentOptions = {}) {
+	constructor(options: { credentialTypes?: ICredentialType[] } = {}) {
 		this.credentialTypes = new CredentialTypeRegistry(options.credentialTypes ?? []);
 		this.credentialsHelper = new HarnessCredentialsHelper(this.credentialTypes, this.store);
+	}
+
+	/** Registers the types not registered yet; returns this environment. */
+	register(types: ICredentialType[] = []): this {
+		for (const type of types)
+			if (!this.credentialTypes.has(type.name)) this.credentialTypes.add(type);
+		return this;
 	}
 
 	/** Saves a credential; pass the returned ref in `credentials: { [type]: ref }`. */
@@ -85,9 +89,22 @@ export function isCredentialRef(value: unknown, store: CredentialStore): value i
 	);
 }
 
-export function createTestEnvironment(options: TestEnvironmentOptions = {}): TestEnvironment {
+export function createTestEnvironment(
+	options: ConstructorParameters<typeof TestEnvironment>[0] = {},
+): TestEnvironment {
 	return new TestEnvironment(options);
 }
+
+/** The simulated n8n instance an entry (runNode, createPollingHarness, testCredential) runs in. */
+export interface EntryOptions {
+	/** Default: a fresh one. */
+	env?: TestEnvironment;
+	/** Registered in `env` when missing. */
+	credentialTypes?: ICredentialType[];
+}
+
+export const environmentOf = (options: EntryOptions) =>
+	(options.env ?? createTestEnvironment()).register(options.credentialTypes);
 
 let executions = 0;
 
@@ -96,27 +113,43 @@ const BASE_URL = 'http://localhost:5678/';
 /**
  * The `additionalData` n8n-core needs: the credentials helper, real `ExecutionLifecycleHooks`, the
  * instance URLs; what needs a server (sub-workflows, task runners) throws if a node reaches it.
+ * The hooks get `workflowData`, or the workflow as n8n would have saved it.
  */
 export async function buildAdditionalData(options: {
 	env: TestEnvironment;
-	workflowData: IWorkflowBase;
 	mode: WorkflowExecuteMode;
+	workflowData?: IWorkflowBase;
+	workflow?: Workflow;
 	executionId?: string;
 }): Promise<IWorkflowExecuteAdditionalData> {
 	await ensureN8nRuntime();
 	const executionId = options.executionId ?? String(++executions);
+	const { workflow } = options;
+	const workflowData =
+		options.workflowData ??
+		({
+			id: workflow!.id,
+			name: workflow!.name,
+			active: workflow!.active,
+			isArchived: false,
+			nodes: Object.values(workflow!.nodes),
+			connections: workflow!.connectionsBySourceNode,
+			settings: workflow!.settings,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as unknown as IWorkflowBase);
 	const notAvailable = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not available in the test harness`);
 	};
 	const additionalData = {
 		credentialsHelper: options.env.credentialsHelper,
-		hooks: new ExecutionLifecycleHooks(options.mode, executionId, options.workflowData),
+		hooks: new ExecutionLifecycleHooks(options.mode, executionId, workflowData),
 		executeWorkflow: notAvailable('Executing a sub-workflow'),
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		startRunnerTask: notAvailable('The task runner (Code node)'),
 		executionId,
-		workflowId: options.workflowData.id,
+		workflowId: workflowData.id,
 		userId: 'harness-user',
 		currentNodeExecutionIndex: 0,
 		restApiUrl: `${BASE_URL}rest`,

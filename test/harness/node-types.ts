@@ -5,8 +5,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
+
+import type { CredentialRef, EntryOptions } from './environment';
+import type { BinaryDataMode } from './n8n-runtime';
 
 /** The package name of this repository, the prefix n8n gives to its node types. */
 export const PACKAGE_NAME: string = (
@@ -30,13 +41,47 @@ export function latestVersion(nodeType: INodeType | IVersionedNodeType): number 
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
-/** Sees the error a node's `execute`/`poll` throws, before the engine keeps only a copy. */
-export type ErrorObserver = (error: unknown) => void;
+/** What runNode and createPollingHarness are told of the node under test. */
+export interface NodeUnderTest extends EntryOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	/** As saved in a workflow; values may be expressions (`={{ $json.x }}`). */
+	parameters?: INodeParameters;
+	/** Refs from `env.addCredential(...)`, or plain data (stored in `env` on the fly). */
+	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
+	/** Default: the latest version. */
+	nodeTypeVersion?: number;
+	nodeName?: string;
+	/** The workflow's; default 'UTC'. */
+	timezone?: string;
+	binaryDataMode?: BinaryDataMode;
+}
+
+/** `INodeTypes` that answer every name with `nodeType`. */
+export const singleTypeNodeTypes = (nodeType: INodeType) => ({
+	getKnownTypes: () => ({}),
+	getByName: () => nodeType,
+	getByNameAndVersion: () => nodeType,
+});
 
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
 
-	constructor(private readonly onNodeError?: ErrorObserver) {}
+	/** `onNodeError` sees the error a node's `execute`/`poll` throws, before the engine keeps a copy. */
+	constructor(private readonly onNodeError?: (error: unknown) => void) {}
+
+	/** Registers the node under test; returns it as it sits in the workflow. */
+	addNode(options: NodeUnderTest, id: string, defaultName: string): INode {
+		const type = fullNodeTypeName(options.nodeType);
+		this.add(type, options.nodeType);
+		return {
+			id,
+			name: options.nodeName ?? defaultName,
+			type,
+			typeVersion: options.nodeTypeVersion ?? latestVersion(options.nodeType),
+			position: [0, 0],
+			parameters: structuredClone(options.parameters ?? {}),
+		};
+	}
 
 	add(typeName: string, nodeType: INodeType | IVersionedNodeType): this {
 		this.types.set(typeName, nodeType);

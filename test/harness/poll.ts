@@ -8,34 +8,16 @@ import './env-setup';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { PollContext } from 'n8n-core';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialType,
-	IDataObject,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
-	IVersionedNodeType,
-	IWorkflowBase,
-	WorkflowActivateMode,
-} from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { createPollTick, type PollTick } from './engine';
-import type { CredentialRef, TestEnvironment } from './environment';
-import { buildAdditionalData, createTestEnvironment } from './environment';
-import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './n8n-runtime';
-import { fullNodeTypeName, HarnessNodeTypes, latestVersion } from './node-types';
+import type { TestEnvironment } from './environment';
+import { buildAdditionalData, environmentOf } from './environment';
+import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
+import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
-export interface PollingHarnessOptions {
-	nodeType: INodeType | IVersionedNodeType;
-	parameters?: INodeParameters;
-	/** `node.credentials`: refs from `env.addCredential` or plain data (stored once). */
-	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
-	/** Default: a fresh simulated n8n instance. */
-	env?: TestEnvironment;
-	credentialTypes?: ICredentialType[];
+export interface PollingHarnessOptions extends NodeUnderTest {
 	/**
 	 * 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event",
 	 * a context per poll).
@@ -43,11 +25,7 @@ export interface PollingHarnessOptions {
 	mode?: 'trigger' | 'manual';
 	/** Activation reason seen by `getActivationMode()`. Default 'activate' ('manual' mode: 'manual'). */
 	activation?: WorkflowActivateMode;
-	timezone?: string;
-	nodeTypeVersion?: number;
-	nodeName?: string;
 	workflowId?: string;
-	binaryDataMode?: BinaryDataMode;
 	/** Initial workflow static data (as loaded from the database). */
 	staticData?: IDataObject;
 	/**
@@ -94,25 +72,13 @@ export interface PollingHarness {
 }
 
 export function createPollingHarness(options: PollingHarnessOptions): PollingHarness {
-	const env = options.env ?? createTestEnvironment();
-	for (const type of options.credentialTypes ?? []) {
-		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
-	}
+	const env = environmentOf(options);
 	const mode = options.mode ?? 'trigger';
 	const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
 
 	const nodeTypes = new HarnessNodeTypes();
-	const typeName = fullNodeTypeName(options.nodeType);
-	nodeTypes.add(typeName, options.nodeType);
-	const nodeName = options.nodeName ?? 'Trigger';
-	const baseNode: INode = {
-		id: 'harness-trigger',
-		name: nodeName,
-		type: typeName,
-		typeVersion: options.nodeTypeVersion ?? latestVersion(options.nodeType),
-		position: [0, 0],
-		parameters: structuredClone(options.parameters ?? {}),
-	};
+	const baseNode = nodeTypes.addNode(options, 'harness-trigger', 'Trigger');
+	const nodeName = baseNode.name;
 	const settings = { executionOrder: 'v1' as const, timezone: options.timezone ?? 'UTC' };
 
 	let credentialsResolved = false;
@@ -139,17 +105,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 
 	async function activate(hooks: PollHooks = {}): Promise<PollTick> {
 		const node = workflow.getNode(nodeName)!;
-		const workflowData = {
-			id: workflow.id,
-			name: workflow.name,
-			active: workflow.active,
-			nodes: [node],
-			connections: {},
-			settings,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-		} as unknown as IWorkflowBase;
-		const additionalData = await buildAdditionalData({ env, workflowData, mode });
+		const additionalData = await buildAdditionalData({ env, workflow, mode });
 		const pollFunctions = new PollContext(
 			workflow,
 			node,

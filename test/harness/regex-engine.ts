@@ -1,9 +1,7 @@
 /**
- * n8n-workflow runs parameter regular expressions (a resource locator's validation, among others)
- * in a vm with a 250 ms wall-clock timeout. On a loaded machine a garbage collection or a
- * descheduled thread can outlast it and fail a test that has nothing to do with time ("Regular
- * expression execution timed out", seen on the n8n 1.x engine under load). The tests use n8n's own
- * native engine instead: the same expressions and results, without the watchdog.
+ * n8n-workflow runs parameter regular expressions in a vm with a 250 ms wall-clock timeout, which a
+ * loaded machine can outlast ("Regular expression execution timed out"): the tests use a native
+ * engine instead, with the same results and no watchdog.
  */
 import type { RegexEngine } from 'n8n-workflow';
 

@@ -1,25 +1,17 @@
-/**
- * `runNode`: executes one action node inside a real n8n-workflow `Workflow` with
- * n8n-core's `WorkflowExecute`, fed by a source node that emits the test's items.
- */
+/** `runNode`: one action node in a real `Workflow` run by n8n-core's `WorkflowExecute`. */
 import './env-setup';
 
 import { WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
 	NodeApiError,
-	ICredentialDataDecryptedObject,
-	ICredentialType,
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
-	INodeParameters,
 	INodeType,
 	IRun,
 	IRunData,
 	ITaskData,
-	IVersionedNodeType,
-	IWorkflowBase,
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -27,48 +19,25 @@ import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workf
 
 import type { HarnessInputItem } from './binary';
 import { materializeItem } from './binary';
-import type { CredentialRef, TestEnvironment } from './environment';
-import { buildAdditionalData, createTestEnvironment } from './environment';
+import type { TestEnvironment } from './environment';
+import { buildAdditionalData, environmentOf } from './environment';
 import type { BinaryDataMode } from './n8n-runtime';
 import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
-import { fullNodeTypeName, HarnessNodeTypes, latestVersion } from './node-types';
+import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
-export const SOURCE_NODE_NAME = 'Test Input';
-export const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
+const SOURCE_NODE_NAME = 'Test Input';
+const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
 
-export interface RunNodeOptions {
-	/** The node type under test (class instance, e.g. `new AirSign()`). */
-	nodeType: INodeType | IVersionedNodeType;
-	/** Node parameters as saved in a workflow; values may be expressions (`={{ $json.x }}`). */
-	parameters?: INodeParameters;
-	/**
-	 * `node.credentials`: a ref from `env.addCredential(...)`, or plain credential data
-	 * (stored in the environment's store for this call).
-	 */
-	credentials?: Record<string, CredentialRef | ICredentialDataDecryptedObject>;
-	/** Simulated n8n instance (credential store shared across calls). Default: a fresh one. */
-	env?: TestEnvironment;
-	/** Credential types to register in the environment (if not already). */
-	credentialTypes?: ICredentialType[];
-	/** Items the source node emits (JSON and binary). Default: one empty item. */
+export interface RunNodeOptions extends NodeUnderTest {
+	/** What the source node emits. Default: one empty item. */
 	input?: HarnessInputItem[];
 	/**
-	 * `true` or `'continueRegularOutput'`: node setting "On Error: Continue";
-	 * `'continueErrorOutput'`: "Continue (using error output)";
-	 * `'legacy'`: the old `continueOnFail: true` node flag. Default: stop on error.
+	 * `true`/'continueRegularOutput': "On Error: Continue"; 'continueErrorOutput': "Continue (using
+	 * error output)"; 'legacy': the old `continueOnFail: true` flag. Default: stop on error.
 	 */
 	continueOnFail?: boolean | 'continueRegularOutput' | 'continueErrorOutput' | 'legacy';
-	/** Workflow setting "Timezone". Default 'UTC'. */
-	timezone?: string;
-	/** n8n binary data mode (N8N_DEFAULT_BINARY_DATA_MODE). Default 'default'. */
-	binaryDataMode?: BinaryDataMode;
-	/** `node.typeVersion`. Default: the latest version. */
-	nodeTypeVersion?: number;
-	/** Node name in the workflow. Default 'Node'. */
-	nodeName?: string;
-	/** Execution mode. Default 'manual' (editor "Execute workflow"); 'trigger' / 'webhook' for production runs. */
+	/** Default 'manual' (the editor's "Execute workflow"). */
 	mode?: WorkflowExecuteMode;
-	/** Extra workflow settings. */
 	settings?: IWorkflowSettings;
 }
 
@@ -79,39 +48,27 @@ export type HarnessNodeError = Error &
 	>;
 
 export interface RunNodeResult {
-	/** Items per output of the node under test (`outputs[0]` main, `outputs[1]` error output...). */
+	/** Items per output of the node (`outputs[1]`: the error output). */
 	outputs: INodeExecutionData[][];
-	/** Shorthand for `outputs[0] ?? []`. */
+	/** `outputs[0] ?? []`. */
 	items: INodeExecutionData[];
-	/**
-	 * The error the node threw, as the real object (NodeApiError / NodeOperationError
-	 * with message, description, httpCode, context...). Undefined when the node
-	 * succeeded (also when continueOnFail turned errors into items).
-	 */
+	/** The error object the node threw; undefined when it succeeded or continued on fail. */
 	error?: HarnessNodeError;
-	/**
-	 * The error as n8n's engine records it in run data (a plain spread copy of the
-	 * error: this is what is saved with the execution and shown in the UI).
-	 */
+	/** The error as the engine records it in run data (what the execution saves and shows). */
 	storedError?: ExecutionError;
-	/** The node's task data (first run). */
 	taskData?: ITaskData;
-	/** Full run data of all nodes. */
 	runData: IRunData;
-	/** The whole IRun returned by WorkflowExecute. */
 	run: IRun;
-	/** The node as it sat in the workflow. */
 	node: INode;
-	/** The workflow (static data, settings...). */
 	workflow: Workflow;
 	env: TestEnvironment;
 }
 
-/** The source node: emits the test's items, materialising binary input with prepareBinaryData. */
-export function createSourceNodeType(items: HarnessInputItem[]): INodeType {
+/** The source node: emits the test's items, binary input through prepareBinaryData. */
+function sourceNodeType(items: HarnessInputItem[]): INodeType {
 	return {
 		description: {
-			displayName: 'Test Input',
+			displayName: SOURCE_NODE_NAME,
 			name: 'testInput',
 			group: ['input'],
 			version: 1,
@@ -124,95 +81,63 @@ export function createSourceNodeType(items: HarnessInputItem[]): INodeType {
 		async execute(this: IExecuteFunctions) {
 			const out: INodeExecutionData[] = [];
 			for (const item of items) {
-				const data = await materializeItem(
-					item,
-					async (buffer, fileName, mimeType) =>
-						await this.helpers.prepareBinaryData(buffer, fileName, mimeType),
+				const data = await materializeItem(item, async (...file) =>
+					this.helpers.prepareBinaryData(...file),
 				);
-				data.pairedItem = { item: 0 };
-				out.push(data);
+				out.push({ ...data, pairedItem: { item: 0 } });
 			}
 			return [out];
 		},
 	};
 }
 
-function onErrorSettings(option: RunNodeOptions['continueOnFail']): Partial<INode> {
-	if (option === true || option === 'continueRegularOutput')
-		return { onError: 'continueRegularOutput' };
-	if (option === 'continueErrorOutput') return { onError: 'continueErrorOutput' };
-	if (option === 'legacy') return { continueOnFail: true };
-	return {};
-}
+const ON_ERROR: Record<string, Partial<INode>> = {
+	true: { onError: 'continueRegularOutput' },
+	continueRegularOutput: { onError: 'continueRegularOutput' },
+	continueErrorOutput: { onError: 'continueErrorOutput' },
+	legacy: { continueOnFail: true },
+};
 
 /**
- * Executes an action node the way n8n does: a real `Workflow` (Test Input → node),
- * n8n-core's `WorkflowExecute`, parameters and expressions resolved by n8n, credentials
- * loaded/authenticated through the environment's CredentialsHelper. Never throws for
- * node errors: they come back in `error` / `storedError`.
+ * Executes an action node as n8n does (Test Input → node): expressions resolved by n8n,
+ * credentials through the environment's CredentialsHelper. Node errors come back in `error`.
  */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
-	const env = options.env ?? createTestEnvironment();
-	for (const type of options.credentialTypes ?? []) {
-		if (!env.credentialTypes.has(type.name)) env.credentialTypes.add(type);
-	}
-
+	const env = environmentOf(options);
 	let thrown: unknown;
-	const nodeTypes = new HarnessNodeTypes((error) => {
-		thrown = error;
-	});
-	const typeName = fullNodeTypeName(options.nodeType);
-	nodeTypes.add(typeName, options.nodeType);
-
-	const nodeName = options.nodeName ?? 'Node';
+	const nodeTypes = new HarnessNodeTypes((error) => (thrown = error));
 	const node: INode = {
-		id: 'harness-node',
-		name: nodeName,
-		type: typeName,
-		typeVersion: options.nodeTypeVersion ?? latestVersion(options.nodeType),
-		position: [200, 0],
-		parameters: structuredClone(options.parameters ?? {}),
-		...onErrorSettings(options.continueOnFail),
+		...nodeTypes.addNode(options, 'harness-node', 'Node'),
+		...ON_ERROR[String(options.continueOnFail)],
 	};
-	const nodeCredentials = await env.resolveNodeCredentials(options.credentials);
-	if (nodeCredentials) node.credentials = nodeCredentials;
+	const credentials = await env.resolveNodeCredentials(options.credentials);
+	if (credentials) node.credentials = credentials;
 
-	const settings: IWorkflowSettings = {
-		executionOrder: 'v1',
-		timezone: options.timezone ?? 'UTC',
-		...options.settings,
-	};
 	const { run, workflow } = await runWorkflow({
+		...options,
 		env,
 		nodeTypes,
 		nodes: [node],
-		input: options.input,
-		mode: options.mode,
-		settings,
-		binaryDataMode: options.binaryDataMode,
+		settings: { executionOrder: 'v1', timezone: options.timezone ?? 'UTC', ...options.settings },
 	});
-
 	const runData = run.data.resultData.runData;
-	const taskData = runData[nodeName]?.[0];
-	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []);
-	const storedError = taskData?.error ?? run.data.resultData.error;
 	const sourceError = runData[SOURCE_NODE_NAME]?.[0]?.error;
 	if (sourceError) {
 		throw new Error(`The harness input node failed: ${sourceError.message}`, {
 			cause: sourceError,
 		});
 	}
-	const error = taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined;
-
+	const taskData = runData[node.name]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []);
 	return {
 		outputs,
 		items: outputs[0] ?? [],
-		error,
-		storedError,
+		error: taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined,
+		storedError: taskData?.error ?? run.data.resultData.error,
 		taskData,
 		runData,
 		run,
-		node: workflow.getNode(nodeName)!,
+		node: workflow.getNode(node.name)!,
 		workflow,
 		env,
 	};
@@ -236,9 +161,8 @@ export async function runWorkflow(options: {
 	await setBinaryDataMode(options.binaryDataMode ?? 'default');
 	const { env, nodeTypes } = options;
 	const mode = options.mode ?? 'manual';
-	const settings = options.settings ?? { executionOrder: 'v1', timezone: 'UTC' };
-	nodeTypes.add(SOURCE_NODE_TYPE, createSourceNodeType(options.input ?? [{ json: {} }]));
-	const sourceNode: INode = {
+	nodeTypes.add(SOURCE_NODE_TYPE, sourceNodeType(options.input ?? [{ json: {} }]));
+	const source: INode = {
 		id: 'harness-source',
 		name: SOURCE_NODE_NAME,
 		type: SOURCE_NODE_TYPE,
@@ -246,39 +170,21 @@ export async function runWorkflow(options: {
 		position: [0, 0],
 		parameters: {},
 	};
-	const nodes = [sourceNode, ...options.nodes];
-	const connections = Object.fromEntries(
-		nodes
-			.slice(1)
-			.map((next, i) => [
-				nodes[i].name,
-				{ main: [[{ node: next.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-			]),
-	);
-	const workflowData: IWorkflowBase = {
+	const nodes = [source, ...options.nodes];
+	const main = (next: INode) => [[{ node: next.name, type: NodeConnectionTypes.Main, index: 0 }]];
+	const workflow = new Workflow({
 		id: 'harness-workflow',
 		name: 'Harness workflow',
-		active: false,
-		isArchived: false,
 		nodes,
-		connections,
-		settings,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as unknown as IWorkflowBase;
-
-	const workflow = new Workflow({
-		id: workflowData.id,
-		name: workflowData.name,
-		nodes,
-		connections,
+		connections: Object.fromEntries(
+			nodes.slice(1).map((next, i) => [nodes[i].name, { main: main(next) }]),
+		),
 		active: false,
 		nodeTypes,
-		settings,
+		settings: options.settings ?? { executionOrder: 'v1', timezone: 'UTC' },
 		staticData: {},
 	});
-	const additionalData = await buildAdditionalData({ env, workflowData, mode });
-
+	const additionalData = await buildAdditionalData({ env, workflow, mode });
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
@@ -290,7 +196,6 @@ export async function runWorkflow(options: {
 			],
 		},
 	});
-
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	return { run: await workflowExecute.processRunExecutionData(workflow), workflow };
 }

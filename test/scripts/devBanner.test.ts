@@ -1,8 +1,6 @@
 /**
- * The README's "Start here" names what `npm run dev` prints by the banner's own labels: its numbered
- * items, the `curl` of an item, the workflows an item opens, and the triggers' poll times. The
- * banner (scripts/dev/banner.mts) is printed here as `npm run dev` prints it, with the example
- * workflows it imports and two pending demo sessions, and the README is read against it.
+ * The README's "Start here" against the banner `npm run dev` prints (scripts/dev/banner.mts, with the
+ * example workflows and two pending demo sessions): its items, curls, workflows and poll times.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

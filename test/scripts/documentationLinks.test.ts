@@ -1,8 +1,6 @@
 /**
- * The documentation links n8n shows for the nodes (their codex files' Docs link) and the credential
- * (its documentationUrl) point at the README on the repository's page: each #anchor must name a
- * heading of README.md, or the link opens the page at its top. `npm run lint:links` checks the
- * Markdown files only.
+ * The Docs links n8n shows for the nodes (codex files) and the credential (documentationUrl) point
+ * at README headings on the repository's page; `npm run lint:links` checks only Markdown files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

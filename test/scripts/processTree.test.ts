@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 const PROC = JSON.stringify(path.join(__dirname, '..', '..', 'e2e', 'lib', 'proc.mts'));
 const script = (code: string) => ['--import', 'tsx', '--input-type=module', '-e', code];
 
-// The tier: starts a child server with startProcess, as the UI tier starts `npm run dev`; that
-// child starts a grandchild in a process group of its own and prints the three pids. On SIGTERM
-// the tier exits at once (proc.mts's default).
+// The tier starts a child as the UI tier starts `npm run dev`; the child starts a grandchild in a
+// group of its own and prints the three pids. On SIGTERM the tier exits at once (the default).
 const TIER = `
 import { startProcess } from ${PROC};
 startProcess(process.execPath, ['-e', ${JSON.stringify(`

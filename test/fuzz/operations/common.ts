@@ -1,6 +1,7 @@
 /** The fuzzed operations (test/fuzz/inputCases.ts): The helpers and parameter slots the operations below share. */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { expect } from 'vitest';
 import { LIMITS, REMINDER_FREQUENCIES } from '../../../nodes/AirSign/helpers/constants';
 import { type Sandbox } from '../../../sandbox';
 import { ref, type Slot } from '../inputCases';
@@ -21,6 +22,11 @@ export const locatorAt =
 		params[name] = { __rl: true, mode, value };
 	};
 
+/** No session made may be named from an object (`[object Object]`). */
+export const checkSessionNames = (output: IDataObject[]) => {
+	for (const session of output) expect(String(session.name)).not.toContain('[object Object]');
+};
+
 export const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 export const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -30,8 +36,6 @@ export function drafts(sandbox: Sandbox, n: number): string[] {
 		(_, i) => sandbox.createSession({ name: `Draft ${i}`, recipients }).sessionId,
 	);
 }
-
-// ---- shared slots ----------------------------------------------------------------------------
 
 export const sessionIdSlot = (fixture: string, mode: 'id' | 'url' | 'list' | 'plain'): Slot => ({
 	key: 'sessionId',

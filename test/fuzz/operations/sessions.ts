@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { SESSION_STATUSES } from '../../../nodes/AirSign/helpers/constants';
 import type { Sandbox } from '../../../sandbox';
-import { ref, type OperationUnderTest } from '../inputCases';
+import { ref, type OperationUnderTest, type Slot } from '../inputCases';
 import { anyText, email, junk, notEmail, notUuid, shortText, uuid } from '../values';
 import {
 	at,
@@ -17,59 +17,30 @@ import {
 
 const LOCATOR_MODES = ['id', 'url', 'list', 'plain'] as const;
 
-export const sendOperations: OperationUnderTest[] = LOCATOR_MODES.map((mode) => ({
-	name: `Session Send (${mode})`,
-	params: { resource: 'session', operation: 'send' },
-	slots: [sessionIdSlot('draft', mode)],
-	cost: 1,
-	setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
-}));
-
-export const getSessionOperations: OperationUnderTest[] = LOCATOR_MODES.map((mode) => ({
-	name: `Session Get (${mode})`,
-	params: { resource: 'session', operation: 'get' },
-	slots: [sessionIdSlot('draft', mode), maxWaitSlot],
-	cost: 1,
-	setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
-}));
+/** Send or Get of a draft, one operation per way of giving its ID. */
+const byLocatorMode = (operation: string, title: string, slots: Slot[] = []) =>
+	LOCATOR_MODES.map(
+		(mode): OperationUnderTest => ({
+			name: `Session ${title} (${mode})`,
+			params: { resource: 'session', operation },
+			slots: [sessionIdSlot('draft', mode), ...slots],
+			cost: 1,
+			setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
+		}),
+	);
+export const sendOperations = byLocatorMode('send', 'Send');
+export const getSessionOperations = byLocatorMode('get', 'Get', [maxWaitSlot]);
 
 const pendingSessions = (sandbox: Sandbox, n: number) =>
 	Array.from({ length: n }, (_, i) =>
 		sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
 	);
 
-export const sendInvitation: OperationUnderTest = {
-	name: 'Session Send Invitation',
+/** Send Invitation to a pending session's recipient, given as `recipient`. */
+const invitation = (name: string, recipient: Slot): OperationUnderTest => ({
+	name: `Session Send Invitation${name}`,
 	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
-	slots: [
-		sessionIdSlot('pending', 'id'),
-		{
-			key: 'recipientEmail',
-			label: /Recipient/,
-			place: locatorAt('recipientLocator', 'email'),
-			valid: fc.constantFrom('ann@example.com', ' ann@example.com ', 'ANN@example.com'),
-			invalid: notEmail(),
-			junk: fc.oneof(junk(), email()),
-		},
-	],
-	cost: 1,
-	setup: (sandbox, n) => ({ pending: pendingSessions(sandbox, n).map((s) => s.sessionId) }),
-};
-
-export const sendInvitationById: OperationUnderTest = {
-	name: 'Session Send Invitation (by recipient ID)',
-	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
-	slots: [
-		sessionIdSlot('pending', 'id'),
-		{
-			key: 'recipientId',
-			label: /Recipient ID/,
-			place: locatorAt('recipientLocator', 'id'),
-			valid: ref('recipient', ['plain', 'upper', 'spaced']),
-			invalid: notUuid(),
-			junk: fc.oneof(junk(), uuid()),
-		},
-	],
+	slots: [sessionIdSlot('pending', 'id'), recipient],
 	cost: 1,
 	setup: (sandbox, n) => {
 		const sessions = pendingSessions(sandbox, n);
@@ -78,7 +49,25 @@ export const sendInvitationById: OperationUnderTest = {
 			recipient: sessions.map((s) => s.recipients[0].recipientId),
 		};
 	},
-};
+});
+
+export const sendInvitation = invitation('', {
+	key: 'recipientEmail',
+	label: /Recipient/,
+	place: locatorAt('recipientLocator', 'email'),
+	valid: fc.constantFrom('ann@example.com', ' ann@example.com ', 'ANN@example.com'),
+	invalid: notEmail(),
+	junk: fc.oneof(junk(), email()),
+});
+
+export const sendInvitationById = invitation(' (by recipient ID)', {
+	key: 'recipientId',
+	label: /Recipient ID/,
+	place: locatorAt('recipientLocator', 'id'),
+	valid: ref('recipient', ['plain', 'upper', 'spaced']),
+	invalid: notUuid(),
+	junk: fc.oneof(junk(), uuid()),
+});
 
 export const getManySessions: OperationUnderTest = {
 	name: 'Session Get Many',

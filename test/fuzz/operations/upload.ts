@@ -6,8 +6,6 @@ import { type OperationUnderTest, type Slot } from '../inputCases';
 import { badFileName, fileName, junk } from '../values';
 import { at } from './common';
 
-// ---- Upload ----------------------------------------------------------------------------------
-
 /** A file as the previous node made it: what bytes, under which MIME type. */
 export type FileGiven =
 	| { kind: 'pdf'; size: number; mimeType?: string }
