@@ -16,6 +16,7 @@ import {
 	listRequests,
 	newTrigger,
 	pollAndRecord,
+	pollOk,
 	savedTrigger,
 	SESSIONS,
 	useTriggerSandbox,
@@ -36,9 +37,7 @@ describe('AirSign Trigger: first activation', () => {
 		}
 		const trigger = newTrigger(sandbox);
 
-		const first = await trigger.poll();
-		expect(first.error).toBeUndefined();
-		expect(first.emitted).toBe(false);
+		expect((await pollOk(trigger)).emitted).toBe(false);
 		expect(listRequests(sandbox)).toHaveLength(1);
 		expect(listRequests(sandbox)[0].query).toMatchObject({
 			status: 'draft,pending,inProgress',
@@ -122,9 +121,7 @@ describe('AirSign Trigger: Start From', () => {
 			timezone: 'Europe/Berlin',
 			options: { startFrom: '2030-03-01T12:00:00' },
 		});
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((i) => i.json.name)).toEqual(['after']);
+		expect((await pollOk(trigger)).items.map((i) => i.json.name)).toEqual(['after']);
 	});
 });
 
@@ -147,8 +144,7 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 		});
 		const before = JSON.stringify(trigger.nodeStaticData);
 
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
+		const result = await pollOk(trigger);
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: newestCompleted.sessionId,
@@ -169,9 +165,7 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'draft' });
 		const trigger = newTrigger(sandbox, { mode: 'manual', filters: { status: ['completed'] } });
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([]);
+		expect((await pollOk(trigger)).items).toEqual([]);
 		expect(trigger.nodeStaticData).toEqual({});
 	});
 });
@@ -211,8 +205,7 @@ describe('AirSign Trigger: filters', () => {
 		expect(queries.length).toBeGreaterThan(0);
 		for (const query of queries)
 			expect(query).toMatchObject({ name: 'contract', recipientEmail: 'Alice@Example.com' });
-		// Status is not sent with the updates: it is the new state that must match (only the
-		// starting picture asks List Sessions for the states in flight).
+		// Status is not sent with the updates (only the picture asks for the states in flight).
 		expect(queries.filter((q) => q.sortBy === 'updatedAt').map((q) => q.status)).toEqual(
 			queries.filter((q) => q.sortBy === 'updatedAt').map(() => undefined),
 		);
@@ -280,8 +273,6 @@ describe('AirSign Trigger: static data saved only when a poll emits', () => {
 	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
 		const sandbox = getSandbox();
 		const ledger = new Ledger();
-		// n8n saves static data at activation and when a poll emits; quiet or failed polls change
-		// only memory, which a restart loses.
 		const n8n = savedTrigger(sandbox);
 		const tick = async () => {
 			ledger.record(await n8n.poll());
@@ -334,8 +325,7 @@ describe.each([
 				b.sessionId,
 			]);
 		}
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.errors).toEqual([]);
+		ledger.expectSound();
 		// Bounded: only the future session and the settle window are remembered.
 		expect((trigger.nodeStaticData.delivered as string[]).length).toBeLessThanOrEqual(2);
 	});

@@ -8,8 +8,10 @@ import {
 	ALL_EVENTS,
 	HOUR,
 	line,
+	linesOf,
 	listRequests,
 	newTrigger,
+	pollOk,
 	readyTrigger,
 	SESSIONS,
 	useTriggerSandbox,
@@ -38,8 +40,7 @@ describe.each([
 				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
 				filters: { recipientStatus: 'completed' },
 			});
-			// 150 sessions sent at one instant (a tie group larger than a page), then each signed
-			// twice in the same second as its sending for a third of them.
+			// 150 sent at one instant (a tie group larger than a page), a third signed in that second.
 			for (const d of drafts) sandbox.updateSession(d.sessionId, { status: 'pending' });
 			for (const d of drafts.slice(0, 50)) {
 				sandbox.signRecipient(d.sessionId);
@@ -54,7 +55,7 @@ describe.each([
 				poll: () => t.trigger.poll(),
 				after: (result, poll) => {
 					sandbox.clearFaults();
-					lines.push(...result.items.map((i) => line(i.json)));
+					lines.push(...linesOf(result));
 					if (poll === 2) t.trigger.restart();
 				},
 			});
@@ -82,9 +83,7 @@ describe.each([true, false])(
 			});
 			const lines: string[] = [];
 			const poll = async () => {
-				const result = await engine.poll();
-				expect(result.error).toBeUndefined();
-				lines.push(...result.items.map((i) => line(i.json)));
+				lines.push(...linesOf(await pollOk(engine)));
 				sandbox.clock.advance(30_000);
 			};
 			await poll(); // activation
@@ -100,8 +99,8 @@ describe.each([true, false])(
 			step(sandbox, () => sandbox.updateSession(a.sessionId, { touch: true }));
 			await poll();
 			await poll();
-			// Both were in flight at activation: each change is a diff with a known state, although
-			// the scheduler kept nothing the activation poll wrote to the node.
+			// Both in flight at activation: each change diffs with a known state, although the
+			// scheduler kept nothing the activation poll wrote to the node.
 			expect(lines).toEqual([
 				'recipientStatusChanged A ann@example.com sent>completed (was pending)',
 				'sessionCompleted B (was inProgress)',
@@ -123,12 +122,12 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 	});
 	const sessions = () => {
 		const sandbox = getSandbox();
-		withTwo(sandbox, 'older done', 'completed');
-		sandbox.clock.advance(1_000);
-		withTwo(sandbox, 'newest done', 'completed');
-		sandbox.clock.advance(1_000);
-		withTwo(sandbox, 'signing', 'inProgress');
-		sandbox.clock.advance(1_000);
+		for (const [name, status] of [
+			['older done', 'completed'],
+			['newest done', 'completed'],
+			['signing', 'inProgress'],
+		] as const)
+			step(sandbox, () => withTwo(sandbox, name, status));
 		return sandbox;
 	};
 
@@ -138,8 +137,7 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 			mode: 'manual',
 			events: ['recipientStatusChanged', 'sessionCompleted'],
 		});
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
+		const result = await pollOk(trigger);
 		expect(result.items.map((i) => i.json)).toEqual([
 			expect.objectContaining({
 				name: 'signing',
@@ -170,10 +168,8 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 	it('every event chosen: a request for each, a sample for each that has a session', async () => {
 		const sandbox = sessions();
 		const trigger = newTrigger(sandbox, { mode: 'manual', events: [...ALL_EVENTS] });
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
 		// In the order chosen (the panel's); no session was cancelled or expired: those give none.
-		expect(result.items.map((i) => line(i.json))).toEqual([
+		expect(linesOf(await pollOk(trigger))).toEqual([
 			'anyChange signing (was null)',
 			'recipientStatusChanged signing ann@example.com null>sent (was null)',
 			'sessionCompleted newest done (was null)',
@@ -191,11 +187,7 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 			mode: 'manual',
 			events: ['sessionCompleted', 'recipientStatusChanged'],
 		});
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((i) => line(i.json))).toEqual([
-			'sessionCompleted newest done (was null)',
-		]);
+		expect(linesOf(await pollOk(trigger))).toEqual(['sessionCompleted newest done (was null)']);
 		expect(listRequests(sandbox)).toHaveLength(2);
 	});
 });
@@ -214,10 +206,8 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 			events: [...ALL_EVENTS],
 			options: { startFrom: new Date(startFrom).toISOString() },
 		});
-		const first = await trigger.poll();
-		expect(first.error).toBeUndefined();
 		// "before" changed after the date, before any picture: unknown previous, no signer invented.
-		expect(first.items.map((i) => line(i.json))).toEqual([
+		expect(linesOf(await pollOk(trigger))).toEqual([
 			'sessionCreated since (was null)',
 			'anyChange since (was null)',
 			'anyChange before (was null)',

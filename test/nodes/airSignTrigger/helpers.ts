@@ -13,7 +13,7 @@ import { expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
-import type { Sandbox, Session, SessionStatus } from '../../../sandbox';
+import type { CreateSessionInput, Sandbox, Session, SessionStatus } from '../../../sandbox';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
@@ -32,10 +32,7 @@ export interface TriggerOptions {
 	/** Credential data; default: the demo organisation's never-expiring token. */
 	credential?: IDataObject;
 	staticData?: IDataObject;
-	/**
-	 * Default: Any Change alone, one item per state read (what the tests written before the
-	 * other events check); `readyTrigger` defaults to every event.
-	 */
+	/** Default: Any Change alone (one item per state read); `readyTrigger`'s: every event. */
 	events?: string[];
 	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
 	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
@@ -87,10 +84,17 @@ export const clientCredential = (sandbox: Sandbox) => ({
 	baseUrl: sandbox.baseUrl,
 });
 
+/** One poll that must not fail. */
+export async function pollOk(trigger: Pick<PollingHarness, 'poll'>): Promise<PollResult> {
+	const result = await trigger.poll();
+	expect(result.error).toBeUndefined();
+	return result;
+}
+
 /** A trigger whose activation poll passed without error, the clocks past the settle window. */
 export async function activated(sandbox: Sandbox, options: TriggerOptions = {}) {
 	const trigger = newTrigger(sandbox, options);
-	expect((await trigger.poll()).error).toBeUndefined();
+	await pollOk(trigger);
 	sandbox.clock.advance(5_000);
 	return trigger;
 }
@@ -140,6 +144,12 @@ export class Ledger {
 	get delivered(): number {
 		return this.items.length;
 	}
+
+	/** No error shown, nothing delivered twice. */
+	expectSound(): void {
+		expect(this.errors).toEqual([]);
+		expect(this.repeated()).toEqual([]);
+	}
 }
 
 /** Polls, records, and advances the sandbox clock past the trigger's settle window. */
@@ -174,8 +184,7 @@ export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: L
 
 /** Nothing lost, nothing repeated, no error shown. */
 export function expectClean(sandbox: Sandbox, ledger: Ledger) {
-	expect(ledger.errors).toEqual([]);
-	expect(ledger.repeated()).toEqual([]);
+	ledger.expectSound();
 	expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
 }
 
@@ -227,20 +236,20 @@ export function line(item: IDataObject): string {
 	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
 }
 
+/** A poll's items as lines. */
+export const linesOf = (result: PollResult) => result.items.map((item) => line(item.json));
+
 /** A trigger (every event by default), activated, with its starting picture read: ready to see changes. */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
 	// The activation poll, then the one that reads the starting picture: neither gives an item.
 	for (let i = 0; i < 2; i++) {
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([]);
+		expect((await pollOk(trigger)).items).toEqual([]);
 		sandbox.clock.advance(5_000);
 	}
 	/** One poll, then the clocks move past the settling window. */
 	const items = async (): Promise<IDataObject[]> => {
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
+		const result = await pollOk(trigger);
 		sandbox.clock.advance(5_000);
 		return result.items.map((item) => item.json);
 	};
@@ -259,5 +268,9 @@ export function step(sandbox: Sandbox, change: () => unknown) {
 }
 
 /** A session with Ann and Bob as its recipients. */
-export const withTwo = (sandbox: Sandbox, name: string, status?: SessionStatus) =>
-	sandbox.createSession({ name, recipients: two, status });
+export const withTwo = (
+	sandbox: Sandbox,
+	name: string,
+	status?: SessionStatus,
+	more: CreateSessionInput = {},
+) => sandbox.createSession({ name, recipients: two, status, ...more });
