@@ -22,7 +22,7 @@ import {
 	withTwo,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 /** Sessions out for signature and a draft, all from before the trigger is activated. */
 function sessionsAtActivation(sandbox: Sandbox) {
@@ -58,7 +58,6 @@ const FILTERS = { recipientStatus: 'completed' };
 
 describe('AirSign Trigger: sessions in flight at activation change in the first interval', () => {
 	it('sent, signed, cancelled and expired before the next poll: each event once, with the real previous status', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const trigger = newTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		expect((await pollOk(trigger)).items).toEqual([]);
@@ -69,7 +68,6 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	});
 
 	it('n8n restarts after activation and a quiet poll (only the activation was saved): nothing lost', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		await pollOk(n8n);
@@ -81,7 +79,6 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	});
 
 	it('n8n restarts right after activation: nothing lost', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
 		await pollOk(n8n);
@@ -91,7 +88,6 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 	});
 
 	it('the activation reads the sessions in flight in one write with the cursor; every idle poll after it costs one request', async () => {
-		const sandbox = getSandbox();
 		sessionsAtActivation(sandbox);
 		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		await trigger.poll();
@@ -134,7 +130,6 @@ const ids = (result: Awaited<ReturnType<PollingHarness['poll']>>) =>
 
 describe('AirSign Trigger: n8n starts a poll while the previous one is still running', () => {
 	it('the second poll does nothing; the running one delivers each update once', async () => {
-		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox);
 		expect((await trigger.poll()).emitted).toBe(false); // activation: the cursor is "now"
 		sandbox.clock.advance(5_000);
@@ -161,7 +156,6 @@ describe('AirSign Trigger: n8n starts a poll while the previous one is still run
 	});
 
 	it('a poll that failed lets the next one run', async () => {
-		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox);
 		await trigger.poll();
 		sandbox.clock.advance(5_000);
@@ -174,7 +168,6 @@ describe('AirSign Trigger: n8n starts a poll while the previous one is still run
 	});
 
 	it('two different triggers poll at the same time, each on its own', async () => {
-		const sandbox = getSandbox();
 		const triggers = [newTrigger(sandbox), newTrigger(sandbox)];
 		for (const trigger of triggers) await trigger.poll();
 		sandbox.clock.advance(5_000);
@@ -204,7 +197,7 @@ describe('AirSign Trigger: the credential edited while the workflow is active', 
 		await trigger.env.editCredential(trigger.node.credentials!.airSignApi.id!, changes);
 
 	it('access token: the next poll goes to the new Base URL with the new token', async () => {
-		const [trial, real] = [getSandbox(), getReal()];
+		const [trial, real] = [sandbox, getReal()];
 		const trigger = newTrigger(trial);
 		await pollOk(trigger); // activation
 		advance(trial, real);
@@ -223,7 +216,7 @@ describe('AirSign Trigger: the credential edited while the workflow is active', 
 	});
 
 	it('client credentials: the token is fetched from the new Base URL and used there', async () => {
-		const [trial, real] = [getSandbox(), getReal()];
+		const [trial, real] = [sandbox, getReal()];
 		const trigger = newTrigger(trial, { credential: clientCredential(trial) });
 		await pollOk(trigger);
 		advance(trial, real);

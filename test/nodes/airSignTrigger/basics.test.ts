@@ -23,11 +23,10 @@ import {
 	step,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 describe('AirSign Trigger: first activation', () => {
 	it('starts from the present on the server clock: one request (the sessions in flight), no history delivered', async () => {
-		const sandbox = getSandbox();
 		for (let i = 0; i < 30; i++) {
 			sandbox.createSession({
 				name: `Old ${i}`,
@@ -69,7 +68,6 @@ describe('AirSign Trigger: first activation', () => {
 	});
 
 	it('a session stamped in the future at activation does not hold the cursor in the future, and comes once', async () => {
-		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'From the future', updatedAt: T0 + DAY });
 		sandbox.createSession({ name: 'Past', createdAt: T0 - HOUR });
 		const trigger = newTrigger(sandbox);
@@ -90,7 +88,6 @@ describe('AirSign Trigger: first activation', () => {
 
 describe('AirSign Trigger: Start From', () => {
 	it('delivers the history since that date, oldest first, then only new updates', async () => {
-		const sandbox = getSandbox();
 		const tooOld = sandbox.createSession({ name: 'ten days', createdAt: T0 - 10 * DAY });
 		const d3 = sandbox.createSession({ name: 'three days', createdAt: T0 - 3 * DAY });
 		const d1 = sandbox.createSession({ name: 'one day', createdAt: T0 - DAY });
@@ -113,7 +110,6 @@ describe('AirSign Trigger: Start From', () => {
 	});
 
 	it('Start From in the workflow timezone is read as that zone', async () => {
-		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'before', createdAt: Date.parse('2030-03-01T10:30:00Z') });
 		sandbox.createSession({ name: 'after', createdAt: Date.parse('2030-03-01T11:30:00Z') });
 		// 12:00 in Berlin (UTC+1 in March) is 11:00 UTC.
@@ -127,7 +123,6 @@ describe('AirSign Trigger: Start From', () => {
 
 describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 	it('returns the newest matching session as a sample and leaves static data untouched', async () => {
-		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'completed old', status: 'completed', createdAt: T0 - 3 * HOUR });
 		const newestCompleted = sandbox.createSession({
 			name: 'completed new',
@@ -162,7 +157,6 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 	});
 
 	it('with nothing matching it returns nothing and no error', async () => {
-		const sandbox = getSandbox();
 		sandbox.createSession({ name: 'draft' });
 		const trigger = newTrigger(sandbox, { mode: 'manual', filters: { status: ['completed'] } });
 		expect((await pollOk(trigger)).items).toEqual([]);
@@ -172,7 +166,6 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 
 describe('AirSign Trigger: filters', () => {
 	it('sends name and recipientEmail, applies Status to the new state, and delivers only what matches', async () => {
-		const sandbox = getSandbox();
 		const alice = { name: 'Alice', email: 'alice@example.com' };
 		const bob = { name: 'Bob', email: 'bob@example.com' };
 		const yesterday = (name: string, recipients: (typeof bob)[]) =>
@@ -215,7 +208,6 @@ describe('AirSign Trigger: filters', () => {
 
 describe('AirSign Trigger: items', () => {
 	it('one item per updated session, in its state as listed, oldest update first', async () => {
-		const sandbox = getSandbox();
 		const sessions = createMany(sandbox, 5, { createdAt: T0 - DAY });
 		const trigger = newTrigger(sandbox);
 		const ledger = new Ledger();
@@ -252,7 +244,6 @@ describe('AirSign Trigger: items', () => {
 	});
 
 	it('survives a restart (static data through JSON) without loss or repeat', async () => {
-		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox);
 		const ledger = new Ledger();
 		await pollAndRecord(sandbox, trigger, ledger);
@@ -271,7 +262,6 @@ describe('AirSign Trigger: items', () => {
 
 describe('AirSign Trigger: static data saved only when a poll emits', () => {
 	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
-		const sandbox = getSandbox();
 		const ledger = new Ledger();
 		const n8n = savedTrigger(sandbox);
 		const tick = async () => {
@@ -298,7 +288,6 @@ describe.each([
 	['2019', '2019-07-08T09:10:11.000Z'],
 ])('AirSign Trigger: the server clock (%s) defines the cursor', (_label, now) => {
 	it('cursor follows the sandbox clock, a future-stamped session does not stall polling', async () => {
-		const sandbox = getSandbox();
 		sandbox.clock.set(now);
 		const start = Date.parse(now);
 		const trigger = newTrigger(sandbox);

@@ -15,11 +15,10 @@ import {
 	withTwo,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {
-		const sandbox = getSandbox();
 		const s = withTwo(sandbox, 'Deal');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
@@ -51,7 +50,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('collapsed between two polls: draft → pending → inProgress → completed gives each event once', async () => {
-		const sandbox = getSandbox();
 		const s = withTwo(sandbox, 'Fast');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
@@ -70,7 +68,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('draft → cancelled gives only Cancelled; pending → expired gives Expired; a recipient status of any text passes through', async () => {
-		const sandbox = getSandbox();
 		const a = withTwo(sandbox, 'A');
 		const b = withTwo(sandbox, 'B', 'pending');
 		sandbox.clock.advance(HOUR);
@@ -90,7 +87,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('a completed session changed again later gives no second Completed, within the day and long after', async () => {
-		const sandbox = getSandbox();
 		const s = withTwo(sandbox, 'Once', 'inProgress');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
@@ -112,7 +108,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('a session created after the start: Created (and Sent when created sent), previous null', async () => {
-		const sandbox = getSandbox();
 		const t = await readyTrigger(sandbox);
 		step(sandbox, () => withTwo(sandbox, 'Draft'));
 		withTwo(sandbox, 'Sent', 'pending');
@@ -127,7 +122,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('sessions from before the start: those in flight are known from the activation, a finished one gives only what its timestamps prove', async () => {
-		const sandbox = getSandbox();
 		const oldDone = withTwo(sandbox, 'Old done', 'completed');
 		const inFlight = withTwo(sandbox, 'In flight', 'pending');
 		const cancelled = withTwo(sandbox, 'Cancel me', 'pending');
@@ -154,7 +148,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('filters: the session status and the recipient status (any text) select items; the memory still follows every state', async () => {
-		const sandbox = getSandbox();
 		const s = withTwo(sandbox, 'F', 'pending');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
@@ -183,7 +176,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	});
 
 	it('an item carries the session as listed, event, previousStatus, previousStatusSeenAt; a recipient item the recipient with both statuses', async () => {
-		const sandbox = getSandbox();
 		const s = withTwo(sandbox, 'Shape', 'pending');
 		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, { events: ['recipientStatusChanged'] });
@@ -214,7 +206,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 describe('AirSign Trigger events: the starting picture', () => {
 	it('reads the sessions in flight at the start by creation time over several pages, skipping those changed since', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 1_000;
 		const createdAt = (i: number) => sandbox.clock.now() - 10 * HOUR + Math.floor(i / 3) * 1_000;
 		const ids = Array.from(
@@ -261,7 +252,6 @@ describe('AirSign Trigger events: the starting picture', () => {
 	});
 
 	it('a picture larger than the hour allows spreads over polls, keeps the reserve, and does not hold the update stream back', async () => {
-		const sandbox = getSandbox();
 		const createdAt = sandbox.clock.now() - HOUR;
 		for (let i = 0; i < 6_000; i++)
 			sandbox.createSession({ name: `p${i}`, status: 'draft', createdAt: createdAt + i });
@@ -301,7 +291,6 @@ describe('AirSign Trigger events: a starting picture with more sessions created 
 	it.each(['id', 'random'] as const)(
 		'reads them all by offsets within the instant, then moves past it (tie order %s)',
 		async (tieOrder) => {
-			const sandbox = getSandbox();
 			sandbox.config.timestampPrecision = 's';
 			sandbox.config.tieOrder = tieOrder;
 			sandbox.config.rateLimitPerHour = 1_000;

@@ -20,7 +20,7 @@ import {
 } from './helpers';
 import { schedulerTrigger } from './scheduler';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 describe.each([
 	{ precision: 's' as const, inclusive: false },
@@ -30,7 +30,6 @@ describe.each([
 	'AirSign Trigger events with timestamps to the $precision, updatedAfter inclusive: $inclusive',
 	({ precision, inclusive }) => {
 		it('ties larger than a page, two states in one second, a 5xx and a 429 mid-poll, a restart: each event once', async () => {
-			const sandbox = getSandbox();
 			sandbox.config.timestampPrecision = precision;
 			sandbox.config.updatedAfterInclusive = inclusive;
 			sandbox.config.rateLimitPerHour = 1_000;
@@ -73,7 +72,6 @@ describe.each([true, false])(
 	"AirSign Trigger events under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
 	(durableCursors) => {
 		it('the activation poll, the picture, then each completion once, also when the session changes again', async () => {
-			const sandbox = getSandbox();
 			const a = withTwo(sandbox, 'A', 'pending');
 			const b = withTwo(sandbox, 'B', 'inProgress');
 			sandbox.clock.advance(HOUR);
@@ -121,7 +119,6 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 		offset: '0',
 	});
 	const sessions = () => {
-		const sandbox = getSandbox();
 		for (const [name, status] of [
 			['older done', 'completed'],
 			['newest done', 'completed'],
@@ -194,7 +191,6 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 
 describe('AirSign Trigger events: Start From and more transition paths', () => {
 	it('Start From a past date: the picture takes the sessions as they were then; changes since are proven by timestamps or diffed', async () => {
-		const sandbox = getSandbox();
 		const startFrom = sandbox.clock.now();
 		sandbox.clock.advance(-HOUR);
 		const before = withTwo(sandbox, 'before', 'pending');
@@ -232,7 +228,6 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 	});
 
 	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
-		const sandbox = getSandbox();
 		const a = withTwo(sandbox, 'A', 'pending');
 		const b = withTwo(sandbox, 'B', 'inProgress');
 		sandbox.clock.advance(HOUR);
@@ -254,7 +249,6 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 
 describe('AirSign Trigger events: requests', () => {
 	it('a burst costs every event exactly what it costs Any Change alone (the events come from the same pages)', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 1_000;
 		const sessions = Array.from({ length: 250 }, (_, i) => withTwo(sandbox, `b${i}`, 'pending'));
 		sandbox.clock.advance(HOUR);

@@ -13,7 +13,7 @@ import {
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 const EVENT_TRANSITIONS = 10_000;
 const LIFECYCLE = [
@@ -40,7 +40,6 @@ describe('AirSign Trigger events soak', () => {
 		'10,000 transitions over every event, ties, changes while paging, faults, restarts: per event 0 lost, 0 repeated, 0 invented',
 		async () => {
 			const started = performance.now();
-			const sandbox = getSandbox();
 			sandbox.config.rateLimitPerHour = 1_000_000;
 			sandbox.config.timestampPrecision = 's';
 			const rand = prng(SEED + 21);

@@ -22,7 +22,7 @@ import {
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) =>
 	Date.parse(String(trigger.nodeStaticData.cursor));
@@ -37,7 +37,6 @@ describe.each([false, true])(
 		] as const)(
 			'%s on page 2: page 1 is delivered, the cursor covers only it, the next poll completes',
 			async (_label, fault) => {
-				const sandbox = getSandbox();
 				sandbox.config.updatedAfterInclusive = inclusive;
 				const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 				backlog(sandbox, 250);
@@ -60,7 +59,6 @@ describe.each([false, true])(
 		);
 
 		it('a fault on the first page: nothing delivered, no error, the cursor stays; the next poll delivers all', async () => {
-			const sandbox = getSandbox();
 			sandbox.config.updatedAfterInclusive = inclusive;
 			const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 			backlog(sandbox, 120);
@@ -80,7 +78,6 @@ describe.each([false, true])(
 
 describe('AirSign Trigger, transient faults and real errors', () => {
 	it('transient faults are reported only on every 5th consecutive failed poll, with the reason and the count', async () => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		// Each poll retries a 5xx once: two failed requests per poll.
 		sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 24 });
@@ -105,7 +102,6 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	});
 
 	it('an expired access token (by the sandbox clock) is an error the user sees, on every poll, and moves nothing', async () => {
-		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 3600 });
 		const trigger = await activated(sandbox, { credential: tokenCredential(sandbox, token) });
 		sandbox.createSession({ name: 'while the token is valid' });
@@ -129,7 +125,6 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	});
 
 	it('an expired token at activation fails the activation with the 401', async () => {
-		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 1 });
 		sandbox.clock.advance(5_000);
 		const trigger = newTrigger(sandbox, { credential: tokenCredential(sandbox, token) });
@@ -141,7 +136,6 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 
 describe('AirSign Trigger, rate budget', () => {
 	it('stops paging when X-RateLimit-Remaining reaches the reserve, makes no request until the window resets, then resumes; a quiet poll costs one request', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 16; // activation leaves 15; the default reserve is 10
 		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		backlog(sandbox, 700);
@@ -173,7 +167,6 @@ describe('AirSign Trigger, rate budget', () => {
 	});
 
 	it('"Keep Requests for Other Workflows" is honoured: below it, polls make no request and report nothing', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 10;
 		const trigger = await activated(sandbox, { options: { reserveRequests: 6 } });
 		const ledger = new Ledger();
@@ -196,7 +189,6 @@ describe('AirSign Trigger, rate budget', () => {
 	});
 
 	it('after a 429 the trigger makes no request until the reset it announced, reports no error, and then goes on', async () => {
-		const sandbox = getSandbox();
 		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		backlog(sandbox, 50);
 		sandbox.clearRequests();
@@ -216,7 +208,6 @@ describe('AirSign Trigger, rate budget', () => {
 
 describe('AirSign Trigger, large backlog', () => {
 	it('3,000 updates between two polls arrive across polls without loss or repeat; static data holds only the sessions in flight', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 100_000;
 		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		const existing = Array.from({ length: 500 }, (_, i) =>
@@ -262,7 +253,6 @@ describe('AirSign Trigger: declared failure causes', () => {
 	const declared = (cause: string) => (ENGINE === 'n8n-2' ? { cause } : undefined);
 
 	it('the 5th poll in a row that AirSign answered 503 → temporarily-unavailable', async () => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 10 });
 		let reported: unknown;
@@ -276,7 +266,6 @@ describe('AirSign Trigger: declared failure causes', () => {
 	});
 
 	it('an access token AirSign rejects → credential-invalid, on the first poll', async () => {
-		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 3600 });
 		const trigger = await activated(sandbox, { credential: tokenCredential(sandbox, token) });
 		sandbox.clock.advance(2 * HOUR);
@@ -284,7 +273,6 @@ describe('AirSign Trigger: declared failure causes', () => {
 	});
 
 	it('a 403 (the token lacks the scope) → configuration-invalid', async () => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		sandbox.injectFault({ kind: 'status', status: 403, path: SESSIONS });
 		const result = await trigger.poll();

@@ -17,7 +17,7 @@ import {
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 describe('fuzz findings: List Sessions answers with an unreadable session', () => {
 	it.each([
@@ -28,7 +28,6 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 	])(
 		'%s: nothing malformed is emitted, the cursor stays, the next poll delivers all',
 		async (_label, edit) => {
-			const sandbox = getSandbox();
 			const trigger = await activated(sandbox);
 			const start = sandbox.clock.now();
 			// The mangled one is the oldest (sorted ascending): a newer one must not carry the cursor past it.
@@ -63,7 +62,6 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 			{ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' },
 		],
 	])('%s: the trigger keeps reading within the hour', async (_label, headers) => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
 		await trigger.poll();
@@ -78,7 +76,6 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 
 describe('fuzz findings: recipients that are not objects', () => {
 	it('a List Sessions page whose session has a null recipient is unreadable: no TypeError, nothing lost', async () => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		sandbox.createSession({ name: 'first' });
 		sandbox.clock.advance(5_000);
@@ -102,7 +99,6 @@ describe('fuzz findings: recipients that are not objects', () => {
 
 describe('fuzz findings: a full page that says it is the last', () => {
 	it('hasMore false on a full first page of 101 updates: the cursor stays before the 101st, which the next read delivers', async () => {
-		const sandbox = getSandbox();
 		const trigger = await activated(sandbox);
 		const start = sandbox.clock.now();
 		for (let i = 0; i <= 100; i++) sandbox.createSession({ name: `u${i}`, updatedAt: start + i });

@@ -22,8 +22,14 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** A test file's sandbox at T0, reset before each test, n8n's clock following its clock. */
-export const useTriggerSandbox = () => useSandbox({ now: T0, followClock: true });
+/**
+ * A test file's sandbox at T0, reset before each test, n8n's clock following its clock. Started
+ * before the tests, it is read through this stand-in, so a test names it without a getter.
+ */
+export function useTriggerSandbox(): Sandbox {
+	const get = useSandbox({ now: T0, followClock: true });
+	return new Proxy({} as Sandbox, { get: (_, key) => Reflect.get(get(), key) as unknown });
+}
 
 export interface TriggerOptions {
 	filters?: IDataObject;

@@ -16,7 +16,7 @@ import {
 	withTwo,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 const GROUP = 2_500;
 const RESERVE = 10;
@@ -74,7 +74,6 @@ describe.each([
 		it.each([{ restarts: false }, { restarts: true }])(
 			'each event once, read across polls without starting the group again; changes during and after it follow (restart after each poll that reads the group: $restarts)',
 			async ({ restarts }) => {
-				const sandbox = getSandbox();
 				sandbox.config.timestampPrecision = precision;
 				const base = sandbox.clock.now();
 				// In flight at activation: the group, and eight sessions changed during and after it.

@@ -18,7 +18,7 @@ import {
 } from './helpers';
 import { schedulerTrigger } from './scheduler';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 /** Every List Sessions request takes `ms` on the clocks (the sandbox's and n8n's `Date`). */
 function slowListSessions(sandbox: Sandbox, ms: number) {
@@ -46,7 +46,6 @@ describe.each([true, false])(
 	"AirSign Trigger under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
 	(durableCursors) => {
 		it('an update made between the activation poll and the first scheduled poll is delivered once', async () => {
-			const sandbox = getSandbox();
 			sandbox.createSession({ name: 'history', status: 'completed' });
 			sandbox.clock.advance(MINUTE);
 			const engine = schedulerTrigger(sandbox, {
@@ -75,7 +74,6 @@ describe.each([true, false])(
 		});
 
 		it('a scheduled poll that runs before the activation is saved starts again; the next poll goes back to the activation: 0 lost, 0 repeated', async () => {
-			const sandbox = getSandbox();
 			const engine = schedulerTrigger(sandbox, { durableCursors });
 			const ledger = new Ledger();
 			ledger.record(await engine.poll({ saveAfterActivation: false }));
@@ -94,7 +92,6 @@ describe.each([true, false])(
 		});
 
 		it('transient faults: the count lives in the static data only, so it goes as far as n8n keeps it', async () => {
-			const sandbox = getSandbox();
 			const engine = schedulerTrigger(sandbox, { durableCursors });
 			await pollOk(engine);
 			sandbox.clock.advance(MINUTE);
@@ -123,7 +120,6 @@ describe.each([true, false])(
 		});
 
 		it('a backlog that needs longer than the poll budget is delivered over several polls, none running past its budget', async () => {
-			const sandbox = getSandbox();
 			const budgetMs = 10_000;
 			const engine = schedulerTrigger(sandbox, { durableCursors, budgetMs });
 			await pollOk(engine);
@@ -153,15 +149,14 @@ describe.each([true, false])(
 describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)', () => {
 	/** A trigger with this poll budget, activated, then a backlog of `n` sessions. */
 	async function budgeted(getPollBudgetMs: (() => number) | null, n: number) {
-		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox, { pollHooks: (): PollHooks => ({ getPollBudgetMs }) });
 		await pollOk(trigger);
 		backlog(sandbox, n);
-		return { sandbox, trigger, cursor: trigger.nodeStaticData.cursor, ledger: new Ledger() };
+		return { trigger, cursor: trigger.nodeStaticData.cursor, ledger: new Ledger() };
 	}
 
 	it('without getPollBudgetMs (n8n 1.x, 2.0–2.8), a slow backlog is read in one poll, up to the request cap', async () => {
-		const { sandbox, trigger } = await budgeted(null, 1_000);
+		const { trigger } = await budgeted(null, 1_000);
 		// 11 pages of 30 s: longer than any budget n8n 2.9+ gives (n8n-core's default is 5 minutes).
 		slowListSessions(sandbox, 30_000); // until the sandbox's reset
 		const before = listRequests(sandbox).length;
@@ -170,7 +165,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 	});
 
 	it('a request still unanswered at the end of the budget is given up: the pages read before it are delivered, the next poll continues', async () => {
-		const { sandbox, trigger, ledger } = await budgeted(() => 2_000, 250);
+		const { trigger, ledger } = await budgeted(() => 2_000, 250);
 		// The second page of the next poll hangs until released.
 		let release = () => {};
 		let seen = 0;
@@ -198,7 +193,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 
 	it('a request that fails once the budget is spent is not retried: no List Sessions request after the poll ends, nothing moves', async () => {
 		const budgetMs = 10_000;
-		const { sandbox, trigger, cursor, ledger } = await budgeted(() => budgetMs, 150);
+		const { trigger, cursor, ledger } = await budgeted(() => budgetMs, 150);
 		// The poll's first request takes longer than the budget on n8n's clock, then fails with a
 		// 500 (a read retries a 5xx). The hook counts every List Sessions request that arrives.
 		let arrived = 0;
@@ -223,7 +218,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 	});
 
 	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
-		const { sandbox, trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
+		const { trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
 		let release = () => {};
 		const stop = sandbox.onRequest(async ({ path }) => {
 			if (path === SESSIONS) await new Promise<void>((resolve) => (release = resolve));

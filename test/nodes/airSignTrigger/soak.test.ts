@@ -16,7 +16,7 @@ import {
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 const TOTAL_UPDATES = 10_000;
 const MAX_5XX = 10; // each costs the trigger's 500 ms retry pause
@@ -26,7 +26,6 @@ describe('AirSign Trigger soak', () => {
 		'10,000 updates over a few hundred polls: ties, changes while paging, faults, switches: nothing lost, nothing repeated',
 		async () => {
 			const started = performance.now();
-			const sandbox = getSandbox();
 			sandbox.config.rateLimitPerHour = 1_000_000;
 			sandbox.config.timestampPrecision = 's'; // whole seconds for the first part, then ms (never back: see README)
 			const rand = prng(SEED);

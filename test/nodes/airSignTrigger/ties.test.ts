@@ -3,7 +3,6 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { drive } from '../../harness/drive';
-import type { Sandbox } from '../../../sandbox';
 import {
 	clientCredential,
 	createMany,
@@ -18,7 +17,7 @@ import {
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 type Combo = { inclusive: boolean; precision: 'ms' | 's'; tieOrder: 'id' | 'random' };
 const combos: Combo[] = [false, true].flatMap((inclusive) =>
@@ -29,7 +28,6 @@ const combos: Combo[] = [false, true].flatMap((inclusive) =>
 
 /** The sandbox set up as `combo` says, and a trigger activated at its current time. */
 async function start(combo?: Combo) {
-	const sandbox = getSandbox();
 	if (combo) {
 		sandbox.config.updatedAfterInclusive = combo.inclusive;
 		sandbox.config.timestampPrecision = combo.precision;
@@ -39,11 +37,11 @@ async function start(combo?: Combo) {
 	const trigger = newTrigger(sandbox);
 	expect((await pollOk(trigger)).emitted).toBe(false);
 	sandbox.clock.advance(5_000);
-	return { sandbox, trigger, ledger: new Ledger() };
+	return { trigger, ledger: new Ledger() };
 }
 
 /** Nothing lost, repeated or shown as an error, and `expected` delivered. */
-function expectExactlyOnce(sandbox: Sandbox, ledger: Ledger, expected: number) {
+function expectExactlyOnce(ledger: Ledger, expected: number) {
 	expectClean(sandbox, ledger);
 	expect(ledger.delivered).toBe(expected);
 }
@@ -52,7 +50,7 @@ describe.each(combos)(
 	'AirSign Trigger ties: updatedAfterInclusive=$inclusive, precision=$precision, tieOrder=$tieOrder',
 	(combo) => {
 		it('several sessions at one instant are each delivered once', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now() + 321; // same second in 's' mode too
 			for (let i = 0; i < 7; i++)
 				sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 60_000 });
@@ -68,11 +66,11 @@ describe.each(combos)(
 			sandbox.clock.advance(5_000);
 			expect(await pollAndRecord(sandbox, trigger, ledger)).toHaveLength(3);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 11);
+			expectExactlyOnce(ledger, 11);
 		});
 
 		it('ties arriving in the settle window across polls: nothing repeated, nothing lost', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			// Polls 300 ms apart: the cursor stays 2 s behind, the same instants are read again.
 			let made = 0;
 			for (let round = 0; round < 12; round++) {
@@ -84,11 +82,11 @@ describe.each(combos)(
 			}
 			sandbox.clock.advance(5_000);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, made);
+			expectExactlyOnce(ledger, made);
 		});
 
 		it('a tie group larger than a page (250 at one instant, distinct createdAt)', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			const add = (name: string, updatedAt: number, createdAt: number) =>
 				sandbox.createSession({ name, updatedAt, createdAt });
@@ -103,11 +101,11 @@ describe.each(combos)(
 			expect(kinds.lastIndexOf('early')).toBeLessThan(kinds.indexOf('tie'));
 			expect(kinds.lastIndexOf('tie')).toBeLessThan(kinds.indexOf('late'));
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 300);
+			expectExactlyOnce(ledger, 300);
 		});
 
 		it('a tie group larger than a page that also shares createdAt (230 identical instants)', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 230; i++)
 				sandbox.createSession({ name: `same ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -116,12 +114,12 @@ describe.each(combos)(
 			sandbox.createSession({ name: 'after', updatedAt: at + 1_500 });
 			sandbox.clock.advance(10_000);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 271);
+			expectExactlyOnce(ledger, 271);
 			expect(ledger.items.at(-1)?.name).toBe('after');
 		});
 
 		it('with 100+ sessions at the newest instant, a quiet poll still costs exactly one request', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 150; i++)
 				sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -133,11 +131,11 @@ describe.each(combos)(
 				expect(listRequests(sandbox)).toHaveLength(1);
 			}
 			expect(trigger.nodeStaticData.delivered).toEqual([]);
-			expectExactlyOnce(sandbox, ledger, 150);
+			expectExactlyOnce(ledger, 150);
 		});
 
 		it('sessions updated and created while a poll is paging: nothing skipped, nothing repeated', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const base = sandbox.clock.now();
 			const ids: string[] = [];
 			for (let i = 0; i < 420; i++) {
@@ -176,7 +174,7 @@ describe.each(combos)(
 
 describe('AirSign Trigger ties: request cost', () => {
 	it('a 250-session tie group takes a bounded number of requests (strict, ids in order)', async () => {
-		const { sandbox, trigger, ledger } = await start();
+		const { trigger, ledger } = await start();
 		const at = sandbox.clock.now();
 		for (let i = 0; i < 250; i++)
 			sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i });
@@ -192,7 +190,6 @@ describe('AirSign Trigger: activation with several sessions at the newest instan
 	it.each(['ms', 's'] as const)(
 		'none is before the start: each comes once, then only their later changes (%s timestamps)',
 		async (precision) => {
-			const sandbox = getSandbox();
 			sandbox.config.timestampPrecision = precision;
 			// Five sessions changed at the instant the trigger is activated (frozen clock).
 			const tied = createMany(sandbox, 5);
@@ -215,7 +212,6 @@ describe('AirSign Trigger: activation with several sessions at the newest instan
 
 describe('AirSign Trigger: two changes within one whole-second timestamp', () => {
 	it('delivers the second state too, and the same state read again only once', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.timestampPrecision = 's';
 		const session = sandbox.createSession({ name: 'Contract', status: 'pending' });
 		const trigger = newTrigger(sandbox);
@@ -239,7 +235,6 @@ describe('AirSign Trigger: two changes within one whole-second timestamp', () =>
 
 describe('AirSign Trigger: client-credentials tokens', () => {
 	it('renews an expired token by itself between polls, without a failed poll', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.tokenTtlSeconds = 60;
 		const trigger = newTrigger(sandbox, { credential: clientCredential(sandbox) });
 		await pollOk(trigger);
