@@ -20,7 +20,6 @@ const sandbox = useTriggerSandbox();
 describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → pending → one signs → the other signs: Sent, one Recipient Status Changed per signer, Completed', async () => {
 		const s = withTwo(sandbox, 'Deal');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
 		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'pending' }));
@@ -51,7 +50,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('collapsed between two polls: draft → pending → inProgress → completed gives each event once', async () => {
 		const s = withTwo(sandbox, 'Fast');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
 		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'pending' }));
@@ -70,7 +68,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 	it('draft → cancelled gives only Cancelled; pending → expired gives Expired; a recipient status of any text passes through', async () => {
 		const a = withTwo(sandbox, 'A');
 		const b = withTwo(sandbox, 'B', 'pending');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 
 		step(sandbox, () => sandbox.updateSession(a.sessionId, { status: 'cancelled' }));
@@ -88,7 +85,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('a completed session changed again later gives no second Completed, within the day and long after', async () => {
 		const s = withTwo(sandbox, 'Once', 'inProgress');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox);
 		step(sandbox, () => sandbox.updateSession(s.sessionId, { status: 'completed' }));
 		expect(await t.poll()).toEqual([
@@ -149,7 +145,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('filters: the session status and the recipient status (any text) select items; the memory still follows every state', async () => {
 		const s = withTwo(sandbox, 'F', 'pending');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
 			events: ['recipientStatusChanged'],
 			filters: { recipientStatus: 'completed, declined' },
@@ -163,7 +158,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 		]);
 
 		const u = withTwo(sandbox, 'G');
-		sandbox.clock.advance(HOUR);
 		const onlyCancelled = await readyTrigger(sandbox, {
 			events: ['anyChange'],
 			filters: { status: ['cancelled'] },
@@ -177,7 +171,6 @@ describe('AirSign Trigger events: one transition at a time', () => {
 
 	it('an item carries the session as listed, event, previousStatus, previousStatusSeenAt; a recipient item the recipient with both statuses', async () => {
 		const s = withTwo(sandbox, 'Shape', 'pending');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, { events: ['recipientStatusChanged'] });
 		const seen = new Date(sandbox.clock.now()).toISOString().slice(0, 16);
 		step(sandbox, () => sandbox.signRecipient(s.sessionId, { email: 'bob@example.com' }));
@@ -302,7 +295,6 @@ describe('AirSign Trigger events: a starting picture with more sessions created 
 			);
 			for (let i = 0; i < 30; i++)
 				withTwo(sandbox, `later${i}`, 'pending', { createdAt: createdAt + 1_000 });
-			sandbox.clock.advance(HOUR);
 			const t = await readyTrigger(sandbox, {
 				events: ['recipientStatusChanged'],
 				filters: { recipientStatus: 'completed' },

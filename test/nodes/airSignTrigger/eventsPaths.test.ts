@@ -34,7 +34,6 @@ describe.each([
 			sandbox.config.updatedAfterInclusive = inclusive;
 			sandbox.config.rateLimitPerHour = 1_000;
 			const drafts = Array.from({ length: 150 }, (_, i) => withTwo(sandbox, `d${i}`));
-			sandbox.clock.advance(HOUR);
 			const t = await readyTrigger(sandbox, {
 				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
 				filters: { recipientStatus: 'completed' },
@@ -230,7 +229,6 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
 		const a = withTwo(sandbox, 'A', 'pending');
 		const b = withTwo(sandbox, 'B', 'inProgress');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
 			events: ['sessionCancelled', 'sessionExpired', 'sessionCompleted', 'sessionSent'],
 		});
@@ -251,7 +249,6 @@ describe('AirSign Trigger events: requests', () => {
 	it('a burst costs every event exactly what it costs Any Change alone (the events come from the same pages)', async () => {
 		sandbox.config.rateLimitPerHour = 1_000;
 		const sessions = Array.from({ length: 250 }, (_, i) => withTwo(sandbox, `b${i}`, 'pending'));
-		sandbox.clock.advance(HOUR);
 		const every = await readyTrigger(sandbox);
 		const anyChange = await readyTrigger(sandbox, { events: ['anyChange'] });
 		for (const s of sessions) {

@@ -38,9 +38,7 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 
 			sandbox.injectFault({ kind: 'mangle', path: SESSIONS, count: 3, answer: { edits: [edit] } });
 			const ledger = new Ledger();
-			const faulted = await trigger.poll();
-			ledger.record(faulted);
-			expect(faulted.items).toEqual([]);
+			expect(ledger.record(await trigger.poll())).toEqual([]);
 			expect(trigger.nodeStaticData.cursor).toBe(cursorBefore);
 
 			sandbox.clearFaults();
@@ -48,21 +46,16 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 			await drain(sandbox, trigger, ledger);
 			expect(ledger.items.map((s) => s.name)).toEqual(['first', 'second']);
 			expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
-			expect([...ledger.counts.keys()]).toContain(
-				key(demoSessions(sandbox)[0].sessionId, demoSessions(sandbox)[0].updatedAt),
-			);
+			const [first] = demoSessions(sandbox);
+			expect([...ledger.counts.keys()]).toContain(key(first.sessionId, first.updatedAt));
 		},
 	);
 });
 
 describe('fuzz findings: rate-limit headers out of range', () => {
-	it.each([
-		[
-			'X-RateLimit-Reset in the year 2200',
-			{ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' },
-		],
-	])('%s: the trigger keeps reading within the hour', async (_label, headers) => {
+	it('X-RateLimit-Reset in the year 2200: the trigger keeps reading within the hour', async () => {
 		const trigger = await activated(sandbox);
+		const headers = { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' };
 		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
 		await trigger.poll();
 		sandbox.clock.advance(HOUR + 5_000);

@@ -245,8 +245,12 @@ export function line(item: IDataObject): string {
 /** A poll's items as lines. */
 export const linesOf = (result: PollResult) => result.items.map((item) => line(item.json));
 
-/** A trigger (every event by default), activated, with its starting picture read: ready to see changes. */
+/**
+ * An hour after the sessions made so far, a trigger (every event by default), activated, with its
+ * starting picture read: ready to see changes.
+ */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
+	sandbox.clock.advance(HOUR);
 	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
 	// The activation poll, then the one that reads the starting picture: neither gives an item.
 	for (let i = 0; i < 2; i++) {
