@@ -3,7 +3,7 @@ import '../../harness';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { SESSION_STATUSES } from '../../../sandbox';
+import { SESSION_STATUSES, type Session } from '../../../sandbox';
 import { prng, SEED, soak, SOAK_TIMEOUT_MS } from '../../harness/drive';
 import {
 	ALL_EVENTS as ALL,
@@ -156,27 +156,26 @@ describe('AirSign Trigger events soak', () => {
 			});
 
 			// The oracle, per event: lost (expected, never given), repeated, invented (not expected).
-			const report: Record<
-				string,
-				{ given: number; lost: number; repeated: number; invented: number }
-			> = {};
-			for (const event of ALL) report[event] = { given: 0, lost: 0, repeated: 0, invented: 0 };
+			const report = Object.fromEntries(
+				ALL.map((event) => [event, { given: 0, lost: 0, repeated: 0, invented: 0 }]),
+			);
 			const lifecycle = new Map<string, number>();
 			const recipientItems = new Map<string, IDataObject[]>();
 			const anyChange = new Map<string, string[]>();
+			const append = <T>(map: Map<string, T[]>, k: string, v: T) =>
+				map.set(k, [...(map.get(k) ?? []), v]);
+			/** A session's state as Any Change tells it (its recipients added to tell them apart). */
+			const stateOf = (s: IDataObject | Session) =>
+				`${Date.parse(String(s.updatedAt))}|${String(s.status)}|${String(s.name)}|`;
 			for (const item of items) {
 				const event = String(item.event);
 				report[event].given++;
 				const id = String(item.sessionId);
 				if (event === 'recipientStatusChanged') {
 					const r = item.recipient as IDataObject;
-					const k = `${id}:${String(r.recipientId)}`;
-					recipientItems.set(k, [...(recipientItems.get(k) ?? []), r]);
+					append(recipientItems, `${id}:${String(r.recipientId)}`, r);
 				} else if (event === 'anyChange') {
-					anyChange.set(id, [
-						...(anyChange.get(id) ?? []),
-						`${Date.parse(String(item.updatedAt))}|${String(item.status)}|${String(item.name)}|${JSON.stringify(item.recipients)}`,
-					]);
+					append(anyChange, id, stateOf(item) + JSON.stringify(item.recipients));
 				} else {
 					const k = `${event}:${id}`;
 					lifecycle.set(k, (lifecycle.get(k) ?? 0) + 1);
@@ -215,13 +214,7 @@ describe('AirSign Trigger events soak', () => {
 				if (new Set(states).size !== states.length) report.anyChange.repeated++;
 				const final = sandbox.getSession(id)!;
 				const changed = t.createdAfterStart || Date.parse(final.updatedAt) > activatedAt;
-				if (
-					changed &&
-					!states
-						.at(-1)
-						?.startsWith(`${Date.parse(final.updatedAt)}|${final.status}|${final.name}|`)
-				)
-					report.anyChange.lost++;
+				if (changed && !states.at(-1)?.startsWith(stateOf(final))) report.anyChange.lost++;
 			}
 			const expectedCounts = Object.fromEntries(
 				LIFECYCLE.map((event) => [

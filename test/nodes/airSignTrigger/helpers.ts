@@ -2,6 +2,7 @@ import {
 	createPollingHarness,
 	createTestEnvironment,
 	type PollingHarness,
+	type PollingHarnessOptions,
 	type PollResult,
 } from '../../harness';
 import { drive, isQuiet, listRequests } from '../../harness/drive';
@@ -31,20 +32,17 @@ export function useTriggerSandbox(): Sandbox {
 	return new Proxy({} as Sandbox, { get: (_, key) => Reflect.get(get(), key) as unknown });
 }
 
-export interface TriggerOptions {
+/** `pollHooks`: how n8n's poll engine builds each poll's context (default: the legacy engine's). */
+export interface TriggerOptions
+	extends Pick<PollingHarnessOptions, 'mode' | 'staticData' | 'pollHooks' | 'timezone'> {
 	filters?: IDataObject;
 	options?: IDataObject;
-	mode?: 'trigger' | 'manual';
 	/** Credential data; default: the demo organisation's never-expiring token. */
 	credential?: IDataObject;
-	staticData?: IDataObject;
 	/** Default: Any Change alone (one item per state read); `readyTrigger`'s: every event. */
 	events?: string[];
-	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
-	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 	/** The node type (default: this package's AirSignTrigger as first loaded). */
 	nodeType?: AirSignTrigger;
-	timezone?: string;
 }
 
 /** Every event of the trigger, from the node's own list. */
@@ -57,20 +55,16 @@ let workflows = 0;
  * own workflow id, as in n8n: the trigger remembers failure streaks per workflow and node.
  */
 export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
-	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+	const { events = ['anyChange'], filters = {}, credential, nodeType, ...rest } = options;
 	return createPollingHarness({
-		env,
-		nodeType: options.nodeType ?? new AirSignTrigger(),
-		mode: options.mode,
-		parameters: {
-			events: options.events ?? ['anyChange'],
-			filters: (options.filters ?? {}) as INodeParameters,
-			options: (options.options ?? {}) as INodeParameters,
-		},
-		credentials: { airSignApi: (options.credential ?? tokenCredential(sandbox)) as never },
-		timezone: options.timezone,
-		staticData: options.staticData,
-		pollHooks: options.pollHooks,
+		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
+		nodeType: nodeType ?? new AirSignTrigger(),
+		mode: rest.mode,
+		parameters: { events, filters, options: rest.options ?? {} } as INodeParameters,
+		credentials: { airSignApi: (credential ?? tokenCredential(sandbox)) as never },
+		timezone: rest.timezone,
+		staticData: rest.staticData,
+		pollHooks: rest.pollHooks,
 		workflowId: `airsign-test-wf-${++workflows}`,
 	});
 }
