@@ -1,21 +1,28 @@
 import '../../harness';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { PollingHarness } from '../../harness';
+import { useSandbox } from '../../harness/sandbox';
+
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../../sandbox';
 import {
 	ALL_EVENTS,
+	clientCredential,
 	HOUR,
-	line,
+	linesOf,
 	listRequests,
 	newTrigger,
+	pollOk,
 	savedTrigger,
+	SESSIONS,
+	T0,
 	useTriggerSandbox,
 	withTwo,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 /** Sessions out for signature and a draft, all from before the trigger is activated. */
 function sessionsAtActivation(sandbox: Sandbox) {
@@ -51,56 +58,43 @@ const FILTERS = { recipientStatus: 'completed' };
 
 describe('AirSign Trigger: sessions in flight at activation change in the first interval', () => {
 	it('sent, signed, cancelled and expired before the next poll: each event once, with the real previous status', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const trigger = newTrigger(sandbox, { events: EVENTS, filters: FILTERS });
-		const activation = await trigger.poll();
-		expect(activation.error).toBeUndefined();
-		expect(activation.items).toEqual([]);
+		expect((await pollOk(trigger)).items).toEqual([]);
 		changeInFirstInterval(sandbox, s);
-		const first = await trigger.poll();
-		expect(first.error).toBeUndefined();
-		expect(first.items.map((i) => line(i.json)).sort()).toEqual(EXPECTED);
+		expect(linesOf(await pollOk(trigger)).sort()).toEqual(EXPECTED);
 		sandbox.clock.advance(5_000);
 		expect((await trigger.poll()).items).toEqual([]);
 	});
 
 	it('n8n restarts after activation and a quiet poll (only the activation was saved): nothing lost', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
-		expect((await n8n.poll()).error).toBeUndefined();
+		await pollOk(n8n);
 		sandbox.clock.advance(60_000);
-		const quiet = await n8n.poll();
-		expect(quiet.items).toEqual([]);
+		expect((await n8n.poll()).items).toEqual([]);
 		await n8n.restart();
 		changeInFirstInterval(sandbox, s);
-		const after = await n8n.poll();
-		expect(after.error).toBeUndefined();
-		expect(after.items.map((i) => line(i.json)).sort()).toEqual(EXPECTED);
+		expect(linesOf(await pollOk(n8n)).sort()).toEqual(EXPECTED);
 	});
 
 	it('n8n restarts right after activation: nothing lost', async () => {
-		const sandbox = getSandbox();
 		const s = sessionsAtActivation(sandbox);
 		const n8n = savedTrigger(sandbox, { events: EVENTS, filters: FILTERS });
-		expect((await n8n.poll()).error).toBeUndefined();
+		await pollOk(n8n);
 		changeInFirstInterval(sandbox, s);
 		await n8n.restart();
-		const after = await n8n.poll();
-		expect(after.items.map((i) => line(i.json)).sort()).toEqual(EXPECTED);
+		expect(linesOf(await n8n.poll()).sort()).toEqual(EXPECTED);
 	});
 
 	it('the activation reads the sessions in flight in one write with the cursor; every idle poll after it costs one request', async () => {
-		const sandbox = getSandbox();
 		sessionsAtActivation(sandbox);
 		const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS] });
 		await trigger.poll();
 		for (let i = 0; i < 3; i++) {
 			sandbox.clock.advance(60_000);
 			const before = listRequests(sandbox).length;
-			const quiet = await trigger.poll();
-			expect(quiet.items).toEqual([]);
+			expect((await trigger.poll()).items).toEqual([]);
 			expect(listRequests(sandbox).length - before).toBe(1);
 		}
 		// Kept plainly in the node's static data: by the full session ID, readable.
@@ -108,5 +102,140 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 		expect(Object.keys(known)).toHaveLength(40);
 		for (const id of Object.keys(known)) expect(id).toMatch(/^[0-9a-f-]{36}$/);
 		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
+	});
+});
+
+/**
+ * Holds the first List Sessions request until `release()` (a slow AirSign while n8n starts the
+ * next tick's poll). No timing: `arrived` resolves when the first request is at the sandbox.
+ */
+function holdListSessions(sandbox: Sandbox) {
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	let arrive!: () => void;
+	const arrived = new Promise<void>((resolve) => (arrive = resolve));
+	const hold = { arrived, arrivals: 0, release: () => (release(), off()) };
+	const off = sandbox.onRequest(async ({ path }) => {
+		if (path !== SESSIONS) return;
+		// Only the first is held: a second one (the bug) would go through and deliver again.
+		if (++hold.arrivals > 1) return;
+		arrive();
+		await released;
+	});
+	return hold;
+}
+
+const ids = (result: Awaited<ReturnType<PollingHarness['poll']>>) =>
+	result.items.map((item) => item.json.sessionId);
+
+describe('AirSign Trigger: n8n starts a poll while the previous one is still running', () => {
+	it('the second poll does nothing; the running one delivers each update once', async () => {
+		const trigger = newTrigger(sandbox);
+		expect((await trigger.poll()).emitted).toBe(false); // activation: the cursor is "now"
+		sandbox.clock.advance(5_000);
+		const session = sandbox.createSession({ name: 'Signed contract' });
+		sandbox.clock.advance(5_000);
+
+		const hold = holdListSessions(sandbox);
+		const running = trigger.poll();
+		await hold.arrived;
+		const overlapping = await trigger.poll();
+		expect(overlapping).toMatchObject({ emitted: false, items: [] });
+		expect(overlapping.error).toBeUndefined();
+		// The overlapping poll sent nothing: only the running poll's request reached AirSign.
+		expect(hold.arrivals).toBe(1);
+
+		hold.release();
+		expect(ids(await running)).toEqual([session.sessionId]);
+
+		const requestsAfterFirst = listRequests(sandbox).length;
+		// Once it has ended, the next tick polls again, and the update does not come back.
+		sandbox.clock.advance(60_000);
+		expect((await pollOk(trigger)).items).toEqual([]);
+		expect(listRequests(sandbox).length).toBeGreaterThan(requestsAfterFirst);
+	});
+
+	it('a poll that failed lets the next one run', async () => {
+		const trigger = newTrigger(sandbox);
+		await trigger.poll();
+		sandbox.clock.advance(5_000);
+		sandbox.injectFault({ kind: 'status', status: 403, path: SESSIONS, count: 1 });
+		expect((await trigger.poll()).error).toBeDefined();
+
+		const session = sandbox.createSession({ name: 'After the failure' });
+		sandbox.clock.advance(5_000);
+		expect(ids(await pollOk(trigger))).toEqual([session.sessionId]);
+	});
+
+	it('two different triggers poll at the same time, each on its own', async () => {
+		const triggers = [newTrigger(sandbox), newTrigger(sandbox)];
+		for (const trigger of triggers) await trigger.poll();
+		sandbox.clock.advance(5_000);
+		const session = sandbox.createSession({ name: 'Seen by both' });
+		sandbox.clock.advance(5_000);
+		for (const result of await Promise.all(triggers.map(async (t) => await t.poll())))
+			expect(ids(result)).toEqual([session.sessionId]);
+	});
+});
+
+/**
+ * n8n polls an active trigger with one context from activation on, while each `getCredentials`
+ * reads the credential as it is saved now: an edit applies from the next poll
+ * (docs/credentials.md). The trial sandbox is the file's; the real AirSign is a service of its own.
+ */
+describe('AirSign Trigger: the credential edited while the workflow is active', () => {
+	const getReal = useSandbox({ now: T0 });
+
+	/** Both services' clocks move together, past the trigger's settling window. */
+	function advance(trial: Sandbox, real: Sandbox, ms = 5_000): void {
+		trial.clock.advance(ms);
+		real.clock.set(trial.clock.now());
+	}
+
+	/** Saves an edit of the trigger's credential, as n8n's credential dialog does. */
+	const editCredential = async (trigger: PollingHarness, changes: ICredentialDataDecryptedObject) =>
+		await trigger.env.editCredential(trigger.node.credentials!.airSignApi.id!, changes);
+
+	it('access token: the next poll goes to the new Base URL with the new token', async () => {
+		const [trial, real] = [sandbox, getReal()];
+		const trigger = newTrigger(trial);
+		await pollOk(trigger); // activation
+		advance(trial, real);
+		const tried = trial.createSession({ name: 'Tried out' });
+		advance(trial, real);
+		expect(ids(await trigger.poll())).toEqual([tried.sessionId]);
+
+		await editCredential(trigger, { baseUrl: real.baseUrl, accessToken: real.other.accessToken });
+		const trialRequests = trial.requests.length;
+		advance(trial, real);
+		const signed = real.createSession({ name: 'Signed for real', orgId: real.other.orgId });
+		advance(trial, real);
+		expect(ids(await pollOk(trigger))).toEqual([signed.sessionId]);
+		expect(trial.requests.length).toBe(trialRequests);
+		expect(listRequests(real).map((r) => [r.status, r.orgId])).toEqual([[200, real.other.orgId]]);
+	});
+
+	it('client credentials: the token is fetched from the new Base URL and used there', async () => {
+		const [trial, real] = [sandbox, getReal()];
+		const trigger = newTrigger(trial, { credential: clientCredential(trial) });
+		await pollOk(trigger);
+		advance(trial, real);
+
+		// The trial's token stays saved with the credential, as n8n keeps an untouched hidden field.
+		await editCredential(trigger, {
+			baseUrl: real.baseUrl,
+			clientId: real.other.clientId,
+			clientSecret: real.other.clientSecret,
+		});
+		const trialRequests = trial.requests.length;
+		trial.createSession({ name: 'Still in the trial' });
+		const signed = real.createSession({ name: 'Signed for real', orgId: real.other.orgId });
+		advance(trial, real);
+		expect(ids(await pollOk(trigger))).toEqual([signed.sessionId]);
+		expect(trial.requests.length).toBe(trialRequests);
+		expect(real.requests.some((r) => r.path.endsWith('/token') && r.status === 200)).toBe(true);
+		expect(listRequests(real).filter((r) => r.status === 200)).toMatchObject([
+			{ orgId: real.other.orgId },
+		]);
 	});
 });

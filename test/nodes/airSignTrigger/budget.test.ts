@@ -9,24 +9,26 @@ import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { Sandbox } from '../../../sandbox';
 import {
 	demoSessions,
+	expectClean,
 	HOUR,
 	Ledger,
 	listRequests,
 	MINUTE,
 	newTrigger,
 	pollAndRecord,
+	pollOk,
 	tokenCredential,
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 /** When, in each hour of its budget window, another workflow lists sessions (the last one late). */
 const OTHER_WORKFLOW_MINUTES = [5, 20, 40, 58];
 const RESERVE = 10;
 
 /** Another workflow of the organisation: Get Many, Limit 10, through n8n's engine. */
 async function otherWorkflowCall(sandbox: Sandbox) {
-	const result = await runNode({
+	const { error } = await runNode({
 		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
 		nodeType: new AirSign(),
 		credentials: { airSignApi: tokenCredential(sandbox) as never },
@@ -37,7 +39,7 @@ async function otherWorkflowCall(sandbox: Sandbox) {
 			options: { maxRateLimitWait: 0 },
 		},
 	});
-	return result.error;
+	return error;
 }
 
 /** n8n's log lines (level, message) while the test runs. */
@@ -55,13 +57,12 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('AirSign Trigger keeps the reserve for other workflows (60 requests an hour)', () => {
 	it('polling every minute for three hours beside another workflow: its calls all succeed, 0 lost, 0 repeated', async () => {
-		const sandbox = getSandbox();
 		expect(sandbox.config.rateLimitPerHour).toBe(60);
 		const logs = captureLogs();
 		const trigger = newTrigger(sandbox, { options: { reserveRequests: RESERVE } });
 		const ledger = new Ledger();
-		// Activation opens the budget window (the sandbox's window starts with its first request).
-		expect((await trigger.poll()).error).toBeUndefined();
+		await pollOk(trigger); // the activation opens the sandbox's budget window
+
 		const windowStart = sandbox.clock.now();
 
 		const otherErrors: unknown[] = [];
@@ -74,16 +75,15 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 			before: async (round) => {
 				const minute = round + 1;
 				sandbox.clock.set(windowStart + minute * MINUTE);
-				// Updates arrive all the while: new sessions, and sessions that change again.
 				if (minute % 2 === 0) {
 					sandbox.createSession({ name: `new ${minute}` });
 					updates++;
 				}
 				if (minute % 3 === 0) {
-					const [oldest] = demoSessions(sandbox).sort((a, b) =>
+					const byAge = demoSessions(sandbox).sort((a, b) =>
 						a.updatedAt.localeCompare(b.updatedAt),
 					);
-					sandbox.updateSession(oldest.sessionId, { name: `changed ${minute}` });
+					sandbox.updateSession(byAge[0].sessionId, { name: `changed ${minute}` });
 					updates++;
 				}
 				if (OTHER_WORKFLOW_MINUTES.includes(minute % 60)) {
@@ -101,8 +101,7 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 			},
 			advanceMs: 0,
 		});
-		// The last stretch of the third hour was held back for the reserve: after its reset,
-		// the trigger delivers it.
+		// The third hour's last stretch, held back for the reserve, comes after its reset.
 		sandbox.clock.set(windowStart + 3 * HOUR + MINUTE);
 		await pollAndRecord(sandbox, trigger, ledger, 0);
 		logs.restore();
@@ -114,9 +113,7 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 			expect(requests).toBeGreaterThan(0);
 			expect(requests).toBeLessThanOrEqual(60 - RESERVE);
 		}
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
+		expectClean(sandbox, ledger);
 		expect(updates).toBeGreaterThan(100);
 
 		// Visible: a debug line for every skipped poll, one warning per window.
@@ -133,7 +130,6 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 	});
 
 	it('a restart forgets the budget: the first poll after it makes one request and learns it again', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 12;
 		const trigger = newTrigger(sandbox, { options: { reserveRequests: RESERVE } });
 		const ledger = new Ledger();
@@ -143,8 +139,7 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 		await pollAndRecord(sandbox, trigger, ledger, MINUTE);
 		expect(listRequests(sandbox)).toHaveLength(0);
 
-		// What n8n 2.x saved: the static data as of the last emitting poll (here: none since
-		// activation), so the restarted trigger knows the cursor but not the budget.
+		// n8n 2.x saved the static data of the last emitting poll (the activation): no budget.
 		const restarted = newTrigger(sandbox, {
 			options: { reserveRequests: RESERVE },
 			staticData: { 'node:Trigger': { cursor: trigger.nodeStaticData.cursor, delivered: [] } },

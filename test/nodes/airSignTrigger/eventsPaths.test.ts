@@ -8,8 +8,10 @@ import {
 	ALL_EVENTS,
 	HOUR,
 	line,
+	linesOf,
 	listRequests,
 	newTrigger,
+	pollOk,
 	readyTrigger,
 	SESSIONS,
 	useTriggerSandbox,
@@ -18,7 +20,7 @@ import {
 } from './helpers';
 import { schedulerTrigger } from './scheduler';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 describe.each([
 	{ precision: 's' as const, inclusive: false },
@@ -28,18 +30,15 @@ describe.each([
 	'AirSign Trigger events with timestamps to the $precision, updatedAfter inclusive: $inclusive',
 	({ precision, inclusive }) => {
 		it('ties larger than a page, two states in one second, a 5xx and a 429 mid-poll, a restart: each event once', async () => {
-			const sandbox = getSandbox();
 			sandbox.config.timestampPrecision = precision;
 			sandbox.config.updatedAfterInclusive = inclusive;
 			sandbox.config.rateLimitPerHour = 1_000;
 			const drafts = Array.from({ length: 150 }, (_, i) => withTwo(sandbox, `d${i}`));
-			sandbox.clock.advance(HOUR);
 			const t = await readyTrigger(sandbox, {
 				events: ['sessionSent', 'sessionCompleted', 'recipientStatusChanged'],
 				filters: { recipientStatus: 'completed' },
 			});
-			// 150 sessions sent at one instant (a tie group larger than a page), then each signed
-			// twice in the same second as its sending for a third of them.
+			// 150 sent at one instant (a tie group larger than a page), a third signed in that second.
 			for (const d of drafts) sandbox.updateSession(d.sessionId, { status: 'pending' });
 			for (const d of drafts.slice(0, 50)) {
 				sandbox.signRecipient(d.sessionId);
@@ -54,7 +53,7 @@ describe.each([
 				poll: () => t.trigger.poll(),
 				after: (result, poll) => {
 					sandbox.clearFaults();
-					lines.push(...result.items.map((i) => line(i.json)));
+					lines.push(...linesOf(result));
 					if (poll === 2) t.trigger.restart();
 				},
 			});
@@ -72,7 +71,6 @@ describe.each([true, false])(
 	"AirSign Trigger events under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
 	(durableCursors) => {
 		it('the activation poll, the picture, then each completion once, also when the session changes again', async () => {
-			const sandbox = getSandbox();
 			const a = withTwo(sandbox, 'A', 'pending');
 			const b = withTwo(sandbox, 'B', 'inProgress');
 			sandbox.clock.advance(HOUR);
@@ -82,9 +80,7 @@ describe.each([true, false])(
 			});
 			const lines: string[] = [];
 			const poll = async () => {
-				const result = await engine.poll();
-				expect(result.error).toBeUndefined();
-				lines.push(...result.items.map((i) => line(i.json)));
+				lines.push(...linesOf(await pollOk(engine)));
 				sandbox.clock.advance(30_000);
 			};
 			await poll(); // activation
@@ -100,8 +96,8 @@ describe.each([true, false])(
 			step(sandbox, () => sandbox.updateSession(a.sessionId, { touch: true }));
 			await poll();
 			await poll();
-			// Both were in flight at activation: each change is a diff with a known state, although
-			// the scheduler kept nothing the activation poll wrote to the node.
+			// Both in flight at activation: each change diffs with a known state, although the
+			// scheduler kept nothing the activation poll wrote to the node.
 			expect(lines).toEqual([
 				'recipientStatusChanged A ann@example.com sent>completed (was pending)',
 				'sessionCompleted B (was inProgress)',
@@ -122,13 +118,12 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 		offset: '0',
 	});
 	const sessions = () => {
-		const sandbox = getSandbox();
-		withTwo(sandbox, 'older done', 'completed');
-		sandbox.clock.advance(1_000);
-		withTwo(sandbox, 'newest done', 'completed');
-		sandbox.clock.advance(1_000);
-		withTwo(sandbox, 'signing', 'inProgress');
-		sandbox.clock.advance(1_000);
+		for (const [name, status] of [
+			['older done', 'completed'],
+			['newest done', 'completed'],
+			['signing', 'inProgress'],
+		] as const)
+			step(sandbox, () => withTwo(sandbox, name, status));
 		return sandbox;
 	};
 
@@ -138,8 +133,7 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 			mode: 'manual',
 			events: ['recipientStatusChanged', 'sessionCompleted'],
 		});
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
+		const result = await pollOk(trigger);
 		expect(result.items.map((i) => i.json)).toEqual([
 			expect.objectContaining({
 				name: 'signing',
@@ -170,10 +164,8 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 	it('every event chosen: a request for each, a sample for each that has a session', async () => {
 		const sandbox = sessions();
 		const trigger = newTrigger(sandbox, { mode: 'manual', events: [...ALL_EVENTS] });
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
 		// In the order chosen (the panel's); no session was cancelled or expired: those give none.
-		expect(result.items.map((i) => line(i.json))).toEqual([
+		expect(linesOf(await pollOk(trigger))).toEqual([
 			'anyChange signing (was null)',
 			'recipientStatusChanged signing ann@example.com null>sent (was null)',
 			'sessionCompleted newest done (was null)',
@@ -191,18 +183,13 @@ describe('AirSign Trigger events: Fetch Test Event', () => {
 			mode: 'manual',
 			events: ['sessionCompleted', 'recipientStatusChanged'],
 		});
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((i) => line(i.json))).toEqual([
-			'sessionCompleted newest done (was null)',
-		]);
+		expect(linesOf(await pollOk(trigger))).toEqual(['sessionCompleted newest done (was null)']);
 		expect(listRequests(sandbox)).toHaveLength(2);
 	});
 });
 
 describe('AirSign Trigger events: Start From and more transition paths', () => {
 	it('Start From a past date: the picture takes the sessions as they were then; changes since are proven by timestamps or diffed', async () => {
-		const sandbox = getSandbox();
 		const startFrom = sandbox.clock.now();
 		sandbox.clock.advance(-HOUR);
 		const before = withTwo(sandbox, 'before', 'pending');
@@ -214,10 +201,8 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 			events: [...ALL_EVENTS],
 			options: { startFrom: new Date(startFrom).toISOString() },
 		});
-		const first = await trigger.poll();
-		expect(first.error).toBeUndefined();
 		// "before" changed after the date, before any picture: unknown previous, no signer invented.
-		expect(first.items.map((i) => line(i.json))).toEqual([
+		expect(linesOf(await pollOk(trigger))).toEqual([
 			'sessionCreated since (was null)',
 			'anyChange since (was null)',
 			'anyChange before (was null)',
@@ -242,10 +227,8 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 	});
 
 	it('pending → cancelled, inProgress → expired, and a final state left again (completed → pending → completed)', async () => {
-		const sandbox = getSandbox();
 		const a = withTwo(sandbox, 'A', 'pending');
 		const b = withTwo(sandbox, 'B', 'inProgress');
-		sandbox.clock.advance(HOUR);
 		const t = await readyTrigger(sandbox, {
 			events: ['sessionCancelled', 'sessionExpired', 'sessionCompleted', 'sessionSent'],
 		});
@@ -264,10 +247,8 @@ describe('AirSign Trigger events: Start From and more transition paths', () => {
 
 describe('AirSign Trigger events: requests', () => {
 	it('a burst costs every event exactly what it costs Any Change alone (the events come from the same pages)', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 1_000;
 		const sessions = Array.from({ length: 250 }, (_, i) => withTwo(sandbox, `b${i}`, 'pending'));
-		sandbox.clock.advance(HOUR);
 		const every = await readyTrigger(sandbox);
 		const anyChange = await readyTrigger(sandbox, { events: ['anyChange'] });
 		for (const s of sessions) {

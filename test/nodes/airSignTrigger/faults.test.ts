@@ -1,10 +1,8 @@
 import '../../harness';
+import { ENGINE } from '../../harness/engine';
 
 import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-
-import type { Sandbox } from '../../../sandbox';
-import type { TriggerOptions } from './helpers';
 
 import {
 	activated,
@@ -18,16 +16,13 @@ import {
 	MINUTE,
 	newTrigger,
 	pollAndRecord,
+	pollOk,
 	SESSIONS,
 	tokenCredential,
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
-
-async function activate(sandbox: Sandbox, options: TriggerOptions = {}) {
-	return { trigger: await activated(sandbox, options), ledger: new Ledger() };
-}
+const sandbox = useTriggerSandbox();
 
 const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) =>
 	Date.parse(String(trigger.nodeStaticData.cursor));
@@ -42,16 +37,14 @@ describe.each([false, true])(
 		] as const)(
 			'%s on page 2: page 1 is delivered, the cursor covers only it, the next poll completes',
 			async (_label, fault) => {
-				const sandbox = getSandbox();
 				sandbox.config.updatedAfterInclusive = inclusive;
-				const { trigger, ledger } = await activate(sandbox);
+				const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 				backlog(sandbox, 250);
 				sandbox.clearRequests();
 				sandbox.injectFault({ ...fault, path: SESSIONS, skip: 1 });
 
-				const first = await trigger.poll();
+				const first = await pollOk(trigger);
 				ledger.record(first);
-				expect(first.error).toBeUndefined();
 				expect(first.items.map((i) => i.json.name)).toEqual(backlogNames(100));
 				// The cursor moved over what was delivered and no further.
 				const page1Newest = Date.parse(String(first.items[99].json.updatedAt));
@@ -66,20 +59,18 @@ describe.each([false, true])(
 		);
 
 		it('a fault on the first page: nothing delivered, no error, the cursor stays; the next poll delivers all', async () => {
-			const sandbox = getSandbox();
 			sandbox.config.updatedAfterInclusive = inclusive;
-			const { trigger, ledger } = await activate(sandbox);
+			const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 			backlog(sandbox, 120);
 			const before = cursorOf(trigger);
 			sandbox.injectFault({ kind: 'status', status: 500, path: SESSIONS, count: 2 });
-			const failed = await pollAndRecord(sandbox, trigger, ledger);
-			expect(failed).toEqual([]);
+			expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
 			expect(ledger.errors).toEqual([]);
 			expect(cursorOf(trigger)).toBe(before);
 			expect(trigger.nodeStaticData.failedPolls).toBe(1);
 			await drain(sandbox, trigger, ledger);
 			expect(ledger.delivered).toBe(120);
-			expect(ledger.repeated()).toEqual([]);
+			ledger.expectSound();
 			expect(trigger.nodeStaticData.failedPolls).toBe(0);
 		});
 	},
@@ -87,8 +78,7 @@ describe.each([false, true])(
 
 describe('AirSign Trigger, transient faults and real errors', () => {
 	it('transient faults are reported only on every 5th consecutive failed poll, with the reason and the count', async () => {
-		const sandbox = getSandbox();
-		const { trigger } = await activate(sandbox);
+		const trigger = await activated(sandbox);
 		// Each poll retries a 5xx once: two failed requests per poll.
 		sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 24 });
 		const outcomes: string[] = [];
@@ -107,19 +97,16 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 		const quiet4 = Array<string>(4).fill('quiet');
 		expect(outcomes).toEqual([...quiet4, 'error', ...quiet4, 'error', 'quiet', 'quiet']);
 		// A good poll resets the count.
-		const ok = await trigger.poll();
-		expect(ok.error).toBeUndefined();
+		await pollOk(trigger);
 		expect(trigger.nodeStaticData.failedPolls).toBe(0);
 	});
 
 	it('an expired access token (by the sandbox clock) is an error the user sees, on every poll, and moves nothing', async () => {
-		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 3600 });
-		const { trigger } = await activate(sandbox, { credential: tokenCredential(sandbox, token) });
+		const trigger = await activated(sandbox, { credential: tokenCredential(sandbox, token) });
 		sandbox.createSession({ name: 'while the token is valid' });
 		sandbox.clock.advance(5_000);
-		const delivered = await trigger.poll();
-		expect(delivered.items).toHaveLength(1);
+		expect((await trigger.poll()).items).toHaveLength(1);
 		const state = JSON.stringify(trigger.nodeStaticData);
 
 		sandbox.clock.advance(2 * HOUR);
@@ -138,7 +125,6 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 	});
 
 	it('an expired token at activation fails the activation with the 401', async () => {
-		const sandbox = getSandbox();
 		const token = sandbox.issueToken({ ttlSeconds: 1 });
 		sandbox.clock.advance(5_000);
 		const trigger = newTrigger(sandbox, { credential: tokenCredential(sandbox, token) });
@@ -150,9 +136,8 @@ describe('AirSign Trigger, transient faults and real errors', () => {
 
 describe('AirSign Trigger, rate budget', () => {
 	it('stops paging when X-RateLimit-Remaining reaches the reserve, makes no request until the window resets, then resumes; a quiet poll costs one request', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 16; // activation leaves 15; the default reserve is 10
-		const { trigger, ledger } = await activate(sandbox);
+		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		backlog(sandbox, 700);
 		sandbox.clearRequests();
 
@@ -182,9 +167,9 @@ describe('AirSign Trigger, rate budget', () => {
 	});
 
 	it('"Keep Requests for Other Workflows" is honoured: below it, polls make no request and report nothing', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 10;
-		const { trigger, ledger } = await activate(sandbox, { options: { reserveRequests: 6 } });
+		const trigger = await activated(sandbox, { options: { reserveRequests: 6 } });
+		const ledger = new Ledger();
 		backlog(sandbox, 1_000);
 		sandbox.clearRequests();
 		await pollAndRecord(sandbox, trigger, ledger); // remaining 8, 7, 6: stop
@@ -200,13 +185,11 @@ describe('AirSign Trigger, rate budget', () => {
 			expect(listRequests(sandbox).length).toBeLessThanOrEqual(4);
 		}
 		expect(ledger.delivered).toBe(1_000);
-		expect(ledger.repeated()).toEqual([]);
-		expect(ledger.errors).toEqual([]);
+		ledger.expectSound();
 	});
 
 	it('after a 429 the trigger makes no request until the reset it announced, reports no error, and then goes on', async () => {
-		const sandbox = getSandbox();
-		const { trigger, ledger } = await activate(sandbox);
+		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		backlog(sandbox, 50);
 		sandbox.clearRequests();
 		sandbox.injectFault({ kind: 'rateLimit', retryAfter: 600, path: SESSIONS, count: 1 });
@@ -225,9 +208,8 @@ describe('AirSign Trigger, rate budget', () => {
 
 describe('AirSign Trigger, large backlog', () => {
 	it('3,000 updates between two polls arrive across polls without loss or repeat; static data holds only the sessions in flight', async () => {
-		const sandbox = getSandbox();
 		sandbox.config.rateLimitPerHour = 100_000;
-		const { trigger, ledger } = await activate(sandbox);
+		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
 		const existing = Array.from({ length: 500 }, (_, i) =>
 			sandbox.createSession({ name: `e${i}`, createdAt: sandbox.clock.now() - 1e7 + i }),
 		);
@@ -259,5 +241,42 @@ describe('AirSign Trigger, large backlog', () => {
 		// A known state for each session still in flight (all 3,000: drafts and pending), nothing else grows.
 		expect(Object.keys(known)).toHaveLength(3_000);
 		expect(JSON.stringify(rest).length).toBeLessThan(2_000);
+	});
+});
+
+/**
+ * The trigger's errors declare their cause too (n8n-workflow 2.41's `failure`, which n8n's poll
+ * scheduler is to back off by); on n8n 1.x's engine they come without it, otherwise the same.
+ */
+describe('AirSign Trigger: declared failure causes', () => {
+	const failureOf = (error: unknown) => (error as { failure?: unknown }).failure;
+	const declared = (cause: string) => (ENGINE === 'n8n-2' ? { cause } : undefined);
+
+	it('the 5th poll in a row that AirSign answered 503 → temporarily-unavailable', async () => {
+		const trigger = await activated(sandbox);
+		sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 10 });
+		let reported: unknown;
+		for (let i = 0; i < 5 && reported === undefined; i++) {
+			reported = (await trigger.poll()).error;
+			sandbox.clock.advance(MINUTE);
+		}
+		expect(reported).toBeDefined();
+		expect((reported as Error).message).toMatch(/could not be read for 5 polls in a row/);
+		expect(failureOf(reported)).toEqual(declared('temporarily-unavailable'));
+	});
+
+	it('an access token AirSign rejects → credential-invalid, on the first poll', async () => {
+		const token = sandbox.issueToken({ ttlSeconds: 3600 });
+		const trigger = await activated(sandbox, { credential: tokenCredential(sandbox, token) });
+		sandbox.clock.advance(2 * HOUR);
+		expect(failureOf((await trigger.poll()).error)).toEqual(declared('credential-invalid'));
+	});
+
+	it('a 403 (the token lacks the scope) → configuration-invalid', async () => {
+		const trigger = await activated(sandbox);
+		sandbox.injectFault({ kind: 'status', status: 403, path: SESSIONS });
+		const result = await trigger.poll();
+		expect(result.error).toBeDefined();
+		expect(failureOf(result.error)).toEqual(declared('configuration-invalid'));
 	});
 });

@@ -2,6 +2,7 @@ import {
 	createPollingHarness,
 	createTestEnvironment,
 	type PollingHarness,
+	type PollingHarnessOptions,
 	type PollResult,
 } from '../../harness';
 import { drive, isQuiet, listRequests } from '../../harness/drive';
@@ -13,7 +14,7 @@ import { expect, vi } from 'vitest';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
-import type { Sandbox, Session, SessionStatus } from '../../../sandbox';
+import type { CreateSessionInput, Sandbox, Session, SessionStatus } from '../../../sandbox';
 
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
@@ -22,26 +23,26 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** A test file's sandbox at T0, reset before each test, n8n's clock following its clock. */
-export const useTriggerSandbox = () => useSandbox({ now: T0, followClock: true });
+/**
+ * A test file's sandbox at T0, reset before each test, n8n's clock following its clock. Started
+ * before the tests, it is read through this stand-in, so a test names it without a getter.
+ */
+export function useTriggerSandbox(): Sandbox {
+	const get = useSandbox({ now: T0, followClock: true });
+	return new Proxy({} as Sandbox, { get: (_, key) => Reflect.get(get(), key) as unknown });
+}
 
-export interface TriggerOptions {
+/** `pollHooks`: how n8n's poll engine builds each poll's context (default: the legacy engine's). */
+export interface TriggerOptions
+	extends Pick<PollingHarnessOptions, 'mode' | 'staticData' | 'pollHooks' | 'timezone'> {
 	filters?: IDataObject;
 	options?: IDataObject;
-	mode?: 'trigger' | 'manual';
 	/** Credential data; default: the demo organisation's never-expiring token. */
 	credential?: IDataObject;
-	staticData?: IDataObject;
-	/**
-	 * Default: Any Change alone, one item per state read (what the tests written before the
-	 * other events check); `readyTrigger` defaults to every event.
-	 */
+	/** Default: Any Change alone (one item per state read); `readyTrigger`'s: every event. */
 	events?: string[];
-	/** How n8n's poll engine builds each poll's context (default: the legacy engine's). */
-	pollHooks?: Parameters<typeof createPollingHarness>[0]['pollHooks'];
 	/** The node type (default: this package's AirSignTrigger as first loaded). */
 	nodeType?: AirSignTrigger;
-	timezone?: string;
 }
 
 /** Every event of the trigger, from the node's own list. */
@@ -54,20 +55,16 @@ let workflows = 0;
  * own workflow id, as in n8n: the trigger remembers failure streaks per workflow and node.
  */
 export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
-	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
+	const { events = ['anyChange'], filters = {}, credential, nodeType, ...rest } = options;
 	return createPollingHarness({
-		env,
-		nodeType: options.nodeType ?? new AirSignTrigger(),
-		mode: options.mode,
-		parameters: {
-			events: options.events ?? ['anyChange'],
-			filters: (options.filters ?? {}) as INodeParameters,
-			options: (options.options ?? {}) as INodeParameters,
-		},
-		credentials: { airSignApi: (options.credential ?? tokenCredential(sandbox)) as never },
-		timezone: options.timezone,
-		staticData: options.staticData,
-		pollHooks: options.pollHooks,
+		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
+		nodeType: nodeType ?? new AirSignTrigger(),
+		mode: rest.mode,
+		parameters: { events, filters, options: rest.options ?? {} } as INodeParameters,
+		credentials: { airSignApi: (credential ?? tokenCredential(sandbox)) as never },
+		timezone: rest.timezone,
+		staticData: rest.staticData,
+		pollHooks: rest.pollHooks,
 		workflowId: `airsign-test-wf-${++workflows}`,
 	});
 }
@@ -87,10 +84,17 @@ export const clientCredential = (sandbox: Sandbox) => ({
 	baseUrl: sandbox.baseUrl,
 });
 
+/** One poll that must not fail. */
+export async function pollOk(trigger: Pick<PollingHarness, 'poll'>): Promise<PollResult> {
+	const result = await trigger.poll();
+	expect(result.error).toBeUndefined();
+	return result;
+}
+
 /** A trigger whose activation poll passed without error, the clocks past the settle window. */
 export async function activated(sandbox: Sandbox, options: TriggerOptions = {}) {
 	const trigger = newTrigger(sandbox, options);
-	expect((await trigger.poll()).error).toBeUndefined();
+	await pollOk(trigger);
 	sandbox.clock.advance(5_000);
 	return trigger;
 }
@@ -140,6 +144,12 @@ export class Ledger {
 	get delivered(): number {
 		return this.items.length;
 	}
+
+	/** No error shown, nothing delivered twice. */
+	expectSound(): void {
+		expect(this.errors).toEqual([]);
+		expect(this.repeated()).toEqual([]);
+	}
 }
 
 /** Polls, records, and advances the sandbox clock past the trigger's settle window. */
@@ -174,8 +184,7 @@ export async function drain(sandbox: Sandbox, trigger: PollingHarness, ledger: L
 
 /** Nothing lost, nothing repeated, no error shown. */
 export function expectClean(sandbox: Sandbox, ledger: Ledger) {
-	expect(ledger.errors).toEqual([]);
-	expect(ledger.repeated()).toEqual([]);
+	ledger.expectSound();
 	expect(ledger.lost(demoSessions(sandbox))).toEqual([]);
 }
 
@@ -227,20 +236,24 @@ export function line(item: IDataObject): string {
 	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
 }
 
-/** A trigger (every event by default), activated, with its starting picture read: ready to see changes. */
+/** A poll's items as lines. */
+export const linesOf = (result: PollResult) => result.items.map((item) => line(item.json));
+
+/**
+ * An hour after the sessions made so far, a trigger (every event by default), activated, with its
+ * starting picture read: ready to see changes.
+ */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
+	sandbox.clock.advance(HOUR);
 	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
 	// The activation poll, then the one that reads the starting picture: neither gives an item.
 	for (let i = 0; i < 2; i++) {
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([]);
+		expect((await pollOk(trigger)).items).toEqual([]);
 		sandbox.clock.advance(5_000);
 	}
 	/** One poll, then the clocks move past the settling window. */
 	const items = async (): Promise<IDataObject[]> => {
-		const result = await trigger.poll();
-		expect(result.error).toBeUndefined();
+		const result = await pollOk(trigger);
 		sandbox.clock.advance(5_000);
 		return result.items.map((item) => item.json);
 	};
@@ -259,5 +272,9 @@ export function step(sandbox: Sandbox, change: () => unknown) {
 }
 
 /** A session with Ann and Bob as its recipients. */
-export const withTwo = (sandbox: Sandbox, name: string, status?: SessionStatus) =>
-	sandbox.createSession({ name, recipients: two, status });
+export const withTwo = (
+	sandbox: Sandbox,
+	name: string,
+	status?: SessionStatus,
+	more: CreateSessionInput = {},
+) => sandbox.createSession({ name, recipients: two, status, ...more });

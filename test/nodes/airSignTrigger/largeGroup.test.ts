@@ -6,9 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { drive } from '../../harness/drive';
 
 import type { Sandbox, Session } from '../../../sandbox';
-import { ALL_EVENTS, listRequests, MINUTE, savedTrigger, two, useTriggerSandbox } from './helpers';
+import {
+	ALL_EVENTS,
+	listRequests,
+	MINUTE,
+	pollOk,
+	savedTrigger,
+	useTriggerSandbox,
+	withTwo,
+} from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 const GROUP = 2_500;
 const RESERVE = 10;
@@ -66,31 +74,18 @@ describe.each([
 		it.each([{ restarts: false }, { restarts: true }])(
 			'each event once, read across polls without starting the group again; changes during and after it follow (restart after each poll that reads the group: $restarts)',
 			async ({ restarts }) => {
-				const sandbox = getSandbox();
 				sandbox.config.timestampPrecision = precision;
 				const base = sandbox.clock.now();
 				// In flight at activation: the group, and eight sessions changed during and after it.
-				const group: string[] = [];
-				for (let i = 0; i < GROUP; i++) {
-					const at = base - 7_200_000 + Math.floor(i / batch) * 1_000 + offset;
-					const s = sandbox.createSession({
-						name: `g${i}`,
-						status: 'pending',
-						recipients: two,
-						createdAt: at,
-						updatedAt: at,
-					});
-					group.push(s.sessionId);
-				}
+				const at = (i: number) => base - 7_200_000 + Math.floor(i / batch) * 1_000 + offset;
+				const group = Array.from({ length: GROUP }, (_, i) => {
+					const times = { createdAt: at(i), updatedAt: at(i) };
+					return withTwo(sandbox, `g${i}`, 'pending', times).sessionId;
+				});
+				const hourAgo = { createdAt: base - 3_600_000, updatedAt: base - 3_600_000 };
 				const others = ['d0', 'd1', 'd2', 'd3', 'p0', 'p1', 'p2', 'p3'].map(
 					(name) =>
-						sandbox.createSession({
-							name,
-							status: name.startsWith('d') ? 'draft' : 'pending',
-							recipients: two,
-							createdAt: base - 3_600_000,
-							updatedAt: base - 3_600_000,
-						}).sessionId,
+						withTwo(sandbox, name, name.startsWith('d') ? 'draft' : 'pending', hourAgo).sessionId,
 				);
 				const byName = new Map(
 					[...group, ...others].map((id) => [sandbox.getSession(id)!.name, id]),
@@ -99,8 +94,7 @@ describe.each([
 					events: [...ALL_EVENTS],
 					options: { reserveRequests: RESERVE },
 				});
-				const activation = await n8n.poll();
-				expect(activation.error).toBeUndefined();
+				await pollOk(n8n);
 
 				const expected = new Map<string, number>();
 				const change = (name: string | undefined, act: (id: string) => void) => {

@@ -12,12 +12,13 @@ import {
 	listRequests,
 	MINUTE,
 	newTrigger,
+	pollOk,
 	SESSIONS,
 	useTriggerSandbox,
 } from './helpers';
 import { schedulerTrigger } from './scheduler';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 /** Every List Sessions request takes `ms` on the clocks (the sandbox's and n8n's `Date`). */
 function slowListSessions(sandbox: Sandbox, ms: number) {
@@ -45,7 +46,6 @@ describe.each([true, false])(
 	"AirSign Trigger under n8n 2.x's database-backed poll scheduler (durable cursors: %s)",
 	(durableCursors) => {
 		it('an update made between the activation poll and the first scheduled poll is delivered once', async () => {
-			const sandbox = getSandbox();
 			sandbox.createSession({ name: 'history', status: 'completed' });
 			sandbox.clock.advance(MINUTE);
 			const engine = schedulerTrigger(sandbox, {
@@ -54,9 +54,7 @@ describe.each([true, false])(
 			});
 			const ledger = new Ledger();
 
-			const activation = await engine.poll();
-			expect(activation.error).toBeUndefined();
-			expect(activation.emitted).toBe(false);
+			expect((await pollOk(engine)).emitted).toBe(false);
 			// What n8n keeps of the activation poll: with durable cursors, not the node's state.
 			expect(engine.nodeState().cursor === undefined).toBe(durableCursors);
 
@@ -66,22 +64,16 @@ describe.each([true, false])(
 			sandbox.updateSession(signed.sessionId, { status: 'completed' });
 			sandbox.clock.advance(MINUTE);
 
-			const first = await engine.poll();
-			ledger.record(first);
-			expect(first.error).toBeUndefined();
+			ledger.record(await pollOk(engine));
 			expect(names(ledger)).toEqual(['signed in between']);
-			for (let i = 0; i < 3; i++) {
-				sandbox.clock.advance(MINUTE);
-				ledger.record(await engine.poll());
-			}
-			expect(ledger.errors).toEqual([]);
-			expect(ledger.repeated()).toEqual([]);
+			sandbox.clock.advance(MINUTE);
+			await pollEveryMinute(sandbox, engine, ledger, 3);
+			ledger.expectSound();
 			expect(names(ledger)).toEqual(['signed in between']);
 			expect(engine.nodeState().cursor).toBeDefined();
 		});
 
 		it('a scheduled poll that runs before the activation is saved starts again; the next poll goes back to the activation: 0 lost, 0 repeated', async () => {
-			const sandbox = getSandbox();
 			const engine = schedulerTrigger(sandbox, { durableCursors });
 			const ledger = new Ledger();
 			ledger.record(await engine.poll({ saveAfterActivation: false }));
@@ -95,15 +87,13 @@ describe.each([true, false])(
 			sandbox.createSession({ name: 'after both' });
 			sandbox.clock.advance(MINUTE);
 			await pollEveryMinute(sandbox, engine, ledger, 3);
-			expect(ledger.errors).toEqual([]);
-			expect(ledger.repeated()).toEqual([]);
+			ledger.expectSound();
 			expect(names(ledger)).toEqual(['during activation', 'after both']);
 		});
 
 		it('transient faults: the count lives in the static data only, so it goes as far as n8n keeps it', async () => {
-			const sandbox = getSandbox();
 			const engine = schedulerTrigger(sandbox, { durableCursors });
-			expect((await engine.poll()).error).toBeUndefined();
+			await pollOk(engine);
 			sandbox.clock.advance(MINUTE);
 			// Each poll retries a 5xx once: two failed requests per poll.
 			sandbox.injectFault({ kind: 'status', status: 503, path: SESSIONS, count: 20 });
@@ -115,9 +105,8 @@ describe.each([true, false])(
 				outcomes.push(result.error ? `reported after ${reported?.[1]}` : 'quiet');
 			}
 			const quiet4 = Array<string>(4).fill('quiet');
-			// Durable cursors keep a quiet poll's count but nothing of a poll that throws: from the 5th
-			// on, every failed poll is reported. Without them n8n keeps nothing of a poll that emits
-			// nothing: no count can grow, and each failed poll is only a warning in n8n's log.
+			// Durable cursors keep a quiet poll's count, nothing of one that throws: from the 5th on,
+			// each is reported. Without them nothing of a poll that emits nothing is kept: no count grows.
 			expect(outcomes).toEqual(
 				durableCursors
 					? [...quiet4, ...Array<string>(6).fill('reported after 5')]
@@ -131,28 +120,21 @@ describe.each([true, false])(
 		});
 
 		it('a backlog that needs longer than the poll budget is delivered over several polls, none running past its budget', async () => {
-			const sandbox = getSandbox();
 			const budgetMs = 10_000;
 			const engine = schedulerTrigger(sandbox, { durableCursors, budgetMs });
-			expect((await engine.poll()).error).toBeUndefined();
+			await pollOk(engine);
 			backlog(sandbox, 1_000);
 			const ledger = new Ledger();
-			const stop = slowListSessions(sandbox, 3_000);
+			slowListSessions(sandbox, 3_000); // until the sandbox's reset
 			const requests: number[] = [];
-			try {
-				for (let i = 0; i < 12 && ledger.delivered < 1_000; i++) {
-					const requestsBefore = listRequests(sandbox).length;
-					const startedAt = Date.now();
-					const result = await engine.poll();
-					ledger.record(result);
-					expect(result.error).toBeUndefined();
-					// 3 s per page: two pages fit in 10 s with room for a third's worst case, not three.
-					expect(Date.now() - startedAt).toBeLessThanOrEqual(budgetMs);
-					requests.push(listRequests(sandbox).length - requestsBefore);
-					sandbox.clock.advance(MINUTE);
-				}
-			} finally {
-				stop();
+			for (let i = 0; i < 12 && ledger.delivered < 1_000; i++) {
+				const requestsBefore = listRequests(sandbox).length;
+				const startedAt = Date.now();
+				ledger.record(await pollOk(engine));
+				// 3 s per page: two pages fit in 10 s with room for a third's worst case, not three.
+				expect(Date.now() - startedAt).toBeLessThanOrEqual(budgetMs);
+				requests.push(listRequests(sandbox).length - requestsBefore);
+				sandbox.clock.advance(MINUTE);
 			}
 			// 199 new updates a poll (a page repeats the last row of the one before), the rest last.
 			expect(requests).toEqual([2, 2, 2, 2, 2, 1]);
@@ -167,30 +149,23 @@ describe.each([true, false])(
 describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)', () => {
 	/** A trigger with this poll budget, activated, then a backlog of `n` sessions. */
 	async function budgeted(getPollBudgetMs: (() => number) | null, n: number) {
-		const sandbox = getSandbox();
 		const trigger = newTrigger(sandbox, { pollHooks: (): PollHooks => ({ getPollBudgetMs }) });
-		expect((await trigger.poll()).error).toBeUndefined();
+		await pollOk(trigger);
 		backlog(sandbox, n);
-		return { sandbox, trigger, cursor: trigger.nodeStaticData.cursor, ledger: new Ledger() };
+		return { trigger, cursor: trigger.nodeStaticData.cursor, ledger: new Ledger() };
 	}
 
 	it('without getPollBudgetMs (n8n 1.x, 2.0–2.8), a slow backlog is read in one poll, up to the request cap', async () => {
-		const { sandbox, trigger } = await budgeted(null, 1_000);
+		const { trigger } = await budgeted(null, 1_000);
 		// 11 pages of 30 s: longer than any budget n8n 2.9+ gives (n8n-core's default is 5 minutes).
-		const stop = slowListSessions(sandbox, 30_000);
-		try {
-			const before = listRequests(sandbox).length;
-			const result = await trigger.poll();
-			expect(result.error).toBeUndefined();
-			expect(result.items).toHaveLength(1_000);
-			expect(listRequests(sandbox).length - before).toBe(11);
-		} finally {
-			stop();
-		}
+		slowListSessions(sandbox, 30_000); // until the sandbox's reset
+		const before = listRequests(sandbox).length;
+		expect((await pollOk(trigger)).items).toHaveLength(1_000);
+		expect(listRequests(sandbox).length - before).toBe(11);
 	});
 
 	it('a request still unanswered at the end of the budget is given up: the pages read before it are delivered, the next poll continues', async () => {
-		const { sandbox, trigger, ledger } = await budgeted(() => 2_000, 250);
+		const { trigger, ledger } = await budgeted(() => 2_000, 250);
 		// The second page of the next poll hangs until released.
 		let release = () => {};
 		let seen = 0;
@@ -199,9 +174,8 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			await new Promise<void>((resolve) => (release = resolve));
 		});
 		try {
-			const cut = await trigger.poll();
+			const cut = await pollOk(trigger);
 			ledger.record(cut);
-			expect(cut.error).toBeUndefined();
 			expect(cut.items).toHaveLength(100);
 			expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(
 				Date.parse(String(cut.items[99].json.updatedAt)),
@@ -213,14 +187,13 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		}
 		sandbox.clock.advance(MINUTE);
 		await pollEveryMinute(sandbox, trigger, ledger, 5);
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
+		ledger.expectSound();
 		expect(names(ledger)).toEqual(backlogNames(250));
 	});
 
 	it('a request that fails once the budget is spent is not retried: no List Sessions request after the poll ends, nothing moves', async () => {
 		const budgetMs = 10_000;
-		const { sandbox, trigger, cursor, ledger } = await budgeted(() => budgetMs, 150);
+		const { trigger, cursor, ledger } = await budgeted(() => budgetMs, 150);
 		// The poll's first request takes longer than the budget on n8n's clock, then fails with a
 		// 500 (a read retries a 5xx). The hook counts every List Sessions request that arrives.
 		let arrived = 0;
@@ -230,16 +203,14 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			throw new Error('answered once the poll budget is spent');
 		});
 		try {
-			const late = await trigger.poll();
-			expect(late.error).toBeUndefined();
+			const late = await pollOk(trigger);
 			expect(arrived).toBe(1);
 			expect(late.items).toEqual([]);
 			expect(trigger.nodeStaticData.cursor).toBe(cursor);
 			expect(trigger.nodeStaticData.failedPolls).toBe(1);
 			sandbox.clock.advance(MINUTE);
 			await pollEveryMinute(sandbox, trigger, ledger, 3);
-			expect(ledger.errors).toEqual([]);
-			expect(ledger.repeated()).toEqual([]);
+			ledger.expectSound();
 			expect(names(ledger)).toEqual(backlogNames(150));
 		} finally {
 			stop();
@@ -247,15 +218,13 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 	});
 
 	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
-		const { sandbox, trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
+		const { trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
 		let release = () => {};
 		const stop = sandbox.onRequest(async ({ path }) => {
 			if (path === SESSIONS) await new Promise<void>((resolve) => (release = resolve));
 		});
 		try {
-			const cut = await trigger.poll();
-			expect(cut.error).toBeUndefined();
-			expect(cut.items).toEqual([]);
+			expect((await pollOk(trigger)).items).toEqual([]);
 			expect(trigger.nodeStaticData.cursor).toBe(cursor);
 			expect(trigger.nodeStaticData.failedPolls).toBe(1);
 		} finally {
@@ -269,8 +238,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		expect(trigger.nodeStaticData.failedPolls).toBe(0);
 		sandbox.clock.advance(MINUTE);
 		ledger.record(await trigger.poll());
-		expect(ledger.errors).toEqual([]);
-		expect(ledger.repeated()).toEqual([]);
+		ledger.expectSound();
 		expect(names(ledger)).toEqual(backlogNames(150));
 	});
 });

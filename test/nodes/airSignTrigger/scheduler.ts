@@ -1,21 +1,14 @@
 /**
- * n8n 2.39's database-backed poll scheduler as a poll node sees it, on top of the polling
- * harness (n8n-core's real PollContext and PollTriggerExecutor). Switched on in n8n with
- * N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED and
- * N8N_USE_WORKFLOW_PUBLICATION_SERVICE, plus N8N_POLLER_DURABLE_CURSORS_ENABLED for durable
- * cursors. What is reproduced, from n8n/dist:
- *
- * - every poll runs on a new Workflow built from the database (`createPollExecutionContext`,
- *   `findPublishedWorkflowData(…, { bypassCache: true })`): what a poll changed survives only if
- *   n8n saved it;
- * - the workflow's static data is saved after the activation poll (`WorkflowTriggerActivator`)
- *   and when a poll emits (`__emit` → `saveStaticData`), never after a quiet poll;
+ * n8n 2.39's database-backed poll scheduler as a poll node sees it (N8N_SCHEDULER_ENABLED,
+ * N8N_SCHEDULER_POLL_TRIGGERS_ENABLED, N8N_USE_WORKFLOW_PUBLICATION_SERVICE; durable cursors:
+ * N8N_POLLER_DURABLE_CURSORS_ENABLED), on the polling harness. Reproduced from n8n/dist:
+ * - each poll runs on a new Workflow from the database (`createPollExecutionContext`): what a poll
+ *   changed survives only if n8n saved it;
+ * - static data is saved after the activation poll and when a poll emits, never after a quiet one;
  * - durable cursors (`PollCursorService`): the node's static data is a copy of its `poller_state`
- *   row (created from the node's static data on the first poll), committed with the execution
- *   when the poll emits, on its own after a quiet scheduled poll (`commitStagedCursor`), never
- *   after the quiet activation poll (run as a test poll) nor after a poll that throws;
- * - scheduled polls get `getPollBudgetMs()` = min(N8N_SCHEDULER_POLL_TIMEOUT, lease) − margin
- *   (36 s by default); the activation poll gets n8n-core's default (5 minutes).
+ *   row, committed with an emitting poll's execution, on its own after a quiet scheduled poll,
+ *   never after the (quiet) activation poll nor after a poll that throws;
+ * - scheduled polls get `getPollBudgetMs()` (36 s by default); the activation poll n8n-core's 5 min.
  */
 import type { IDataObject } from 'n8n-workflow';
 

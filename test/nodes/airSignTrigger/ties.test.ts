@@ -3,18 +3,21 @@ import '../../harness';
 import { describe, expect, it } from 'vitest';
 
 import { drive } from '../../harness/drive';
-import type { Sandbox } from '../../../sandbox';
 import {
+	clientCredential,
+	createMany,
 	drain,
 	expectClean,
 	Ledger,
 	listRequests,
 	newTrigger,
 	pollAndRecord,
+	pollOk,
+	T0,
 	useTriggerSandbox,
 } from './helpers';
 
-const getSandbox = useTriggerSandbox();
+const sandbox = useTriggerSandbox();
 
 type Combo = { inclusive: boolean; precision: 'ms' | 's'; tieOrder: 'id' | 'random' };
 const combos: Combo[] = [false, true].flatMap((inclusive) =>
@@ -25,7 +28,6 @@ const combos: Combo[] = [false, true].flatMap((inclusive) =>
 
 /** The sandbox set up as `combo` says, and a trigger activated at its current time. */
 async function start(combo?: Combo) {
-	const sandbox = getSandbox();
 	if (combo) {
 		sandbox.config.updatedAfterInclusive = combo.inclusive;
 		sandbox.config.timestampPrecision = combo.precision;
@@ -33,14 +35,13 @@ async function start(combo?: Combo) {
 	}
 	sandbox.config.rateLimitPerHour = 100_000;
 	const trigger = newTrigger(sandbox);
-	const first = await trigger.poll();
-	expect(first.error).toBeUndefined();
-	expect(first.emitted).toBe(false);
+	expect((await pollOk(trigger)).emitted).toBe(false);
 	sandbox.clock.advance(5_000);
-	return { sandbox, trigger, ledger: new Ledger() };
+	return { trigger, ledger: new Ledger() };
 }
 
-function expectExactlyOnce(sandbox: Sandbox, ledger: Ledger, expected: number) {
+/** Nothing lost, repeated or shown as an error, and `expected` delivered. */
+function expectExactlyOnce(ledger: Ledger, expected: number) {
 	expectClean(sandbox, ledger);
 	expect(ledger.delivered).toBe(expected);
 }
@@ -49,7 +50,7 @@ describe.each(combos)(
 	'AirSign Trigger ties: updatedAfterInclusive=$inclusive, precision=$precision, tieOrder=$tieOrder',
 	(combo) => {
 		it('several sessions at one instant are each delivered once', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now() + 321; // same second in 's' mode too
 			for (let i = 0; i < 7; i++)
 				sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 60_000 });
@@ -65,11 +66,11 @@ describe.each(combos)(
 			sandbox.clock.advance(5_000);
 			expect(await pollAndRecord(sandbox, trigger, ledger)).toHaveLength(3);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 11);
+			expectExactlyOnce(ledger, 11);
 		});
 
 		it('ties arriving in the settle window across polls: nothing repeated, nothing lost', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			// Polls 300 ms apart: the cursor stays 2 s behind, the same instants are read again.
 			let made = 0;
 			for (let round = 0; round < 12; round++) {
@@ -81,11 +82,11 @@ describe.each(combos)(
 			}
 			sandbox.clock.advance(5_000);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, made);
+			expectExactlyOnce(ledger, made);
 		});
 
 		it('a tie group larger than a page (250 at one instant, distinct createdAt)', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			const add = (name: string, updatedAt: number, createdAt: number) =>
 				sandbox.createSession({ name, updatedAt, createdAt });
@@ -100,11 +101,11 @@ describe.each(combos)(
 			expect(kinds.lastIndexOf('early')).toBeLessThan(kinds.indexOf('tie'));
 			expect(kinds.lastIndexOf('tie')).toBeLessThan(kinds.indexOf('late'));
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 300);
+			expectExactlyOnce(ledger, 300);
 		});
 
 		it('a tie group larger than a page that also shares createdAt (230 identical instants)', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 230; i++)
 				sandbox.createSession({ name: `same ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -113,12 +114,12 @@ describe.each(combos)(
 			sandbox.createSession({ name: 'after', updatedAt: at + 1_500 });
 			sandbox.clock.advance(10_000);
 			await drain(sandbox, trigger, ledger);
-			expectExactlyOnce(sandbox, ledger, 271);
+			expectExactlyOnce(ledger, 271);
 			expect(ledger.items.at(-1)?.name).toBe('after');
 		});
 
 		it('with 100+ sessions at the newest instant, a quiet poll still costs exactly one request', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const at = sandbox.clock.now();
 			for (let i = 0; i < 150; i++)
 				sandbox.createSession({ name: `last ${i}`, updatedAt: at, createdAt: at - 5_000 });
@@ -130,11 +131,11 @@ describe.each(combos)(
 				expect(listRequests(sandbox)).toHaveLength(1);
 			}
 			expect(trigger.nodeStaticData.delivered).toEqual([]);
-			expectExactlyOnce(sandbox, ledger, 150);
+			expectExactlyOnce(ledger, 150);
 		});
 
 		it('sessions updated and created while a poll is paging: nothing skipped, nothing repeated', async () => {
-			const { sandbox, trigger, ledger } = await start(combo);
+			const { trigger, ledger } = await start(combo);
 			const base = sandbox.clock.now();
 			const ids: string[] = [];
 			for (let i = 0; i < 420; i++) {
@@ -173,7 +174,7 @@ describe.each(combos)(
 
 describe('AirSign Trigger ties: request cost', () => {
 	it('a 250-session tie group takes a bounded number of requests (strict, ids in order)', async () => {
-		const { sandbox, trigger, ledger } = await start();
+		const { trigger, ledger } = await start();
 		const at = sandbox.clock.now();
 		for (let i = 0; i < 250; i++)
 			sandbox.createSession({ name: `tie ${i}`, updatedAt: at, createdAt: at - 800_000 + i });
@@ -182,5 +183,74 @@ describe('AirSign Trigger ties: request cost', () => {
 		const items = await pollAndRecord(sandbox, trigger, ledger);
 		expect(items).toHaveLength(250);
 		expect(listRequests(sandbox).length).toBeLessThanOrEqual(8);
+	});
+});
+
+describe('AirSign Trigger: activation with several sessions at the newest instant', () => {
+	it.each(['ms', 's'] as const)(
+		'none is before the start: each comes once, then only their later changes (%s timestamps)',
+		async (precision) => {
+			sandbox.config.timestampPrecision = precision;
+			// Five sessions changed at the instant the trigger is activated (frozen clock).
+			const tied = createMany(sandbox, 5);
+			const trigger = newTrigger(sandbox);
+			expect((await trigger.poll()).emitted).toBe(false);
+
+			sandbox.clock.advance(5_000);
+			const ledger = new Ledger();
+			const first = await pollAndRecord(sandbox, trigger, ledger);
+			expect(first.map((s) => s.name).sort()).toEqual(tied.map((s) => s.name).sort());
+			expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+
+			sandbox.updateSession(tied[2].sessionId, { status: 'cancelled' });
+			sandbox.clock.advance(3_000);
+			const items = await pollAndRecord(sandbox, trigger, ledger);
+			expect(items.map((s) => [s.sessionId, s.status])).toEqual([[tied[2].sessionId, 'cancelled']]);
+		},
+	);
+});
+
+describe('AirSign Trigger: two changes within one whole-second timestamp', () => {
+	it('delivers the second state too, and the same state read again only once', async () => {
+		sandbox.config.timestampPrecision = 's';
+		const session = sandbox.createSession({ name: 'Contract', status: 'pending' });
+		const trigger = newTrigger(sandbox);
+		await trigger.poll();
+		sandbox.clock.advance(5_000);
+		const ledger = new Ledger();
+
+		// First change, read by a poll, then a second change in the same second (frozen clock).
+		sandbox.updateSession(session.sessionId, { status: 'inProgress' });
+		const first = await pollAndRecord(sandbox, trigger, ledger, 0);
+		expect(first.map((s) => s.status)).toEqual(['inProgress']);
+		sandbox.updateSession(session.sessionId, { status: 'completed' });
+		const second = await pollAndRecord(sandbox, trigger, ledger, 0);
+		expect(second.map((s) => s.status)).toEqual(['completed']);
+		expect(second[0].updatedAt).toBe(first[0].updatedAt);
+
+		sandbox.clock.advance(5_000);
+		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+	});
+});
+
+describe('AirSign Trigger: client-credentials tokens', () => {
+	it('renews an expired token by itself between polls, without a failed poll', async () => {
+		sandbox.config.tokenTtlSeconds = 60;
+		const trigger = newTrigger(sandbox, { credential: clientCredential(sandbox) });
+		await pollOk(trigger);
+		const ledger = new Ledger();
+		for (let poll = 0; poll < 5; poll++) {
+			// Each poll comes after the previous token has expired.
+			sandbox.clock.advance(90_000);
+			const expected = sandbox.createSession({ name: `After ${poll}` }).sessionId;
+			sandbox.clock.advance(3_000);
+			const items = await pollAndRecord(sandbox, trigger, ledger);
+			expect(items.map((s) => s.sessionId)).toEqual([expected]);
+		}
+		expect(ledger.errors).toEqual([]);
+		const tokenRequests = sandbox.requests.filter((r) => r.path === '/oidc/token');
+		expect(tokenRequests.length).toBe(6);
+		expect(listRequests(sandbox).filter((r) => r.status === 200).length).toBe(6);
+		expect(T0).toBeLessThan(sandbox.clock.now());
 	});
 });
