@@ -1,24 +1,8 @@
-// The AirSign node as an AI agent's tool, in a real n8n (see e2e/README.md, "The agent check").
+// The AirSign node as an AI agent's tool in a real n8n, with a scripted OpenAI-compatible server
+// (lib/fakeOpenAi.mts): checks n, o, p, s (agentChecks.mts) and r (agentMcp.mts); e2e/README.md,
+// "The agent check", says what each proves. Exit 1 on any failure.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/agent.mts [--keep] [--tarball <file.tgz>]
-//
-// One n8n (`n8n start`), one sandbox, one scripted OpenAI-compatible server (e2e/lib/fakeOpenAi.mts)
-// on free loopback ports; n8n's OpenAI Chat Model's credential points at that server.
-//   n. a webhook → an agent with four AirSign tools: the script lists templates, drafts with a bad
-//      email (the tool must answer in words the model can act on, and send nothing), drafts again
-//      corrected, reads a pending session's progress and reminds its next signer. Checked: the
-//      sandbox saw exactly those requests, the outbox exactly that reminder, and what each tool
-//      handed back to the model is small, readable and free of secrets.
-//   o. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
-//      execution waits for approval → the test approves → Send: recipients emailed only after it.
-//   p. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
-//   r. an MCP client (the official @modelcontextprotocol/sdk) reaches two AirSign tools through a
-//      published workflow with n8n's MCP Server Trigger (agentMcp.mts).
-//   s. an agent reads Get Many with Output Simplified and Selected Fields and sends the drafts it
-//      found by their sessionId, not their pending namesakes.
-// n, o, p, s: agentChecks.mts. Exit 1 on any failure.
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mts';
 import {
 	OUTPUT_WORKFLOW_ID,
@@ -34,7 +18,7 @@ import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMc
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
 import { createChecks, printResults } from './lib/checks.mts';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi.mts';
-import { loadExamples, sandboxCredential } from './lib/fixtures.mts';
+import { loadExamples, packageTarball, sandboxCredential } from './lib/fixtures.mts';
 import {
 	activateWorkflow,
 	activateWorkflowAsEditor,
@@ -43,7 +27,6 @@ import {
 	importWorkflow,
 	installPackageIntoN8n,
 	makeUserFolder,
-	packPackage,
 	removeUserFolder,
 	setupOwner,
 	startN8n,
@@ -73,13 +56,9 @@ if (!example) throw new Error('examples/contract-assistant.json missing');
 
 async function main() {
 	await installN8n();
-	let tarball = argValue('--tarball');
-	let packDir: string | undefined;
-	if (!tarball) {
-		const packed: { tarball: string } = await step('npm run build + npm pack', () => packPackage());
-		tarball = packed.tarball;
-		packDir = path.dirname(tarball);
-	}
+	const { tarball, cleanup } = await step('package (npm pack, or --tarball)', () =>
+		packageTarball(argValue('--tarball')),
+	);
 	const userFolder = makeUserFolder('airsign-e2e-agent-');
 	let sandbox: Sandbox | undefined;
 	let fake: FakeOpenAi | undefined;
@@ -136,7 +115,7 @@ async function main() {
 		if (fake) await fake.close();
 		if (keep) log(`kept ${userFolder}`);
 		else removeUserFolder(userFolder);
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		cleanup();
 	}
 }
 

@@ -1,12 +1,6 @@
-// Agent check r (run by e2e/agent.mts): the AirSign tools reached from outside n8n. A published
-// workflow with n8n's MCP Server Trigger (Bearer Auth) and two AirSign tools, Find sessions (Get
-// Many, Output Simplified) and Send a draft (Send, its session ID from the caller); the official
-// MCP TypeScript client (@modelcontextprotocol/sdk) connects over streamable HTTP and over SSE,
-// both of which the trigger's version 2 serves on /mcp/<path> in n8n 1.123.81 and 2.41.3. Checked:
-// a caller without the token is refused; listTools shows our descriptions; Get Many answers
-// simplified sessions; a Send of a session that is not a draft answers NOT_A_DRAFT in words, not
-// a protocol failure; the sandbox saw one List Sessions and one refused Send, and nobody was emailed;
-// each tool call is an execution of the workflow.
+// Agent check r (run by e2e/agent.mts): the official MCP client reaches two AirSign tools through a
+// published workflow with n8n's MCP Server Trigger (version 2: streamable HTTP and SSE on
+// /mcp/<path>, in n8n 1.123.81 and 2.41.3), with a bearer token.
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';

@@ -5,15 +5,11 @@
 //
 //   npx tsx e2e/smoke.mts [--keep] [--no-package] [--tarball <file.tgz>]  (--tarball: use that pack, no build)
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { installN8n } from './install-n8n.mts';
 import {
 	PACKAGE_NAME,
-	REPO_ROOT,
 	activateWorkflow,
 	executeWorkflow,
 	getExecution,
@@ -23,7 +19,6 @@ import {
 	makeUserFolder,
 	n8nFetch,
 	nodeOutput,
-	packPackage,
 	queryDb,
 	readTypeFile,
 	removeUserFolder,
@@ -33,7 +28,7 @@ import {
 	waitForTypes,
 } from './lib/n8n.mts';
 import { timed } from './lib/proc.mts';
-import type { WorkflowWithId } from './lib/fixtures.mts';
+import { packageTarball, type WorkflowWithId } from './lib/fixtures.mts';
 
 const keep = process.argv.includes('--keep');
 const withPackage = !process.argv.includes('--no-package');
@@ -110,28 +105,16 @@ async function main() {
 	const userFolder = makeUserFolder();
 	console.log(`[e2e] user folder: ${userFolder}`);
 	let instance: Awaited<ReturnType<typeof startN8n>> | undefined;
-	let packDir: string | undefined;
+	let cleanupPack: (() => void) | undefined;
 	try {
 		// 1. The package as npm users get it: the files package.json's "n8n" names are in it.
 		if (withPackage) {
-			let tarball = tarballArg;
-			let files: string[];
-			if (tarball) {
-				files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-					.split('\n')
-					.filter(Boolean)
-					.map((f) => f.replace(/^package\//, ''));
-			} else {
-				const packed = await timed('npm run build + npm pack', () => packPackage(), timings);
-				({ tarball, files } = packed);
-				packDir = path.dirname(packed.tarball);
-			}
-			const { n8n } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-			const missing = [...n8n.credentials, ...n8n.nodes].filter((f) => !files.includes(f));
-			if (missing.length)
-				throw new Error(
-					`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`,
-				);
+			const { tarball, files, cleanup } = await timed(
+				tarballArg ? 'the given tarball' : 'npm run build + npm pack',
+				() => packageTarball(tarballArg),
+				timings,
+			);
+			cleanupPack = cleanup;
 			const dir = await timed(
 				'install tarball into $N8N_USER_FOLDER/.n8n/nodes',
 				() => installPackageIntoN8n(userFolder, tarball),
@@ -264,7 +247,7 @@ async function main() {
 	} finally {
 		if (instance) await instance.stop(5_000);
 		feed.close();
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		cleanupPack?.();
 		if (keep) console.log(`[e2e] kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}

@@ -1,8 +1,10 @@
-// What the e2e tier and `npm run dev` put into n8n: the sandbox credential, the example workflows
-// (examples/*.json) and a small sample PDF for the upload example.
-import { readFileSync, readdirSync } from 'node:fs';
+// What the e2e tier and `npm run dev` put into n8n: the packed package, the sandbox credential,
+// the example workflows (examples/*.json) and a small sample PDF for the upload example.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../n8n-installation.mts';
+import { packPackage } from './n8nPackage.mts';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
@@ -40,6 +42,29 @@ export interface CredentialJson {
 	name: string;
 	type: string;
 	data: Record<string, unknown> | string;
+}
+
+/**
+ * The package as users get it: `given` (a --tarball) or a fresh build + pack, which must hold every
+ * file package.json's "n8n" names; `cleanup` removes a pack made here.
+ */
+export async function packageTarball(given?: string) {
+	const packed = given
+		? {
+				tarball: path.resolve(given),
+				files: execFileSync('tar', ['-tzf', given], { encoding: 'utf8' })
+					.split('\n')
+					.filter(Boolean)
+					.map((f) => f.replace(/^package\//, '')),
+			}
+		: await packPackage();
+	const { n8n } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const missing = [...n8n.credentials, ...n8n.nodes].filter((f) => !packed.files.includes(f));
+	if (missing.length)
+		throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
+	const cleanup = () =>
+		given || rmSync(path.dirname(packed.tarball), { recursive: true, force: true });
+	return { ...packed, cleanup };
 }
 
 /** The credential every example refers to (id and name as in examples/*.json). */

@@ -4,16 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-	EXAMPLE_CHECK_NAMES,
-	checkContractFromTemplateExample,
-	checkErrorPathExample,
-	checkRemindExample,
-	checkSendDraftsExample,
-	checkUploadExample,
-	checkUploadWithCoverExample,
-	type RunExample,
-} from '../lib/examples.mts';
+import { EXAMPLE_CHECKS, type RunExample } from '../lib/examples.mts';
 import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
@@ -81,34 +72,21 @@ export async function headlessTrack(ctx: ScenarioContext, tarball: string): Prom
 		);
 		// the examples run headless, the two that read the PDF pointed at this track's copy
 		const headless = [
-			withPdfPath(examples['upload-pdf'], pdfPath),
-			examples['send-drafts'],
-			examples['send-with-continue-on-fail'],
-			examples['contract-from-template'],
-			withPdfPath(examples['upload-and-send-with-cover'], pdfPath),
-			examples['remind-pending-signers'],
-		];
+			'upload-pdf',
+			'send-drafts',
+			'send-with-continue-on-fail',
+			'contract-from-template',
+			'upload-and-send-with-cover',
+			'remind-pending-signers',
+		].map((name) => withPdfPath(examples[name], pdfPath));
 		await step(`headless: ${headless.length} example workflows + a list workflow imported`, () =>
 			importWorkflow(userFolder, [...headless, TOKEN_WORKFLOW], { env }),
 		);
 
 		const runExample: RunExample = (name) =>
 			executeWorkflow(userFolder, examples[name].id, { env });
-		await check(EXAMPLE_CHECK_NAMES.upload, () =>
-			checkUploadExample({ sandbox, runExample, pdfPath }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.send, () => checkSendDraftsExample({ sandbox, runExample }));
-		await check(EXAMPLE_CHECK_NAMES.errorPath, () =>
-			checkErrorPathExample({ sandbox, runExample }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.contractFromTemplate, () =>
-			checkContractFromTemplateExample({ sandbox, runExample }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.uploadWithCover, () =>
-			checkUploadWithCoverExample({ sandbox, runExample, pdfPath }),
-		);
-		// before f: f moves the sandbox clock on
-		await check(EXAMPLE_CHECK_NAMES.remind, () => checkRemindExample({ sandbox, runExample }));
+		for (const [name, run] of EXAMPLE_CHECKS)
+			await check(name, () => run({ sandbox, runExample, pdfPath }));
 
 		await check(
 			'f. token renewal: the stored client-credentials token expired between two runs; n8n fetched a new one and the call succeeded',
