@@ -21,7 +21,7 @@ import {
 	PACKAGE_NAME,
 	setupOwner,
 } from './lib/n8n.mts';
-import { sandboxCredential } from './lib/fixtures.mts';
+import { chainWorkflow, sandboxCredential, type ChainNode } from './lib/fixtures.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
 import { createChecks, pollUntil, printResults } from './lib/checks.mts';
 
@@ -65,15 +65,6 @@ async function install() {
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
 }
-
-/** A node of a workflow built here; webhookWorkflow adds its id and position. */
-type NodeInput = {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters: Record<string, unknown>;
-	[field: string]: unknown;
-};
 
 /**
  * n8n's REST API with an owner's cookie, or its public API with an API key: the same calls
@@ -142,26 +133,17 @@ const waitUntilReady = (url: string) =>
 	);
 
 /** A workflow: a production Webhook whose answer is the last node's first item, then `nodes`. */
-function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]) {
-	const webhook = {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
-	};
-	const all = [
-		webhook,
-		...nodes.map((n, i) => ({ id: randomUUID(), position: [220 * (i + 1), 0], ...n })),
-	];
-	const connections: Record<string, { main: { node: string; type: string; index: number }[][] }> =
-		{};
-	for (let i = 0; i + 1 < all.length; i++)
-		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
-}
+const webhookWorkflow = (name: string, webhookPath: string, nodes: ChainNode[]) =>
+	chainWorkflow({ name }, [
+		{
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
+		},
+		...nodes,
+	]);
 
 /** The answer of a workflow's Webhook: its last node's first item (the fields the checks read). */
 async function callWebhook<T>(url: string, webhookPath: string): Promise<T> {
@@ -198,7 +180,7 @@ async function run() {
 			name: string,
 			parameters: Record<string, unknown>,
 			extra: Record<string, unknown> = {},
-		): NodeInput => ({
+		): ChainNode => ({
 			name,
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,

@@ -1,6 +1,7 @@
 // What the e2e tier and `npm run dev` put into n8n: the packed package, the sandbox credential,
 // the example workflows (examples/*.json) and a small sample PDF for the upload example.
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../n8n-installation.mts';
@@ -35,6 +36,36 @@ export interface Workflow {
 
 /** A workflow that has its id (every examples/*.json has one). */
 export type WorkflowWithId = Workflow & { id: string };
+
+/** A node for chainWorkflow: it adds the id and the position. */
+export type ChainNode = {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	[field: string]: unknown;
+};
+
+/**
+ * A workflow whose `nodes` run one after the other (each one's main output into the next), in a
+ * row on the canvas; `nodeId(n)` names the n-th node (from 1).
+ */
+export function chainWorkflow<H extends { name: string }>(
+	head: H,
+	nodes: ChainNode[],
+	nodeId: (n: number) => string = () => randomUUID(),
+) {
+	return {
+		...head,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((n, i): WorkflowNode => ({ id: nodeId(i + 1), position: [220 * i, 0], ...n })),
+		connections: Object.fromEntries(
+			nodes
+				.slice(1)
+				.map((n, i) => [nodes[i].name, { main: [[{ node: n.name, type: 'main', index: 0 }]] }]),
+		),
+	};
+}
 
 /** A credential as `n8n import:credentials` takes it: plain `data` (n8n encrypts it) or encrypted text. */
 export interface CredentialJson {

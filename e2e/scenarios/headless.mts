@@ -8,6 +8,7 @@ import { EXAMPLE_CHECKS, type RunExample } from '../lib/examples.mts';
 import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
+	chainWorkflow,
 	samplePdf,
 	sandboxCredential,
 	withPdfPath,
@@ -23,27 +24,14 @@ import type { RequestLogEntry } from '../../sandbox/index.ts';
 import { SESSIONS, runTrack, type ScenarioContext } from './common.mts';
 
 /** Manual Trigger → AirSign Get Many (Limit 5): one List Sessions request per run. */
-const TOKEN_WORKFLOW = {
-	id: 'e2eTokenRenewal1',
-	name: 'e2e: list sessions (token renewal)',
-	active: false,
-	settings: { executionOrder: 'v1' },
-	connections: { Start: { main: [[{ node: 'List sessions', type: 'main', index: 0 }]] } },
-	nodes: [
+const TOKEN_WORKFLOW = chainWorkflow(
+	{ id: 'e2eTokenRenewal1', name: 'e2e: list sessions (token renewal)', active: false },
+	[
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
 		{
-			id: '6d0c1f2a-0000-4000-8000-000000000001',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: '6d0c1f2a-0000-4000-8000-000000000002',
 			name: 'List sessions',
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,
-			position: [220, 0],
 			parameters: {
 				resource: 'session',
 				operation: 'getMany',
@@ -55,7 +43,8 @@ const TOKEN_WORKFLOW = {
 			credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
 		},
 	],
-};
+	(n) => `6d0c1f2a-0000-4000-8000-00000000000${n}`,
+);
 
 /** Runs the headless track's checks (a, b, c, g, h, i, f) with the package from `tarball`. */
 export async function headlessTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
