@@ -13,7 +13,7 @@ import {
 	outputWorkflow,
 	toolsWorkflow,
 } from './agentChecks.mts';
-import type { AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
+import type { N8nInstance, Sandbox } from './agentShared.mts';
 import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
 import { createChecks, printResults } from './lib/checks.mts';
@@ -51,7 +51,7 @@ const { results, check, step } = createChecks(log);
  */
 const AGENT_ENV = { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' };
 
-const example = (loadExamples() as Record<string, AgentWorkflow>)['contract-assistant'];
+const example = loadExamples()['contract-assistant'];
 if (!example) throw new Error('examples/contract-assistant.json missing');
 
 async function main() {

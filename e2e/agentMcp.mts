@@ -7,7 +7,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { items } from './lib/agentScripts.mts';
-import type { CredentialJson } from './lib/fixtures.mts';
+import type { CredentialJson, WorkflowWithId } from './lib/fixtures.mts';
 import { postToWebhook, waitForExecutions } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
@@ -23,7 +23,6 @@ import {
 	sessionIdFromAI,
 	uuid,
 	type AgentCheckContext,
-	type AgentWorkflow,
 } from './agentShared.mts';
 
 export const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
@@ -41,7 +40,7 @@ export const mcpCredential: CredentialJson = {
 };
 
 /** Check r's workflow: the MCP Server Trigger with two AirSign tools (node version 2). */
-export function mcpWorkflow(): AgentWorkflow {
+export function mcpWorkflow(): WorkflowWithId {
 	const id = uuid('8003');
 	const trigger = {
 		id: id(1),

@@ -19,6 +19,7 @@ export interface WorkflowNode {
 	position?: number[];
 	parameters?: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
 	[field: string]: unknown;
 }
 
