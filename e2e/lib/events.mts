@@ -1,12 +1,8 @@
-// The trigger's events (issue 21) in a running n8n: the two v2 examples active side by side,
-// "notify when a session is completed" (Session Completed) and "when a signer signs, tell the sales
-// owner" (Recipient Status Changed, recipient status completed), and a third workflow listening to
-// Session Sent, Cancelled and Expired, against one sandbox. Sessions are
-// signed, completed, renamed and touched through the sandbox's control plane in three phases; each
-// phase waits until n8n has recorded the executions it must cause (conditions, never time), and
-// the checks count what every execution of each workflow delivered (the ledgers: eventLedger.mts;
-// checks k, l and q: eventChecks.mts, re-exported here). Used by the events track of
-// e2e/scenarios.mts (e2e/scenarios/events.mts; n8n 2.41.3 and 1.123.81).
+// The events track's scenario (e2e/scenarios/events.mts; issue 21): the two v2 trigger examples
+// (Session Completed; Recipient Status Changed, filtered to signatures) and a third workflow on
+// Session Sent, Cancelled and Expired, active side by side against one sandbox, through three
+// phases of signatures, completions and renames; each phase waits until n8n has recorded what it
+// must cause. The ledgers are in eventLedger.mts, checks k, l and q in eventChecks.mts.
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor } from './n8n.mts';
 import { pollUntil } from './checks.mts';
@@ -126,21 +122,11 @@ export async function runEventScenario({
 	log,
 	deadline,
 }: EventScenarioInput): Promise<EventOutcome> {
-	const completed = executionLedger<SessionEventItem>({
-		instance,
-		cookie,
-		workflow: examples[COMPLETED_EXAMPLE],
-	});
-	const signed = executionLedger<RecipientEventItem>({
-		instance,
-		cookie,
-		workflow: examples[SIGNED_EXAMPLE],
-	});
-	const lifecycle = executionLedger<SessionEventItem>({
-		instance,
-		cookie,
-		workflow: lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
-	});
+	const ledger = <T extends SessionEventItem>(workflow: ExampleWorkflow) =>
+		executionLedger<T>({ instance, cookie, workflow });
+	const completed = ledger<SessionEventItem>(examples[COMPLETED_EXAMPLE]);
+	const signed = ledger<RecipientEventItem>(examples[SIGNED_EXAMPLE]);
+	const lifecycle = ledger<SessionEventItem>(lifecycleWorkflow(examples[COMPLETED_EXAMPLE]));
 	const ledgers = [completed, signed, lifecycle];
 	const hasSession = (ledger: ExecutionLedger<SessionEventItem>, id: string) =>
 		ledger.items().some((s) => s.sessionId === id);
