@@ -133,11 +133,8 @@ export async function runEventScenario({
 	const hasSigner = (id: string, email: string) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
 
-	// In flight since an hour before the triggers are activated (so in their starting pictures):
-	// three signers to come, a session in progress, one signer for phase 3, and three sessions
-	// that are sent, cancelled and expired. Not "now": a
-	// trigger's start is AirSign's Date header, a whole second, and a session created in that
-	// second before the activation counts as created after it (docs/trigger.md).
+	// In flight since an hour before the activation, so in the triggers' starting pictures (not
+	// "now": a trigger's start is a whole second, and a session created in it counts as after it).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
 	const inFlight = (
 		name: string,
@@ -200,10 +197,8 @@ export async function runEventScenario({
 	);
 	log('events: phase 2 arrived (Ben and Cat signed; the session completed)');
 
-	// Phase 3: both completed sessions are changed again after their completion was delivered
-	// (renamed, touched). Then the third session's only signer signs: a trigger that delivered that
-	// has read past those changes (List Sessions is read in updatedAt order from the trigger's
-	// cursor), so whatever they would cause has been delivered by then.
+	// Phase 3: both completed sessions are renamed and touched, then the third session signed: a
+	// trigger that delivered that has read past the changes (it reads in updatedAt order).
 	await sandbox.patchSession(contract.sessionId, { name: 'e2e events – three signers (renamed)' });
 	await sandbox.patchSession(contract.sessionId, { touch: true });
 	await sandbox.patchSession(direct.sessionId, {

@@ -26,12 +26,10 @@ type FetchedSession = {
 const FETCH_CHECK_TIMEOUT_MS = 300_000;
 
 /**
- * j. The completed → fetch example, activated in the running n8n after check d (with the trigger of
- * d deactivated first, so that every List Sessions request in the sandbox log is this trigger's):
- * its activation poll sets its start, then a pending session is signed by both recipients through
- * the control plane (inProgress, then completed), and exactly one execution must bring it, with
- * Fetch the session's output the session (simplified: each recipient with their status); a poll after
- * it brings nothing more.
+ * j. The completed → fetch example, activated after check d's trigger is switched off (so every List
+ * Sessions request is this trigger's): a session signed by both recipients after its activation
+ * poll brings exactly one execution, whose Fetch the session outputs it with each recipient's
+ * status; the next poll brings nothing more.
  */
 export async function checkCompletedFetchSession(
 	{ examples }: ScenarioContext,
@@ -53,10 +51,8 @@ export async function checkCompletedFetchSession(
 	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
 	const picturesBefore = (await pictureRequests()).length;
 	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
-	// n8n up to 2.39 answers once the trigger is active, its activation poll included; n8n 2.41
-	// answers at once and activates through its workflow-publication outbox a moment later (seen:
-	// the answer in 67 ms, the poll within 3 s). Either way the activation poll must come before the
-	// session exists: it sets the trigger's start.
+	// n8n 2.41 answers the switch at once and activates a moment later (2.39: after the activation
+	// poll): the session must come after that poll, which sets the trigger's start.
 	while ((await pictureRequests()).length <= picturesBefore) {
 		assert.ok(Date.now() < deadline, 'the activation poll reached the sandbox');
 		await sleep(250);
