@@ -44,13 +44,6 @@ const log = (msg: string) =>
 	);
 const { results, check, step } = createChecks(log);
 
-/**
- * n8n 1.x before 1.9x offered community nodes as tools only with this switch; 2.41.3 and 1.123.81
- * have no such switch any more (read in their sources: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE),
- * so it is set only to show that the check does not depend on it either way.
- */
-const AGENT_ENV = { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' };
-
 const example = loadExamples()['contract-assistant'];
 if (!example) throw new Error('examples/contract-assistant.json missing');
 
@@ -80,9 +73,7 @@ async function main() {
 			await importWorkflow(userFolder, [tools, example, outputWorkflow(example), mcpWorkflow()]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
-		instance = (await step('n8n start', () =>
-			startN8n({ userFolder, env: AGENT_ENV }),
-		)) as N8nInstance;
+		instance = (await step('n8n start', () => startN8n({ userFolder }))) as N8nInstance;
 		const { cookie } = await setupOwner(instance.url);
 		// published as a user does, with the editor's switch: no n8n command to wait for
 		await step('2 more workflows published from the editor', async () => {

@@ -26,12 +26,8 @@ for (const track of tracks)
 if (scheduler && tracks.some((t) => t !== 'live'))
 	throw new Error('--scheduler runs the live track only (check d)');
 /**
- * n8n 2.x's database-backed poll scheduler, opt-in (n8n 2.41.3, first read in 2.39.10: @n8n/config
- * scheduler.config.js and workflows.config.js). Polls are then leased from the `scheduled_job` /
- * `scheduled_task` tables and run on a workflow rebuilt from the database; with durable cursors a
- * poll node's static data lives in `poller_state` and is committed with the execution or after a
- * quiet poll, never after the activation poll. (The first three flags together switch the
- * scheduler on for poll triggers; the fourth adds durable cursors.)
+ * n8n 2.x's opt-in database-backed poll scheduler (@n8n/config scheduler.config.js): the first three
+ * flags switch it on for poll triggers, the fourth keeps a poll node's state in `poller_state`.
  */
 export const SCHEDULER_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',

@@ -68,11 +68,7 @@ export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWor
 export const COMPLETED_EXAMPLE = 'notify-on-completed';
 export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
 
-/**
- * Bound of the whole scenario from n8n being ready: three phases, each usually one or two minute
- * polls (a change within the trigger's settle window before a poll waits for the next one), on a
- * machine that may be very busy. A hang detector, not an expectation.
- */
+/** A hang detector from n8n's readiness: three phases of one or two polls, a busy machine. */
 export const EVENTS_TIMEOUT_MS = 540_000;
 
 /**
@@ -110,9 +106,8 @@ const person = (name: string) => ({
 });
 
 /**
- * Runs the scenario in a running n8n where the three workflows are imported and inactive. Resolves
- * what the checks assert on: { sessions, completed, signed, lifecycle } (three ledgers); throws if a
- * phase never completes (the checks then fail with that error).
+ * Runs the scenario in a running n8n with the three workflows imported, inactive; resolves what the
+ * checks assert on, or throws if a phase never completes (the checks then fail with that error).
  */
 export async function runEventScenario({
 	sandbox,

@@ -42,10 +42,8 @@ export async function checkCompletedFetchSession(
 		(await sandbox.requests()).filter(
 			(r: RequestLogEntry) => r.method === 'GET' && r.path === SESSIONS,
 		);
-	// This trigger's activation poll reads its starting picture: the sessions in flight by creation
-	// time, a query that d's trigger, active long before, no longer sends. n8n 2.41 may still be
-	// applying d's deactivation when this one is switched on, so a poll of d's must not count as
-	// this one's activation.
+	// This trigger's activation poll is the one query by creation time (d's trigger, perhaps not yet
+	// off in n8n 2.41, sends none any more): a poll of d's must not count as this one's activation.
 	const pictureRequests = async () =>
 		(await listRequests()).filter((r) => r.query?.sortBy === 'createdAt' && r.query?.status);
 	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
