@@ -1,24 +1,8 @@
-// The AirSign node as an AI agent's tool, in a real n8n (see e2e/README.md, "The agent check").
+// The AirSign node as an AI agent's tool in a real n8n, with a scripted OpenAI-compatible server
+// (lib/fakeOpenAi.mts): checks n, o, p, s (agentChecks.mts) and r (agentMcp.mts); e2e/README.md,
+// "The agent check", says what each proves. Exit 1 on any failure.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/agent.mts [--keep] [--tarball <file.tgz>]
-//
-// One n8n (`n8n start`), one sandbox, one scripted OpenAI-compatible server (e2e/lib/fakeOpenAi.mts)
-// on free loopback ports; n8n's OpenAI Chat Model's credential points at that server.
-//   n. a webhook → an agent with four AirSign tools: the script lists templates, drafts with a bad
-//      email (the tool must answer in words the model can act on, and send nothing), drafts again
-//      corrected, reads a pending session's progress and reminds its next signer. Checked: the
-//      sandbox saw exactly those requests, the outbox exactly that reminder, and what each tool
-//      handed back to the model is small, readable and free of secrets.
-//   o. examples/contract-assistant.json: a chat message → the agent drafts from a template → the
-//      execution waits for approval → the test approves → Send: recipients emailed only after it.
-//   p. the model list the editor shows for n8n's OpenAI Chat Model comes from the server.
-//   r. an MCP client (the official @modelcontextprotocol/sdk) reaches two AirSign tools through a
-//      published workflow with n8n's MCP Server Trigger (agentMcp.mts).
-//   s. an agent reads Get Many with Output Simplified and Selected Fields and sends the drafts it
-//      found by their sessionId, not their pending namesakes.
-// n, o, p, s: agentChecks.mts. Exit 1 on any failure.
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mts';
 import {
 	OUTPUT_WORKFLOW_ID,
@@ -29,12 +13,12 @@ import {
 	outputWorkflow,
 	toolsWorkflow,
 } from './agentChecks.mts';
-import type { AgentWorkflow, N8nInstance, Sandbox } from './agentShared.mts';
+import type { N8nInstance, Sandbox } from './agentShared.mts';
 import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
 import { createChecks, printResults } from './lib/checks.mts';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi.mts';
-import { loadExamples, sandboxCredential } from './lib/fixtures.mts';
+import { loadExamples, packageTarball, sandboxCredential } from './lib/fixtures.mts';
 import {
 	activateWorkflow,
 	activateWorkflowAsEditor,
@@ -43,7 +27,6 @@ import {
 	importWorkflow,
 	installPackageIntoN8n,
 	makeUserFolder,
-	packPackage,
 	removeUserFolder,
 	setupOwner,
 	startN8n,
@@ -61,25 +44,14 @@ const log = (msg: string) =>
 	);
 const { results, check, step } = createChecks(log);
 
-/**
- * n8n 1.x before 1.9x offered community nodes as tools only with this switch; 2.41.3 and 1.123.81
- * have no such switch any more (read in their sources: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE),
- * so it is set only to show that the check does not depend on it either way.
- */
-const AGENT_ENV = { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' };
-
-const example = (loadExamples() as Record<string, AgentWorkflow>)['contract-assistant'];
+const example = loadExamples()['contract-assistant'];
 if (!example) throw new Error('examples/contract-assistant.json missing');
 
 async function main() {
 	await installN8n();
-	let tarball = argValue('--tarball');
-	let packDir: string | undefined;
-	if (!tarball) {
-		const packed: { tarball: string } = await step('npm run build + npm pack', () => packPackage());
-		tarball = packed.tarball;
-		packDir = path.dirname(tarball);
-	}
+	const { tarball, cleanup } = await step('package (npm pack, or --tarball)', () =>
+		packageTarball(argValue('--tarball')),
+	);
 	const userFolder = makeUserFolder('airsign-e2e-agent-');
 	let sandbox: Sandbox | undefined;
 	let fake: FakeOpenAi | undefined;
@@ -101,9 +73,7 @@ async function main() {
 			await importWorkflow(userFolder, [tools, example, outputWorkflow(example), mcpWorkflow()]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
-		instance = (await step('n8n start', () =>
-			startN8n({ userFolder, env: AGENT_ENV }),
-		)) as N8nInstance;
+		instance = (await step('n8n start', () => startN8n({ userFolder }))) as N8nInstance;
 		const { cookie } = await setupOwner(instance.url);
 		// published as a user does, with the editor's switch: no n8n command to wait for
 		await step('2 more workflows published from the editor', async () => {
@@ -136,7 +106,7 @@ async function main() {
 		if (fake) await fake.close();
 		if (keep) log(`kept ${userFolder}`);
 		else removeUserFolder(userFolder);
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		cleanup();
 	}
 }
 

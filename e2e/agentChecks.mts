@@ -11,6 +11,7 @@ import {
 } from './lib/agentScripts.mts';
 import { answerApproval, chatWithContractAssistant } from './lib/contractAssistant.mts';
 import { toolRounds } from './lib/fakeOpenAi.mts';
+import type { WorkflowNode, WorkflowWithId } from './lib/fixtures.mts';
 import { restPost } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
@@ -30,8 +31,6 @@ import {
 	sessionIdFromAI,
 	uuid,
 	type AgentCheckContext,
-	type AgentNode,
-	type AgentWorkflow,
 } from './agentShared.mts';
 
 const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
@@ -44,10 +43,10 @@ const SELECTED = ['name', 'status'];
  * Completions API (the example uses the node's default, the Responses API) with script `model`.
  */
 function webhookAgent(
-	example: AgentWorkflow,
+	example: WorkflowWithId,
 	head: { id: string; name: string; block: string; path: string; model: string },
-	tools: (id: (n: number) => string) => AgentNode[],
-): AgentWorkflow {
+	tools: (id: (n: number) => string) => WorkflowNode[],
+): WorkflowWithId {
 	const id = uuid(head.block);
 	const model = structuredClone(example.nodes.find((n) => n.name === 'OpenAI Chat Model')!);
 	model.parameters = {
@@ -55,7 +54,7 @@ function webhookAgent(
 		responsesApiEnabled: false,
 		options: {},
 	};
-	const nodes: AgentNode[] = [
+	const nodes: WorkflowNode[] = [
 		{
 			id: id(1),
 			name: 'Webhook',
@@ -84,7 +83,7 @@ function webhookAgent(
 }
 
 /** Check n's workflow: four AirSign tools, two of them the example's. */
-export const toolsWorkflow = (example: AgentWorkflow): AgentWorkflow =>
+export const toolsWorkflow = (example: WorkflowWithId): WorkflowWithId =>
 	webhookAgent(
 		example,
 		{
@@ -123,7 +122,7 @@ export const toolsWorkflow = (example: AgentWorkflow): AgentWorkflow =>
 	);
 
 /** Check s's workflow: Find sessions (Output Simplified), Session statuses (Selected Fields), Send. */
-export const outputWorkflow = (example: AgentWorkflow): AgentWorkflow =>
+export const outputWorkflow = (example: WorkflowWithId): WorkflowWithId =>
 	webhookAgent(
 		example,
 		{

@@ -1,19 +1,13 @@
-// Agent check r (run by e2e/agent.mts): the AirSign tools reached from outside n8n. A published
-// workflow with n8n's MCP Server Trigger (Bearer Auth) and two AirSign tools, Find sessions (Get
-// Many, Output Simplified) and Send a draft (Send, its session ID from the caller); the official
-// MCP TypeScript client (@modelcontextprotocol/sdk) connects over streamable HTTP and over SSE,
-// both of which the trigger's version 2 serves on /mcp/<path> in n8n 1.123.81 and 2.41.3. Checked:
-// a caller without the token is refused; listTools shows our descriptions; Get Many answers
-// simplified sessions; a Send of a session that is not a draft answers NOT_A_DRAFT in words, not
-// a protocol failure; the sandbox saw one List Sessions and one refused Send, and nobody was emailed;
-// each tool call is an execution of the workflow.
+// Agent check r (run by e2e/agent.mts): the official MCP client reaches two AirSign tools through a
+// published workflow with n8n's MCP Server Trigger (version 2: streamable HTTP and SSE on
+// /mcp/<path>, in n8n 1.123.81 and 2.41.3), with a bearer token.
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { items } from './lib/agentScripts.mts';
-import type { CredentialJson } from './lib/fixtures.mts';
+import type { CredentialJson, WorkflowWithId } from './lib/fixtures.mts';
 import { postToWebhook, waitForExecutions } from './lib/n8n.mts';
 import { agentText } from './ui/expected.mts';
 import {
@@ -29,7 +23,6 @@ import {
 	sessionIdFromAI,
 	uuid,
 	type AgentCheckContext,
-	type AgentWorkflow,
 } from './agentShared.mts';
 
 export const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
@@ -47,7 +40,7 @@ export const mcpCredential: CredentialJson = {
 };
 
 /** Check r's workflow: the MCP Server Trigger with two AirSign tools (node version 2). */
-export function mcpWorkflow(): AgentWorkflow {
+export function mcpWorkflow(): WorkflowWithId {
 	const id = uuid('8003');
 	const trigger = {
 		id: id(1),

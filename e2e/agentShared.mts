@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import type { IConnections } from 'n8n-workflow';
 import { toolRounds, type Exchange, type FakeOpenAi, type ToolRound } from './lib/fakeOpenAi.mts';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from './lib/fixtures.mts';
+import {
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	type WorkflowNode,
+	type WorkflowWithId,
+} from './lib/fixtures.mts';
 import { PACKAGE_NAME, postToWebhook, type startN8n } from './lib/n8n.mts';
 import type { startSandboxProcess } from './lib/sandbox.mts';
 
@@ -20,27 +25,6 @@ const SECRET_PATTERNS = [
 	/bearer\s/i,
 	/eyJ[\w-]{10,}/,
 ];
-
-/** A node of a workflow as n8n exports and imports it (the fields the agent checks write or read). */
-export type AgentNode = {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-};
-
-export type AgentWorkflow = {
-	id: string;
-	name: string;
-	active?: boolean;
-	settings?: Record<string, unknown>;
-	nodes: AgentNode[];
-	connections: IConnections;
-};
 
 /** A parameter the model fills in: n8n's `$fromAI`, as "Let the model define this parameter" writes it. */
 export const fromAI = (key: string, description: string) =>
@@ -69,7 +53,7 @@ export function airSignTool(
 	name: string,
 	position: [number, number],
 	parameters: Record<string, unknown>,
-): AgentNode {
+): WorkflowNode {
 	return {
 		id,
 		name,
@@ -90,11 +74,11 @@ export const uuid = (block: string) => (n: number) =>
  * and `model`, if any, as its ai_languageModel; `main` is any main connections it has besides.
  */
 export function aiWorkflow(
-	head: { id: string; name: string; nodes: AgentNode[]; main?: IConnections },
+	head: { id: string; name: string; nodes: WorkflowNode[]; main?: IConnections },
 	root: string,
-	tools: AgentNode[],
+	tools: WorkflowNode[],
 	model?: string,
-): AgentWorkflow {
+): WorkflowWithId {
 	const into = (type: 'ai_tool' | 'ai_languageModel') => ({
 		[type]: [[{ node: root, type, index: 0 }]],
 	});
@@ -122,7 +106,7 @@ export interface AgentCheckContext {
 	instance: N8nInstance;
 	cookie: string;
 	/** examples/contract-assistant.json */
-	example: AgentWorkflow;
+	example: WorkflowWithId;
 	log: (line: string) => void;
 }
 

@@ -1,33 +1,12 @@
-// The end-to-end checks against an n8n this tier did NOT install or start ("external n8n"): an
-// n8n 3 container (Docker only), a staging instance, any version. See e2e/README.md, "External n8n".
+// The end-to-end checks against an n8n this tier did NOT install or start (e2e/README.md, "External
+// n8n"): `install` puts the packed package into the n8n's nodes folder before it starts (n8n loads
+// it from there whatever N8N_UNVERIFIED_PACKAGES_ENABLED says); `run` logs in (owner or API key),
+// starts a sandbox here, and checks through Webhook-triggered workflows only, then removes them.
 //
-//   npx tsx e2e/external.mts install --nodes-dir <dir>     # before n8n starts: pack, install there
+//   npx tsx e2e/external.mts install --nodes-dir <dir>
 //   npx tsx e2e/external.mts run --url <n8n URL> (--email <e> --password <p> [--setup-owner] | --api-key <k>)
 //                              [--sandbox-host <host n8n reaches this machine by>]
-//
-// Every option also comes from the environment: AIRSIGN_E2E_N8N_NODES_DIR, AIRSIGN_E2E_N8N_URL,
-// AIRSIGN_E2E_N8N_EMAIL, AIRSIGN_E2E_N8N_PASSWORD, AIRSIGN_E2E_N8N_API_KEY,
-// AIRSIGN_E2E_SANDBOX_HOST.
-//
-// Where the package goes: n8n loads community packages at start from `<N8N_USER_FOLDER>/.n8n/nodes`
-// (in n8n's Docker image /home/node/.n8n/nodes): `install` puts the packed tarball (what npm users
-// get) there. Mount that folder into the container, or point --nodes-dir at the instance's folder,
-// then (re)start n8n. Loading a package from that folder does not depend on
-// N8N_UNVERIFIED_PACKAGES_ENABLED, which only governs installs from the editor.
-//
-// How it logs in: an owner login (email + password; --setup-owner creates the owner on a fresh
-// instance) through n8n's REST API, or an API key through n8n's public API (/api/v1). Both paths
-// use only what both offer: credentials, workflows, activation, production webhooks. A workflow
-// is run through its Webhook trigger, so no CLI, database or file system of the n8n is needed.
-//
-// What `run` checks, against a local AirSign sandbox (started here, on a free port; n8n must reach
-// it at http://<sandbox host>:<port>):
-//   1. the package's node types are loaded (the workflow using them activates)
-//   2. Create Session then Send through the AirSign credential (client credentials: n8n fetches
-//      the token itself): the sandbox holds the session, pending, and emailed its recipient
-//   3. a failure comes back in words, as an error item (Get Session of an unknown session: 404)
-//   4. Get Many lists the session
-// Then it removes what it created (workflows, credential) and stops the sandbox.
+// Every option also comes from the environment (AIRSIGN_E2E_N8N_URL, …: see `values` below).
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -42,7 +21,7 @@ import {
 	PACKAGE_NAME,
 	setupOwner,
 } from './lib/n8n.mts';
-import { sandboxCredential } from './lib/fixtures.mts';
+import { chainWorkflow, sandboxCredential, type ChainNode } from './lib/fixtures.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
 import { createChecks, pollUntil, printResults } from './lib/checks.mts';
 
@@ -86,15 +65,6 @@ async function install() {
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
 }
-
-/** A node of a workflow built here; webhookWorkflow adds its id and position. */
-type NodeInput = {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters: Record<string, unknown>;
-	[field: string]: unknown;
-};
 
 /**
  * n8n's REST API with an owner's cookie, or its public API with an API key: the same calls
@@ -163,26 +133,17 @@ const waitUntilReady = (url: string) =>
 	);
 
 /** A workflow: a production Webhook whose answer is the last node's first item, then `nodes`. */
-function webhookWorkflow(name: string, webhookPath: string, nodes: NodeInput[]) {
-	const webhook = {
-		id: randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
-	};
-	const all = [
-		webhook,
-		...nodes.map((n, i) => ({ id: randomUUID(), position: [220 * (i + 1), 0], ...n })),
-	];
-	const connections: Record<string, { main: { node: string; type: string; index: number }[][] }> =
-		{};
-	for (let i = 0; i + 1 < all.length; i++)
-		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
-}
+const webhookWorkflow = (name: string, webhookPath: string, nodes: ChainNode[]) =>
+	chainWorkflow({ name }, [
+		{
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
+		},
+		...nodes,
+	]);
 
 /** The answer of a workflow's Webhook: its last node's first item (the fields the checks read). */
 async function callWebhook<T>(url: string, webhookPath: string): Promise<T> {
@@ -219,7 +180,7 @@ async function run() {
 			name: string,
 			parameters: Record<string, unknown>,
 			extra: Record<string, unknown> = {},
-		): NodeInput => ({
+		): ChainNode => ({
 			name,
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,

@@ -11,11 +11,9 @@ import {
 	copyFileSync,
 	existsSync,
 	mkdirSync,
-	readdirSync,
 	readFileSync,
 	rmSync,
 	writeFileSync,
-	type Dirent,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +37,14 @@ export { PROFILE, REPO_ROOT } from './n8n-installation.mts';
 /** The sqlite3 that n8n 1.123.81 and 2.41.3 both install, and where its one build lives. */
 const SQLITE3_VERSION = '5.1.7';
 const SQLITE_CACHE = path.join(REPO_ROOT, '.cache');
+/** No install scripts run: sqlite3 is built below, and n8n needs no other. */
+const NPM_INSTALL = [
+	'install',
+	'--legacy-peer-deps',
+	'--ignore-scripts',
+	'--no-audit',
+	'--no-fund',
+];
 
 /** Runs a command as long as it takes; resolves the last 8000 characters of its output. */
 async function run(
@@ -69,43 +75,6 @@ export function ticker(
 	}, everyMs);
 	timer.unref();
 	return () => clearInterval(timer);
-}
-
-/** Packages in an earlier install's lock file (a retry knows its total), if any. */
-function lockedPackageCount(inst: N8nInstallation): number | undefined {
-	try {
-		const lock: { packages?: Record<string, { version?: string; link?: boolean }> } = JSON.parse(
-			readFileSync(path.join(inst.cacheDir, 'package-lock.json'), 'utf8'),
-		);
-		if (lock.packages?.['node_modules/n8n']?.version !== inst.profile.n8n) return undefined;
-		return Object.entries(lock.packages ?? {}).filter(
-			([key, v]) => key.includes('node_modules/') && !v.link,
-		).length;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Packages unpacked so far: folders with a package.json in node_modules, nested ones too. */
-function countUnpacked(dir: string): number {
-	let count = 0;
-	let entries: Dirent[];
-	try {
-		entries = readdirSync(dir, { withFileTypes: true });
-	} catch {
-		return 0;
-	}
-	for (const entry of entries) {
-		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-		const names = entry.name.startsWith('@')
-			? readdirSync(path.join(dir, entry.name)).map((name) => path.join(entry.name, name))
-			: [entry.name];
-		for (const name of names) {
-			if (existsSync(path.join(dir, name, 'package.json'))) count++;
-			count += countUnpacked(path.join(dir, name, 'node_modules'));
-		}
-	}
-	return count;
 }
 
 /**
@@ -142,14 +111,10 @@ function npmInstallMonitor(inst: N8nInstallation) {
 		}
 		if (/^npm (warn|error) /.test(line)) say(line);
 	};
-	// npm prints no count while it unpacks: the folders it has written so far are counted instead
-	const status = () => {
-		if (tarballs.size === 0)
-			return `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
-		const total = lockedPackageCount(inst) ?? inst.profile.packages;
-		const unpacked = countUnpacked(path.join(inst.cacheDir, 'node_modules'));
-		return `${tarballs.size} packages downloaded, ${unpacked} of about ${total} unpacked`;
-	};
+	const status = () =>
+		tarballs.size
+			? `${tarballs.size} of about ${inst.profile.packages} packages downloaded`
+			: `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
 	const summary = () => {
 		if (deprecated)
 			say(
@@ -238,7 +203,7 @@ function buildSqlite(version: string): Promise<string> {
 		writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 		const t0 = Date.now();
 		say(`sqlite3 ${version}: building it once for every n8n install (C/C++ with node-gyp) ...`);
-		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
+		await run('npm', NPM_INSTALL, {
 			cwd: dir,
 			env: npmEnv(),
 			label: `npm install sqlite3@${version}`,
@@ -298,12 +263,13 @@ export async function installN8n({
 	const nodeDep = pinnedNode ? { [pinnedNode.package]: pinnedNode.version } : {};
 	const total = pinnedNode ? 4 : 3;
 	let number = 0;
-	/** One numbered step, with a line before and one with its time after. */
-	const next = async <T,>(name: string, fn: () => Promise<T>): Promise<T> => {
+	/** One numbered step, with a line before, one with its time after, and `tick`'s lines between. */
+	const next = async <T,>(name: string, fn: () => Promise<T>, tick?: () => string) => {
 		const n = ++number;
 		const t1 = Date.now();
 		say(`step ${n} of ${total}: ${label}: ${name} ...`);
-		const result = await fn();
+		const stop = tick ? ticker(`${label}: ${name}`, tick) : () => {};
+		const result = await fn().finally(stop);
 		say(`step ${n} of ${total} done in ${seconds(Date.now() - t1)}: ${label}: ${name}`);
 		return result;
 	};
@@ -321,58 +287,38 @@ export async function installN8n({
 				`install Node ${inst.nodeVersion} (the registry package ${pinnedNode.package})`,
 				async () => {
 					writePackageJson(inst, nodeDep);
-					const stop = ticker(`${label}: installing Node ${inst.nodeVersion}`);
-					try {
-						await run(
-							'npm',
-							['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'],
-							{ cwd: inst.cacheDir, env: npmEnv(), label: `npm install ${pinnedNode.package}` },
-						);
-					} finally {
-						stop();
-					}
+					await run('npm', NPM_INSTALL, {
+						cwd: inst.cacheDir,
+						env: npmEnv(),
+						label: `npm install ${pinnedNode.package}`,
+					});
 					if (!(await nodeWorks(inst)))
 						throw new Error(`${inst.nodeBin} is not Node ${inst.nodeVersion}`);
 				},
+				() => '',
 			);
 		} else say(`step ${++number} of ${total}: Node ${inst.nodeVersion} present`);
 	}
 
 	// 2. n8n with its Node first on PATH (npm itself then runs on it). Rerunning is safe: npm
 	// reconciles node_modules with package.json + package-lock.json.
+	const npm = npmInstallMonitor(inst);
 	await next(
 		`install n8n@${inst.profile.n8n} (npm install --legacy-peer-deps --ignore-scripts)`,
 		async () => {
 			writePackageJson(inst, { n8n: inst.profile.n8n, ...nodeDep });
-			const npm = npmInstallMonitor(inst);
-			const stop = ticker(`${label}: npm install n8n`, npm.status);
-			let out: string;
-			try {
-				out = await run(
-					'npm',
-					[
-						'install',
-						'--legacy-peer-deps',
-						'--ignore-scripts',
-						'--no-audit',
-						'--no-fund',
-						'--loglevel=http',
-					],
-					{
-						cwd: inst.cacheDir,
-						env: npmEnv({ PATH: nodePath(process.env.PATH, inst) }),
-						label: 'npm install n8n',
-						onLine: npm.onLine,
-					},
-				);
-			} finally {
-				stop();
-			}
+			const out = await run('npm', [...NPM_INSTALL, '--loglevel=http'], {
+				cwd: inst.cacheDir,
+				env: npmEnv({ PATH: nodePath(process.env.PATH, inst) }),
+				label: 'npm install n8n',
+				onLine: npm.onLine,
+			});
 			npm.summary();
 			const added = /^(added|changed|up to date).*$/m.exec(out)?.[0];
 			if (added) say(`npm: ${added}`);
 			if (!existsSync(inst.n8nBin)) throw new Error(`${inst.n8nBin} missing after npm install`);
 		},
+		npm.status,
 	);
 
 	// 3. sqlite3's add-on, built once for every install (buildSqlite) and copied in.

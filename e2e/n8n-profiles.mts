@@ -72,8 +72,7 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 			'n8n-editor-ui': '2.41.0',
 			'n8n-nodes-base': '2.41.1',
 		},
-		// npm prints no total until it is done ("added N packages"): the last install's N, for the
-		// installer's progress line ("… of about N unpacked"); a retry reads its own lock file.
+		// the last install's "added N packages", for the installer's progress line
 		packages: 2110,
 		cacheFolder: 'n8n',
 		cacheEnv: 'AIRSIGN_E2E_N8N_CACHE',

@@ -4,18 +4,18 @@
 // prints a summary with times; exits 1 if anything failed.
 //
 //   npx tsx e2e/run.mts [--keep] [--tarball f.tgz]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { N8N_PROFILES, installN8n, REPO_ROOT } from './install-n8n.mts';
-import { getFreePort, packPackage } from './lib/n8n.mts';
+import { packageTarball } from './lib/fixtures.mts';
+import { getFreePort } from './lib/n8n.mts';
 import { describeExit, prefixed, startProcess, tsx } from './lib/proc.mts';
 
 const keep = process.argv.includes('--keep');
 const extra = keep ? ['--keep'] : [];
 const tarballArg = process.argv.includes('--tarball')
-	? path.resolve(process.argv[process.argv.indexOf('--tarball') + 1])
+	? process.argv[process.argv.indexOf('--tarball') + 1]
 	: undefined;
 const t00 = Date.now();
 const secs = (ms: number) => (ms / 1000).toFixed(1);
@@ -74,7 +74,7 @@ async function devTwice(tarball: string) {
 	}
 }
 
-let packDir: string | undefined;
+let cleanup: (() => void) | undefined;
 try {
 	await Promise.all(
 		Object.keys(N8N_PROFILES).map(async (profile) => {
@@ -88,26 +88,14 @@ try {
 		}),
 	);
 	const t0 = Date.now();
-	// a given tarball's files as npm pack lists them (tar's paths lose their `package/`)
-	const { tarball, files } = tarballArg
-		? {
-				tarball: tarballArg,
-				files: execFileSync('tar', ['-tzf', tarballArg], { encoding: 'utf8' })
-					.trim()
-					.split('\n')
-					.map((f) => f.replace(/^package\//, '')),
-			}
-		: await packPackage();
-	if (!tarballArg) packDir = path.dirname(tarball);
-	const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
-		(f: string) => !files.includes(f),
-	);
+	const packed = await packageTarball(tarballArg);
+	cleanup = packed.cleanup;
+	const { tarball, files } = packed;
 	summary.push({
 		name: tarballArg ? `the given ${path.basename(tarball)}` : 'npm run build + npm pack',
-		ok: !missing.length,
+		ok: true,
 		ms: Date.now() - t0,
-		note: missing.length ? `tarball lacks ${missing.join(', ')}` : `${files.length} files`,
+		note: `${files.length} files`,
 	});
 	const e2e = (name: string, file: string, ...args: string[]) => [
 		name,
@@ -118,39 +106,38 @@ try {
 		...extra,
 	];
 	const [v1, v2] = [N8N_PROFILES[1].label, N8N_PROFILES[2].label];
-	if (!missing.length)
-		await Promise.all([
-			part(`scenarios a–l and q on ${v2} (summary above)`, e2e('scenarios', 'scenarios.mts')),
-			part(`scenarios a–l and q on ${v1} (summary above)`, e2e('n8n-1', 'scenarios.mts'), {
-				profile: '1',
-			}),
-			part(
-				`scenario d on ${v2}'s database-backed poll scheduler (summary above)`,
-				e2e('scheduler', 'scenarios.mts', '--scheduler'),
-			),
-			(async () => {
-				// one after the other: each is about a minute, mostly n8n starting
-				for (const [profile, v] of [
-					['2', v2],
-					['1', v1],
-				])
-					await part(
-						`agent checks n, o, p, r, s on ${v} (e2e/agent.mts)`,
-						e2e(`agent-${profile}`, 'agent.mts'),
-						{ profile },
-					);
-			})(),
-			(async () => {
-				await part('machinery smoke (e2e/smoke.mts)', e2e('machinery', 'smoke.mts'), {
-					fault: (out) => /package steps skipped|NOT loaded/.exec(out)?.[0],
-				});
-				await devTwice(tarball);
-			})(),
-		]);
+	await Promise.all([
+		part(`scenarios a–l and q on ${v2} (summary above)`, e2e('scenarios', 'scenarios.mts')),
+		part(`scenarios a–l and q on ${v1} (summary above)`, e2e('n8n-1', 'scenarios.mts'), {
+			profile: '1',
+		}),
+		part(
+			`scenario d on ${v2}'s database-backed poll scheduler (summary above)`,
+			e2e('scheduler', 'scenarios.mts', '--scheduler'),
+		),
+		(async () => {
+			// one after the other: each is about a minute, mostly n8n starting
+			for (const [profile, v] of [
+				['2', v2],
+				['1', v1],
+			])
+				await part(
+					`agent checks n, o, p, r, s on ${v} (e2e/agent.mts)`,
+					e2e(`agent-${profile}`, 'agent.mts'),
+					{ profile },
+				);
+		})(),
+		(async () => {
+			await part('machinery smoke (e2e/smoke.mts)', e2e('machinery', 'smoke.mts'), {
+				fault: (out) => /package steps skipped|NOT loaded/.exec(out)?.[0],
+			});
+			await devTwice(tarball);
+		})(),
+	]);
 } catch (err) {
 	summary.push({ name: 'setup', ok: false, ms: 0, note: String(err.stack ?? err) });
 } finally {
-	if (packDir) rmSync(packDir, { recursive: true, force: true });
+	cleanup?.();
 }
 
 console.log('\n[e2e] tier summary');

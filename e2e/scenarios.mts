@@ -1,35 +1,14 @@
-// The example workflows in a real n8n against the sandbox (see e2e/README.md, "Scenarios").
+// The example workflows in a real n8n against the sandbox: three tracks side by side, each with its
+// own sandbox and n8n user folder (e2e/scenarios/; what each checks: e2e/README.md, "Scenarios").
+// --scheduler: check d alone on n8n 2.x's database-backed poll scheduler. Exit 1 on any failure.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/scenarios.mts [--keep] [--tarball <file.tgz>]
 //        [--tracks headless,live,events] [--scheduler]
-//
-// AIRSIGN_E2E_N8N picks the n8n (e2e/n8n-profiles.mts; default 2 = 2.41.3). Three tracks run side
-// by side, each with its own sandbox process and n8n user folder:
-//   headless  `n8n execute` of the examples: (a) upload, (b) list + send drafts, (c) continue on fail,
-//             (g) contract from a template, (h) upload + cover document, (i) remind pending signers,
-//             (f) a client-credentials token that expired between two runs is renewed
-//   live      `n8n start` with the published trigger example: (e) loaded types + icons, (e2) the
-//             output schemas served as the editor asks,
-//             (d) exactly one execution per completed session, none repeated by the next poll;
-//             then the completed → fetch example activated in the running n8n: (j) a session
-//             signed to completion → exactly one execution, which fetched it
-//   events    `n8n start` with the two v2 trigger examples activated in the running n8n (e2e/lib/
-//             events.mts): (k) Session Completed once per completion, also after the completed
-//             session is renamed and touched; (l) Recipient Status Changed once per signer
-// --scheduler: the live track only, check d only, on n8n 2.x's database-backed poll scheduler with
-// durable cursors (SCHEDULER_ENV below).
-// Every check asserts on what n8n produced (execution JSON / execution records) and on the
-// sandbox's state (files, outbox, request log). Exit 1 on any failure.
-// This file parses the arguments, runs the tracks (e2e/scenarios/: headless.mts, live.mts with
-// completedFetch.mts, events.mts; shared steps in common.mts) and prints the summary.
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { PROFILE, installN8n } from './install-n8n.mts';
 import { createChecks, printResults } from './lib/checks.mts';
 import { SIGNED_EXAMPLE } from './lib/events.mts';
 import type { ExampleWorkflow } from './lib/examples.mts';
-import { loadExamples } from './lib/fixtures.mts';
-import { packPackage } from './lib/n8n.mts';
+import { loadExamples, packageTarball } from './lib/fixtures.mts';
 import type { ScenarioContext } from './scenarios/common.mts';
 import { eventsTrack } from './scenarios/events.mts';
 import { headlessTrack } from './scenarios/headless.mts';
@@ -47,12 +26,8 @@ for (const track of tracks)
 if (scheduler && tracks.some((t) => t !== 'live'))
 	throw new Error('--scheduler runs the live track only (check d)');
 /**
- * n8n 2.x's database-backed poll scheduler, opt-in (n8n 2.41.3, first read in 2.39.10: @n8n/config
- * scheduler.config.js and workflows.config.js). Polls are then leased from the `scheduled_job` /
- * `scheduled_task` tables and run on a workflow rebuilt from the database; with durable cursors a
- * poll node's static data lives in `poller_state` and is committed with the execution or after a
- * quiet poll, never after the activation poll. (The first three flags together switch the
- * scheduler on for poll triggers; the fourth adds durable cursors.)
+ * n8n 2.x's opt-in database-backed poll scheduler (@n8n/config scheduler.config.js): the first three
+ * flags switch it on for poll triggers, the fourth keeps a poll node's state in `poller_state`.
  */
 export const SCHEDULER_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -99,22 +74,10 @@ const ctx: ScenarioContext = { keep, scheduler, liveEnv, examples, log, check, s
 async function main() {
 	await installN8n();
 	log(`n8n ${PROFILE.n8n}${scheduler ? ` with ${Object.keys(SCHEDULER_ENV).join(', ')}` : ''}`);
-	let tarball = tarballArg;
-	let packDir;
-	if (!tarball) {
-		const packed: { tarball: string; files: string[] } = await step(
-			'npm run build + npm pack',
-			() => packPackage(),
-		);
-		tarball = packed.tarball;
-		packDir = path.dirname(tarball);
-		const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-		const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
-			(f) => !packed.files.includes(f),
-		);
-		if (missing.length)
-			throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
-	}
+	const { tarball, cleanup } = await step(
+		tarballArg ? 'the given tarball' : 'npm run build + npm pack',
+		() => packageTarball(tarballArg),
+	);
 	try {
 		type Track = [string, (ctx: ScenarioContext, tarball: string) => Promise<void>];
 		const runs = [
@@ -131,7 +94,7 @@ async function main() {
 			}
 		});
 	} finally {
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		cleanup();
 	}
 }
 

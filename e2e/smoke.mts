@@ -5,15 +5,11 @@
 //
 //   npx tsx e2e/smoke.mts [--keep] [--no-package] [--tarball <file.tgz>]  (--tarball: use that pack, no build)
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { installN8n } from './install-n8n.mts';
 import {
 	PACKAGE_NAME,
-	REPO_ROOT,
 	activateWorkflow,
 	executeWorkflow,
 	getExecution,
@@ -23,7 +19,6 @@ import {
 	makeUserFolder,
 	n8nFetch,
 	nodeOutput,
-	packPackage,
 	queryDb,
 	readTypeFile,
 	removeUserFolder,
@@ -33,7 +28,7 @@ import {
 	waitForTypes,
 } from './lib/n8n.mts';
 import { timed } from './lib/proc.mts';
-import type { WorkflowWithId } from './lib/fixtures.mts';
+import { chainWorkflow, packageTarball } from './lib/fixtures.mts';
 
 const keep = process.argv.includes('--keep');
 const withPackage = !process.argv.includes('--no-package');
@@ -53,46 +48,33 @@ type LoadedType = {
 	iconUrl?: string | { light: string; dark?: string };
 };
 
-const node = (
-	n: number,
-	name: string,
-	type: string,
-	typeVersion: number,
-	parameters: Record<string, unknown>,
-) => ({
-	id: `f1c1a1e0-0000-4000-8000-00000000000${n}`,
-	name,
-	type,
-	typeVersion,
-	position: [220 * (n - 1), 0],
-	parameters,
-});
-const workflow = (id: string, name: string, nodes: WorkflowWithId['nodes'], connections = {}) => ({
-	id,
-	name,
-	active: false,
-	settings: { executionOrder: 'v1' },
-	connections,
-	nodes,
-});
-
-const builtinWorkflow = workflow(
-	'e2eSmokeBuiltin01',
-	'e2e smoke: built-in nodes',
+const nodeId = (n: number) => `f1c1a1e0-0000-4000-8000-00000000000${n}`;
+const builtinWorkflow = chainWorkflow(
+	{ id: 'e2eSmokeBuiltin01', name: 'e2e smoke: built-in nodes', active: false },
 	[
-		node(1, 'Manual Trigger', 'n8n-nodes-base.manualTrigger', 1, {}),
-		node(2, 'Set', 'n8n-nodes-base.set', 3.4, {
-			mode: 'manual',
-			assignments: {
-				assignments: [
-					{ id: 'a1', name: 'hello', value: 'world', type: 'string' },
-					{ id: 'a2', name: 'answer', value: '={{ 40 + 2 }}', type: 'number' },
-				],
+		{
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			parameters: {},
+		},
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: [
+						{ id: 'a1', name: 'hello', value: 'world', type: 'string' },
+						{ id: 'a2', name: 'answer', value: '={{ 40 + 2 }}', type: 'number' },
+					],
+				},
+				options: {},
 			},
-			options: {},
-		}),
+		},
 	],
-	{ 'Manual Trigger': { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+	nodeId,
 );
 
 // An active polling-trigger workflow (built-in RSS trigger against a local feed whose item is
@@ -110,28 +92,16 @@ async function main() {
 	const userFolder = makeUserFolder();
 	console.log(`[e2e] user folder: ${userFolder}`);
 	let instance: Awaited<ReturnType<typeof startN8n>> | undefined;
-	let packDir: string | undefined;
+	let cleanupPack: (() => void) | undefined;
 	try {
 		// 1. The package as npm users get it: the files package.json's "n8n" names are in it.
 		if (withPackage) {
-			let tarball = tarballArg;
-			let files: string[];
-			if (tarball) {
-				files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-					.split('\n')
-					.filter(Boolean)
-					.map((f) => f.replace(/^package\//, ''));
-			} else {
-				const packed = await timed('npm run build + npm pack', () => packPackage(), timings);
-				({ tarball, files } = packed);
-				packDir = path.dirname(packed.tarball);
-			}
-			const { n8n } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-			const missing = [...n8n.credentials, ...n8n.nodes].filter((f) => !files.includes(f));
-			if (missing.length)
-				throw new Error(
-					`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`,
-				);
+			const { tarball, files, cleanup } = await timed(
+				tarballArg ? 'the given tarball' : 'npm run build + npm pack',
+				() => packageTarball(tarballArg),
+				timings,
+			);
+			cleanupPack = cleanup;
 			const dir = await timed(
 				'install tarball into $N8N_USER_FOLDER/.n8n/nodes',
 				() => installPackageIntoN8n(userFolder, tarball),
@@ -175,12 +145,18 @@ async function main() {
 		// 4. Activation from the CLI before start.
 		await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
 		const feedUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed`;
-		const pollWf = workflow('e2eSmokePoll01', 'e2e smoke: polling trigger', [
-			node(3, 'RSS Trigger', 'n8n-nodes-base.rssFeedReadTrigger', 1, {
-				pollTimes: { item: [{ mode: 'everyMinute' }] },
-				feedUrl,
-			}),
-		]);
+		const pollWf = chainWorkflow(
+			{ id: 'e2eSmokePoll01', name: 'e2e smoke: polling trigger', active: false },
+			[
+				{
+					name: 'RSS Trigger',
+					type: 'n8n-nodes-base.rssFeedReadTrigger',
+					typeVersion: 1,
+					parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, feedUrl },
+				},
+			],
+			() => nodeId(3),
+		);
 		await timed(
 			'n8n import:workflow + publish:workflow (polling trigger)',
 			async () => {
@@ -264,7 +240,7 @@ async function main() {
 	} finally {
 		if (instance) await instance.stop(5_000);
 		feed.close();
-		if (packDir) rmSync(packDir, { recursive: true, force: true });
+		cleanupPack?.();
 		if (keep) console.log(`[e2e] kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}

@@ -1,14 +1,10 @@
-// `npm run test:ui`: the nodes in n8n's editor, in a real browser (Debian's chromium driven by
-// playwright-core, headless), against the n8n of `npm run dev`, in the light and the dark theme,
-// and the Community Nodes check (ui/communityNodes.mts) beside it. See e2e/README.md ("UI tier").
+// `npm run test:ui`: the nodes in n8n's editor in headless chromium, against `npm run dev`'s n8n,
+// in both themes, and the Community Nodes check beside it (e2e/README.md, "UI tier"; the options:
+// CONTRIBUTING.md). Only --write-images (`npm run screenshots`) puts the pictures into docs/images/;
+// a failed step leaves a screenshot and the console errors in .cache/ui-failures/.
 //
 //   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep] [--write-images]
 //                      [--only 2,4|community] [--attach N8N_URL,SANDBOX_URL] [--community 1,2|none]
-//
-// The options are explained in CONTRIBUTING.md ("The UI tier"). Every run takes the pictures the
-// README and docs show; only --write-images (`npm run screenshots`) puts them into docs/images/.
-// When a step fails, a screenshot of the page and its console errors go to .cache/ui-failures/ and
-// the tier exits 1.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

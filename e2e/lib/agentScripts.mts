@@ -144,10 +144,8 @@ function toolsTestScript(conversation: Conversation): Turn {
 }
 
 /**
- * The Output test: the user names two sessions in quotes, each with a draft and a pending session of
- * that name. The first is looked up with Find sessions (Output Simplified), the second with Session
- * statuses (Output Selected Fields: name, status); each time the model sends the one whose status
- * is draft, by the sessionId it was handed, and never the other.
+ * The Output test: two names in quotes, each of a draft and a pending session; the first looked up
+ * with Find sessions, the second with Session statuses; each time the draft is sent by its sessionId.
  */
 function outputTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);

@@ -14,10 +14,8 @@ import {
 type ApprovalRequest = { sessionId: string; summary: string; approvalUrl: string; message: string };
 
 /**
- * Sends `chatInput` to the workflow's chat and waits until the new execution stops: it should wait
- * for approval. Resolves { execution (unflattened), request (what "Ask for approval" output: the
- * draft's sessionId, summary, approvalUrl, message), chatReply (a promise of "<status> <body>";
- * the chat answers once the execution waits) }.
+ * Sends `chatInput` to the workflow's chat; resolves the new execution once it waits for approval,
+ * what "Ask for approval" output, and the chat's answer ("<status> <body>", once it waits).
  */
 export async function chatWithContractAssistant({
 	url,

@@ -1,12 +1,8 @@
-// The trigger's events (issue 21) in a running n8n: the two v2 examples active side by side,
-// "notify when a session is completed" (Session Completed) and "when a signer signs, tell the sales
-// owner" (Recipient Status Changed, recipient status completed), and a third workflow listening to
-// Session Sent, Cancelled and Expired, against one sandbox. Sessions are
-// signed, completed, renamed and touched through the sandbox's control plane in three phases; each
-// phase waits until n8n has recorded the executions it must cause (conditions, never time), and
-// the checks count what every execution of each workflow delivered (the ledgers: eventLedger.mts;
-// checks k, l and q: eventChecks.mts, re-exported here). Used by the events track of
-// e2e/scenarios.mts (e2e/scenarios/events.mts; n8n 2.41.3 and 1.123.81).
+// The events track's scenario (e2e/scenarios/events.mts; issue 21): the two v2 trigger examples
+// (Session Completed; Recipient Status Changed, filtered to signatures) and a third workflow on
+// Session Sent, Cancelled and Expired, active side by side against one sandbox, through three
+// phases of signatures, completions and renames; each phase waits until n8n has recorded what it
+// must cause. The ledgers are in eventLedger.mts, checks k, l and q in eventChecks.mts.
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor } from './n8n.mts';
 import { pollUntil } from './checks.mts';
@@ -72,11 +68,7 @@ export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWor
 export const COMPLETED_EXAMPLE = 'notify-on-completed';
 export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
 
-/**
- * Bound of the whole scenario from n8n being ready: three phases, each usually one or two minute
- * polls (a change within the trigger's settle window before a poll waits for the next one), on a
- * machine that may be very busy. A hang detector, not an expectation.
- */
+/** A hang detector from n8n's readiness: three phases of one or two polls, a busy machine. */
 export const EVENTS_TIMEOUT_MS = 540_000;
 
 /**
@@ -114,9 +106,8 @@ const person = (name: string) => ({
 });
 
 /**
- * Runs the scenario in a running n8n where the three workflows are imported and inactive. Resolves
- * what the checks assert on: { sessions, completed, signed, lifecycle } (three ledgers); throws if a
- * phase never completes (the checks then fail with that error).
+ * Runs the scenario in a running n8n with the three workflows imported, inactive; resolves what the
+ * checks assert on, or throws if a phase never completes (the checks then fail with that error).
  */
 export async function runEventScenario({
 	sandbox,
@@ -126,32 +117,19 @@ export async function runEventScenario({
 	log,
 	deadline,
 }: EventScenarioInput): Promise<EventOutcome> {
-	const completed = executionLedger<SessionEventItem>({
-		instance,
-		cookie,
-		workflow: examples[COMPLETED_EXAMPLE],
-	});
-	const signed = executionLedger<RecipientEventItem>({
-		instance,
-		cookie,
-		workflow: examples[SIGNED_EXAMPLE],
-	});
-	const lifecycle = executionLedger<SessionEventItem>({
-		instance,
-		cookie,
-		workflow: lifecycleWorkflow(examples[COMPLETED_EXAMPLE]),
-	});
+	const ledger = <T extends SessionEventItem>(workflow: ExampleWorkflow) =>
+		executionLedger<T>({ instance, cookie, workflow });
+	const completed = ledger<SessionEventItem>(examples[COMPLETED_EXAMPLE]);
+	const signed = ledger<RecipientEventItem>(examples[SIGNED_EXAMPLE]);
+	const lifecycle = ledger<SessionEventItem>(lifecycleWorkflow(examples[COMPLETED_EXAMPLE]));
 	const ledgers = [completed, signed, lifecycle];
 	const hasSession = (ledger: ExecutionLedger<SessionEventItem>, id: string) =>
 		ledger.items().some((s) => s.sessionId === id);
 	const hasSigner = (id: string, email: string) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
 
-	// In flight since an hour before the triggers are activated (so in their starting pictures):
-	// three signers to come, a session in progress, one signer for phase 3, and three sessions
-	// that are sent, cancelled and expired. Not "now": a
-	// trigger's start is AirSign's Date header, a whole second, and a session created in that
-	// second before the activation counts as created after it (docs/trigger.md).
+	// In flight since an hour before the activation, so in the triggers' starting pictures (not
+	// "now": a trigger's start is a whole second, and a session created in it counts as after it).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
 	const inFlight = (
 		name: string,
@@ -214,10 +192,8 @@ export async function runEventScenario({
 	);
 	log('events: phase 2 arrived (Ben and Cat signed; the session completed)');
 
-	// Phase 3: both completed sessions are changed again after their completion was delivered
-	// (renamed, touched). Then the third session's only signer signs: a trigger that delivered that
-	// has read past those changes (List Sessions is read in updatedAt order from the trigger's
-	// cursor), so whatever they would cause has been delivered by then.
+	// Phase 3: both completed sessions are renamed and touched, then the third session signed: a
+	// trigger that delivered that has read past the changes (it reads in updatedAt order).
 	await sandbox.patchSession(contract.sessionId, { name: 'e2e events – three signers (renamed)' });
 	await sandbox.patchSession(contract.sessionId, { touch: true });
 	await sandbox.patchSession(direct.sessionId, {

@@ -1,9 +1,6 @@
-// Checks of the example workflows against the sandbox. a–c are shared by the single-process tier
-// (e2e/scenarios.mts: `n8n execute`) and the queue-mode tier (e2e/scale.mts: the editor's REST run
-// on a worker); g–i run in the single-process tier. `runExample(name)` runs examples/<name>.json
-// however the tier does and resolves { ok, run, failure }: `run.data.resultData.runData` as in
-// executeWorkflow(). Each check asserts on n8n's output and the sandbox's state (its control plane,
-// /_sandbox/...), and resolves a one-line summary.
+// Checks of the example workflows against the sandbox: a–c in the single-process tier and in queue
+// mode (e2e/scale.mts), g–i in the single-process tier. `runExample(name)` runs examples/<name>.json
+// however the tier does. Each resolves a one-line summary.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadExamples, type WorkflowWithId } from './fixtures.mts';
@@ -297,3 +294,16 @@ export async function checkRemindExample({
 	);
 	return `session ${found[0].sessionId} ("${found[0].name}"): one reminder to mei.chen@example.com`;
 }
+
+/** The single-process tier's example checks, in their order (i last: check f then moves the clock). */
+export const EXAMPLE_CHECKS: [
+	string,
+	(input: ExampleCheckInput & { pdfPath: string }) => Promise<string>,
+][] = [
+	[EXAMPLE_CHECK_NAMES.upload, checkUploadExample],
+	[EXAMPLE_CHECK_NAMES.send, checkSendDraftsExample],
+	[EXAMPLE_CHECK_NAMES.errorPath, checkErrorPathExample],
+	[EXAMPLE_CHECK_NAMES.contractFromTemplate, checkContractFromTemplateExample],
+	[EXAMPLE_CHECK_NAMES.uploadWithCover, checkUploadWithCoverExample],
+	[EXAMPLE_CHECK_NAMES.remind, checkRemindExample],
+];

@@ -1,19 +1,9 @@
-// A small scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`:
-// n8n's OpenAI Chat Model, with its credential's Base URL pointed here, talks to it as to OpenAI.
-//
-// What n8n's model node (@n8n/n8n-nodes-langchain lmChatOpenAi) asks for in n8n 1.123.81 and
-// 2.41.3, read in its source (first in 2.39.10):
-//   POST /v1/chat/completions  typeVersion < 1.3, or "Use Responses API" off (LangChain's ChatOpenAI)
-//   POST /v1/responses         typeVersion 1.3 with "Use Responses API" on (the default)
-//   GET  /v1/models            the editor's model list (loadOptions of the Model parameter)
-// Anything else is answered 404 in OpenAI's error shape, logged loudly and kept in `unknown()`, so
-// a test can fail on it. Streaming is not served (n8n streams only for a chat trigger in
-// streaming mode): such a request is refused with 400 and counted as unknown too.
-//
-// The "model" is a script: `scripts[model](conversation)` gets the conversation so far, in one
-// shape for both APIs, and returns the next turn: `{ toolCalls: [{ name, args }] }` or `{ text }`.
-// A script decides from the conversation only (the tool results it has seen), never from time or a
-// counter, so a retried request gets the same answer.
+// A scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`, serving
+// what n8n's OpenAI Chat Model asks for (1.123.81 and 2.41.3): POST /v1/chat/completions ("Use
+// Responses API" off), POST /v1/responses (on, the default), GET /v1/models (the editor's list).
+// Anything else, streaming included, is refused in OpenAI's error shape and kept in `unknown()`, so
+// a test can fail on it. `scripts[model](conversation)` returns the next turn ({ toolCalls } or
+// { text }) from the conversation alone, never from time or a counter: a retry gets the same answer.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

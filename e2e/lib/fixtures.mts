@@ -1,8 +1,11 @@
-// What the e2e tier and `npm run dev` put into n8n: the sandbox credential, the example workflows
-// (examples/*.json) and a small sample PDF for the upload example.
-import { readFileSync, readdirSync } from 'node:fs';
+// What the e2e tier and `npm run dev` put into n8n: the packed package, the sandbox credential,
+// the example workflows (examples/*.json) and a small sample PDF for the upload example.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../n8n-installation.mts';
+import { packPackage } from './n8nPackage.mts';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
@@ -16,6 +19,7 @@ export interface WorkflowNode {
 	position?: number[];
 	parameters?: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
 	[field: string]: unknown;
 }
 
@@ -34,12 +38,65 @@ export interface Workflow {
 /** A workflow that has its id (every examples/*.json has one). */
 export type WorkflowWithId = Workflow & { id: string };
 
+/** A node for chainWorkflow: it adds the id and the position. */
+export type ChainNode = {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	[field: string]: unknown;
+};
+
+/**
+ * A workflow whose `nodes` run one after the other (each one's main output into the next), in a
+ * row on the canvas; `nodeId(n)` names the n-th node (from 1).
+ */
+export function chainWorkflow<H extends { name: string }>(
+	head: H,
+	nodes: ChainNode[],
+	nodeId: (n: number) => string = () => randomUUID(),
+) {
+	return {
+		...head,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((n, i): WorkflowNode => ({ id: nodeId(i + 1), position: [220 * i, 0], ...n })),
+		connections: Object.fromEntries(
+			nodes
+				.slice(1)
+				.map((n, i) => [nodes[i].name, { main: [[{ node: n.name, type: 'main', index: 0 }]] }]),
+		),
+	};
+}
+
 /** A credential as `n8n import:credentials` takes it: plain `data` (n8n encrypts it) or encrypted text. */
 export interface CredentialJson {
 	id: string;
 	name: string;
 	type: string;
 	data: Record<string, unknown> | string;
+}
+
+/**
+ * The package as users get it: `given` (a --tarball) or a fresh build + pack, which must hold every
+ * file package.json's "n8n" names; `cleanup` removes a pack made here.
+ */
+export async function packageTarball(given?: string) {
+	const packed = given
+		? {
+				tarball: path.resolve(given),
+				files: execFileSync('tar', ['-tzf', given], { encoding: 'utf8' })
+					.split('\n')
+					.filter(Boolean)
+					.map((f) => f.replace(/^package\//, '')),
+			}
+		: await packPackage();
+	const { n8n } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const missing = [...n8n.credentials, ...n8n.nodes].filter((f) => !packed.files.includes(f));
+	if (missing.length)
+		throw new Error(`tarball lacks files declared in package.json "n8n": ${missing.join(', ')}`);
+	const cleanup = () =>
+		given || rmSync(path.dirname(packed.tarball), { recursive: true, force: true });
+	return { ...packed, cleanup };
 }
 
 /** The credential every example refers to (id and name as in examples/*.json). */

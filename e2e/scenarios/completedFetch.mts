@@ -26,12 +26,10 @@ type FetchedSession = {
 const FETCH_CHECK_TIMEOUT_MS = 300_000;
 
 /**
- * j. The completed → fetch example, activated in the running n8n after check d (with the trigger of
- * d deactivated first, so that every List Sessions request in the sandbox log is this trigger's):
- * its activation poll sets its start, then a pending session is signed by both recipients through
- * the control plane (inProgress, then completed), and exactly one execution must bring it, with
- * Fetch the session's output the session (simplified: each recipient with their status); a poll after
- * it brings nothing more.
+ * j. The completed → fetch example, activated after check d's trigger is switched off (so every List
+ * Sessions request is this trigger's): a session signed by both recipients after its activation
+ * poll brings exactly one execution, whose Fetch the session outputs it with each recipient's
+ * status; the next poll brings nothing more.
  */
 export async function checkCompletedFetchSession(
 	{ examples }: ScenarioContext,
@@ -44,19 +42,15 @@ export async function checkCompletedFetchSession(
 		(await sandbox.requests()).filter(
 			(r: RequestLogEntry) => r.method === 'GET' && r.path === SESSIONS,
 		);
-	// This trigger's activation poll reads its starting picture: the sessions in flight by creation
-	// time, a query that d's trigger, active long before, no longer sends. n8n 2.41 may still be
-	// applying d's deactivation when this one is switched on, so a poll of d's must not count as
-	// this one's activation.
+	// This trigger's activation poll is the one query by creation time (d's trigger, perhaps not yet
+	// off in n8n 2.41, sends none any more): a poll of d's must not count as this one's activation.
 	const pictureRequests = async () =>
 		(await listRequests()).filter((r) => r.query?.sortBy === 'createdAt' && r.query?.status);
 	await deactivateWorkflowAsEditor(instance.url, cookie, examples['notify-on-completed'].id);
 	const picturesBefore = (await pictureRequests()).length;
 	await activateWorkflowAsEditor(instance.url, cookie, wf.id);
-	// n8n up to 2.39 answers once the trigger is active, its activation poll included; n8n 2.41
-	// answers at once and activates through its workflow-publication outbox a moment later (seen:
-	// the answer in 67 ms, the poll within 3 s). Either way the activation poll must come before the
-	// session exists: it sets the trigger's start.
+	// n8n 2.41 answers the switch at once and activates a moment later (2.39: after the activation
+	// poll): the session must come after that poll, which sets the trigger's start.
 	while ((await pictureRequests()).length <= picturesBefore) {
 		assert.ok(Date.now() < deadline, 'the activation poll reached the sandbox');
 		await sleep(250);

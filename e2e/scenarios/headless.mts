@@ -4,19 +4,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-	EXAMPLE_CHECK_NAMES,
-	checkContractFromTemplateExample,
-	checkErrorPathExample,
-	checkRemindExample,
-	checkSendDraftsExample,
-	checkUploadExample,
-	checkUploadWithCoverExample,
-	type RunExample,
-} from '../lib/examples.mts';
+import { EXAMPLE_CHECKS, type RunExample } from '../lib/examples.mts';
 import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
+	chainWorkflow,
 	samplePdf,
 	sandboxCredential,
 	withPdfPath,
@@ -32,27 +24,14 @@ import type { RequestLogEntry } from '../../sandbox/index.ts';
 import { SESSIONS, runTrack, type ScenarioContext } from './common.mts';
 
 /** Manual Trigger → AirSign Get Many (Limit 5): one List Sessions request per run. */
-const TOKEN_WORKFLOW = {
-	id: 'e2eTokenRenewal1',
-	name: 'e2e: list sessions (token renewal)',
-	active: false,
-	settings: { executionOrder: 'v1' },
-	connections: { Start: { main: [[{ node: 'List sessions', type: 'main', index: 0 }]] } },
-	nodes: [
+const TOKEN_WORKFLOW = chainWorkflow(
+	{ id: 'e2eTokenRenewal1', name: 'e2e: list sessions (token renewal)', active: false },
+	[
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
 		{
-			id: '6d0c1f2a-0000-4000-8000-000000000001',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: '6d0c1f2a-0000-4000-8000-000000000002',
 			name: 'List sessions',
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,
-			position: [220, 0],
 			parameters: {
 				resource: 'session',
 				operation: 'getMany',
@@ -64,7 +43,8 @@ const TOKEN_WORKFLOW = {
 			credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
 		},
 	],
-};
+	(n) => `6d0c1f2a-0000-4000-8000-00000000000${n}`,
+);
 
 /** Runs the headless track's checks (a, b, c, g, h, i, f) with the package from `tarball`. */
 export async function headlessTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
@@ -81,34 +61,21 @@ export async function headlessTrack(ctx: ScenarioContext, tarball: string): Prom
 		);
 		// the examples run headless, the two that read the PDF pointed at this track's copy
 		const headless = [
-			withPdfPath(examples['upload-pdf'], pdfPath),
-			examples['send-drafts'],
-			examples['send-with-continue-on-fail'],
-			examples['contract-from-template'],
-			withPdfPath(examples['upload-and-send-with-cover'], pdfPath),
-			examples['remind-pending-signers'],
-		];
+			'upload-pdf',
+			'send-drafts',
+			'send-with-continue-on-fail',
+			'contract-from-template',
+			'upload-and-send-with-cover',
+			'remind-pending-signers',
+		].map((name) => withPdfPath(examples[name], pdfPath));
 		await step(`headless: ${headless.length} example workflows + a list workflow imported`, () =>
 			importWorkflow(userFolder, [...headless, TOKEN_WORKFLOW], { env }),
 		);
 
 		const runExample: RunExample = (name) =>
 			executeWorkflow(userFolder, examples[name].id, { env });
-		await check(EXAMPLE_CHECK_NAMES.upload, () =>
-			checkUploadExample({ sandbox, runExample, pdfPath }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.send, () => checkSendDraftsExample({ sandbox, runExample }));
-		await check(EXAMPLE_CHECK_NAMES.errorPath, () =>
-			checkErrorPathExample({ sandbox, runExample }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.contractFromTemplate, () =>
-			checkContractFromTemplateExample({ sandbox, runExample }),
-		);
-		await check(EXAMPLE_CHECK_NAMES.uploadWithCover, () =>
-			checkUploadWithCoverExample({ sandbox, runExample, pdfPath }),
-		);
-		// before f: f moves the sandbox clock on
-		await check(EXAMPLE_CHECK_NAMES.remind, () => checkRemindExample({ sandbox, runExample }));
+		for (const [name, run] of EXAMPLE_CHECKS)
+			await check(name, () => run({ sandbox, runExample, pdfPath }));
 
 		await check(
 			'f. token renewal: the stored client-credentials token expired between two runs; n8n fetched a new one and the call succeeded',

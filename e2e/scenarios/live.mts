@@ -32,11 +32,9 @@ import { checkCompletedFetchSession } from './completedFetch.mts';
 
 const SCHEMA_DIR = new URL('../../nodes/AirSign/__schema__/', import.meta.url);
 
-// The trigger check (d) fails 5 minutes after n8n is ready, whatever happens. The slowest correct
-// run: the change lands < 2 s before a poll (the trigger's settle window defers it by one poll),
-// so it arrives ~2 polls (120 s) later, plus one more poll (60 s) to show no repeat; usually ~100 s.
-// The rest is room for a busy machine (every command and start of n8n then takes many times
-// longer), and on the scheduler for its outbox, which activates published workflows within 15 s.
+// Check d's bound from n8n's readiness, a hang detector: at the slowest ~2 polls to arrive (the
+// settle window may defer a change by one) and one more to show no repeat, with room for a busy
+// machine (and for the scheduler's outbox, which activates published workflows within 15 s).
 const liveTimeoutMs = (scheduler: boolean) => (scheduler ? 330_000 : 300_000);
 
 /** An entry of n8n's type files (types/nodes.json, types/credentials.json): the fields e reads. */
