@@ -1,10 +1,5 @@
-// Helpers to drive the cached real n8n (see e2e/install-n8n.mts) from end-to-end tests, each
-// bounded in time and throwing with the tail of n8n's output. This module gathers them:
-//   n8nPackage.mts  the packed package and its install into an n8n user folder
-//   n8nCli.mts      one-shot commands (import, publish, execute) and what `n8n execute` prints
-//   n8nServer.mts   `n8n start` and `n8n worker`
-//   n8nRest.mts     the REST API as the editor uses it (owner, workflows, executions)
-//   n8nState.mts    what n8n leaves on disk: type files, its SQLite database, flatted data
+// The helpers that drive the cached real n8n (e2e/install-n8n.mts), gathered from n8nPackage,
+// n8nCli, n8nServer, n8nRest and n8nState.
 export { PROFILE, REPO_ROOT } from '../n8n-installation.mts';
 export {
 	PACKAGE_NAME,
