@@ -6,7 +6,10 @@ import path from 'node:path';
 import type { IConnections, INode } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 import { PROFILE } from '../install-n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../lib/fixtures.mts';
 
+/** The sandbox's credential in `npm run dev`. */
+export const DEV_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 300_000;
 /** Where n8n (1.123.81 and 2.41.3) reads the theme from: the user's choice in Settings → Personal. */
 export const THEME_STORAGE_KEY = 'N8N_THEME';
