@@ -27,10 +27,7 @@ const onPath = (name: string): string | undefined =>
 		.map((dir) => path.join(dir, name))
 		.find((file) => existsSync(file));
 
-/**
- * apt-get installs PostgreSQL, Redis and openssl (lib/npmjsRoute.mts) where missing (as root;
- * `apt-get update` when the lists are stale). Returns the packages installed.
- */
+/** apt-get installs PostgreSQL, Redis and openssl (lib/npmjsRoute.mts) where missing (as root). */
 export async function ensureServerPackages({
 	log = () => {},
 }: { log?: (msg: string) => void } = {}): Promise<string[]> {
@@ -44,23 +41,12 @@ export async function ensureServerPackages({
 			`${missing.join(' and ')} not installed, and this is not root: run  sudo apt-get install -y ${missing.join(' ')}`,
 		);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = (allowFailure: boolean) =>
-		runCommand(
-			'apt-get',
-			['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing],
-			{ env, timeoutMs: 900_000, allowFailure, label: `apt-get install ${missing.join(' ')}` },
-		);
 	log(`installing ${missing.join(', ')} (apt-get)`);
-	const first = await install(true);
-	if (first.code !== 0) {
-		log('apt-get install failed; apt-get update, then once more');
-		await runCommand('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]])
+		await runCommand('apt-get', [...args, '-o', 'DPkg::Lock::Timeout=300'], {
 			env,
-			timeoutMs: 600_000,
-			label: 'apt-get update',
+			timeoutMs: 900_000,
 		});
-		await install(false);
-	}
 	if (!postgresBin('postgres') || !onPath('redis-server') || !onPath('openssl'))
 		throw new Error(`apt-get install ${missing.join(' ')} finished, but one is still missing`);
 	return missing;
