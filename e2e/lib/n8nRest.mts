@@ -210,10 +210,7 @@ export async function getExecution(url: string, cookie: string, id: string): Pro
 	};
 }
 
-/**
- * Polls until `predicate(list)` holds and every execution listed has ended; `ended: false` returns
- * on the predicate alone (a caller that waits for a status itself, e.g. 'waiting').
- */
+/** Polls until `predicate(list)` holds and (unless `ended: false`) every execution listed has ended. */
 export async function waitForExecutions(
 	url: string,
 	cookie: string,

@@ -1,9 +1,7 @@
-// n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
-// only (`getNpmRegistry()` in community-packages.service.js). So that it installs what a tier
-// published, its npm reaches "registry.npmjs.org" through an HTTPS proxy that answers for that host
-// with a certificate made for the run and forwards to the local registry; nothing else is reachable
-// through it. The route goes by npm's own settings (npm_config_*, or .npmrc lines); n8n's own HTTP
-// client reads npm_config_https_proxy too, and trusts the route by NODE_EXTRA_CA_CERTS.
+// n8n without an Enterprise licence installs community packages from registry.npmjs.org only. So
+// that it installs what a tier published, its npm (by npm_config_* or .npmrc) and its HTTP client
+// (by NODE_EXTRA_CA_CERTS) reach that host through an HTTPS proxy, with a certificate made for the
+// run, that forwards to the local registry; nothing else is reachable through it.
 import http from 'node:http';
 import https from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

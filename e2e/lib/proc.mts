@@ -92,10 +92,8 @@ export interface CommandResult extends Exit {
 }
 
 /**
- * `env` is the whole environment. The output (stdout and stderr interleaved) is kept for output()
- * (its last `keep` characters) and each line given to `onLine`; or it goes to the terminal
- * (`inherit`) or to a new file (`log`). `timeoutMs` (0: none) only catches a hang: SIGTERM, then
- * SIGKILL `graceMs` later.
+ * `env` is the whole environment. The output goes to output() (its last `keep` characters) and
+ * `onLine`, or to the terminal (`inherit`) or a new file (`log`). `timeoutMs` (0: none) catches a hang.
  */
 export interface StartOptions {
 	cwd?: string;
@@ -269,10 +267,7 @@ type Output = { stdout?: string; stderr?: string };
 export const describeOutput = ({ stdout = '', stderr = '' }: Output) =>
 	`--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
 
-/**
- * Polls `probe` until it holds; throws with the output's tail if the process exits first, or
- * stops it and throws after `timeoutMs`. Resolves how long it waited.
- */
+/** Polls `probe` until it holds (resolves the wait); throws if the process exits or the time is up. */
 export async function waitUntilReady(
 	label: string,
 	server: Pick<Started, 'exited' | 'output' | 'stop'>,

@@ -1,15 +1,11 @@
-// The UI tier's community-package check: the package installed as n8n users install it, in
-// Settings → Community Nodes, from a real npm registry (Verdaccio on loopback), on the n8n of
-// AIRSIGN_E2E_N8N (1 or 2). Install → the nodes in the nodes panel → a workflow runs against the
-// sandbox → 0.1.1 published → n8n offers the update and installs it → the workflow still runs →
-// uninstall → the nodes are gone and the workflow's node says it is not installed.
+// The UI tier's community-package check, on the n8n of AIRSIGN_E2E_N8N (1 or 2): install in
+// Settings → Community Nodes from a real npm registry (Verdaccio on loopback), run, update, uninstall.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/ui/communityNodes.mts --tarball f.tgz [--shots DIR] [--keep]
 //     --shots  save the install and update dialogs there, light and dark (the UI tier: n8n 2.x)
 //
-// n8n keeps its default registry https://registry.npmjs.org: its npm reaches that host through
-// lib/npmjsRoute.mts, which hands it to the local registry. See e2e/README.md ("Community Nodes").
-// The locators are those of n8n's own Playwright page object, the same on 1.123.81 and 2.41.3.
+// n8n's npm reaches registry.npmjs.org through lib/npmjsRoute.mts. See e2e/README.md ("Community
+// Nodes"). The locators are those of n8n's own Playwright page object (1.123.81 and 2.41.3).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -72,18 +72,13 @@ export async function logIn(
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }
 
-/** A workflow createWorkflow posts: its name, nodes and (default none) connections. */
 export interface NewWorkflow {
 	name: string;
 	nodes: INode[];
 	connections?: IConnections;
 }
 
-/**
- * Creates a workflow through n8n's REST API from inside the page, as the editor does: n8n ties its
- * session cookie to the browser-id header the editor sends (a request without it answers 401 and
- * ends the session).
- */
+/** Creates a workflow from inside the page: n8n ties its session to the editor's browser-id header. */
 export async function createWorkflow(
 	page: Page,
 	baseUrl: string,
@@ -125,10 +120,7 @@ export async function openNodeCreatorFrom(
 	nodeName: string,
 	{ handle }: { handle?: string } = {},
 ): Promise<Locator> {
-	// n8n loads the nodes panel's code on its first opening in a page and, from an AI handle,
-	// pushes the handle's view (Tools, …) one tick after opening: when the code is still loading
-	// then, the panel mounts later and stays on "Other AI Nodes". Opened and closed once first, the
-	// panel mounts at once.
+	// from an AI handle, a panel whose code still loads stays on "Other AI Nodes": loaded first
 	if (handle) {
 		await openNodeCreatorFrom(page, nodeName);
 		await page.keyboard.press('Escape');
@@ -180,7 +172,7 @@ export async function chooseOption(
 	const field = input.locator('input').first();
 	if ((await field.inputValue()) === optionText) return;
 	await input.click();
-	// An option's accessible name includes its description: match its title line exactly.
+	// an option's accessible name includes its description: its title line exactly
 	await page
 		.getByRole('option')
 		.filter({ visible: true })
