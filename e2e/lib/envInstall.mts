@@ -1,15 +1,8 @@
-// The package installed the way n8n 2.x installs it from its environment: N8N_COMMUNITY_PACKAGES with
-// N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true. The packed tarball is published to the local registry
-// (lib/registry.mts), which n8n's installer reaches as registry.npmjs.org (lib/npmjsRoute.mts).
-//
-// What n8n 2.41.3 does with it (read in n8n/dist/instance-settings-loader/ and
-// modules/community-packages/): only a main (`n8n start`) reads N8N_COMMUNITY_PACKAGES; it installs
-// with npm (`npm pack <name>@<version>`, then `npm install --ignore-scripts` in the unpacked
-// folder) and records the package in the database (installed_packages, installed_nodes). A worker
-// ignores those variables: at its start it installs what the database lists and it lacks, when
-// N8N_REINSTALL_MISSING_PACKAGES=true, and while running it follows the main's installs over Redis.
-// The database keeps no checksum: a worker installs as an unverified package
-// (N8N_UNVERIFIED_PACKAGES_ENABLED, true by default in 2.x).
+// The package installed as n8n 2.x installs it from its environment (N8N_COMMUNITY_PACKAGES with
+// N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true), from the local registry (lib/registry.mts) reached as
+// registry.npmjs.org (lib/npmjsRoute.mts). In n8n 2.41.3 only a main reads the variable: it installs
+// with npm and records the package in the database; a worker installs at its start what the
+// database lists (N8N_REINSTALL_MISSING_PACKAGES=true), unverified (no checksum is stored).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +12,6 @@ import { routeNpmjsTo, tarballFetched, type NpmjsRoute } from './npmjsRoute.mts'
 import { startRegistry } from './registry.mts';
 import type { Postgres } from './services.mts';
 
-/** The published package, as publishForEnvInstall returns it. */
 export interface EnvInstallSource {
 	version: string;
 	route: NpmjsRoute;
@@ -28,7 +20,7 @@ export interface EnvInstallSource {
 	stop: () => Promise<void>;
 }
 
-/** The version in a packed tarball's package.json (the tier may be given any tarball). */
+/** The version in a packed tarball (the tier may be given any tarball). */
 async function tarballVersion(tarball: string): Promise<string> {
 	const { stdout } = await runCommand('tar', ['-xzOf', tarball, 'package/package.json'], {
 		timeoutMs: 60_000,
@@ -36,11 +28,7 @@ async function tarballVersion(tarball: string): Promise<string> {
 	return JSON.parse(stdout).version;
 }
 
-/**
- * Publishes `tarball` to a new local registry and routes n8n's installer to it. Returns
- * { version, env, route, stop() }: `env` is what every n8n process of the cluster gets, the same
- * for main and workers as one shared environment file would give them.
- */
+/** Publishes `tarball` to a new local registry and routes n8n's installer to it. */
 export async function publishForEnvInstall(tarball: string): Promise<EnvInstallSource> {
 	const version = await tarballVersion(tarball);
 	// npm's integrity of the tarball: the main checks the registry's against it before installing
@@ -85,11 +73,9 @@ function installedIn(userFolder: string): { version?: string; ledger?: string } 
 }
 
 /**
- * Asserts that the package landed by the environment path, and nowhere else from: the main logged
- * its install from env, each worker its own install, each user folder holds `version` (nothing was
- * copied there), PostgreSQL records it with both nodes, the main's types list the nodes, and the
- * tarball came through the route. `instances` maps a process name to { instance, userFolder }.
- * Returns a one-line summary.
+ * That the package landed by the environment path only: each process logged its own install, each
+ * user folder holds `version`, PostgreSQL records both nodes, the main's types list them, and the
+ * tarball came through the route. Returns a one-line summary.
  */
 export async function assertEnvInstall({
 	source,

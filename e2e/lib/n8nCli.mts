@@ -1,5 +1,5 @@
 // One-shot n8n commands (import, publish, execute) on the profile's Node, and what `n8n execute`
-// prints: the execution, and the items each node produced. Re-exported by e2e/lib/n8n.mts.
+// prints.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -7,14 +7,12 @@ import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
 import type { CredentialJson, Workflow } from './fixtures.mts';
 import { describeExit, describeOutput, runCommand, type CommandResult } from './proc.mts';
 
-/** An error n8n reports (an execution's, or a node's). */
 export interface N8nError {
 	message: string;
 	description?: string | null;
 	[field: string]: unknown;
 }
 
-/** One item a node outputs: its JSON, its binary data, the input item it came from. */
 export interface NodeItem {
 	json: Record<string, unknown>;
 	binary?: Record<string, { fileName?: string }>;
@@ -22,7 +20,6 @@ export interface NodeItem {
 	[field: string]: unknown;
 }
 
-/** One run of a node: its items per output (`data.main[output]`), or its error. */
 export interface NodeRun {
 	data?: { main?: Array<NodeItem[] | null> };
 	error?: N8nError;
@@ -32,7 +29,7 @@ export interface NodeRun {
 	[field: string]: unknown;
 }
 
-/** An execution's data (n8n's IRunExecutionData): every node's runs, by node name, and the error. */
+/** n8n's IRunExecutionData: every node's runs, by node name. */
 export interface ExecutionData {
 	resultData: {
 		runData: Record<string, NodeRun[]>;
@@ -43,7 +40,7 @@ export interface ExecutionData {
 	[field: string]: unknown;
 }
 
-/** A run as `n8n execute --rawOutput` prints it (n8n's IRun). */
+/** What `n8n execute --rawOutput` prints (n8n's IRun). */
 export interface N8nRun {
 	data: ExecutionData;
 	status?: string;
@@ -52,22 +49,15 @@ export interface N8nRun {
 	[field: string]: unknown;
 }
 
-/** The environment and bounds of a one-shot command. */
 type N8nCommandOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number };
 
-/**
- * Bounds of n8n commands and starts. Generous: on this project's 2-core machine, shared with other
- * jobs, an `n8n import:workflow` measured 40 s and an `n8n start` 117 s (2.7 s and 5.5 s when idle).
- * They only stop a hung process; nothing waits for them to pass.
- */
+/** Only stops a hung command: on a busy 2-core machine `n8n start` took 117 s (5.5 s idle). */
 export const N8N_COMMAND_TIMEOUT_MS = 300_000;
 
 /**
- * Runs a one-shot `n8n <args>` (import, publish, execute) for `userFolder` on the profile's Node.
- * On n8n 2.x these run on the "legacy" expression engine (the profile's oneShotEnv): they leave
- * through a bare `process.exit()` without disposing the default isolated-vm engine, and on a busy
- * CPU then die of SIGSEGV after printing a complete, successful result (9 of 12 `n8n execute` runs
- * with both cores loaded, 0 of 12 on legacy). `n8n start` keeps n8n's default engine.
+ * A one-shot `n8n <args>`. On 2.x on the "legacy" expression engine (the profile's oneShotEnv):
+ * with the default isolated-vm engine a busy CPU makes them die of SIGSEGV at their bare
+ * `process.exit()`, after a complete result (9 of 12 runs with both cores loaded, 0 on legacy).
  */
 export async function runN8n(
 	args: string[],
@@ -95,7 +85,7 @@ export async function runN8n(
 	});
 }
 
-/** n8n 2.x starts a task broker in every process: each gets a free port, so processes run side by side. */
+/** n8n 2.x starts a task broker in every process: each on a free port of its own. */
 export async function brokerPortEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
 	if (!PROFILE.taskBroker) return {};
 	return { N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort()) };
@@ -112,7 +102,7 @@ function writeTempJson(userFolder: string, name: string, data: unknown): string 
 	return file;
 }
 
-/** A command at log level info; `imported`: it must say "Successfully imported" (else it may fail quietly). */
+/** At log level info; `imported`: it must say "Successfully imported" (else it may fail quietly). */
 async function infoCommand(
 	args: string[],
 	userFolder: string,
@@ -129,10 +119,7 @@ async function infoCommand(
 	return result;
 }
 
-/**
- * Imports credentials: `{ id, name, type, data }`, whose plain `data` n8n encrypts with
- * N8N_ENCRYPTION_KEY (a string `data` is taken as already encrypted).
- */
+/** A plain `data` n8n encrypts; a string `data` is taken as already encrypted. */
 export async function importCredential(
 	userFolder: string,
 	credentials: CredentialJson | CredentialJson[],
@@ -144,7 +131,7 @@ export async function importCredential(
 	return list.map((c) => c.id);
 }
 
-/** Imports workflows, each with an `id` (to run it by id), inactive (see activateWorkflow). */
+/** Each with an `id` (to run it by id), inactive (see activateWorkflow). */
 export async function importWorkflow(
 	userFolder: string,
 	workflows: Workflow | Workflow[],
@@ -163,11 +150,8 @@ export const activateWorkflow = (userFolder: string, id: string, opts: N8nComman
 	infoCommand(PROFILE.activateCommand(id), userFolder, opts);
 
 /**
- * Finds the execution JSON in `n8n execute` output. With --rawOutput a successful run prints
- * `JSON.stringify(run, null, 2)` as the last thing on stdout, but log lines (warnings, deprecation
- * notices) can come before it. A failed run prints the same JSON only at log level info, after
- * "Execution error:" and a "====" line. Scans for a line that is exactly "{" and the last line that
- * is exactly "}", and keeps the first span that parses into an object with `data.resultData`.
+ * The execution JSON in `n8n execute` output, among log lines: the first span from a line "{" to a
+ * line "}" (the last first) that parses into an object with `data.resultData`.
  */
 function parseExecutionOutput(text: string): N8nRun | undefined {
 	const lines = text.split(/\r?\n/);
@@ -189,11 +173,8 @@ function parseExecutionOutput(text: string): N8nRun | undefined {
 }
 
 /**
- * `n8n execute --id=<id> --rawOutput`. Resolves { ok, run, result, failure } where `run` is the
- * parsed IRun (`run.data.resultData.runData[<node name>][0].data.main[0]` = that node's items,
- * `run.data.resultData.error` on failure) and `failure` says in words why `ok` is false (the
- * execution's error, or how the process ended). Failed executions do not throw unless
- * `expectSuccess`.
+ * `n8n execute --id=<id> --rawOutput`: `failure` says why `ok` is false (the execution's error, or
+ * how the process ended). A failed execution throws only with `expectSuccess`.
  */
 export async function executeWorkflow(
 	userFolder: string,
@@ -204,7 +185,7 @@ export async function executeWorkflow(
 		expectSuccess = false,
 	}: N8nCommandOptions & { expectSuccess?: boolean } = {},
 ): Promise<{ ok: boolean; run: N8nRun; result: CommandResult; failure: string | undefined }> {
-	// log level info so that a failed execution's JSON is printed too (it is logged at info)
+	// a failed execution's JSON is logged at level info
 	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
 		userFolder,
 		env: { N8N_LOG_LEVEL: 'info', ...env },
@@ -244,7 +225,7 @@ export function nodeOutput(
 	return (nodeRuns[runIndex].data?.main?.[output] ?? []).map((i) => i.json);
 }
 
-/** A TCP port free on 127.0.0.1 right now (the system picks it). */
+/** A TCP port free on 127.0.0.1 right now. */
 export function getFreePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const srv = createServer();

@@ -1,6 +1,5 @@
-// The package as npm users get it, put into an n8n: `npm run build` + `npm pack`, then an install
-// into an n8n user folder's community-package folder; and the temporary user folders themselves.
-// Re-exported by e2e/lib/n8n.mts.
+// The package as npm users get it (`npm run build` + `npm pack`), installed into an n8n user
+// folder; and the temporary user folders themselves.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ export const PACKAGE_NAME: string = JSON.parse(
 	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
 ).name;
 
-/** A fresh, empty n8n user folder under the OS temp dir (n8n will create `.n8n/` inside). */
+/** A fresh, empty n8n user folder under the OS temp dir. */
 export function makeUserFolder(prefix = 'airsign-e2e-'): string {
 	return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -21,18 +20,13 @@ export function removeUserFolder(userFolder: string | undefined): void {
 		rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/**
- * `npm run build` then `npm pack` of the repository into a temp dir: exactly what npm users get.
- * Returns { tarball, files } (files = paths inside the tarball, from `npm pack --json`).
- */
+/** `npm run build` then `npm pack` into `destDir` (default a temp dir); `files`: the tarball's. */
 export async function packPackage({
 	build = true,
 	destDir,
 	timeoutMs = 180_000,
 }: {
-	/** `npm run build` first. */
 	build?: boolean;
-	/** Where the tarball goes (default: a new temp dir). */
 	destDir?: string;
 	timeoutMs?: number;
 } = {}): Promise<{ tarball: string; files: string[] }> {
@@ -62,19 +56,15 @@ export async function packPackage({
 	return { tarball, files: info.files.map((f) => f.path) };
 }
 
-/** Where n8n keeps this package once installed in `userFolder` (any way it was installed). */
+/** Where n8n keeps this package once installed in `userFolder`, however it was installed. */
 export function installedPackageDir(userFolder: string): string {
 	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 }
 
 /**
- * Installs the packed tarball as a community package of the n8n instance at `userFolder`:
- * `$userFolder/.n8n/nodes/node_modules/<package>`, the folder n8n scans for `n8n-nodes-*` at start.
- *
- * Peer dependency n8n-workflow: n8n's own installer strips peerDependencies before `npm install`,
- * and n8n's loader puts n8n's module paths on NODE_PATH so `require('n8n-workflow')` from the
- * package resolves to n8n's copy. `--legacy-peer-deps` stops npm 7+ from installing a second,
- * different n8n-workflow next to the package (which would break `instanceof` checks on errors).
+ * Installs the tarball into `$userFolder/.n8n/nodes/node_modules`, where n8n finds it at start.
+ * `--legacy-peer-deps`: n8n-workflow must be n8n's own copy (as n8n's installer strips peer
+ * dependencies); a second one beside the package would break `instanceof` on errors.
  */
 export async function installPackageIntoN8n(
 	userFolder: string | null,

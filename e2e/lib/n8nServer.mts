@@ -1,19 +1,9 @@
-// Long-running n8n processes: `n8n start` and `n8n worker` on the profile's Node, each in its own
-// process group, ready when its health and REST answers say so, killed if this process exits
-// without stopping them. Re-exported by e2e/lib/n8n.mts.
+// `n8n start` and `n8n worker` on the profile's Node (lib/proc.mts ends them with this process).
 import { N8N_BIN, NODE_BIN, n8nEnv } from '../n8n-installation.mts';
 import { brokerPortEnv, getFreePort, N8N_COMMAND_TIMEOUT_MS } from './n8nCli.mts';
 import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
 
-// On Ctrl-C or SIGTERM the test process exits at once; proc.mts's exit hook kills every n8n it
-// started, with its process group (a detached n8n whose stdout pipe is gone keeps running otherwise).
-for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => process.exit(130));
-
-/**
- * `n8n start` on 127.0.0.1:<port> (default: a free one), ready once the database is migrated and
- * the REST API answers. stop() sends SIGTERM, then SIGKILL after a grace period; kill() ends it at
- * once (a crash, as far as n8n can tell).
- */
+/** `n8n start` on 127.0.0.1:<port> (default: a free one). */
 export async function startN8n({
 	userFolder,
 	port,
@@ -47,11 +37,7 @@ export async function startN8n({
 	});
 }
 
-/**
- * `n8n worker` (queue mode: the caller passes EXECUTIONS_MODE=queue, the database and Redis in
- * `env`), ready once its health server's /healthz/readiness answers 200 (database and Redis
- * connected, taking jobs).
- */
+/** `n8n worker`: `env` has EXECUTIONS_MODE=queue, the database and Redis. */
 export async function startN8nWorker({
 	userFolder,
 	healthPort,
@@ -98,7 +84,6 @@ async function spawnN8nServer<R extends object>(
 		env: NodeJS.ProcessEnv;
 		args?: string[];
 		readySteps: { url: string; done: (res: Response) => boolean }[];
-		/** Fields of the returned object besides the process's. */
 		result: R;
 		timeoutMs: number;
 	},

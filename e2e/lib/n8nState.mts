@@ -1,5 +1,5 @@
-// What a started n8n leaves on disk, read directly: its type files, its SQLite database, and the
-// `flatted` format it stores execution data in. Re-exported by e2e/lib/n8n.mts.
+// What a started n8n leaves on disk: its type files, its SQLite database, and the `flatted` format
+// of its execution data.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,17 +8,16 @@ import { pollUntil } from './checks.mts';
 import { runCommand } from './proc.mts';
 
 type TypeFileName = 'nodes' | 'credentials' | 'node-versions';
-/** One entry of types/nodes.json or types/credentials.json (a node or credential description). */
 type TypeDescription = { name: string; displayName: string; [field: string]: unknown };
 
-/** Type files written by a running (or previously started) n8n: `$userFolder/.cache/n8n/public/types/`. */
+/** A type file n8n wrote at its start. */
 export function readTypeFile<T = TypeDescription[]>(userFolder: string, name: TypeFileName): T {
 	const file = path.join(userFolder, '.cache', 'n8n', 'public', 'types', `${name}.json`);
 	const types: T = JSON.parse(readFileSync(file, 'utf8'));
 	return types;
 }
 
-/** Waits until the type files list `predicate`-matching entries (they are written shortly after start). */
+/** Waits until a type file matches `predicate` (written shortly after start). */
 export async function waitForTypes<T = TypeDescription[]>(
 	userFolder: string,
 	name: TypeFileName,
@@ -43,17 +42,14 @@ export async function waitForTypes<T = TypeDescription[]>(
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
-/** Execution data is stored and served in `flatted` format; this turns it back into the IRun data. */
 export function parseFlatted<T = unknown>(text: string): T {
 	const flatted: { parse: (text: string) => T } = cacheRequire('flatted');
 	return flatted.parse(text);
 }
 
 /**
- * Read-only SQL against the instance's SQLite database ($userFolder/.n8n/database.sqlite), run by
- * the profile's Node (the sqlite3 add-on is built for it). Works while n8n runs (WAL mode).
- * Useful tables: execution_entity (id, mode, status, workflowId), execution_data (data: flatted),
- * workflow_entity (active, activeVersionId, staticData: JSON with "node:<node name>" keys).
+ * Read-only SQL against n8n's SQLite database, also while n8n runs (WAL mode), by the profile's
+ * Node (the sqlite3 add-on is built for it).
  */
 export async function queryDb<Row = Record<string, unknown>>(
 	userFolder: string,

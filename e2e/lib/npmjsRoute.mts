@@ -1,15 +1,7 @@
-// n8n without an Enterprise licence installs community packages from https://registry.npmjs.org
-// only: its installer passes `--registry=https://registry.npmjs.org` to every npm it runs, and
-// refuses N8N_COMMUNITY_PACKAGES_REGISTRY unless licensed (`getNpmRegistry()` in
-// modules/community-packages/community-packages.service.js). To let that installer fetch what a
-// tier published (queue mode; the UI tier's Community Nodes check), the npm that n8n runs reaches
-// "registry.npmjs.org" through an HTTPS proxy that answers for that host with a certificate made
-// for the run and forwards to the local registry. n8n and npm run unchanged; the route goes to
-// their child processes by npm's own settings (npm_config_https_proxy, npm_config_cafile, or the
-// same as .npmrc lines), and nothing else is reachable through it.
-// n8n's own HTTP client reads npm_config_https_proxy too (it first asks the registry over HTTP
-// whether the version exists, then falls back to `npm view`): NODE_EXTRA_CA_CERTS lets it trust the
-// route as well, so both of n8n's ways of asking take it.
+// n8n without an Enterprise licence installs community packages from registry.npmjs.org only. So
+// that it installs what a tier published, its npm (by npm_config_* or .npmrc) and its HTTP client
+// (by NODE_EXTRA_CA_CERTS) reach that host through an HTTPS proxy, with a certificate made for the
+// run, that forwards to the local registry; nothing else is reachable through it.
 import http from 'node:http';
 import https from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +13,7 @@ import { runCommand } from './proc.mts';
 
 const NPMJS = 'registry.npmjs.org';
 
-/** A self-signed certificate for `host` (openssl, an EC key: quick on a loaded machine). */
+/** A self-signed certificate for `host` (an EC key: quick on a loaded machine). */
 async function makeCertificate(dir: string, host: string): Promise<{ key: string; cert: string }> {
 	const key = path.join(dir, 'key.pem');
 	const cert = path.join(dir, 'cert.pem');
@@ -44,14 +36,14 @@ export interface RoutedRequest {
 	status: number | string | undefined;
 }
 
-/** The running route (routeNpmjsTo). */
 export interface NpmjsRoute {
 	proxyUrl: string;
-	/** npm_config_https_proxy, npm_config_cafile, npm_config_cache and NODE_EXTRA_CA_CERTS. */
+	/** npm_config_https_proxy, _cafile, _cache (of its own: no packument of an earlier run) and NODE_EXTRA_CA_CERTS. */
 	env: Record<string, string>;
-	/** The same npm settings as .npmrc lines. */
+	/** The same npm settings as .npmrc lines, for an npm run with a stripped environment. */
 	npmrc: string;
 	requests: () => RoutedRequest[];
+	/** The other hosts asked for. */
 	refused: () => string[];
 	stop: () => Promise<void>;
 }
@@ -65,14 +57,7 @@ export function tarballFetched(route: NpmjsRoute, name: string, version: string)
 		);
 }
 
-/**
- * Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. Returns
- * { env, npmrc, requests(), refused(), stop() }: `env` is what an n8n process needs for its npm to
- * take the route (with an npm cache of its own, so no packument of an earlier run's build is
- * reused); `npmrc` is the same route as .npmrc lines, for an npm run with a stripped environment;
- * `requests()` lists what went through ({ method, path, status }), `refused()` the other hosts asked
- * for.
- */
+/** Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. */
 export async function routeNpmjsTo(
 	registryUrl: string,
 	{ host = NPMJS }: { host?: string } = {},
@@ -89,7 +74,6 @@ export async function routeNpmjsTo(
 		const tls = https.createServer(
 			{ key: readFileSync(key), cert: readFileSync(cert) },
 			(req, res) => {
-				// a server's request always has its method and url
 				const entry: RoutedRequest = {
 					method: req.method as string,
 					path: req.url as string,
@@ -107,7 +91,6 @@ export async function routeNpmjsTo(
 					},
 					(up) => {
 						entry.status = up.statusCode;
-						// a response to a client request always has a status code
 						res.writeHead(up.statusCode as number, up.headers);
 						up.pipe(res);
 					},
@@ -124,7 +107,7 @@ export async function routeNpmjsTo(
 			res.writeHead(403).end('only CONNECT to ' + host);
 		});
 		proxy.on('connect', (req, socket, head) => {
-			// a CONNECT's url is always its target, host:port
+			// host:port
 			const authority = req.url as string;
 			const [name, port] = authority.split(':');
 			if (name !== host || port !== '443') {
@@ -143,7 +126,7 @@ export async function routeNpmjsTo(
 			proxy.listen(0, '127.0.0.1', resolve);
 		});
 		const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-		// Node reads NODE_EXTRA_CA_CERTS once, at start: the certificates it trusted so far plus this one.
+		// the certificates trusted so far plus this one (node reads NODE_EXTRA_CA_CERTS at start)
 		const bundle = path.join(dir, 'extra-ca.pem');
 		const inherited = process.env.NODE_EXTRA_CA_CERTS;
 		writeFileSync(

@@ -1,37 +1,35 @@
-// The one process runner of the tiers and scripts, on execa: commands bounded in time with their
-// output in the error, servers (n8n, the sandbox, PostgreSQL, …) and whole tiers. Each child runs in a
-// process group of its own (`detached`) and every kill goes to the group: execa signals only the
-// child, and npm or n8n leave theirs (scripts, the task runner) running otherwise.
+// The one process runner of the tiers and scripts, on execa. Each child runs in a process group of
+// its own (`detached`) and every kill goes to the group: execa signals only the child, and npm or
+// n8n leave theirs (scripts, the task runner) running otherwise.
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { execa, type Result, type ResultPromise } from 'execa';
 
-// Started here and not yet done when this process exits (a failed assertion, a signal): killed
-// with their groups, so no `n8n` or npm outlives the script that started it. execa's own `cleanup`
-// does nothing for a detached child. So is every process below this one: a child's own children
-// in groups of their own (`npm run dev`'s n8n and sandbox) would outlive a child killed at once.
+// Still running when this process exits (a failed assertion, a signal): killed with their groups,
+// and so is every process below this one (a child's children in groups of their own, as
+// `npm run dev` starts n8n and the sandbox). execa's `cleanup` does nothing for a detached child.
 const live = new Set<ResultPromise>();
 process.on('exit', () => {
 	const below = descendants(process.pid); // read first: a killed child's children lose their parent
 	for (const child of live) signalGroup(child, 'SIGKILL');
-	for (const pid of below)
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			/* gone already */
-		}
+	for (const pid of below) kill(pid, 'SIGKILL');
 });
 
-/**
- * The processes below `pid` (its children, theirs, …) as Linux's /proc lists them now. Read
- * synchronously, as an 'exit' hook must; the libraries that list a tree ask `ps` asynchronously.
- */
+const kill = (pid: number, signal: NodeJS.Signals): boolean => {
+	try {
+		return process.kill(pid, signal);
+	} catch {
+		return false; // gone already
+	}
+};
+
+/** The processes below `pid`, from /proc: read synchronously, as an 'exit' hook must. */
 function descendants(pid: number): number[] {
 	const childrenOf = new Map<number, number[]>();
 	let entries: string[];
 	try {
 		entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
 	} catch {
-		return []; // no /proc (not Linux): the groups alone are killed
+		return []; // not Linux: the groups alone are killed
 	}
 	for (const entry of entries)
 		try {
@@ -48,20 +46,14 @@ function descendants(pid: number): number[] {
 }
 
 function signalGroup(child: ResultPromise, signal: NodeJS.Signals): void {
-	try {
-		process.kill(-Number(child.pid), signal);
-	} catch {
-		child.kill(signal); // never started, or no group left: the child alone
-	}
+	if (!kill(-Number(child.pid), signal)) child.kill(signal); // no group (yet): the child alone
 }
 
-// SIGINT/SIGTERM: by default this process exits at once, and the 'exit' hook above ends everything
-// below it. A script that stops its children gracefully says how with onStopSignal.
+// SIGINT/SIGTERM: by default this process exits at once and the 'exit' hook ends everything below.
 let onStop: ((signal: NodeJS.Signals) => Promise<number>) | undefined;
 let firstSignalAt: number | undefined;
 function stopSignal(signal: NodeJS.Signals): void {
-	// One Ctrl-C arrives more than once (from the terminal, again from npm run): only a later one is
-	// the user's second, which stops waiting
+	// One Ctrl-C arrives more than once (terminal, then npm run): only a later one stops waiting
 	if (firstSignalAt !== undefined) {
 		if (Date.now() - firstSignalAt > 1_000) process.exit(130);
 		return;
@@ -74,8 +66,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, stopSignal);
 
 /**
  * On SIGINT/SIGTERM, `stop(signal)` runs and this process exits with the code it resolves. Every
- * other listed handler goes (lib/n8nServer.mts's exit at once); tsx's hidden one, which tells its
- * parent that the signal arrived, is not listed and stays (without it tsx SIGKILLs this process).
+ * other listed handler goes; tsx's hidden one (it tells tsx the signal arrived) stays.
  */
 export function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<number>): void {
 	onStop = stop;
@@ -92,24 +83,17 @@ export interface ExitStatus {
 	code: number | null;
 	signal: NodeJS.Signals | null;
 }
-
-/** How a started process ended, and after how long. */
 export interface Exit extends ExitStatus {
 	ms: number;
 }
-
-/** What runCommand resolves: how the command ended, its whole output and its time. */
 export interface CommandResult extends Exit {
 	stdout: string;
 	stderr: string;
 }
 
 /**
- * startProcess's options: `env` is the whole environment (default this process's). Its output,
- * stdout and stderr interleaved, is kept for output() (the last `keep` characters) and each line
- * given to `onLine`; or it goes to the terminal (`inherit`) or to a file made anew (`log`) instead.
- * `input` is written to its stdin; `buffer` keeps stdout and stderr whole in `process`'s result.
- * `timeoutMs` (0: none) only catches a hang: it is then stopped, SIGKILL `graceMs` after SIGTERM.
+ * `env` is the whole environment. The output goes to output() (its last `keep` characters) and
+ * `onLine`, or to the terminal (`inherit`) or a new file (`log`). `timeoutMs` (0: none) catches a hang.
  */
 export interface StartOptions {
 	cwd?: string;
@@ -121,22 +105,21 @@ export interface StartOptions {
 	log?: string;
 	onLine?: (line: string) => void;
 	input?: string | Buffer;
+	/** Keep stdout and stderr whole in `process`'s result. */
 	buffer?: boolean;
 	timeoutMs?: number;
 	graceMs?: number;
 }
 
 /**
- * A process from startProcess: output() is the tail of what it printed, exited() how it exited
- * (null while it runs). stop() sends `signal` (default SIGTERM) to its group, SIGKILL after graceMs;
- * kill() ends it at once (default SIGKILL: a crash, as far as it can tell). Both resolve how it exited.
+ * stop() sends `signal` (default SIGTERM) to the group, SIGKILL after `graceMs`; kill() ends it at
+ * once (default SIGKILL: a crash, as far as it can tell). Both resolve how it exited.
  */
 export interface Started {
 	process: ResultPromise;
 	output: () => string;
 	exited: () => Exit | null;
 	exitPromise: Promise<Exit>;
-	/** Whether its timeoutMs stopped it. */
 	timedOut: () => boolean;
 	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<Exit>;
 	kill: (signal?: NodeJS.Signals) => Promise<Exit>;
@@ -146,10 +129,7 @@ export interface Started {
 const notStarted = (r: Result): boolean =>
 	r.failed && r.exitCode === undefined && r.signal === undefined && !r.isCanceled;
 
-/**
- * Starts a process in its own process group. A command that cannot start counts as exited (code
- * -1, the reason in its output).
- */
+/** Starts a process in its own group. One that cannot start exits with code -1 (why: in output). */
 export function startProcess(
 	cmd: string,
 	args: readonly string[],
@@ -174,7 +154,6 @@ export function startProcess(
 	};
 	// any descriptor (execa's types name 3 to 9 only)
 	const to = inherit ? 'inherit' : ((fd as 3 | undefined) ?? (onLine ? tap : 'pipe'));
-	// `extendEnv: false`: a given `env` is the whole environment, as with node's spawn
 	const child: ResultPromise = execa(cmd, args, {
 		...rest,
 		...(input === undefined ? { stdin: 'ignore' as const } : { input }),
@@ -188,9 +167,9 @@ export function startProcess(
 		extendEnv: false,
 	});
 	live.add(child);
-	const forget = () => live.delete(child); // it has exited and its output has closed
+	const forget = () => live.delete(child);
 	void child.then(forget, forget);
-	if (fd !== undefined) closeSync(fd); // the child has its own
+	if (fd !== undefined) closeSync(fd);
 	let out = '';
 	child.all?.on('data', (c: Buffer) => (out = keep ? (out + c).slice(-keep) : ''));
 	let exited: Exit | null = null;
@@ -207,19 +186,17 @@ export function startProcess(
 		if (exited) return exited;
 		signalGroup(child, signal);
 		const timer = setTimeout(() => !exited && signalGroup(child, 'SIGKILL'), grace);
-		const result = await exitPromise;
-		clearTimeout(timer);
-		return result;
+		return await exitPromise.finally(() => clearTimeout(timer));
 	};
 	let timedOut = false;
-	const timer =
-		timeoutMs > 0 &&
-		setTimeout(() => {
+	if (timeoutMs > 0) {
+		const timer = setTimeout(() => {
 			timedOut = true;
 			onLine?.(`TIMEOUT after ${timeoutMs / 1000} s: stopping it`);
 			void stop(graceMs);
 		}, timeoutMs);
-	if (timer) void exitPromise.then(() => clearTimeout(timer));
+		void exitPromise.then(() => clearTimeout(timer));
+	}
 	return {
 		process: child,
 		output: () => out,
@@ -234,7 +211,6 @@ export function startProcess(
 	};
 }
 
-/** runCommand's options (all optional). */
 export interface RunCommandOptions
 	extends Pick<StartOptions, 'cwd' | 'env' | 'uid' | 'gid' | 'input' | 'onLine'> {
 	/** Default 120 s; 0: no bound. */
@@ -245,14 +221,9 @@ export interface RunCommandOptions
 	label?: string;
 }
 
-/** The error runCommand rejects with after the command ran: its result attached. */
-export type CommandError = Error & { result: CommandResult };
-
 /**
- * Runs a command; resolves { code, signal, stdout, stderr, ms } or rejects on timeout / spawn
- * error / (unless allowFailure) a non-zero exit, with the tails of stdout and stderr in the message.
- * On timeout its group gets SIGTERM, then SIGKILL 5 s later. `uid`/`gid` (when running as root)
- * run it as another user, e.g. PostgreSQL's initdb.
+ * Runs a command to its end; rejects on timeout, spawn error or (unless allowFailure) a non-zero
+ * exit, with the tails of its output in the message. `uid`/`gid` run it as another user (initdb).
  */
 export async function runCommand(
 	cmd: string,
@@ -276,46 +247,27 @@ export async function runCommand(
 	return result;
 }
 
-/** node's arguments that run a TypeScript file with tsx, as the tiers run their parts. */
+/** node's arguments that run a TypeScript file with tsx. */
 export function tsx(file: string, args: readonly string[] = []): string[] {
 	return ['--import', 'tsx', file, ...args];
 }
 
-/** An onLine that prints each line here after `name |`: children side by side stay readable. */
+/** An onLine that prints each line after `name |`: children side by side stay readable. */
 export function prefixed(name: string): (line: string) => void {
 	return (line) => void process.stdout.write(`${name.padEnd(10)}| ${line}\n`);
 }
 
-/**
- * How a process ended, in words: "exit 1", or "killed by signal SIGSEGV". A process that a signal
- * ended has no exit code; printing only the code ("exit null") hides what happened to it.
- */
-export function describeExit({
-	code,
-	signal,
-}: {
-	code?: number | null;
-	signal?: string | null;
-}): string {
-	return code === null || code === undefined
+/** "exit 1", or "killed by signal SIGSEGV" (a process a signal ended has no exit code). */
+export const describeExit = ({ code, signal }: { code?: number | null; signal?: string | null }) =>
+	code === null || code === undefined
 		? `killed by signal ${signal ?? '(unknown)'}`
 		: `exit ${code}`;
-}
 
-export function describeOutput({
-	stdout = '',
-	stderr = '',
-}: {
-	stdout?: string;
-	stderr?: string;
-}): string {
-	return `--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
-}
+type Output = { stdout?: string; stderr?: string };
+export const describeOutput = ({ stdout = '', stderr = '' }: Output) =>
+	`--- stderr (tail) ---\n${tail(stderr) || '(empty)'}\n--- stdout (tail) ---\n${tail(stdout) || '(empty)'}`;
 
-/**
- * Polls `probe` every `everyMs` until it holds; throws with the output's tail if the process exits
- * first, or stops it (SIGTERM, SIGKILL after 5 s) and throws after `timeoutMs`. Resolves the wait.
- */
+/** Polls `probe` until it holds (resolves the wait); throws if the process exits or the time is up. */
 export async function waitUntilReady(
 	label: string,
 	server: Pick<Started, 'exited' | 'output' | 'stop'>,
@@ -339,14 +291,11 @@ export async function waitUntilReady(
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** fetch's options, with headers as a plain object (fetchFresh adds one to them). */
 export type FetchInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
 
 /**
- * `fetch` on a new connection each time (`Connection: close`). Node's fetch keeps idle sockets for
- * about 4 s, n8n's and the sandbox's servers close theirs after 5 s: on a loaded machine the two
- * timers race, a request goes out on a socket the server is closing, and fetch fails ("fetch
- * failed", other side closed). Seen once in check e on a machine with both cores loaded.
+ * `fetch` on a new connection each time: node keeps idle sockets about 4 s, n8n and the sandbox
+ * close theirs after 5 s, and on a loaded machine a request can go out on a closing socket.
  */
 export function fetchFresh(url: string | URL, init: FetchInit = {}): Promise<Response> {
 	return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } });

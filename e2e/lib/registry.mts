@@ -1,6 +1,5 @@
-// A local npm registry (Verdaccio) on loopback in a temporary folder, so n8n's own
-// community-package installer can be tested end to end: it holds the packages this tier publishes
-// and passes every other package through to the registry this machine's npm uses.
+// A local npm registry (Verdaccio) on loopback in a temporary folder: the packages a tier publishes,
+// every other package passed through to the registry this machine's npm uses.
 import {
 	copyFileSync,
 	existsSync,
@@ -13,23 +12,21 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../n8n-installation.mts';
-import { getFreePort } from './n8n.mts';
+import { PACKAGE_NAME, getFreePort } from './n8n.mts';
 import { describeOutput, fetchFresh, runCommand, startProcess, waitUntilReady } from './proc.mts';
 
-// Installed from e2e/registry/ (its own package.json and lockfile) into .cache/verdaccio.
 const SOURCE_DIR = path.join(REPO_ROOT, 'e2e', 'registry');
 const INSTALL_DIR = path.join(REPO_ROOT, '.cache', 'verdaccio');
 const VERDACCIO = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const USER = { name: 'e2e-publisher', password: 'E2e-publisher-1', email: 'e2e@example.com' };
 
-/** The registry this machine's npm uses (the uplink for everything the local registry lacks). */
 async function upstreamRegistry(): Promise<string> {
 	const result = await runCommand(NPM, ['config', 'get', 'registry'], { timeoutMs: 60_000 });
 	return result.stdout.trim() || 'https://registry.npmjs.org/';
 }
 
-/** Installs Verdaccio once per lockfile (`npm ci`, about 10 s); instant afterwards. */
+/** Installs e2e/registry/'s Verdaccio into .cache/verdaccio, once per lockfile. */
 export async function ensureVerdaccio(): Promise<void> {
 	const lock = readFileSync(path.join(SOURCE_DIR, 'package-lock.json'), 'utf8');
 	const marker = path.join(INSTALL_DIR, '.ready');
@@ -45,19 +42,10 @@ export async function ensureVerdaccio(): Promise<void> {
 	writeFileSync(marker, lock);
 }
 
-export interface RegistryOptions {
-	/** Default: a free port. */
-	port?: number;
-	/** Packages never looked up upstream. */
-	local?: string[];
-	timeoutMs?: number;
-}
-
-/** A running local registry (startRegistry). */
 export interface Registry {
 	url: string;
 	port: number;
-	/** A user config pointing npm at the registry with the publishing user's token. */
+	/** A user config (`npm --userconfig`) pointing npm at the registry with the publisher's token. */
 	npmrc: string;
 	publish: (tarball: string) => Promise<void>;
 	output: () => string;
@@ -65,18 +53,12 @@ export interface Registry {
 }
 
 /**
- * Starts Verdaccio and creates a publishing user. Returns { url, npmrc, publish(tarball),
- * output(), stop() }: `npmrc` is a user config pointing npm at the registry with that user's token,
- * for `npm --userconfig`. Packages named in `local` are never looked up upstream (default: this
- * package), so the only versions n8n can see are the ones this tier publishes.
+ * Starts Verdaccio with a publishing user. This package is never looked up upstream: n8n sees only
+ * the versions the tier publishes.
  */
-export async function startRegistry({
-	port,
-	local = ['n8n-nodes-airsign'],
-	timeoutMs = 120_000,
-}: RegistryOptions = {}): Promise<Registry> {
+export async function startRegistry(): Promise<Registry> {
 	await ensureVerdaccio();
-	port ??= await getFreePort();
+	const port = await getFreePort();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
 	const url = `http://127.0.0.1:${port}/`;
 	const packageRule = (access: string): string =>
@@ -93,7 +75,7 @@ export async function startRegistry({
 			`    url: ${await upstreamRegistry()}`,
 			'    timeout: 120s',
 			'packages:',
-			...local.map((name) => `  '${name}':\n${packageRule('')}`),
+			`  '${PACKAGE_NAME}':\n${packageRule('')}`,
 			`  '**':\n${packageRule('    proxy: upstream\n')}`,
 			'web:',
 			'  enable: false',
@@ -113,7 +95,7 @@ export async function startRegistry({
 
 	try {
 		const ping = async () => (await fetchFresh(`${url}-/ping`)).ok;
-		await waitUntilReady(`registry on ${url}`, server, ping, { timeoutMs, everyMs: 150 });
+		await waitUntilReady(`registry on ${url}`, server, ping, { timeoutMs: 120_000, everyMs: 150 });
 		const res = await fetchFresh(`${url}-/user/org.couchdb.user:${USER.name}`, {
 			method: 'PUT',
 			headers: { 'content-type': 'application/json' },
@@ -124,7 +106,6 @@ export async function startRegistry({
 		const npmrc = path.join(dir, 'npmrc');
 		writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
 
-		/** Publishes a packed tarball (`npm publish <file>`), as a release would. */
 		const publish = async (tarball: string): Promise<void> => {
 			const result = await runCommand(
 				NPM,

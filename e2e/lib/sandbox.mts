@@ -32,11 +32,7 @@ type SessionListItem = Pick<
 	| 'recipients'
 >;
 
-/**
- * Starts `tsx sandbox/cli.ts --port <port>` in its own process group and waits until
- * GET /_sandbox/state answers. Returns { url, port, process, output(), stop(), ...controlPlane }.
- * A busy port makes the CLI exit 1 at once: that is reported with its output.
- */
+/** `tsx sandbox/cli.ts --port <port>`, ready once GET /_sandbox/state answers, and its client. */
 export async function startSandboxProcess({
 	port,
 	timeoutMs = 120_000,
@@ -71,9 +67,8 @@ export async function startSandboxProcess({
 	};
 }
 
-/** Control-plane calls against a sandbox at `url`. Each throws on a non-2xx answer. */
+/** Control-plane calls; each throws on a non-2xx answer. */
 export function sandboxClient(url: string) {
-	// each caller below names the type of the route's answer
 	const call = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
 		const res = await fetchFresh(`${url}/_sandbox${p}`, {
 			method,
@@ -86,7 +81,7 @@ export function sandboxClient(url: string) {
 		const answer: T = text ? JSON.parse(text) : undefined;
 		return answer;
 	};
-	/** The demo organisation's sessions via the real API (a control-plane token; counts against the hourly budget). */
+	/** The demo organisation's sessions via the real API (counts against the hourly budget). */
 	const listSessions = async (query: Record<string, string> = {}): Promise<SessionListItem[]> => {
 		const { access_token } = await call<{ access_token: string }>('POST', '/tokens', {});
 		const qs = new URLSearchParams({ limit: '100', ...query });

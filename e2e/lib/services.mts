@@ -1,7 +1,5 @@
-// PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each one on a
-// free loopback port with its data in a fresh temporary folder, in its own process group, stopped
-// (and the folder removed) by stop(). Both are killed if the test process exits without stopping
-// them.
+// PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each on a
+// free loopback port with its data in a temporary folder that stop() (or this process's exit) removes.
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -9,13 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
 import { N8N_BIN } from '../n8n-installation.mts';
-import {
-	runCommand,
-	startProcess,
-	waitUntilReady,
-	type ExitStatus,
-	type Started,
-} from './proc.mts';
+import { runCommand, startProcess, waitUntilReady, type ExitStatus } from './proc.mts';
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
@@ -35,12 +27,7 @@ const onPath = (name: string): string | undefined =>
 		.map((dir) => path.join(dir, name))
 		.find((file) => existsSync(file));
 
-/**
- * Installs the Debian packages of PostgreSQL and Redis when their servers are missing, and openssl
- * (the registry route's certificate, lib/npmjsRoute.mts) (`apt-get install`, as root; `apt-get
- * update` first when the package lists are stale). Returns the names installed (empty when all
- * were present).
- */
+/** apt-get installs PostgreSQL, Redis and openssl (lib/npmjsRoute.mts) where missing (as root). */
 export async function ensureServerPackages({
 	log = () => {},
 }: { log?: (msg: string) => void } = {}): Promise<string[]> {
@@ -54,23 +41,12 @@ export async function ensureServerPackages({
 			`${missing.join(' and ')} not installed, and this is not root: run  sudo apt-get install -y ${missing.join(' ')}`,
 		);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = (allowFailure: boolean) =>
-		runCommand(
-			'apt-get',
-			['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing],
-			{ env, timeoutMs: 900_000, allowFailure, label: `apt-get install ${missing.join(' ')}` },
-		);
 	log(`installing ${missing.join(', ')} (apt-get)`);
-	const first = await install(true);
-	if (first.code !== 0) {
-		log('apt-get install failed; apt-get update, then once more');
-		await runCommand('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]])
+		await runCommand('apt-get', [...args, '-o', 'DPkg::Lock::Timeout=300'], {
 			env,
-			timeoutMs: 600_000,
-			label: 'apt-get update',
+			timeoutMs: 900_000,
 		});
-		await install(false);
-	}
 	if (!postgresBin('postgres') || !onPath('redis-server') || !onPath('openssl'))
 		throw new Error(`apt-get install ${missing.join(' ')} finished, but one is still missing`);
 	return missing;
@@ -88,14 +64,44 @@ function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?:
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** startProcess, and `dir` (a temp folder) removed when the test process exits. */
-function spawnServer(
+/**
+ * `cmd` in `dir` (a temp folder), ready once `probe` holds; stop() ends it with `signal` and removes
+ * the folder (so does this process's exit).
+ */
+async function startServer(
+	label: string,
 	cmd: string,
 	args: string[],
-	{ dir, ...options }: { uid?: number; gid?: number; cwd?: string; dir: string },
-): Started {
-	process.on('exit', () => rmSync(dir, { recursive: true, force: true })); // gone already after stop()
-	return startProcess(cmd, args, options);
+	{
+		dir,
+		signal,
+		probe,
+		timeoutMs,
+		user = {},
+	}: {
+		dir: string;
+		signal: NodeJS.Signals;
+		probe: () => Promise<boolean>;
+		timeoutMs: number;
+		user?: { uid?: number; gid?: number };
+	},
+) {
+	const rm = () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+	process.on('exit', rm);
+	const server = startProcess(cmd, args, { cwd: dir, ...user });
+	const stop = async (): Promise<ExitStatus> => {
+		const res = await server.stop(20_000, signal);
+		rm();
+		return res;
+	};
+	try {
+		const startMs = await waitUntilReady(label, server, probe, { timeoutMs, everyMs: 200 });
+		return { startMs, output: server.output, stop };
+	} catch (error) {
+		await server.stop(1_000, 'SIGKILL');
+		rm();
+		throw error;
+	}
 }
 
 type QueryRow = Record<string, unknown>;
@@ -103,10 +109,8 @@ export type Postgres = Awaited<ReturnType<typeof startPostgres>>;
 export type Redis = Awaited<ReturnType<typeof startRedis>>;
 
 /**
- * A throw-away PostgreSQL: `initdb` into a temp folder (trust authentication, user `n8n`), then
- * `postgres` on 127.0.0.1:<port> (no Unix socket) and a database `n8n`. Durability settings are off
- * (fsync): PostgreSQL itself is never killed by the tests. `env`: n8n's DB_* variables for it;
- * `query`: the rows of one SQL statement in database `n8n` ($1, $2 … placeholders).
+ * A throw-away PostgreSQL (user and database `n8n`, trust authentication, no fsync: the tests never
+ * kill it). `env`: n8n's DB_* variables for it; `query`: one statement's rows in database `n8n`.
  */
 export async function startPostgres({
 	port,
@@ -134,19 +138,6 @@ export async function startPostgres({
 			...user,
 		},
 	);
-	const server = spawnServer(
-		postgres,
-		['-D', dataDir, '-p', String(port)].concat(
-			...[
-				'listen_addresses=127.0.0.1',
-				'unix_socket_directories=',
-				'fsync=off',
-				'synchronous_commit=off',
-				'full_page_writes=off',
-			].map((setting) => ['-c', setting]),
-		),
-		{ cwd: dir, dir, ...user },
-	);
 	const pg = cacheRequire('pg') as typeof pgModule;
 	const connect = async (database: string): Promise<pgModule.Client> => {
 		const client = new pg.Client({
@@ -159,30 +150,33 @@ export async function startPostgres({
 		await client.connect();
 		return client;
 	};
-	try {
-		await waitUntilReady(
-			`postgres on 127.0.0.1:${port}`,
-			server,
-			async () => {
-				const client = await connect('postgres');
-				try {
-					await client.query('select 1');
-					return true;
-				} finally {
-					await client.end();
-				}
-			},
-			{ timeoutMs, everyMs: 200 },
-		);
-		const admin = await connect('postgres');
+	const once = async (sql: string) => {
+		const client = await connect('postgres');
 		try {
-			await admin.query('create database n8n');
+			await client.query(sql);
+			return true;
 		} finally {
-			await admin.end();
+			await client.end();
 		}
+	};
+	const settings = [
+		'listen_addresses=127.0.0.1',
+		'unix_socket_directories=',
+		'fsync=off',
+		'synchronous_commit=off',
+		'full_page_writes=off',
+	];
+	// SIGINT: PostgreSQL's "fast" shutdown (disconnects clients, then stops)
+	const server = await startServer(
+		`postgres on 127.0.0.1:${port}`,
+		postgres,
+		['-D', dataDir, '-p', String(port), ...settings.flatMap((setting) => ['-c', setting])],
+		{ dir, signal: 'SIGINT', probe: () => once('select 1'), timeoutMs, user },
+	);
+	try {
+		await once('create database n8n');
 	} catch (error) {
-		await server.stop(1_000, 'SIGKILL');
-		rmSync(dir, { recursive: true, force: true });
+		await server.stop();
 		throw error;
 	}
 	let client: pgModule.Client | undefined;
@@ -205,10 +199,7 @@ export async function startPostgres({
 		output: server.output,
 		stop: async (): Promise<ExitStatus> => {
 			if (client) await client.end().catch(() => {});
-			// SIGINT: PostgreSQL's "fast" shutdown (disconnects clients, then stops).
-			const res = await server.stop(20_000, 'SIGINT');
-			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-			return res;
+			return await server.stop();
 		},
 	};
 }
@@ -231,7 +222,7 @@ function redisPing(port: number): Promise<boolean> {
 	});
 }
 
-/** A throw-away Redis on 127.0.0.1:<port>, working folder in a temp dir, no persistence. */
+/** A throw-away Redis on 127.0.0.1:<port>, no persistence. */
 export async function startRedis({
 	port,
 	timeoutMs = 30_000,
@@ -239,34 +230,18 @@ export async function startRedis({
 	port: number;
 	timeoutMs?: number;
 }) {
-	const bin = onPath('redis-server') ?? 'redis-server';
-	const t0 = Date.now();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-redis-'));
-	const server = spawnServer(
-		bin,
+	const server = await startServer(
+		`redis-server on 127.0.0.1:${port}`,
+		onPath('redis-server') ?? 'redis-server',
 		['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''].concat(
 			'--appendonly no --daemonize no'.split(' '),
 		),
-		{ cwd: dir, dir },
+		{ dir, signal: 'SIGTERM', probe: () => redisPing(port), timeoutMs },
 	);
-	try {
-		await waitUntilReady(`redis-server on 127.0.0.1:${port}`, server, () => redisPing(port), {
-			timeoutMs,
-			everyMs: 200,
-		});
-	} catch (error) {
-		rmSync(dir, { recursive: true, force: true });
-		throw error;
-	}
 	return {
 		port,
-		startMs: Date.now() - t0,
 		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
-		output: server.output,
-		stop: async (): Promise<ExitStatus> => {
-			const res = await server.stop(20_000, 'SIGTERM');
-			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-			return res;
-		},
+		...server,
 	};
 }

@@ -1,11 +1,11 @@
-// What the trigger delivered, read from PostgreSQL: the stream workflow's executions, their trigger
-// items, and which process ran each (the Execution Data node's `process`).
+// What the trigger delivered, from PostgreSQL: the stream's executions, their trigger items, and
+// which process ran each.
 import { hasEnded, parseFlatted } from '../lib/n8n.mts';
 import { pollUntil } from '../lib/checks.mts';
 import { ctx } from './cluster.mts';
 import { STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
 
-/** A row of n8n's execution_entity, as this tier selects it (a type: rows need an index signature). */
+/** A row of n8n's execution_entity (a type: rows need an index signature). */
 type ExecutionRow = {
 	id: number | string;
 	mode: string;
@@ -15,10 +15,9 @@ type ExecutionRow = {
 	stoppedAt: Date | string | null;
 };
 
-/** One item of the trigger's output, as n8n stores it. */
 type TriggerItem = { json: DeliveredItem };
 
-/** Where a stored execution keeps the trigger's items (the parts of n8n's IRunExecutionData read here). */
+/** Where a stored execution keeps the trigger's items. */
 interface StoredRun {
 	resultData?: {
 		runData?: Record<string, { data?: { main?: (TriggerItem[] | null)[] } }[]>;
@@ -28,15 +27,12 @@ interface StoredRun {
 	};
 }
 
-/** A stream session's state as the trigger delivered it. */
 type DeliveredItem = { sessionId: string; updatedAt: string; status: string; name: string };
 
-/** One execution of the stream workflow, as far as PostgreSQL shows it. */
 export interface Delivery {
 	id: number;
 	status: string;
 	mode: string;
-	/** Milliseconds since the epoch. */
 	createdAt: number;
 	/** Who ran it (the Execution Data node's `process`), once it has ended. */
 	process: string | undefined;
@@ -59,11 +55,7 @@ async function executionRun(id: number): Promise<StoredRun | undefined> {
 	return row ? (parseFlatted(row.data) as StoredRun) : undefined;
 }
 
-/**
- * The `process` the Execution Data node saved. n8n writes execution metadata in its own step after
- * the execution's final status, so an ended execution may show it a moment later: waits up to
- * `waitMs` for it (0: just looks).
- */
+/** The `process` the Execution Data node saved: n8n writes it a moment after the end status. */
 export async function executionProcess(
 	id: number,
 	{ waitMs = 0 }: { waitMs?: number } = {},
@@ -81,15 +73,13 @@ export async function executionProcess(
 }
 
 /**
- * What the trigger delivered: every execution of the stream workflow with its trigger items,
- * read from PostgreSQL (the items are in the execution's data from the moment the main creates
- * it: first as the trigger node's input on the execution stack, then as its run data).
+ * Every execution of the stream workflow with its trigger items: first on the execution stack,
+ * then in the run data.
  */
 export const deliveries = new Map<number, Delivery>(); // execution id → delivery
 export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 	for (const row of await executionRows(STREAM_WORKFLOW_ID)) {
 		const id = Number(row.id);
-		// status, mode and createdAt are set right below
 		const d = deliveries.get(id) ?? ({ id, items: undefined, process: undefined } as Delivery);
 		d.status = row.status;
 		d.mode = row.mode;

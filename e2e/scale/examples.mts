@@ -1,5 +1,5 @@
-// Checks a–c of the example workflows (lib/examples.mts), each run from the editor's REST route on a
-// worker: the execution's `process` in PostgreSQL and the worker's log say which one ran it.
+// Checks a–c: the example workflows (lib/examples.mts) run from the editor's REST route on a worker,
+// as the execution's `process` in PostgreSQL and the worker's log say.
 import assert from 'node:assert/strict';
 import {
 	EXAMPLE_CHECK_NAMES,
@@ -13,10 +13,9 @@ import { executionProcess } from './deliveries.mts';
 import { check } from './report.mts';
 import { waitFor } from './stream.mts';
 
-/** The stored workflow's id of each example (examples/<name>.json), by example name. */
+/** The stored workflow's id by example name. */
 export type ExampleIds = Record<string, string>;
 
-/** An example run on the cluster: its execution, who ran it, how it ended. */
 export interface RanExample {
 	name: string;
 	executionId: string;
@@ -24,12 +23,9 @@ export interface RanExample {
 	status: string;
 }
 
-/**
- * Runs an example as the editor does (a worker runs it) and waits for its end; `ran` gets the run.
- * Resolves what lib/examples.mts's checks expect of `runExample`, with the process that ran it.
- */
+/** An example run as the editor runs it, to its end: what lib/examples.mts's checks expect. */
 export async function runExampleOnWorker(ids: ExampleIds, name: string, ran: RanExample[]) {
-	const executionId: string = await runWorkflowAsEditor(ctx.main!.url, ctx.cookie!, ids[name]);
+	const executionId = await runWorkflowAsEditor(ctx.main!.url, ctx.cookie!, ids[name]);
 	const exec = await waitForExecutionEnd(ctx.main!.url, ctx.cookie!, executionId, {
 		timeoutMs: 120_000,
 	});
@@ -50,7 +46,7 @@ export async function examplesPhase(ids: ExampleIds, pdfPath: string): Promise<R
 			/^worker-\d/,
 			`${name} ran on ${result.process}, not on a worker`,
 		);
-		// The worker's own log says so too (it logs after saving the execution: wait for the line).
+		// so does the worker's log (written after the execution is saved)
 		const worker = ctx.workers[result.process!.split('#')[0]];
 		const line = new RegExp(`Worker finished execution ${ran.at(-1)!.executionId} `);
 		await waitFor(
@@ -61,18 +57,12 @@ export async function examplesPhase(ids: ExampleIds, pdfPath: string): Promise<R
 		return result;
 	};
 	const on = () => ` [execution ${ran.at(-1)!.executionId} on ${ran.at(-1)!.process}]`;
-	const sandbox = ctx.sandbox!;
-	await check(
-		`${EXAMPLE_CHECK_NAMES.upload}`,
-		async () => (await checkUploadExample({ sandbox, runExample, pdfPath })) + on(),
-	);
-	await check(
-		`${EXAMPLE_CHECK_NAMES.send}`,
-		async () => (await checkSendDraftsExample({ sandbox, runExample })) + on(),
-	);
-	await check(
-		`${EXAMPLE_CHECK_NAMES.errorPath}`,
-		async () => (await checkErrorPathExample({ sandbox, runExample })) + on(),
-	);
+	const options = { sandbox: ctx.sandbox!, runExample, pdfPath };
+	for (const [name, run] of [
+		[EXAMPLE_CHECK_NAMES.upload, checkUploadExample],
+		[EXAMPLE_CHECK_NAMES.send, checkSendDraftsExample],
+		[EXAMPLE_CHECK_NAMES.errorPath, checkErrorPathExample],
+	] as const)
+		await check(name, async () => (await run(options)) + on());
 	return ran;
 }

@@ -1,9 +1,7 @@
-// The stream's ground truth (every state a stream session took) and the waits on the trigger: its
-// requests in the sandbox's log, and the arrival of every state in a trigger execution.
+// The stream's ground truth (every state a stream session took) and the waits on the trigger.
 import type { SessionStatus } from '../../sandbox/types.ts';
 import { hasEnded } from '../lib/n8n.mts';
 import { pollUntil } from '../lib/checks.mts';
-import { sleep } from '../lib/proc.mts';
 import { ctx, type SandboxRequest } from './cluster.mts';
 import {
 	deliveredCounts,
@@ -15,17 +13,14 @@ import {
 import { log, secs } from './report.mts';
 import { MARKER } from './workflows.mts';
 
-/** Bound for one step's updates to arrive (a minute poll, a restart, a backlog read over two polls). */
+/** Bounds one step's updates' arrival (a poll, a restart, a backlog read over two polls). */
 const DELIVERY_TIMEOUT_MS = 5 * 60_000;
 
-/** A session as the sandbox answers a create or change (the fields the stream reads). */
 type SandboxSession = { sessionId: string; updatedAt: string; status: string };
 
 /**
- * Every state a stream session took, as the sandbox answered the create or change: the trigger must
- * deliver each exactly once. The stream changes a session only after its current state has been
- * delivered, so no state is replaced before a poll could read it (two changes of one session
- * between two polls would rightly arrive as one: its latest state).
+ * Every state a stream session took: the trigger must deliver each exactly once. A session changes
+ * only once its state has been delivered (two changes between polls rightly arrive as one).
  */
 export const expected = new Map<string, SandboxSession & { step: string }>(); // stateKey → state
 export const latest = new Map<string, string>(); // sessionId → stateKey of its newest state
@@ -63,7 +58,7 @@ export async function createSessions(
 	return made;
 }
 
-/** Sessions whose newest state has been delivered, oldest first; the stream changes only these. */
+/** Sessions whose newest state has been delivered, oldest first. */
 function settledSessions(): string[] {
 	const counts = deliveredCounts();
 	return [...latest.entries()].filter(([, key]) => (counts.get(key) ?? 0) >= 1).map(([id]) => id);
@@ -106,39 +101,36 @@ export async function triggerRequests(): Promise<SandboxRequest[]> {
 	);
 }
 
-/** Waits until `predicate()` holds; checks every `intervalMs`; fails after `timeoutMs` with `what`. */
-export async function waitFor<T>(
+/** pollUntil, failing with `what`. */
+export const waitFor = <T,>(
 	what: string,
 	predicate: () => T | Promise<T>,
 	{ timeoutMs, intervalMs = 250 }: { timeoutMs: number; intervalMs?: number },
-) {
-	return pollUntil(predicate, () => `${what}: not within ${timeoutMs / 1000} s`, {
+) =>
+	pollUntil(predicate, () => `${what}: not within ${timeoutMs / 1000} s`, {
 		timeoutMs,
 		everyMs: intervalMs,
 	});
-}
 
-/**
- * Waits until every state recorded so far has arrived in a trigger execution and every stream
- * execution has ended; returns the executions that carried states of `stepName`.
- */
+/** Waits until every state so far has arrived and every execution ended; returns `stepName`'s. */
 export async function waitDelivered(stepName: string): Promise<Delivery[]> {
 	const t0 = Date.now();
-	for (;;) {
-		await refreshDeliveries();
-		const counts = deliveredCounts();
-		const missing = [...expected.keys()].filter((k) => !counts.has(k));
-		// Ended, and (when it succeeded) with its metadata written.
-		const open = [...deliveries.values()].filter(
-			(d) => !hasEnded(d) || (d.status === 'success' && d.process === undefined),
-		);
-		if (!missing.length && !open.length) break;
-		if (Date.now() - t0 > DELIVERY_TIMEOUT_MS)
-			throw new Error(
-				`step ${stepName}: after ${DELIVERY_TIMEOUT_MS / 1000} s, ${missing.length} states never arrived (e.g. ${missing.slice(0, 3).join(', ')}) and ${open.length} executions not ended (${open.map((d) => `${d.id} ${d.status}`).join(', ')})`,
+	let missing: string[] = [];
+	let open: Delivery[] = [];
+	await pollUntil(
+		async () => {
+			await refreshDeliveries();
+			const counts = deliveredCounts();
+			missing = [...expected.keys()].filter((k) => !counts.has(k));
+			open = [...deliveries.values()].filter(
+				(d) => !hasEnded(d) || (d.status === 'success' && d.process === undefined),
 			);
-		await sleep(1_000);
-	}
+			return !missing.length && !open.length;
+		},
+		() =>
+			`step ${stepName}: after ${DELIVERY_TIMEOUT_MS / 1000} s, ${missing.length} states never arrived (e.g. ${missing.slice(0, 3).join(', ')}) and ${open.length} executions not ended (${open.map((d) => `${d.id} ${d.status}`).join(', ')})`,
+		{ timeoutMs: DELIVERY_TIMEOUT_MS, everyMs: 1_000 },
+	);
 	const carried = [...deliveries.values()].filter((d) =>
 		(d.items ?? []).some(
 			(i) => expected.get(stateKey(i.sessionId, i.updatedAt))?.step === stepName,
@@ -150,11 +142,7 @@ export async function waitDelivered(stepName: string): Promise<Delivery[]> {
 	return carried;
 }
 
-/**
- * Whether the trigger must ask for another page after `request` (a List Sessions page of its
- * cursor paging, answered 200): more than a page of stream sessions are newer than its
- * `updatedAfter` (every state counted was made before the request arrived).
- */
+/** Whether more than a page of stream sessions is newer than `request`'s `updatedAfter`. */
 export function morePagesFollow(request: SandboxRequest): boolean {
 	const q = request.query ?? {};
 	if (q.sortBy !== 'updatedAt' || q.sortOrder !== 'asc' || q.updatedBefore || !q.updatedAfter)
@@ -165,7 +153,7 @@ export function morePagesFollow(request: SandboxRequest): boolean {
 	return newer > 100;
 }
 
-/** The first trigger request after `sinceMs` answered 200 (a poll that read its first page). */
+/** The first trigger request after `sinceMs` answered 200. */
 export async function waitForAnsweredPoll(sinceMs: number, what: string): Promise<SandboxRequest> {
 	return await waitFor(
 		what,

@@ -1,5 +1,5 @@
-// The stream check: steps A–E (the examples run on the workers while step A waits for its poll),
-// then every state made must have arrived exactly once, each trigger execution run by a worker.
+// The stream check: steps A–E, then every state made must have arrived exactly once, each trigger
+// execution run by a worker.
 import assert from 'node:assert/strict';
 import { ctx, startWorker } from './cluster.mts';
 import { deliveredCounts, deliveries } from './deliveries.mts';
@@ -24,7 +24,6 @@ function streamAccounting() {
 	return { counts, lost, repeated, unexpected, items, ties, sessions: latest.size };
 }
 
-/** The stream check's body; `onExamplesRan` receives the examples' runs when they are done. */
 export async function streamCheck({
 	short,
 	ids,
@@ -37,7 +36,7 @@ export async function streamCheck({
 	onExamplesRan: (ran: RanExample[]) => void;
 }): Promise<string> {
 	const a = await stepA();
-	// The examples run on the workers while step A waits for its poll.
+	// the examples run on the workers while step A waits for its poll
 	const examplesDone = examplesPhase(ids, pdfPath).then(onExamplesRan);
 	await waitDelivered(a);
 	stepLog.push({ name: 'A', note: `30 states (10 one by one, 20 at once)` });

@@ -1,5 +1,5 @@
-// The stream's steps A–E: sessions created and changed in the sandbox while the main is killed
-// mid-poll and between polls and worker-1 once; each step waits until its states have arrived.
+// The stream's steps A–E: sessions created and changed while the main is killed mid-poll and
+// between polls, and worker-1 once; each step waits until its states have arrived.
 import assert from 'node:assert/strict';
 import { hasEnded } from '../lib/n8n.mts';
 import { describeExit } from '../lib/proc.mts';
@@ -16,10 +16,8 @@ import {
 	waitForAnsweredPoll,
 } from './stream.mts';
 
-/** What each step did, for the summary. */
 export const stepLog: { name: string; note: string }[] = [];
 
-/** The SIGKILL of worker-1 (the stream kills it once), and who ran the executions after it. */
 export interface WorkerKill {
 	name: string;
 	at: number;
@@ -36,10 +34,8 @@ export async function stepA(): Promise<string> {
 }
 
 /**
- * A burst larger than a page, and some sessions completed; the main is killed while its poll
- * waits for the second page (the sandbox holds each List Sessions request HOLD_MS). Should a poll
- * come while the burst is being made and read part of it, the rest may fit one page: then the
- * burst is repeated (at most 3 times) so that the kill lands between two pages of one poll.
+ * A burst larger than a page; the main is killed while its poll waits for the second page. A poll
+ * that read part of the burst while it was made may leave one page: then a new burst (3 at most).
  */
 export async function stepB(): Promise<string> {
 	const name = 'B';
@@ -71,8 +67,7 @@ export async function stepB(): Promise<string> {
 	log(
 		`step B: ${victim.name} killed (${describeExit(res)}) while its poll, having read a page with more to come, waited for the next one`,
 	);
-	// Nobody calls AirSign now (the main is down, the workers idle): expire every token, so the new
-	// main's first call meets an expired token and must renew it.
+	// nobody calls AirSign now: the new main's first call meets an expired token
 	ctx.tokenProbes.main = await expireAllTokens();
 	await startMain();
 	const carried = await waitDelivered(name);
@@ -84,11 +79,7 @@ export async function stepB(): Promise<string> {
 	return name;
 }
 
-/**
- * A burst larger than a page; while the poll waits for a later page, settled sessions change and
- * new ones appear: the changed ones move past what the poll has read, so it meets them again later
- * (in this poll or the next).
- */
+/** A burst larger than a page; while the poll pages, settled sessions change and new ones appear. */
 export async function stepC(): Promise<string> {
 	const name = 'C';
 	const burstIds = new Set(
@@ -109,8 +100,7 @@ export async function stepC(): Promise<string> {
 	const during1 = sandboxNow();
 	await ctx.sandbox!.clearFaults();
 	const carried = await waitDelivered(name);
-	// The changes came after page 1 was answered (it was in the log); they came during paging if the
-	// poll's next page was answered after them (a held page is answered HOLD_MS after it arrived).
+	// during paging: the next page (held HOLD_MS) was answered after the changes
 	const nextPage = (await triggerRequests()).find((r) => r.atMs > page1.atMs);
 	const duringPaging = pagesFollow && nextPage !== undefined && nextPage.atMs + HOLD_MS > during1;
 	stepLog.push({
@@ -120,7 +110,7 @@ export async function stepC(): Promise<string> {
 	return name;
 }
 
-/** A worker is killed; updates are made and the main is killed before the poll that would read them. */
+/** Worker-1 killed; updates made, then the main killed before the poll that would read them. */
 export async function stepD({ killWorker }: { killWorker: boolean }): Promise<string> {
 	const name = 'D';
 	let workerKilledAt: number | undefined;
@@ -171,7 +161,7 @@ export async function stepE({ killWorker }: { killWorker: boolean }): Promise<st
 	return name;
 }
 
-/** Set when worker-1 is killed; read by the stream check (an ES module's live binding). */
+/** Set when worker-1 is killed (a live binding the stream check reads). */
 export let workerKill: WorkerKill | undefined;
 async function killWorker1(): Promise<number> {
 	await refreshDeliveries();

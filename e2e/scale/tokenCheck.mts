@@ -1,5 +1,5 @@
-// The tokens check: client-credentials tokens renewed after expiry by the main and a worker, and
-// every 401 followed by a token fetch and a successful retry (read from the sandbox's request log).
+// The tokens check, from the sandbox's request log: tokens renewed after expiry by the main and a
+// worker, every 401 followed by a token fetch and a successful retry.
 import assert from 'node:assert/strict';
 import { checkUploadExample } from '../lib/examples.mts';
 import { deactivateWorkflowAsEditor } from '../lib/n8n.mts';
@@ -8,10 +8,7 @@ import { runExampleOnWorker, type ExampleIds, type RanExample } from './examples
 import { facts } from './report.mts';
 import { MARKER, STREAM_WORKFLOW_ID } from './workflows.mts';
 
-/**
- * The first call matching `isCall` at or after `since` (sandbox time) answered 401, then a token was
- * fetched, then the same call was repeated and succeeded: a renewal by whoever made the call.
- */
+/** The first call matching `isCall` since `since` answered 401, a token was fetched, the call repeated with success. */
 function renewalAfter(
 	reqs: SandboxRequest[],
 	since: number,
@@ -25,15 +22,26 @@ function renewalAfter(
 		(r) => r.atMs >= first.atMs && r.method === 'POST' && r.path === '/oidc/token',
 	);
 	assert.ok(token && token.status === 200, `${what}: no token fetched after the 401`);
-	const retry = reqs.find(
-		(r) =>
-			r.atMs >= token.atMs &&
-			isCall(r) &&
-			JSON.stringify(r.query ?? {}) === JSON.stringify(first.query ?? {}),
-	);
-	assert.ok(retry && retry.status === 200, `${what}: the call was not repeated with success`);
+	const retry = repeated(reqs, first, token.atMs);
+	assert.ok(retry?.status === 200, `${what}: the call was not repeated with success`);
 	return `${first.method} ${first.path} 401 → token → 200`;
 }
+
+/** The first repeat of `call` (same method, path and query) at or after `since` that `ok` accepts. */
+const repeated = (
+	reqs: SandboxRequest[],
+	call: SandboxRequest,
+	since: number,
+	ok: (r: SandboxRequest) => boolean = () => true,
+) =>
+	reqs.find(
+		(r) =>
+			r.atMs >= since &&
+			r.method === call.method &&
+			r.path === call.path &&
+			JSON.stringify(r.query ?? {}) === JSON.stringify(call.query ?? {}) &&
+			ok(r),
+	);
 
 async function tokenChecks() {
 	const reqs = await ctx.sandbox!.requests();
@@ -46,29 +54,18 @@ async function tokenChecks() {
 	const firstExpiry = tokens[0].atMs + TOKEN_TTL_S * 1000;
 	const renewals = tokens.filter((r) => r.atMs >= firstExpiry);
 	assert.ok(renewals.length >= 2, `${renewals.length} tokens fetched after the first expired`);
-	// The main: its first poll after the restart in step B (tokens expired while it was down).
+	// the main: its first poll after the restart in step B (tokens expired while it was down)
 	const isTriggerList = (r: SandboxRequest) =>
 		r.method === 'GET' && r.path === '/api/v1/Sessions' && r.query?.name === MARKER;
 	const mainRenewal = renewalAfter(reqs, ctx.tokenProbes.main!, isTriggerList, 'main');
-	// A worker: the upload example after the trigger was deactivated and the tokens expired.
+	// a worker: the upload example after the trigger was deactivated and the tokens expired
 	const isUpload = (r: SandboxRequest) => r.method === 'POST' && r.path === '/api/v1/File';
 	const workerRenewal = renewalAfter(reqs, ctx.tokenProbes.worker!, isUpload, 'worker');
-	// n8n renews a client-credentials token when a call answers 401, then repeats the call: a 401
-	// after each expiry is how it learns. None may be a call's final answer.
+	// n8n renews a token when a call answers 401 and repeats the call: no 401 may be a final answer
 	const unauthorized = reqs.filter((r) => r.status === 401);
 	const unrecovered = unauthorized.filter((r) => {
 		const renewed = tokens.find((t) => t.atMs >= r.atMs);
-		if (!renewed) return true;
-		const sameQuery = JSON.stringify(r.query ?? {});
-		return !reqs.some(
-			(x) =>
-				x.atMs >= renewed.atMs &&
-				x.method === r.method &&
-				x.path === r.path &&
-				JSON.stringify(x.query ?? {}) === sameQuery &&
-				x.status >= 200 &&
-				x.status < 300,
-		);
+		return !renewed || !repeated(reqs, r, renewed.atMs, (x) => x.status >= 200 && x.status < 300);
 	});
 	assert.deepEqual(
 		unrecovered.map((r) => `${r.method} ${r.path} at ${r.at}`),
@@ -91,7 +88,6 @@ async function tokenChecks() {
 	};
 }
 
-/** The tokens check's body (after the stream check). */
 export async function tokenCheck({
 	ids,
 	pdfPath,
@@ -99,8 +95,7 @@ export async function tokenCheck({
 	ids: ExampleIds;
 	pdfPath: string;
 }): Promise<string> {
-	// A worker's renewal, with nobody else calling AirSign: the trigger is deactivated, every
-	// token expires, and the upload example runs again (on a worker).
+	// a worker's renewal with nobody else calling AirSign: the upload example again on a worker
 	await deactivateWorkflowAsEditor(ctx.main!.url, ctx.cookie!, STREAM_WORKFLOW_ID);
 	ctx.tokenProbes.worker = await expireAllTokens();
 	const ran: RanExample[] = [];

@@ -1,5 +1,5 @@
-// The workflows the queue-mode tier adds: the stream's trigger workflow, and the step that records
-// which n8n process ran an execution (main or a worker), added to every workflow the tier runs.
+// The queue-mode tier's workflows: the stream's trigger, and the node that records which n8n
+// process ran an execution, added to every workflow the tier runs.
 import type { WorkflowWithId } from '../lib/fixtures.mts';
 import { PACKAGE_NAME } from '../lib/n8n.mts';
 
@@ -10,11 +10,8 @@ export const TRIGGER_NAME = 'Session updated';
 const RECORDER_NAME = 'Record process';
 
 /**
- * Inserts an Execution Data node right after the workflow's first node (its trigger) that saves
- * `process` = the env var AIRSIGN_SCALE_PROCESS of the n8n process running the execution
- * ("main#1", "worker-2", …) as execution metadata: n8n 2.41.3, as 2.39, records no worker in its
- * execution records (the worker's id travels only in Bull job messages), so the workflow says who
- * ran it. Items pass through unchanged; the nodes after it see the same items and pairing.
+ * An Execution Data node after the trigger saves `process` = AIRSIGN_SCALE_PROCESS ("main#1",
+ * "worker-2", …) as execution metadata: n8n records no worker in its executions. Items pass through.
  */
 export function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
 	const wf = structuredClone(workflow);
@@ -40,7 +37,7 @@ export function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
 	return wf;
 }
 
-/** The trigger under test, with every session update (of the stream's sessions) as one item. */
+/** The trigger under test: every update of a stream session, one item. */
 export function streamWorkflow(credential: { id: string; name: string }): WorkflowWithId {
 	const creds = { airSignApi: { id: credential.id, name: credential.name } };
 	return withProcessRecorder({
@@ -62,8 +59,7 @@ export function streamWorkflow(credential: { id: string; name: string }): Workfl
 				credentials: creds,
 			},
 			{
-				// One AirSign call per execution from the worker (Execute Once), so that workers too
-				// hold tokens that expire: a List Sessions that matches nothing.
+				// one call per execution on the worker, so that workers too hold tokens that expire
 				parameters: {
 					resource: 'session',
 					operation: 'getMany',

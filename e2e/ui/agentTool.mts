@@ -1,6 +1,5 @@
-// UI tier step 6: the AirSign tool in an AI Agent's tool list. n8n generates the tool from the
-// node's `usableAsTool`; its Description is prefilled with the agent text of the operation picked.
-// Saves the picture agent-tool-output (Output instead of Simplify).
+// UI tier step 6: the AirSign tool (from `usableAsTool`) in an AI Agent's tool list, its Description
+// prefilled with the operation's agent text; the picture agent-tool-output.
 import type { Page } from 'playwright-core';
 import type { Shot } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
@@ -16,8 +15,7 @@ import {
 } from './editor.mts';
 import { agentText } from './expected.mts';
 
-// n8n 2.41.3 (as 2.39.10) offers every node with `usableAsTool` as a tool, community nodes
-// included: no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE (that variable appears nowhere in its code).
+// n8n 2.41.3 offers community nodes as tools without N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const AGENT_VERSION = 3.1;
 
@@ -46,16 +44,14 @@ export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<v
 	await ndv.waitFor();
 	await byTestId(ndv, 'parameter-input-resource').waitFor();
 	await byTestId(ndv, 'parameter-input-operation').waitFor();
-	// n8n generated it from `usableAsTool`: the node type gets the suffix Tool, and its name is the
-	// short action with n8n's " in AirSign".
+	// the generated tool: type suffix Tool, named by the short action and n8n's " in AirSign"
 	const tool = page.locator(
 		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTool"]',
 	);
 	await tool.waitFor({ state: 'attached' });
 	const name = await tool.getAttribute('data-node-name');
 	if (name !== 'Send a session in AirSign') fail(`the tool node is named "${name}"`);
-	// The tool's Description, prefilled with what the model reads about the default operation
-	// (Send); left unedited, it follows the operation.
+	// the Description, left unedited, follows the operation
 	await descriptionShows(page, agentText('session', 'send'));
 	await chooseOption(page, 'operation', 'Get');
 	await descriptionShows(page, agentText('session', 'get'));
@@ -68,8 +64,7 @@ export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<v
 	await chooseOption(page, 'output', 'Selected Fields');
 	const fields = byTestId(ndv, 'parameter-input-fields');
 	await fields.waitFor();
-	// The picture without the picked select's focus and hover; a focused select keeps the Escape
-	// that closes the panel.
+	// no focus (a focused select keeps the Escape that closes the panel) nor hover in the picture
 	await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 	await page.mouse.move(1200, 600); // over the empty output pane
 	await fields.evaluate((el) => el.scrollIntoView({ block: 'end' }));
@@ -78,7 +73,6 @@ export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<v
 	await tool.waitFor();
 }
 
-/** Waits (bounded) until the open tool's Description field shows `text`. */
 async function descriptionShows(page: Page, text: string): Promise<void> {
 	const selector = '[data-test-id="ndv"] [data-test-id="parameter-input-toolDescription"] textarea';
 	try {

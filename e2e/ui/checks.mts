@@ -1,13 +1,11 @@
-// The UI tier's checks, in one theme: what a new user does with the AirSign nodes in n8n's editor.
-// Each step fails with a screenshot of the page and the page's console errors. The steps live
-// beside this file, one file per concern; this one runs them in order.
-import { mkdirSync } from 'node:fs';
+// The UI tier's checks in one theme: what a new user does with the AirSign nodes in n8n's editor.
+// The steps live beside this file, one file per concern; this one runs them in order.
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEV_OWNER } from '../lib/fixtures.mts';
 import { sandboxClient } from '../lib/sandbox.mts';
 import type { DevUrls } from './devServer.mts';
-import { UI_TIMEOUT_MS, fail, logIn } from './editor.mts';
+import { THEME_STORAGE_KEY, UI_TIMEOUT_MS, fail, logIn, runSteps, type Step } from './editor.mts';
 import { agentTool } from './agentTool.mts';
 import { agentWorkflowPicture } from './agentWorkflow.mts';
 import { credentialDialog } from './credentialDialog.mts';
@@ -17,16 +15,11 @@ import { sendEveryDraft } from './sendDrafts.mts';
 import { fetchTestEvent, pickTriggerEvent } from './triggerSteps.mts';
 import { newContext } from './chromium.mts';
 
-export { airSignDescription } from './expected.mts';
-export { canvasNode, openNode, openWorkflow } from './editor.mts';
-
-/** The editor's themes the tier checks. */
 export type Theme = 'light' | 'dark';
 /** Prints one line of the tier's progress. */
 export type Say = (msg: string) => void;
 /** Saves the page as <screenshotDir>/<name>-<theme>.png. */
 export type Shot = (name: string) => Promise<Buffer>;
-/** The sandbox's control plane (e2e/lib/sandbox.mts). */
 export type Sandbox = ReturnType<typeof sandboxClient>;
 
 export interface RunChecksOptions {
@@ -41,9 +34,6 @@ export interface RunChecksOptions {
 	/** Run only these steps (by number; the login and the theme always run). */
 	only?: string[];
 }
-
-/** n8n 2.41.3 reads the theme from localStorage (the user's choice in Settings → Personal). */
-const THEME_STORAGE_KEY = 'N8N_THEME';
 
 export async function runChecks({
 	browser,
@@ -64,9 +54,6 @@ export async function runChecks({
 	);
 	context.setDefaultTimeout(UI_TIMEOUT_MS);
 	const page = await context.newPage();
-	const consoleErrors: string[] = [];
-	page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-	page.on('pageerror', (e) => consoleErrors.push(String(e.stack ?? e)));
 	const sandbox = sandboxClient(dev.sandboxUrl);
 	// animations finished at once: a panel sliding in is pictured as it ends up
 	const shot: Shot = (name) =>
@@ -75,7 +62,7 @@ export async function runChecks({
 			animations: 'disabled',
 		});
 
-	const steps: [label: string, run: () => Promise<unknown>][] = [
+	const steps: Step[] = [
 		['1. log in with the dev owner account', () => logIn(page, dev.n8nUrl, DEV_OWNER)],
 		['theme applied', () => expectTheme(page, theme)],
 		[
@@ -105,28 +92,12 @@ export async function runChecks({
 			() => schemaBeforeRun(page, dev, theme),
 		],
 	];
-	for (const [label, run] of steps) {
-		if (only && !/^(1|theme)/.test(label) && !only.includes(label.split('.')[0])) continue;
-		const t0 = Date.now();
-		try {
-			await run();
-			say(`ok   ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-		} catch (error) {
-			mkdirSync(failureDir, { recursive: true });
-			const file = path.join(failureDir, `${theme}-step-${label.slice(0, 1)}.png`);
-			await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-			say(`FAIL ${label}: ${error.stack ?? error}`);
-			say(`     screenshot: ${file}`);
-			say(`     page URL: ${page.url()}`);
-			say(
-				`     console errors (${consoleErrors.length}):\n${consoleErrors.map((e) => `       ${e.slice(0, 400)}`).join('\n')}`,
-			);
-			await context.close();
-			return { ok: false };
-		}
-	}
+	const chosen = steps.filter(
+		([label]) => !only || /^(1|theme)/.test(label) || only.includes(label.split('.')[0]),
+	);
+	const ok = await runSteps(page, chosen, say, { failurePrefix: path.join(failureDir, theme) });
 	await context.close();
-	return { ok: true };
+	return { ok };
 }
 
 async function expectTheme(page: Page, theme: Theme): Promise<void> {

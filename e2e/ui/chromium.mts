@@ -1,6 +1,5 @@
-// The browser of the UI tier: Debian's `chromium` package driven by playwright-core. Playwright's
-// own browser download cannot reach its host from this project's machines; the Debian package
-// comes from the same mirror as everything else, and is installed here when missing.
+// The UI tier's browser: Debian's `chromium` driven by playwright-core (Playwright's own download
+// cannot reach its host from this project's machines).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
@@ -39,10 +38,7 @@ export async function launchChromium(): Promise<Browser> {
 	});
 }
 
-/**
- * A browser context whose pages define `__name`: tsx compiles this tier with esbuild's keepNames,
- * so a function handed to `page.evaluate` that names an inner function calls it in the page.
- */
+/** A context whose pages define `__name`, which tsx's keepNames puts into `page.evaluate` functions. */
 export async function newContext(
 	browser: Browser,
 	options?: BrowserContextOptions,

@@ -1,6 +1,5 @@
-// UI tier step 3: the AirSign credential dialog. Both authentication methods are tested against
-// the sandbox with Save (which runs the credential's Test), and a wrong secret, base URL and token
-// show their own messages. Saves the picture credential-dialog.
+// UI tier step 3: the credential dialog. Both methods tested against the sandbox with Save (which
+// runs the Test); a wrong secret, base URL and token show their own messages. Picture: credential-dialog.
 import type { Locator, Page } from 'playwright-core';
 import type { Sandbox, Shot } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
@@ -23,13 +22,9 @@ export async function credentialDialog(
 	const dialog = await openNewCredential(page);
 	const field = (name: string) =>
 		byTestId(dialog, `parameter-input-${name}`).locator('input, textarea').first();
-	/**
-	 * Save runs the credential's Test; a failure shows its message under "More details". Every
-	 * failure follows a success, so that the banner waited for is the new test's, never the last one.
-	 */
+	// every failure follows a success: the banner waited for is the new test's
 	const saveAndExpect = async (text: string) => {
-		// The modal's header (Save, the test's result) sits outside the dialog's body. Its button
-		// shows once n8n has taken the edit: until then a "Saved" label there ignores clicks.
+		// in the modal's header; the button shows once n8n has taken the edit ("Saved" ignores clicks)
 		await byTestId(page, 'credential-save-button').locator('button').click();
 		if (text === TESTED_OK) {
 			await byTestId(page, 'credentials-config-container-test-success').getByText(text).waitFor();

@@ -1,15 +1,13 @@
-// The n8n of `npm run dev` for the UI tier: scripts/dev.mts in a child process with its own
-// temporary user folder and free ports, so that the tier never meets a developer's `npm run dev`
-// (5678/8787) or another tier. Ready when dev prints its "ready in" line; stopped with SIGTERM
-// (dev stops n8n and the sandbox gracefully).
+// The n8n of `npm run dev` for the UI tier: scripts/dev.mts with its own temporary user folder and
+// free ports, so that it never meets a developer's `npm run dev` or another tier. Stopped with
+// SIGTERM (dev stops n8n and the sandbox gracefully).
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mts';
 import { getFreePort, makeUserFolder, removeUserFolder } from '../lib/n8n.mts';
-import { startProcess, waitUntilReady } from '../lib/proc.mts';
+import { startProcess, tsx, waitUntilReady } from '../lib/proc.mts';
 
 /** Bounds a hung start only: dev's first start installs the package and imports (13–19 s idle). */
 const START_TIMEOUT_MS = 420_000;
-const STOP_TIMEOUT_MS = 30_000;
 
 /** Where the UI checks reach an `npm run dev`: its n8n and its sandbox. */
 export interface DevUrls {
@@ -17,44 +15,28 @@ export interface DevUrls {
 	sandboxUrl: string;
 }
 
-/** A running `npm run dev` started by startDevServer. */
-/** Starts `npx tsx scripts/dev.mts` and resolves, once it is ready, to its DevServer. */
+/** Starts scripts/dev.mts (with `tarball` instead of its own build) and resolves once it is ready. */
 export async function startDevServer({
 	tarball,
 	keep = false,
 	say = () => {},
-}: {
-	/** Install this packed tarball instead of letting dev build and pack. */
-	tarball?: string;
-	/** Keep the temporary user folder after stop(). */
-	keep?: boolean;
-	say?: (msg: string) => void;
-} = {}): Promise<
+}: { tarball?: string; keep?: boolean; say?: (msg: string) => void } = {}): Promise<
 	DevUrls & { userFolder: string; output: () => string; stop: () => Promise<void> }
 > {
 	const userFolder = makeUserFolder('airsign-ui-');
-	const [n8nPort, sandboxPort, modelPort] = await distinctFreePorts(3);
-	const args = [
-		'--import',
-		'tsx',
-		path.join(REPO_ROOT, 'scripts', 'dev.mts'),
-		'--dir',
-		userFolder,
-		'--port',
-		String(n8nPort),
-		'--sandbox-port',
-		String(sandboxPort),
-		'--model-port',
-		String(modelPort),
-		...(tarball ? ['--tarball', tarball] : []),
-	];
-	const server = startProcess(process.execPath, args, {
-		cwd: REPO_ROOT,
-		env: { ...process.env, AIRSIGN_DEV_SMOKE: '' },
-		keep: 100_000,
-	});
+	const ports = new Set<number>();
+	while (ports.size < 3) ports.add(await getFreePort());
+	const [n8nPort, sandboxPort, modelPort] = [...ports].map(String);
+	const server = startProcess(
+		process.execPath,
+		tsx(path.join(REPO_ROOT, 'scripts', 'dev.mts'), [
+			...['--dir', userFolder, '--port', n8nPort, '--sandbox-port', sandboxPort],
+			...['--model-port', modelPort, ...(tarball ? ['--tarball', tarball] : [])],
+		]),
+		{ cwd: REPO_ROOT, env: { ...process.env, AIRSIGN_DEV_SMOKE: '' }, keep: 100_000 },
+	);
 	const stop = async () => {
-		await server.stop(STOP_TIMEOUT_MS);
+		await server.stop(30_000);
 		if (!keep) removeUserFolder(userFolder);
 	};
 	try {
@@ -64,25 +46,10 @@ export async function startDevServer({
 		await stop();
 		throw error;
 	}
-	say(
-		`npm run dev ready: n8n ${`http://127.0.0.1:${n8nPort}`}, sandbox http://127.0.0.1:${sandboxPort}`,
-	);
-	return {
+	const urls = {
 		n8nUrl: `http://127.0.0.1:${n8nPort}`,
 		sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
-		userFolder,
-		output: server.output,
-		stop,
 	};
-}
-
-async function distinctFreePorts(count: number): Promise<number[]> {
-	const ports = new Set<number>();
-	while (ports.size < count) {
-		const port = await getFreePort();
-		// always a number, the port the system gave: the test only narrows its type
-		if (typeof port !== 'number') throw new Error(`getFreePort gave ${String(port)}`);
-		ports.add(port);
-	}
-	return [...ports];
+	say(`npm run dev ready: n8n ${urls.n8nUrl}, sandbox ${urls.sandboxUrl}`);
+	return { ...urls, userFolder, output: server.output, stop };
 }

@@ -1,14 +1,18 @@
 // Page helpers for n8n's editor (2.41.3; those used on 1.123.81 too), by the data-test-id
-// attributes n8n's own Playwright tests use. Nothing here waits for a fixed time: every wait is for
-// something to appear, bounded by UI_TIMEOUT_MS only so that a hung page fails instead of hanging
-// the tier.
+// attributes n8n's own Playwright tests use, and the runner of the UI tier's steps. Every wait is
+// for something to appear; UI_TIMEOUT_MS only turns a hung page into a failure.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { IConnections, INode } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 import { PROFILE } from '../install-n8n.mts';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../lib/fixtures.mts';
 
-/** Bound of one wait in the browser: a hang detector, not a speed limit (the tier runs beside the
- * other real-n8n tiers on two cores). */
+/** The sandbox's credential in `npm run dev`. */
+export const DEV_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 300_000;
+/** Where n8n (1.123.81 and 2.41.3) reads the theme from: the user's choice in Settings → Personal. */
+export const THEME_STORAGE_KEY = 'N8N_THEME';
 
 /** Fails a check with `message`; an expression, so that `value ?? fail('…')` reads as one. */
 export function fail(message: string): never {
@@ -17,6 +21,42 @@ export function fail(message: string): never {
 
 export const byTestId = (scope: Page | Locator, id: string): Locator =>
 	scope.locator(`[data-test-id="${id}"]`);
+
+/** A step of a check: "N. what it shows", and what it does. */
+export type Step = [label: string, run: () => unknown];
+
+/**
+ * Runs `steps` in order. The first failure ends the run (false) and is said with a screenshot
+ * (`<failurePrefix>-step-<N>.png`), the page's URL and console errors, and `details()`.
+ */
+export async function runSteps(
+	page: Page,
+	steps: Step[],
+	say: (msg: string) => void,
+	{ failurePrefix, details = () => [] }: { failurePrefix: string; details?: () => string[] },
+): Promise<boolean> {
+	const errors: string[] = [];
+	page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+	page.on('pageerror', (e) => errors.push(String(e.stack ?? e)));
+	for (const [label, run] of steps) {
+		const t0 = Date.now();
+		try {
+			await run();
+			say(`ok   ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+		} catch (error) {
+			const file = `${failurePrefix}-step-${label.split(/[. ]/)[0]}.png`;
+			mkdirSync(path.dirname(file), { recursive: true });
+			await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+			say(`FAIL ${label}: ${error.stack ?? error}`);
+			say(`     screenshot: ${file}; page URL: ${page.url()}`);
+			say(`     console errors (${errors.length}):`);
+			for (const line of [...errors.map((e) => `  ${e.slice(0, 400)}`), ...details()])
+				say(`     ${line}`);
+			return false;
+		}
+	}
+	return true;
+}
 
 /** Logs in on /signin and waits for the editor's main view. */
 export async function logIn(
@@ -32,18 +72,13 @@ export async function logIn(
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }
 
-/** A workflow createWorkflow posts: its name, nodes and (default none) connections. */
 export interface NewWorkflow {
 	name: string;
 	nodes: INode[];
 	connections?: IConnections;
 }
 
-/**
- * Creates a workflow through n8n's REST API from inside the page, as the editor does: n8n ties its
- * session cookie to the browser-id header the editor sends (a request without it answers 401 and
- * ends the session).
- */
+/** Creates a workflow from inside the page: n8n ties its session to the editor's browser-id header. */
 export async function createWorkflow(
 	page: Page,
 	baseUrl: string,
@@ -85,10 +120,7 @@ export async function openNodeCreatorFrom(
 	nodeName: string,
 	{ handle }: { handle?: string } = {},
 ): Promise<Locator> {
-	// n8n loads the nodes panel's code on its first opening in a page and, from an AI handle,
-	// pushes the handle's view (Tools, …) one tick after opening: when the code is still loading
-	// then, the panel mounts later and stays on "Other AI Nodes". Opened and closed once first, the
-	// panel mounts at once.
+	// from an AI handle, a panel whose code still loads stays on "Other AI Nodes": loaded first
 	if (handle) {
 		await openNodeCreatorFrom(page, nodeName);
 		await page.keyboard.press('Escape');
@@ -140,7 +172,7 @@ export async function chooseOption(
 	const field = input.locator('input').first();
 	if ((await field.inputValue()) === optionText) return;
 	await input.click();
-	// An option's accessible name includes its description: match its title line exactly.
+	// an option's accessible name includes its description: its title line exactly
 	await page
 		.getByRole('option')
 		.filter({ visible: true })

@@ -1,7 +1,6 @@
-// UI tier step 2: the AirSign node from the nodes panel. Its entry's Node details show the action
-// node's description; every operation the built node describes (ui/expected.mts) is picked in its
-// panel, which must show its fields, hints and notices, and no field of another operation. Saves
-// the pictures node-panel-actions and node-panel.
+// UI tier step 2: the AirSign node from the nodes panel: its Node details, and every operation
+// (ui/expected.mts) picked in its panel, with its fields, hints and notices and no other
+// operation's field. Pictures: node-panel-actions, node-panel.
 import type { INode } from 'n8n-workflow';
 import type { Page } from 'playwright-core';
 import type { Say, Shot, Theme } from './checks.mts';
@@ -44,15 +43,13 @@ export async function nodePanel(
 	await openWorkflow(page, dev.n8nUrl, id);
 	const creator = await openNodeCreatorFrom(page, MANUAL_TRIGGER.name);
 	await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
-	// The action node's entry: its actions are the operations' `action` texts.
 	await byTestId(creator, 'item-iterator-item')
 		.filter({ has: byTestId(page, 'node-creator-item-name').getByText('AirSign', { exact: true }) })
 		.first()
 		.click();
 	for (const panel of panels)
 		await creator.getByText(panel.action, { exact: true }).first().waitFor({ state: 'attached' });
-	// The entry's Node details: n8n gives the entry the trigger's description, and both nodes carry
-	// the action node's (nodes/AirSign/descriptions/nodesPanel.ts).
+	// n8n shows the trigger's description; both nodes carry the action node's (nodesPanel.ts)
 	const described = airSignDescription().description;
 	if ((await creator.getByText(described, { exact: true }).count()) === 0)
 		fail(`the AirSign entry's Node details do not show "${described}"`);
@@ -61,14 +58,13 @@ export async function nodePanel(
 	await creator.getByText(first.action, { exact: true }).first().click();
 	const ndv = byTestId(page, 'ndv');
 	await ndv.waitFor();
-	// n8n names the new node after the action picked: a short name a user keeps ("Send a session").
 	await canvasNode(page, first.action).waitFor({ state: 'attached' });
 
 	const problems: string[] = [];
 	for (const panel of panels) {
 		await chooseOption(page, 'resource', panel.resourceName);
 		await chooseOption(page, 'operation', panel.operationName);
-		// The panel re-renders after a change: wait until it shows all it should (bounded), then read it.
+		// the panel re-renders after a change: read it once it shows all it should (or the bound)
 		const expectedTexts = [
 			...panel.labels,
 			...[...panel.notices, ...panel.hints].map((t) => plain(t).slice(0, 60)),
@@ -86,7 +82,6 @@ export async function nodePanel(
 			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
 				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
 		if (panel.resource === 'session' && panel.operation === 'send') await shot('node-panel');
-		// Simplify is on by default
 		if (
 			panel.resource === 'session' &&
 			panel.operation === 'getMany' &&

@@ -1,12 +1,10 @@
-// UI tier step 9: before anything has run, a node's input shows the fields of the node before it
-// from the package's output schemas (scripts/output-schemas.ts), marked by n8n as a preview
-// ("Usually outputs the following fields"). The workflow: AirSign Trigger → Session → Get → No-op.
-// - n8n 2.41.3 (the tier's n8n): the No-op's input shows Get's fields. Its editor shows no preview
-//   of a trigger's fields ("Trigger nodes do not have schema previews", docs/compatibility.md).
-// - n8n 1.123.81 (in the Community Nodes check, with the package n8n installed): Get's input shows
-//   the trigger's fields, and the No-op's Get's.
+// UI tier step 9: before anything has run, a node's input previews the fields of the node before it
+// from the package's output schemas (scripts/output-schemas.ts). AirSign Trigger → Get → No-op:
+// on n8n 2.41.3 the No-op's input shows Get's fields (no preview of a trigger's, see
+// docs/compatibility.md); on 1.123.81 (Community Nodes check) Get's input also shows the trigger's.
 import type { Page } from 'playwright-core';
 import {
+	DEV_CREDENTIAL,
 	UI_TIMEOUT_MS,
 	byTestId,
 	closeNode,
@@ -22,9 +20,6 @@ const NEXT = 'Next step';
 /** What the README lists in the trigger's items. */
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
-
-/** The sandbox's credential in `npm run dev` (the trigger and Get need one; nothing runs). */
-const DEV_CREDENTIAL = { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' };
 
 const workflow = (name: string, credential: Credential): NewWorkflow => ({
 	name,
@@ -68,10 +63,9 @@ const workflow = (name: string, credential: Credential): NewWorkflow => ({
 
 type Credential = { id: string; name: string };
 
-/** The page's window as schemaShows uses it: the schema paths seen so far, a Set at window[SEEN]. */
+/** The schema paths seen so far, a Set at window[SEEN]. */
 type SeenStore = Record<string, Set<string> | undefined>;
 
-/** Step 9 on the tier's n8n 2.41.3: the No-op's input shows Get's fields. */
 export async function schemaBeforeRun(
 	page: Page,
 	dev: { n8nUrl: string },
@@ -81,7 +75,6 @@ export async function schemaBeforeRun(
 	await inputShows(page, dev.n8nUrl, name, NEXT, GET_PATHS, DEV_CREDENTIAL);
 }
 
-/** On n8n 1.123.81, whose editor also previews a trigger's fields: Get's input, then the No-op's. */
 export async function schemaBeforeRunOnN8n1(
 	page: Page,
 	baseUrl: string,
@@ -115,9 +108,8 @@ async function inputShows(
 }
 
 /**
- * Waits until the input's schema view has shown a row for each path (its data-path). It renders
- * only the rows in sight, so each check that finds one missing moves its scroller on by a screen
- * (back to the top after the end).
+ * Waits until the input's schema view has shown a row for each path. It renders only the rows in
+ * sight: each look that misses one scrolls on by a screen (back to the top after the end).
  */
 async function schemaShows(page: Page, expected: string[]): Promise<void> {
 	const SEEN = '__airsignSchemaPaths';
@@ -126,7 +118,6 @@ async function schemaShows(page: Page, expected: string[]): Promise<void> {
 			({ expected, SEEN }) => {
 				const panel = document.querySelector('[data-test-id="ndv-input-panel"]');
 				const seen = ((window as unknown as SeenStore)[SEEN] ??= new Set());
-				// each element matched has a data-path
 				panel
 					?.querySelectorAll<HTMLElement>('[data-path]')
 					.forEach((el) => seen.add(el.dataset.path as string));

@@ -1,6 +1,5 @@
-// UI tier step 4: the example "AirSign: send every draft" run from the editor. Its output lists a
-// row for every draft: invitations sent, and the incomplete drafts' mapped errors. Checks the
-// node's themed icon on the canvas; saves the picture output-table.
+// UI tier step 4: the example "AirSign: send every draft" run from the editor: a row for every
+// draft (invitations sent, mapped errors), the node's themed icon; the picture output-table.
 import type { Locator, Page } from 'playwright-core';
 import type { Sandbox, Shot, Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
@@ -16,12 +15,6 @@ import {
 
 const SEND_DRAFTS_WORKFLOW = 'AirSignExSendDr1';
 
-/** What the step reads of a session the sandbox returns. */
-interface SessionSummary {
-	sessionId: string;
-	name: string;
-}
-
 export async function sendEveryDraft(
 	page: Page,
 	dev: DevUrls,
@@ -29,12 +22,12 @@ export async function sendEveryDraft(
 	theme: Theme,
 	shot: Shot,
 ): Promise<void> {
-	// A complete draft of this run's own, so that each theme's run sends something.
-	const fresh: SessionSummary = await sandbox.createSession({
+	// a complete draft of this run's own, so that each theme's run sends something
+	const fresh = await sandbox.createSession({
 		name: `Contract for the ${theme} theme`,
 		recipients: [{ name: 'Ann Example', email: `ann.${theme}@example.com` }],
 	});
-	const drafts: SessionSummary[] = await sandbox.listSessions({ status: 'draft' });
+	const drafts = await sandbox.listSessions({ status: 'draft' });
 	const outboxBefore: number = (await sandbox.outbox()).length;
 	await openWorkflow(page, dev.n8nUrl, SEND_DRAFTS_WORKFLOW);
 	for (const [name, subtitle] of [
@@ -63,22 +56,20 @@ export async function sendEveryDraft(
 		problems.push('the new draft was not listed');
 	if (problems.length)
 		fail(`output of "Send draft":\n${problems.join('\n')}\n--- table ---\n${text.slice(0, 3000)}`);
-	// The picture a user is glad to see: the items that failed, each session beside its error.
-	// Searching the output for "error" keeps the error items (n8n's search matches keys too), and
-	// the table then has only their columns, none of the sent ones' left empty.
+	// The picture: the items that failed, each session beside its error. Searching for "error"
+	// keeps the error items (n8n's search matches keys too) and only their columns.
 	await byTestId(output, 'ndv-search').click();
 	await output.getByPlaceholder('Search output').fill('error');
 	const filtered = output.locator('table').first();
-	// n8n filters after a short debounce: read the columns until the sent items' are gone.
-	let heads: string[] = [];
-	for (
-		const deadline = Date.now() + UI_TIMEOUT_MS;
-		Date.now() < deadline;
-		await page.waitForTimeout(250)
-	) {
-		heads = await filtered.locator('th').allInnerTexts();
-		if (!heads.includes('sentAt')) break;
-	}
+	// n8n filters after a debounce: the columns, read until the sent items' are gone (or back)
+	const columnsOnce = async (sentShown: boolean) => {
+		let heads: string[] = [];
+		for (const end = Date.now() + UI_TIMEOUT_MS; Date.now() < end; await page.waitForTimeout(250))
+			if ((heads = await filtered.locator('th').allInnerTexts()).includes('sentAt') === sentShown)
+				break;
+		return heads;
+	};
+	const heads = await columnsOnce(false);
 	const errorRows = await filtered.locator('tbody tr').count();
 	const expectedErrors = errorRowsIn(text);
 	if (heads.slice(0, 3).join(',') !== 'sessionId,error,code' || errorRows !== expectedErrors)
@@ -86,14 +77,9 @@ export async function sendEveryDraft(
 			`the output searched for "error": columns ${JSON.stringify(heads)}, ${errorRows} rows (expected sessionId, error, code first and ${expectedErrors} rows)`,
 		);
 	await shot('output-table');
-	// The first Escape leaves the search (and clears it): wait for the sent items' columns again.
+	// the first Escape leaves the search (and clears it)
 	await page.keyboard.press('Escape');
-	for (
-		const deadline = Date.now() + UI_TIMEOUT_MS;
-		Date.now() < deadline;
-		await page.waitForTimeout(250)
-	)
-		if ((await filtered.locator('th').allInnerTexts()).includes('sentAt')) break;
+	await columnsOnce(true);
 	await closeNode(page);
 }
 

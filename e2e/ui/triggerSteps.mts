@@ -1,10 +1,9 @@
-// UI tier steps 5 and 8, the AirSign Trigger in the editor: its Fetch Test Event shows a sample
-// session; in a new workflow, its v2 panel offers every event of the built description, and an
-// event picked there is shown, named by the node's subtitle on the canvas, and saved.
+// UI tier steps 5 and 8, the AirSign Trigger in the editor: Fetch Test Event, and its events.
 import type { Page } from 'playwright-core';
 import type { Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
 import {
+	DEV_CREDENTIAL,
 	byTestId,
 	canvasNode,
 	closeNode,
@@ -15,16 +14,16 @@ import {
 } from './editor.mts';
 import { triggerEvents } from './expected.mts';
 
-// ---------------------------------------------------------------- 5. Fetch Test Event
 const NOTIFY_WORKFLOW = 'AirSignExNotify1';
+const TRIGGER_VERSION = 1;
 
+/** Step 5: the example's trigger shows a sample session. */
 export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
 	await openWorkflow(page, dev.n8nUrl, NOTIFY_WORKFLOW);
 	const triggerName = await page
 		.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-airsign.airSignTrigger"]')
 		.first()
 		.getAttribute('data-node-name');
-	// n8n names every canvas node: the check only narrows the type
 	const ndv = await openNode(
 		page,
 		triggerName ?? fail('the AirSign Trigger on the canvas has no name'),
@@ -38,13 +37,10 @@ export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
 	await closeNode(page);
 }
 
-// ---------------------------------------------------------------- 8. trigger events
-const TRIGGER_VERSION = 1;
-
 /**
- * A new workflow with the trigger on its default event (Session Completed): its panel offers
- * every event of the built description; picking Recipient Status Changed shows both events in the
- * field and in the node's subtitle on the canvas, and saving stores both in the workflow.
+ * Step 8: on a new trigger (Session Completed) the panel offers every event of the built
+ * description; Recipient Status Changed picked shows both in the field and the canvas subtitle,
+ * and saving stores both.
  */
 export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): Promise<void> {
 	const events = triggerEvents(TRIGGER_VERSION);
@@ -61,7 +57,7 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 				typeVersion: TRIGGER_VERSION,
 				position: [0, 0],
 				parameters: { events: ['sessionCompleted'] },
-				credentials: { airSignApi: { id: 'AirSignSandbox01', name: 'AirSign (local sandbox)' } },
+				credentials: { airSignApi: DEV_CREDENTIAL },
 			},
 		],
 	});
@@ -79,7 +75,7 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 			.first();
 	for (const event of events) await option(event.name).waitFor();
 	await option(recipient).click();
-	// The dropdown stays open for more choices; a click on the panel's title closes it.
+	// the dropdown stays open for more choices; a click on the panel's title closes it
 	await byTestId(ndv, 'node-title-container').or(ndv.locator('header')).first().click();
 	for (const text of [completed, recipient]) await field.getByText(text, { exact: true }).waitFor();
 	await closeNode(page);
@@ -92,7 +88,8 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 				headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
 			});
 			if (!res.ok) return false;
-			const { data }: { data: SavedWorkflow } = await res.json();
+			const { data }: { data: { nodes: { name: string; parameters?: { events?: unknown } }[] } } =
+				await res.json();
 			const events = data.nodes.find((n) => n.name === 'AirSign Trigger')?.parameters?.events;
 			return JSON.stringify(events) === JSON.stringify(wanted) && events;
 		},
@@ -105,10 +102,7 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 	await saved.dispose();
 }
 
-/**
- * The node's subtitle on the canvas reads `wanted`: n8n evaluates the subtitle's expression in the
- * editor and shows nothing when it cannot.
- */
+/** The node's canvas subtitle reads `wanted` (n8n shows nothing when its expression fails). */
 async function expectSubtitle(page: Page, node: string, wanted: string): Promise<void> {
 	try {
 		await canvasNode(page, node).getByText(wanted, { exact: true }).waitFor();
@@ -120,9 +114,4 @@ async function expectSubtitle(page: Page, node: string, wanted: string): Promise
 			`the subtitle of "${node}" on the canvas should read "${wanted}"; the node shows ${JSON.stringify(shown)}`,
 		);
 	}
-}
-
-/** What step 8 reads of a saved workflow (GET /rest/workflows/:id's data). */
-interface SavedWorkflow {
-	nodes: { name: string; parameters?: { events?: unknown } }[];
 }
