@@ -40,15 +40,16 @@ async function storedSource(ctx: IExecuteFunctions, id: string): Promise<UploadS
 }
 
 // Node decodes base64 leniently (it skips what is not base64 and stops at '='), so canonical text
-// decodes to 3 bytes per 4 characters less its padding; decoded natively step by step, as a regex
-// scan of megabytes of text costs more than the upload's own encoding.
+// decodes to 3 bytes per 4 characters less its padding. Decoded natively step by step into one
+// scratch buffer: a regex scan, or a new buffer per step, costs more than the upload's encoding.
 export function isCanonicalBase64(text: string): boolean {
 	if (text.length % 4 !== 0 || text.includes('-') || text.includes('_')) return false;
 	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
 	const step = (CHUNK_BYTES / 3) * 4;
+	const scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 	let decoded = 0;
 	for (let start = 0; start < text.length; start += step)
-		decoded += Buffer.from(text.slice(start, start + step), BINARY_ENCODING).length;
+		decoded += scratch.write(text.slice(start, start + step), BINARY_ENCODING);
 	return decoded === (text.length / 4) * 3 - padding;
 }
 
@@ -99,26 +100,44 @@ function jsonBody(
 
 async function* storedBase64Chunks(base64: string): AsyncGenerator<Buffer> {
 	const step = (CHUNK_BYTES / 3) * 4;
-	for (let start = 0; start < base64.length; start += step) {
-		yield Buffer.from(base64.slice(start, start + step), 'latin1');
-	}
+	const toBytes = slabbed();
+	for (let start = 0; start < base64.length; start += step)
+		yield toBytes(base64.slice(start, start + step));
+}
+
+// Each step's text as bytes, in views of a shared slab: a new buffer per step cost the upload more
+// than its encoding. A slab is four steps, 256 KiB, freed once they are sent.
+function slabbed(): (text: string) => Buffer {
+	const slabBytes = (CHUNK_BYTES / 3) * 4 * 4;
+	let slab = Buffer.allocUnsafe(0);
+	let used = 0;
+	return (text) => {
+		if (used + text.length > slab.length) {
+			slab = Buffer.allocUnsafe(Math.max(slabBytes, text.length));
+			used = 0;
+		}
+		const start = used;
+		used += slab.write(text, start, 'latin1');
+		return slab.subarray(start, used);
+	};
 }
 
 // A file that is not the size its metadata said fails, rather than send a body of another length.
 async function* base64Chunks(stream: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
 	let carry = Buffer.alloc(0);
 	let read = 0;
+	const toBytes = slabbed();
 	for await (const chunk of stream) {
 		read += chunk.length;
 		const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
 		const whole = bytes.length - (bytes.length % 3);
 		carry = Buffer.from(bytes.subarray(whole));
-		if (whole > 0) yield Buffer.from(bytes.subarray(0, whole).toString('base64'), 'latin1');
+		if (whole > 0) yield toBytes(bytes.subarray(0, whole).toString('base64'));
 	}
 	if (read !== size) {
 		throw new Error(`The stored file has ${read} bytes, not the ${size} its metadata says`);
 	}
-	if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'latin1');
+	if (carry.length > 0) yield toBytes(carry.toString('base64'));
 }
 
 /** The first chunk of a stream (enough for the PDF signature); leaving the loop closes it. */
