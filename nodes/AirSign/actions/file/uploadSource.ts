@@ -100,44 +100,26 @@ function jsonBody(
 
 async function* storedBase64Chunks(base64: string): AsyncGenerator<Buffer> {
 	const step = (CHUNK_BYTES / 3) * 4;
-	const toBytes = slabbed();
-	for (let start = 0; start < base64.length; start += step)
-		yield toBytes(base64.slice(start, start + step));
-}
-
-// Each step's text as bytes, in views of a shared slab: a new buffer per step cost the upload more
-// than its encoding. A slab is four steps, 256 KiB, freed once they are sent.
-function slabbed(): (text: string) => Buffer {
-	const slabBytes = (CHUNK_BYTES / 3) * 4 * 4;
-	let slab = Buffer.allocUnsafe(0);
-	let used = 0;
-	return (text) => {
-		if (used + text.length > slab.length) {
-			slab = Buffer.allocUnsafe(Math.max(slabBytes, text.length));
-			used = 0;
-		}
-		const start = used;
-		used += slab.write(text, start, 'latin1');
-		return slab.subarray(start, used);
-	};
+	for (let start = 0; start < base64.length; start += step) {
+		yield Buffer.from(base64.slice(start, start + step), 'latin1');
+	}
 }
 
 // A file that is not the size its metadata said fails, rather than send a body of another length.
 async function* base64Chunks(stream: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
 	let carry = Buffer.alloc(0);
 	let read = 0;
-	const toBytes = slabbed();
 	for await (const chunk of stream) {
 		read += chunk.length;
 		const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
 		const whole = bytes.length - (bytes.length % 3);
 		carry = Buffer.from(bytes.subarray(whole));
-		if (whole > 0) yield toBytes(bytes.subarray(0, whole).toString('base64'));
+		if (whole > 0) yield Buffer.from(bytes.subarray(0, whole).toString('base64'), 'latin1');
 	}
 	if (read !== size) {
 		throw new Error(`The stored file has ${read} bytes, not the ${size} its metadata says`);
 	}
-	if (carry.length > 0) yield toBytes(carry.toString('base64'));
+	if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'latin1');
 }
 
 /** The first chunk of a stream (enough for the PDF signature); leaving the loop closes it. */
