@@ -1,8 +1,7 @@
-// `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the build, then the unit
-// stage beside what the tiers install (e2e/prepare.mts), then one tarball for the end-to-end,
-// queue-mode and UI tiers side by side, beside what is left of the unit stage; each logs to
-// .cache/check/<name>.log, printed whole when it ends. Stops at the first failure (the others
-// stopped), prints each job's time, and fails if the run changed the tree.
+// `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the unit stage beside what
+// the tiers install (e2e/prepare.mts), then one tarball for the end-to-end, queue-mode and UI tiers
+// side by side, each logging to .cache/check/<name>.log, printed whole when it ends. Stops at the
+// first failure (the others stopped), prints each job's time, and fails if the run changed the tree.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -121,34 +120,27 @@ async function main(): Promise<number> {
 	mkdirSync(LOG_DIR, { recursive: true });
 	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
 	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
+	const unit = start(
+		'unit (build, typecheck, lint, scan, test, bench smoke)',
+		['npm', 'run', 'check:unit'],
+		undefined,
+		benchEnv,
+	);
 	const prepare = start(
 		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
 		node('prepare.mts'),
 		'prepare.log',
 	);
 	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
-	const build = start('build (dist/, for the unit stage and the tiers)', ['npm', 'run', 'build']);
-	await settle(build);
+	await Promise.all([settle(unit), settle(prepare, true)]);
 	if (firstFailure) return firstFailure;
-	// The rest of the unit stage goes on while the tiers run: the tiers mostly wait, and the
-	// unit tests fill those waits (CONTRIBUTING.md, "npm run check").
-	const unit = start(
-		'unit (typecheck, lint, scan, test, bench smoke)',
-		['npm', 'run', 'check:built'],
-		'unit.log',
-		benchEnv,
-	);
-	const unitDone = settle(unit);
-	say(`${unit.name}: started, output in ${path.relative(REPO_ROOT, unit.log!)}`);
-	await settle(prepare, true);
-	if (firstFailure) return await unitDone.then(() => firstFailure);
 	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
 	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
 		/^\[prepare\] installed: (.*) in (.*)$/gm,
 	))
 		rows.set(`  of which ${what}`, [time, 'installed']);
 
-	// built above: packed once, without building again, for every tier
+	// the unit stage has just built dist/: packed once, without building again, for every tier
 	const packT0 = Date.now();
 	const packed = await packPackage({ build: false }).catch((err: Error) => {
 		say(`npm pack FAILED: ${err.stack ?? err}`);
@@ -157,13 +149,8 @@ async function main(): Promise<number> {
 		minutes(Date.now() - packT0),
 		packed ? 'passed' : 'FAILED',
 	]);
-	if (!packed) {
-		firstFailure ||= 1;
-		await stopAll();
-		return firstFailure;
-	}
+	if (!packed) return 1;
 	const { tarball } = packed;
-	if (firstFailure) return firstFailure; // the unit stage failed while packing
 	try {
 		// All three at once: they mostly wait (for polls, n8n's start, the browser), and each wait
 		// is bounded only to catch a hang, so a busy machine makes them slower, never failing.
@@ -185,7 +172,7 @@ async function main(): Promise<number> {
 				),
 			60_000,
 		);
-		await Promise.all([unitDone, ...jobs.map((job) => settle(job))]);
+		await Promise.all(jobs.map((job) => settle(job)));
 		clearInterval(progress);
 	} finally {
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
