@@ -133,12 +133,13 @@ export async function benchPeer(
 		'case | API requests: AirSign node / HTTP Request / raw | AirSign node (ms) | HTTP Request workflow (ms) | raw fetch (ms) | raw axios (ms) | node / fetch | node / axios | axios / fetch | HTTP Request / node';
 	const parts: string[] = [];
 	const sendAtOnceRows: string[][] = [];
+	const uploadRuns = ctx.runs * cases.UPLOAD_RUNS_FACTOR;
 	for (const latency of sizes.latenciesMs) {
 		const runs = latency === 0 ? ctx.runs : Math.min(ctx.runs, MAX_RUNS_WITH_LATENCY);
 		// Warm-up (JIT, connections) at latency 0 only: at 25 s a Send run, a warm round at 250 ms
 		// would double the section's time and warm nothing that latency 0 has not warmed already.
-		const compare = async (contestants: Case, allRuns = false) =>
-			(await rotate(allRuns ? ctx.runs : runs, contestants, allRuns || latency === 0)) as Results;
+		const compare = async (contestants: Case, upload = false) =>
+			(await rotate(upload ? uploadRuns : runs, contestants, upload || latency === 0)) as Results;
 		const rows: string[][] = [];
 		const wants = (name: string) => wantsCase(`${name}@${latency}`);
 		if (wants('list')) {
@@ -162,7 +163,7 @@ export async function benchPeer(
 		}
 		if (wants('upload')) {
 			await withLatency(ctx, latency);
-			// An upload run takes a fraction of a second: every latency gets the full runs and a warm-up.
+			// Every latency gets the upload runs and a warm-up.
 			const upload = await compare(
 				cases.uploadCase(ctx, peer, () => bytes),
 				true,
@@ -177,7 +178,7 @@ export async function benchPeer(
 		}
 		log(`peer at ${latency} ms: done (${runs} runs)`);
 		parts.push(
-			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'}; Upload ${ctx.runs})`,
+			`### ${latency} ms per request (${runs} measured run${runs === 1 ? '' : 's'}; Upload ${uploadRuns})`,
 			'',
 			table(header, rows),
 			'',

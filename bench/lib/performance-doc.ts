@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
-import { CAPPED_ITEMS_AT_ONCE } from './peer-cases';
+import { CAPPED_ITEMS_AT_ONCE, UPLOAD_RUNS_FACTOR } from './peer-cases';
 import type { Figure } from './results';
 import { table } from './stats';
 
@@ -29,6 +29,7 @@ function reader(results: Results) {
 
 function renderPerformanceDoc(results: Results): string {
 	const value = reader(results);
+	const runsOf = (name: string) => results.figures.find((f) => f.name === name)?.runs ?? 'n/a';
 	const seconds = (name: string) => value(name, 2, 1000);
 
 	const bulkRows: string[][] = [];
@@ -86,7 +87,7 @@ function renderPerformanceDoc(results: Results): string {
 	return `# Performance
 
 How fast the AirSign node runs many items and big files, measured on ${results.date.slice(0, 10)} with
-\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case; medians)${results.command.includes('--only') ? '; the sections it leaves out as their last run measured them' : ''}. Every figure below
+\`${results.command}\` (${results.machine}; up to ${results.runs} runs a case, ${results.runs * UPLOAD_RUNS_FACTOR} for an upload; medians)${results.command.includes('--only') ? '; the sections it leaves out as their last run measured them' : ''}. Every figure below
 is read from \`bench/results.json\`, which that command writes; \`bench/RESULTS.md\` has the full
 tables with their spread${results.command.includes('--only') ? ' (of the last full run: a run of some sections does not write it)' : ''}. Another machine gives other numbers, the ratios hold.
 
@@ -185,7 +186,10 @@ From File ("Move File to Base64 String"), then HTTP Request with a JSON body (2 
 default mode one HTTP Request reads \`{{ $input.item.binary.data.data }}\`.
 
 Upload time against a raw client (read the file, base64, POST) at 100 ms per request, 7 MiB:
-node ÷ raw = ${value(upload100, 2)}.
+node ÷ raw = ${value(upload100, 2)}, the median of ${runsOf(upload100)} runs. Uploads get ${UPLOAD_RUNS_FACTOR} times the
+runs of the other cases: one takes a fraction of a second, and its time moves with when V8
+collects the garbage the run before it left. Over five runs this ratio moved between 1.03 and 1.13
+from one full bench to the next on the same code (2026-11-28); 60 runs in a row gave 1.07.
 `;
 }
 
