@@ -1,5 +1,5 @@
-// The example workflows in a real n8n against the sandbox: three tracks side by side, each with its
-// own sandbox and n8n user folder (e2e/scenarios/; what each checks: e2e/README.md, "Scenarios").
+// The example workflows in a real n8n against the sandbox: three tracks side by side in one n8n
+// user folder, each with its own sandbox (e2e/scenarios/; what each checks: e2e/README.md, "Scenarios").
 // --scheduler: check d alone on n8n 2.x's database-backed poll scheduler. Exit 1 on any failure.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/scenarios.mts [--keep] [--tarball <file.tgz>]
@@ -9,7 +9,7 @@ import { createChecks, printResults } from './lib/checks.mts';
 import { SIGNED_EXAMPLE } from './lib/events.mts';
 import type { ExampleWorkflow } from './lib/examples.mts';
 import { loadExamples, packageTarball } from './lib/fixtures.mts';
-import type { ScenarioContext } from './scenarios/common.mts';
+import { runScenarios, type ScenarioContext } from './scenarios/common.mts';
 import { eventsTrack } from './scenarios/events.mts';
 import { headlessTrack } from './scenarios/headless.mts';
 import { liveTrack } from './scenarios/live.mts';
@@ -37,7 +37,6 @@ export const SCHEDULER_ENV = {
 };
 if (scheduler && !PROFILE.n8n.startsWith('2.'))
 	throw new Error(`--scheduler needs n8n 2.x (this is ${PROFILE.label})`);
-const liveEnv = scheduler ? SCHEDULER_ENV : {};
 const t00 = Date.now();
 
 function log(msg: string) {
@@ -69,7 +68,8 @@ for (const name of [
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
 /** What every track is handed. */
-const ctx: ScenarioContext = { keep, scheduler, liveEnv, examples, log, check, step };
+const startEnv = scheduler ? SCHEDULER_ENV : {};
+const ctx: ScenarioContext = { keep, scheduler, startEnv, examples, log, check, step };
 
 async function main() {
 	await installN8n();
@@ -79,16 +79,10 @@ async function main() {
 		() => packageTarball(tarballArg),
 	);
 	try {
-		type Track = [string, (ctx: ScenarioContext, tarball: string) => Promise<void>];
-		const runs = [
-			tracks.includes('live') && ['live track setup (d, e, j)', liveTrack],
-			tracks.includes('headless') && ['headless track setup (a, b, c, f, g, h, i)', headlessTrack],
-			tracks.includes('events') && ['events track setup (k, l, q)', eventsTrack],
-		].filter((run): run is Track => Boolean(run));
-		const settled = await Promise.allSettled(runs.map(([, track]) => track(ctx, tarball)));
-		settled.forEach((t, i) => {
+		const runs = [liveTrack, headlessTrack, eventsTrack].filter((t) => tracks.includes(t.name));
+		(await runScenarios(ctx, tarball, runs)).forEach((t, i) => {
 			if (t.status === 'rejected') {
-				const name = runs[i][0];
+				const name = runs[i].label;
 				results.push({ name, ok: false, s: 0, detail: String(t.reason?.message).split('\n')[0] });
 				log(`FAIL ${name}: ${t.reason?.stack ?? t.reason}`);
 			}

@@ -1,11 +1,10 @@
 // The events track's scenario (e2e/scenarios/events.mts; issue 21): the two v2 trigger examples
 // (Session Completed; Recipient Status Changed, filtered to signatures) and a third workflow on
-// Session Sent, Cancelled and Expired, active side by side against one sandbox, through three
+// Session Sent, Cancelled and Expired, active side by side against their own sandbox, through three
 // phases of signatures, completions and renames; each phase waits until n8n has recorded what it
 // must cause. The ledgers are in eventLedger.mts, checks k, l and q in eventChecks.mts.
 import assert from 'node:assert/strict';
-import { activateWorkflowAsEditor } from './n8n.mts';
-import { pollUntil } from './checks.mts';
+import { activateWorkflowAsEditor, waitForSavedStart } from './n8n.mts';
 import type { ExampleWorkflow, SandboxClient } from './examples.mts';
 import {
 	executionLedger,
@@ -15,16 +14,17 @@ import {
 	type RecipientEventItem,
 	type SessionEventItem,
 } from './eventLedger.mts';
-import type { RequestLogEntry, SessionStatus } from '../../sandbox/index.ts';
+import type { SessionStatus } from '../../sandbox/index.ts';
 
 export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
 
-/** What runEventScenario needs: the sandbox, the running n8n (owner cookie) and the examples. */
+/** What runEventScenario needs: the sandbox, the running n8n (owner cookie), eventWorkflows. */
 interface EventScenarioInput {
 	sandbox: SandboxClient;
+	userFolder: string;
 	instance: { url: string };
 	cookie: string;
-	examples: Record<string, ExampleWorkflow>;
+	workflows: ExampleWorkflow[];
 	log: (msg: string) => void;
 	deadline: number;
 }
@@ -52,53 +52,35 @@ export const EVENT_CHECK_NAMES = {
 		'q. Sessions in flight at activation, sent, cancelled and expired in the first interval (v2 trigger): Session Sent, Session Cancelled and Session Expired once each, with the real previous status',
 };
 
-/**
- * The third trigger of the track: the completed example listening to Session Sent, Session
- * Cancelled and Session Expired instead (its own workflow and node IDs).
- */
-export function lifecycleWorkflow(completedExample: ExampleWorkflow): ExampleWorkflow {
-	const workflow: ExampleWorkflow = JSON.parse(JSON.stringify(completedExample));
-	workflow.id = 'AirSignE2eLifecy';
-	workflow.name = 'e2e: sent, cancelled, expired';
-	for (const node of workflow.nodes) node.id = node.id!.replace(/3(\d)$/, '9$1');
-	triggerOf(workflow).parameters!.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
-	return workflow;
-}
-
-export const COMPLETED_EXAMPLE = 'notify-on-completed';
 export const SIGNED_EXAMPLE = 'tell-sales-owner-on-signature';
+
+/** The track's credential, beside the live track's in one n8n: it names the track's sandbox. */
+export const EVENTS_CREDENTIAL = { id: 'AirSignSandbox02', name: 'AirSign (events sandbox)' };
+
+/**
+ * The track's three workflows on its credential: the completed example (its own ID: the live
+ * track runs the example), the signed example, and the completed example listening to Session
+ * Sent, Session Cancelled and Session Expired instead (its own workflow and node IDs).
+ */
+export function eventWorkflows(examples: Record<string, ExampleWorkflow>): ExampleWorkflow[] {
+	const copy = (name: string, id = examples[name].id, nodeId = (nid: string) => nid) => {
+		const workflow = structuredClone({ ...examples[name], id });
+		for (const node of workflow.nodes) {
+			node.id = nodeId(node.id!);
+			if (node.credentials) node.credentials.airSignApi = EVENTS_CREDENTIAL;
+		}
+		return workflow;
+	};
+	const lifecycle = copy('notify-on-completed', 'AirSignE2eLifecy', (id) =>
+		id.replace(/3(\d)$/, '9$1'),
+	);
+	lifecycle.name = 'e2e: sent, cancelled, expired';
+	triggerOf(lifecycle).parameters!.events = ['sessionSent', 'sessionCancelled', 'sessionExpired'];
+	return [copy('notify-on-completed', 'AirSignE2eEvents'), copy(SIGNED_EXAMPLE), lifecycle];
+}
 
 /** A hang detector from n8n's readiness: three phases of one or two polls, a busy machine. */
 export const EVENTS_TIMEOUT_MS = 540_000;
-
-/**
- * A v2 trigger reads the sessions in flight at its start (its starting picture, docs/trigger.md)
- * in its activation poll, with List Sessions sorted by createdAt. n8n 2.41 answers the switch
- * before it activates, so the changes start once `triggers` such readings were answered (one
- * request each: a page holds every session in flight here).
- */
-async function waitForStartingPictures(
-	sandbox: SandboxClient,
-	triggers: number,
-	deadline: number,
-): Promise<void> {
-	let read: RequestLogEntry[] = [];
-	await pollUntil(
-		async () => {
-			read = (await sandbox.requests()).filter(
-				(r: RequestLogEntry) =>
-					r.method === 'GET' &&
-					r.path === '/api/v1/Sessions' &&
-					r.query.sortBy === 'createdAt' &&
-					r.status === 200,
-			);
-			return read.length >= triggers;
-		},
-		() =>
-			`within the time limit, ${read.length} of ${triggers} triggers read the sessions in flight at their start`,
-		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
-	);
-}
 
 const person = (name: string) => ({
 	name,
@@ -111,17 +93,18 @@ const person = (name: string) => ({
  */
 export async function runEventScenario({
 	sandbox,
+	userFolder,
 	instance,
 	cookie,
-	examples,
+	workflows: [completedWf, signedWf, lifecycleWf],
 	log,
 	deadline,
 }: EventScenarioInput): Promise<EventOutcome> {
 	const ledger = <T extends SessionEventItem>(workflow: ExampleWorkflow) =>
 		executionLedger<T>({ instance, cookie, workflow });
-	const completed = ledger<SessionEventItem>(examples[COMPLETED_EXAMPLE]);
-	const signed = ledger<RecipientEventItem>(examples[SIGNED_EXAMPLE]);
-	const lifecycle = ledger<SessionEventItem>(lifecycleWorkflow(examples[COMPLETED_EXAMPLE]));
+	const completed = ledger<SessionEventItem>(completedWf);
+	const signed = ledger<RecipientEventItem>(signedWf);
+	const lifecycle = ledger<SessionEventItem>(lifecycleWf);
 	const ledgers = [completed, signed, lifecycle];
 	const hasSession = (ledger: ExecutionLedger<SessionEventItem>, id: string) =>
 		ledger.items().some((s) => s.sessionId === id);
@@ -152,11 +135,14 @@ export async function runEventScenario({
 	const toCancel = await inFlight('e2e events – cancelled', 'pending', [person('Gus Signer')]);
 	const toExpire = await inFlight('e2e events – expired', 'inProgress', [person('Hal Signer')]);
 	// The editor's switch. n8n up to 2.39 answers after the activation poll; 2.41 answers at once and
-	// activates a moment later, so the wait for the starting pictures below is what says both ran.
+	// activates a moment later, so the wait for each trigger's saved start says both ran.
 	for (const ledger of ledgers)
 		await activateWorkflowAsEditor(instance.url, cookie, ledger.workflow.id);
 	log('events: the three workflows switched on');
-	await waitForStartingPictures(sandbox, ledgers.length, deadline);
+	for (const { workflow } of ledgers)
+		await waitForSavedStart(userFolder, workflow.id, triggerOf(workflow).name, {
+			timeoutMs: deadline - Date.now(),
+		});
 	log('events: the three triggers read the sessions in flight at their start');
 
 	// Phase 1, in the first interval after activation: one signature; one session completed

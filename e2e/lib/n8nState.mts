@@ -1,5 +1,5 @@
-// What a started n8n leaves on disk: its type files, its SQLite database, and the `flatted` format
-// of its execution data.
+// What a started n8n leaves on disk: its type files, its SQLite database (a trigger's saved start
+// in it), and the `flatted` format of its execution data.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -70,4 +70,40 @@ db.all(process.argv[2],JSON.parse(process.argv[3]),(e,r)=>{if(e){console.error(e
 	);
 	const rows: Row[] = JSON.parse(stdout);
 	return rows;
+}
+
+/**
+ * Waits until n8n has saved the AirSign Trigger `triggerName`'s start with the sessions in flight
+ * at it read, which its activation poll does: every engine saves the workflow's static data once
+ * the activation (that poll included) is over, the start in the node's data or (the poll
+ * scheduler) in the global data.
+ */
+export async function waitForSavedStart(
+	userFolder: string,
+	workflowId: string,
+	triggerName: string,
+	{ timeoutMs }: { timeoutMs: number },
+): Promise<void> {
+	let failedRead = ''; // n8n 1.x's SQLite has no WAL: a read can meet n8n's write lock
+	await pollUntil(
+		async () => {
+			const rows = await queryDb<{ staticData: string | null }>(
+				userFolder,
+				'select staticData from workflow_entity where id = ?',
+				[workflowId],
+			).catch((error: Error) => {
+				failedRead = `; last read: ${error.message}`;
+				return [];
+			});
+			const data = JSON.parse(rows[0]?.staticData ?? 'null') ?? {};
+			const saved = [
+				data[`node:${triggerName}`],
+				data.global?.[`airSignTriggerStart:${triggerName}`],
+			];
+			return saved.some((state) => state?.cursor && !state.picture);
+		},
+		() =>
+			`workflow ${workflowId}: no trigger start saved (its activation poll never ended)${failedRead}`,
+		{ timeoutMs, everyMs: 1_000 },
+	);
 }

@@ -1,21 +1,28 @@
-// Shared by the tracks of e2e/scenarios.mts: what the entry hands each track (its options, the
-// examples, the log and the timed checks), the steps every track starts and ends with, and the
-// waits for a trigger's runs and for its next poll that checks d and j end with.
+// Shared by the tracks of e2e/scenarios.mts: what the entry hands each track, the run of the
+// tracks in one n8n user folder with one `n8n start`, and checks d's and j's way through a
+// trigger's deliveries.
 import assert from 'node:assert/strict';
-import { pollUntil, type createChecks } from '../lib/checks.mts';
+import type { createChecks } from '../lib/checks.mts';
+import { triggerOf } from '../lib/eventLedger.mts';
 import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
+import type { CredentialJson, Workflow } from '../lib/fixtures.mts';
 import {
+	activateWorkflow,
 	getExecution,
 	getFreePort,
+	importCredential,
+	importWorkflow,
 	installPackageIntoN8n,
 	listExecutions,
 	makeUserFolder,
 	type ExecutionSummary,
 	removeUserFolder,
+	setupOwner,
 	startN8n,
 	waitForExecutions,
+	waitForSavedStart,
 } from '../lib/n8n.mts';
-import { describeExit, sleep } from '../lib/proc.mts';
+import { describeExit } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
 
@@ -29,12 +36,12 @@ type Checks = ReturnType<typeof createChecks>;
 
 /** What the entry hands every track. */
 export interface ScenarioContext {
-	/** --keep: the user folders stay. */
+	/** --keep: the user folder stays. */
 	keep: boolean;
 	/** --scheduler: check d alone, on n8n 2.x's database-backed poll scheduler. */
 	scheduler: boolean;
-	/** The environment of the live track's n8n commands and start (SCHEDULER_ENV or none). */
-	liveEnv: Record<string, string>;
+	/** The environment of the running n8n's commands and start (SCHEDULER_ENV or none). */
+	startEnv: Record<string, string>;
 	/** examples/*.json by file name. */
 	examples: Record<string, ExampleWorkflow>;
 	log: (msg: string) => void;
@@ -44,121 +51,166 @@ export interface ScenarioContext {
 	step: Checks['step'];
 }
 
-/** What a track's body is handed: its sandbox and n8n user folder, and a start of its n8n. */
-export interface Track {
+/** What every track's body is handed: its own sandbox and the run's n8n user folder. */
+export interface TrackRun {
 	sandbox: Sandbox;
 	userFolder: string;
-	startN8n: (env?: Record<string, string>) => Promise<N8nInstance>;
 }
 
+/** A track of the running n8n is also handed that n8n and its owner's cookie. */
+export interface ServedRun extends TrackRun {
+	instance: N8nInstance;
+	cookie: string;
+}
+
+/** A track: its name, its summary line if it fails before its checks, and its body. */
+export type ScenarioTrack = { label: string } & (
+	| { name: 'headless'; run: (ctx: ScenarioContext, t: TrackRun) => Promise<void> }
+	| {
+			name: 'live' | 'events';
+			/**
+			 * What it puts into n8n before the start: its credential (whose Base URL names its own
+			 * sandbox), its workflows, and the ones the CLI activates.
+			 */
+			imports: (
+				ctx: ScenarioContext,
+				sandbox: Sandbox,
+			) => { credential: CredentialJson; workflows: Workflow[]; activate?: string[] };
+			run: (ctx: ScenarioContext, t: ServedRun) => Promise<void>;
+	  }
+);
+
 /**
- * Runs a track: its own sandbox on a free port and n8n user folder with the package from `tarball`
- * installed, then `body`; at the end stops what it started (n8n, then the sandbox) and removes the
- * folder unless --keep.
+ * Runs `tracks` side by side in one n8n user folder holding the package from `tarball`, each
+ * against its own sandbox. The tracks with `imports` share one `n8n start`. The folder's first n8n
+ * command runs alone (it writes `.n8n/config`, which later ones read). Resolves each track's
+ * outcome; then stops n8n and the sandboxes and removes the folder unless --keep.
  */
-export async function runTrack(
+export async function runScenarios(
 	ctx: ScenarioContext,
-	track: string,
 	tarball: string,
-	body: (t: Track) => Promise<void>,
-): Promise<void> {
-	const userFolder = makeUserFolder(`airsign-e2e-${track}-`);
-	let sandbox: Sandbox | undefined;
+	tracks: ScenarioTrack[],
+): Promise<PromiseSettledResult<void>[]> {
+	const { step, startEnv: env } = ctx;
+	const userFolder = makeUserFolder();
+	const sandboxes = tracks.map((t) =>
+		step(`${t.name}: sandbox started`, async () =>
+			startSandboxProcess({ port: await getFreePort() }),
+		),
+	);
 	let instance: N8nInstance | undefined;
 	try {
-		sandbox = await ctx.step(`${track}: sandbox started`, async () =>
-			startSandboxProcess({ port: await getFreePort() }),
+		const installed = step('package installed', () => installPackageIntoN8n(userFolder, tarball));
+		const served = tracks.flatMap((t, i) => ('imports' in t ? [{ t, sandbox: sandboxes[i] }] : []));
+		const names = served.map(({ t }) => t.name).join(', ');
+		const imported = (async () => {
+			if (!served.length) return [];
+			const [, ...boxes] = await Promise.all([installed, ...served.map((s) => s.sandbox)]);
+			const all = served.map(({ t }, i) => t.imports(ctx, boxes[i]));
+			await step(`${names}: credentials imported (client credentials → their sandboxes)`, () =>
+				importCredential(
+					userFolder,
+					all.map((a) => a.credential),
+					{ env },
+				),
+			);
+			return all;
+		})();
+		const running = (async () => {
+			const all = await imported;
+			if (!all.length) return undefined;
+			await step(`${names}: workflows imported, the trigger activated`, async () => {
+				await importWorkflow(
+					userFolder,
+					all.flatMap((a) => a.workflows),
+					{ env },
+				);
+				for (const id of all.flatMap((a) => a.activate ?? []))
+					await activateWorkflow(userFolder, id, { env });
+			});
+			instance = await step('n8n start until /healthz/readiness', () =>
+				startN8n({ userFolder, env }),
+			);
+			return { instance, cookie: (await setupOwner(instance.url)).cookie };
+		})();
+		const configWritten = imported.catch(() => undefined);
+		return await Promise.allSettled(
+			tracks.map(async (t, i) => {
+				if (!('imports' in t)) {
+					const [sandbox] = await Promise.all([sandboxes[i], installed, configWritten]);
+					return t.run(ctx, { sandbox, userFolder });
+				}
+				const [sandbox, n8n] = await Promise.all([sandboxes[i], running]);
+				await t.run(ctx, { sandbox, userFolder, ...n8n! });
+			}),
 		);
-		await ctx.step(`${track}: package installed`, () => installPackageIntoN8n(userFolder, tarball));
-		await body({
-			sandbox,
-			userFolder,
-			startN8n: async (env) =>
-				(instance = await ctx.step(`${track}: n8n start until /healthz/readiness`, () =>
-					startN8n({ userFolder, env }),
-				)),
-		});
 	} finally {
-		if (instance) ctx.log(`${track}: n8n stopped (${describeExit(await instance.stop())})`);
-		if (sandbox) await sandbox.stop();
+		if (instance) ctx.log(`n8n stopped (${describeExit(await instance.stop())})`);
+		for (const s of await Promise.allSettled(sandboxes))
+			if (s.status === 'fulfilled') await s.value.stop();
 		if (ctx.keep) ctx.log(`kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}
 }
 
-/** An active trigger's workflow in a running n8n, and the sandbox's log of the trigger's requests. */
+/** An active trigger's workflow in the running n8n, and the sandbox's log of its requests. */
 export interface WatchedTrigger {
 	listRequests: () => Promise<RequestLogEntry[]>;
 	instance: { url: string };
 	cookie: string;
-	workflowId: string;
+	userFolder: string;
+	workflow: ExampleWorkflow;
 	deadline: number;
 }
 
 /**
- * Waits until the workflow has an execution and every one listed has ended, then asserts that it
- * is one trigger execution, a success, whose trigger (`triggerName`) delivered `sessionId` alone.
- * Resolves it with its run data. On a hang, says how many trigger requests (`listRequests`) came.
+ * Checks d and j on an active workflow's AirSign Trigger. Once n8n has saved its start (the
+ * activation poll delivered nothing), a session `complete()` completes must bring exactly one
+ * execution, delivering it alone. No repeat on the next poll: a second session completed then
+ * gives that poll (or, if it came first, the one after) an execution to wait for, which must
+ * deliver that session alone. Resolves the first execution, its run data, and the next one.
  */
-export async function assertDeliveredOnce({
-	listRequests,
-	instance,
-	cookie,
-	workflowId,
-	deadline,
-	triggerName,
-	sessionId,
-}: WatchedTrigger & { triggerName: string; sessionId: string }): Promise<{
-	exec: ExecutionSummary;
-	runData: Record<string, NodeRun[]>;
-}> {
-	const execs = await waitForExecutions(instance.url, cookie, (l) => l.length > 0, {
-		workflowId,
-		timeoutMs: deadline - Date.now(),
-		intervalMs: 1_000,
-	}).catch(async (error: Error) => {
-		throw new Error(
-			`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
+export async function deliveredOnce(
+	{ listRequests, instance, cookie, userFolder, workflow, deadline }: WatchedTrigger,
+	complete: () => Promise<string>,
+) {
+	const trigger = triggerOf(workflow).name;
+	await waitForSavedStart(userFolder, workflow.id, trigger, { timeoutMs: deadline - Date.now() });
+	const executions = () => listExecutions(instance.url, cookie, { workflowId: workflow.id });
+	assert.equal((await executions()).length, 0, 'the activation poll must deliver nothing');
+	/** Waits for one execution more than `before`, all ended; asserts it delivered `sessionId` alone. */
+	const delivered = async (sessionId: string, before: ExecutionSummary[]) => {
+		const execs = await waitForExecutions(instance.url, cookie, (l) => l.length > before.length, {
+			workflowId: workflow.id,
+			timeoutMs: deadline - Date.now(),
+			intervalMs: 1_000,
+		}).catch(async (error: Error) => {
+			throw new Error(
+				`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
+			);
+		});
+		const [exec, ...earlier] = execs; // newest first
+		assert.deepEqual(
+			earlier.map((e) => e.id),
+			before.map((e) => e.id),
+			`exactly one execution more: ${JSON.stringify(execs.map((e) => e.id))}`,
 		);
-	});
-	assert.equal(execs.length, 1, `exactly one execution: ${JSON.stringify(execs.map((e) => e.id))}`);
-	const [exec] = execs;
-	assert.equal(exec.mode, 'trigger');
-	assert.equal(exec.status, 'success');
-	const full = await getExecution(instance.url, cookie, exec.id);
-	const runData: Record<string, NodeRun[]> = full.data.resultData.runData;
-	const delivered = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
-	assert.deepEqual(
-		delivered.map((s) => s.sessionId),
-		[sessionId],
-		'the trigger delivered exactly that session',
-	);
-	return { exec, runData };
-}
-
-/**
- * Waits for one more List Sessions request (the trigger's next poll; `listRequests` lists them),
- * then asserts that `exec` is still the workflow's only execution: that poll delivered nothing again.
- */
-export async function assertNoRepeatOnNextPoll({
-	listRequests,
-	instance,
-	cookie,
-	workflowId,
-	exec,
-	deadline,
-}: WatchedTrigger & { exec: ExecutionSummary }): Promise<void> {
-	const pollsSoFar = (await listRequests()).length;
-	await pollUntil(
-		async () => (await listRequests()).length > pollsSoFar,
-		() => 'no further poll within the time limit',
-		{ timeoutMs: deadline - Date.now(), everyMs: 1_000 },
-	);
-	await sleep(4_000); // an execution from that poll would be recorded within milliseconds
-	const after: ExecutionSummary[] = await listExecutions(instance.url, cookie, { workflowId });
-	assert.deepEqual(
-		after.map((e) => e.id),
-		[exec.id],
-		'the next poll must not deliver it again',
-	);
+		assert.equal(exec.mode, 'trigger');
+		assert.equal(exec.status, 'success');
+		const runData: Record<string, NodeRun[]> = (await getExecution(instance.url, cookie, exec.id))
+			.data.resultData.runData;
+		assert.deepEqual(
+			runData[trigger][0].data!.main![0]!.map((i) => i.json.sessionId),
+			[sessionId],
+			'the trigger delivered exactly that session',
+		);
+		return { exec, runData };
+	};
+	const sessionId = await complete();
+	const completedAt = Date.now();
+	const pollsBefore = (await listRequests()).length;
+	const first = await delivered(sessionId, []);
+	const arrivedS = (Date.now() - completedAt) / 1000;
+	const next = await delivered(await complete(), [first.exec]);
+	return { ...first, sessionId, pollsBefore, arrivedS, next: next.exec };
 }

@@ -1,6 +1,8 @@
 // The headless track of e2e/scenarios.mts: `n8n execute` of the examples against the track's
 // sandbox, checks a, b, c, g, h, i (e2e/lib/examples.mts), then f: a client-credentials token that
-// expired between two runs is renewed.
+// expired between two runs is renewed. It runs beside the other tracks' `n8n start` in the same
+// user folder, on a database of its own: n8n's SQLite driver waits at most a second for another
+// process's write lock, too short on a busy machine.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,7 @@ import {
 	nodeOutput,
 } from '../lib/n8n.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
-import { SESSIONS, runTrack, type ScenarioContext } from './common.mts';
+import { SESSIONS, type ScenarioTrack } from './common.mts';
 
 /** Manual Trigger → AirSign Get Many (Limit 5): one List Sessions request per run. */
 const TOKEN_WORKFLOW = chainWorkflow(
@@ -46,13 +48,14 @@ const TOKEN_WORKFLOW = chainWorkflow(
 	(n) => `6d0c1f2a-0000-4000-8000-00000000000${n}`,
 );
 
-/** Runs the headless track's checks (a, b, c, g, h, i, f) with the package from `tarball`. */
-export async function headlessTrack(ctx: ScenarioContext, tarball: string): Promise<void> {
-	const { examples, check, step } = ctx;
-	await runTrack(ctx, 'headless', tarball, async ({ sandbox, userFolder }) => {
+/** The headless track's checks (a, b, c, g, h, i, f). */
+export const headlessTrack: ScenarioTrack = {
+	name: 'headless',
+	label: 'headless track setup (a, b, c, f, g, h, i)',
+	async run({ examples, check, step }, { sandbox, userFolder }) {
 		const filesDir = path.join(userFolder, 'n8n-files');
 		// n8n 2.x: Read/Write Files from Disk may only touch N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files).
-		const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
+		const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, DB_SQLITE_DATABASE: 'headless.sqlite' };
 		mkdirSync(filesDir, { recursive: true });
 		const pdfPath = path.join(filesDir, 'contract.pdf');
 		writeFileSync(pdfPath, samplePdf('AirSign e2e contract'));
@@ -110,5 +113,5 @@ export async function headlessTrack(ctx: ScenarioContext, tarball: string): Prom
 				return `after the expiry: ${line.join(' → ')}; next run: ${next.join(', ')}`;
 			},
 		);
-	});
-}
+	},
+};
