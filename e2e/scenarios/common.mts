@@ -52,31 +52,25 @@ export interface ScenarioContext {
 }
 
 /** What every track's body is handed: its own sandbox and the run's n8n user folder. */
-export interface TrackRun {
-	sandbox: Sandbox;
-	userFolder: string;
-}
+type TrackRun = { sandbox: Sandbox; userFolder: string };
 
-/** A track of the running n8n is also handed that n8n and its owner's cookie. */
-export interface ServedRun extends TrackRun {
-	instance: N8nInstance;
-	cookie: string;
-}
-
-/** A track: its name, its summary line if it fails before its checks, and its body. */
+/**
+ * A track: its name, its summary line if it fails before its checks, and its body. A track of the
+ * running n8n says what it puts into n8n before the start: its credential (whose Base URL names
+ * its sandbox), its workflows, and the ones the CLI activates; its body gets n8n and a cookie.
+ */
 export type ScenarioTrack = { label: string } & (
 	| { name: 'headless'; run: (ctx: ScenarioContext, t: TrackRun) => Promise<void> }
 	| {
 			name: 'live' | 'events';
-			/**
-			 * What it puts into n8n before the start: its credential (whose Base URL names its own
-			 * sandbox), its workflows, and the ones the CLI activates.
-			 */
 			imports: (
 				ctx: ScenarioContext,
 				sandbox: Sandbox,
 			) => { credential: CredentialJson; workflows: Workflow[]; activate?: string[] };
-			run: (ctx: ScenarioContext, t: ServedRun) => Promise<void>;
+			run: (
+				ctx: ScenarioContext,
+				t: TrackRun & { instance: N8nInstance; cookie: string },
+			) => Promise<void>;
 	  }
 );
 
