@@ -116,6 +116,9 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 			// 1.123 defaults to the isolated-vm expression engine too, and its isolated-vm 6.2 is
 			// built for Node 22+: the legacy engine everywhere.
 			N8N_EXPRESSION_ENGINE: 'legacy',
+			// 1.x's default SQLite driver writes an execution's status and its data in two writes: a
+			// read between them got "success" with the data from before (the pooled one: one transaction).
+			DB_SQLITE_POOL_SIZE: '2',
 		},
 		taskBroker: false,
 		oneShotEnv: {},

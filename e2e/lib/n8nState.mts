@@ -84,7 +84,7 @@ export async function waitForSavedStart(
 	triggerName: string,
 	{ timeoutMs }: { timeoutMs: number },
 ): Promise<void> {
-	let failedRead = ''; // n8n 1.x's SQLite has no WAL: a read can meet n8n's write lock
+	let failedRead = ''; // a read that fails (SQLite busy) is tried again
 	await pollUntil(
 		async () => {
 			const rows = await queryDb<{ staticData: string | null }>(
