@@ -1,7 +1,8 @@
-// `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the unit stage beside what
-// the tiers install (e2e/prepare.mts), then one tarball for the end-to-end, queue-mode and UI tiers
-// side by side, each logging to .cache/check/<name>.log, printed whole when it ends. Stops at the
-// first failure (the others stopped), prints each job's time, and fails if the run changed the tree.
+// `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the build, then one
+// tarball, and beside what the tiers install (e2e/prepare.mts) the unit stage; once installed, the
+// end-to-end, queue-mode and UI tiers beside the unit stage, each logging to .cache/check/<name>.log,
+// printed whole when it ends. Stops at the first failure (the others stopped), prints each job's
+// time, and fails if the run changed the tree.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -120,28 +121,17 @@ async function main(): Promise<number> {
 	mkdirSync(LOG_DIR, { recursive: true });
 	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
 	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
-	const unit = start(
-		'unit (build, typecheck, lint, scan, test, bench smoke)',
-		['npm', 'run', 'check:unit'],
-		undefined,
-		benchEnv,
-	);
 	const prepare = start(
-		'installs for the tiers (e2e/prepare.mts), beside the unit stage',
+		'installs for the tiers (e2e/prepare.mts), beside the build and the unit stage',
 		node('prepare.mts'),
 		'prepare.log',
 	);
 	say(`${prepare.name}: started, output in ${path.relative(REPO_ROOT, prepare.log!)}`);
-	await Promise.all([settle(unit), settle(prepare, true)]);
+	const build = start('build', ['npm', 'run', 'build']);
+	await settle(build);
 	if (firstFailure) return firstFailure;
-	// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
-	for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
-		/^\[prepare\] installed: (.*) in (.*)$/gm,
-	))
-		rows.set(`  of which ${what}`, [time, 'installed']);
-
-	// the unit stage has just built dist/: packed once, without building again, for every tier
 	const packT0 = Date.now();
+	// packed once, from the dist/ just built, for every tier
 	const packed = await packPackage({ build: false }).catch((err: Error) => {
 		say(`npm pack FAILED: ${err.stack ?? err}`);
 	});
@@ -149,10 +139,31 @@ async function main(): Promise<number> {
 		minutes(Date.now() - packT0),
 		packed ? 'passed' : 'FAILED',
 	]);
-	if (!packed) return 1;
+	if (!packed) {
+		await stopAll();
+		return 1;
+	}
 	const { tarball } = packed;
 	try {
-		// All three at once: they mostly wait (for polls, n8n's start, the browser), and each wait
+		// The unit stage goes on beside the tiers: they start as soon as their installs are there.
+		const unit = start(
+			'unit (typecheck, lint, scan, test, bench smoke)',
+			['npm', 'run', 'check:built'],
+			undefined,
+			benchEnv,
+		);
+		const unitDone = settle(unit);
+		await settle(prepare, true);
+		if (firstFailure) {
+			await unitDone;
+			return firstFailure;
+		}
+		// its lines `[prepare] installed: n8n 2.41.3 in 5 min 20 s`, in the summary
+		for (const [, what, time] of readFileSync(prepare.log!, 'utf8').matchAll(
+			/^\[prepare\] installed: (.*) in (.*)$/gm,
+		))
+			rows.set(`  of which ${what}`, [time, 'installed']);
+		// All at once: the tiers mostly wait (for polls, n8n's start, the browser), and each wait
 		// is bounded only to catch a hang, so a busy machine makes them slower, never failing.
 		const jobs = (
 			[
@@ -168,11 +179,11 @@ async function main(): Promise<number> {
 		const progress = setInterval(
 			() =>
 				say(
-					`${minutes(Date.now() - t0)}: ${TIERS.map((name) => `${name.split(' ')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
+					`${minutes(Date.now() - t0)}: ${[unit.name, ...TIERS].map((name) => `${name.split(' ')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
 				),
 			60_000,
 		);
-		await Promise.all(jobs.map((job) => settle(job)));
+		await Promise.all([unitDone, ...jobs.map((job) => settle(job))]);
 		clearInterval(progress);
 	} finally {
 		rmSync(path.dirname(tarball), { recursive: true, force: true });
