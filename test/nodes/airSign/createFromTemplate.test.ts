@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_SENDER_PROFILE_ID, type CreateTemplateInput } from '../../../sandbox';
 import {
 	apiRequests,
+	expectError,
 	expectRefused,
 	fromTemplateParams,
 	locator,
@@ -253,9 +254,8 @@ describe('Session → Create From Template', () => {
 		it('fields loaded at run time (a template from an expression) are checked the same way', async () => {
 			const template = ctx.sandbox.createTemplate(unnamedRole);
 			const result = await runAirSign(ctx, ...fromExpression(template.templateId, laterRole));
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toBe("The template needs 'Recipient 1 Name'");
-			expect(result.error!.context?.itemIndex).toBe(0);
+			const expected = { type: NodeOperationError, itemIndex: 0 };
+			expectError(result, "The template needs 'Recipient 1 Name'", expected);
 			expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET']);
 		});
 	});
@@ -270,10 +270,9 @@ describe('Session → Create From Template', () => {
 		it('a draft template: TEMPLATE_NOT_ACTIVE', async () => {
 			const { id, fields } = await withFields(offerTemplate({ status: 'draft' }));
 			const result = await runAirSign(ctx, params(id, fields, employee));
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(
-				'The template is a draft, so no session can be made from it [TEMPLATE_NOT_ACTIVE]',
-			);
+			const message =
+				'The template is a draft, so no session can be made from it [TEMPLATE_NOT_ACTIVE]';
+			expectError(result, message, { type: NodeApiError });
 		});
 
 		it('the template changed after its fields were loaded: MISSING_VARIABLES says to refresh', async () => {
@@ -301,11 +300,11 @@ describe('Session → Create From Template', () => {
 			ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, ['Session Expiry']);
 			const options = { senderProfileId: DEMO_SENDER_PROFILE_ID };
 			const result = await runAirSign(ctx, params(id, fields, employee, { options }));
-			expect(result.error!.message).toBe(
+			expectError(
+				result,
 				'Your AirSign plan does not include Sender Profiles [PLAN_FEATURE_UNAVAILABLE]',
+				{ description: "Remove 'Sender Profile ID'", httpCode: '403' },
 			);
-			expect(result.error!.description).toContain("Remove 'Sender Profile ID'");
-			expect(result.error!.httpCode).toBe('403');
 		});
 	});
 

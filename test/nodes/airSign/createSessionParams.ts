@@ -1,4 +1,4 @@
-/** Create Session's parameters and an uploaded PDF, shared by its two test files. */
+/** Create Session's parameters and an uploaded PDF (createSession, simplify, documentedStatuses). */
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';

@@ -8,7 +8,6 @@ import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import { HarnessNodeTypes } from '../../harness/node-types';
 import {
 	getManyParams,
-	idItems,
 	locator,
 	runAirSign,
 	sendParams,
@@ -18,31 +17,11 @@ import {
 } from './helpers';
 
 const ctx = useAirSign();
-const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const continueOnFail = { continueOnFail: true };
 
 // n8n's output table takes its columns from the items' keys: an error item that carries what its
-// input was about reads at a glance next to the successful ones.
+// input was about reads at a glance next to the successful ones (Send: errors.test.ts).
 describe('Continue On Fail: an error item says which input it was about', () => {
-	it('Send: the session ID and AirSign code next to the error, in the columns of a sent session', async () => {
-		const draft = ctx.sandbox.createSession({ recipients });
-		const done = ctx.sandbox.createSession({ recipients, status: 'completed' });
-		const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
-			continueOnFail: true,
-			input: idItems([draft, done]),
-		});
-		expect(result.items[0].json).toMatchObject({ sessionId: draft.sessionId, status: 'pending' });
-		expect(result.items[1].json).toEqual({
-			sessionId: done.sessionId,
-			error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
-			code: 'NOT_A_DRAFT',
-			description: expect.stringContaining('Send Invitation'),
-			httpCode: '400',
-		});
-		// The identity comes first: the table's first column is the session in both rows.
-		expect(Object.keys(result.items[1].json)[0]).toBe('sessionId');
-	});
-
 	it('a session chosen from the list or by URL: the locator value as given', async () => {
 		const url = `https://app.airsign.example/sessions/${UNKNOWN_ID}/edit`;
 		const result = await runAirSign(

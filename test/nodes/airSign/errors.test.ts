@@ -9,6 +9,7 @@ import type { StubAnswer } from '../../harness/fixtures/stubServer';
 import {
 	apiRequests,
 	closedPort,
+	expectError,
 	pdf,
 	getManyParams,
 	idItems,
@@ -27,6 +28,7 @@ import {
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const notADraft = 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]';
+const baseUrlError = { type: NodeApiError, description: 'Base URL' };
 
 let stub: StubServer;
 async function sendAgainstStub(answer: StubAnswer) {
@@ -62,14 +64,10 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 	it.each(Object.entries(shapes))('finds the code in %s', async (_label, answer) => {
 		const result = await sendAgainstStub({ status: 400, ...answer });
 		expect(stub.requests).toHaveLength(1);
-		expect(stub.requests[0]).toMatchObject({
-			method: 'POST',
-			url: `/api/v1/Session/${SESSION_ID}/Send`,
-		});
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toBe(notADraft);
-		expect(result.error!.description).toContain('AirSign said: "not a draft"');
-		expect(result.error!.httpCode).toBe('400');
+		const url = `/api/v1/Session/${SESSION_ID}/Send`;
+		expect(stub.requests[0]).toMatchObject({ method: 'POST', url });
+		const description = 'AirSign said: "not a draft"';
+		expectError(result, notADraft, { type: NodeApiError, description, httpCode: '400' });
 	});
 
 	it("falls back to the HTTP status when no code is given (404 → the operation's 404 text)", async () => {
@@ -186,6 +184,8 @@ describe('continueOnFail and item indexes', () => {
 			description: expect.stringContaining('Send Invitation'),
 			httpCode: '400',
 		});
+		// The identity comes first: the output table's first column is the session in every row.
+		expect(Object.keys(result.items[1].json)[0]).toBe('sessionId');
 		expect(result.items[2].json).toMatchObject({ sessionId: c.sessionId, status: 'pending' });
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(ctx.sandbox.outbox.map((m) => m.sessionId)).toEqual([a.sessionId, c.sessionId]);
@@ -235,11 +235,8 @@ describe('continueOnFail and item indexes', () => {
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
 		const result = await runAirSign(ctx, oneAtATime, { input: idItems([a, b, c]) });
 		expect(result.items).toEqual([]);
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toContain('[SELF_SIGN_ONLY]');
-		expect(result.error!.context?.itemIndex).toBe(1);
+		expectError(result, /\[SELF_SIGN_ONLY\]/, { type: NodeApiError, itemIndex: 1 });
 		expect(result.run.status).toBe('error');
-		// Item 2 was never attempted.
 		expect(apiRequests(ctx.sandbox)).toHaveLength(2);
 		expect(ctx.sandbox.getSession(c.sessionId)?.status).toBe('draft');
 	});
@@ -248,8 +245,7 @@ describe('continueOnFail and item indexes', () => {
 		const result = await runAirSign(ctx, uploadParams(), {
 			input: [binaryItem(pdf(100)), binaryItem(Buffer.from('GIF89a'))],
 		});
-		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error!.context?.itemIndex).toBe(1);
+		expectError(result, /not a PDF/, { type: NodeOperationError, itemIndex: 1 });
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 	});
 });
@@ -262,8 +258,7 @@ describe('write operations are not retried; network failures are clear', () => {
 		const result = await runAirSign(ctx, sendParams(draft.sessionId));
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
-		expect(result.error!.message).toBe('AirSign could not finish the request [HTTP 500]');
-		expect(result.error!.httpCode).toBe('500');
+		expectError(result, 'AirSign could not finish the request [HTTP 500]', { httpCode: '500' });
 	});
 
 	it('Upload: a dropped connection is reported after one attempt', async () => {
@@ -282,9 +277,7 @@ describe('write operations are not retried; network failures are clear', () => {
 			[getManyParams(), undefined],
 		] as const) {
 			const result = await runAirSign(ctx, params, { input: input as never });
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe('Could not reach AirSign: connection refused');
-			expect(result.error!.description).toContain('Base URL');
+			expectError(result, 'Could not reach AirSign: connection refused', baseUrlError);
 		}
 		// Get Many retried twice (reads are safe to retry).
 		expect(sleeps.requested).toEqual([500, 2000]);
@@ -294,8 +287,6 @@ describe('write operations are not retried; network failures are clear', () => {
 		const plainHttp = ctx.sandbox.baseUrl.replace(/^http:/, 'https:');
 		ctx.cred = await tokenCredential(ctx, 'some-token-1234', plainHttp);
 		const result = await runAirSign(ctx, sendParams(SESSION_ID));
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toBe('Could not reach AirSign: no connection was made');
-		expect(result.error!.description).toContain('Base URL');
+		expectError(result, 'Could not reach AirSign: no connection was made', baseUrlError);
 	});
 });

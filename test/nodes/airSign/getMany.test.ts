@@ -12,8 +12,8 @@ import {
 	runOk,
 	expectRefused,
 	WHOLE_ANSWER,
+	SESSION_FIELDS,
 } from './helpers';
-import { SESSION_FIELDS } from './shapeFixtures';
 
 const ctx = useAirSign();
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	apiRequests,
+	expectError,
 	getManyParams,
 	recordSleeps,
 	runAirSign,
@@ -63,9 +64,11 @@ describe('Get Many: rate limit (429)', () => {
 			/^AirSign's List Sessions budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 60 min\)/,
 		);
 		expect(resetCandidates.some((t) => message.includes(`It resets at ${t} UTC`))).toBe(true);
-		expect(result.error!.description).toContain('waits at most 60 s');
-		expect(result.error!.httpCode).toBe('429');
-		expect(result.error!.context?.itemIndex).toBe(0);
+		expectError(result, message, {
+			description: 'waits at most 60 s',
+			httpCode: '429',
+			itemIndex: 0,
+		});
 	});
 
 	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
@@ -136,9 +139,10 @@ describe('Get Many: transient failures are retried twice', () => {
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
 		expect(sleeps.requested).toEqual([500, 2000]);
-		expect(result.error!.message).toBe('AirSign could not finish the request [HTTP 503]');
-		expect(result.error!.description).toContain("on AirSign's side");
-		expect(result.error!.httpCode).toBe('503');
+		expectError(result, 'AirSign could not finish the request [HTTP 503]', {
+			description: "on AirSign's side",
+			httpCode: '503',
+		});
 	});
 
 	it('5xx twice then 200: succeeds', async () => {
@@ -168,8 +172,8 @@ describe('Get Many: transient failures are retried twice', () => {
 		const result = await runAirSign(ctx, getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([0, 0, 0]);
 		// The network code in words: n8n's NodeApiError would replace a message holding a raw code.
-		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
-		expect(result.error!.description).toContain('Base URL');
+		const message = 'Could not reach AirSign: connection closed by the server';
+		expectError(result, message, { description: 'Base URL' });
 		ctx.sandbox.clearRequests();
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 2 });
 		await runOk(ctx, getManyParams());

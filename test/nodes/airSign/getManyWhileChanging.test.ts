@@ -8,7 +8,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Session } from '../../../sandbox';
-import { apiRequests, getManyParams, runAirSign, useAirSign, runOk } from './helpers';
+import { apiRequests, expectError, getManyParams, runAirSign, useAirSign, runOk } from './helpers';
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
 const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
@@ -245,8 +245,7 @@ describe('Template → Get Many, Return All while the list changes between pages
 		const seeded = seedTemplates('draft');
 		beforeSecondPage(() => ctx.sandbox.activateTemplate(seeded[10].templateId));
 		const result = await runAirSign(ctx, params('draft'));
-		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error!.message).toMatch(/changed while it was read/);
+		expectError(result, /changed while it was read/, { type: NodeOperationError });
 		expect(requestsTo('/api/v1/Templates')).toHaveLength(3);
 	});
 
@@ -256,7 +255,6 @@ describe('Template → Get Many, Return All while the list changes between pages
 			ctx.sandbox.createTemplate({ name: 'A new template', status: 'active' }),
 		);
 		const result = await runAirSign(ctx, params('active'));
-		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error!.message).toMatch(/changed while it was read/);
+		expectError(result, /changed while it was read/, { type: NodeOperationError });
 	});
 });

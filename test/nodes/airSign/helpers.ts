@@ -12,7 +12,12 @@ import {
 import { inspect } from 'node:util';
 
 import { Logger } from '@n8n/backend-common';
-import { NodeOperationError, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { beforeEach, expect, onTestFinished, vi } from 'vitest';
 
 import { sleepModule } from '../../harness/engine';
@@ -102,6 +107,27 @@ export async function runOk(
 	return result;
 }
 
+/** Expects the run's error: its message (text or pattern) and the fields given (a part of the description). */
+export function expectError(
+	result: RunNodeResult,
+	message: string | RegExp,
+	expected: {
+		type?: typeof NodeApiError | typeof NodeOperationError;
+		description?: string;
+		httpCode?: string;
+		itemIndex?: number;
+	} = {},
+) {
+	const { type, description, httpCode, itemIndex } = expected;
+	if (type) expect(result.error).toBeInstanceOf(type);
+	if (typeof message === 'string') expect(result.error?.message).toBe(message);
+	else expect(result.error?.message).toMatch(message);
+	if (description !== undefined) expect(result.error!.description).toContain(description);
+	if (httpCode !== undefined) expect(result.error!.httpCode).toBe(httpCode);
+	if (itemIndex !== undefined) expect(result.error!.context?.itemIndex).toBe(itemIndex);
+	return result.error!;
+}
+
 /** Runs the node and expects its refusal before any request: the message, naming the item. */
 export async function expectRefused(
 	ctx: TestContext,
@@ -110,16 +136,28 @@ export async function expectRefused(
 	{ itemIndex = 0, ...extra }: Partial<RunNodeOptions> & { itemIndex?: number } = {},
 ): Promise<RunNodeResult> {
 	const result = await runAirSign(ctx, parameters, extra);
-	expect(result.error).toBeInstanceOf(NodeOperationError);
-	if (typeof message === 'string') expect(result.error!.message).toBe(message);
-	else expect(result.error!.message).toMatch(message);
-	expect(result.error!.context?.itemIndex).toBe(itemIndex);
+	expectError(result, message, { type: NodeOperationError, itemIndex });
 	expect(ctx.sandbox.requests).toEqual([]);
 	return result;
 }
 
 /** AirSign's whole answer: Simplify off. */
 export const WHOLE_ANSWER = { simple: false };
+/** The keys of AirSign's whole session (Get Session). */
+export const SESSION_FIELDS = [
+	'sessionId',
+	'name',
+	'status',
+	'selfSignOnly',
+	'createdAt',
+	'updatedAt',
+	'completedDate',
+	'expiryDate',
+	'recipients',
+	'sessionType',
+	'files',
+];
+
 /** A session ID no sandbox holds. */
 export const UNKNOWN_ID = '3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b';
 export const locator = (value: string, mode = 'id') => ({ __rl: true, mode, value });
@@ -190,6 +228,26 @@ export const getManyParams = (extra: INodeParameters = {}): INodeParameters => (
 	operation: 'getMany',
 	...extra,
 });
+
+/**
+ * Holds Sends at the sandbox and lets them go in groups of these sizes (the last group's rest go
+ * at once): a node with fewer out at once would hang here. No timing.
+ */
+export function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
+	let waiting: Array<() => void> = [];
+	let group = 0;
+	return sandbox.onRequest(async ({ path }) => {
+		if (!path.endsWith('/Send') || group >= groupSizes.length) return;
+		await new Promise<void>((resolve) => {
+			waiting.push(resolve);
+			if (waiting.length < groupSizes[group]) return;
+			group++;
+			const released = waiting;
+			waiting = [];
+			for (const release of released) release();
+		});
+	});
+}
 
 /** Whether AirSign stored exactly these bytes under the output item's fileId. */
 export const storedAs = (sandbox: Sandbox, item: { json: IDataObject }, bytes: Buffer) =>

@@ -4,11 +4,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/constants';
-import type { Sandbox } from '../../../sandbox';
 import {
 	apiRequests,
+	expectRefused,
 	drafts as draftsIn,
 	recordSleeps,
+	releaseSendsInGroups,
 	runAirSign,
 	useAirSign,
 	runOk,
@@ -19,26 +20,6 @@ import {
 
 const ctx = useAirSign();
 const drafts = (count: number) => draftsIn(ctx.sandbox, count);
-
-/**
- * Holds Sends at the sandbox and lets them go in groups of these sizes (the last group's rest go
- * at once): a node with fewer out at once would hang here. No timing.
- */
-function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
-	let waiting: Array<() => void> = [];
-	let group = 0;
-	return sandbox.onRequest(async ({ path }) => {
-		if (!path.endsWith('/Send') || group >= groupSizes.length) return;
-		await new Promise<void>((resolve) => {
-			waiting.push(resolve);
-			if (waiting.length < groupSizes[group]) return;
-			group++;
-			const released = waiting;
-			waiting = [];
-			for (const release of released) release();
-		});
-	});
-}
 
 describe('the first wave', () => {
 	it('1,000 Sends with the defaults: half go before any answer, the rest once one has come; every item sent once, in order', async () => {
@@ -156,15 +137,12 @@ describe('Items at Once', () => {
 	it.each([0, MAX_ITEMS_AT_ONCE + 1, 2.5, '={{ "three" }}'])(
 		'%s is refused before any request, naming the option',
 		async (itemsAtOnce) => {
-			const [draft] = drafts(1);
-			const result = await runAirSign(ctx, sendAtOnce(itemsAtOnce), {
-				input: [{ json: { id: draft.sessionId } }],
-			});
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error?.message).toMatch(
+			await expectRefused(
+				ctx,
+				sendAtOnce(itemsAtOnce),
 				new RegExp(`^'Items at Once' must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE};`),
+				{ input: idItems(drafts(1)) },
 			);
-			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		},
 	);
 });

@@ -10,6 +10,7 @@ import {
 	apiRequests,
 	drafts as draftsIn,
 	recordSleeps,
+	releaseSendsInGroups,
 	runAirSign,
 	useAirSign,
 	runOk,
@@ -119,14 +120,7 @@ describe('Items at Once: engine', () => {
 		const sessions = drafts(3);
 		ctx.sandbox.updateSession(sessions[0].sessionId, { status: 'completed' });
 		// The three are answered once all three have arrived: they went together.
-		let arrived = 0;
-		let allArrived!: () => void;
-		const all = new Promise<void>((resolve) => (allArrived = resolve));
-		ctx.sandbox.onRequest(async ({ path }) => {
-			if (!path.endsWith('/Send')) return;
-			if (++arrived === 3) allArrived();
-			await all;
-		});
+		releaseSendsInGroups(ctx.sandbox, [3]);
 		const result = await runAirSign(ctx, send(), { input: idItems(sessions) });
 		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
 		expect((result.error as NodeOperationError).description).toContain(
@@ -148,14 +142,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			ctx.sandbox.clock.set(Math.floor(ctx.sandbox.clock.now() / 1000) * 1000 + 500);
 			const sleeps = recordSleeps((ms) => ctx.sandbox.clock.advance(ms));
 			// Held until the whole first wave has arrived, so none falls into a later window.
-			let arrived = 0;
-			let waveArrived!: () => void;
-			const wholeWave = new Promise<void>((resolve) => (waveArrived = resolve));
-			ctx.sandbox.onRequest(async () => {
-				if (++arrived > FIRST_WAVE) return;
-				if (arrived === FIRST_WAVE) waveArrived();
-				await wholeWave;
-			});
+			releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE]);
 			await sendsEveryOne(sessions, send());
 			expect(ctx.sandbox.outbox).toHaveLength(100);
 			const requests = apiRequests(ctx.sandbox);

@@ -11,12 +11,14 @@ import {
 	sendParams,
 	useAirSign,
 	runOk,
+	expectError,
 	expectRefused,
 	idItems,
+	UNKNOWN_ID,
 } from './helpers';
 
 const ctx = useAirSign();
-
+const NOT_FOUND = 'AirSign has no session with this ID [NOT_FOUND]';
 const recipients = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
 	{ name: 'Bob Witness', email: 'bob@example.com' },
@@ -102,15 +104,11 @@ describe('Send Session', () => {
 				'Self-sign sessions',
 			],
 		];
-		for (const [code, make, message, hint] of cases) {
+		for (const [code, make, message, description] of cases) {
 			it(`${code}: 400 with a clear message, no invitation`, async () => {
-				const sessionId = make();
-				const result = await runAirSign(ctx, sendParams(sessionId));
-				expect(result.error).toBeInstanceOf(NodeApiError);
-				expect(result.error!.message).toBe(message);
-				expect(result.error!.description).toContain(hint);
-				expect(result.error!.httpCode).toBe('400');
-				expect(result.error!.context?.itemIndex).toBe(0);
+				const result = await runAirSign(ctx, sendParams(make()));
+				const expected = { type: NodeApiError, description, httpCode: '400', itemIndex: 0 };
+				expectError(result, message, expected);
 				expect(result.storedError?.message).toBe(message);
 				expect(ctx.sandbox.outbox).toEqual([]);
 				expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ status: 400 })]);
@@ -126,41 +124,35 @@ describe('Send Session', () => {
 		});
 
 		it('404 for an unknown session', async () => {
-			const result = await runAirSign(ctx, sendParams('3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b'));
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
-			expect(result.error!.httpCode).toBe('404');
+			const result = await runAirSign(ctx, sendParams(UNKNOWN_ID));
+			expectError(result, NOT_FOUND, { type: NodeApiError, httpCode: '404' });
 		});
 
 		it("404 for another organisation's session, which stays a draft", async () => {
 			const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, recipients });
 			const result = await runAirSign(ctx, sendParams(theirs.sessionId));
-			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
-			expect(result.error!.description).toContain('another AirSign organisation');
+			expectError(result, NOT_FOUND, { description: 'another AirSign organisation' });
 			expect(ctx.sandbox.getSession(theirs.sessionId)?.status).toBe('draft');
 			expect(ctx.sandbox.outbox).toEqual([]);
 		});
 
-		it('403 when the token lacks write:sessions (write:files alone)', async () => {
-			ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
-			const draft = ctx.sandbox.createSession({ recipients });
-			const result = await runAirSign(ctx, sendParams(draft.sessionId));
-			expect(result.error!.message).toBe(
+		it.each([
+			[
+				'403 when the token lacks write:sessions (write:files alone)',
+				() => ctx.sandbox.issueToken({ scopes: ['write:files'] }),
 				'The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]',
-			);
-			expect(result.error!.description).toContain('write:sessions');
-			expect(result.error!.httpCode).toBe('403');
-			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
-		});
-
-		it('401 for a wrong token', async () => {
-			ctx.cred = await tokenCredential(ctx, 'not-a-real-token-42');
+				{ description: 'write:sessions', httpCode: '403' },
+			],
+			[
+				'401 for a wrong token',
+				() => 'not-a-real-token-42',
+				/^AirSign rejected the credential \[HTTP 401/,
+				{ type: NodeApiError, description: 'Client Credentials', httpCode: '401' },
+			],
+		])('%s', async (_label, token, message, expected) => {
+			ctx.cred = await tokenCredential(ctx, token());
 			const draft = ctx.sandbox.createSession({ recipients });
-			const result = await runAirSign(ctx, sendParams(draft.sessionId));
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toMatch(/^AirSign rejected the credential \[HTTP 401/);
-			expect(result.error!.description).toContain('Client Credentials');
-			expect(result.error!.httpCode).toBe('401');
+			expectError(await runAirSign(ctx, sendParams(draft.sessionId)), message, expected);
 			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
 		});
 	});
@@ -174,10 +166,10 @@ describe('Send Session', () => {
 			'%2e%2e',
 			'..%2F..%2FFile',
 			'not-a-uuid',
-			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b/../../File',
+			`${UNKNOWN_ID}/../../File`,
 			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6',
-			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b?x=1',
-			'3f2b8a1e-7c4d-4e8f-9a0b-1c2d3e4f5a6b#',
+			`${UNKNOWN_ID}?x=1`,
+			`${UNKNOWN_ID}#`,
 		];
 		for (const value of bad) {
 			it(`refuses ${JSON.stringify(value)}`, async () => {
@@ -199,9 +191,10 @@ describe('Send Session', () => {
 					{ json: { id: 42 } },
 				],
 			});
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toBe('Session ID 42 is not a valid AirSign session ID');
-			expect(result.error!.context?.itemIndex).toBe(1);
+			expectError(result, 'Session ID 42 is not a valid AirSign session ID', {
+				type: NodeOperationError,
+				itemIndex: 1,
+			});
 			// Item 0 was sent before item 1 failed; nothing was sent for item 1.
 			expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		});

@@ -1,17 +1,24 @@
+/** Session → Send Invitation, and its 'Send To': 'Next Who Has Not Signed', or 'A Specific Recipient'. */
 import '../../harness';
 
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import {
 	apiRequests,
-	tokenCredential,
+	asTool,
+	expectError,
+	locator,
 	recordSleeps,
 	runAirSign,
-	useAirSign,
 	runOk,
-	locator,
+	tokenCredential,
+	UNKNOWN_ID,
+	useAirSign,
 } from './helpers';
+import { listSearch } from './loadOptions';
 
 const ctx = useAirSign();
 const recipients = [
@@ -24,12 +31,13 @@ const params = (sessionId: string, extra: Record<string, unknown> = {}) => ({
 	sessionId: locator(sessionId),
 	...extra,
 });
-const byEmail = (email: string) => ({
-	recipient: 'specific',
-	recipientLocator: locator(email, 'email'),
-});
+const specific = (sessionId: string, mode: string, value: string) =>
+	params(sessionId, { recipient: 'specific', recipientLocator: locator(value, mode) });
 const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);
+const remindedTo = () => reminders().map((m) => m.to);
+const NOT_ACTIVE =
+	'The session is not waiting for signatures, so no invitation was sent [SESSION_NOT_ACTIVE]';
 
 describe('Session → Send Invitation', () => {
 	it('by default reminds the next recipient who has not signed; output is the answer, sentAt in ISO UTC', async () => {
@@ -43,13 +51,12 @@ describe('Session → Send Invitation', () => {
 			recipientEmail: 'bob@example.com',
 			sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
 		});
-		expect(reminders().map((m) => m.to)).toEqual(['bob@example.com']);
+		expect(remindedTo()).toEqual(['bob@example.com']);
 	});
 
-	it('checks the session ID before any request (the recipient: sendInvitationRecipient.test.ts)', async () => {
+	it('checks the session ID before any request', async () => {
 		const badSession = await runAirSign(ctx, params('={{ "x/../y" }}'));
-		expect(badSession.error).toBeInstanceOf(NodeOperationError);
-		expect(badSession.error!.message).toContain('is not a valid AirSign session ID');
+		expectError(badSession, /is not a valid AirSign session ID/, { type: NodeOperationError });
 		expect(ctx.sandbox.requests).toEqual([]);
 	});
 
@@ -57,26 +64,25 @@ describe('Session → Send Invitation', () => {
 		it('SESSION_NOT_ACTIVE for a draft (send it with Send instead)', async () => {
 			const draft = ctx.sandbox.createSession({ recipients });
 			const result = await runAirSign(ctx, params(draft.sessionId));
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(
-				'The session is not waiting for signatures, so no invitation was sent [SESSION_NOT_ACTIVE]',
-			);
-			expect(result.error!.description).toContain('Send a draft with Send');
-			expect(result.error!.httpCode).toBe('400');
+			const description = 'Send a draft with Send';
+			expectError(result, NOT_ACTIVE, { type: NodeApiError, description, httpCode: '400' });
 		});
 
-		it("RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED, for 'A Specific Recipient'", async () => {
+		it("RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED (pointing to 'Next Who Has Not Signed'), for 'A Specific Recipient'", async () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-			const missing = await runAirSign(ctx, params(session.sessionId, byEmail('zoe@example.com')));
-			expect(missing.error!.message).toBe(
-				'The session has no such recipient [RECIPIENT_NOT_FOUND]',
+			const missing = await runAirSign(
+				ctx,
+				specific(session.sessionId, 'email', 'zoe@example.com'),
 			);
-			expect(missing.error!.description).toContain("Check 'Recipient'");
-			expect(missing.error!.httpCode).toBe('404');
+			expectError(missing, 'The session has no such recipient [RECIPIENT_NOT_FOUND]', {
+				description: "Check 'Recipient'",
+				httpCode: '404',
+			});
 			ctx.sandbox.signRecipient(session.sessionId);
-			const signed = await runAirSign(ctx, params(session.sessionId, byEmail('ann@example.com')));
-			expect(signed.error!.message).toContain('[RECIPIENT_ALREADY_SIGNED]');
-			expect(signed.error!.description).toContain("'Next Who Has Not Signed' in 'Send To'");
+			const signed = await runAirSign(ctx, specific(session.sessionId, 'email', 'ann@example.com'));
+			expectError(signed, /\[RECIPIENT_ALREADY_SIGNED\]/, {
+				description: "Choose 'Next Who Has Not Signed' in 'Send To'",
+			});
 		});
 
 		it("404 for another organisation's session; 403 names the scope", async () => {
@@ -100,9 +106,10 @@ describe('Session → Send Invitation', () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Session/' });
 			const result = await runAirSign(ctx, params(session.sessionId));
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(
+			expectError(
+				result,
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the invitation may have been sent',
+				{ type: NodeApiError },
 			);
 			expect(posts()).toHaveLength(1);
 			expect(reminders()).toHaveLength(1);
@@ -141,10 +148,196 @@ describe('Session → Send Invitation', () => {
 			[ok.sessionId, { item: 0 }],
 		]);
 		expect(result.outputs[1].map((i) => [i.json.error, i.pairedItem])).toEqual([
-			[
-				'The session is not waiting for signatures, so no invitation was sent [SESSION_NOT_ACTIVE]',
-				{ item: 1 },
-			],
+			[NOT_ACTIVE, { item: 1 }],
 		]);
+	});
+});
+
+describe("Send Invitation: 'Send To' and 'Recipient', as n8n resolves a node's parameters", () => {
+	const node = new AirSign().description;
+	const resolved = (values: INodeParameters) =>
+		NodeHelpers.getNodeParameters(
+			node.properties,
+			{ resource: 'session', operation: 'sendInvitation', ...values },
+			true,
+			false,
+			{ typeVersion: 1 },
+			node,
+		)!;
+
+	it("'Next Who Has Not Signed' by default; 'A Specific Recipient' shows the locator on From List", () => {
+		const next = resolved({});
+		expect(next).toMatchObject({ recipient: 'next' });
+		expect(next).not.toHaveProperty('recipientLocator');
+		const chosen = resolved({ recipient: 'specific' });
+		expect(chosen.recipientLocator).toEqual({ __rl: true, mode: 'list', value: '' });
+		const field = node.properties.find((p) => p.name === 'recipientLocator')!;
+		expect(field.modes!.map((m) => m.displayName)).toEqual(['From List', 'By ID', 'By Email']);
+	});
+
+	it("the choice and the locator have distinct labels: 'Send To', then 'Recipient'", () => {
+		const shown = node.properties.filter(
+			(p) =>
+				p.displayOptions?.show?.operation?.includes('sendInvitation') &&
+				['recipient', 'recipientLocator'].includes(p.name),
+		);
+		expect(shown.map((p) => [p.name, p.displayName])).toEqual([
+			['recipient', 'Send To'],
+			['recipientLocator', 'Recipient'],
+		]);
+	});
+});
+
+describe("Send Invitation: 'Recipient' From List", () => {
+	it("offers the chosen session's recipients who can be reminded, with their email and status in words, filtered by name or email: one Get Session each time", async () => {
+		const session = ctx.sandbox.createSession({
+			status: 'pending',
+			recipients: [...recipients, { name: 'Cy', email: 'cy@example.com', status: 'notSent' }],
+		});
+		const signed = ctx.sandbox.signRecipient(session.sessionId);
+		const [ann, bob, cy] = signed.recipients;
+		expect([ann.status, bob.status, cy.status]).toEqual(['completed', 'sent', 'notSent']);
+		for (const given of [locator(session.sessionId), session.sessionId]) {
+			const result = await listSearch(ctx, 'searchRecipients', {
+				parameters: { sessionId: given },
+			});
+			// Ann has signed: AirSign would refuse to remind her (RECIPIENT_ALREADY_SIGNED)
+			expect(result).toEqual({
+				results: [
+					{ name: 'Bob <bob@example.com> (sent)', value: bob.recipientId },
+					{ name: 'Cy <cy@example.com> (not sent)', value: cy.recipientId },
+				],
+			});
+		}
+		const bobs = await listSearch(ctx, 'searchRecipients', {
+			filter: ' BOB ',
+			parameters: { sessionId: locator(session.sessionId) },
+		});
+		expect(bobs.results.map((r) => r.value)).toEqual([bob.recipientId]);
+		expect(apiRequests(ctx.sandbox).map((r) => [r.method, r.path])).toEqual(
+			Array(3).fill(['GET', `/api/v1/Session/${session.sessionId}`]),
+		);
+	});
+
+	it('every recipient the list offers can be reminded; a session not waiting for signatures offers none', async () => {
+		const pending = ctx.sandbox.createSession({ status: 'pending', recipients });
+		ctx.sandbox.signRecipient(pending.sessionId);
+		const offered = await listSearch(ctx, 'searchRecipients', {
+			parameters: { sessionId: locator(pending.sessionId) },
+		});
+		expect(offered.results).toHaveLength(1);
+		for (const { value } of offered.results) {
+			const run = await runOk(ctx, specific(pending.sessionId, 'list', String(value)));
+			expect(run.items[0].json).toMatchObject({ recipientId: value });
+		}
+		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
+			const session = ctx.sandbox.createSession({ status, recipients });
+			const result = await listSearch(ctx, 'searchRecipients', {
+				parameters: { sessionId: locator(session.sessionId) },
+			});
+			expect(result, status).toEqual({ results: [] });
+		}
+	});
+
+	it('a session given By URL is read as the Session field reads it', async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const url = `https://app.airsign.example/sessions/${session.sessionId}/edit`;
+		const result = await listSearch(ctx, 'searchRecipients', {
+			parameters: { sessionId: locator(url, 'url') },
+		});
+		expect(result.results.map((r) => r.value)).toEqual(
+			session.recipients.map((r) => r.recipientId),
+		);
+	});
+
+	it('no session chosen yet (or one the editor cannot read): an empty list, no request', async () => {
+		for (const sessionId of [undefined, locator('', 'list'), '={{ $json.id }}', 'nope']) {
+			const result = await listSearch(ctx, 'searchRecipients', { parameters: { sessionId } });
+			expect(result).toEqual({ results: [] });
+		}
+		expect(ctx.sandbox.requests).toEqual([]);
+	});
+});
+
+describe("Send Invitation: 'A Specific Recipient'", () => {
+	it('From List and By ID send the recipientId, By Email the email (AirSign refuses both at once)', async () => {
+		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
+		const [ann, bob] = session.recipients;
+		const fromList = await runOk(ctx, specific(session.sessionId, 'list', bob.recipientId));
+		expect(fromList.items[0].json).toMatchObject({ recipientId: bob.recipientId });
+		const byId = await runOk(
+			ctx,
+			specific(session.sessionId, 'id', ` ${ann.recipientId.toUpperCase()} `),
+		);
+		expect(byId.items[0].json).toMatchObject({ recipientId: ann.recipientId });
+		const byEmail = await runOk(ctx, specific(session.sessionId, 'email', ' BOB@example.com '));
+		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
+		expect(remindedTo()).toEqual(['bob@example.com', 'ann@example.com', 'bob@example.com']);
+	});
+
+	it("a bad ID, a bad email or nothing fails before any request, naming 'Recipient' and the item", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		// The editor refuses such a value typed in (the modes' validation): it comes from an expression.
+		const cases: Array<[string, string, RegExp]> = [
+			['id', 'bob', /^Recipient ID "bob" is not a valid AirSign recipient ID$/],
+			['list', '', /^Recipient ID "" is not a valid AirSign recipient ID$/],
+			['email', 'bob@', /^'Recipient' is not an email address: "bob@"$/],
+			['email', ' ', /^'Recipient' is not an email address: " "$/],
+		];
+		for (const [mode, value, message] of cases) {
+			const expression = `={{ ${JSON.stringify(value)} }}`;
+			const result = await runAirSign(ctx, specific(session.sessionId, mode, expression));
+			expectError(result, message, { type: NodeOperationError, itemIndex: 0 });
+		}
+		const second = await runAirSign(
+			ctx,
+			specific(session.sessionId, 'email', '={{ $json.email }}'),
+			{
+				input: [{ json: { email: 'bob@' } }, { json: { email: 'ann' } }],
+				continueOnFail: true,
+			},
+		);
+		expect(second.items.map((i) => [i.json.error, i.pairedItem])).toEqual([
+			[expect.stringMatching(/Recipient.* "bob@"$/), { item: 0 }],
+			[expect.stringMatching(/Recipient.* "ann"$/), { item: 1 }],
+		]);
+		expect(ctx.sandbox.requests).toEqual([]);
+	});
+
+	it("an error item names the recipient under AirSign's field for the mode", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const byId = await runAirSign(ctx, specific(session.sessionId, 'id', UNKNOWN_ID), {
+			continueOnFail: true,
+		});
+		expect(byId.items[0].json).toMatchObject({
+			sessionId: session.sessionId,
+			recipientId: UNKNOWN_ID,
+		});
+		const byEmail = await runAirSign(ctx, specific(session.sessionId, 'email', 'zoe@example.com'), {
+			continueOnFail: true,
+		});
+		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'zoe@example.com' });
+		expect(byEmail.items[0].json).not.toHaveProperty('recipientId');
+	});
+
+	it("as an agent's tool: the email the model gives reminds that recipient; a bad one is an answer, no request", async () => {
+		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
+		const parameters = specific(session.sessionId, 'email', '={{ $json.email }}');
+		const sent = await runAirSign(ctx, parameters, {
+			nodeType: asTool(),
+			input: [{ json: { email: 'bob@example.com' } }],
+		});
+		expect(sent.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
+		const before = ctx.sandbox.requests.length;
+		const refused = await runOk(ctx, parameters, {
+			nodeType: asTool(),
+			input: [{ json: { email: 'bob' } }],
+		});
+		expect(refused.items[0].json).toMatchObject({
+			recipientEmail: 'bob',
+			error: expect.stringMatching(/Recipient.* is not an email address: "bob"$/),
+		});
+		expect(ctx.sandbox.requests.length).toBe(before);
+		expect(remindedTo()).toEqual(['bob@example.com']);
 	});
 });

@@ -3,14 +3,42 @@ import '../../harness';
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import type { Sandbox } from '../../../sandbox';
 import { simple } from './createSessionParams';
 import { offerTemplate, offerTemplateParams } from './offerTemplate';
-import { runAirSign, tokenCredential, useAirSign, runOk, locator as id } from './helpers';
-import { getSession, halfSigned as halfSignedIn, people, SESSION_FIELDS } from './shapeFixtures';
+import {
+	apiRequests,
+	asTool,
+	locator as id,
+	runAirSign,
+	runOk,
+	SESSION_FIELDS,
+	sendParams,
+	tokenCredential,
+	useAirSign,
+} from './helpers';
 
 // Simplify (on by default): a session or a template in at most 10 fields, each AirSign's own, the
 // same keys for every record (null where the answer has none); off: AirSign's whole answer.
+// As an AI agent's tool: Output (Simplified, Raw, Selected Fields) instead of Simplify; failed calls.
 const ctx = useAirSign();
+const people = [
+	{ name: 'Ann Signer', email: 'ann@example.com' },
+	{ name: 'Bob Witness', email: 'bob@example.com' },
+];
+const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'session',
+	operation: 'get',
+	sessionId: id(sessionId),
+	...extra,
+});
+
+/** A session sent to Ann then Bob; Ann has signed, Bob has not, so it is in progress. */
+function halfSigned(sandbox: Sandbox) {
+	const session = sandbox.createSession({ name: 'Lease', status: 'pending', recipients: people });
+	sandbox.signRecipient(session.sessionId, { email: 'ann@example.com' });
+	return session;
+}
 const SIMPLE_SESSION_FIELDS = [
 	'sessionId',
 	'name',
@@ -34,10 +62,11 @@ const SIMPLE_TEMPLATE_FIELDS = [
 	'updatedAt',
 	'editorUrl',
 ];
-const run = async (parameters: INodeParameters) => {
-	const result = await runOk(ctx, parameters);
+const run = async (parameters: INodeParameters, extra = {}) => {
+	const result = await runOk(ctx, parameters, extra);
 	return result.items.map((item) => item.json);
 };
+const runTool = (parameters: INodeParameters) => run(parameters, { nodeType: asTool() });
 /** A recipient as the simplified session keeps it. */
 const RECIPIENT_KEYS = ['recipientId', 'name', 'email', 'status', 'signingOrder'] as const;
 const recipientOf = (r: Record<(typeof RECIPIENT_KEYS)[number], unknown>) =>
@@ -68,7 +97,7 @@ describe('Simplify keeps who signed (issue 48)', () => {
 
 describe('Simplify (the default)', () => {
 	it('Session → Get: ten fields, each recipient and file as AirSign gives them, draftUrl null', async () => {
-		const session = halfSignedIn(ctx.sandbox);
+		const session = halfSigned(ctx.sandbox);
 		const [item] = await run(getSession(session.sessionId));
 		const raw = ctx.sandbox.getSession(session.sessionId)!;
 		expect(Object.keys(item)).toEqual(SIMPLE_SESSION_FIELDS);
@@ -89,14 +118,14 @@ describe('Simplify (the default)', () => {
 	});
 
 	it('Simplify off: AirSign’s whole answer', async () => {
-		const session = halfSignedIn(ctx.sandbox);
+		const session = halfSigned(ctx.sandbox);
 		const [raw] = await run(getSession(session.sessionId, { simple: false }));
 		expect(Object.keys(raw)).toEqual(SESSION_FIELDS);
 		expect((raw.recipients as unknown[]).length).toBe(2);
 	});
 
 	it('Session → Get Many: every session with the same keys; files null, as List Sessions has none', async () => {
-		halfSignedIn(ctx.sandbox);
+		halfSigned(ctx.sandbox);
 		ctx.sandbox.createSession({ name: 'Draft', recipients: people });
 		const items = await run({ resource: 'session', operation: 'getMany', returnAll: true });
 		expect(items.length).toBeGreaterThan(1);
@@ -208,5 +237,131 @@ describe('Simplify (the default)', () => {
 		});
 		expect(item).not.toHaveProperty('recipients');
 		expect(item).not.toHaveProperty('draftUrl');
+	});
+});
+
+describe('Output, as an AI agent’s tool', () => {
+	it('by default: Simplified, each recipient with their ID and signing status', async () => {
+		const session = halfSigned(ctx.sandbox);
+		const [item] = await runTool(getSession(session.sessionId));
+		const [ann, bob] = ctx.sandbox.getSession(session.sessionId)!.recipients;
+		expect(item).toMatchObject({
+			sessionId: session.sessionId,
+			status: 'inProgress',
+			recipients: [
+				{ recipientId: ann.recipientId, email: 'ann@example.com', status: 'completed' },
+				{ recipientId: bob.recipientId, email: 'bob@example.com', status: bob.status },
+			],
+		});
+		expect(bob.status).not.toBe('completed');
+		expect(Object.keys(item).length).toBeLessThanOrEqual(10);
+		expect(item).not.toHaveProperty('sessionType');
+	});
+
+	it('Simplify is not the tool’s switch: Output is', async () => {
+		const session = halfSigned(ctx.sandbox);
+		const [item] = await runTool(getSession(session.sessionId, { simple: false }));
+		expect(item).not.toHaveProperty('sessionType');
+	});
+
+	it('Raw: AirSign’s whole answer', async () => {
+		const session = halfSigned(ctx.sandbox);
+		const [item] = await runTool(getSession(session.sessionId, { output: 'raw' }));
+		expect(item).toMatchObject({ sessionId: session.sessionId, sessionType: expect.any(String) });
+		expect(item.recipients).toHaveLength(2);
+	});
+
+	it('Selected Fields: those fields and always the ID', async () => {
+		const session = halfSigned(ctx.sandbox);
+		const [item] = await runTool(
+			getSession(session.sessionId, { output: 'fields', fields: ['status', 'recipients'] }),
+		);
+		expect(Object.keys(item)).toEqual(['sessionId', 'status', 'recipients']);
+		expect(item.recipients).toHaveLength(2);
+		const [bare] = await runTool(getSession(session.sessionId, { output: 'fields', fields: [] }));
+		expect(bare).toEqual({ sessionId: session.sessionId });
+	});
+
+	it('Selected Fields on Get Many sessions and on a template', async () => {
+		for (let i = 0; i < 4; i++) halfSigned(ctx.sandbox);
+		const listed = await runTool({
+			resource: 'session',
+			operation: 'getMany',
+			limit: 3,
+			output: 'fields',
+			fields: ['name'],
+		});
+		expect(listed).toHaveLength(3);
+		for (const item of listed) expect(Object.keys(item)).toEqual(['sessionId', 'name']);
+
+		const template = ctx.sandbox.createTemplate({ name: 'Offer', status: 'active' });
+		const [picked] = await runTool({
+			resource: 'template',
+			operation: 'get',
+			templateId: id(template.templateId),
+			output: 'fields',
+			fields: ['variables'],
+		});
+		expect(picked).toEqual({ templateId: template.templateId, variables: [] });
+	});
+
+	it('Selected Fields on Create From Template, whose own "fields" are its recipients and variables', async () => {
+		const template = ctx.sandbox.createTemplate({
+			name: 'Plain',
+			status: 'active',
+			recipients: [{ key: 'signer', name: 'Signer', email: 'signer@example.com' }],
+		});
+		const [item] = await runTool({
+			resource: 'session',
+			operation: 'createFromTemplate',
+			templateId: id(template.templateId),
+			output: 'fields',
+			outputFields: ['status'],
+		});
+		expect(item).toEqual({ sessionId: expect.any(String), status: 'draft' });
+	});
+
+	it('Fields that are not a list fail the call before any request: no session is created', async () => {
+		const result = await runAirSign(ctx, simple({ output: 'fields', fields: '={{ "status" }}' }), {
+			nodeType: asTool(),
+		});
+		expect(result.items[0].json.error).toMatch(/^'Fields' must be a list of field names/);
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
+	});
+
+	it('a failed call stays an error item the model can act on, whatever the Output', async () => {
+		const done = ctx.sandbox.createSession({ recipients: people, status: 'completed' });
+		for (const output of ['simple', 'fields']) {
+			const [item] = await runTool({ ...sendParams(done.sessionId), output, fields: [] });
+			expect(item).toMatchObject({
+				sessionId: done.sessionId,
+				error: 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
+				code: 'NOT_A_DRAFT',
+			});
+		}
+		const [getFailed] = await runTool(
+			getSession('0b0b0b0b-0000-4000-8000-000000000000', { output: 'fields', fields: [] }),
+		);
+		expect(getFailed).toMatchObject({ error: expect.any(String), description: expect.any(String) });
+	});
+});
+
+describe('the node as an AI agent’s tool: a failed call is an answer the model can act on', () => {
+	it('a bad value: an error item naming it, no request, the run goes on', async () => {
+		const before = apiRequests(ctx.sandbox).length;
+		const result = await runOk(ctx, sendParams('session 42'), { nodeType: asTool() });
+		expect(result.items.map((i) => i.json)).toEqual([
+			{
+				sessionId: 'session 42',
+				error: expect.stringMatching(/is not a valid AirSign session ID/),
+				description: expect.any(String),
+			},
+		]);
+		expect(apiRequests(ctx.sandbox).length).toBe(before);
+	});
+
+	it('as a plain node the same call still fails the node (Continue On Fail off)', async () => {
+		const result = await runAirSign(ctx, sendParams('session 42'));
+		expect(result.error?.message).toMatch(/is not a valid AirSign session ID/);
 	});
 });

@@ -9,6 +9,7 @@ import { isCanonicalBase64 } from '../../../nodes/AirSign/actions/file/uploadSou
 
 import {
 	apiRequests,
+	expectError,
 	expectRefused,
 	pdf,
 	tokenCredential,
@@ -109,10 +110,10 @@ describe('Upload File', () => {
 
 		it('one byte over is refused locally, naming the property and item, with no request', async () => {
 			const result = await uploadOne(uploadParams(), pdf(MIB7 + 1), 'big.pdf');
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toContain('binary property "data"');
-			expect(result.error!.message).toContain('7 MB');
-			expect(result.error!.context?.itemIndex).toBe(0);
+			expectError(result, /binary property "data".*7 MB/, {
+				type: NodeOperationError,
+				itemIndex: 0,
+			});
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		});
 
@@ -122,13 +123,12 @@ describe('Upload File', () => {
 			expect(apiRequests(ctx.sandbox)).toEqual([
 				expect.objectContaining({ path: '/api/v1/File', status: 413 }),
 			]);
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(
-				'The file is larger than AirSign accepts [FILE_TOO_LARGE]',
-			);
-			expect(result.error!.description).toContain('up to 7 MB');
-			expect(result.error!.httpCode).toBe('413');
-			expect(result.error!.context?.itemIndex).toBe(0);
+			expectError(result, 'The file is larger than AirSign accepts [FILE_TOO_LARGE]', {
+				type: NodeApiError,
+				description: 'up to 7 MB',
+				httpCode: '413',
+				itemIndex: 0,
+			});
 		});
 	});
 
@@ -151,8 +151,7 @@ describe('Upload File', () => {
 			expect(missing.error).toBeDefined();
 			expect(missing.error!.message).toMatch(/nope/);
 			const long = await uploadOne(uploadParams({ fileName: 'x'.repeat(256) }));
-			expect(long.error).toBeInstanceOf(NodeOperationError);
-			expect(long.error!.message).toMatch(/256 characters/);
+			expectError(long, /256 characters/, { type: NodeOperationError });
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		});
 
@@ -178,11 +177,8 @@ describe('Upload File', () => {
 			}
 			ctx.sandbox.clearRequests();
 			const long = await uploadOne(uploadParams({ fileName: '😀'.repeat(256) }));
-			expect(long.error).toBeInstanceOf(NodeOperationError);
-			expect(long.error!.message).toBe(
-				'The file name is 256 characters long; AirSign accepts at most 255',
-			);
-			expect(long.error!.context?.itemIndex).toBe(0);
+			const message = 'The file name is 256 characters long; AirSign accepts at most 255';
+			expectError(long, message, { type: NodeOperationError, itemIndex: 0 });
 			expect(apiRequests(ctx.sandbox)).toEqual([]);
 		});
 
@@ -219,10 +215,8 @@ describe('Upload File', () => {
 				fileName: 'a.pdf',
 				data: pdf(100).toString('base64'),
 			});
-			expect(result.error).toBeInstanceOf(NodeApiError);
-			expect(result.error!.message).toBe(message);
-			expect(result.error!.description).toContain('AirSign said: "server words"');
-			expect(result.error!.httpCode).toBe('400');
+			const description = 'AirSign said: "server words"';
+			expectError(result, message, { type: NodeApiError, description, httpCode: '400' });
 		});
 	});
 
@@ -231,11 +225,11 @@ describe('Upload File', () => {
 		await runOk(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const refused = await uploadOne();
-		expect(refused.error).toBeInstanceOf(NodeApiError);
-		expect(refused.error!.message).toBe(
+		expectError(
+			refused,
 			'The AirSign credential is not allowed to do this [HTTP 403 INSUFFICIENT_SCOPE]',
+			{ type: NodeApiError, description: 'write:files' },
 		);
-		expect(refused.error!.description).toContain('write:files');
 	});
 });
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import {
 	apiRequests,
+	expectError,
 	pdf,
 	recordSleeps,
 	runAirSign,
@@ -121,9 +122,7 @@ it('a refused file is a NodeOperationError naming the property and the item (fil
 		input: [binaryItem(pdf(10)), binaryItem(Buffer.from('GIF89a'), { fileName: 'x.pdf' })],
 		binaryDataMode: 'filesystem',
 	});
-	expect(result.error).toBeInstanceOf(NodeOperationError);
-	expect(result.error!.message).toContain('binary property "data"');
-	expect(result.error!.context?.itemIndex).toBe(1);
+	expectError(result, /binary property "data"/, { type: NodeOperationError, itemIndex: 1 });
 	expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 });
 
