@@ -19,12 +19,8 @@ import {
 	fromTemplateParams,
 } from './helpers';
 
-/**
- * Every status docs/api.md documents for every endpoint (its endpoint sections and
- * docs/api.md#errors), answered by AirSign WITHOUT a code and WITH a code this node does
- * not know: the node still says what the status means for that operation, shows the status or
- * the code, and puts AirSign's own message beside it. (The known codes have their own tests.)
- */
+// Every status docs/api.md documents for every endpoint, answered without a code and with one the
+// node does not know: it still says what the status means there, shows it, and AirSign's message.
 const ctx = useAirSign();
 const AIRSIGN_SAYS = 'AirSign says so';
 const UNKNOWN_CODE = 'SOMETHING_NEW';

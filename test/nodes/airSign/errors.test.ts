@@ -13,6 +13,7 @@ import {
 	pdf,
 	getManyParams,
 	idItems,
+	locator,
 	tokenCredential,
 	recordSleeps,
 	runAirSign,
@@ -27,6 +28,7 @@ import {
 
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
+const continueOnFail = { continueOnFail: true };
 const notADraft = 'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]';
 const baseUrlError = { type: NodeApiError, description: 'Base URL' };
 
@@ -247,6 +249,87 @@ describe('continueOnFail and item indexes', () => {
 		});
 		expectError(result, /not a PDF/, { type: NodeOperationError, itemIndex: 1 });
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+	});
+});
+
+// n8n's output table takes its columns from the items' keys: an error item that carries what its
+// input was about reads at a glance next to the successful ones (Send: above).
+describe('Continue On Fail: an error item says which input it was about', () => {
+	it('a session chosen from the list or by URL: the locator value as given', async () => {
+		const url = `https://app.airsign.example/sessions/${SESSION_ID}/edit`;
+		const result = await runAirSign(
+			ctx,
+			{ ...sendParams(''), sessionId: locator(url, 'url') },
+			continueOnFail,
+		);
+		expect(result.items[0].json).toMatchObject({
+			sessionId: url,
+			code: 'NOT_FOUND',
+			httpCode: '404',
+		});
+	});
+
+	it('a local refusal (no request sent) carries the ID as typed and no code', async () => {
+		const result = await runAirSign(ctx, sendParams('../x'), continueOnFail);
+		expect(result.items[0].json).toEqual({
+			sessionId: '../x',
+			error: expect.stringMatching(/is not a valid AirSign session ID/),
+			description: expect.any(String),
+		});
+	});
+
+	it('Upload: the file name (given, else the binary’s own)', async () => {
+		const gif = binaryItem(Buffer.from('GIF89a'), { fileName: 'scan.gif' });
+		const own = await runAirSign(ctx, uploadParams(), { continueOnFail: true, input: [gif] });
+		expect(own.items[0].json).toMatchObject({ fileName: 'scan.gif', error: expect.any(String) });
+		const named = await runAirSign(ctx, uploadParams({ fileName: 'contract.pdf' }), {
+			continueOnFail: true,
+			input: [gif],
+		});
+		expect(named.items[0].json.fileName).toBe('contract.pdf');
+	});
+
+	it('Template → Get and Session → Create From Template: the template ID', async () => {
+		const getTemplate = { resource: 'template', operation: 'get', templateId: SESSION_ID };
+		const get = await runAirSign(ctx, getTemplate, continueOnFail);
+		expect(get.items[0].json).toMatchObject({ templateId: SESSION_ID, httpCode: '404' });
+
+		const fromTemplate = { resource: 'session', operation: 'createFromTemplate' };
+		const create = await runAirSign(
+			ctx,
+			{ ...fromTemplate, templateId: SESSION_ID, name: 'Offer for Ann' },
+			continueOnFail,
+		);
+		expect(create.items[0].json).toMatchObject({
+			templateId: SESSION_ID,
+			name: 'Offer for Ann',
+			error: expect.any(String),
+		});
+	});
+
+	it('Send Invitation: the session and the recipient chosen', async () => {
+		const result = await runAirSign(
+			ctx,
+			{
+				resource: 'session',
+				operation: 'sendInvitation',
+				sessionId: SESSION_ID,
+				recipient: 'specific',
+				recipientLocator: locator('ann@example.com', 'email'),
+			},
+			continueOnFail,
+		);
+		expect(result.items[0].json).toMatchObject({
+			sessionId: SESSION_ID,
+			recipientEmail: 'ann@example.com',
+			httpCode: '404',
+		});
+	});
+
+	it('Get Many has no subject: its error item is the error alone', async () => {
+		const params = getManyParams({ returnAll: false, limit: 0 });
+		const result = await runAirSign(ctx, params, continueOnFail);
+		expect(Object.keys(result.items[0].json)).toEqual(['error']);
 	});
 });
 

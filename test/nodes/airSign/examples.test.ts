@@ -1,8 +1,4 @@
-/**
- * The example workflows node by node: each AirSign node with the parameters saved in
- * examples/*.json, fed what the node before it gives, against the demo data (what `npm run dev`
- * serves). The real-n8n tier runs them whole.
- */
+/** examples/*.json node by node, each fed what the node before gives, against the demo data. */
 import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
@@ -39,6 +35,9 @@ interface Example {
 }
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
+const ALL = readdirSync(EXAMPLES)
+	.filter((f) => f.endsWith('.json'))
+	.map((f) => f.replace(/\.json$/, ''));
 
 function example(file: string): Example {
 	const text = readFileSync(path.join(EXAMPLES, `${file}.json`), 'utf8');
@@ -56,14 +55,7 @@ async function runExampleNode(wf: Example, name: string, input: HarnessInputItem
 
 describe('examples of the new operations', () => {
 	it('every example: a 16-character id, the sandbox credential on each AirSign node', () => {
-		for (const file of [
-			'contract-from-template',
-			'upload-and-send-with-cover',
-			'remind-pending-signers',
-			'completed-fetch-session',
-			'notify-on-completed',
-			'tell-sales-owner-on-signature',
-		]) {
+		for (const file of ALL) {
 			const wf = example(file);
 			expect(wf.id).toHaveLength(16);
 			for (const node of wf.nodes.filter((n) => n.type.startsWith('n8n-nodes-airsign.')))
@@ -75,11 +67,10 @@ describe('examples of the new operations', () => {
 	});
 
 	it('every AirSign action or tool node of every example is the version users get, with the default output', () => {
-		const files = readdirSync(path.resolve(__dirname, '../../../examples'));
 		const version = new AirSign().description.version;
 		let seen = 0;
-		for (const file of files.filter((f) => f.endsWith('.json'))) {
-			const wf = example(file.replace(/\.json$/, ''));
+		for (const file of ALL) {
+			const wf = example(file);
 			for (const node of wf.nodes.filter((n) =>
 				/^n8n-nodes-airsign\.airSign(Tool)?$/.test(n.type),
 			)) {
@@ -154,10 +145,7 @@ describe('examples of the new operations', () => {
 	});
 });
 
-/**
- * The trigger examples, polled by n8n-core's poll engine as saved, against the demo data (its clock
- * frozen; each change followed by a step past the settle window). The real-n8n tier runs them whole.
- */
+/** The trigger examples, polled as saved; each change followed by a step past the settle window. */
 describe('examples of the trigger events', () => {
 	const getSandbox = useSandbox({ now: T0, followClock: true, seedDemoData: true });
 
@@ -347,7 +335,7 @@ describe("the demo's triggers and AirSign's List Sessions budget", () => {
 	});
 
 	it('every example trigger, all published at once, stays within the budget', () => {
-		const all = triggers(readdirSync(EXAMPLES).map((f) => f.replace(/\.json$/, '')));
+		const all = triggers(ALL);
 		expect(all.length).toBeGreaterThanOrEqual(3);
 		expect(all.map(pollsPerHour).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(
 			LIST_SESSIONS_HOURLY_BUDGET,

@@ -22,10 +22,7 @@ import {
 	stubAirSign,
 } from './helpers';
 
-/**
- * Declared failure causes (n8n-workflow 2.41's `failure` on NodeApiError / NodeOperationError);
- * n8n 1.x's engine has no such field: the same error comes without it.
- */
+// Declared failure causes (n8n-workflow 2.41's `failure`); n8n 1.x's errors come without it.
 const ctx = useAirSign();
 const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 const declaresCauses = ENGINE === 'n8n-2';

@@ -1,6 +1,6 @@
 import '../../harness';
 
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -10,6 +10,7 @@ import {
 	seedSessions,
 	useAirSign,
 	runOk,
+	expectError,
 	expectRefused,
 	WHOLE_ANSWER,
 	SESSION_FIELDS,
@@ -262,74 +263,60 @@ describe('Get Many: filters', () => {
 	});
 
 	describe('bad input fails before any request, naming the parameter and the item', () => {
-		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-			[
-				'an unknown status',
+		const cases: Record<string, [INodeParameters, RegExp]> = {
+			'an unknown status': [
 				{ filters: { status: '={{ "draft,signed" }}' } },
 				/'Status' has an unknown value: signed/,
 			],
-			[
-				'a wrongly-cased status',
+			'a wrongly-cased status': [
 				{ filters: { status: '={{ "Draft" }}' } },
 				/'Status' has an unknown value: Draft/,
 			],
-			[
-				'a bad date',
+			'a bad date': [
 				{ filters: { createdAfter: 'yesterday-ish' } },
 				/'Created After' is not a valid date: "yesterday-ish"/,
 			],
-			[
-				'a bad date from an expression',
+			'a bad date from an expression': [
 				{ filters: { updatedBefore: '={{ "2025-13-45" }}' } },
 				/'Updated Before' is not a valid date/,
 			],
-			[
-				'created after >= before',
+			'created after >= before': [
 				{
 					filters: { createdAfter: '2025-01-02T00:00:00Z', createdBefore: '2025-01-01T00:00:00Z' },
 				},
 				/'Created After' .* is not earlier than 'Created Before'/,
 			],
-			[
-				'updated after == before',
+			'updated after == before': [
 				{
 					filters: { updatedAfter: '2025-01-02T00:00:00Z', updatedBefore: '2025-01-02T00:00:00Z' },
 				},
 				/'Updated After' .* is not earlier than 'Updated Before'/,
 			],
-			['limit 0', { limit: 0 }, /'Limit' must be a whole number of at least 1, not 0/],
-			[
-				'limit 2.5',
+			'limit 0': [{ limit: 0 }, /'Limit' must be a whole number of at least 1, not 0/],
+			'limit 2.5': [
 				{ limit: '={{ 2.5 }}' },
 				/'Limit' must be a whole number of at least 1, not 2.5/,
 			],
-			[
-				'a recipient email that is not one',
+			'a recipient email that is not one': [
 				{ filters: { recipientEmail: 'bob' } },
 				/'Recipient Email' is not an email address: bob/,
 			],
-		];
-		for (const [label, params, message] of cases) {
+		};
+		for (const [label, [params, message]] of Object.entries(cases)) {
 			it(label, async () => {
-				await expectRefused(ctx, getManyParams(params as never), message);
+				await expectRefused(ctx, getManyParams(params), message);
 			});
 		}
 
 		it('on the third of three items: earlier items ran, the error names item 2', async () => {
+			const after = ['2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z', 'soon'];
 			const result = await runAirSign(
 				ctx,
 				getManyParams({ filters: { createdAfter: '={{ $json.after }}' } }),
-				{
-					input: [
-						{ json: { after: '2025-01-01T00:00:00Z' } },
-						{ json: { after: '2025-01-02T00:00:00Z' } },
-						{ json: { after: 'soon' } },
-					],
-				},
+				{ input: after.map((a) => ({ json: { after: a } })) },
 			);
-			expect(result.error).toBeInstanceOf(NodeOperationError);
-			expect(result.error!.message).toMatch(/'Created After' is not a valid date: "soon"/);
-			expect(result.error!.context?.itemIndex).toBe(2);
+			const message = /'Created After' is not a valid date: "soon"/;
+			expectError(result, message, { type: NodeOperationError, itemIndex: 2 });
 			expect(listed()).toHaveLength(2);
 		});
 	});

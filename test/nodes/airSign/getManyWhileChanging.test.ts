@@ -1,7 +1,4 @@
-/**
- * Return All while AirSign is in use (docs/operations.md#session--get-many): the list changes
- * between pages, by a hook on the sandbox's requests (no timing).
- */
+/** Return All while the list changes between pages, by a hook on the sandbox's requests. */
 import '../../harness';
 
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
@@ -220,12 +217,8 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 });
 
 describe('Template → Get Many, Return All while the list changes between pages', () => {
-	const params = (status: string) => ({
-		resource: 'template',
-		operation: 'getMany',
-		returnAll: true,
-		status,
-	});
+	const params = (status: string) =>
+		getManyParams({ resource: 'template', returnAll: true, status });
 	const seedTemplates = (status: 'active' | 'draft') =>
 		Array.from({ length: N }, (_, i) =>
 			ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),

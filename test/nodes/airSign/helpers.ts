@@ -229,10 +229,7 @@ export const getManyParams = (extra: INodeParameters = {}): INodeParameters => (
 	...extra,
 });
 
-/**
- * Holds Sends at the sandbox and lets them go in groups of these sizes (the last group's rest go
- * at once): a node with fewer out at once would hang here. No timing.
- */
+/** Holds Sends and lets them go in groups of these sizes (then freely): fewer out at once hangs. */
 export function releaseSendsInGroups(sandbox: Sandbox, groupSizes: number[]) {
 	let waiting: Array<() => void> = [];
 	let group = 0;

@@ -1,7 +1,4 @@
-/**
- * The editor's calls into the node's `methods` as n8n's CLI makes them (its
- * DynamicNodeParametersService): a temporary node, through n8n-core's LoadOptionsContext.
- */
+/** The editor's calls into `methods` as n8n's DynamicNodeParametersService makes them. */
 import '../../harness';
 import { buildAdditionalData } from '../../harness';
 

@@ -25,10 +25,7 @@ const drafts = (count: number) => draftsIn(ctx.sandbox, count);
 const rateLimitSends = (retryAfter: number, skip: number, count?: number) =>
 	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter, skip, count });
 
-/**
- * Sends at the sandbox at once (a lower bound of the node's, no timing); each lingers fewer event
- * loop turns the later it comes, so answers come back out of input order.
- */
+/** Sends at the sandbox at once; each lingers fewer turns the later it comes (answers out of order). */
 function countInFlight(sandbox: Sandbox) {
 	const seen = { now: 0, most: 0 };
 	let arrivals = 0;

@@ -1,7 +1,4 @@
-/**
- * Each Selected Fields list (actions/shapes.ts) is exactly the top-level fields of the sandbox's
- * answers (Simplify off); a field noted "<operations> only" comes from no other operation.
- */
+/** Each Selected Fields list is exactly the top-level fields of the sandbox's whole answers. */
 import '../../harness';
 
 import type { IDataObject } from 'n8n-workflow';

@@ -8,6 +8,7 @@ import {
 	apiRequests,
 	expectError,
 	expectRefused,
+	getManyParams as sessionList,
 	recordSleeps,
 	runAirSign,
 	runOk,
@@ -18,11 +19,7 @@ import {
 import { offerDocument as document, offerTemplateParams as params } from './offerTemplate';
 
 const ctx = useAirSign();
-const getManyParams = (extra: Record<string, unknown> = {}) => ({
-	resource: 'template',
-	operation: 'getMany',
-	...extra,
-});
+const getManyParams = (extra = {}) => sessionList({ resource: 'template', ...extra });
 const getParams = (templateId: unknown) => ({
 	resource: 'template',
 	operation: 'get',

@@ -200,3 +200,71 @@ describe('the node as an AI agent tool', () => {
 				expect((o.description ?? '').length).toBeGreaterThan(30);
 	});
 });
+
+describe('canvas subtitle', () => {
+	const description = new AirSign().description;
+	const operationsOf = (resource: string) =>
+		description.properties
+			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
+			.flatMap((p) => (p.options ?? []).map((o) => (o as { value: string }).value));
+	const resources = (
+		description.properties.find((p) => p.name === 'resource')!.options as Array<{ value: string }>
+	).map((o) => o.value);
+
+	/** The subtitle as n8n's editor evaluates it for a node with these parameters. */
+	function subtitleFor(resource: string, operation: string): string {
+		const nodeTypes = new HarnessNodeTypes().add('n8n-nodes-airsign.airSign', new AirSign());
+		const node = {
+			id: 'a',
+			name: 'AirSign',
+			type: 'n8n-nodes-airsign.airSign',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: { resource, operation },
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const parameters = NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		);
+		return workflow.expression.getSimpleParameterValue(
+			{ ...node, parameters: parameters! },
+			description.subtitle!,
+			'manual',
+			{},
+		) as string;
+	}
+
+	it('every operation of every resource has its own phrase, none the internal values', () => {
+		const phrases = resources.flatMap((resource) =>
+			operationsOf(resource).map((operation) => {
+				const phrase = subtitleFor(resource, operation);
+				expect(phrase, `${resource} → ${operation}`).not.toContain(':');
+				return phrase;
+			}),
+		);
+		expect(phrases.length).toBeGreaterThanOrEqual(10);
+		expect(new Set(phrases).size).toBe(phrases.length);
+	});
+
+	it('says the operation in words, evaluated as n8n evaluates it', () => {
+		expect(subtitleFor('session', 'send')).toBe('Send a session');
+		expect(subtitleFor('session', 'getMany')).toBe('Get many sessions');
+		expect(subtitleFor('file', 'upload')).toBe('Upload a file');
+		expect(subtitleFor('template', 'get')).toBe('Get a template');
+	});
+
+	it('is the operation’s action, as in the nodes panel and the name of a new node', () => {
+		for (const p of description.properties.filter((x) => x.name === 'operation'))
+			for (const o of p.options as Array<{ value: string; action: string }>)
+				expect(subtitleFor(p.displayOptions!.show!.resource![0] as string, o.value)).toBe(o.action);
+	});
+
+	it('an operation it does not know (a newer workflow) shows the internal values', () => {
+		expect(subtitleFor('session', 'archive')).toBe('archive: session');
+	});
+});

@@ -1,7 +1,4 @@
-/**
- * Upload streams `{"fileName":…,"data":"<base64>"}` of its exact length, from the binary data
- * store (filesystem mode) or from the item's own base64 (in-memory mode, n8n 1's default).
- */
+/** Upload streams `{"fileName":…,"data":"<base64>"}` of its exact length, in both binary modes. */
 import '../../harness';
 import { binaryItem } from '../../harness';
 
