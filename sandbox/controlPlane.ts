@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyConfig, type SandboxContext } from './context';
 import { ApiProblem, apiError, json, readBody, writeReply, type Reply } from './http';
 import type { CreateTemplateInput, SignInput } from './publicTypes';
-import { completeSession, signRecipient } from './sendSession';
+import { completeSession, signRecipient } from './sessions';
 import type { SessionRecord } from './store';
 import type { TemplateRecord } from './templateStore';
 import type { CreateSessionInput, Fault, IssueTokenOptions, RecipientStatusInput } from './types';

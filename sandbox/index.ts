@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { SandboxClock } from './clock';
 import { createContext } from './context';
 import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
-import { completeSession, signRecipient } from './sendSession';
+import { completeSession, signRecipient } from './sessions';
 import { createRequestListener } from './server';
 import type { SessionRecord } from './store';
 import type {
@@ -20,7 +20,7 @@ import type {
 
 export * from './types';
 export * from './publicTypes';
-export { DEMO_SENDER_PROFILE_ID } from './orgs';
+export { DEMO_SENDER_PROFILE_ID } from './context';
 export { seededRandom } from './clock';
 export type { SandboxClock } from './clock';
 
