@@ -1,7 +1,4 @@
-/**
- * 7. Many items: Send at 100 and 250 ms per request, the AirSign node (defaults, and Items at Once
- * 100) against the HTTP Request node; then under the sandbox's burst limit (items sent and failed).
- */
+/** 7. Many items: Send at 100 and 250 ms, AirSign node against HTTP Request; a burst limit. */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { BenchContext, SectionResult } from './lib/context';

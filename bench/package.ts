@@ -1,7 +1,4 @@
-/**
- * 5. Package: sizes of `dist` and of what npm publishes, and the time a fresh Node process takes to
- * require the modules (hyperfine when installed, `apt-get install -y hyperfine`; else repeated spawns).
- */
+/** 5. Package: sizes of `dist` and of what npm publishes; require times in fresh processes. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

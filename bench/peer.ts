@@ -1,7 +1,4 @@
-/**
- * 6. Against the HTTP Request node users would build instead (bench/lib/peer-workflows.ts) and raw
- * fetch and axios loops, in the same run, with a `latency` fault on every request of the sandbox.
- */
+/** 6. Against the HTTP Request workflow and raw fetch and axios loops, with a `latency` fault. */
 import { countRequests, sessions, withLatency, type BenchContext } from './lib/context';
 import type { SectionResult } from './lib/context';
 import { runAirSign, runChain } from './lib/engine';

@@ -1,8 +1,6 @@
 /**
- * `npx tsx bench/triggerMemory.ts [--smoke]`: the AirSign Trigger's static data for 1,000 and 10,000
- * sessions in flight (activation with its starting picture, then a poll that emits 10 signatures), as
- * JSON bytes, and the medians of serialising and parsing it as n8n does for the database. Nothing
- * asserts timings or sizes; it fails only when the trigger gives wrong results.
+ * `npx tsx bench/triggerMemory.ts [--smoke]`: the Trigger's static data for 1,000 and 10,000
+ * sessions in flight as JSON bytes, its stringify and parse medians. Fails only on wrong results.
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 

@@ -1,7 +1,6 @@
 /**
- * One memory measurement of an upload in a fresh process (upload.ts spawns it with --expose-gc); prints
- * one JSON line. Idle: after a warm-up upload, right before the measured work (for the node: first
- * thing in its execute()); gc(), then the high-water mark reset (/proc/self/clear_refs "5").
+ * One upload's memory in a fresh process (--expose-gc), one JSON line out. Idle: after a warm-up,
+ * right before the measured work; gc(), then the high-water mark reset (/proc/self/clear_refs "5").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 

@@ -20,10 +20,7 @@ const isBlank = (value: unknown) => !isText(value) || value.trim() === '';
 /** Characters, not UTF-16 units. */
 const length = (text: unknown) => [...(text as string)].length;
 
-/**
- * Checks one block document (docs/api.md#block-documents) and returns it typed; throws the
- * first problem, its field a path such as `files[0].document.blocks[3].text`.
- */
+/** Checks a block document (docs/api.md#block-documents); throws the first problem, at its path. */
 export function validateBlockDocument(value: unknown, field: string): BlockDocument {
 	if (!isPlainObject(value)) throw invalid(field, `${field} must be a block document object`);
 	if (value.format !== 'blocks') throw invalid(`${field}.format`, 'format must be "blocks"');
@@ -87,10 +84,7 @@ function validateBlock(block: unknown, field: string): void {
 	}
 }
 
-/**
- * Every signature block names a declared recipient key, and every recipient has exactly one
- * signature block over all the documents (docs/api.md#block-documents: "should" read strictly).
- */
+/** Signature blocks name declared keys; each recipient has exactly one over all the documents. */
 export function checkSignatureBlocks(
 	documents: Array<{ document: BlockDocument; field: string }>,
 	keys: string[],

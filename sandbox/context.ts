@@ -132,10 +132,7 @@ export function applyConfig(config: SandboxConfig, patch: Partial<SandboxConfig>
 /** The demo organisation's one verified sender profile (no endpoint lists them). */
 export const DEMO_SENDER_PROFILE_ID = '5e0d3c2a-9b1f-4c6e-8a7d-2f4b6c8e0a1d';
 
-/**
- * What an organisation's plan includes and which sender profiles it has verified. Every
- * organisation starts with every plan feature; tests and demos take features away.
- */
+/** Each organisation's plan (all features until tests take some away), its sender profiles. */
 export class Organisations {
 	private readonly plans = new Map<string, Set<PlanFeature>>();
 	private readonly senderProfiles = new Map<string, Set<string>>();

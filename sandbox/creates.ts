@@ -180,11 +180,7 @@ const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() ==
 
 const MAX_FILES = 10;
 
-/**
- * docs/api.md#create-session, checked in body order: name, files (each, then "at least one block
- * document", then uploaded files exist), recipients, signature blocks against the keys,
- * settings; then the plan (403). A draft unless sendImmediately.
- */
+/** docs/api.md#create-session, checked in body order, then the plan (403); a draft unless sent. */
 export function createSession({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const name = checkName(body.name);
@@ -263,10 +259,7 @@ function parseRecipients(value: unknown) {
 	});
 }
 
-/**
- * docs/api.md#create-session-from-template (only templateId required), with its decided errors.
- * The answer writes its timestamps without a zone, as the older page's example does.
- */
+/** docs/api.md#create-session-from-template; its times without a zone, as the older page's. */
 export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const templateId = body.templateId as string;

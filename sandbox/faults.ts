@@ -9,10 +9,7 @@ interface ActiveFault extends Fault {
 	skip: number;
 }
 
-/**
- * Injected failures for API requests. Each fault lets `skip` matching requests
- * through, acts on the next `count`, then disappears.
- */
+/** Injected failures: each lets `skip` matching requests by, acts on `count`, then disappears. */
 export class FaultList {
 	private faults: ActiveFault[] = [];
 
@@ -30,10 +27,7 @@ export class FaultList {
 		return this.faults.map((f) => ({ ...f }));
 	}
 
-	/**
-	 * Faults that act on this request, in the order they were injected. Latency, dropAfter and
-	 * mangle faults come along with at most one answering fault, which ends the list.
-	 */
+	/** This request's faults in order: latency, dropAfter, mangle, and at most one answering. */
 	take(method: string, path: string): Fault[] {
 		const acting: Fault[] = [];
 		for (const fault of [...this.faults]) {
@@ -74,10 +68,7 @@ export function faultReply(ctx: SandboxContext, fault: Fault, publicPath: boolea
 	return apiError(status, fault.code ?? 'INTERNAL', message);
 }
 
-/**
- * The fuzzing faults' answer: `answer` replaces AirSign's; `mangle` edits the `real` one after the
- * request was handled. Tests generate them (test/fuzz); the sandbox serves them byte for byte.
- */
+/** Fuzzing faults' answer (test/fuzz): `answer` replaces AirSign's, `mangle` edits `real`. */
 export function fuzzedReply(fault: Fault, real?: Reply) {
 	const answer: FuzzedAnswer = fault.answer ?? {};
 	let body = answer.body;

@@ -39,10 +39,7 @@ export type BodyResult = { ok: true; body: Buffer } | { ok: false };
 /** Largest body the sandbox will even keep reading before cutting the connection. */
 const DISCARD_CAP_BYTES = 256 * 1024 * 1024;
 
-/**
- * Reads a body of at most `maxBytes`. A larger one is drained without being kept,
- * so the client still gets to read the 413 instead of a reset connection.
- */
+/** A body of at most `maxBytes`; a larger one is drained unkept, so the client reads the 413. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];

@@ -3,20 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxClock } from './clock';
 import { createContext } from './context';
-import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
-import { completeSession, signRecipient } from './sessions';
+import { sandboxControls } from './controlPlane';
 import { createRequestListener } from './server';
-import type { SessionRecord } from './store';
-import type {
-	CreateSessionInput,
-	Fault,
-	IssueTokenOptions,
-	RecipientStatusInput,
-	RequestHook,
-	SandboxOptions,
-	Session,
-	UpdateSessionPatch,
-} from './types';
+import type { RequestHook, SandboxOptions } from './types';
 
 export * from './types';
 export * from './publicTypes';
@@ -29,7 +18,7 @@ export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export async function startSandbox(options: SandboxOptions = {}) {
 	const ctx = createContext(options);
-	const { config, clock, auth, demo, other, store, templates, orgs } = ctx;
+	const { config, clock, demo, other, store } = ctx;
 
 	const server = createServer(createRequestListener(ctx));
 	// Never close idle keep-alive connections from this side: a client reusing one just as Node's
@@ -41,7 +30,6 @@ export async function startSandbox(options: SandboxOptions = {}) {
 	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 	ctx.baseUrl = `http://${host}:${address.port}`;
 
-	const snapshot = (record: SessionRecord) => store.snapshot(record);
 	return {
 		baseUrl: ctx.baseUrl,
 		// Keep-alive sockets would hold close() open until they time out.
@@ -55,50 +43,14 @@ export async function startSandbox(options: SandboxOptions = {}) {
 		config,
 		demo,
 		other,
-		issueToken: (o: IssueTokenOptions = {}) =>
-			auth.issueToken({ ...o, orgId: o.orgId ?? demo.orgId }),
-		createSession: (input?: CreateSessionInput) => snapshot(store.createSession(input)),
-		updateSession: (sessionId: string, patch: UpdateSessionPatch) =>
-			snapshot(store.updateSession(sessionId, patch)),
-		getSession: (sessionId: string): Session | undefined => {
-			const record = store.sessions.get(sessionId.toLowerCase());
-			return record && snapshot(record);
-		},
-		/** Every session of every organisation, as snapshots. */
-		listAllSessions: () => [...store.sessions.values()].map(snapshot),
-		/** Templates (docs/api.md#get-template): created as drafts unless `status: 'active'`. */
-		createTemplate: (input?: CreateTemplateInput) => templates.snapshot(templates.create(input)),
-		activateTemplate: (templateId: string) => templates.snapshot(templates.activate(templateId)),
-		getTemplate: (templateId: string): Template | undefined => {
-			const record = templates.templates.get(templateId.toLowerCase());
-			return record && templates.snapshot(record);
-		},
-		listAllTemplates: () => [...templates.templates.values()].map((t) => templates.snapshot(t)),
-		/** Recipient progress: one recipient signs (default: the next who has not). */
-		signRecipient: (sessionId: string, pick: SignInput = {}) =>
-			snapshot(signRecipient(store, store.get(sessionId), pick)),
-		/** Every recipient who has not signed signs: the session is completed. */
-		completeSession: (sessionId: string) => snapshot(completeSession(store, store.get(sessionId))),
-		/** Recipient progress of any kind: a recipient's status becomes any text; updatedAt moves. */
-		setRecipientStatus: (sessionId: string, input: RecipientStatusInput) =>
-			snapshot(store.setRecipientStatus(sessionId, input)),
-		/** What the organisation's plan includes (default: every feature). */
-		setPlanFeatures: (orgId: string, features: PlanFeature[]) =>
-			void orgs.setFeatures(orgId, features),
+		...sandboxControls(ctx),
 		outbox: store.outbox,
 		files: store.files,
 		requests: ctx.requests,
 		clearRequests: () => void (ctx.requests.length = 0),
-		resetRateLimit: (orgId?: string) => {
-			ctx.rateLimiter.reset(orgId);
-			ctx.publicRateLimiter.reset(orgId);
-		},
-		injectFault: (fault: Fault) => ctx.faults.add(fault),
-		clearFaults: () => ctx.faults.clear(),
 		onRequest: (hook: RequestHook) => {
 			ctx.hooks.add(hook);
 			return () => void ctx.hooks.delete(hook);
 		},
-		reset: () => ctx.reset(),
 	};
 }

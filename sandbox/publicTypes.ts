@@ -1,7 +1,4 @@
-/**
- * Shapes of what the public API adds (docs/api.md): block documents, templates, plan
- * features. Exported to tests via index.ts.
- */
+/** What the public API adds (docs/api.md): block documents, templates, plan features. */
 import type { TimeInput } from './types';
 
 /** Plan features an organisation may lack (docs/api.md#plan-features); the third name is ours. */

@@ -16,10 +16,7 @@ export function rateLimitHeaders(limit: number, remaining: number, resetAtMs: nu
 	} as Record<string, string>;
 }
 
-/**
- * Fixed window per organisation (an hour unless `windowMs` says otherwise), opened by its first
- * counted request. A refused request (429) does not consume budget.
- */
+/** A fixed window per organisation (default an hour) from its first request; a 429 is free. */
 export class RateLimiter {
 	protected readonly windows = new Map<string, Window>();
 
@@ -55,10 +52,7 @@ export class RateLimiter {
 	}
 }
 
-/**
- * The burst limit (config `burstLimit` per `burstWindowSeconds`, 0: none), one window for all
- * organisations; answers state it when it is tighter than their own, as services state their tightest.
- */
+/** The burst limit, one window for all; answers state it when it is tighter than their own. */
 export class BurstLimiter extends RateLimiter {
 	constructor(
 		clock: Pick<SandboxClock, 'now'>,

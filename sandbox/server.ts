@@ -165,9 +165,8 @@ const methodNotAllowed = (allowed: string, path: string): Handled => ({
 });
 
 /**
- * Order: token (401, checked before anything else, so it never depends on the body or the query),
- * budget (429; every authenticated request counts, a 429 does not), scope (403), then the
- * endpoint. Every answer after the token carries the budget's headers.
+ * Order: token (401, first, so it never depends on the body), budget (429; a 429 is not counted),
+ * scope (403), the endpoint. Every answer after the token carries the budget's headers.
  */
 async function routeRequest(
 	ctx: SandboxContext,
@@ -288,11 +287,7 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 const MAX_FILE_NAME_CHARS = 255;
 
-/**
- * docs/api.md#upload-file after authentication and scope: Content-Type (415), the body's size
- * (a body beyond base64 of the limit plus room for the JSON around it cannot hold a legal upload),
- * fields, then INVALID_BASE64, INVALID_FILE_TYPE, FILE_TOO_LARGE in that order.
- */
+/** docs/api.md#upload-file: 415, a body too large for a legal upload (413), fields, the file. */
 export async function uploadFile({ ctx, orgId, req }: Call): Promise<Reply> {
 	const { maxFileBytes } = ctx.config;
 	if (!isJsonContentType(req.headers['content-type']))

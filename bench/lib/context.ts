@@ -31,10 +31,7 @@ export function resetSandbox(ctx: BenchContext): void {
 	ctx.raw.token = ctx.sandbox.demo.accessToken;
 }
 
-/**
- * An empty sandbox whose every request (token endpoint included) waits `delayMs` first, and n8n's
- * client-credentials token fetched anew (the reset revoked it), so that no measured run pays it.
- */
+/** An empty sandbox, each request `delayMs` late, n8n's token fetched anew: no run pays it. */
 export async function withLatency(ctx: BenchContext, delayMs: number): Promise<void> {
 	resetSandbox(ctx);
 	if (delayMs > 0)

@@ -46,10 +46,7 @@ export async function createEngine(
 	return { env, credential };
 }
 
-/**
- * The AirSign node in a workflow, with a stopwatch around its execute() (the node's own share);
- * `onStart` runs first thing inside execute() (the memory bench takes its idle level there).
- */
+/** The AirSign node in a workflow, its execute() timed; `onStart` runs first inside execute(). */
 export async function runAirSign(
 	engine: EngineContext,
 	options: Omit<RunNodeOptions, 'nodeType' | 'env' | 'credentials'>,

@@ -1,8 +1,6 @@
 /**
- * n8n's HTTP Request and Split Out nodes and the Header Auth credential from the real n8n install
- * (`.cache/n8n`, n8n 2.41.3), run by the bench's engine. While they load, a resolve hook hands them
- * this project's `n8n-workflow` and `n8n-core` (the same versions): one engine, one expression engine,
- * one set of error classes; everything else comes from the install, as in n8n.
+ * n8n's HTTP Request, Split Out and Header Auth from `.cache/n8n` (n8n 2.41.3), given our own
+ * n8n-workflow and n8n-core while they load: one engine, one expression engine, one set of errors.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import Module from 'node:module';

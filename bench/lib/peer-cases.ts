@@ -1,7 +1,4 @@
-/**
- * The contestants of the peer and bulk sections, case by case: the AirSign node, the HTTP Request
- * workflow users would build instead, and raw loops with fetch and with axios.
- */
+/** The peer and bulk contestants: the AirSign node, the HTTP Request workflow, fetch, axios. */
 import type { HarnessInputItem } from '../../test/harness/binary';
 import type { BenchContext } from './context';
 import { countRequests, drafts, sessions } from './context';
@@ -14,10 +11,7 @@ import { axiosListAll, axiosSend, axiosUpload, rawListAll, rawSend, rawUpload } 
 export const SEND_AT_ONCE = 5;
 /** The AirSign node with Items at Once set (the default before issue 50), beside its defaults. */
 export const CAPPED_ITEMS_AT_ONCE = 100;
-/**
- * An upload run takes a fraction of a second, and its time moves with when V8 collects the garbage
- * the run before it left: uploads get this many times the runs, so that their median holds.
- */
+/** Upload times move with V8's garbage collection: uploads get this many times the runs. */
 export const UPLOAD_RUNS_FACTOR = 4;
 
 export interface Measured {

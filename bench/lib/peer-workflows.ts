@@ -1,8 +1,4 @@
-/**
- * What an n8n user builds without this package: n8n's HTTP Request node (V3) with a Header Auth
- * credential `Authorization: Bearer <token>` (a token fetched by hand: n8n never renews it). Each
- * builder returns the chain of nodes and what the user had to configure.
- */
+/** What users build without this package: HTTP Request (V3) with Header Auth `Bearer <token>`. */
 import type { IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -127,9 +123,8 @@ export function peerUpload(peer: PeerEnvironment): PeerWorkflow {
 }
 
 /**
- * Upload on n8n 2 (filesystem or database binary mode): Extract From File ("Move File to Base64
- * String") then HTTP Request. Extract From File does not load here (n8n-nodes-base.ts): a stand-in
- * does what it does (getBinaryDataBuffer, base64 into `json.data`). Its two fields: operation, key.
+ * Upload on n8n 2: Extract From File ("Move File to Base64 String"; a stand-in, the real one does
+ * not load here) then HTTP Request. Its two fields: operation, key.
  */
 export function peerUploadFromStorage(peer: PeerEnvironment): PeerWorkflow {
 	return workflow(

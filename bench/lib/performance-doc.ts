@@ -1,7 +1,4 @@
-/**
- * docs/performance.md, written from bench/results.json by `npm run bench` (every figure read by
- * name, none copied by hand). Words for n8n users; the numbers are this machine's.
- */
+/** docs/performance.md from bench/results.json, every figure read by name; words for n8n users. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,7 +1,4 @@
-/**
- * The raw clients the node is measured against, no n8n, no retries: Node's fetch (undici, keep-alive),
- * node:http for Upload, and axios (n8n-core's version): the HTTP client's share of a gap beside n8n's.
- */
+/** Raw clients, no n8n, no retries: fetch, node:http for Upload, axios (n8n-core's version). */
 import { once } from 'node:events';
 import http from 'node:http';
 

@@ -1,7 +1,4 @@
-/**
- * Every figure the bench prints, also kept by name for bench/results.json, so that RESULTS.md,
- * docs/performance.md and any check read figures instead of copying them.
- */
+/** Every printed figure, kept by name for bench/results.json: docs read figures, not copies. */
 import { summarize, type Summary } from './stats';
 
 export interface Figure extends Summary {

@@ -35,10 +35,7 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 	return { ms: performance.now() - start, value };
 }
 
-/**
- * Runs every contestant once per run, rotating who goes first so that drift on a noisy machine
- * hits all alike (two contestants: alternating); with `warmUp`, one unmeasured round first.
- */
+/** Each contestant once a run, first place rotating (drift hits all alike); `warmUp`: one round. */
 export async function rotate<C extends Record<string, (() => Promise<unknown>) | undefined>>(
 	runs: number,
 	contestants: C,
