@@ -20,7 +20,7 @@ import {
 	pageParams,
 	paginate,
 	type Reply,
-	UUID_PATTERN,
+	isUuid,
 } from './http';
 import {
 	COMPLETION_EMAIL_RECIPIENTS,
@@ -66,8 +66,9 @@ export function checkBoolean(value: unknown, field: string): boolean | undefined
 	return value;
 }
 
-/** A value that must be one of `allowed` when given. */
-function checkOneOf(value: unknown, field: string, allowed: readonly string[]) {
+/** `body[field]`, which must be one of `allowed` when given. */
+function checkOneOf(body: Record<string, unknown>, field: string, allowed: readonly string[]) {
+	const value = body[field];
 	if (value !== undefined && !allowed.includes(value as string))
 		throw invalid(field, `${field} must be ${allowed.join(', ')}`);
 	return value as string | undefined;
@@ -79,69 +80,53 @@ export function checkEmail(value: unknown, field: string): string {
 	return value.trim();
 }
 
-export interface ParsedSettings {
-	/** undefined: not given (inherited); null: never expires (Create From Template only). */
+/** Settings as given; `expiryDays` null: never expires (Create From Template only). */
+interface Settings {
 	expiryDays?: number | null;
 	reminderEnabled?: boolean;
 	reminderFrequency?: string;
 	senderProfileId?: string;
 	completionEmailRecipients?: string;
 	tagIds?: string[];
-	features: PlanFeature[];
 }
 
-/** Create Session's settings with the plan features they use; `extended`: From Template's too. */
-function parseSettings(body: Record<string, unknown>, extended: boolean): ParsedSettings {
-	const { expiryDays, reminderEnabled, reminderFrequency } = body;
+/** Create Session's settings (`extended`: From Template's too), then the plan (403) and the profile. */
+function checkedSettings(
+	{ ctx, orgId }: Pick<Call, 'ctx' | 'orgId'>,
+	body: Record<string, unknown>,
+	extended: boolean,
+): Settings {
+	const { expiryDays, reminderEnabled, reminderFrequency, tagIds } = body;
 	const never = extended && expiryDays === null;
 	if (expiryDays !== undefined && !never && !isWhole(expiryDays, ...EXPIRY_DAYS))
 		throw invalid('expiryDays', 'expiryDays must be a whole number from 1 to 730');
-	const settings: ParsedSettings = {
-		features: [],
+	const settings: Settings = {
 		expiryDays: expiryDays as number | null | undefined,
 		reminderEnabled: checkBoolean(reminderEnabled, 'reminderEnabled'),
-		reminderFrequency: checkOneOf(reminderFrequency, 'reminderFrequency', REMINDER_FREQUENCIES),
+		reminderFrequency: checkOneOf(body, 'reminderFrequency', REMINDER_FREQUENCIES),
 	};
+	const features: PlanFeature[] = [];
 	if ([expiryDays, reminderEnabled, reminderFrequency].some((v) => v !== undefined))
-		settings.features.push('Session Expiry');
-	if (!extended) return settings;
-
-	const { senderProfileId, overrideCompletionEmailRecipients: completion, tagIds } = body;
-	if (senderProfileId !== undefined) {
-		if (typeof senderProfileId !== 'string' || !UUID_PATTERN.test(senderProfileId))
+		features.push('Session Expiry');
+	const profile = extended ? body.senderProfileId : undefined;
+	if (profile !== undefined) {
+		if (!isUuid(profile))
 			throw invalid('senderProfileId', 'senderProfileId must be a sender profile UUID');
-		settings.senderProfileId = senderProfileId.toLowerCase();
-		settings.features.push('Sender Profiles');
+		settings.senderProfileId = profile.toLowerCase();
+		features.push('Sender Profiles');
 	}
-	const completionField = 'overrideCompletionEmailRecipients';
-	settings.completionEmailRecipients = checkOneOf(
-		completion,
-		completionField,
-		COMPLETION_EMAIL_RECIPIENTS,
-	);
-	if (completion !== undefined) settings.features.push('Completion Email Recipients');
-	if (tagIds !== undefined) {
-		if (
-			!Array.isArray(tagIds) ||
-			tagIds.some((id) => typeof id !== 'string' || !UUID_PATTERN.test(id))
-		)
+	if (extended) {
+		const completion = 'overrideCompletionEmailRecipients';
+		settings.completionEmailRecipients = checkOneOf(body, completion, COMPLETION_EMAIL_RECIPIENTS);
+		if (body[completion] !== undefined) features.push('Completion Email Recipients');
+	}
+	if (extended && tagIds !== undefined) {
+		if (!Array.isArray(tagIds) || !tagIds.every(isUuid))
 			throw invalid('tagIds', 'tagIds must be an array of tag UUIDs');
 		settings.tagIds = tagIds.map((id: string) => id.toLowerCase());
 	}
-	return settings;
-}
-
-/** The settings checked, then (after every other check of the body) the plan (403) and the sender profile. */
-export function checkedSettings(
-	call: Pick<Call, 'ctx' | 'orgId'>,
-	body: Record<string, unknown>,
-	extended: boolean,
-): ParsedSettings {
-	const { ctx, orgId } = call;
-	const settings = parseSettings(body, extended);
-	ctx.orgs.requireFeatures(orgId, settings.features);
-	const profile = settings.senderProfileId;
-	if (profile !== undefined && !ctx.orgs.hasSenderProfile(orgId, profile))
+	ctx.orgs.requireFeatures(orgId, features);
+	if (profile !== undefined && !ctx.orgs.hasSenderProfile(orgId, settings.senderProfileId!))
 		throw invalid('senderProfileId', 'No verified sender profile has this ID');
 	return settings;
 }
@@ -203,7 +188,7 @@ export function createSession({ ctx, orgId, body: raw }: Call): Reply {
 			};
 		}
 		if (entry.type === 'uploadedPdf') {
-			if (typeof entry.fileId !== 'string' || !UUID_PATTERN.test(entry.fileId))
+			if (!isUuid(entry.fileId))
 				throw invalid(`${field}.fileId`, 'fileId must be the UUID of an uploaded file');
 			checkTexts({ fileName: entry.fileName }, `${field}.`);
 			return {
@@ -264,9 +249,7 @@ export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const templateId = body.templateId as string;
 	if (isBlank(templateId)) throw invalid('templateId', 'templateId is required');
-	const template = UUID_PATTERN.test(templateId)
-		? ctx.templates.findForOrg(templateId, orgId)
-		: undefined;
+	const template = isUuid(templateId) ? ctx.templates.findForOrg(templateId, orgId) : undefined;
 	if (!template) throw new ApiProblem(404, 'NOT_FOUND', `No template ${templateId}`);
 	if (template.status !== 'active') {
 		const message = 'The template is a draft: activate it in AirSign first';
@@ -333,7 +316,7 @@ const VALUE_CHECKS: Record<VariableType, [(value: unknown) => boolean, string]> 
 	text: [(v) => typeof v === 'string', 'text'],
 	date: [(v) => typeof v === 'string', 'text'],
 	number: [(v) => typeof v === 'number' && Number.isFinite(v), 'a number'],
-	image: [(v) => typeof v === 'string' && UUID_PATTERN.test(v), 'the fileId of an uploaded image'],
+	image: [isUuid, 'the fileId of an uploaded image'],
 	table: [
 		(v) => isPlainObject(v) && isTexts(v.headers) && Array.isArray(v.data) && v.data.every(isTexts),
 		'{ headers: string[], data: string[][] }',

@@ -1,4 +1,4 @@
-import type { BlockDocument } from './publicTypes';
+import type { BlockDocument, CreateTemplateInput } from './publicTypes';
 import { DAY_MS as D, type Store } from './store';
 import type { TemplateStore } from './templateStore';
 import type { CreateSessionInput } from './types';
@@ -69,17 +69,15 @@ export function seedDemoTemplates(
 	now: number,
 ): void {
 	const ago = (days: number) => now - days * D;
-	templates.create({
+	const create = (input: CreateTemplateInput) =>
+		templates.create({ orgId: demoOrgId, status: 'active', ...input });
+	const role = (key: string, name: string, email = '') => ({ key, name, email });
+	create({
 		templateId: DEMO_TEMPLATE_IDS.employmentContract,
-		orgId: demoOrgId,
 		name: 'Employment contract',
-		status: 'active',
 		createdAt: ago(40),
 		document: employment,
-		recipients: [
-			{ key: 'employee', name: 'Employee', email: '' },
-			{ key: 'manager', name: 'HR Manager', email: 'hr@example.com' },
-		],
+		recipients: [role('employee', 'Employee'), role('manager', 'HR Manager', 'hr@example.com')],
 		variables: [
 			{ name: 'employeeName', displayName: 'Employee name', description: 'Full legal name' },
 			{ name: 'position', displayName: 'Position', defaultValue: 'Software Engineer' },
@@ -94,30 +92,23 @@ export function seedDemoTemplates(
 			},
 		],
 	});
-	templates.create({
+	create({
 		templateId: DEMO_TEMPLATE_IDS.mutualNda,
-		orgId: demoOrgId,
 		name: 'Mutual NDA',
-		status: 'active',
 		createdAt: ago(30),
 		document: nda,
-		recipients: [
-			{ key: 'discloser', name: 'Discloser', email: '' },
-			{ key: 'receiver', name: 'Receiver', email: '' },
-		],
+		recipients: [role('discloser', 'Discloser'), role('receiver', 'Receiver')],
 		variables: [
 			{ name: 'purpose', displayName: 'Purpose', description: 'Why information is shared' },
 			{ name: 'effectiveDate', displayName: 'Effective date', type: 'date' },
 		],
 	});
-	templates.create({
+	create({
 		templateId: DEMO_TEMPLATE_IDS.contractorAgreement,
-		orgId: demoOrgId,
 		name: 'Contractor agreement',
-		status: 'active',
 		createdAt: ago(20),
 		document: contractor,
-		recipients: [{ key: 'contractor', name: 'Contractor', email: '' }],
+		recipients: [role('contractor', 'Contractor')],
 		variables: [
 			{ name: 'contractorName', displayName: 'Contractor name' },
 			{ name: 'startDate', displayName: 'Start date', type: 'date' },
@@ -125,20 +116,14 @@ export function seedDemoTemplates(
 			{ name: 'scopeOfWork', displayName: 'Scope of work', required: false },
 		],
 	});
-	templates.create({
+	create({
 		templateId: DEMO_TEMPLATE_IDS.leaseRenewalDraft,
-		orgId: demoOrgId,
 		name: 'Lease renewal (draft)',
 		status: 'draft',
 		createdAt: ago(2),
-		recipients: [{ key: 'tenant', name: 'Tenant', email: '' }],
+		recipients: [role('tenant', 'Tenant')],
 	});
-	templates.create({
-		orgId: otherOrgId,
-		name: 'Other org – template',
-		status: 'active',
-		createdAt: ago(5),
-	});
+	create({ orgId: otherOrgId, name: 'Other org – template', createdAt: ago(5) });
 }
 
 /** A dozen demo sessions in every state, dated from `now`; two of the other organisation's. */

@@ -72,6 +72,8 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string =>
+	typeof value === 'string' && UUID_PATTERN.test(value);
 
 /** A refusal raised deep in a handler; the router answers it as an API error. */
 export class ApiProblem extends Error {
