@@ -1,16 +1,10 @@
 /**
- * `npm run bench`: performance figures of n8n-nodes-airsign against raw HTTP clients, in one process
- * against the in-process sandbox (loopback only). Writes bench/RESULTS.md and bench/results.json.
- *
- *   --smoke (or BENCH_SMOKE=1)   tiny sizes, one run, no RESULTS.md (CI keeps it working)
- *   --only=list,upload,send,trigger,package,peer,bulk   some sections (merged into results.json)
- *   --cases=upload@100,1000@250  some cases of peer (list|send|upload|poll@latency, extras) and bulk
- *                                (items@latency, burst): printed, nothing written
- *   --runs=7                     measured runs per case (default 5; smoke 1)
- *   --docs                       docs/performance.md and the README's lines from results.json alone
- *
- * The peer section needs n8n 2.41.3 in .cache/n8n: a full run installs it (e2e/install-n8n.mts), a
- * smoke run uses it only when it is there. Nothing asserts timings; only wrong results fail.
+ * `npm run bench`: the node against raw HTTP clients and n8n's HTTP Request node, in one process
+ * against the in-process sandbox; writes bench/RESULTS.md and bench/results.json. Options:
+ * --smoke (or BENCH_SMOKE=1: tiny, one run, nothing written), --only=list,upload,send,trigger,
+ * package,peer,bulk (merged into results.json), --cases=upload@100,1000@250,extras,burst (printed
+ * only), --runs=N (default 5), --docs (docs/performance.md and the README's lines from results.json).
+ * Nothing asserts timings; only wrong results fail.
  */
 import './lib/engine'; // first: n8n's environment before anything else loads n8n-core
 
@@ -46,6 +40,7 @@ const runs = smoke ? 1 : Number.isInteger(runsArg) && runsArg > 0 ? runsArg : 5;
 const wants = (name: string) => !only || only.includes(name);
 
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 /** The machine's 1-minute load average when the bench starts: the figures depend on it. */
 const loadAtStart = os.loadavg()[0];
 
@@ -110,7 +105,7 @@ function writeResults(seconds: number): void {
 	const results = {
 		date: new Date().toISOString(),
 		command,
-		machine: `${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end`,
+		machine: `${os.availableParallelism()} cores, ${cpu}, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end`,
 		runs,
 		seconds: Math.round(seconds),
 		figures,
@@ -122,7 +117,6 @@ function writeResults(seconds: number): void {
 }
 
 function render(sections: SectionResult[], seconds: number): string {
-	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 	return [
 		'# Benchmarks',
 		'',

@@ -40,12 +40,12 @@ const MAX_RECIPIENTS = 20;
 const EXPIRY_DAYS = [1, 730] as const;
 const RECIPIENT_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-/** The request body as an object, or 400. */
-export function bodyObject(raw: Buffer): Record<string, unknown> {
+/** The request body as an object, or 400; `strict` (Upload File): not trimmed, and empty is not `{}`. */
+export function bodyObject(raw: Buffer, strict = false): Record<string, unknown> {
 	let body: unknown;
 	try {
-		const text = raw.toString('utf8').trim();
-		body = text === '' ? {} : JSON.parse(text);
+		const text = strict ? raw.toString('utf8') : raw.toString('utf8').trim();
+		body = text === '' && !strict ? {} : JSON.parse(text);
 	} catch {
 		throw new ApiProblem(400, 'INVALID_JSON', 'The request body is not valid JSON');
 	}

@@ -5,6 +5,7 @@ import { formatTimestamp } from './clock';
 import type { Call, SandboxContext } from './context';
 import { handleControlPlane } from './controlPlane';
 import {
+	bodyObject,
 	createSession,
 	createTemplate,
 	getTemplate,
@@ -17,7 +18,6 @@ import {
 	apiError,
 	drain,
 	invalid,
-	isPlainObject,
 	isJsonContentType,
 	json,
 	readBody,
@@ -297,14 +297,7 @@ export async function uploadFile({ ctx, orgId, req }: Call): Promise<Reply> {
 		const message = `The request is larger than a ${maxFileBytes}-byte file can be`;
 		throw new ApiProblem(413, 'FILE_TOO_LARGE', message);
 	}
-	let body: unknown;
-	try {
-		body = JSON.parse(raw.body.toString('utf8'));
-	} catch {
-		throw new ApiProblem(400, 'INVALID_JSON', 'The request body is not valid JSON');
-	}
-	if (!isPlainObject(body)) throw invalid('body', 'The request body must be a JSON object');
-	const { fileName, data } = body;
+	const { fileName, data } = bodyObject(raw.body, true);
 	if (typeof fileName !== 'string' || fileName.trim() === '')
 		throw invalid('fileName', 'fileName is required and must be a non-empty string');
 	if ([...fileName].length > MAX_FILE_NAME_CHARS)

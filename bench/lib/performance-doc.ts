@@ -15,18 +15,17 @@ export interface Results {
 	figures: Figure[];
 }
 
-/** A figure's median by name, `digits` decimals (`scale`: 1000 for ms as s), or 'n/a'. */
+/** A figure's median by name, `digits` decimals (`scale`: 1000 for ms as s), or 'n/a'; `of`: its runs. */
 function reader(results: Results) {
 	const byName = new Map(results.figures.map((figure) => [figure.name, figure]));
-	return (name: string, digits = 0, scale = 1) => {
+	return (name: string, digits = 0, scale = 1, of: 'median' | 'runs' = 'median') => {
 		const figure = byName.get(name);
-		return figure === undefined ? 'n/a' : (figure.median / scale).toFixed(digits);
+		return figure === undefined ? 'n/a' : (figure[of] / scale).toFixed(digits);
 	};
 }
 
 function renderPerformanceDoc(results: Results): string {
 	const value = reader(results);
-	const runsOf = (name: string) => results.figures.find((f) => f.name === name)?.runs ?? 'n/a';
 	const seconds = (name: string) => value(name, 2, 1000);
 
 	const bulkRows: string[][] = [];
@@ -183,7 +182,7 @@ From File ("Move File to Base64 String"), then HTTP Request with a JSON body (2 
 default mode one HTTP Request reads \`{{ $input.item.binary.data.data }}\`.
 
 Upload time against a raw client (read the file, base64, POST) at 100 ms per request, 7 MiB:
-node ÷ raw = ${value(upload100, 2)}, the median of ${runsOf(upload100)} runs. Uploads get ${UPLOAD_RUNS_FACTOR} times the
+node ÷ raw = ${value(upload100, 2)}, the median of ${value(upload100, 0, 1, 'runs')} runs. Uploads get ${UPLOAD_RUNS_FACTOR} times the
 runs of the other cases: one takes a fraction of a second, and its time moves with when V8
 collects the garbage the run before it left. Over five runs this ratio moved between 1.03 and 1.13
 from one full bench to the next on the same code (2026-11-28); 60 runs in a row gave 1.07.
