@@ -1,4 +1,4 @@
-import { ApiProblem, invalid, isPlainObject } from './http';
+import { ApiProblem, invalid, isBlank, isPlainObject } from './http';
 import type { Block, BlockDocument } from './publicTypes';
 
 /** The bounds of docs/api.md#block-documents, with our title limit ("about 30 characters"). */
@@ -16,7 +16,6 @@ export const BLOCK_LIMITS = {
 export const TOKEN_PATTERN = /\{\{\{\s*([^{}\s]+)\s*\}\}\}/g;
 
 const isText = (value: unknown): value is string => typeof value === 'string';
-const isBlank = (value: unknown) => !isText(value) || value.trim() === '';
 /** Characters, not UTF-16 units. */
 const length = (text: unknown) => [...(text as string)].length;
 

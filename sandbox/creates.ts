@@ -14,6 +14,7 @@ import {
 	checkTexts,
 	EMAIL_PATTERN,
 	invalid,
+	isBlank,
 	isPlainObject,
 	isWhole,
 	json,
@@ -160,8 +161,6 @@ export function checkSigningOrder(value: unknown, field: string): number | undef
 		throw invalid(`${field}.signingOrder`, 'signingOrder must be a whole number from 1');
 	return value as number | undefined;
 }
-
-const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 
 const MAX_FILES = 10;
 

@@ -109,6 +109,8 @@ export function checkTexts(values: Record<string, unknown>, prefix = ''): void {
 			throw invalid(`${prefix}${key}`, `${key} must be text`);
 }
 
+export const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -24,6 +24,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 export type SessionRecord = SessionOf<number>;
 
 const SENT_STATUSES = new Set<SessionStatus>(['pending', 'inProgress', 'completed', 'expired']);
+const ALEX = { name: 'Alex Signer', email: 'alex.signer@example.com' };
 
 /** Organisations' sessions, uploaded files and the invitation outbox. */
 export class Store {
@@ -51,8 +52,9 @@ export class Store {
 		return ms === null ? null : this.iso(ms);
 	}
 
-	private stampOrNull(value: TimeInput | null): number | null {
-		return value === null ? null : this.stamp(value);
+	/** `value` stamped; null stays null; undefined gives `fallback`. */
+	private stampOr(value: TimeInput | null | undefined, fallback: number | null): number | null {
+		return value === undefined ? fallback : value === null ? null : this.stamp(value);
 	}
 
 	clear(): void {
@@ -68,13 +70,8 @@ export class Store {
 		if (this.sessions.has(sessionId)) throw new Error(`Session ${sessionId} already exists`);
 		const createdAt = this.stamp(input.createdAt);
 		const updatedAt = input.updatedAt === undefined ? createdAt : this.stamp(input.updatedAt);
-		const wasSent = SENT_STATUSES.has(status);
-		const sentAt =
-			input.sentAt === undefined ? (wasSent ? createdAt : null) : this.stampOrNull(input.sentAt);
+		const sentAt = this.stampOr(input.sentAt, SENT_STATUSES.has(status) ? createdAt : null);
 		const expiryDays = input.expiryDays ?? null;
-		const recipients = input.recipients ?? [
-			{ name: 'Alex Signer', email: 'alex.signer@example.com' },
-		];
 		const record: SessionRecord = {
 			sessionId,
 			orgId: input.orgId ?? this.defaultOrgId,
@@ -83,16 +80,11 @@ export class Store {
 			selfSignOnly: input.selfSignOnly ?? false,
 			createdAt,
 			updatedAt,
-			completedDate:
-				input.completedDate !== undefined
-					? this.stampOrNull(input.completedDate)
-					: status === 'completed'
-						? updatedAt
-						: null,
+			completedDate: this.stampOr(input.completedDate, status === 'completed' ? updatedAt : null),
 			sentAt,
 			expiryDays,
 			expiryDate: sentAt !== null && expiryDays !== null ? sentAt + expiryDays * DAY_MS : null,
-			recipients: buildRecipients(recipients, defaultRecipientStatus(status)),
+			recipients: buildRecipients(input.recipients ?? [ALEX], defaultRecipientStatus(status)),
 			files: normaliseFiles(input.files ?? []),
 			...defaultSettings(),
 			...input.settings,
@@ -125,7 +117,7 @@ export class Store {
 		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
 		record.updatedAt = this.stamp(patch.updatedAt);
 		if (patch.completedDate !== undefined)
-			record.completedDate = this.stampOrNull(patch.completedDate);
+			record.completedDate = this.stampOr(patch.completedDate, null);
 		else if (patch.status === 'completed' && record.completedDate === null)
 			record.completedDate = record.updatedAt;
 		if (previousStatus === 'draft' && SENT_STATUSES.has(record.status)) {
@@ -138,7 +130,7 @@ export class Store {
 		}
 		const { expiryDate, updatedAt } = record;
 		const lapsed = expiryDate === null || expiryDate > updatedAt;
-		if (patch.expiryDate !== undefined) record.expiryDate = this.stampOrNull(patch.expiryDate);
+		if (patch.expiryDate !== undefined) record.expiryDate = this.stampOr(patch.expiryDate, null);
 		else if (patch.status === 'expired' && previousStatus !== 'expired' && lapsed)
 			record.expiryDate = updatedAt;
 		return record;

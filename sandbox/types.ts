@@ -11,7 +11,6 @@ export const SESSION_STATUSES = [
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export type TimestampPrecision = 'ms' | 's';
-export type TieOrder = 'id' | 'random';
 /** An instant given by a caller: ISO 8601 text, epoch milliseconds or a Date. */
 export type TimeInput = string | number | Date;
 
@@ -19,7 +18,7 @@ export interface SandboxConfig {
 	tokenTtlSeconds: number;
 	timestampPrecision: TimestampPrecision;
 	updatedAfterInclusive: boolean;
-	tieOrder: TieOrder;
+	tieOrder: 'id' | 'random';
 	/** Seed of the random order of `tieOrder: 'random'`, applied when the sandbox starts or resets. */
 	tieSeed: number;
 	rateLimitPerHour: number;
@@ -56,15 +55,8 @@ export interface Recipient {
 	signingOrder: number;
 }
 
-export interface FileReference {
-	type: 'uploadedPdf';
-	fileId: string;
-	/** docs/api.md#create-session: the name the session shows (default: the uploaded file's). */
-	fileName?: string;
-}
-
-/** A session's file: an uploaded PDF, or a block document (docs/api.md#block-documents). */
-export type SessionFile = FileReference | BlocksFile;
+/** A session's file: an uploaded PDF (`fileName` shown, default the upload's), or a block document. */
+export type SessionFile = { type: 'uploadedPdf'; fileId: string; fileName?: string } | BlocksFile;
 
 /** Settings of a session beyond List Sessions' fields (docs/api.md#create-session). */
 export interface SessionSettings {
