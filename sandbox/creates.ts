@@ -408,12 +408,8 @@ export function createTemplate({ ctx, orgId, body: raw }: Call): Reply {
 			for (const m of text.matchAll(TOKEN_PATTERN)) used.add(m[1]);
 	const undeclared = [...used].find((token) => !declared.has(token));
 	if (undeclared !== undefined) {
-		throw new ApiProblem(
-			400,
-			'UNDECLARED_VARIABLE',
-			`The token {{{${undeclared}}}} is used but no variable "${undeclared}" is declared`,
-			'variables',
-		);
+		const message = `The token {{{${undeclared}}}} is used but no variable "${undeclared}" is declared`;
+		throw new ApiProblem(400, 'UNDECLARED_VARIABLE', message, 'variables');
 	}
 	const activate = checkBoolean(body.activate, 'activate') ?? false;
 	const settings = checkedSettings({ ctx, orgId }, body, false);
