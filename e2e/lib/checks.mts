@@ -1,7 +1,7 @@
 // Named, timed checks for a tier: each records PASS/FAIL with its time and never throws (a failed
 // check is reported, the tier goes on); setup steps are timed and throw (a failed step fails the
 // checks that need it). Shared by the real-n8n tier and the queue-mode tier, with one way to wait.
-import { sleep } from './proc.mts';
+export { pollUntil } from './proc.mts';
 
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
 
@@ -57,24 +57,6 @@ export function createChecks(log: (line: string) => void): Checks {
 	}
 
 	return { results, check, step };
-}
-
-/**
- * Polls `probe` every `everyMs` until it resolves a truthy value, and resolves that; after
- * `timeoutMs` throws with `failure()`'s words. The bound only catches a hang.
- */
-export async function pollUntil<T>(
-	probe: () => T | Promise<T>,
-	failure: (last: T | undefined) => string | Promise<string>,
-	{ timeoutMs, everyMs = 500 }: { timeoutMs: number; everyMs?: number },
-): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
-	const t0 = Date.now();
-	for (;;) {
-		const value = await probe();
-		if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
-		if (Date.now() - t0 > timeoutMs) throw new Error(await failure(value));
-		await sleep(everyMs);
-	}
 }
 
 /** Prints a tier's summary lines: each check's outcome, time and name, then its detail. */

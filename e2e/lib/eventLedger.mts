@@ -76,7 +76,8 @@ export function executionLedger<T extends SessionEventItem>({
 				if (seen.has(summary.id) || !hasEnded(summary)) continue;
 				const full = await getExecution(instance.url, cookie, summary.id);
 				const run: Record<string, NodeRun[] | undefined> = full.data.resultData.runData;
-				const out = (name: string) => (run[name]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+				const out = (name: string) =>
+					(run[name]?.[0]?.data?.main?.[0] ?? []).map((i): unknown => i.json);
 				seen.set(summary.id, {
 					id: summary.id,
 					mode: summary.mode,

@@ -123,7 +123,7 @@ export async function checkSendDraftsExample({
 	const sendRun = run.data.resultData.runData['Send draft'][0].data!.main![0]!;
 	const failedItem = sendRun.find((i) => i.json.error);
 	// n8n writes { item: <index> }; a bare index is read as such
-	const paired = failedItem!.pairedItem!;
+	const [paired] = [failedItem!.pairedItem!].flat();
 	assert.equal(found[typeof paired === 'number' ? paired : paired.item].sessionId, half.sessionId);
 	const okItems = sent.filter((i) => !i.error);
 	assert.deepEqual(okItems.map((i) => i.sessionId).sort(), [ada.sessionId, duo.sessionId].sort());

@@ -1,26 +1,18 @@
-// A scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`, serving
-// what n8n's OpenAI Chat Model asks for (1.123.81 and 2.41.3): POST /v1/chat/completions ("Use
-// Responses API" off), POST /v1/responses (on, the default), GET /v1/models (the editor's list).
-// Anything else, streaming included, is refused in OpenAI's error shape and kept in `unknown()`, so
-// a test can fail on it. `scripts[model](conversation)` returns the next turn ({ toolCalls } or
-// { text }) from the conversation alone, never from time or a counter: a retry gets the same answer.
-import { createServer, type ServerResponse } from 'node:http';
+// A scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`: what
+// n8n's OpenAI Chat Model asks for (1.123.81, 2.41.3): chat/completions, responses, models. Anything
+// else is refused and kept in `unknown()`. A script answers from the conversation alone, never from
+// time or a counter: a retry gets the same answer.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A tool call in the scripts' shape: `id` is set on calls read from a request. */
-export interface ToolCall {
-	id?: string;
-	name: string;
-	args: unknown;
-}
-
-/** One message of a conversation, in one shape for both APIs. */
-export interface Message {
+/** One message of a conversation, in one shape for both APIs; a call read from a request has an id. */
+export type ToolCall = { id?: string; name: string; args: unknown };
+export type Message = {
 	role: string;
 	content: string;
 	toolCalls?: ToolCall[];
 	toolCallId?: string;
-}
+};
 
 /** A tool the agent offers the model; `parameters` is a JSON schema. */
 export interface Tool {
@@ -29,17 +21,9 @@ export interface Tool {
 	parameters?: { properties?: Record<string, unknown> };
 }
 
-export interface Conversation {
-	model: string;
-	messages: Message[];
-	tools: Tool[];
-}
-
+export type Conversation = { model: string; messages: Message[]; tools: Tool[] };
 /** What a script answers: tool calls, or a text. */
-export interface Turn {
-	toolCalls?: { name: string; args?: unknown }[];
-	text?: string;
-}
+export type Turn = { toolCalls?: { name: string; args?: unknown }[]; text?: string };
 
 export type Script = (conversation: Conversation) => Turn;
 
@@ -231,83 +215,61 @@ export async function startFakeOpenAi({
 }) {
 	const exchanges: Exchange[] = [];
 	const unknown: { method: string | undefined; path: string; why: string }[] = [];
-	const refuse = (
-		res: ServerResponse,
-		status: number,
-		message: string,
-		type = 'invalid_request_error',
-	) => {
-		res.writeHead(status, { 'content-type': 'application/json' });
-		res.end(JSON.stringify({ error: { message, type, param: null, code: null } }));
-	};
-	const answer = (res: ServerResponse, body: unknown) => {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(JSON.stringify(body));
-	};
 	const server = createServer((req, res) => {
 		let raw = '';
 		req.on('data', (c) => (raw += c));
 		req.on('end', () => {
-			// String(): what URL makes of its input anyway
 			const path = new URL(String(req.url), 'http://x').pathname.replace(/\/+$/, '');
-			const noteUnknown = (why: string) => {
+			const send = (status: number, body: unknown) =>
+				res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+			const refuse = (
+				status: number,
+				why: string,
+				message = why,
+				type = 'invalid_request_error',
+			) => {
 				unknown.push({ method: req.method, path, why });
 				process.stderr.write(
 					`[fake-openai] UNKNOWN REQUEST ${req.method} ${req.url} (${why}): ${raw.slice(0, 500)}\n`,
 				);
+				send(status, { error: { message, type, param: null, code: null } });
 			};
-			if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`) {
-				noteUnknown('wrong or missing API key');
-				return refuse(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
+			if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`)
+				return refuse(401, 'wrong or missing API key', 'Incorrect API key.', 'invalid_api_key');
+			if (req.method === 'GET' && path === '/v1/models') {
+				const model = { object: 'model', created: 1_700_000_000, owned_by: 'airsign-e2e' };
+				const models = Object.keys(scripts).map((id) => ({ id, ...model }));
+				return send(200, { object: 'list', data: models });
 			}
-			if (req.method === 'GET' && path === '/v1/models')
-				return answer(res, {
-					object: 'list',
-					data: Object.keys(scripts).map((id) => ({
-						id,
-						object: 'model',
-						created: 1_700_000_000,
-						owned_by: 'airsign-e2e',
-					})),
-				});
 			const api =
 				req.method !== 'POST'
 					? undefined
 					: ({ '/v1/chat/completions': 'chat', '/v1/responses': 'responses' } as const)[path];
-			if (!api) {
-				noteUnknown('not an endpoint this server knows');
-				return refuse(res, 404, `Unknown request URL: ${req.method} ${path}`);
-			}
+			if (!api) return refuse(404, `not an endpoint this server knows: ${req.method} ${path}`);
 			let body: RequestBody;
 			try {
 				body = JSON.parse(raw);
 			} catch {
-				noteUnknown('body is not JSON');
-				return refuse(res, 400, 'The body is not JSON.');
+				return refuse(400, 'body is not JSON');
 			}
-			if (body.stream) {
-				noteUnknown('streaming requested');
-				return refuse(res, 400, 'This scripted server does not stream.');
-			}
+			if (body.stream) return refuse(400, 'streaming requested: this server does not stream');
 			const script = scripts[body.model];
-			if (!script) {
-				noteUnknown(`no script for model ${JSON.stringify(body.model)}`);
-				return refuse(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
-			}
+			if (!script)
+				return refuse(404, `no script for model ${body.model}`, undefined, 'model_not_found');
 			const conversation = api === 'chat' ? fromChatCompletions(body) : fromResponses(body);
 			let turn: Turn;
 			try {
 				turn = script(conversation);
 			} catch (err) {
-				noteUnknown(`the script failed: ${err.message}`);
-				return refuse(res, 500, `script error: ${err.message}`, 'server_error');
+				return refuse(500, `the script failed: ${err.message}`, undefined, 'server_error');
 			}
 			const n = exchanges.length + 1;
 			exchanges.push({ api, model: body.model, conversation, turn });
+			const calls = turn.toolCalls?.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ');
 			log(
-				`model ${body.model} (${api}) #${n}: ${turn.toolCalls ? turn.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ') : `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
+				`model ${body.model} (${api}) #${n}: ${calls ?? `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
 			);
-			answer(res, reply(api, body.model, turn, n));
+			send(200, reply(api, body.model, turn, n));
 		});
 	});
 	await new Promise<void>((resolve, reject) => {

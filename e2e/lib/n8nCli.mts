@@ -4,50 +4,15 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
+import type { IRun, IRunExecutionData, ITaskData } from 'n8n-workflow';
 import type { CredentialJson, Workflow } from './fixtures.mts';
 import { describeExit, describeOutput, runCommand, type CommandResult } from './proc.mts';
 
-export interface N8nError {
-	message: string;
-	description?: string | null;
-	[field: string]: unknown;
-}
-
-export interface NodeItem {
-	json: Record<string, unknown>;
-	binary?: Record<string, { fileName?: string }>;
-	pairedItem?: { item: number } | number;
-	[field: string]: unknown;
-}
-
-export interface NodeRun {
-	data?: { main?: Array<NodeItem[] | null> };
-	error?: N8nError;
-	executionStatus?: string;
-	startTime?: number;
-	executionTime?: number;
-	[field: string]: unknown;
-}
-
-/** n8n's IRunExecutionData: every node's runs, by node name. */
-export interface ExecutionData {
-	resultData: {
-		runData: Record<string, NodeRun[]>;
-		error?: N8nError;
-		lastNodeExecuted?: string;
-		[field: string]: unknown;
-	};
-	[field: string]: unknown;
-}
-
+/** A node's runs and the execution data as n8n saves them (what the tiers read of them). */
+export type NodeRun = ITaskData;
+export type ExecutionData = IRunExecutionData;
 /** What `n8n execute --rawOutput` prints (n8n's IRun). */
-export interface N8nRun {
-	data: ExecutionData;
-	status?: string;
-	mode?: string;
-	finished?: boolean;
-	[field: string]: unknown;
-}
+export type N8nRun = Pick<IRun, 'data'> & Partial<Pick<IRun, 'status' | 'mode' | 'finished'>>;
 
 type N8nCommandOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number };
 

@@ -4,9 +4,9 @@
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { execa, type Result, type ResultPromise } from 'execa';
 
-// Still running when this process exits (a failed assertion, a signal): killed with their groups,
-// and so is every process below this one (a child's children in groups of their own, as
-// `npm run dev` starts n8n and the sandbox). execa's `cleanup` does nothing for a detached child.
+// At this process's exit the children still running are killed with their groups, and so is every
+// process below this one (`npm run dev` starts n8n in a group of its own). execa's `cleanup` does
+// nothing for a detached child.
 const live = new Set<ResultPromise>();
 process.on('exit', () => {
 	const below = descendants(process.pid); // read first: a killed child's children lose their parent
@@ -79,17 +79,9 @@ export const tail = (text: string, max = 4000): string =>
 	text.length > max ? '…' + text.slice(-max) : text;
 
 /** How a process ended: its exit code, or the signal that ended it (then `code` is null). */
-export interface ExitStatus {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-}
-export interface Exit extends ExitStatus {
-	ms: number;
-}
-export interface CommandResult extends Exit {
-	stdout: string;
-	stderr: string;
-}
+export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
+export type Exit = ExitStatus & { ms: number };
+export type CommandResult = Exit & { stdout: string; stderr: string };
 
 /**
  * `env` is the whole environment. The output goes to output() (its last `keep` characters) and
@@ -276,15 +268,34 @@ export async function waitUntilReady(
 ): Promise<number> {
 	const t0 = Date.now();
 	const withOutput = (what: string) =>
-		new Error(`${label} ${what}\n--- output (tail) ---\n${tail(server.output())}`);
-	for (;;) {
+		`${label} ${what}\n--- output (tail) ---\n${tail(server.output())}`;
+	const probeAlive = async () => {
 		const exited = server.exited();
-		if (exited) throw withOutput(`exited early (${describeExit(exited)})`);
-		if (await probe().catch(() => false)) return Date.now() - t0;
-		if (Date.now() - t0 > timeoutMs) {
-			await server.stop(5_000);
-			throw withOutput(`not ready within ${timeoutMs} ms`);
-		}
+		if (exited) throw new Error(withOutput(`exited early (${describeExit(exited)})`));
+		return await probe().catch(() => false);
+	};
+	const notReady = async () => (
+		await server.stop(5_000),
+		withOutput(`not ready within ${timeoutMs} ms`)
+	);
+	await pollUntil(probeAlive, notReady, { timeoutMs, everyMs });
+	return Date.now() - t0;
+}
+
+/**
+ * Polls `probe` every `everyMs` until it resolves a truthy value, and resolves that; after
+ * `timeoutMs` throws with `failure()`'s words. The bound only catches a hang.
+ */
+export async function pollUntil<T>(
+	probe: () => T | Promise<T>,
+	failure: (last: T | undefined) => string | Promise<string>,
+	{ timeoutMs, everyMs = 500 }: { timeoutMs: number; everyMs?: number },
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
+	const t0 = Date.now();
+	for (;;) {
+		const value = await probe();
+		if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
+		if (Date.now() - t0 > timeoutMs) throw new Error(await failure(value));
 		await sleep(everyMs);
 	}
 }

@@ -1,6 +1,7 @@
 // UI tier step 6: the AirSign tool (from `usableAsTool`) in an AI Agent's tool list, its Description
 // prefilled with the operation's agent text; the picture agent-tool-output.
 import type { Page } from 'playwright-core';
+import { chainWorkflow } from '../lib/fixtures.mts';
 import type { Shot } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
 import {
@@ -20,19 +21,12 @@ const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const AGENT_VERSION = 3.1;
 
 export async function agentTool(page: Page, dev: DevUrls, shot: Shot): Promise<void> {
-	const id = await createWorkflow(page, dev.n8nUrl, {
-		name: 'UI tier: an AI Agent',
-		nodes: [
-			{
-				id: 'a1b2c3d4-0000-4000-8000-00000000a6e7',
-				name: 'AI Agent',
-				type: AGENT_TYPE,
-				typeVersion: AGENT_VERSION,
-				position: [0, 0],
-				parameters: {},
-			},
-		],
-	});
+	const agent = { name: 'AI Agent', type: AGENT_TYPE, typeVersion: AGENT_VERSION, parameters: {} };
+	const id = await createWorkflow(
+		page,
+		dev.n8nUrl,
+		chainWorkflow({ name: 'UI tier: an AI Agent' }, [agent]),
+	);
 	await openWorkflow(page, dev.n8nUrl, id);
 	const creator = await openNodeCreatorFrom(page, 'AI Agent', { handle: 'ai_tool' });
 	await byTestId(creator, 'nodes-list-header').getByText('Tools', { exact: true }).waitFor();

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
-import { DEV_OWNER, sandboxCredential } from '../lib/fixtures.mts';
+import { DEV_OWNER, chainWorkflow, sandboxCredential } from '../lib/fixtures.mts';
 import {
 	PACKAGE_NAME,
 	PROFILE,
@@ -37,7 +37,9 @@ import {
 	UI_TIMEOUT_MS,
 	byTestId,
 	canvasNode,
+	createWorkflow,
 	fail,
+	MANUAL_TRIGGER,
 	logIn,
 	openNode,
 	openNodeCreatorFrom,
@@ -58,14 +60,6 @@ const FAILURE_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'ui-
 const PACKAGE_CHANGE_TIMEOUT_MS = 300_000;
 const FIND_DRAFTS = 'Find drafts';
 const WORKFLOW_NAME = 'Community install: find drafts';
-const TRIGGER = {
-	id: 'c0ffee00-0000-4000-8000-000000000001',
-	name: 'When clicking ‘Execute workflow’',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 const t00 = Date.now();
 const say = (msg: string) =>
@@ -263,21 +257,21 @@ async function main(): Promise<void> {
 						{ name, type, data: secret },
 					);
 					savedCredential = { id: saved.id, name: saved.name };
-					const { data } = await restPost<{ data: { id: string } }>(
-						url,
-						'/rest/workflows',
-						cookie,
-						{
-							name: WORKFLOW_NAME,
-							nodes: [TRIGGER, findDraftsNode(savedCredential)],
-							connections: {
-								[TRIGGER.name]: { main: [[{ node: FIND_DRAFTS, type: 'main', index: 0 }]] },
-							},
-							settings: { executionOrder: 'v1' },
-							...PROFILE.restWorkflowFields,
+					const findDrafts = {
+						name: FIND_DRAFTS,
+						type: `${PACKAGE_NAME}.airSign`,
+						typeVersion: 1,
+						parameters: {
+							resource: 'session',
+							operation: 'getMany',
+							returnAll: true,
+							filters: { status: ['draft'] },
+							options: {},
 						},
-					);
-					workflowId = data.id;
+						credentials: { airSignApi: savedCredential },
+					};
+					const workflow = chainWorkflow({ name: WORKFLOW_NAME }, [MANUAL_TRIGGER, findDrafts]);
+					workflowId = await createWorkflow(page, url, workflow);
 					await openWorkflow(page, url, workflowId);
 					const creator = await openNodeCreatorFrom(page, FIND_DRAFTS);
 					await byTestId(creator, 'node-creator-search-bar').fill('AirSign');
@@ -383,24 +377,6 @@ async function main(): Promise<void> {
 		await n8n?.stop();
 		for (const cleanup of cleanups.reverse()) await cleanup();
 	}
-}
-
-function findDraftsNode(credential: { id: string; name: string }) {
-	return {
-		id: 'c0ffee00-0000-4000-8000-000000000002',
-		name: FIND_DRAFTS,
-		type: `${PACKAGE_NAME}.airSign`,
-		typeVersion: 1,
-		position: [220, 0],
-		parameters: {
-			resource: 'session',
-			operation: 'getMany',
-			returnAll: true,
-			filters: { status: ['draft'] },
-			options: {},
-		},
-		credentials: { airSignApi: credential },
-	};
 }
 
 main().catch((err) => {

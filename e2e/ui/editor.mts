@@ -3,10 +3,9 @@
 // for something to appear; UI_TIMEOUT_MS only turns a hung page into a failure.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { IConnections, INode } from 'n8n-workflow';
 import type { Locator, Page } from 'playwright-core';
 import { PROFILE } from '../install-n8n.mts';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../lib/fixtures.mts';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type Workflow } from '../lib/fixtures.mts';
 
 /** The sandbox's credential in `npm run dev`. */
 export const DEV_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
@@ -72,20 +71,19 @@ export async function logIn(
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }
 
-export interface NewWorkflow {
-	name: string;
-	nodes: INode[];
-	connections?: IConnections;
-}
+/** A workflow to create: `chainWorkflow`'s nodes in a row, or one node. */
+export type NewWorkflow = Pick<Workflow, 'name' | 'nodes' | 'connections'>;
+
+/** The editor's Manual Trigger, for chainWorkflow. */
+export const MANUAL_TRIGGER = {
+	name: 'When clicking ‘Execute workflow’',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+};
 
 /** Creates a workflow from inside the page: n8n ties its session to the editor's browser-id header. */
-export async function createWorkflow(
-	page: Page,
-	baseUrl: string,
-	{ name, nodes, connections = {} }: NewWorkflow,
-	// what a workflow created over REST needs besides the editor's fields (e2e/n8n-profiles.mts)
-	{ profile = PROFILE }: { profile?: { restWorkflowFields: Record<string, unknown> } } = {},
-): Promise<string> {
+export async function createWorkflow(page: Page, baseUrl: string, workflow: NewWorkflow) {
 	const { status, body } = await page.evaluate(
 		async ({ url, workflow }) => {
 			const res = await fetch(url, {
@@ -101,17 +99,18 @@ export async function createWorkflow(
 		},
 		{
 			url: `${baseUrl}/rest/workflows`,
+			// what a workflow created over REST needs besides the editor's fields (e2e/n8n-profiles.mts)
 			workflow: {
-				name,
-				nodes,
-				connections,
+				connections: {},
 				settings: { executionOrder: 'v1' },
-				...profile.restWorkflowFields,
+				...workflow,
+				...PROFILE.restWorkflowFields,
 			},
 		},
 	);
 	if (status !== 200) throw new Error(`POST /rest/workflows: ${status} ${body.slice(0, 500)}`);
-	return JSON.parse(body).data.id;
+	const id: string = JSON.parse(body).data.id;
+	return id;
 }
 
 /** Clicks the + on a node's main output (or on its input `handle`, e.g. ai_tool) and waits for the nodes panel. */

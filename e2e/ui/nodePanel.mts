@@ -1,8 +1,8 @@
 // UI tier step 2: the AirSign node from the nodes panel: its Node details, and every operation
 // (ui/expected.mts) picked in its panel, with its fields, hints and notices and no other
 // operation's field. Pictures: node-panel-actions, node-panel.
-import type { INode } from 'n8n-workflow';
 import type { Page } from 'playwright-core';
+import { chainWorkflow } from '../lib/fixtures.mts';
 import type { Say, Shot, Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
 import {
@@ -12,21 +12,13 @@ import {
 	closeNode,
 	createWorkflow,
 	fail,
+	MANUAL_TRIGGER,
 	openNodeCreatorFrom,
 	openWorkflow,
 	parameterPanelText,
 	switchIsOn,
 } from './editor.mts';
 import { airSignDescription, expectedPanels } from './expected.mts';
-
-const MANUAL_TRIGGER: INode = {
-	id: 'a1b2c3d4-0000-4000-8000-0000000000a1',
-	name: 'When clicking ‘Execute workflow’',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 export async function nodePanel(
 	page: Page,
@@ -36,10 +28,8 @@ export async function nodePanel(
 	say: Say,
 ): Promise<void> {
 	const panels = expectedPanels();
-	const id = await createWorkflow(page, dev.n8nUrl, {
-		name: `UI tier: the nodes panel (${theme})`,
-		nodes: [MANUAL_TRIGGER],
-	});
+	const workflow = chainWorkflow({ name: `UI tier: the nodes panel (${theme})` }, [MANUAL_TRIGGER]);
+	const id = await createWorkflow(page, dev.n8nUrl, workflow);
 	await openWorkflow(page, dev.n8nUrl, id);
 	const creator = await openNodeCreatorFrom(page, MANUAL_TRIGGER.name);
 	await byTestId(creator, 'node-creator-search-bar').fill('AirSign');

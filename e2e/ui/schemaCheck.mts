@@ -3,6 +3,7 @@
 // on n8n 2.41.3 the No-op's input shows Get's fields (no preview of a trigger's, see
 // docs/compatibility.md); on 1.123.81 (Community Nodes check) Get's input also shows the trigger's.
 import type { Page } from 'playwright-core';
+import { chainWorkflow } from '../lib/fixtures.mts';
 import {
 	DEV_CREDENTIAL,
 	UI_TIMEOUT_MS,
@@ -12,7 +13,6 @@ import {
 	openNode,
 	openWorkflow,
 } from './editor.mts';
-import type { NewWorkflow } from './editor.mts';
 
 const TRIGGER = 'AirSign Trigger';
 const GET = 'Fetch the session';
@@ -21,45 +21,33 @@ const NEXT = 'Next step';
 export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
 export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
-const workflow = (name: string, credential: Credential): NewWorkflow => ({
+const airSign = (
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	credential: Credential,
+) => ({
 	name,
-	nodes: [
-		{
-			id: 'a1b2c3d4-0000-4000-8000-0000000000f1',
-			name: TRIGGER,
-			type: 'n8n-nodes-airsign.airSignTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { events: ['recipientStatusChanged'] },
-			credentials: { airSignApi: credential },
-		},
-		{
-			id: 'a1b2c3d4-0000-4000-8000-0000000000f2',
-			name: GET,
-			type: 'n8n-nodes-airsign.airSign',
-			typeVersion: 1,
-			position: [300, 0],
-			parameters: {
+	type: `n8n-nodes-airsign.${type}`,
+	typeVersion: 1,
+	parameters,
+	credentials: { airSignApi: credential },
+});
+const workflow = (name: string, credential: Credential) =>
+	chainWorkflow({ name }, [
+		airSign(TRIGGER, 'airSignTrigger', { events: ['recipientStatusChanged'] }, credential),
+		airSign(
+			GET,
+			'airSign',
+			{
 				resource: 'session',
 				operation: 'get',
 				sessionId: { __rl: true, mode: 'id', value: '={{ $json.sessionId }}' },
 			},
-			credentials: { airSignApi: credential },
-		},
-		{
-			id: 'a1b2c3d4-0000-4000-8000-0000000000f3',
-			name: NEXT,
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [600, 0],
-			parameters: {},
-		},
-	],
-	connections: {
-		[TRIGGER]: { main: [[{ node: GET, type: 'main', index: 0 }]] },
-		[GET]: { main: [[{ node: NEXT, type: 'main', index: 0 }]] },
-	},
-});
+			credential,
+		),
+		{ name: NEXT, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
 
 type Credential = { id: string; name: string };
 

@@ -1,5 +1,6 @@
 // UI tier steps 5 and 8, the AirSign Trigger in the editor: Fetch Test Event, and its events.
 import type { Page } from 'playwright-core';
+import { chainWorkflow } from '../lib/fixtures.mts';
 import type { Theme } from './checks.mts';
 import type { DevUrls } from './devServer.mts';
 import {
@@ -47,20 +48,18 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 	const name = (value: string) =>
 		events.find((e) => e.value === value)?.name ?? fail(`no event ${value}`);
 	const [completed, recipient] = [name('sessionCompleted'), name('recipientStatusChanged')];
-	const id = await createWorkflow(page, dev.n8nUrl, {
-		name: `UI tier: trigger events (${theme})`,
-		nodes: [
-			{
-				id: 'a1b2c3d4-0000-4000-8000-0000000000e7',
-				name: 'AirSign Trigger',
-				type: 'n8n-nodes-airsign.airSignTrigger',
-				typeVersion: TRIGGER_VERSION,
-				position: [0, 0],
-				parameters: { events: ['sessionCompleted'] },
-				credentials: { airSignApi: DEV_CREDENTIAL },
-			},
-		],
-	});
+	const trigger = {
+		name: 'AirSign Trigger',
+		type: 'n8n-nodes-airsign.airSignTrigger',
+		typeVersion: TRIGGER_VERSION,
+		parameters: { events: ['sessionCompleted'] },
+		credentials: { airSignApi: DEV_CREDENTIAL },
+	};
+	const id = await createWorkflow(
+		page,
+		dev.n8nUrl,
+		chainWorkflow({ name: `UI tier: trigger events (${theme})` }, [trigger]),
+	);
 	await openWorkflow(page, dev.n8nUrl, id);
 	await expectSubtitle(page, 'AirSign Trigger', completed);
 	const ndv = await openNode(page, 'AirSign Trigger');
