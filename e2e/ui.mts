@@ -96,10 +96,7 @@ async function main() {
 	say(`UI tier passed: ${parts.join(', ')} in ${((Date.now() - t00) / 1000).toFixed(0)} s`);
 }
 
-/**
- * The editor checks (ui/checks.mts) against npm run dev on n8n 2.x, `onDevReady()` called once dev
- * is up; resolves whether they passed.
- */
+/** The editor checks against npm run dev on n8n 2.x; `onDevReady()` once dev is up. */
 async function editorTier(
 	devTarball: string | undefined,
 	onDevReady: () => void,
@@ -158,10 +155,7 @@ function checkPictures(): boolean {
 	return missing.length === 0;
 }
 
-/**
- * ui/communityNodes.mts on n8n profile `id`, in a child process (the n8n helpers serve one profile
- * per process), its lines prefixed `n8n-<id> |`; 2.x saves the install and update pictures.
- */
+/** ui/communityNodes.mts on profile `id`, in a child (the n8n helpers serve one profile). */
 async function communityCheck(id: string, packageTarball?: string): Promise<{ ok: boolean }> {
 	// main packs one whenever the check runs: the check only narrows the type
 	if (packageTarball === undefined) throw new Error('the Community Nodes check has no tarball');

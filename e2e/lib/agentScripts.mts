@@ -75,11 +75,7 @@ export const JANE = {
 	sessionName: 'Employment contract – Jane Citizen',
 };
 
-/**
- * The contract assistant (examples/contract-assistant.json): lists the templates, drafts Jane's
- * contract from "Employment contract" (never sends: the workflow asks a person first), then hands
- * the draft's sessionId to the structured output parser's format_final_json_response tool.
- */
+/** Contract assistant: lists templates, drafts Jane's contract (never sends it), formats. */
 function contractAssistantScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const list = done.find((r) => r.name.startsWith('List_templates'));
@@ -103,11 +99,7 @@ function contractAssistantScript(conversation: Conversation): Turn {
 	return { text: JSON.stringify({ sessionId: draftedId, summary }) };
 }
 
-/**
- * The tools test: list templates, a draft whose first call has a bad email (the tool must answer
- * with an error the model can act on, and send nothing), the corrected draft, the progress of the
- * session named in the user's message, and an invitation to whoever there has not signed.
- */
+/** Tools test: templates, a draft (bad email, then fixed), a session's progress, an invitation. */
 function toolsTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -143,10 +135,7 @@ function toolsTestScript(conversation: Conversation): Turn {
 	};
 }
 
-/**
- * The Output test: two names in quotes, each of a draft and a pending session; the first looked up
- * with Find sessions, the second with Session statuses; each time the draft is sent by its sessionId.
- */
+/** Output test: each quoted name looked up (Find sessions, Session statuses), its draft sent. */
 function outputTestScript(conversation: Conversation): Turn {
 	const done = rounds(conversation);
 	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';

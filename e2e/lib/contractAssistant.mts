@@ -13,10 +13,7 @@ import {
 /** What "Ask for approval" outputs (examples/contract-assistant.json). */
 type ApprovalRequest = { sessionId: string; summary: string; approvalUrl: string; message: string };
 
-/**
- * Sends `chatInput` to the workflow's chat; resolves the new execution once it waits for approval,
- * what "Ask for approval" output, and the chat's answer ("<status> <body>", once it waits).
- */
+/** Sends `chatInput`; resolves the execution waiting for approval, its request and the reply. */
 export async function chatWithContractAssistant({
 	url,
 	cookie,

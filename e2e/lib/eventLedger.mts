@@ -47,10 +47,7 @@ export const triggerOf = (wf: ExampleWorkflow) =>
 const nextOf = (wf: ExampleWorkflow) =>
 	(wf.connections![triggerOf(wf).name] as { main: { node: string }[][] }).main[0][0].node;
 
-/**
- * Everything the executions of one active workflow delivered, read from n8n: per execution its
- * mode, status, the trigger's items and the next node's items (the Set node composing the text).
- */
+/** Per execution of an active workflow: mode, status, the trigger's items and the next node's. */
 export function executionLedger<T extends SessionEventItem>({
 	instance,
 	cookie,
@@ -92,10 +89,7 @@ export function executionLedger<T extends SessionEventItem>({
 	};
 }
 
-/**
- * Waits until `done()` holds for what the ledgers read from n8n (refreshed once a second), or the
- * deadline passes (then names what is missing with `describe()`).
- */
+/** Waits until `done()` holds for the ledgers (read each second); `describe()`: what is missing. */
 export async function waitFor(
 	ledgers: ExecutionLedger<SessionEventItem>[],
 	done: () => boolean,

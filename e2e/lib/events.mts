@@ -87,10 +87,7 @@ const person = (name: string) => ({
 	email: `${name.split(' ')[0].toLowerCase()}@example.com`,
 });
 
-/**
- * Runs the scenario in a running n8n with the three workflows imported, inactive; resolves what the
- * checks assert on, or throws if a phase never completes (the checks then fail with that error).
- */
+/** Runs the scenario (the workflows imported, inactive); throws if a phase never completes. */
 export async function runEventScenario({
 	sandbox,
 	userFolder,

@@ -40,6 +40,13 @@ export const EXAMPLE_CHECK_NAMES = {
 		'i. remind: Get Many (pending for 3+ days) → Send Invitation (next signer); one reminder, to Mei Chen',
 };
 
+/** Runs the example; fails unless its execution succeeded. */
+async function ranOk(runExample: RunExample, name: string): Promise<N8nRun> {
+	const { ok, run, failure } = await runExample(name);
+	assert.ok(ok, `execution failed: ${failure}`);
+	return run;
+}
+
 const examples = loadExamples();
 /** A parameter of a node of an example, as saved in examples/<name>.json. */
 const exampleParameter = (name: string, nodeName: string, parameter: string) =>
@@ -51,8 +58,7 @@ export async function checkUploadExample({
 	runExample,
 	pdfPath,
 }: ExampleCheckInput & { pdfPath: string }): Promise<string> {
-	const { ok, run, failure } = await runExample('upload-pdf');
-	assert.ok(ok, `execution failed: ${failure}`);
+	const run = await ranOk(runExample, 'upload-pdf');
 	const read = run.data.resultData.runData['Read PDF from disk'][0].data!.main![0]![0];
 	assert.equal(read.binary?.data?.fileName, 'contract.pdf');
 	const [out, ...more] = nodeOutput(run, 'Upload to AirSign') as { fileId: string }[];
@@ -81,32 +87,21 @@ export async function checkSendDraftsExample({
 	sandbox,
 	runExample,
 }: ExampleCheckInput): Promise<string> {
-	// Exact starting point: the demo drafts are cancelled, then three known drafts are created.
 	for (const s of await sandbox.listSessions({ status: 'draft' }))
 		await sandbox.patchSession(s.sessionId, { status: 'cancelled' });
-	const ada = await sandbox.createSession({
-		name: 'e2e draft – Ada',
-		status: 'draft',
-		recipients: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
-	});
-	const duo = await sandbox.createSession({
-		name: 'e2e draft – Bob and Cy',
-		status: 'draft',
-		recipients: [
-			{ name: 'Bob Builder', email: 'bob@example.com' },
-			{ name: 'Cy Twombly', email: 'cy@example.com' },
-		],
-	});
-	const half = await sandbox.createSession({
-		name: 'e2e draft – no email',
-		status: 'draft',
-		recipients: [{ name: 'Dee Nomail' }],
-	});
+	const draft = (name: string, ...recipients: { name: string; email?: string }[]) =>
+		sandbox.createSession({ name: `e2e draft – ${name}`, status: 'draft', recipients });
+	const ada = await draft('Ada', { name: 'Ada Lovelace', email: 'ada@example.com' });
+	const duo = await draft(
+		'Bob and Cy',
+		{ name: 'Bob Builder', email: 'bob@example.com' },
+		{ name: 'Cy Twombly', email: 'cy@example.com' },
+	);
+	const half = await draft('no email', { name: 'Dee Nomail' });
 	await sandbox.clearOutbox();
 	const drafts = [ada, duo, half].map((s) => s.sessionId).sort();
 
-	const { ok, run, failure } = await runExample('send-drafts');
-	assert.ok(ok, `execution failed: ${failure}`);
+	const run = await ranOk(runExample, 'send-drafts');
 	const found = nodeOutput(run, 'Find drafts') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.sessionId).sort(),
@@ -194,8 +189,7 @@ export async function checkContractFromTemplateExample({
 		}
 	).value;
 	await sandbox.clearOutbox();
-	const { ok, run, failure } = await runExample('contract-from-template');
-	assert.ok(ok, `execution failed: ${failure}`);
+	const run = await ranOk(runExample, 'contract-from-template');
 	const [out, ...more] = nodeOutput(run, 'Contract from template') as SessionItem[];
 	assert.equal(more.length, 0, 'one session for one row');
 	assert.equal(out.name, 'Employment contract – Jane Citizen');
@@ -223,8 +217,7 @@ export async function checkUploadWithCoverExample({
 	pdfPath,
 }: ExampleCheckInput & { pdfPath: string }): Promise<string> {
 	await sandbox.clearOutbox();
-	const { ok, run, failure } = await runExample('upload-and-send-with-cover');
-	assert.ok(ok, `execution failed: ${failure}`);
+	const run = await ranOk(runExample, 'upload-and-send-with-cover');
 	const [uploaded] = nodeOutput(run, 'Upload the PDF') as { fileId: string }[];
 	assert.match(String(uploaded.fileId), /^[0-9a-f-]{36}$/, `fileId in ${JSON.stringify(uploaded)}`);
 	const [out, ...more] = nodeOutput(run, 'Cover document + PDF, sent') as SessionItem[];
@@ -265,8 +258,7 @@ export async function checkRemindExample({
 	runExample,
 }: ExampleCheckInput): Promise<string> {
 	await sandbox.clearOutbox();
-	const { ok, run, failure } = await runExample('remind-pending-signers');
-	assert.ok(ok, `execution failed: ${failure}`);
+	const run = await ranOk(runExample, 'remind-pending-signers');
 	const found = nodeOutput(run, 'Sessions pending for 3+ days') as SessionItem[];
 	assert.deepEqual(
 		found.map((s) => s.name),

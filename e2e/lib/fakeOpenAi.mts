@@ -197,11 +197,7 @@ function reply(api: Exchange['api'], model: string, turn: Turn, n: number) {
 	};
 }
 
-/**
- * Starts the server on 127.0.0.1:`port` (0: a free one). `scripts` maps a model name to its
- * script; `apiKey`, when given, must be the request's bearer token (else 401, as OpenAI answers);
- * `log` gets one line per answered request. `baseUrl` (…/v1) is the credential's Base URL.
- */
+/** On 127.0.0.1:`port` (0: free); `apiKey`, if given, is the bearer token wanted (else 401). */
 export async function startFakeOpenAi({
 	scripts,
 	apiKey,

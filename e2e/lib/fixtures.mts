@@ -47,10 +47,7 @@ export type ChainNode = {
 	[field: string]: unknown;
 };
 
-/**
- * A workflow whose `nodes` run one after the other (each one's main output into the next), in a
- * row on the canvas; `nodeId(n)` names the n-th node (from 1).
- */
+/** `nodes` in a row, each one's main output into the next; `nodeId(n)` names the n-th (from 1). */
 export function chainWorkflow<H extends { name: string }>(
 	head: H,
 	nodes: ChainNode[],
@@ -76,10 +73,7 @@ export interface CredentialJson {
 	data: Record<string, unknown> | string;
 }
 
-/**
- * The package as users get it: `given` (a --tarball) or a fresh build + pack, which must hold every
- * file package.json's "n8n" names; `cleanup` removes a pack made here.
- */
+/** `given` (a --tarball) or a fresh pack, checked for the files "n8n" names in package.json. */
 export async function packageTarball(given?: string) {
 	const packed = given
 		? {
@@ -153,10 +147,7 @@ export function withPdfPath<W extends Workflow>(workflow: W, pdfPath: string): W
 	return copy;
 }
 
-/**
- * A tiny, valid one-page PDF (about 600 bytes) saying `text`, with a correct xref table, so PDF
- * readers open it and AirSign's `%PDF-` check passes.
- */
+/** A valid one-page PDF (about 600 bytes, a correct xref table) saying `text`. */
 export function samplePdf(text = 'AirSign sample contract'): Buffer {
 	const safe = text.replace(/[\\()]/g, '\\$&');
 	const stream = `BT /F1 18 Tf 72 720 Td (${safe}) Tj ET`;

@@ -114,10 +114,7 @@ export async function importWorkflow(
 export const activateWorkflow = (userFolder: string, id: string, opts: N8nCommandOptions = {}) =>
 	infoCommand(PROFILE.activateCommand(id), userFolder, opts);
 
-/**
- * The execution JSON in `n8n execute` output, among log lines: the first span from a line "{" to a
- * line "}" (the last first) that parses into an object with `data.resultData`.
- */
+/** The execution JSON in the log: the first "{" … "}" span that parses with data.resultData. */
 function parseExecutionOutput(text: string): N8nRun | undefined {
 	const lines = text.split(/\r?\n/);
 	const ends: number[] = [];
@@ -137,10 +134,7 @@ function parseExecutionOutput(text: string): N8nRun | undefined {
 	return undefined;
 }
 
-/**
- * `n8n execute --id=<id> --rawOutput`: `failure` says why `ok` is false (the execution's error, or
- * how the process ended). A failed execution throws only with `expectSuccess`.
- */
+/** `n8n execute --id=<id> --rawOutput`; a failed execution throws only with `expectSuccess`. */
 export async function executeWorkflow(
 	userFolder: string,
 	id: string,

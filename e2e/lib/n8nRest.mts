@@ -45,10 +45,7 @@ export async function n8nFetch(
 	}
 }
 
-/**
- * POSTs to a production webhook, again while n8n answers 404: n8n 2.41 registers a workflow's
- * webhooks a moment after its activation (or start), so nothing ran yet.
- */
+/** POSTs to a webhook, again while 404: n8n 2.41 registers webhooks a moment after activation. */
 export async function postToWebhook(
 	url: string,
 	init?: FetchInit,

@@ -47,10 +47,7 @@ export function parseFlatted<T = unknown>(text: string): T {
 	return flatted.parse(text);
 }
 
-/**
- * Read-only SQL against n8n's SQLite database, also while n8n runs (WAL mode), by the profile's
- * Node (the sqlite3 add-on is built for it).
- */
+/** Read-only SQL on n8n's SQLite database (WAL: also while it runs), on the profile's Node. */
 export async function queryDb<Row = Record<string, unknown>>(
 	userFolder: string,
 	sql: string,

@@ -22,10 +22,7 @@ interface PackageJson {
 	n8n: { nodes: string[] };
 }
 
-/**
- * [{ file, url, schema }] for every schema in the package at `packageDir`: a file with a resource
- * and an operation belongs to the action node, one named after a version alone to the trigger.
- */
+/** The package's schemas: with a resource and operation the action node's, else the trigger's. */
 export function outputSchemas(packageDir: string): OutputSchema[] {
 	const pkg: PackageJson = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 	const found: (OutputSchema & { dir: string })[] = [];

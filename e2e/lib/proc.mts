@@ -213,10 +213,7 @@ export interface RunCommandOptions
 	label?: string;
 }
 
-/**
- * Runs a command to its end; rejects on timeout, spawn error or (unless allowFailure) a non-zero
- * exit, with the tails of its output in the message. `uid`/`gid` run it as another user (initdb).
- */
+/** Runs a command to its end; rejects on timeout, spawn error or (unless allowFailure) failure. */
 export async function runCommand(
 	cmd: string,
 	args: readonly string[],
@@ -282,10 +279,7 @@ export async function waitUntilReady(
 	return Date.now() - t0;
 }
 
-/**
- * Polls `probe` every `everyMs` until it resolves a truthy value, and resolves that; after
- * `timeoutMs` throws with `failure()`'s words. The bound only catches a hang.
- */
+/** Polls `probe` until it resolves a truthy value; the bound `timeoutMs` only catches a hang. */
 export async function pollUntil<T>(
 	probe: () => T | Promise<T>,
 	failure: (last: T | undefined) => string | Promise<string>,

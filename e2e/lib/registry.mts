@@ -52,10 +52,7 @@ export interface Registry {
 	stop: () => Promise<void>;
 }
 
-/**
- * Starts Verdaccio with a publishing user. This package is never looked up upstream: n8n sees only
- * the versions the tier publishes.
- */
+/** Verdaccio with a publishing user; this package is never looked up upstream. */
 export async function startRegistry(): Promise<Registry> {
 	await ensureVerdaccio();
 	const port = await getFreePort();

@@ -64,10 +64,7 @@ function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?:
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-/**
- * `cmd` in `dir` (a temp folder), ready once `probe` holds; stop() ends it with `signal` and removes
- * the folder (so does this process's exit).
- */
+/** `cmd` in the temp folder `dir`, ready once `probe` holds; stop() (or exit) removes `dir`. */
 async function startServer(
 	label: string,
 	cmd: string,

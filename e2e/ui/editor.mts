@@ -24,10 +24,7 @@ export const byTestId = (scope: Page | Locator, id: string): Locator =>
 /** A step of a check: "N. what it shows", and what it does. */
 export type Step = [label: string, run: () => unknown];
 
-/**
- * Runs `steps` in order. The first failure ends the run (false) and is said with a screenshot
- * (`<failurePrefix>-step-<N>.png`), the page's URL and console errors, and `details()`.
- */
+/** Runs `steps` until one fails (false): a screenshot, the console errors and `details()`. */
 export async function runSteps(
 	page: Page,
 	steps: Step[],

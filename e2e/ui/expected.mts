@@ -120,10 +120,7 @@ const optionsOf = (
 		.filter((p) => p.name === name && displayed(values, p, newNode(description)))
 		.flatMap((p) => optionEntries(p) ?? []);
 
-/**
- * What one operation's panel shows with the defaults: its fields' labels and names, its notices and
- * hints; `hiddenNames`, the fields of other operations.
- */
+/** One operation's panel with the defaults; `hiddenNames`: the fields of other operations. */
 export interface ExpectedPanel {
 	resource: INodePropertyOptions['value'];
 	resourceName: string;

@@ -38,11 +38,7 @@ export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
 	await closeNode(page);
 }
 
-/**
- * Step 8: on a new trigger (Session Completed) the panel offers every event of the built
- * description; Recipient Status Changed picked shows both in the field and the canvas subtitle,
- * and saving stores both.
- */
+/** Step 8: every event offered; a second picked shows in the field and subtitle, and is saved. */
 export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): Promise<void> {
 	const events = triggerEvents(TRIGGER_VERSION);
 	const name = (value: string) =>
