@@ -1,8 +1,5 @@
-// `npm run test:ui`: the nodes in n8n's editor in headless chromium, against `npm run dev`'s n8n,
-// in both themes, and the Community Nodes check beside it (e2e/README.md, "UI tier"; the options:
-// CONTRIBUTING.md). Only --write-images (`npm run screenshots`) puts the pictures into docs/images/;
-// a failed step leaves a screenshot and the console errors in .cache/ui-failures/.
-//
+// `npm run test:ui`: the nodes in n8n's editor in headless chromium against `npm run dev`, both
+// themes, the Community Nodes check beside it (CONTRIBUTING.md, "The UI tier", has the options).
 //   npx tsx e2e/ui.mts [--tarball f.tgz] [--themes light,dark] [--keep] [--write-images]
 //                      [--only 2,4|community] [--attach N8N_URL,SANDBOX_URL] [--community 1,2|none]
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';

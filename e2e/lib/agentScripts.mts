@@ -1,7 +1,5 @@
-// The scripted "models" of the agent tests (e2e/agent.mts) and of `npm run dev`'s demo model, and
-// the OpenAI credential that points n8n's OpenAI Chat Model at the scripted server
-// (e2e/lib/fakeOpenAi.mts). A script reads the conversation (the tool results it was handed) and
-// returns the next turn; it never depends on time or on how many requests came before.
+// The scripted "models" of the agent tests (e2e/agent.mts) and of `npm run dev`, and the OpenAI
+// credential for lib/fakeOpenAi.mts. A script answers from the conversation, never from time.
 import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */

@@ -1,6 +1,5 @@
-// Named, timed checks for a tier: each records PASS/FAIL with its time and never throws (a failed
-// check is reported, the tier goes on); setup steps are timed and throw (a failed step fails the
-// checks that need it). Shared by the real-n8n tier and the queue-mode tier, with one way to wait.
+// Named, timed checks for a tier: a check records PASS/FAIL and never throws (the tier goes on); a
+// setup step is timed and throws. Shared by the real-n8n and queue-mode tiers.
 export { pollUntil } from './proc.mts';
 
 const secs = (ms: number): string => (ms / 1000).toFixed(1);

@@ -1,6 +1,5 @@
-// Drives examples/contract-assistant.json in a running n8n as its users do: a chat message to its
-// (public, active) chat trigger, then the approver's POST to the resume URL the workflow hands out.
-// Used by the agent check (e2e/agent.mts, check o) and `npm run dev --smoke`.
+// Drives examples/contract-assistant.json as its users do: a chat message, then the approver's POST
+// to the resume URL (e2e/agent.mts check o, `npm run dev --smoke`).
 import {
 	getExecution,
 	hasEnded,

@@ -1,8 +1,5 @@
-// The events track's scenario (e2e/scenarios/events.mts; issue 21): the two v2 trigger examples
-// (Session Completed; Recipient Status Changed, filtered to signatures) and a third workflow on
-// Session Sent, Cancelled and Expired, active side by side against their own sandbox, through three
-// phases of signatures, completions and renames; each phase waits until n8n has recorded what it
-// must cause. The ledgers are in eventLedger.mts, checks k, l and q in eventChecks.mts.
+// The events track's scenario (e2e/scenarios/events.mts): three active trigger workflows through
+// three phases of signatures, completions and renames, each waited for in n8n's executions.
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor, waitForSavedStart } from './n8n.mts';
 import type { ExampleWorkflow, SandboxClient } from './examples.mts';

@@ -1,6 +1,5 @@
-// Checks of the example workflows against the sandbox: a–c in the single-process tier and in queue
-// mode (e2e/scale.mts), g–i in the single-process tier. `runExample(name)` runs examples/<name>.json
-// however the tier does. Each resolves a one-line summary.
+// Checks of the example workflows against the sandbox (a–c also in queue mode, e2e/scale.mts), each
+// resolving a one-line summary. `runExample(name)` runs examples/<name>.json however the tier does.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadExamples, type WorkflowWithId } from './fixtures.mts';

@@ -1,7 +1,5 @@
-// A scripted OpenAI-compatible server for the agent tests (e2e/agent.mts) and `npm run dev`: what
-// n8n's OpenAI Chat Model asks for (1.123.81, 2.41.3): chat/completions, responses, models. Anything
-// else is refused and kept in `unknown()`. A script answers from the conversation alone, never from
-// time or a counter: a retry gets the same answer.
+// A scripted OpenAI-compatible server (chat/completions, responses, models) for e2e/agent.mts and
+// `npm run dev`. Anything else is refused and kept in `unknown()`; a retry gets the same answer.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

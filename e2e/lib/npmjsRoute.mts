@@ -1,7 +1,6 @@
-// n8n without an Enterprise licence installs community packages from registry.npmjs.org only. So
-// that it installs what a tier published, its npm (by npm_config_* or .npmrc) and its HTTP client
-// (by NODE_EXTRA_CA_CERTS) reach that host through an HTTPS proxy, with a certificate made for the
-// run, that forwards to the local registry; nothing else is reachable through it.
+// n8n without an Enterprise licence installs from registry.npmjs.org only: its npm and HTTP client
+// reach it through an HTTPS proxy (a certificate made for the run) that forwards to the local
+// registry; nothing else is reachable through it.
 import http from 'node:http';
 import https from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

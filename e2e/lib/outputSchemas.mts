@@ -1,6 +1,5 @@
-// The output schemas of an installed package (scripts/output-schemas.ts) and the address n8n's
-// editor fetches each from: GET /schemas/<node type>/<x.y.z>[/<resource>/<operation>].json, served
-// by n8n from the __schema__ folder beside the node's file (docs/compatibility.md).
+// The output schemas of an installed package and the address n8n's editor fetches each from
+// (/schemas/<node type>/<x.y.z>[/<resource>/<operation>].json; docs/compatibility.md).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,6 +1,5 @@
-// The one process runner of the tiers and scripts, on execa. Each child runs in a process group of
-// its own (`detached`) and every kill goes to the group: execa signals only the child, and npm or
-// n8n leave theirs (scripts, the task runner) running otherwise.
+// The one process runner of the tiers and scripts, on execa. Each child gets a process group and
+// every kill goes to the group: npm and n8n leave their own children running otherwise.
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { execa, type Result, type ResultPromise } from 'execa';
 

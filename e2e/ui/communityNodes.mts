@@ -1,11 +1,7 @@
-// The UI tier's community-package check, on the n8n of AIRSIGN_E2E_N8N (1 or 2): install in
-// Settings → Community Nodes from a real npm registry (Verdaccio on loopback), run, update, uninstall.
-//
+// The UI tier's Community Nodes check on the n8n of AIRSIGN_E2E_N8N (1 or 2): install from a local
+// registry (through lib/npmjsRoute.mts), run, update, uninstall (e2e/README.md, "Community Nodes").
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/ui/communityNodes.mts --tarball f.tgz [--shots DIR] [--keep]
-//     --shots  save the install and update dialogs there, light and dark (the UI tier: n8n 2.x)
-//
-// n8n's npm reaches registry.npmjs.org through lib/npmjsRoute.mts. See e2e/README.md ("Community
-// Nodes"). The locators are those of n8n's own Playwright page object (1.123.81 and 2.41.3).
+// --shots: the install and update dialogs pictured there. Locators as in n8n's own page objects.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,5 @@
-// The n8n of `npm run dev` for the UI tier: scripts/dev.mts with its own temporary user folder and
-// free ports, so that it never meets a developer's `npm run dev` or another tier. Stopped with
-// SIGTERM (dev stops n8n and the sandbox gracefully).
+// The UI tier's `npm run dev` (scripts/dev.mts) on its own temporary user folder and free ports, so
+// that it never meets a developer's or another tier's; SIGTERM stops it gracefully.
 import path from 'node:path';
 import { REPO_ROOT } from '../install-n8n.mts';
 import { getFreePort, makeUserFolder, removeUserFolder } from '../lib/n8n.mts';

@@ -1,6 +1,5 @@
-// Page helpers for n8n's editor (2.41.3; those used on 1.123.81 too), by the data-test-id
-// attributes n8n's own Playwright tests use, and the runner of the UI tier's steps. Every wait is
-// for something to appear; UI_TIMEOUT_MS only turns a hung page into a failure.
+// Page helpers for n8n's editor by the data-test-id attributes n8n's own Playwright tests use, and
+// the step runner. Every wait is for something to appear; UI_TIMEOUT_MS only catches a hang.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';

@@ -1,6 +1,5 @@
-// What the AirSign node's panel must show for each operation, from the built node's description
-// (dist/): a new operation or field is checked without editing the test. Visibility is
-// n8n-workflow's displayParameter over the node's default parameters, as in the editor.
+// What the AirSign node's panel must show for each operation, from the built description (dist/),
+// visibility by n8n-workflow's displayParameter: a new operation is checked without a test edit.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as N8nWorkflow from 'n8n-workflow';

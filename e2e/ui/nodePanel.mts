@@ -1,6 +1,5 @@
-// UI tier step 2: the AirSign node from the nodes panel: its Node details, and every operation
-// (ui/expected.mts) picked in its panel, with its fields, hints and notices and no other
-// operation's field. Pictures: node-panel-actions, node-panel.
+// UI tier step 2: the AirSign node from the nodes panel, every operation (ui/expected.mts) with its
+// fields, hints and notices and no other's field. Pictures: node-panel-actions, node-panel.
 import type { Page } from 'playwright-core';
 import { chainWorkflow } from '../lib/fixtures.mts';
 import type { Say, Shot, Theme } from './checks.mts';

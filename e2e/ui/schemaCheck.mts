@@ -1,7 +1,6 @@
-// UI tier step 9: before anything has run, a node's input previews the fields of the node before it
-// from the package's output schemas (scripts/output-schemas.ts). AirSign Trigger → Get → No-op:
-// on n8n 2.41.3 the No-op's input shows Get's fields (no preview of a trigger's, see
-// docs/compatibility.md); on 1.123.81 (Community Nodes check) Get's input also shows the trigger's.
+// UI tier step 9: before any run, a node's input previews the fields of the node before it, from
+// the output schemas. n8n 2.41.3 previews no trigger's fields (docs/compatibility.md); 1.123.81
+// (the Community Nodes check) does.
 import type { Page } from 'playwright-core';
 import { chainWorkflow } from '../lib/fixtures.mts';
 import {
