@@ -77,26 +77,24 @@ export async function chatWithContractAssistant({
 	return { execution, request, chatReply };
 }
 
-/** The approver's answer (POST { approved } to the approval URL); resolves the ended execution. */
+/** The approver's yes (POST { approved: true } to the approval URL); resolves the ended execution. */
 export async function answerApproval({
 	url,
 	cookie,
 	executionId,
 	approvalUrl,
-	approved = true,
 	timeoutMs = 180_000,
 }: {
 	url: string;
 	cookie: string;
 	executionId: string;
 	approvalUrl: string;
-	approved?: boolean;
 	timeoutMs?: number;
 }) {
 	const res = await n8nFetch(approvalUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ approved }),
+		body: JSON.stringify({ approved: true }),
 	});
 	const text = await res.text();
 	if (res.status >= 300) throw new Error(`the approval URL answered ${res.status}: ${text}`);

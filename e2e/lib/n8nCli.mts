@@ -170,18 +170,14 @@ export async function executeWorkflow(
 	return { ok, run, result, failure };
 }
 
-/** Items (json only) a node produced on output `output` of its `runIndex`-th run. */
-export function nodeOutput(
-	run: N8nRun,
-	nodeName: string,
-	{ output = 0, runIndex = 0 }: { output?: number; runIndex?: number } = {},
-): Array<Record<string, unknown>> {
+/** The items (json only) of a node's first run, first output. */
+export function nodeOutput(run: N8nRun, nodeName: string): Array<Record<string, unknown>> {
 	const nodeRuns = run.data.resultData.runData[nodeName];
 	if (!nodeRuns)
 		throw new Error(
 			`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
 		);
-	return (nodeRuns[runIndex].data?.main?.[output] ?? []).map((i) => i.json);
+	return (nodeRuns[0].data?.main?.[0] ?? []).map((i) => i.json);
 }
 
 /** A TCP port free on 127.0.0.1 right now. */

@@ -20,24 +20,19 @@ export function removeUserFolder(userFolder: string | undefined): void {
 		rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** `npm run build` then `npm pack` into `destDir` (default a temp dir); `files`: the tarball's. */
-export async function packPackage({
-	build = true,
-	destDir,
-	timeoutMs = 180_000,
-}: {
-	build?: boolean;
-	destDir?: string;
-	timeoutMs?: number;
-} = {}): Promise<{ tarball: string; files: string[] }> {
+/** `npm run build` then `npm pack` into a temp folder; `files`: the tarball's. */
+export async function packPackage({ build = true } = {}): Promise<{
+	tarball: string;
+	files: string[];
+}> {
 	if (build)
 		await runCommand('npm', ['run', 'build'], {
 			cwd: REPO_ROOT,
 			env: npmEnv(),
-			timeoutMs,
+			timeoutMs: 180_000,
 			label: 'npm run build',
 		});
-	const dest = destDir ?? mkdtempSync(path.join(os.tmpdir(), 'airsign-pack-'));
+	const dest = mkdtempSync(path.join(os.tmpdir(), 'airsign-pack-'));
 	const { stdout } = await runCommand(
 		'npm',
 		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],

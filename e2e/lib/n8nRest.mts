@@ -49,12 +49,9 @@ export async function n8nFetch(
 export async function postToWebhook(
 	url: string,
 	init?: FetchInit,
-	{
-		timeoutMs = REST_TIMEOUT_MS,
-		registeredWithinMs = 90_000,
-	}: { timeoutMs?: number; registeredWithinMs?: number } = {},
+	{ timeoutMs = REST_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<Response> {
-	const deadline = Date.now() + registeredWithinMs;
+	const deadline = Date.now() + 90_000;
 	for (;;) {
 		const res = await n8nFetch(url, { method: 'POST', ...init }, { timeoutMs });
 		if (res.status !== 404 || Date.now() > deadline) return res;

@@ -36,18 +36,14 @@ type SessionListItem = Pick<
 export async function startSandboxProcess({
 	port,
 	timeoutMs = 120_000,
-	stdio = 'pipe',
 }: {
 	port: number;
 	timeoutMs?: number;
-	/** 'inherit': the sandbox prints to this process's stdout and stderr (output() stays empty). */
-	stdio?: 'pipe' | 'inherit';
 }) {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
 	const server = startProcess(TSX, ['sandbox/cli.ts', '--port', String(port)], {
 		cwd: REPO_ROOT,
 		env: { ...process.env, AIRSIGN_SANDBOX_PORT: String(port) },
-		inherit: stdio === 'inherit',
 	});
 	const url = `http://127.0.0.1:${port}`;
 	const probe = async () =>
