@@ -14,6 +14,7 @@ import { AirSignApi } from '../credentials/AirSignApi.credentials';
 import { AirSign } from '../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../nodes/AirSign/trigger/eventOptions';
+import { offerTemplateParams } from '../test/nodes/airSign/offerTemplate';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '..', 'nodes', 'AirSign', '__schema__');
@@ -132,29 +133,7 @@ export async function actionOutputs(
 	out['template/getMany'] = await run({ ...op('template', 'getMany'), returnAll: true });
 	const templates = out['template/getMany'].map((t) => ({ json: { id: t.templateId } }));
 	out['template/get'] = await run({ ...op('template', 'get'), templateId: eachId }, templates);
-	out['template/create'] = await run({
-		resource: 'template',
-		operation: 'create',
-		name: 'Offer letter',
-		document: JSON.stringify({
-			format: 'blocks',
-			title: 'Offer for {{{employeeName}}}',
-			blocks: [
-				{ type: 'paragraph', text: 'You start on {{{startDate}}}.' },
-				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-			],
-		}),
-		recipients: {
-			recipient: [{ key: 'employee', name: 'Employee', email: '{{{employeeEmail}}}' }],
-		},
-		variables: {
-			variable: [
-				{ name: 'employeeName', type: 'text', required: true },
-				{ name: 'employeeEmail', type: 'text' },
-				{ name: 'startDate', type: 'date' },
-			],
-		},
-	});
+	out['template/create'] = await run(offerTemplateParams());
 	const created = out['template/create'][0];
 	sandbox.activateTemplate(created.templateId as string);
 	out['session/createFromTemplate'] = await run({
