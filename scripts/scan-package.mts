@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Linter } from 'eslint';
+import { packPackage } from '../e2e/lib/n8nPackage.mts';
 import { runCommand, type RunCommandOptions } from '../e2e/lib/proc.mts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,47 +39,29 @@ interface PackageJson
 	homepage?: string;
 }
 
-/** The packed package: its tarball's `npm pack` entry, the folder it is extracted in, its files (sorted). */
+/** The packed package: its tarball's name, the folder it is extracted in, its files (sorted). */
 type Packed = Awaited<ReturnType<typeof pack>>;
 async function pack(tmp: string, build: boolean) {
-	if (build) {
-		const t = performance.now();
-		await run('npm', ['run', 'build']);
-		console.log(`scan: npm run build (${secs(t)} s)`);
-	}
+	const t = performance.now();
+	// no bound on the build: on a busy machine it takes its time
+	const { tarball, files } = await packPackage({ build, destDir: tmp, timeoutMs: 0 });
+	if (build) console.log(`scan: npm run build + npm pack (${secs(t)} s)`);
 	if (!existsSync(path.join(ROOT, 'dist')))
 		throw new Error('dist/ is missing: run `npm run build` first');
-	const packOut = await run('npm', [
-		'pack',
-		'--json',
-		'--ignore-scripts',
-		'--pack-destination',
-		tmp,
-	]);
-	const packInfo = (
-		JSON.parse(packOut.slice(packOut.indexOf('['))) as Array<{
-			filename: string;
-			unpackedSize: number;
-		}>
-	)[0];
-	const tarball = path.join(tmp, packInfo.filename);
+	const filename = path.basename(tarball);
 	const packageDir = path.join(tmp, 'package');
 	mkdirSync(packageDir);
 	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-	const files = (await run('tar', ['-tzf', tarball]))
-		.split('\n')
-		.filter((f) => f && !f.endsWith('/'))
-		.map((f) => f.replace(/^package\//, ''))
-		.sort();
-	const fileSet = new Set(files);
+	files.sort();
 	const pkg = JSON.parse(
 		readFileSync(path.join(packageDir, 'package.json'), 'utf8'),
 	) as PackageJson;
+	const kib = (f: string): number => statSync(path.resolve(packageDir, f)).size / 1024;
+	const unpacked = files.reduce((sum, f) => sum + kib(f), 0);
 	console.log(
-		`scan: ${packInfo.filename}: ${files.length} files, ${(statSync(tarball).size / 1024).toFixed(1)} KiB packed, ` +
-			`${(packInfo.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+		`scan: ${filename}: ${files.length} files, ${kib(tarball).toFixed(1)} KiB packed, ${unpacked.toFixed(1)} KiB unpacked`,
 	);
-	return { packInfo, packageDir, files, fileSet, pkg };
+	return { filename, packageDir, files, fileSet: new Set(files), pkg };
 }
 
 // n8n's verification scanner on this repository (source leg) and on the extracted tarball; warnings fail too.
@@ -92,7 +75,7 @@ interface ScannerModule {
 	buildScanConfig(): Promise<Linter.Config[]>;
 }
 
-async function scanWithN8nScanner({ packInfo, packageDir }: Packed): Promise<void> {
+async function scanWithN8nScanner({ filename, packageDir }: Packed): Promise<void> {
 	const scannerEntry = createRequire(import.meta.url).resolve(
 		'@n8n/scan-community-package/scanner/scanner.mjs',
 	);
@@ -101,15 +84,11 @@ async function scanWithN8nScanner({ packInfo, packageDir }: Packed): Promise<voi
 	const scannerRequire = createRequire(scannerEntry);
 	const { ESLint } = scannerRequire('eslint') as typeof import('eslint');
 	const glob = scannerRequire('fast-glob') as typeof import('fast-glob');
-	const scannerVersion = (
-		JSON.parse(
-			readFileSync(path.join(path.dirname(scannerEntry), '..', 'package.json'), 'utf8'),
-		) as { version: string }
-	).version;
+	const scannerVersion = (scannerRequire('../package.json') as { version: string }).version;
 	const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json']; // analyzePackageByName's tarball leg
 	const legs = [
 		{ name: 'source', dir: ROOT, patterns: scanner.SOURCE_FILE_PATTERNS, label: 'this repository' },
-		{ name: 'tarball', dir: packageDir, patterns: TARBALL_FILE_PATTERNS, label: packInfo.filename },
+		{ name: 'tarball', dir: packageDir, patterns: TARBALL_FILE_PATTERNS, label: filename },
 	];
 	for (const leg of legs) {
 		const t = performance.now();
@@ -159,20 +138,16 @@ async function scanWithN8nScanner({ packInfo, packageDir }: Packed): Promise<voi
 /** The two lists of package.json's "n8n" field. */
 type Kind = 'nodes' | 'credentials';
 
-/** What the loader (run in a child node) writes for one file named in package.json's "n8n". */
+/** What the loader (a child node) writes for each file of package.json's "n8n": its exported classes. */
 interface LoadedFile {
 	kind: Kind;
 	file: string;
-	/** Why the file could not be required, first line. */
-	error?: string;
-	/**
-	 * Each exported node (its description) or credential: its icon ("file:…", "fa:…", "node:…",
-	 * or one per theme), credentials; or, in `error`, why `new` threw on it.
-	 */
+	error?: string; // why require() failed, first line
+	// a node's description or a credential; `error`: why `new` threw
 	classes: Array<{
 		error?: string;
 		name: string;
-		icon: string | Record<string, unknown> | null;
+		icon: string | Record<string, unknown> | null; // "file:…", "fa:…", "node:…" or one per theme
 		credentials: string[];
 	}>;
 }
@@ -483,7 +458,7 @@ try {
 		for (const p of s.problems) console.log(p.replace(/^/gm, '    '));
 		if (!s.problems.length) for (const n of s.notes) console.log(`    ${n}`);
 	}
-	const { filename } = packed.packInfo;
+	const { filename } = packed;
 	const verdict = problems
 		? `${problems} problem(s) in ${filename}`
 		: `${filename} passes: nothing reported`;
