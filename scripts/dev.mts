@@ -16,10 +16,12 @@
 // The first run installs the pinned n8n into .cache/n8n (minutes, once; see the README). Later runs
 // reinstall the package only when the tarball's SHA-256 changed, and import the credentials and
 // examples only when they are missing or their source changed. Ctrl-C (or SIGTERM) stops them all.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { installN8n } from '../e2e/install-n8n.mts';
+import { installN8n, seconds, ticker } from '../e2e/install-n8n.mts';
 import * as n8n from '../e2e/lib/n8n.mts';
 import { describeExit, fetchFresh } from '../e2e/lib/proc.mts';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mts';
@@ -32,6 +34,7 @@ import {
 } from '../e2e/lib/agentScripts.mts';
 import { answerApproval, chatWithContractAssistant } from '../e2e/lib/contractAssistant.mts';
 import {
+	DEV_OWNER,
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
 	loadExamples,
@@ -49,31 +52,84 @@ import {
 } from './dev/banner.mts';
 import {
 	FILES_DIR,
-	FILE_ENV,
-	OWNER,
 	PDF_PATH,
 	fail,
 	flag,
-	modelPort,
-	n8nPort,
-	portFree,
-	readState,
-	sandboxPort,
+	option,
 	say,
-	sha256,
 	show,
-	smoke,
-	stage,
-	step,
-	t00,
-	tarballOption,
 	userFolder,
-	verbose,
-	writeState,
 	type DevState,
 	type ExampleWorkflow,
 } from './dev/lib.mts';
 import { isStopping, procs, stopAll, takeOverSignals } from './dev/processes.mts';
+
+function portOption(name: string, envName: string, fallback: number): number {
+	const raw = option(name, envName, String(fallback));
+	const port = Number(raw);
+	if (!Number.isInteger(port) || port < 1 || port > 65535)
+		fail(`${name}: not a port number: ${raw}`);
+	return port;
+}
+
+const smoke = flag('--smoke') || /^(1|true|yes)$/i.test(process.env.AIRSIGN_DEV_SMOKE ?? '');
+const verbose = flag('--verbose');
+const n8nPort = portOption('--port', 'AIRSIGN_DEV_N8N_PORT', 5678);
+const sandboxPort = portOption('--sandbox-port', 'AIRSIGN_SANDBOX_PORT', 8787);
+const modelPort = portOption('--model-port', 'AIRSIGN_DEV_MODEL_PORT', 8788);
+const tarballOption = option('--tarball', undefined, undefined);
+const STATE_FILE = path.join(userFolder, 'airsign-dev.json');
+// n8n 2.x lets Read/Write Files from Disk touch this folder only (default ~/.n8n-files).
+const FILE_ENV = { N8N_RESTRICT_FILE_ACCESS_TO: FILES_DIR };
+
+const t00 = Date.now();
+// What a first run does, in order; each announces itself as "step N of 7" and long ones report
+// every 15 s, so that a first start on a busy machine never sits silent.
+const STAGES = [
+	'n8n in .cache (installed by the first run only: minutes)',
+	'build and pack the package',
+	'install the package into n8n',
+	'start the sandbox and the demo model',
+	'import the credentials and example workflows',
+	'start n8n',
+	'the owner account (created by the first start)',
+];
+const stage = (index: number): boolean =>
+	say(`step ${index + 1} of ${STAGES.length}: ${STAGES[index]}`);
+async function step<T>(
+	label: string,
+	fn: () => T | Promise<T>,
+	{ running }: { running?: string } = {},
+): Promise<T> {
+	const t0 = Date.now();
+	const stop = running ? ticker(running, undefined, { print: say }) : () => {};
+	try {
+		const value = await fn();
+		say(`${label} (${seconds(Date.now() - t0)})`);
+		return value;
+	} finally {
+		stop();
+	}
+}
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+const readState = (): DevState => {
+	try {
+		return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as DevState;
+	} catch {
+		return {};
+	}
+};
+const writeState = (state: DevState): void =>
+	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2) + '\n');
+
+function portFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
 
 takeOverSignals();
 
@@ -273,14 +329,14 @@ async function importFixtures(
 
 async function ensureOwner(url: string, state: DevState): Promise<string> {
 	try {
-		const res = await n8n.setupOwner(url, OWNER);
-		state.owner = { email: OWNER.email, password: OWNER.password };
+		const res = await n8n.setupOwner(url, DEV_OWNER);
+		state.owner = { email: DEV_OWNER.email, password: DEV_OWNER.password };
 		writeState(state);
-		say(`created the n8n owner account ${OWNER.email}`);
+		say(`created the n8n owner account ${DEV_OWNER.email}`);
 		return res.cookie;
 	} catch (err) {
 		// Set up on an earlier start: log in with what was recorded then.
-		const creds = state.owner ?? OWNER;
+		const creds = state.owner ?? DEV_OWNER;
 		try {
 			return (await n8n.login(url, creds)).cookie;
 		} catch {

@@ -1,8 +1,8 @@
 // What `npm run dev` (scripts/dev.mts) prints once everything is up: where n8n and the sandbox
 // are, how to log in, and what to try first, with control-plane calls as curl lines.
 import { PACKAGE_NAME } from '../../e2e/lib/n8n.mts';
-import { SANDBOX_CREDENTIAL_NAME } from '../../e2e/lib/fixtures.mts';
-import { FILES_DIR, OWNER, PDF_PATH, show, type DevState, type ExampleWorkflow } from './lib.mts';
+import { DEV_OWNER, SANDBOX_CREDENTIAL_NAME } from '../../e2e/lib/fixtures.mts';
+import { FILES_DIR, PDF_PATH, show, type DevState, type ExampleWorkflow } from './lib.mts';
 import { procs } from './processes.mts';
 import { LIST_SESSIONS_HOURLY_BUDGET } from '../../nodes/AirSign/helpers/constants.ts';
 
@@ -84,7 +84,7 @@ export function banner(
 		'',
 		'─'.repeat(78),
 		` n8n with ${PACKAGE_NAME} is ready:  ${url}`,
-		`   log in as  ${state.owner?.email ?? OWNER.email}  /  ${state.owner?.password ?? OWNER.password}`,
+		`   log in as  ${state.owner?.email ?? DEV_OWNER.email}  /  ${state.owner?.password ?? DEV_OWNER.password}`,
 		` AirSign sandbox (demo data):      ${sandbox.url}`,
 		`   control plane                   ${sandbox.url}/_sandbox/state`,
 		`   credential in n8n               "${SANDBOX_CREDENTIAL_NAME}" (client demo-client / demo-secret)`,
