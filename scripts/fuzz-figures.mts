@@ -9,7 +9,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stripVTControlCharacters } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const ENGINES = ['n8n 2.x', 'n8n 1.x'];
 const START =
@@ -72,42 +72,23 @@ export function parseLog(log: string): Run[] {
 }
 
 const thousands = (n: number): string => n.toLocaleString('en-GB');
-const minutes = (seconds: number): string => `${Math.round(seconds / 60)} min`;
 
-/** Inputs first, then answers; by name within each. */
-function ordered(properties: PropertyResult[]): PropertyResult[] {
-	const rank = (p: PropertyResult): number => (p.name.startsWith('inputs') ? 0 : 1);
-	return [...properties].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
-}
-
-function totals(run: Run): { cases: number; inputItems: number; answerCases: number } {
-	const t = { cases: 0, inputItems: 0, answerCases: 0 };
-	for (const p of run.properties) {
-		t.cases += p.cases;
-		if (!p.name.startsWith('inputs')) t.answerCases += p.cases;
-		else for (const kind of INPUT_ITEM_KINDS) t.inputItems += p.tried[kind] ?? 0;
-	}
-	return t;
-}
-
-const casesEach = (run: Run): string => {
-	const counts = [...new Set(run.properties.map((p) => p.cases))];
-	return counts.length === 1 ? thousands(counts[0]) : counts.map(thousands).join(' to ');
-};
-
-function runLine(run: Run, engine: string): string {
-	const t = totals(run);
-	return (
-		`${engine}: ${run.properties.length} properties × ${casesEach(run)} cases, all passed ` +
-		`(${thousands(t.cases)} cases: ${thousands(t.inputItems)} items of input, ` +
-		`${thousands(t.answerCases)} fuzzed answers) in ${minutes(run.durationSeconds)}`
-	);
-}
-
-/** Where the figures come from, and a line per engine. */
+/** Where the figures come from, and a line per engine: its cases, input items and fuzzed answers. */
 function summary(runs: Run[], { date, commit }: Meta): string[] {
+	const lines = runs.map((run, i) => {
+		let [inputItems, answerCases] = [0, 0];
+		for (const p of run.properties)
+			if (!p.name.startsWith('inputs')) answerCases += p.cases;
+			else for (const kind of INPUT_ITEM_KINDS) inputItems += p.tried[kind] ?? 0;
+		const counts = [...new Set(run.properties.map((p) => p.cases))].map(thousands);
+		const cases = thousands(run.properties.reduce((sum, p) => sum + p.cases, 0));
+		return (
+			`- ${ENGINES[i]}: ${run.properties.length} properties × ${counts.join(' to ')} cases, all passed ` +
+			`(${cases} cases: ${thousands(inputItems)} items of input, ` +
+			`${thousands(answerCases)} fuzzed answers) in ${Math.round(run.durationSeconds / 60)} min.`
+		);
+	});
 	const where = commit ? ` on a fresh clone of \`${commit}\`` : '';
-	const lines = runs.map((run, i) => `- ${runLine(run, ENGINES[i])}.`);
 	return [`One uninterrupted \`npm run fuzz\`${where}, ${date}:`, '', ...lines];
 }
 
@@ -124,7 +105,12 @@ export function renderDoc(runs: Run[], meta: Meta): string {
 			.sort(([a], [b]) => a.localeCompare(b))
 			.map(([what, n]) => `${what} ${thousands(n)}`)
 			.join(', ');
-	const rows = ordered(v2.properties).map((p) => {
+	// inputs first, then answers; by name within each
+	const rank = (p: PropertyResult): number => (p.name.startsWith('inputs') ? 0 : 1);
+	const ordered = [...v2.properties].sort(
+		(a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name),
+	);
+	const rows = ordered.map((p) => {
 		// parseLog made sure both engines ran the same properties.
 		const other = byName.get(p.name)!;
 		return `| ${label(p.name)} | ${thousands(p.cases)} passed (seed ${p.seed}) | ${thousands(other.cases)} passed (seed ${other.seed}) | ${tried(p)} |`;
@@ -147,19 +133,20 @@ function replaceBlock(text: string, block: string, file: string): string {
 	return text.slice(0, start) + block + text.slice(end + END.length);
 }
 
-function main(argv: string[]): void {
-	const [logPath, ...rest] = argv;
+function main(args: string[]): void {
+	const { positionals, values } = parseArgs({
+		args,
+		allowPositionals: true,
+		options: { commit: { type: 'string' }, date: { type: 'string' } },
+	});
+	const [logPath] = positionals;
 	if (!logPath)
 		throw new Error(
 			'usage: npx tsx scripts/fuzz-figures.mts <log of npm run fuzz> [--commit <sha>] [--date YYYY-MM-DD]',
 		);
-	const option = (name: string): string | undefined => {
-		const at = rest.indexOf(name);
-		return at === -1 ? undefined : rest[at + 1];
-	};
 	const meta: Meta = {
-		commit: option('--commit'),
-		date: option('--date') ?? statSync(logPath).mtime.toISOString().slice(0, 10),
+		commit: values.commit,
+		date: values.date ?? statSync(logPath).mtime.toISOString().slice(0, 10),
 	};
 	const runs = parseLog(readFileSync(logPath, 'utf8'));
 	const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
