@@ -1,8 +1,6 @@
-// `npm run scan [-- --no-build] [--keep]` (part of `npm run check`; what it checks: CONTRIBUTING.md):
-// the package as npm would publish it, checked as n8n's verification checks it (@n8n/scan-community-package's
-// two ESLint legs through its exported code: its CLI scans only published packages), plus what n8n needs
-// to find in it: the tarball's files by rule, the nodes and credentials loaded as n8n loads them, and
-// package.json. Exits 1 with a report of all found.
+// `npm run scan [-- --no-build] [--keep]` (what it checks: CONTRIBUTING.md): the package as npm would
+// publish it, through @n8n/scan-community-package's two ESLint legs (its CLI scans only published
+// packages), and what n8n needs in it. Exits 1 with a report of all found.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -20,7 +18,6 @@ const secs = (t: number): string => ((performance.now() - t) / 1000).toFixed(1);
 const report: Array<{ title: string; problems: string[]; notes: string[] }> = [];
 const section = (title: string) => report[report.push({ title, problems: [], notes: [] }) - 1];
 
-// The one process runner (e2e/lib/proc.mts); no bound: a build on a busy machine takes its time.
 const run = async (cmd: string, args: string[], options: RunCommandOptions = {}) =>
 	(await runCommand(cmd, args, { cwd: ROOT, timeoutMs: 0, ...options })).stdout;
 
@@ -215,17 +212,16 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 
 	const n8nFiles = { nodes: pkg.n8n?.nodes ?? [], credentials: pkg.n8n?.credentials ?? [] };
 	if (n8nFiles.nodes.length === 0) contents.problems.push('package.json "n8n.nodes" names no node');
-	for (const [kind, list] of Object.entries(n8nFiles))
+	const suffixes = {
+		nodes: "a node file's name must end in .node.js (n8n looks for its codex .node.json beside it)",
+		credentials: "a credential file's name must end in .credentials.js",
+	};
+	for (const [kind, list] of Object.entries(n8nFiles) as Array<[Kind, string[]]>)
 		for (const f of list) {
-			const norm = path.posix.normalize(f);
-			if (!fileSet.has(norm))
+			if (!fileSet.has(path.posix.normalize(f)))
 				contents.problems.push(`${f}: named in package.json "n8n.${kind}", not in the package`);
-			if (kind === 'nodes' && !/\.node\.js$/.test(f))
-				contents.problems.push(
-					`${f}: a node file's name must end in .node.js (n8n looks for its codex .node.json beside it)`,
-				);
-			if (kind === 'credentials' && !/\.credentials\.js$/.test(f))
-				contents.problems.push(`${f}: a credential file's name must end in .credentials.js`);
+			if (!f.endsWith(kind === 'nodes' ? '.node.js' : '.credentials.js'))
+				contents.problems.push(`${f}: ${suffixes[kind]}`);
 		}
 
 	// Load them from the extracted package as n8n does: n8n-workflow comes from NODE_PATH.
@@ -249,10 +245,9 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 			out.push(entry);
 		}
 		require('node:fs').writeFileSync(process.argv[1], JSON.stringify(out));`;
-	const present: Array<[Kind, string]> = [
-		...n8nFiles.nodes.map((f): [Kind, string] => ['nodes', f]),
-		...n8nFiles.credentials.map((f): [Kind, string] => ['credentials', f]),
-	].filter(([, f]) => fileSet.has(path.posix.normalize(f)));
+	const present = Object.entries(n8nFiles)
+		.flatMap(([kind, list]) => list.map((f) => [kind, f]))
+		.filter(([, f]) => fileSet.has(path.posix.normalize(f)));
 	const loadedJson = path.join(tmp, 'loaded.json'); // not stdout: module code may print
 	await run(process.execPath, ['-e', loader, loadedJson, JSON.stringify(present)], {
 		cwd: packageDir,
@@ -371,29 +366,28 @@ function checkManifest({ files, fileSet, pkg }: Packed): void {
 		);
 		return files.some((f) => re.test(f));
 	};
-	for (const field of ['main', 'module', 'browser'] as const)
-		if (typeof pkg[field] === 'string' && !resolvesLikeMain(pkg[field]))
-			manifest.problems.push(
-				`"${field}": "${pkg[field]}" is not in the package${field === 'main' ? ' (n8n loads the files in "n8n"; a package of nodes needs no "main")' : ''}`,
-			);
-	for (const field of ['types', 'typings'] as const)
-		if (typeof pkg[field] === 'string' && !inPackage(pkg[field]))
-			manifest.problems.push(`"${field}": "${pkg[field]}" is not in the package`);
-	const bins = typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {});
-	for (const [name, f] of Object.entries(bins))
-		if (!inPackage(f)) manifest.problems.push(`"bin.${name}": "${f}" is not in the package`);
-	for (const f of ([] as string[]).concat(pkg.man ?? []))
-		if (!inPackage(f)) manifest.problems.push(`"man": "${f}" is not in the package`);
-	const exportTargets: Array<[string, string]> = [];
-	(function walk(v: unknown, at: string): void {
-		if (typeof v === 'string') exportTargets.push([at, v]);
+	// Every file a field names: "main", "module" and "browser" as require() resolves them.
+	const targets: Array<[string, string]> = [];
+	const walk = (v: unknown, at: string): void => {
+		if (typeof v === 'string') targets.push([at, v]);
 		else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
 		else if (v && typeof v === 'object')
 			for (const [k, x] of Object.entries(v)) walk(x, `${at}[${JSON.stringify(k)}]`);
-	})(pkg.exports, 'exports');
-	for (const [at, target] of exportTargets)
-		if (target.includes('*') ? !matchesSome(target) : !inPackage(target))
-			manifest.problems.push(`"${at}": "${target}" is not in the package`);
+	};
+	const bin = typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : pkg.bin;
+	for (const [field, v] of Object.entries({ ...pkg, bin }))
+		if (/^(main|module|browser|types|typings|bin|man|exports)$/.test(field)) walk(v, field);
+	for (const [at, target] of targets) {
+		const found = /^(main|module|browser)$/.test(at)
+			? resolvesLikeMain(target)
+			: at.startsWith('exports') && target.includes('*')
+				? matchesSome(target)
+				: inPackage(target);
+		if (!found)
+			manifest.problems.push(
+				`"${at}": "${target}" is not in the package${at === 'main' ? ' (n8n loads the files in "n8n"; a package of nodes needs no "main")' : ''}`,
+			);
+	}
 	for (const entry of pkg.files ?? [])
 		if (
 			!entry.startsWith('!') &&
