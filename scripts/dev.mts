@@ -235,8 +235,8 @@ async function installPackage(state: DevState): Promise<void> {
 	let tarball = tarballOption && path.resolve(tarballOption);
 	let packDir: string | undefined;
 	stage(1);
-	if (tarball) say(`using ${show(tarball)}, not building`); // set exactly when --tarball is
-	if (!tarball) {
+	if (tarball) say(`using ${show(tarball)}, not building`);
+	else {
 		({ tarball } = await step(
 			'built and packed the package (npm run build + npm pack)',
 			() => n8n.packPackage(),
@@ -348,9 +348,6 @@ async function ensureOwner(url: string, state: DevState): Promise<string> {
 }
 
 // --smoke (used by `npm run test:e2e`): what `npm run dev` set up works as its banner says.
-/** The sandbox's outbox, as far as the checks read it. */
-const outbox = async (): Promise<Array<{ sessionId: string }>> =>
-	(await fetchFresh(`${procs.sandbox!.url}/_sandbox/outbox`)).json();
 
 async function smokeChecks(
 	url: string,
@@ -379,9 +376,7 @@ async function smokeChecks(
 	for (const name of ['airSign', 'airSignTrigger'])
 		if (!types.some((t) => t.name === `${n8n.PACKAGE_NAME}.${name}`))
 			throw new Error(`node type ${n8n.PACKAGE_NAME}.${name} not loaded`);
-	const state: { demo?: { clientId?: string } } = await (
-		await fetchFresh(`${procs.sandbox!.url}/_sandbox/state`)
-	).json();
+	const state = await procs.sandbox!.state();
 	if (state.demo?.clientId !== 'demo-client')
 		throw new Error('sandbox control plane did not answer as expected');
 	say(
@@ -395,7 +390,7 @@ async function smokeChecks(
 	const exec = await n8n.waitForExecutionEnd(url, cookie, executionId);
 	if (exec.status !== 'success')
 		throw new Error(`manual execution of "${wf.name}" ended ${exec.status}`);
-	const sent = await outbox();
+	const sent = await procs.sandbox!.outbox();
 	if (sent.length !== 3)
 		throw new Error(
 			`expected 3 invitations in the sandbox outbox after "${wf.name}", got ${sent.length}`,
@@ -434,7 +429,9 @@ async function smokeContractAssistant(
 		});
 		if (finished.status !== 'success')
 			throw new Error(`"${workflow.name}" ended ${finished.status} after the approval`);
-		const invited = (await outbox()).filter((m) => m.sessionId === request.sessionId).length;
+		const invited = (await procs.sandbox!.outbox()).filter(
+			(m) => m.sessionId === request.sessionId,
+		).length;
 		if (invited !== 2)
 			throw new Error(`expected 2 invitations for the approved draft, got ${invited}`);
 		say(

@@ -33,14 +33,7 @@ export function stopAll(reason?: string): Promise<boolean> {
 					: `${stops[i].name} did not stop: ${result.reason}`,
 			);
 		const ok = results.every((r) => r.status === 'fulfilled');
-		if (reason && ok)
-			say(
-				stops.length === 2
-					? 'n8n and the sandbox have stopped.'
-					: stops.length
-						? `${stops[0].name} has stopped (the other had not started).`
-						: 'stopped (n8n and the sandbox had not started).',
-			);
+		if (reason && ok) say(stops.length ? 'all stopped.' : 'stopped (nothing had started).');
 		return ok;
 	})();
 	return stopping;
