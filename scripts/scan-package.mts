@@ -151,6 +151,15 @@ interface LoadedFile {
 
 async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string) {
 	const contents = section('package contents');
+	/** A file of the package, parsed; undefined, and a problem, if it is not valid JSON. */
+	const readJson = <T,>(f: string): T | undefined => {
+		try {
+			return JSON.parse(readFileSync(path.join(packageDir, f), 'utf8')) as T;
+		} catch (e) {
+			contents.problems.push(`${f}: not valid JSON: ${e.message}`);
+			return undefined;
+		}
+	};
 	const DIST = /^dist\/(nodes|credentials)\//;
 	const allowed: Array<{ re: RegExp; what: string }> = [
 		{ re: /^(package\.json|README\.md|LICENSE\.md)$/, what: 'package files' },
@@ -291,22 +300,14 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 		}
 		if (entry.kind === 'nodes') {
 			const codexFile = entry.file.replace(/\.js$/, '.json');
+			const names = found.map((c) => `${pkg.name}.${c.name}`);
+			const codex = fileSet.has(codexFile) && readJson<{ node: string }>(codexFile);
 			if (!fileSet.has(codexFile))
 				contents.problems.push(`${entry.file}: no codex file ${codexFile} beside it`);
-			else {
-				try {
-					const codex = JSON.parse(readFileSync(path.join(packageDir, codexFile), 'utf8')) as {
-						node: string;
-					};
-					const names = found.map((c) => `${pkg.name}.${c.name}`);
-					if (!names.includes(codex.node))
-						contents.problems.push(
-							`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
-						);
-				} catch (e) {
-					contents.problems.push(`${codexFile}: not valid JSON: ${e.message}`);
-				}
-			}
+			else if (codex && !names.includes(codex.node))
+				contents.problems.push(
+					`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
+				);
 		}
 	}
 	for (const n of nodesUsing)
@@ -329,18 +330,12 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 			contents.problems.push(
 				`${f}: beside no node of package.json "n8n.nodes", n8n never reads it`,
 			);
-		try {
-			const schema = JSON.parse(readFileSync(path.join(packageDir, f), 'utf8')) as {
-				type?: unknown;
-				properties?: object;
-			} | null;
-			if (schema?.type !== 'object' || !Object.keys(schema.properties ?? {}).length)
-				contents.problems.push(
-					`${f}: not an object schema with properties (the editor ignores it)`,
-				);
-		} catch (e) {
-			contents.problems.push(`${f}: not valid JSON: ${e.message}`);
-		}
+		const schema = readJson<{ type?: unknown; properties?: object } | null>(f);
+		if (
+			schema !== undefined &&
+			(schema?.type !== 'object' || !Object.keys(schema.properties ?? {}).length)
+		)
+			contents.problems.push(`${f}: not an object schema with properties (the editor ignores it)`);
 	}
 	contents.notes.push(
 		`loaded ${nodesUsing.map((n) => n.name).join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
