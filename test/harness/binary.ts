@@ -38,10 +38,6 @@ export function binaryItem(
 	};
 }
 
-export function isBinaryInput(value: unknown): value is BinaryInput {
-	return typeof value === 'object' && value !== null && BINARY_INPUT in value;
-}
-
 /** What the source node does with each item, given the execution's prepareBinaryData helper. */
 export async function materializeItem(
 	item: HarnessInputItem,
@@ -51,9 +47,10 @@ export async function materializeItem(
 	if (item.binary) {
 		out.binary = {};
 		for (const [key, value] of Object.entries(item.binary)) {
-			out.binary[key] = isBinaryInput(value)
-				? await prepareBinaryData(value.buffer, value.fileName, value.mimeType)
-				: value;
+			out.binary[key] =
+				BINARY_INPUT in value
+					? await prepareBinaryData(value.buffer, value.fileName, value.mimeType)
+					: value;
 		}
 	}
 	return out;

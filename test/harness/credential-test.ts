@@ -12,7 +12,6 @@ import type {
 	ICredentialsDecrypted,
 	INode,
 	INodeCredentialTestResult,
-	INodeType,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
@@ -29,23 +28,11 @@ export interface TestCredentialOptions extends EntryOptions {
 }
 
 export interface TestCredentialResult extends INodeCredentialTestResult {
-	/** The error the test request failed with, if any (for diagnostics; n8n shows only `message`). */
-	error?: Error & { cause?: { response?: { status?: number }; code?: string } };
 	/** Ref of the credential that was tested (the store holds any token preAuthentication fetched). */
 	credential: CredentialRef;
 }
 
-const NOOP_DESCRIPTION: INodeType['description'] = {
-	displayName: 'No Operation, do nothing',
-	name: 'n8n-nodes-base.noOp',
-	group: ['organization'],
-	version: 1,
-	description: 'No Operation',
-	defaults: { name: 'No Operation, do nothing' },
-	inputs: ['main'],
-	outputs: ['main'],
-	properties: [],
-};
+const NOOP = 'n8n-nodes-base.noOp';
 
 /** Runs a credential's test the way n8n's credential modal does; returns `{ status, message }`. */
 export async function testCredential(
@@ -58,14 +45,13 @@ export async function testCredential(
 		? { id: options.credentials.id, name: options.credentials.name }
 		: await env.addCredential(options.type, options.credentials);
 
+	const result = (status: 'OK' | 'Error', message: string) => ({
+		status,
+		message,
+		credential: ref,
+	});
 	const test = credentialType.test;
-	if (test === undefined) {
-		return {
-			status: 'Error',
-			message: 'No testing function found for this credential.',
-			credential: ref,
-		};
-	}
+	if (test === undefined) return result('Error', 'No testing function found for this credential.');
 
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: ref.id,
@@ -76,7 +62,14 @@ export async function testCredential(
 
 	const nodeTypes = singleTypeNodeTypes({
 		description: {
-			...NOOP_DESCRIPTION,
+			displayName: 'No Operation, do nothing',
+			name: NOOP,
+			group: ['organization'],
+			version: 1,
+			description: 'No Operation',
+			defaults: { name: 'No Operation, do nothing' },
+			inputs: ['main'],
+			outputs: ['main'],
 			credentials: [{ name: options.type, required: true }],
 			properties: [
 				{
@@ -93,7 +86,7 @@ export async function testCredential(
 		id: 'temp',
 		parameters: {},
 		name: 'Temp-Node',
-		type: NOOP_DESCRIPTION.name,
+		type: NOOP,
 		typeVersion: 1,
 		position: [0, 0],
 		credentials: { [options.type]: { id: ref.id, name: ref.name } },
@@ -115,7 +108,7 @@ export async function testCredential(
 			'internal',
 		);
 	} catch (error) {
-		return { status: 'Error', message: String((error as Error).message), credential: ref };
+		return result('Error', String((error as Error).message));
 	}
 
 	const executeFunctions = new ExecuteContext(
@@ -133,25 +126,22 @@ export async function testCredential(
 	try {
 		await new RoutingNode(executeFunctions, nodeTypes.getByName(), credentialsDecrypted).runNode();
 	} catch (caught) {
-		const error = caught as NonNullable<TestCredentialResult['error']> & {
+		const error = caught as Error & {
 			cause?: { response?: { status: number; statusText?: string }; code?: string };
 		};
-		const fail = (message: string) => ({
-			status: 'Error' as const,
-			message,
-			error,
-			credential: ref,
-		});
 		const status = error.cause?.response?.status;
 		if (status !== undefined) {
 			const rule = test.rules?.find(
 				(r) => r.type === 'responseCode' && r.properties.value === status,
 			);
-			if (rule) return fail(rule.properties.message);
+			if (rule) return result('Error', rule.properties.message);
 			if (status < 199 || status > 299)
-				return fail(error.cause!.response!.statusText || `Received HTTP status code: ${status}`);
-		} else if (error.cause?.code) return fail(error.cause.code);
-		return fail(String(error.message));
+				return result(
+					'Error',
+					error.cause!.response!.statusText || `Received HTTP status code: ${status}`,
+				);
+		} else if (error.cause?.code) return result('Error', error.cause.code);
+		return result('Error', String(error.message));
 	}
-	return { status: 'OK', message: 'Connection successful!', credential: ref };
+	return result('OK', 'Connection successful!');
 }

@@ -17,19 +17,13 @@ import { ensureN8nRuntime } from './n8n-runtime';
 
 /** Credential types by name. */
 export class CredentialTypeRegistry extends Map<string, ICredentialType> {
-	constructor(types: ICredentialType[] = []) {
-		super(types.map((type) => [type.name, type]));
-	}
-
 	add(type: ICredentialType): this {
 		return this.set(type.name, type);
 	}
 
 	getByName(name: string): ICredentialType {
 		const type = this.get(name);
-		if (!type) {
-			throw new UnexpectedError(`Unknown credential type "${name}" (register it with the harness)`);
-		}
+		if (!type) throw new UnexpectedError(`Unknown credential type "${name}" (register it first)`);
 		return type;
 	}
 }
@@ -45,18 +39,16 @@ export interface StoredCredentialRow {
 /** The credential table of one simulated n8n instance, by id. */
 export class CredentialStore {
 	private readonly rows = new Map<string, StoredCredentialRow>();
-
 	private nextId = 1;
 
-	/** Calls a test can assert on ("the token was fetched once", ...). */
+	/**
+	 * Calls of the credentials helper's methods, for assertions ("the token was fetched once"):
+	 * `preAuthentication` counts the type's own (token fetches), `preAuthenticationChecks` the helper's.
+	 */
 	readonly counters = {
-		/** `credentialsHelper.getDecrypted` (n8n loads credentials per node and item). */
 		getDecrypted: 0,
-		/** `credentialsHelper.preAuthentication`: one per authenticated request, one per 401 retry. */
 		preAuthenticationChecks: 0,
-		/** The credential type's own `preAuthentication` (token fetches). */
 		preAuthentication: 0,
-		/** `credentialsHelper.updateCredentials` (tokens persisted). */
 		updateCredentials: 0,
 		authenticate: 0,
 	};
@@ -77,41 +69,39 @@ export class CredentialStore {
 		return { id, name };
 	}
 
-	getRow(id: string): StoredCredentialRow | undefined {
-		return this.rows.get(id);
+	has(id: string): boolean {
+		return this.rows.has(id);
 	}
 
 	/** Loads as n8n-core `Credentials`, throwing n8n's "not found" error when absent or of another type. */
 	load(id: string | null | undefined, type: string): Credentials {
-		if (!id) {
-			throw new UserError(`Credential for type "${type}" has no ID`);
-		}
+		if (!id) throw new UserError(`Credential for type "${type}" has no ID`);
 		const row = this.rows.get(id);
-		if (!row || row.type !== type) {
+		if (!row || row.type !== type)
 			throw new UserError(`Credential with ID "${id}" does not exist for type "${type}".`);
-		}
 		return new Credentials({ id: row.id, name: row.name }, row.type, row.data);
+	}
+
+	private row(id: string): StoredCredentialRow {
+		const row = this.rows.get(id);
+		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
+		return row;
 	}
 
 	/** Decrypted data as stored (no defaults, no expression resolution). For assertions. */
 	async getData(id: string): Promise<ICredentialDataDecryptedObject> {
-		const row = this.rows.get(id);
-		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
-		return await this.load(id, row.type).getData();
+		return await this.load(id, this.row(id).type).getData();
 	}
 
 	/** Replaces the row's data. */
 	async write(id: string, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
 		const credentials = this.load(id, type);
 		await credentials.setData(data);
-		const row = this.rows.get(id)!;
-		row.data = credentials.getDataToSave().data!;
+		this.row(id).data = credentials.getDataToSave().data!;
 	}
 
 	/** Merges `patch` into the stored data (a test may e.g. plant a stale token). */
 	async patch(id: string, patch: ICredentialDataDecryptedObject): Promise<void> {
-		const row = this.rows.get(id);
-		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
-		await this.write(id, row.type, { ...(await this.getData(id)), ...patch });
+		await this.write(id, this.row(id).type, { ...(await this.getData(id)), ...patch });
 	}
 }

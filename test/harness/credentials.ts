@@ -17,7 +17,7 @@ import type {
 	INodeCredentialsDetails,
 	INodeParameters,
 	INodeProperties,
-	INodeTypes,
+	INodeType,
 	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -107,19 +107,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
 		return Object.assign(credentials, output);
-	}
-
-	async runPreAuthentication(
-		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const { preAuthentication } = this.credentialTypes.getByName(typeName);
-		const restricted = restrictToCredentialDomains(helpers, credentials);
-		return (await preAuthentication?.call(
-			restricted,
-			credentials,
-		)) as ICredentialDataDecryptedObject;
 	}
 
 	private resolveValue(
@@ -229,6 +216,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		await this.store.write(nodeCredentials.id!, type, data);
 	}
 
+	/** n8n-core calls these two for OAuth2 credentials only. */
+	async runPreAuthentication(): Promise<undefined> {
+		throw new UnexpectedError('The harness knows no OAuth credentials');
+	}
+
 	async updateCredentialsOauthTokenData(): Promise<void> {
 		throw new UnexpectedError('The harness knows no OAuth credentials');
 	}
@@ -261,19 +253,9 @@ function restrictToCredentialDomains(
 }
 
 /** The CLI's `createMockNodeTypes`: the node type of the mock workflow. */
-const mockNodeTypes: INodeTypes = singleTypeNodeTypes({
-	description: {
-		displayName: 'Mock',
-		name: 'mock',
-		group: [],
-		version: 1,
-		description: '',
-		defaults: {},
-		inputs: [],
-		outputs: [],
-		properties: [],
-	},
-});
+const mockNodeTypes = singleTypeNodeTypes({
+	description: { properties: [] },
+} as unknown as INodeType);
 const mockNode: INode = {
 	id: 'mock',
 	name: '',

@@ -31,8 +31,9 @@ export class TestEnvironment {
 	readonly credentialsHelper: HarnessCredentialsHelper;
 
 	constructor(options: { credentialTypes?: ICredentialType[] } = {}) {
-		this.credentialTypes = new CredentialTypeRegistry(options.credentialTypes ?? []);
+		this.credentialTypes = new CredentialTypeRegistry();
 		this.credentialsHelper = new HarnessCredentialsHelper(this.credentialTypes, this.store);
+		this.register(options.credentialTypes);
 	}
 
 	/** Registers the types not registered yet; returns this environment. */
@@ -85,7 +86,7 @@ export function isCredentialRef(value: unknown, store: CredentialStore): value i
 		typeof id === 'string' &&
 		typeof name === 'string' &&
 		keys.every((k) => k === 'id' || k === 'name') &&
-		store.getRow(id) !== undefined
+		store.has(id)
 	);
 }
 

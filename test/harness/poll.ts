@@ -8,7 +8,7 @@ import './env-setup';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { createPollTick, type PollTick } from './engine';
@@ -18,15 +18,10 @@ import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
 import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
 export interface PollingHarnessOptions extends NodeUnderTest {
-	/**
-	 * 'trigger' (active workflow, the scheduler's ticks; default) or 'manual' ("Fetch test event",
-	 * a context per poll).
-	 */
+	/** 'trigger' (an active workflow; default) or 'manual' ("Fetch test event", a context per poll). */
 	mode?: 'trigger' | 'manual';
-	/** Activation reason seen by `getActivationMode()`. Default 'activate' ('manual' mode: 'manual'). */
-	activation?: WorkflowActivateMode;
 	workflowId?: string;
-	/** Initial workflow static data (as loaded from the database). */
+	/** As loaded from the database. */
 	staticData?: IDataObject;
 	/**
 	 * What n8n 2.x's poll engines pass each poll's own `PollContext` (`getExecutePollFunctions`).
@@ -44,26 +39,21 @@ export interface PollHooks {
 }
 
 export interface PollResult {
-	/** What `poll()` returned (null: nothing new). */
 	response: INodeExecutionData[][] | null;
 	items: INodeExecutionData[];
-	/** True when n8n would have started an execution (`__emit` called). */
+	/** `__emit` was called: n8n would have started an execution. */
 	emitted: boolean;
-	/** The error poll() threw (trigger mode: what n8n hands to `__emitError`). */
+	/** What poll() threw (trigger mode: what n8n hands to `__emitError`). */
 	error?: Error;
 }
 
 export interface PollingHarness {
 	/** One scheduler tick; node errors come back in `error`. */
 	poll(): Promise<PollResult>;
-	/** The workflow's static data (global + `node:<name>` entries), live. */
+	/** The workflow's static data and this node's (`getWorkflowStaticData('node')`), live. */
 	readonly staticData: IDataObject;
-	/** This node's static data (`getWorkflowStaticData('node')`), live. */
 	readonly nodeStaticData: IDataObject;
-	/**
-	 * An n8n restart: static data through JSON (a database save and load), or `staticData` (what
-	 * the database holds), into a new Workflow polled with a new context.
-	 */
+	/** An n8n restart: static data (or `staticData`) through JSON into a new Workflow and context. */
 	restart(staticData?: IDataObject): void;
 	readonly workflow: Workflow;
 	readonly node: INode;
@@ -74,7 +64,6 @@ export interface PollingHarness {
 export function createPollingHarness(options: PollingHarnessOptions): PollingHarness {
 	const env = environmentOf(options);
 	const mode = options.mode ?? 'trigger';
-	const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
 
 	const nodeTypes = new HarnessNodeTypes();
 	const baseNode = nodeTypes.addNode(options, 'harness-trigger', 'Trigger');
@@ -111,7 +100,7 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 			node,
 			additionalData,
 			mode,
-			activation,
+			mode === 'manual' ? 'manual' : 'activate',
 			(data) => {
 				const result = currentPoll.getStore()!;
 				result.emitted = true;

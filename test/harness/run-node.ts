@@ -11,7 +11,6 @@ import type {
 	INodeType,
 	IRun,
 	IRunData,
-	ITaskData,
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -48,15 +47,13 @@ export type HarnessNodeError = Error &
 	>;
 
 export interface RunNodeResult {
-	/** Items per output of the node (`outputs[1]`: the error output). */
+	/** Items per output of the node (`outputs[1]`: the error output); `items` is `outputs[0] ?? []`. */
 	outputs: INodeExecutionData[][];
-	/** `outputs[0] ?? []`. */
 	items: INodeExecutionData[];
 	/** The error object the node threw; undefined when it succeeded or continued on fail. */
 	error?: HarnessNodeError;
 	/** The error as the engine records it in run data (what the execution saves and shows). */
 	storedError?: ExecutionError;
-	taskData?: ITaskData;
 	runData: IRunData;
 	run: IRun;
 	node: INode;
@@ -134,7 +131,6 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		items: outputs[0] ?? [],
 		error: taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined,
 		storedError: taskData?.error ?? run.data.resultData.error,
-		taskData,
 		runData,
 		run,
 		node: workflow.getNode(node.name)!,
