@@ -13,7 +13,7 @@ import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import type { Sandbox } from '../../sandbox';
 import { engineDifferences } from '../harness/engine';
 import { ProbeNode } from '../harness/fixtures/ProbeNode.node';
-import { useSandbox } from '../harness/sandbox';
+import { clientCredential, tokenCredential, useSandbox } from '../harness/sandbox';
 
 const fileSandbox = useSandbox({ seedDemoData: false });
 let sandbox: Sandbox;
@@ -27,18 +27,9 @@ beforeEach(() => {
 const calls = () => sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 const listSessions = (credential: CredentialRef) =>
 	runNode({ env, nodeType: new ProbeNode(), credentials: { airSignApi: credential } });
-const tokenCreds = (accessToken = sandbox.demo.accessToken, baseUrl = sandbox.baseUrl) => ({
-	authentication: 'accessToken',
-	accessToken,
-	baseUrl,
-});
-const clientCreds = (extra: Record<string, string> = {}) => ({
-	authentication: 'clientCredentials',
-	clientId: sandbox.demo.clientId,
-	clientSecret: sandbox.demo.clientSecret,
-	baseUrl: sandbox.baseUrl,
-	...extra,
-});
+const tokenCreds = (token?: string, baseUrl?: string) => tokenCredential(sandbox, token, baseUrl);
+const clientCreds = (secret?: string, baseUrl?: string) =>
+	clientCredential(sandbox, secret, baseUrl);
 const tokenOf = async (cred: CredentialRef) => (await env.store.getData(cred.id)).sessionToken;
 const testCred = (credentials: ICredentialDataDecryptedObject) =>
 	testCredential({ env, type: 'airSignApi', credentials });
@@ -117,7 +108,7 @@ describe('airSignApi credential, client credentials mode', () => {
 
 	it('a wrong secret fails with a clear message and without leaking the secret', async () => {
 		const secret = 'not-the-secret-5b8e';
-		const cred = await env.addCredential('airSignApi', clientCreds({ clientSecret: secret }));
+		const cred = await env.addCredential('airSignApi', clientCreds(secret));
 		const result = await listSessions(cred);
 		expect(result.error).toBeDefined();
 		expect(result.error!.message).toMatch(/client ID or client secret/);
@@ -143,9 +134,9 @@ describe('airSignApi credential test (the Test button)', () => {
 	});
 
 	it('wrong secret, wrong token, wrong base URL and unreachable host give different clear messages', async () => {
-		const wrongSecret = await testCred(clientCreds({ clientSecret: 'nope' }));
-		const wrongUrl = await testCred(clientCreds({ baseUrl: `${sandbox.baseUrl}/v2` }));
-		const unreachable = await testCred(clientCreds({ baseUrl: 'http://127.0.0.1:9' }));
+		const wrongSecret = await testCred(clientCreds('nope'));
+		const wrongUrl = await testCred(clientCreds(undefined, `${sandbox.baseUrl}/v2`));
+		const unreachable = await testCred(clientCreds(undefined, 'http://127.0.0.1:9'));
 		const wrongToken = await testCred(tokenCreds('bad'));
 		const wrongUrlToken = await testCred(tokenCreds('bad', `${sandbox.baseUrl}/v2`));
 		const messages = { wrongSecret, wrongUrl, unreachable, wrongToken, wrongUrlToken };

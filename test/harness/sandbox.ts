@@ -48,3 +48,22 @@ function followSandboxClock(sandbox: Sandbox): void {
 		if (vi.isFakeTimers()) vi.setSystemTime(sandbox.clock.now());
 	};
 }
+
+/** The AirSign API credential's data for a sandbox's demo organisation: its token… */
+export const tokenCredential = (
+	sandbox: Sandbox,
+	accessToken = sandbox.demo.accessToken,
+	baseUrl = sandbox.baseUrl,
+) => ({ authentication: 'accessToken', accessToken, baseUrl });
+
+/** …or its client ID and secret. */
+export const clientCredential = (
+	sandbox: Sandbox,
+	clientSecret = sandbox.demo.clientSecret,
+	baseUrl = sandbox.baseUrl,
+) => ({
+	authentication: 'clientCredentials',
+	clientId: sandbox.demo.clientId,
+	clientSecret,
+	baseUrl,
+});

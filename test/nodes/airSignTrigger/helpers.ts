@@ -6,7 +6,7 @@ import {
 	type PollResult,
 } from '../../harness';
 import { drive, isQuiet, listRequests } from '../../harness/drive';
-import { useSandbox } from '../../harness/sandbox';
+import { clientCredential, tokenCredential, useSandbox } from '../../harness/sandbox';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { expect, vi } from 'vitest';
@@ -71,18 +71,7 @@ export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): Poll
 
 export { listRequests };
 
-export const tokenCredential = (sandbox: Sandbox, accessToken = sandbox.demo.accessToken) => ({
-	authentication: 'accessToken',
-	accessToken,
-	baseUrl: sandbox.baseUrl,
-});
-
-export const clientCredential = (sandbox: Sandbox) => ({
-	authentication: 'clientCredentials',
-	clientId: sandbox.demo.clientId,
-	clientSecret: sandbox.demo.clientSecret,
-	baseUrl: sandbox.baseUrl,
-});
+export { clientCredential, tokenCredential };
 
 /** One poll that must not fail. */
 export async function pollOk(trigger: Pick<PollingHarness, 'poll'>): Promise<PollResult> {
