@@ -1,9 +1,4 @@
-/**
- * Runs this package's nodes and credentials through n8n's real engine (see README.md here).
- * Import it FIRST in a test file: it makes vitest hand everyone the CommonJS n8n-workflow that
- * n8n-core uses.
- */
-import './cjs-n8n-workflow';
+/** Runs this package's nodes and credentials through n8n's real engine (see README.md here). */
 import './env-setup';
 import './regex-engine';
 
