@@ -10,6 +10,7 @@ import type { Sandbox } from '../../../sandbox';
 import {
 	ALL_EVENTS,
 	clientCredential,
+	holdListSessions,
 	HOUR,
 	linesOf,
 	listRequests,
@@ -101,26 +102,6 @@ describe('AirSign Trigger: sessions in flight at activation change in the first 
 		expect(trigger.nodeStaticData).not.toHaveProperty('picture');
 	});
 });
-
-/**
- * Holds the first List Sessions request until `release()` (a slow AirSign while n8n starts the
- * next tick's poll). No timing: `arrived` resolves when the first request is at the sandbox.
- */
-function holdListSessions(sandbox: Sandbox) {
-	let release!: () => void;
-	const released = new Promise<void>((resolve) => (release = resolve));
-	let arrive!: () => void;
-	const arrived = new Promise<void>((resolve) => (arrive = resolve));
-	const hold = { arrived, arrivals: 0, release: () => (release(), off()) };
-	const off = sandbox.onRequest(async ({ path }) => {
-		if (path !== SESSIONS) return;
-		// Only the first is held: a second one (the bug) would go through and deliver again.
-		if (++hold.arrivals > 1) return;
-		arrive();
-		await released;
-	});
-	return hold;
-}
 
 const ids = (result: Awaited<ReturnType<PollingHarness['poll']>>) =>
 	result.items.map((item) => item.json.sessionId);

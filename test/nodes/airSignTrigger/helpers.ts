@@ -267,3 +267,21 @@ export const withTwo = (
 	status?: SessionStatus,
 	more: CreateSessionInput = {},
 ) => sandbox.createSession({ name, recipients: two, status, ...more });
+
+/**
+ * Holds the `nth` List Sessions request until `release()` (a slow AirSign), the others pass.
+ * No timing: `arrived` resolves when it is at the sandbox.
+ */
+export function holdListSessions(sandbox: Sandbox, nth = 1) {
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	let arrive!: () => void;
+	const arrived = new Promise<void>((resolve) => (arrive = resolve));
+	const hold = { arrived, arrivals: 0, release: () => (release(), off()) };
+	const off = sandbox.onRequest(async ({ path }) => {
+		if (path !== SESSIONS || ++hold.arrivals !== nth) return;
+		arrive();
+		await released;
+	});
+	return hold;
+}

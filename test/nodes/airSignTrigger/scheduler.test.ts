@@ -8,6 +8,7 @@ import {
 	backlog,
 	backlogNames,
 	demoSessions,
+	holdListSessions,
 	Ledger,
 	listRequests,
 	MINUTE,
@@ -166,13 +167,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 
 	it('a request still unanswered at the end of the budget is given up: the pages read before it are delivered, the next poll continues', async () => {
 		const { trigger, ledger } = await budgeted(() => 2_000, 250);
-		// The second page of the next poll hangs until released.
-		let release = () => {};
-		let seen = 0;
-		const stop = sandbox.onRequest(async ({ path }) => {
-			if (path !== SESSIONS || ++seen !== 2) return;
-			await new Promise<void>((resolve) => (release = resolve));
-		});
+		const hold = holdListSessions(sandbox, 2); // the second page of the next poll
 		try {
 			const cut = await pollOk(trigger);
 			ledger.record(cut);
@@ -182,8 +177,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			);
 			expect(trigger.nodeStaticData.failedPolls).toBe(0);
 		} finally {
-			release();
-			stop();
+			hold.release();
 		}
 		sandbox.clock.advance(MINUTE);
 		await pollEveryMinute(sandbox, trigger, ledger, 5);
@@ -219,17 +213,14 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 
 	it('a first request still unanswered at the end of the budget is a passing fault: nothing moves, the next polls deliver all', async () => {
 		const { trigger, cursor, ledger } = await budgeted(() => 1_000, 150);
-		let release = () => {};
-		const stop = sandbox.onRequest(async ({ path }) => {
-			if (path === SESSIONS) await new Promise<void>((resolve) => (release = resolve));
-		});
+		const hold = holdListSessions(sandbox);
 		try {
 			expect((await pollOk(trigger)).items).toEqual([]);
+			expect(hold.arrivals).toBe(1);
 			expect(trigger.nodeStaticData.cursor).toBe(cursor);
 			expect(trigger.nodeStaticData.failedPolls).toBe(1);
 		} finally {
-			stop();
-			release();
+			hold.release();
 		}
 		sandbox.clock.advance(MINUTE);
 		// A budget of 1 s leaves no room for a second request (MIN_REQUEST_WINDOW_MS): a page a poll.
