@@ -1,7 +1,4 @@
-/**
- * The one driver of a polling trigger through a stream of changes against the sandbox: rounds of
- * changes, a poll (with changes while it pages), the clocks moved on. The soaks build on it.
- */
+/** The one driver of a polling trigger through rounds of changes, a poll, the clocks moved on. */
 import type { PollResult } from './poll';
 import { seededRandom, type Sandbox } from '../../sandbox';
 
@@ -74,15 +71,17 @@ export interface SoakOptions {
 	fault: () => void;
 	/** Chance of changes while a poll pages; chance per request; most changes per request. */
 	concurrency: [poll: number, request: number, most: number];
-	/** Chance after a poll that a day passes (sessions in a final state are forgotten). */
+	/** Chance after a poll that a day passes (final states are forgotten). */
 	dayChance?: number;
 }
 
 /**
  * Polls through ties, changes while paging, faults, restarts and switches of the sandbox's
  * timestamps and tie order until `done()`, then until two polls in a row are quiet (at most 60).
+ * Fails if the end is never quiet; returns the polls, restarts and seconds it took.
  */
 export async function soak(sandbox: Sandbox, o: SoakOptions) {
+	const started = performance.now();
 	const { rand } = o;
 	const whole = () => sandbox.config.timestampPrecision === 's';
 	let polls = 0;
@@ -138,5 +137,6 @@ export async function soak(sandbox: Sandbox, o: SoakOptions) {
 		},
 		advanceMs: 0,
 	});
-	return { polls, restarts, quiet };
+	if (quiet < 2) throw new Error(`still delivering ${polls} polls on`);
+	return { polls, restarts, seconds: ((performance.now() - started) / 1000).toFixed(1) };
 }

@@ -1,7 +1,6 @@
 /**
- * A polling trigger in one simulated active workflow: n8n-core's real `PollContext`, built at the
- * first poll of an activation, run each tick by the engine's poll tick (engine.ts). The `Workflow`,
- * its static data and the context live until `restart()`, as while a workflow is active in n8n.
+ * A polling trigger in one simulated active workflow: n8n-core's `PollContext` run each tick by
+ * the engine's poll tick (engine.ts); Workflow, static data and context live until `restart()`.
  */
 import './env-setup';
 
@@ -23,14 +22,12 @@ export interface PollingHarnessOptions extends NodeUnderTest {
 	workflowId?: string;
 	/** As loaded from the database. */
 	staticData?: IDataObject;
-	/**
-	 * What n8n 2.x's poll engines pass each poll's own `PollContext` (`getExecutePollFunctions`).
-	 * `getPollBudgetMs: null` removes the method, as before n8n 2.9 (n8n-core's default: 5 minutes).
-	 */
+	/** What n8n 2.x's scheduler passes each poll's own `PollContext` (`getPollBudgetMs: null`:
+	 * none, as before n8n 2.9). */
 	pollHooks?: (workflow: Workflow, node: INode) => PollHooks;
 }
 
-/** PollContext's optional constructor arguments (n8n-core 2.41), for simulating n8n's engines. */
+/** PollContext's optional constructor arguments (n8n-core 2.41). */
 export interface PollHooks {
 	commitCursor?: () => Promise<void>;
 	runPoll?: <T>(poll: () => Promise<T>) => Promise<T>;
@@ -132,10 +129,8 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 				credentialsResolved = true;
 			}
 			polls += 1;
-			// n8n's legacy engine builds one context per activation and runs every tick with it
-			// (n8n-core ActiveWorkflowTriggers.activatePollTrigger; ActiveWorkflows.activatePolling in
-			// 1.x). The database-backed scheduler (pollHooks) builds a Workflow and a context per tick,
-			// and each Fetch Test Event (manual) is an execution of its own.
+			// n8n's legacy engine runs every tick of an activation with one context; the database-backed
+			// scheduler (pollHooks) builds one per tick, and each Fetch Test Event is an execution.
 			const execute =
 				options.pollHooks || mode === 'manual'
 					? await activate(options.pollHooks?.(workflow, workflow.getNode(nodeName)!))

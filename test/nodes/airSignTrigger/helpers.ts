@@ -23,16 +23,12 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/**
- * A test file's sandbox at T0, reset before each test, n8n's clock following its clock. Started
- * before the tests, it is read through this stand-in, so a test names it without a getter.
- */
+/** A test file's sandbox at T0, reset before each test, n8n's clock following its clock. */
 export function useTriggerSandbox(): Sandbox {
 	const get = useSandbox({ now: T0, followClock: true });
 	return new Proxy({} as Sandbox, { get: (_, key) => Reflect.get(get(), key) as unknown });
 }
 
-/** `pollHooks`: how n8n's poll engine builds each poll's context (default: the legacy engine's). */
 export interface TriggerOptions
 	extends Pick<PollingHarnessOptions, 'mode' | 'staticData' | 'pollHooks' | 'timezone'> {
 	filters?: IDataObject;
@@ -45,15 +41,11 @@ export interface TriggerOptions
 	nodeType?: AirSignTrigger;
 }
 
-/** Every event of the trigger, from the node's own list. */
 export const ALL_EVENTS = TRIGGER_EVENTS;
 
 let workflows = 0;
 
-/**
- * One active workflow whose only node is the AirSign Trigger, against the sandbox. Each gets its
- * own workflow id, as in n8n: the trigger remembers failure streaks per workflow and node.
- */
+/** One active workflow of the AirSign Trigger alone, with its own id as in n8n. */
 export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
 	const { events = ['anyChange'], filters = {}, credential, nodeType, ...rest } = options;
 	return createPollingHarness({
@@ -225,7 +217,6 @@ export function line(item: IDataObject): string {
 	return `${String(item.event)} ${String(item.name)}${who} (was ${String(item.previousStatus)})`;
 }
 
-/** A poll's items as lines. */
 export const linesOf = (result: PollResult) => result.items.map((item) => line(item.json));
 
 /**
@@ -249,16 +240,16 @@ export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {
 	return { trigger, items, poll: async () => (await items()).map((item) => line(item)) };
 }
 
-export const two = [
-	{ name: 'Ann', email: 'ann@example.com' },
-	{ name: 'Bob', email: 'bob@example.com' },
-];
-
 /** A change, then a second passes on both clocks. */
 export function step(sandbox: Sandbox, change: () => unknown) {
 	change();
 	sandbox.clock.advance(1_000);
 }
+
+const two = [
+	{ name: 'Ann', email: 'ann@example.com' },
+	{ name: 'Bob', email: 'bob@example.com' },
+];
 
 /** A session with Ann and Bob as its recipients. */
 export const withTwo = (

@@ -1,14 +1,10 @@
 /**
- * n8n 2.39's database-backed poll scheduler as a poll node sees it (N8N_SCHEDULER_ENABLED,
- * N8N_SCHEDULER_POLL_TRIGGERS_ENABLED, N8N_USE_WORKFLOW_PUBLICATION_SERVICE; durable cursors:
- * N8N_POLLER_DURABLE_CURSORS_ENABLED), on the polling harness. Reproduced from n8n/dist:
- * - each poll runs on a new Workflow from the database (`createPollExecutionContext`): what a poll
- *   changed survives only if n8n saved it;
- * - static data is saved after the activation poll and when a poll emits, never after a quiet one;
- * - durable cursors (`PollCursorService`): the node's static data is a copy of its `poller_state`
- *   row, committed with an emitting poll's execution, on its own after a quiet scheduled poll,
- *   never after the (quiet) activation poll nor after a poll that throws;
- * - scheduled polls get `getPollBudgetMs()` (36 s by default); the activation poll n8n-core's 5 min.
+ * n8n 2.39's database-backed poll scheduler (N8N_SCHEDULER_POLL_TRIGGERS_ENABLED; durable cursors:
+ * N8N_POLLER_DURABLE_CURSORS_ENABLED) as a poll node sees it, from n8n/dist: each poll runs on a
+ * new Workflow from the database; static data is saved after the activation poll and when a poll
+ * emits; with durable cursors the node's state is its `poller_state` row, committed with an
+ * emitting poll, or alone after a quiet scheduled one (never the activation's, nor a thrown one's);
+ * scheduled polls get `getPollBudgetMs()` (36 s by default), the activation n8n-core's 5 min.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -23,9 +19,9 @@ export interface SchedulerOptions extends TriggerOptions {
 }
 
 export interface SchedulerPollOptions {
-	/** The poll n8n runs when it activates the workflow (default: only the first). */
+	/** The poll n8n runs as it activates the workflow (default: the first), and whether n8n saves
+	 * the static data after it (default true). */
 	activation?: boolean;
-	/** Whether n8n saves the workflow's static data after the activation poll (default true). */
 	saveAfterActivation?: boolean;
 }
 

@@ -25,7 +25,6 @@ describe('AirSign Trigger soak', () => {
 	it(
 		'10,000 updates over a few hundred polls: ties, changes while paging, faults, switches: nothing lost, nothing repeated',
 		async () => {
-			const started = performance.now();
 			sandbox.config.rateLimitPerHour = 1_000_000;
 			sandbox.config.timestampPrecision = 's'; // whole seconds for the first part, then ms (never back: see README)
 			const rand = prng(SEED);
@@ -59,7 +58,7 @@ describe('AirSign Trigger soak', () => {
 					sandbox.updateSession(rand.pick(ids), { name: `renamed ${updates}` });
 				}
 			};
-			const { polls, quiet, restarts } = await soak(sandbox, {
+			const { polls, restarts, seconds } = await soak(sandbox, {
 				rand,
 				change,
 				done: () => updates >= TOTAL_UPDATES,
@@ -107,7 +106,6 @@ describe('AirSign Trigger soak', () => {
 			const transientReports = ledger.errors.filter((e) =>
 				/could not be read for 5 polls in a row/.test(e.message),
 			);
-			const seconds = ((performance.now() - started) / 1000).toFixed(1);
 			console.log(
 				`soak: seed=${SEED} updates=${updates} sessions=${sessions.length} polls=${polls} delivered=${ledger.delivered} ` +
 					`lost=${lost.length} repeated=${repeated.length} requests=${listRequests(sandbox).length} ` +
@@ -115,7 +113,6 @@ describe('AirSign Trigger soak', () => {
 					`maxDeliveredKept=${maxDelivered} time=${seconds}s`,
 			);
 
-			expect(quiet).toBe(2);
 			expect(lost.map((s) => s.sessionId)).toEqual([]);
 			expect(repeated).toEqual([]);
 			expect(ledger.errors.length).toBe(transientReports.length);
