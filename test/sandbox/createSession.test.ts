@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { blockDocument, createBody, createSessionCall } from './publicHelpers';
-import { pdfBase64, refusedBy, shown, useApi } from './helpers';
+import { blockDocument, createBody, pdfBase64, refusedBy, shown, useApi } from './helpers';
 
-const { sandbox, call, get, upload } = useApi({ now: '2025-06-16T14:22:00.000Z' });
-const create = (json: unknown, token?: string | null) => createSessionCall(sandbox(), json, token);
+const api = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox, call, get, upload } = api;
+const create = (extra?: Record<string, unknown>, token?: string | null) =>
+	api.createSession(createBody(extra), token);
 /** Create Session with `createBody(extra)` refused: no session made. */
-const refused = refusedBy(sandbox, (extra: Record<string, unknown>) => create(createBody(extra)));
+const refused = refusedBy(sandbox, create);
 const invalid = (extra: Record<string, unknown>, field: string) =>
 	refused(extra, 400, 'VALIDATION_ERROR', field);
 const uploaded = async (token?: string) =>
@@ -16,7 +17,7 @@ const people = (...keys: string[]) =>
 
 describe('Create Session (docs/api.md#create-session)', () => {
 	it('a draft by default: the session as Get Session shows it, plus draftUrl', async () => {
-		const res = await create(createBody());
+		const res = await create();
 		expect(res.status).toBe(200);
 		const id = res.body.sessionId;
 		expect(res.body).toEqual({
@@ -52,13 +53,13 @@ describe('Create Session (docs/api.md#create-session)', () => {
 	});
 
 	it('the draftUrl opens a page in the sandbox', async () => {
-		const page = await fetch((await create(createBody())).body.draftUrl);
+		const page = await fetch((await create()).body.draftUrl);
 		expect(page.status).toBe(200);
 		expect(await page.text()).toContain('Service agreement');
 	});
 
 	it('sendImmediately: pending with sentAt, invitations emailed, no draftUrl', async () => {
-		const res = await create(createBody({ sendImmediately: true, expiryDays: 7 }));
+		const res = await create({ sendImmediately: true, expiryDays: 7 });
 		expect(res.body).toMatchObject({
 			status: 'pending',
 			sentAt: '2025-06-16T14:22:00.000Z',
@@ -69,7 +70,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 	});
 
 	it('name: 1 to 50 characters', async () => {
-		expect((await create(createBody({ name: 'n'.repeat(50) }))).status).toBe(200);
+		expect((await create({ name: 'n'.repeat(50) })).status).toBe(200);
 		sandbox().reset();
 		await invalid({ name: 'n'.repeat(51) }, 'name');
 		await invalid({ name: '' }, 'name');
@@ -87,15 +88,13 @@ describe('Create Session (docs/api.md#create-session)', () => {
 
 	it('uploaded PDFs ride along as reference documents (fileName optional)', async () => {
 		const fileId = await uploaded();
-		const res = await create(
-			createBody({
-				files: [
-					blocks(),
-					{ type: 'uploadedPdf', fileId },
-					{ type: 'uploadedPdf', fileId, fileName: 'Schedule A.pdf' },
-				],
-			}),
-		);
+		const res = await create({
+			files: [
+				blocks(),
+				{ type: 'uploadedPdf', fileId },
+				{ type: 'uploadedPdf', fileId, fileName: 'Schedule A.pdf' },
+			],
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.files.slice(1)).toEqual([
 			{ fileId, fileName: 'terms.pdf', fileType: 'application/pdf' },
@@ -120,7 +119,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			recipients: people(...keys),
 			files: [blocks(keys)],
 		});
-		expect((await create(createBody(withKeys('A_b-9')))).status).toBe(200);
+		expect((await create(withKeys('A_b-9'))).status).toBe(200);
 		sandbox().reset();
 		await invalid(withKeys('a b'), 'recipients[0].key');
 		await refused(withKeys('a', 'a'), 400, 'DUPLICATE_RECIPIENT_KEY', 'recipients[1].key');
@@ -138,7 +137,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			{ ...ann, signingOrder: 2 },
 			{ ...bob, signingOrder: 1 },
 		];
-		const res = await create(createBody({ recipients, files: [blocks(['ann', 'bob'])] }));
+		const res = await create({ recipients, files: [blocks(['ann', 'bob'])] });
 		expect(res.body.recipients.map((r: { name: string }) => r.name)).toEqual(['BOB', 'ANN']);
 	});
 
@@ -147,7 +146,7 @@ describe('Create Session (docs/api.md#create-session)', () => {
 		await invalid({ expiryDays: 731 }, 'expiryDays');
 		await invalid({ reminderFrequency: 'hourly' }, 'reminderFrequency');
 		const settings = { expiryDays: 730, reminderEnabled: true, reminderFrequency: 'quarterly' };
-		const res = await create(createBody(settings));
+		const res = await create(settings);
 		expect(res.status).toBe(200);
 		expect(sandbox().getSession(res.body.sessionId)).toMatchObject(settings);
 	});
@@ -163,18 +162,18 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			expect(res.body.feature).toBe('Session Expiry');
 			expect(res.body.message).toContain('Session Expiry');
 		}
-		expect((await create(createBody())).status).toBe(200);
+		expect((await create()).status).toBe(200);
 	});
 
 	it('scope write:sessions (403 INSUFFICIENT_SCOPE); 401 without a token', async () => {
 		const token = sandbox().issueToken({ scopes: ['write:files'] });
-		expect((await create(createBody(), token)).body.code).toBe('INSUFFICIENT_SCOPE');
-		expect((await create(createBody(), null)).status).toBe(401);
+		expect((await create({}, token)).body.code).toBe('INSUFFICIENT_SCOPE');
+		expect((await create({}, null)).status).toBe(401);
 	});
 
 	it('not idempotent: the same body twice makes two sessions', async () => {
-		await create(createBody());
-		await create(createBody());
+		await create();
+		await create();
 		expect(sandbox().listAllSessions()).toHaveLength(2);
 	});
 
@@ -184,6 +183,9 @@ describe('Create Session (docs/api.md#create-session)', () => {
 			headers: { 'Content-Type': 'application/json' },
 		});
 		expect(bad.body.code).toBe('INVALID_JSON');
-		expect((await create([1])).body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'body' });
+		expect((await api.createSession([1])).body).toMatchObject({
+			code: 'VALIDATION_ERROR',
+			field: 'body',
+		});
 	});
 });

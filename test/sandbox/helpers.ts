@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 
 import type { Sandbox } from '../../sandbox';
 import { useSandbox, type UseSandboxOptions } from '../harness/sandbox';
+import { offerTemplate } from '../nodes/airSign/offerTemplate';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox's JSON, asserted field by field
 export interface ApiResponse<T = any> {
@@ -46,6 +47,50 @@ export async function call(
 export const list = (sandbox: Sandbox, query = '', token?: string | null) =>
 	call(sandbox, 'GET', `/api/v1/Sessions${query ? `?${query}` : ''}`, { token });
 
+/** A valid block document with one signature block per key. */
+export function blockDocument(keys: string[] = ['ann'], extra: Record<string, unknown> = {}) {
+	return {
+		format: 'blocks',
+		title: 'Service agreement',
+		blocks: [
+			{ type: 'heading', text: 'Terms' },
+			{ type: 'paragraph', text: 'We agree.' },
+			...keys.map((key) => ({ type: 'signatureBlock', recipient: key, label: `Signed by ${key}` })),
+		],
+		...extra,
+	};
+}
+
+/** A valid Create Session body: one block document, one recipient "ann". */
+export function createBody(extra: Record<string, unknown> = {}) {
+	return {
+		name: 'Service agreement',
+		files: [{ type: 'blocks', document: blockDocument() }],
+		recipients: [{ key: 'ann', name: 'Ann Signer', email: 'ann@example.com' }],
+		...extra,
+	};
+}
+
+/** An active template with an "Employee" role (no email), a fixed "Manager" and two variables. */
+function activeTemplate(sandbox: Sandbox, extra: Record<string, unknown> = {}) {
+	return sandbox.createTemplate(
+		offerTemplate({
+			name: 'Offer',
+			title: 'Offer for {{{startDate}}}',
+			text: 'Salary {{{salary}}} from {{{startDate}}}.',
+			recipients: [
+				{ key: 'employee', name: 'Employee', email: '' },
+				{ key: 'manager', name: 'Manager', email: 'boss@example.com' },
+			],
+			variables: [
+				{ name: 'startDate', displayName: 'Start date', type: 'date' },
+				{ name: 'salary', type: 'number', required: false, defaultValue: 1000 },
+			],
+			...extra,
+		}),
+	);
+}
+
 /** A test file's sandbox (useSandbox) and its endpoints, bound to it; paths under /api/v1. */
 export function useApi(options: UseSandboxOptions = {}) {
 	const sandbox = useSandbox(options);
@@ -62,6 +107,10 @@ export function useApi(options: UseSandboxOptions = {}) {
 			post(`/Session/${sessionId}/Send`, undefined, token),
 		upload: (json: unknown = { fileName: 'a', data: 'JVBERi0=' }, token?: string | null) =>
 			post('/File', json, token),
+		createSession: (json: unknown, token?: string | null) => post('/Session', json, token),
+		fromTemplate: (json: unknown, token?: string | null) =>
+			post('/SessionFromTemplate', json, token),
+		activeTemplate: (extra?: Record<string, unknown>) => activeTemplate(sandbox(), extra),
 		/** The control plane (/_sandbox): no token. */
 		control: (method: string, path: string, json?: unknown) =>
 			call(sandbox(), method, `/_sandbox${path}`, { json, token: null }),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { activeTemplate, createBody, createSessionCall, fromTemplateCall } from './publicHelpers';
-import { limits, UNKNOWN_ID, useApi } from './helpers';
+import { createBody, limits, UNKNOWN_ID, useApi } from './helpers';
 
-const { sandbox, get, post, list, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const api = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox, get, post, list, control, fromTemplate, activeTemplate } = api;
 const RESET = String(Math.ceil(Date.parse('2025-06-16T15:22:00.000Z') / 1000));
-const create = (extra?: Record<string, unknown>) => createSessionCall(sandbox(), createBody(extra));
+const create = (extra?: Record<string, unknown>) => api.createSession(createBody(extra));
 
 describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, shared, separate from List Sessions)', () => {
 	it('every answer carries X-RateLimit-Limit 600, Remaining and Reset, 200 and 4xx alike', async () => {
@@ -17,10 +17,10 @@ describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, 
 
 	it('one budget for every endpoint of the public API; List Sessions keeps its own', async () => {
 		sandbox().config.publicRateLimitPerHour = 3;
-		const template = activeTemplate(sandbox());
+		const { templateId } = activeTemplate();
 		const session = sandbox().createSession({ status: 'pending' });
 		await create();
-		await fromTemplateCall(sandbox(), { templateId: template.templateId });
+		await fromTemplate({ templateId });
 		await get('/Templates');
 		const refused = await post(`/Session/${session.sessionId}/SendInvitation`);
 		expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);

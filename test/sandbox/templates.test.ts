@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox';
-import { activeTemplate, blockDocument, createTemplateCall } from './publicHelpers';
-import { call, expectError, shown, UNKNOWN_ID, useApi } from './helpers';
+import { blockDocument, call, expectError, shown, UNKNOWN_ID, useApi } from './helpers';
 
-const { sandbox, get, control } = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const api = useApi({ now: '2025-06-16T14:22:00.000Z' });
+const { sandbox, get, control, activeTemplate } = api;
 const listTemplates = (query = '') => get(`/Templates${query ? `?${query}` : ''}`);
 const names = (res: { body: { templates: Array<{ name: string }> } }) =>
 	res.body.templates.map((t) => t.name);
@@ -26,7 +26,11 @@ const templateBody = (extra: Record<string, unknown> = {}) => ({
 });
 /** Create Template with `templateBody(extra)`, by default with a write:templates token. */
 const create = (extra?: Record<string, unknown>, token?: string) =>
-	createTemplateCall(sandbox(), templateBody(extra), token);
+	api.post(
+		'/Template',
+		templateBody(extra),
+		token ?? sandbox().issueToken({ scopes: ['write:templates'] }),
+	);
 const TIMES = { createdAt: '2025-06-16T14:22:00.000Z', updatedAt: '2025-06-16T14:22:00.000Z' };
 const role = (name: string, email: string, signingOrder: number) =>
 	shown({ recipientId: 'default', name, email, signingOrder });
@@ -48,7 +52,7 @@ const variable = (
 
 describe('List Templates (docs/api.md#list-templates)', () => {
 	it('default status active, sorted by name; items carry recipientCount and hasVariables', async () => {
-		activeTemplate(sandbox(), { name: 'Beta' });
+		activeTemplate({ name: 'Beta' });
 		sandbox().createTemplate({ name: 'Alpha', status: 'active' });
 		sandbox().createTemplate({ name: 'Draft one' });
 		const res = await listTemplates();
@@ -87,7 +91,7 @@ describe('List Templates (docs/api.md#list-templates)', () => {
 
 describe('Get Template (docs/api.md#get-template)', () => {
 	it('recipients with recipientId "default" and the role name; variables in full', async () => {
-		const template = activeTemplate(sandbox());
+		const template = activeTemplate();
 		const res = await get(`/Template/${template.templateId}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
