@@ -3,8 +3,9 @@ import { useApi } from './helpers';
 
 const { sandbox, call, get, list, send, upload } = useApi({ now: '2025-06-16T14:00:00.000Z' });
 
+const CLIENT_CREDENTIALS = 'grant_type=client_credentials';
 /** POST /oidc/token with this form body, and HTTP Basic `id:secret` when given. */
-const tokenRequest = (body: string, basic?: string) =>
+const tokenRequest = (basic?: string, body = CLIENT_CREDENTIALS) =>
 	call('POST', '/oidc/token', {
 		token: null,
 		body,
@@ -16,12 +17,11 @@ const tokenRequest = (body: string, basic?: string) =>
 		},
 	});
 const demoSecret = () => `${sandbox().demo.clientId}:${sandbox().demo.clientSecret}`;
-const demoToken = async () =>
-	(await tokenRequest('grant_type=client_credentials', demoSecret())).body.access_token;
+const demoToken = async () => (await tokenRequest(demoSecret())).body.access_token;
 
 describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client credentials', () => {
 	it('200 { access_token, expires_in: 3600, token_type: Bearer } for the right client id and secret', async () => {
-		const res = await tokenRequest('grant_type=client_credentials', demoSecret());
+		const res = await tokenRequest(demoSecret());
 		expect(res.status).toBe(200);
 		const { body } = res;
 		expect(body).toMatchObject({
@@ -39,38 +39,29 @@ describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client 
 		expect((await upload(undefined, token)).status).toBe(200);
 	});
 
-	it('wrong secret → 401 { error: invalid_client }', async () => {
+	it.each([
+		['wrong secret → 401 { error: invalid_client }', () => `${sandbox().demo.clientId}:wrong`],
+		['unknown client → 401 invalid_client', () => 'nobody:x'],
+		['no credentials → 401 invalid_client', () => undefined],
+		['another grant type → 400 { error: unsupported_grant_type }', demoSecret, 'password'],
+	])('%s', async (_title, basic, grant?: string) => {
 		const res = await tokenRequest(
-			'grant_type=client_credentials',
-			`${sandbox().demo.clientId}:wrong`,
+			basic(),
+			grant ? `grant_type=${grant}&username=a&password=b` : undefined,
 		);
-		expect(res.status).toBe(401);
-		expect(res.body).toMatchObject({ error: 'invalid_client' });
-	});
-
-	it('unknown client or no credentials → 401 invalid_client', async () => {
-		expect((await tokenRequest('grant_type=client_credentials', 'nobody:x')).status).toBe(401);
-		expect((await tokenRequest('grant_type=client_credentials')).status).toBe(401);
-	});
-
-	it('another grant type → 400 { error: unsupported_grant_type }', async () => {
-		const res = await tokenRequest('grant_type=password&username=a&password=b', demoSecret());
-		expect(res.status).toBe(400);
-		expect(res.body).toMatchObject({ error: 'unsupported_grant_type' });
+		expect(res.status).toBe(grant ? 400 : 401);
+		expect(res.body).toMatchObject({ error: grant ? 'unsupported_grant_type' : 'invalid_client' });
 	});
 
 	it('client_id and client_secret in the form body are accepted too', async () => {
 		const { clientId, clientSecret } = sandbox().other;
-		const res = await tokenRequest(
-			`grant_type=client_credentials&client_id=${clientId}&client_secret=${clientSecret}`,
-		);
-		expect(res.status).toBe(200);
+		const body = `${CLIENT_CREDENTIALS}&client_id=${clientId}&client_secret=${clientSecret}`;
+		expect((await tokenRequest(undefined, body)).status).toBe(200);
 	});
 
 	it('tokenTtlSeconds sets expires_in', async () => {
 		sandbox().config.tokenTtlSeconds = 120;
-		const { body } = await tokenRequest('grant_type=client_credentials', demoSecret());
-		expect(body.expires_in).toBe(120);
+		expect((await tokenRequest(demoSecret())).body.expires_in).toBe(120);
 	});
 
 	it('tokens expire by the sandbox clock after tokenTtlSeconds → 401 on every endpoint', async () => {
