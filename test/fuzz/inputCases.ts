@@ -43,12 +43,11 @@ export interface Slot {
 	binary?: (value: unknown) => NonNullable<HarnessInputItem['binary']>;
 }
 
+/** An operation whose every successful item costs exactly one request. */
 export interface OperationUnderTest {
 	name: string;
 	params: INodeParameters;
 	slots: Slot[];
-	/** Requests one successful item costs (undefined: at least one). */
-	cost?: number;
 	/** Sandbox state the valid values refer to, `items` long where one per item is needed. */
 	setup?: (sandbox: Sandbox, items: number) => Fixtures | Promise<Fixtures>;
 	/** Scopes the credential's token needs beyond the demo token's (a token issued per case). */
@@ -237,7 +236,7 @@ export function judgeCase(
 		if (item.perturbed?.kind === 'invalid')
 			expect(outcome.ok, `${where}: a value that breaks a rule is refused`).toBe(false);
 		if (outcome.ok) {
-			expectedRequests += op.cost ?? 1;
+			expectedRequests += 1;
 			if (plan.continueOnFail && !result.error)
 				op.checkOutput?.(outcome.output, item.values as IDataObject);
 			return;
@@ -262,7 +261,7 @@ export function judgeCase(
 	const ranBeside = /the items at index ([\d, ]+) ran beside it/.exec(
 		`${result.error?.message ?? ''} ${(result.error as { description?: string } | undefined)?.description ?? ''}`,
 	);
-	const besideCost = ranBeside ? ranBeside[1].split(',').length * (op.cost ?? 1) : 0;
+	const besideCost = ranBeside ? ranBeside[1].split(',').length : 0;
 	if (besideCost > 0 && apiFailures === 0) {
 		const beside = 'requests, items that ran beside the failure included';
 		expect(requests.length, beside).toBeGreaterThanOrEqual(expectedRequests);

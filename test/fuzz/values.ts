@@ -68,6 +68,14 @@ export const junk = (): fc.Arbitrary<unknown> =>
 
 export const uuid = () => fc.uuid({ version: 4 });
 
+/** A valid date from `min` to `max` (UTC). */
+export const dateBetween = (min: string, max: string) =>
+	fc.date({
+		min: new Date(`${min}T00:00:00Z`),
+		max: new Date(`${max}T00:00:00Z`),
+		noInvalidDate: true,
+	});
+
 /** Strings that are not a UUID (an ID, once trimmed, must be one). */
 export const notUuid = () =>
 	fc.oneof(

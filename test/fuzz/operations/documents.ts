@@ -1,7 +1,7 @@
 /** The fuzzed operations (test/fuzz/inputCases.ts): Create Session (Title and Text, Block Documents) and Create Template. */
 import fc from 'fast-check';
 import { LIMITS } from '../../../nodes/AirSign/helpers/constants';
-import { type OperationUnderTest, type Slot } from '../inputCases';
+import { type OperationUnderTest } from '../inputCases';
 import {
 	anyText,
 	badName,
@@ -12,16 +12,13 @@ import {
 	shortText,
 	textOfLength,
 } from '../values';
-import { at, checkSessionNames, expiryDaysSlot, reminderSlot } from './common';
+import { checkSessionNames, expiryDaysSlot, reminderSlot, slot } from './common';
 
 /** The "Name" of Create Session and Create Template: required, 1 to LIMITS.name characters. */
-const nameSlot: Slot = {
-	key: 'name',
-	label: /'Name'/,
-	place: at('name'),
+const nameSlot = slot('name', /'Name'/, 'name', {
 	valid: name(),
 	invalid: badName(),
-};
+});
 
 const overLimit = (limit: number, max = limit * 3) =>
 	fc.integer({ min: limit + 1, max }).chain((n) => textOfLength(n));
@@ -36,46 +33,28 @@ export const createSimple: OperationUnderTest = {
 	},
 	slots: [
 		nameSlot,
-		{
-			key: 'title',
-			label: /'Title'/,
-			place: at('title'),
+		slot('title', /'Title'/, 'title', {
 			valid: shortText(LIMITS.title),
 			invalid: fc.oneof(fc.constantFrom('', '   '), overLimit(LIMITS.title)),
-		},
-		{ key: 'body', label: /'Body'/, place: at('body'), valid: anyText(300) },
-		{
-			key: 'recipientName',
-			label: /'Recipients' \[0\]/,
-			place: at('recipients', 'recipient', '0', 'name'),
+		}),
+		slot('body', /'Body'/, 'body', { valid: anyText(300) }),
+		slot('recipientName', /'Recipients' \[0\]/, 'recipients.recipient.0.name', {
 			valid: shortText(40),
 			invalid: fc.constantFrom('', '  ', null),
-		},
-		{
-			key: 'recipientEmail',
-			label: /'Recipients' \[0\]/,
-			place: at('recipients', 'recipient', '0', 'email'),
+		}),
+		slot('recipientEmail', /'Recipients' \[0\]/, 'recipients.recipient.0.email', {
 			valid: email(),
 			invalid: notEmail(),
-		},
-		{
-			key: 'signatureLabel',
-			label: /'Recipients' \[0\]/,
-			place: at('recipients', 'recipient', '0', 'label'),
+		}),
+		slot('signatureLabel', /'Recipients' \[0\]/, 'recipients.recipient.0.label', {
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.label)),
 			invalid: overLimit(LIMITS.label),
-		},
-		{
-			key: 'subtitle',
-			label: /'Subtitle'/,
-			place: at('documentOptions', 'subtitle'),
+		}),
+		slot('subtitle', /'Subtitle'/, 'documentOptions.subtitle', {
 			valid: fc.oneof(fc.constant(''), shortText(LIMITS.subtitle)),
 			invalid: overLimit(LIMITS.subtitle, 400),
-		},
-		{
-			key: 'attachments',
-			label: /Attach Uploaded PDFs/,
-			place: at('attachments'),
+		}),
+		slot('attachments', /Attach Uploaded PDFs/, 'attachments', {
 			valid: fc.constantFrom('', ' '),
 			invalid: fc.oneof(
 				fc.constantFrom(
@@ -90,11 +69,10 @@ export const createSimple: OperationUnderTest = {
 					{ minLength: 1, maxLength: 2 },
 				),
 			),
-		},
+		}),
 		expiryDaysSlot(false),
 		reminderSlot,
 	],
-	cost: 1,
 	checkOutput: checkSessionNames,
 };
 
@@ -159,10 +137,7 @@ export const createJson: OperationUnderTest = {
 	name: 'Session Create (Block Documents)',
 	params: { resource: 'session', operation: 'create', documentMode: 'json', name: 'Block session' },
 	slots: [
-		{
-			key: 'documents',
-			label: /'Documents'|Recipient "a"/,
-			place: at('documents'),
+		slot('documents', /'Documents'|Recipient "a"/, 'documents', {
 			valid: asTextOrObject(
 				fc.oneof(
 					blockDoc(['a']),
@@ -170,11 +145,8 @@ export const createJson: OperationUnderTest = {
 				),
 			),
 			invalid: asTextOrObject(brokenDoc(['a'])),
-		},
-		{
-			key: 'recipientsJson',
-			label: /'Recipients \(JSON\)'|Recipient "/,
-			place: at('recipientsJson'),
+		}),
+		slot('recipientsJson', /'Recipients \(JSON\)'|Recipient "/, 'recipientsJson', {
 			valid: asTextOrObject(
 				fc.constantFrom(blockRecipients, [{ ...blockRecipients[0], signingOrder: 1 }]),
 			),
@@ -190,9 +162,8 @@ export const createJson: OperationUnderTest = {
 					{ ...blockRecipients[0] },
 				),
 			),
-		},
+		}),
 	],
-	cost: 1,
 };
 
 export const createTemplate: OperationUnderTest = {
@@ -205,10 +176,7 @@ export const createTemplate: OperationUnderTest = {
 	},
 	slots: [
 		nameSlot,
-		{
-			key: 'document',
-			label: /'Document'|Recipient "emp"|token/,
-			place: at('document'),
+		slot('document', /'Document'|Recipient "emp"|token/, 'document', {
 			valid: asTextOrObject(
 				blockDoc(['emp']).map((doc) => ({
 					...doc,
@@ -224,35 +192,22 @@ export const createTemplate: OperationUnderTest = {
 					})),
 				),
 			),
-		},
-		{
-			key: 'roleName',
-			label: /'Recipients' \[0\]/,
-			place: at('recipients', 'recipient', '0', 'name'),
+		}),
+		slot('roleName', /'Recipients' \[0\]/, 'recipients.recipient.0.name', {
 			valid: fc.oneof(fc.constant(''), shortText(30)),
-		},
-		{
-			key: 'roleEmail',
-			label: /'Recipients' \[0\]|token/,
-			place: at('recipients', 'recipient', '0', 'email'),
+		}),
+		slot('roleEmail', /'Recipients' \[0\]|token/, 'recipients.recipient.0.email', {
 			valid: fc.oneof(fc.constant(''), email(), fc.constant('{{{company}}}')),
 			invalid: fc.constantFrom('ann', 'ann@', 'a b@x.com', '{{{nobody}}}'),
-		},
-		{
-			key: 'variableType',
-			label: /'Variables' \[0\]/,
-			place: at('variables', 'variable', '0', 'type'),
+		}),
+		slot('variableType', /'Variables' \[0\]/, 'variables.variable.0.type', {
 			valid: fc.constantFrom('text', 'date', 'number'),
 			invalid: fc.constantFrom('string', 'Text', 'image', ''),
-		},
-		{
-			key: 'variableDefault',
-			label: /'Variables' \[0\]/,
-			place: at('variables', 'variable', '0', 'defaultValue'),
+		}),
+		slot('variableDefault', /'Variables' \[0\]/, 'variables.variable.0.defaultValue', {
 			valid: fc.constant(''),
-		},
+		}),
 		expiryDaysSlot(false),
 	],
-	cost: 1,
 	scopes: ['write:templates'],
 };

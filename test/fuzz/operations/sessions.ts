@@ -5,14 +5,14 @@ import type { Sandbox } from '../../../sandbox';
 import { ref, type OperationUnderTest, type Slot } from '../inputCases';
 import { anyText, email, junk, notEmail, notUuid, shortText, uuid } from '../values';
 import {
-	at,
+	slot,
 	drafts,
+	idSlot,
 	isoDate,
 	limitSlot,
 	locatorAt,
 	maxWaitSlot,
 	recipients,
-	sessionIdSlot,
 } from './common';
 
 const LOCATOR_MODES = ['id', 'url', 'list', 'plain'] as const;
@@ -23,8 +23,7 @@ const byLocatorMode = (operation: string, title: string, slots: Slot[] = []) =>
 		(mode): OperationUnderTest => ({
 			name: `Session ${title} (${mode})`,
 			params: { resource: 'session', operation },
-			slots: [sessionIdSlot('draft', mode), ...slots],
-			cost: 1,
+			slots: [idSlot('sessionId', 'draft', mode), ...slots],
 			setup: (sandbox, n) => ({ draft: drafts(sandbox, n) }),
 		}),
 	);
@@ -40,8 +39,7 @@ const pendingSessions = (sandbox: Sandbox, n: number) =>
 const invitation = (name: string, recipient: Slot): OperationUnderTest => ({
 	name: `Session Send Invitation${name}`,
 	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
-	slots: [sessionIdSlot('pending', 'id'), recipient],
-	cost: 1,
+	slots: [idSlot('sessionId', 'pending', 'id'), recipient],
 	setup: (sandbox, n) => {
 		const sessions = pendingSessions(sandbox, n);
 		return {
@@ -74,27 +72,18 @@ export const getManySessions: OperationUnderTest = {
 	params: { resource: 'session', operation: 'getMany', returnAll: false },
 	slots: [
 		limitSlot,
-		{
-			key: 'createdAfter',
-			label: /Created After/,
-			place: at('filters', 'createdAfter'),
+		slot('createdAfter', /Created After/, 'filters.createdAfter', {
 			valid: fc.oneof(fc.constant(''), fc.constant('2001-01-01T00:00:00Z')),
 			invalid: fc.constantFrom('yesterday-ish', 'not a date', '2025-13-45', '31/31/2025'),
-		},
-		{
-			key: 'updatedBefore',
-			label: /Updated Before/,
-			place: at('filters', 'updatedBefore'),
+		}),
+		slot('updatedBefore', /Updated Before/, 'filters.updatedBefore', {
 			valid: fc.oneof(
 				fc.constant(''),
 				isoDate().filter((d) => d > '2001'),
 			),
 			invalid: fc.constantFrom('soon', '2025-02-30T99:00', 'T12:00'),
-		},
-		{
-			key: 'status',
-			label: /Status/,
-			place: at('filters', 'status'),
+		}),
+		slot('status', /Status/, 'filters.status', {
 			valid: fc.subarray([...SESSION_STATUSES]),
 			invalid: fc.oneof(
 				fc.constantFrom(['done'], ['Draft'], 'pending,unknown', ['in progress']),
@@ -106,36 +95,22 @@ export const getManySessions: OperationUnderTest = {
 					},
 				),
 			),
-		},
-		{
-			key: 'recipientEmail',
-			label: /Recipient Email/,
-			place: at('filters', 'recipientEmail'),
+		}),
+		slot('recipientEmail', /Recipient Email/, 'filters.recipientEmail', {
 			valid: fc.oneof(fc.constant(''), email()),
 			invalid: fc.constantFrom('ann', 'ann@', '@x.com', 'a b@x.com'),
-		},
-		{
-			key: 'nameFilter',
-			label: /Name/,
-			place: at('filters', 'name'),
+		}),
+		slot('nameFilter', /Name/, 'filters.name', {
 			valid: fc.oneof(fc.constant(''), anyText(30)),
-		},
-		{
-			key: 'sortBy',
-			label: /Sort By/,
-			place: at('sort', 'sortBy'),
+		}),
+		slot('sortBy', /Sort By/, 'sort.sortBy', {
 			valid: fc.constantFrom('completedDate', 'createdAt', 'name', 'updatedAt'),
 			invalid: fc.constantFrom('status', 'UpdatedAt', 'random', 'name desc'),
 			// (blank means AirSign's default; spaces around a value are trimmed)
-		},
-		{
-			key: 'sortOrder',
-			label: /Sort Order/,
-			place: at('sort', 'sortOrder'),
+		}),
+		slot('sortOrder', /Sort Order/, 'sort.sortOrder', {
 			valid: fc.constantFrom('asc', 'desc'),
 			invalid: fc.constantFrom('ASC', 'up', 'descending', 'asc,desc'),
-		},
+		}),
 	],
-	// No sessions exist: one List Sessions request per item.
-	cost: 1,
 };

@@ -5,28 +5,17 @@ import { COMPLETION_EMAIL_RECIPIENTS, LIMITS } from '../../../nodes/AirSign/help
 import { templateFields } from '../../../nodes/AirSign/actions/session/templateFields';
 import { DEMO_SENDER_PROFILE_ID, type Sandbox } from '../../../sandbox';
 import { offerTemplate, type OfferSpec } from '../../nodes/airSign/offerTemplate';
-import { ref, type OperationUnderTest, type Slot } from '../inputCases';
+import { type OperationUnderTest } from '../inputCases';
+import { email, name, notEmail, notUuid, shortText, textOfLength, uuid } from '../values';
 import {
-	email,
-	junk,
-	name,
-	notEmail,
-	notText,
-	notUuid,
-	shortText,
-	textOfLength,
-	uuid,
-} from '../values';
-import {
-	at,
+	slot,
 	checkSessionNames,
 	expiryDaysSlot,
+	idSlot,
 	isoDate,
 	limitSlot,
-	locatorAt,
 	maxWaitSlot,
 	reminderSlot,
-	UUID_ANYWHERE,
 } from './common';
 
 export const getManyTemplates: OperationUnderTest = {
@@ -34,16 +23,12 @@ export const getManyTemplates: OperationUnderTest = {
 	params: { resource: 'template', operation: 'getMany', returnAll: false },
 	slots: [
 		limitSlot,
-		{
-			key: 'status',
-			label: /Status/,
-			place: at('status'),
+		slot('status', /Status/, 'status', {
 			valid: fc.constantFrom('active', 'draft'),
 			invalid: fc.constantFrom('Active', 'archived', 'all', ''),
-		},
+		}),
 		maxWaitSlot,
 	],
-	cost: 1,
 };
 
 const TEMPLATE_VARIABLES: OfferSpec['variables'] = [
@@ -68,24 +53,11 @@ function activeTemplates(sandbox: Sandbox, n: number): string[] {
 	);
 }
 
-const templateIdSlot = (mode: 'id' | 'url' | 'list'): Slot => ({
-	key: 'templateId',
-	label: /template ID|URL/i,
-	place: locatorAt('templateId', mode),
-	valid: mode === 'url' ? ref('template', ['url']) : ref('template', ['plain', 'upper', 'spaced']),
-	invalid: fc.oneof(
-		mode === 'url' ? notUuid().filter((text) => !UUID_ANYWHERE.test(text)) : notUuid(),
-		fc.tuple(uuid(), uuid()).map(([a, b]) => `https://x.example/${a}/${b}`),
-	),
-	junk: fc.oneof(junk(), notText()),
-});
-
 export const getTemplateOperations: OperationUnderTest[] = (['id', 'url', 'list'] as const).map(
 	(mode) => ({
 		name: `Template Get (${mode})`,
 		params: { resource: 'template', operation: 'get' },
-		slots: [templateIdSlot(mode)],
-		cost: 1,
+		slots: [idSlot('templateId', 'template', mode)],
 		setup: (sandbox, n) => ({ template: activeTemplates(sandbox, n) }),
 	}),
 );
@@ -108,42 +80,27 @@ export const createFromTemplate: OperationUnderTest = {
 		},
 	},
 	slots: [
-		templateIdSlot('id'),
-		{
-			key: 'name',
-			label: /Name/,
-			place: at('name'),
+		idSlot('templateId', 'template', 'id'),
+		slot('name', /Name/, 'name', {
 			valid: fc.oneof(fc.constant(''), name()),
 			invalid: fc.integer({ min: LIMITS.name + 1, max: 300 }).chain((n) => textOfLength(n)),
-		},
-		{
-			key: 'employeeName',
-			label: /Employee Name/,
-			place: at('fields', 'value', 'recipient:1:name'),
+		}),
+		slot('employeeName', /Employee Name/, 'fields.value.recipient:1:name', {
 			valid: shortText(40),
 			invalid: fc.constantFrom('', null),
-		},
-		{
-			key: 'employeeEmail',
-			label: /Employee Email/,
-			place: at('fields', 'value', 'recipient:1:email'),
+		}),
+		slot('employeeEmail', /Employee Email/, 'fields.value.recipient:1:email', {
 			valid: email(),
 			invalid: fc.oneof(
 				notEmail().filter((v) => v !== '' && v !== null),
 				fc.constantFrom('', null),
 			),
-		},
-		{
-			key: 'company',
-			label: /company/,
-			place: at('fields', 'value', 'company'),
+		}),
+		slot('company', /company/, 'fields.value.company', {
 			valid: shortText(40),
 			invalid: fc.constantFrom('', null),
-		},
-		{
-			key: 'amount',
-			label: /amount/,
-			place: at('fields', 'value', 'amount'),
+		}),
+		slot('amount', /amount/, 'fields.value.amount', {
 			valid: fc.oneof(
 				fc.constant(''),
 				fc.integer(),
@@ -151,38 +108,31 @@ export const createFromTemplate: OperationUnderTest = {
 				fc.integer().map(String),
 			),
 			invalid: fc.constantFrom('ten', '1,5', '12abc', 'Infinity', '--1'),
-		},
-		{
-			key: 'start',
-			label: /start/,
-			place: at('fields', 'value', 'start'),
+		}),
+		slot('start', /start/, 'fields.value.start', {
 			valid: fc.oneof(
 				fc.constant(''),
 				isoDate(),
 				isoDate().map((d) => d.slice(0, 10)),
 			),
 			invalid: fc.constantFrom('tomorrow-ish', '2025-02-30', '31.31.2025', 'date'),
-		},
+		}),
 		expiryDaysSlot(true),
 		reminderSlot,
-		{
-			key: 'senderProfileId',
-			label: /Sender Profile ID/,
-			place: at('options', 'senderProfileId'),
+		slot('senderProfileId', /Sender Profile ID/, 'options.senderProfileId', {
 			valid: fc.constantFrom('', SENDER, ` ${SENDER} `),
 			invalid: notUuid().filter((t) => t.trim() !== ''),
-		},
-		{
-			key: 'completionEmailRecipients',
-			label: /Completion Email Recipients/,
-			place: at('options', 'completionEmailRecipients'),
-			valid: fc.constantFrom(...COMPLETION_EMAIL_RECIPIENTS),
-			invalid: fc.constantFrom('everyone', 'All', 'sender', ''),
-		},
-		{
-			key: 'tagIds',
-			label: /Tag IDs/,
-			place: at('options', 'tagIds'),
+		}),
+		slot(
+			'completionEmailRecipients',
+			/Completion Email Recipients/,
+			'options.completionEmailRecipients',
+			{
+				valid: fc.constantFrom(...COMPLETION_EMAIL_RECIPIENTS),
+				invalid: fc.constantFrom('everyone', 'All', 'sender', ''),
+			},
+		),
+		slot('tagIds', /Tag IDs/, 'options.tagIds', {
 			valid: fc.oneof(
 				fc.constant(''),
 				fc.array(uuid(), { maxLength: 3 }),
@@ -194,9 +144,8 @@ export const createFromTemplate: OperationUnderTest = {
 					{ minLength: 1, maxLength: 2 },
 				),
 			),
-		},
+		}),
 	],
-	cost: 1,
 	setup: (sandbox, n) => ({ template: activeTemplates(sandbox, n) }),
 	checkOutput: checkSessionNames,
 };

@@ -4,7 +4,7 @@ import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import { binaryInput } from '../../harness';
 import { type OperationUnderTest, type Slot } from '../inputCases';
 import { badFileName, fileName, junk } from '../values';
-import { at } from './common';
+import { slot } from './common';
 
 /** A file as the previous node made it: what bytes, under which MIME type. */
 export type FileGiven =
@@ -108,20 +108,13 @@ export const upload: OperationUnderTest = {
 	params: { resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
 	slots: [
 		fileSlot,
-		{
-			key: 'fileName',
-			label: /file name|File Name/,
-			place: at('fileName'),
+		slot('fileName', /file name|File Name/, 'fileName', {
 			valid: fc.oneof(fc.constant(''), fileName()),
 			invalid: badFileName(),
-		},
-		{
-			key: 'binaryPropertyName',
-			label: /binary/i,
-			place: at('binaryPropertyName'),
+		}),
+		slot('binaryPropertyName', /binary/i, 'binaryPropertyName', {
 			valid: fc.constantFrom('data', ' data'.trim()),
 			junk: fc.oneof(junk(), fc.constantFrom('Data', 'file', 'data ')),
-		},
+		}),
 	],
-	cost: 1,
 };
