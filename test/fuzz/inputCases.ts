@@ -184,40 +184,29 @@ export function judgeCase(
 	type Outcome =
 		| { ok: true; output: IDataObject[] }
 		| { ok: false; message: string; httpCode?: unknown };
-	const outcomes: Array<Outcome | undefined> = plan.items.map(() => undefined);
 	const byItem = new Map<number, INodeExecutionData[]>();
 	for (const out of result.items) {
 		const paired = (out.pairedItem as { item: number } | undefined)?.item;
 		expect(typeof paired, 'every output item is paired').toBe('number');
 		byItem.set(paired!, [...(byItem.get(paired!) ?? []), out]);
 	}
-	const succeeded = (index: number): Outcome => ({
-		ok: true,
-		output: (byItem.get(index) ?? []).map((out) => out.json),
+	const { error } = result;
+	if (plan.continueOnFail)
+		expect(error, 'with Continue On Fail the node does not stop').toBeUndefined();
+	const failedAt = error?.context?.itemIndex as number | undefined;
+	if (error) expect(typeof failedAt, `the error names its item: ${error.message}`).toBe('number');
+	const outcomes = plan.items.map((_item, index): Outcome | undefined => {
+		const outs = byItem.get(index) ?? [];
+		if (error && !plan.continueOnFail) {
+			if (index < failedAt!) return { ok: true, output: [] };
+			const { message, httpCode } = error as { message: string; httpCode?: unknown };
+			return index === failedAt ? { ok: false, message, httpCode } : undefined;
+		}
+		// With Continue On Fail, an error item: the only output of its item, with the error's message.
+		const { error: message, httpCode } = outs.length === 1 ? outs[0].json : {};
+		if (plan.continueOnFail && typeof message === 'string') return { ok: false, message, httpCode };
+		return { ok: true, output: outs.map((out) => out.json) };
 	});
-	if (plan.continueOnFail) {
-		expect(result.error, 'with Continue On Fail the node does not stop').toBeUndefined();
-		plan.items.forEach((_item, index) => {
-			const outs = byItem.get(index) ?? [];
-			// An error item: the only output of its item, with the error's message.
-			const failed =
-				outs.length === 1 && typeof outs[0].json.error === 'string' ? outs[0] : undefined;
-			outcomes[index] = failed
-				? { ok: false, message: failed.json.error as string, httpCode: failed.json.httpCode }
-				: succeeded(index);
-		});
-	} else if (result.error) {
-		const failedAt = result.error.context?.itemIndex as number | undefined;
-		expect(typeof failedAt, `the error names its item: ${result.error.message}`).toBe('number');
-		outcomes[failedAt!] = {
-			ok: false,
-			message: result.error.message,
-			httpCode: (result.error as { httpCode?: unknown }).httpCode,
-		};
-		for (let index = 0; index < failedAt!; index++) outcomes[index] = { ok: true, output: [] };
-	} else {
-		plan.items.forEach((_item, index) => (outcomes[index] = succeeded(index)));
-	}
 
 	let expectedRequests = 0;
 	let apiFailures = 0;

@@ -127,31 +127,29 @@ describe('Send Session (docs/api.md#send-session)', () => {
 		}
 	});
 
-	it('missing token → 401 (session unchanged)', async () => {
-		const draft = sandbox().createSession();
-		expectError(await send(draft.sessionId, null), 401, 'UNAUTHORIZED');
-		expect(statusOf(draft.sessionId)).toBe('draft');
-	});
-
+	// Each refused, the draft unchanged.
 	it.each([
-		['invalid token → 401', () => send(sandbox().createSession().sessionId, 'garbage'), 401],
+		['missing token → 401', (id: string) => send(id, null), 401, 'UNAUTHORIZED'],
+		['invalid token → 401', (id: string) => send(id, 'garbage'), 401],
 		['unknown session → 404 NOT_FOUND', () => send(randomUUID()), 404, 'NOT_FOUND'],
 		['a sessionId that is not a UUID → 404 NOT_FOUND', () => send('not-a-uuid'), 404],
+		[
+			"another organisation's session → 404",
+			(id: string) => send(id, sandbox().other.accessToken),
+			404,
+		],
+		[
+			'scopes: Send Session needs write:sessions → 403 INSUFFICIENT_SCOPE with write:files only',
+			(id: string) => send(id, sandbox().issueToken({ scopes: ['write:files'] })),
+			403,
+			'INSUFFICIENT_SCOPE',
+		],
 	] as const)('%s', async (_title, request, status, code?: string) => {
-		const res = await request();
+		const draft = sandbox().createSession();
+		const res = await request(draft.sessionId);
 		expect(res.status).toBe(status);
 		if (code) expectError(res, status, code);
-	});
-
-	it("another organisation's session → 404 and stays a draft", async () => {
-		const theirs = sandbox().createSession({ orgId: sandbox().other.orgId });
-		expect((await send(theirs.sessionId)).status).toBe(404);
-		expect(statusOf(theirs.sessionId)).toBe('draft');
-	});
-
-	it('scopes: Send Session needs write:sessions → 403 INSUFFICIENT_SCOPE with write:files only', async () => {
-		const token = sandbox().issueToken({ scopes: ['write:files'] });
-		expectError(await send(sandbox().createSession().sessionId, token), 403, 'INSUFFICIENT_SCOPE');
+		expect(statusOf(draft.sessionId)).toBe('draft');
 	});
 
 	it('request body: none is needed, and one sent anyway is ignored', async () => {
