@@ -45,6 +45,8 @@ const blockDocument = {
 const sessionId = (c: TestContext, status?: 'pending') => ({
 	sessionId: c.sandbox.createSession({ recipients, ...(status && { status }) }).sessionId,
 });
+const offer = (c: TestContext) =>
+	c.sandbox.createTemplate({ name: 'Offer', status: 'active' }).templateId;
 const invocations: Record<string, Invocation> = {
 	'session.get': { params: (c) => sessionId(c) },
 	'session.send': { params: (c) => sessionId(c) },
@@ -77,14 +79,10 @@ const invocations: Record<string, Invocation> = {
 			fields: { mappingMode: 'defineBelow', value: {} },
 		}),
 	},
-	'template.get': {
-		params: (c) => ({
-			templateId: c.sandbox.createTemplate({ name: 'Offer', status: 'active' }).templateId,
-		}),
-	},
+	'template.get': { params: (c) => ({ templateId: offer(c) }) },
 	'template.getMany': {
 		params: (c) => {
-			c.sandbox.createTemplate({ name: 'Offer', status: 'active' });
+			offer(c);
 			return { returnAll: true };
 		},
 	},

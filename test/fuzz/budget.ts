@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 /** Cases per property in `npm test`. */
-export const DEFAULT_RUNS = 100;
+const DEFAULT_RUNS = 100;
 
 function integerFromEnv(name: string): number | undefined {
 	const text = process.env[name];
@@ -29,10 +29,13 @@ export function count(what: string, n = 1): void {
 	tally.set(what, (tally.get(what) ?? 0) + n);
 }
 
-/** fast-check's parameters for one property: seed, cases, replay path, a report saying how to replay. */
-function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Parameters<T> {
-	return {
-		numRuns: runs,
+/** Runs an async property with the run's seed, cases and replay path; its report says how to replay. */
+export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+	property: string,
+	check: fc.IAsyncPropertyWithHooks<Ts>,
+): Promise<void> {
+	await fc.assert(check, {
+		numRuns: NUM_RUNS,
 		seed: SEED,
 		...(PATH !== undefined && { path: PATH }),
 		reporter: (details) => {
@@ -48,16 +51,7 @@ function fuzzParameters<T>(property: string, runs = NUM_RUNS): fc.Parameters<T> 
 				{ cause: details.errorInstance },
 			);
 		},
-	};
-}
-
-/** Runs an async property with the run's parameters. */
-export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
-	name: string,
-	property: fc.IAsyncPropertyWithHooks<Ts>,
-	runs = NUM_RUNS,
-): Promise<void> {
-	await fc.assert(property, fuzzParameters<Ts>(name, runs));
+	});
 }
 
 /** Printed once per file so that a log shows how to replay it. */

@@ -124,16 +124,10 @@ describe('Create Template (docs/api.md#create-template)', () => {
 		expect(res.body.editorUrl).toBe(
 			`${sandbox().baseUrl}/app/templates/${res.body.templateId}/edit`,
 		);
-		expect(
-			res.body.variables.map((v: { name: string; type: string; required: boolean }) => [
-				v.name,
-				v.type,
-				v.required,
-			]),
-		).toEqual([
-			['employeeName', 'text', true],
-			['startDate', 'date', true],
-			['employeeEmail', 'text', true],
+		expect(res.body.variables).toMatchObject([
+			{ name: 'employeeName', type: 'text', required: true },
+			{ name: 'startDate', type: 'date', required: true },
+			{ name: 'employeeEmail', type: 'text', required: true },
 		]);
 		expect(res.body.recipients[0]).toMatchObject({
 			name: 'Employee',
