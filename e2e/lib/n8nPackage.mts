@@ -20,19 +20,20 @@ export function removeUserFolder(userFolder: string | undefined): void {
 		rmSync(userFolder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** `npm run build` then `npm pack` into a temp folder; `files`: the tarball's. */
-export async function packPackage({ build = true } = {}): Promise<{
-	tarball: string;
-	files: string[];
-}> {
+/** `npm run build` (bounded by `timeoutMs`, 0: none) then `npm pack` into `destDir` or a temp folder. */
+export async function packPackage({
+	build = true,
+	destDir = '',
+	timeoutMs = 180_000,
+} = {}): Promise<{ tarball: string; files: string[] }> {
 	if (build)
 		await runCommand('npm', ['run', 'build'], {
 			cwd: REPO_ROOT,
 			env: npmEnv(),
-			timeoutMs: 180_000,
+			timeoutMs,
 			label: 'npm run build',
 		});
-	const dest = mkdtempSync(path.join(os.tmpdir(), 'airsign-pack-'));
+	const dest = destDir || mkdtempSync(path.join(os.tmpdir(), 'airsign-pack-'));
 	const { stdout } = await runCommand(
 		'npm',
 		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
