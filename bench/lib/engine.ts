@@ -1,5 +1,5 @@
-// The project's engine harness module by module: test/harness/index.ts calls vitest's vi.mock (under
-// tsx this project is CommonJS anyway). env-setup first: n8n reads process.env as its DI starts.
+// The project's engine harness, module by module. env-setup first: n8n reads process.env as its DI
+// starts.
 import '../../test/harness/env-setup';
 
 import type {
