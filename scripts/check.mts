@@ -122,7 +122,7 @@ async function main(): Promise<number> {
 	// bench smoke uses .cache/n8n when it is there: not while it is half made beside it
 	const benchEnv = isInstalled('2') ? {} : { AIRSIGN_N8N_INSTALLING: '1' };
 	const prepare = start(
-		'installs for the tiers (e2e/prepare.mts), beside the build and the unit stage',
+		'installs for the tiers (e2e/prepare.mts)',
 		node('prepare.mts'),
 		'prepare.log',
 	);
