@@ -22,6 +22,7 @@ import {
 	askAgent,
 	assertModelSafe,
 	assertSimplifiedSessions,
+	clearSandbox,
 	excerpt,
 	fromAI,
 	getManyByName,
@@ -160,15 +161,11 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 			{ name: 'Lou Buyer', email: 'lou@example.com' },
 		],
 	});
-	await sandbox.clearRequests();
-	await sandbox.clearOutbox();
-	const message = `Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`;
-	const { answer, last, rounds } = await askAgent(
-		context,
-		TOOLS_WEBHOOK_PATH,
-		TOOLS_TEST_MODEL,
-		message,
-	);
+	await clearSandbox(sandbox);
+	const { answer, last, rounds } = await askAgent(context, TOOLS_WEBHOOK_PATH, TOOLS_TEST_MODEL, [
+		`Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year),`,
+		`then check session ${pending.sessionId} and remind whoever has not signed.`,
+	]);
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
 
 	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
@@ -196,15 +193,10 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 		assert.match(text, /costs 1 request|List Sessions requests/, `${name} says what it costs`);
 	for (const name of ['Send_invitation', 'Draft_from_template'] as const)
 		assert.match(offered[name], /emails real people/, `${name} says it emails people`);
-	assert.deepEqual(
-		rounds.map((r) => r.name),
-		[
-			'List_templates',
-			'Draft_from_template',
-			'Draft_from_template',
-			'Session_progress',
-			'Send_invitation',
-		],
+	const called = rounds.map((r) => r.name).join(', ');
+	assert.equal(
+		called,
+		'List_templates, Draft_from_template, Draft_from_template, Session_progress, Send_invitation',
 	);
 	assertModelSafe(rounds);
 	const [list, badDraft, draft, progress, invitation] = rounds;
@@ -222,8 +214,7 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 	assert.match(answer, /reminded kim@example\.com/, `the agent's answer: ${answer}`);
 
 	// The sandbox saw exactly these requests: the bad draft sent none.
-	const api = await apiRequests(sandbox);
-	log(`sandbox API requests: ${api.join(', ')}`);
+	const api = await apiRequests(context);
 	assert.deepEqual(api, [
 		'GET /api/v1/Templates 200',
 		'POST /api/v1/SessionFromTemplate 200',
@@ -232,11 +223,10 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 	]);
 	const session = await sandbox.getSession(created.sessionId);
 	assert.equal(session.status, 'draft', 'the draft was not sent');
+	const [first] = session.recipients;
 	assert.deepEqual(
-		session.recipients
-			.map((r: { name: string | null; email: string | null }) => `${r.name} <${r.email}>`)
-			.slice(0, 1),
-		[`${JANE.employeeName} <${JANE.employeeEmail}>`],
+		[first.name, first.email],
+		[JANE.employeeName, JANE.employeeEmail],
 		'the roles the model chose',
 	);
 	assert.deepEqual(
@@ -244,20 +234,13 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 		[`kim@example.com ${pending.sessionId}`],
 		'exactly one email: the reminder',
 	);
-	return `model called ${rounds.map((r) => r.name).join(', ')}; bad email → "${excerpt(badDraft.result, 160)}" with 0 requests; sandbox saw ${api.length} API requests; 1 reminder`;
+	return `model called ${called}; bad email → "${excerpt(badDraft.result, 160)}" with 0 requests; sandbox saw ${api.length} API requests; 1 reminder`;
 }
 
 /** o: examples/contract-assistant.json: chat → draft → approval → sent, nobody emailed before. */
-export async function checkContractAssistant({
-	sandbox,
-	fake,
-	instance,
-	cookie,
-	example,
-	log,
-}: AgentCheckContext): Promise<string> {
-	await sandbox.clearRequests();
-	await sandbox.clearOutbox();
+export async function checkContractAssistant(context: AgentCheckContext): Promise<string> {
+	const { sandbox, fake, instance, cookie, example, log } = context;
+	await clearSandbox(sandbox);
 	const { execution, request, chatReply } = await chatWithContractAssistant({
 		url: instance.url,
 		cookie,
@@ -341,7 +324,7 @@ export async function checkModelList({
  * sessions and the second with Session statuses and sends each draft by the sessionId it read.
  */
 export async function checkOutput(context: AgentCheckContext): Promise<string> {
-	const { sandbox, log } = context;
+	const { sandbox } = context;
 	const names = ['e2e output – NDA Acme', 'e2e output – NDA Beta'];
 	const drafts = [];
 	const pending = [];
@@ -355,15 +338,10 @@ export async function checkOutput(context: AgentCheckContext): Promise<string> {
 			}),
 		);
 	}
-	await sandbox.clearRequests();
-	await sandbox.clearOutbox();
-	const message = `Send the drafts "${names[0]}" and "${names[1]}".`;
-	const { answer, rounds } = await askAgent(
-		context,
-		OUTPUT_WEBHOOK_PATH,
-		OUTPUT_TEST_MODEL,
-		message,
-	);
+	await clearSandbox(sandbox);
+	const { answer, rounds } = await askAgent(context, OUTPUT_WEBHOOK_PATH, OUTPUT_TEST_MODEL, [
+		`Send the drafts "${names[0]}" and "${names[1]}".`,
+	]);
 	assert.deepEqual(
 		rounds.map((r) => r.name),
 		['Find_sessions', 'Send_a_draft', 'Session_statuses', 'Send_a_draft'],
@@ -389,8 +367,7 @@ export async function checkOutput(context: AgentCheckContext): Promise<string> {
 	);
 	assert.match(answer, new RegExp(`Sent ${drafts[0].sessionId} and ${drafts[1].sessionId}`));
 
-	const requests = await apiRequests(sandbox);
-	log(`sandbox API requests: ${requests.join(', ')}`);
+	const requests = await apiRequests(context);
 	assert.deepEqual(requests, [
 		'GET /api/v1/Sessions 200',
 		`POST /api/v1/Session/${drafts[0].sessionId}/Send 200`,

@@ -17,6 +17,7 @@ import {
 	apiRequests,
 	assertModelSafe,
 	assertSimplifiedSessions,
+	clearSandbox,
 	excerpt,
 	getManyByName,
 	mostFields,
@@ -84,17 +85,12 @@ function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
 }
 
 /** Check r; resolves its summary line. */
-export async function checkMcp({
-	sandbox,
-	instance,
-	cookie,
-	log,
-}: AgentCheckContext): Promise<string> {
+export async function checkMcp(context: AgentCheckContext): Promise<string> {
+	const { sandbox, instance, cookie, log } = context;
 	const name = 'e2e mcp – lease';
 	const pending = await sandbox.createSession({ name: `${name} Acme`, status: 'pending' });
 	const draft = await sandbox.createSession({ name: `${name} Beta`, status: 'draft' });
-	await sandbox.clearRequests();
-	await sandbox.clearOutbox();
+	await clearSandbox(sandbox);
 	const url = new URL(`${instance.url}/mcp/${MCP_PATH}`);
 
 	// Waits for the published workflow's endpoint (n8n 2.41 registers it a moment after the start);
@@ -172,9 +168,7 @@ export async function checkMcp({
 		await sse.close();
 	}
 
-	const requests = await apiRequests(sandbox);
-	log(`sandbox API requests: ${requests.join(', ')}`);
-	assert.deepEqual(requests, [
+	assert.deepEqual(await apiRequests(context), [
 		'GET /api/v1/Sessions 200',
 		`POST /api/v1/Session/${pending.sessionId}/Send 400`,
 	]);

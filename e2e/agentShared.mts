@@ -1,6 +1,5 @@
-// What the agent checks share (e2e/agent.mts runs them: n, o, p, s in agentChecks.mts, r in
-// agentMcp.mts): their context, the bound of one agent run, the workflows' AirSign tool nodes, and
-// the checks of what a tool hands the model.
+// What agent checks n, o, p, s (agentChecks.mts) and r (agentMcp.mts) share: their context, the
+// workflows' AirSign tool nodes, and the checks of what a tool hands the model.
 import assert from 'node:assert/strict';
 import type { IConnections } from 'n8n-workflow';
 import { toolRounds, type Exchange, type FakeOpenAi, type ToolRound } from './lib/fakeOpenAi.mts';
@@ -110,23 +109,24 @@ export interface AgentCheckContext {
 	log: (line: string) => void;
 }
 
-/** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out. */
-export async function apiRequests(sandbox: Sandbox): Promise<string[]> {
-	return (await sandbox.requests())
-		.map(
-			(r: { method: string; path: string; status: number }) => `${r.method} ${r.path} ${r.status}`,
-		)
-		.filter((r: string) => !r.startsWith('POST /oidc/token'));
+/** Clears the sandbox's request log and outbox before a check's run. */
+export async function clearSandbox(sandbox: Sandbox) {
+	await sandbox.clearRequests();
+	await sandbox.clearOutbox();
+}
+
+/** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out, logged. */
+export async function apiRequests({ sandbox, log }: AgentCheckContext): Promise<string[]> {
+	const api = (await sandbox.requests())
+		.map((r) => `${r.method} ${r.path} ${r.status}`)
+		.filter((r) => !r.startsWith('POST /oidc/token'));
+	log(`sandbox API requests: ${api.join(', ')}`);
+	return api;
 }
 
 /** The sandbox's outbox as "<to> <sessionId>" lines, sorted. */
 export const mailsSent = async (sandbox: Sandbox): Promise<string[]> =>
-	(await sandbox.outbox())
-		.map(
-			(m: { to?: string; email?: string; sessionId: string }) =>
-				`${m.to ?? m.email} ${m.sessionId}`,
-		)
-		.sort();
+	(await sandbox.outbox()).map((m) => `${m.to} ${m.sessionId}`).sort();
 
 /** The model's last request for `model`; asserts it was asked and nothing unknown came. */
 export function lastExchange(fake: FakeOpenAi, model: string): Exchange {
@@ -140,18 +140,21 @@ export function lastExchange(fake: FakeOpenAi, model: string): Exchange {
 }
 
 /**
- * Posts `message` to an agent workflow's webhook at `path`, whose model is `model`: resolves the
- * agent's answer, the model's last request and its tool calls with what each tool handed back.
+ * Posts `message` (its lines joined by spaces) to the webhook at `path` of an agent whose model is
+ * `model`: resolves its answer, the model's last request and each tool call with its result.
  */
 export async function askAgent(
 	{ fake, instance, log }: AgentCheckContext,
 	path: string,
 	model: string,
-	message: string,
+	message: string[],
 ): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
 	const res = await postToWebhook(
 		`${instance.url}/webhook/${path}`,
-		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) },
+		{
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ message: message.join(' ') }),
+		},
 		{ timeoutMs: RUN_TIMEOUT_MS },
 	);
 	const answer = await res.text();
@@ -171,9 +174,8 @@ export function assertModelSafe(
 ): asserts rounds is (ToolRound & { result: string })[] {
 	for (const r of rounds) {
 		const where = `${r.name}(${JSON.stringify(r.args)})`;
-		assert.equal(typeof r.result, 'string', `${where}: no result`);
-		const result = r.result as string; // asserted above
-		assert.ok(result.length > 0, `${where}: empty result`);
+		const { result } = r;
+		assert.ok(typeof result === 'string' && result.length > 0, `${where}: no result`);
 		assert.ok(result.length <= SMALL, `${where}: ${result.length} characters`);
 		assert.doesNotThrow(() => JSON.parse(result), `${where}: not JSON`);
 		for (const secret of SECRET_PATTERNS)
@@ -185,7 +187,7 @@ export function assertModelSafe(
 export const excerpt = (text: string, n = 300): string =>
 	text.length > n ? `${text.slice(0, n)}…` : text;
 
-/** n8n's guideline for a simplified answer (Simplify, a tool's Output Simplified): at most 10 fields. */
+/** n8n's guideline for a simplified answer (a tool's Output Simplified): at most 10 fields. */
 const SIMPLIFIED_MAX_FIELDS = 10;
 const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
 

@@ -28,7 +28,7 @@ import {
 	waitForTypes,
 } from './lib/n8n.mts';
 import { timed } from './lib/proc.mts';
-import { chainWorkflow, packageTarball } from './lib/fixtures.mts';
+import { chainWorkflow, packageTarball, sandboxCredential } from './lib/fixtures.mts';
 
 const keep = process.argv.includes('--keep');
 const withPackage = !process.argv.includes('--no-package');
@@ -36,6 +36,7 @@ const tarballArg = process.argv.includes('--tarball')
 	? process.argv[process.argv.indexOf('--tarball') + 1]
 	: undefined;
 const timings: Record<string, number> = {};
+const step = <T,>(label: string, fn: () => T | Promise<T>) => timed(label, fn, timings);
 const report: { package: string; loadedNodes?: string[]; loadedCredentials?: string[] } = {
 	package: withPackage ? 'not installed' : 'not tried (--no-package)',
 };
@@ -88,7 +89,7 @@ const feed = http.createServer((_req, res) => {
 });
 
 async function main() {
-	await timed('install n8n (cached after the first run)', () => installN8n(), timings);
+	await step('install n8n (cached after the first run)', () => installN8n());
 	const userFolder = makeUserFolder();
 	console.log(`[e2e] user folder: ${userFolder}`);
 	let instance: Awaited<ReturnType<typeof startN8n>> | undefined;
@@ -96,16 +97,13 @@ async function main() {
 	try {
 		// 1. The package as npm users get it: the files package.json's "n8n" names are in it.
 		if (withPackage) {
-			const { tarball, files, cleanup } = await timed(
+			const { tarball, files, cleanup } = await step(
 				tarballArg ? 'the given tarball' : 'npm run build + npm pack',
 				() => packageTarball(tarballArg),
-				timings,
 			);
 			cleanupPack = cleanup;
-			const dir = await timed(
-				'install tarball into $N8N_USER_FOLDER/.n8n/nodes',
-				() => installPackageIntoN8n(userFolder, tarball),
-				timings,
+			const dir = await step('install tarball into $N8N_USER_FOLDER/.n8n/nodes', () =>
+				installPackageIntoN8n(userFolder, tarball),
 			);
 			console.log(
 				`[e2e] ${PACKAGE_NAME} installed at ${dir} (${files.length} files in the tarball)`,
@@ -114,32 +112,17 @@ async function main() {
 		}
 
 		// 2. Headless execution with built-in nodes (the community package loaded too).
-		await timed('n8n import:workflow', () => importWorkflow(userFolder, builtinWorkflow), timings);
-		const { run } = await timed(
-			'n8n execute --rawOutput',
-			() => executeWorkflow(userFolder, builtinWorkflow.id, { expectSuccess: true }),
-			timings,
+		await step('n8n import:workflow', () => importWorkflow(userFolder, builtinWorkflow));
+		const { run } = await step('n8n execute --rawOutput', () =>
+			executeWorkflow(userFolder, builtinWorkflow.id, { expectSuccess: true }),
 		);
 		assert.deepEqual(nodeOutput(run, 'Set'), [{ hello: 'world', answer: 42 }]);
 		console.log('[e2e] execute: Set node produced', JSON.stringify(nodeOutput(run, 'Set')));
 
 		// 3. Credential import with plain data (encrypted by n8n with N8N_ENCRYPTION_KEY).
 		if (withPackage)
-			await timed(
-				'n8n import:credentials (airSignApi, plain data)',
-				() =>
-					importCredential(userFolder, {
-						id: 'e2eAirSignCred01',
-						name: 'AirSign e2e',
-						type: 'airSignApi',
-						data: {
-							authentication: 'clientCredentials',
-							clientId: 'e2e-client',
-							clientSecret: 'e2e-secret',
-							baseUrl: 'http://127.0.0.1:9/',
-						},
-					}),
-				timings,
+			await step('n8n import:credentials (airSignApi, plain data)', () =>
+				importCredential(userFolder, sandboxCredential('http://127.0.0.1:9/')),
 			);
 
 		// 4. Activation from the CLI before start.
@@ -157,21 +140,13 @@ async function main() {
 			],
 			() => nodeId(3),
 		);
-		await timed(
-			'n8n import:workflow + publish:workflow (polling trigger)',
-			async () => {
-				await importWorkflow(userFolder, pollWf);
-				await activateWorkflow(userFolder, pollWf.id);
-			},
-			timings,
-		);
+		await step('n8n import:workflow + publish:workflow (polling trigger)', async () => {
+			await importWorkflow(userFolder, pollWf);
+			await activateWorkflow(userFolder, pollWf.id);
+		});
 
 		// 5. The server: healthz, the activated workflow's first poll, loaded node types and icons.
-		instance = await timed(
-			'n8n start until /healthz/readiness',
-			() => startN8n({ userFolder }),
-			timings,
-		);
+		instance = await step('n8n start until /healthz/readiness', () => startN8n({ userFolder }));
 		assert.equal((await n8nFetch(`${instance.url}/healthz`)).status, 200);
 		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
 			list.some((n) => n.name === 'n8n-nodes-base.set'),
@@ -189,10 +164,11 @@ async function main() {
 		timings['first poll execution after ready'] = (Date.now() - t0) / 1000;
 		assert.equal(pollExec.mode, 'trigger');
 		const full = await getExecution(instance.url, cookie, pollExec.id);
-		const polled = full.data.resultData.runData['RSS Trigger'][0].data!.main![0]!.map(
-			(i) => i.json.title,
+		const polled = full.data.resultData.runData['RSS Trigger'][0].data!.main![0]!;
+		assert.deepEqual(
+			polled.map((i) => i.json.title),
+			['probe'],
 		);
-		assert.deepEqual(polled, ['probe']);
 		const [wfRow] = await queryDb(
 			userFolder,
 			'select activeVersionId, staticData from workflow_entity where id = ?',
@@ -234,7 +210,7 @@ async function main() {
 				`package nodes NOT loaded; related n8n output:\n${related.join('\n')}`,
 			);
 		}
-		const exit = await timed('n8n stop (SIGTERM)', () => instance!.stop(), timings);
+		const exit = await step('n8n stop (SIGTERM)', () => instance!.stop());
 		instance = undefined;
 		assert.equal(exit.code, 0, `n8n exited with ${JSON.stringify(exit)}`);
 	} finally {
