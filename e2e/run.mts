@@ -88,9 +88,8 @@ try {
 		}),
 	);
 	const t0 = Date.now();
-	const packed = await packageTarball(tarballArg);
+	const { tarball, files, ...packed } = await packageTarball(tarballArg);
 	cleanup = packed.cleanup;
-	const { tarball, files } = packed;
 	summary.push({
 		name: tarballArg ? `the given ${path.basename(tarball)}` : 'npm run build + npm pack',
 		ok: true,
@@ -117,12 +116,9 @@ try {
 		),
 		(async () => {
 			// one after the other: each is about a minute, mostly n8n starting
-			for (const [profile, v] of [
-				['2', v2],
-				['1', v1],
-			])
+			for (const profile of ['2', '1'] as const)
 				await part(
-					`agent checks n, o, p, r, s on ${v} (e2e/agent.mts)`,
+					`agent checks n, o, p, r, s on ${N8N_PROFILES[profile].label} (e2e/agent.mts)`,
 					e2e(`agent-${profile}`, 'agent.mts'),
 					{ profile },
 				);

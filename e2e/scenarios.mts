@@ -20,9 +20,8 @@ const argValue = (name: string) =>
 const tarballArg = argValue('--tarball');
 const scheduler = process.argv.includes('--scheduler');
 const tracks = (argValue('--tracks') ?? (scheduler ? 'live' : 'headless,live,events')).split(',');
-for (const track of tracks)
-	if (!['headless', 'live', 'events'].includes(track))
-		throw new Error(`--tracks: unknown ${track}`);
+const runs = [liveTrack, headlessTrack, eventsTrack].filter((t) => tracks.includes(t.name));
+if (runs.length !== tracks.length) throw new Error(`--tracks: one of ${tracks} is unknown`);
 if (scheduler && tracks.some((t) => t !== 'live'))
 	throw new Error('--scheduler runs the live track only (check d)');
 /**
@@ -39,13 +38,10 @@ if (scheduler && !PROFILE.n8n.startsWith('2.'))
 	throw new Error(`--scheduler needs n8n 2.x (this is ${PROFILE.label})`);
 const t00 = Date.now();
 
-function log(msg: string) {
+const log = (msg: string) =>
 	process.stdout.write(
 		`[e2e ${PROFILE.label}${scheduler ? ' scheduler' : ''} +${((Date.now() - t00) / 1000).toFixed(1)}s] ${msg}\n`,
 	);
-}
-
-/** Checks record PASS/FAIL with their time and never throw; setup steps are timed and throw. */
 const { results, check, step } = createChecks(log);
 
 // The examples poll every few minutes, within AirSign's List Sessions budget; this tier's triggers
@@ -67,7 +63,6 @@ for (const name of [
 ])
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
-/** What every track is handed. */
 const startEnv = scheduler ? SCHEDULER_ENV : {};
 const ctx: ScenarioContext = { keep, scheduler, startEnv, examples, log, check, step };
 
@@ -79,7 +74,6 @@ async function main() {
 		() => packageTarball(tarballArg),
 	);
 	try {
-		const runs = [liveTrack, headlessTrack, eventsTrack].filter((t) => tracks.includes(t.name));
 		(await runScenarios(ctx, tarball, runs)).forEach((t, i) => {
 			if (t.status === 'rejected') {
 				const name = runs[i].label;

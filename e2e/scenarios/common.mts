@@ -2,9 +2,9 @@
 // tracks in one n8n user folder with one `n8n start`, and checks d's and j's way through a
 // trigger's deliveries.
 import assert from 'node:assert/strict';
-import type { createChecks } from '../lib/checks.mts';
+import type { Checks } from '../lib/checks.mts';
 import { triggerOf } from '../lib/eventLedger.mts';
-import type { ExampleWorkflow, NodeRun } from '../lib/examples.mts';
+import type { ExampleWorkflow } from '../lib/examples.mts';
 import type { CredentialJson, Workflow } from '../lib/fixtures.mts';
 import {
 	activateWorkflow,
@@ -15,6 +15,7 @@ import {
 	installPackageIntoN8n,
 	listExecutions,
 	makeUserFolder,
+	nodeOutput,
 	type ExecutionSummary,
 	removeUserFolder,
 	setupOwner,
@@ -28,28 +29,19 @@ import type { RequestLogEntry } from '../../sandbox/index.ts';
 
 export const SESSIONS = '/api/v1/Sessions';
 
-/** A sandbox process with its control plane. */
-export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
-/** A running `n8n start`. */
-export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
-type Checks = ReturnType<typeof createChecks>;
+type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
+type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
 
-/** What the entry hands every track. */
-export interface ScenarioContext {
-	/** --keep: the user folder stays. */
+/** What the entry hands every track: its options, the examples by file name, its log and checks. */
+export type ScenarioContext = Pick<Checks, 'check' | 'step'> & {
 	keep: boolean;
 	/** --scheduler: check d alone, on n8n 2.x's database-backed poll scheduler. */
 	scheduler: boolean;
 	/** The environment of the running n8n's commands and start (SCHEDULER_ENV or none). */
 	startEnv: Record<string, string>;
-	/** examples/*.json by file name. */
 	examples: Record<string, ExampleWorkflow>;
 	log: (msg: string) => void;
-	/** A named, timed check: PASS/FAIL recorded, never throws. */
-	check: Checks['check'];
-	/** A timed setup step: throws. */
-	step: Checks['step'];
-}
+};
 
 /** What every track's body is handed: its own sandbox and the run's n8n user folder. */
 type TrackRun = { sandbox: Sandbox; userFolder: string };
@@ -101,24 +93,18 @@ export async function runScenarios(
 			if (!served.length) return [];
 			const [, ...boxes] = await Promise.all([installed, ...served.map((s) => s.sandbox)]);
 			const all = served.map(({ t }, i) => t.imports(ctx, boxes[i]));
+			const credentials = all.map((a) => a.credential);
 			await step(`${names}: credentials imported (client credentials → their sandboxes)`, () =>
-				importCredential(
-					userFolder,
-					all.map((a) => a.credential),
-					{ env },
-				),
+				importCredential(userFolder, credentials, { env }),
 			);
 			return all;
 		})();
 		const running = (async () => {
 			const all = await imported;
 			if (!all.length) return undefined;
+			const workflows = all.flatMap((a) => a.workflows);
 			await step(`${names}: workflows imported, the trigger activated`, async () => {
-				await importWorkflow(
-					userFolder,
-					all.flatMap((a) => a.workflows),
-					{ env },
-				);
+				await importWorkflow(userFolder, workflows, { env });
 				for (const id of all.flatMap((a) => a.activate ?? []))
 					await activateWorkflow(userFolder, id, { env });
 			});
@@ -162,7 +148,7 @@ export interface WatchedTrigger {
  * activation poll delivered nothing), a session `complete()` completes must bring exactly one
  * execution, delivering it alone. No repeat on the next poll: a second session completed then
  * gives that poll (or, if it came first, the one after) an execution to wait for, which must
- * deliver that session alone. Resolves the first execution, its run data, and the next one.
+ * deliver that session alone. Resolves the first execution, with its run, and the next one.
  */
 export async function deliveredOnce(
 	{ listRequests, instance, cookie, userFolder, workflow, deadline }: WatchedTrigger,
@@ -191,14 +177,13 @@ export async function deliveredOnce(
 		);
 		assert.equal(exec.mode, 'trigger');
 		assert.equal(exec.status, 'success');
-		const runData: Record<string, NodeRun[]> = (await getExecution(instance.url, cookie, exec.id))
-			.data.resultData.runData;
+		const run = await getExecution(instance.url, cookie, exec.id);
 		assert.deepEqual(
-			runData[trigger][0].data!.main![0]!.map((i) => i.json.sessionId),
+			nodeOutput(run, trigger).map((i) => i.sessionId),
 			[sessionId],
 			'the trigger delivered exactly that session',
 		);
-		return { exec, runData };
+		return { exec, run };
 	};
 	const sessionId = await complete();
 	const completedAt = Date.now();

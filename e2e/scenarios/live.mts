@@ -11,6 +11,7 @@ import {
 	deactivateWorkflowAsEditor,
 	installedPackageDir,
 	n8nFetch,
+	nodeOutput,
 	queryDb,
 	readTypeFile,
 	waitForTypes,
@@ -28,20 +29,16 @@ const liveTimeoutMs = (scheduler: boolean) => (scheduler ? 420_000 : 390_000);
 /** Check j's bound from its start: activation, up to two minute polls per session, a busy machine. */
 const FETCH_CHECK_TIMEOUT_MS = 390_000;
 
-/** A session as Get outputs it (the fields check j reads; a type literal: read from plain JSON). */
+/** What checks d and j read of the Set node's message and of Get's session. */
+type Note = { sessionId: string; message: string };
 type FetchedSession = {
 	sessionId: string;
 	status: string;
 	completedDate?: string;
 	recipients: { name: string; email: string; status: string }[];
 };
-
 /** An entry of n8n's type files (types/nodes.json, types/credentials.json): the fields e reads. */
-interface TypeEntry {
-	name: string;
-	icon?: string;
-	iconUrl?: { light: string; dark: string };
-}
+type TypeEntry = { name: string; icon?: string; iconUrl?: { light: string; dark: string } };
 
 /** The live track (checks e, e2, d, j; d alone with --scheduler). */
 export const liveTrack: ScenarioTrack = {
@@ -66,11 +63,9 @@ export const liveTrack: ScenarioTrack = {
 				const nodes = await waitForTypes(userFolder, 'nodes', (l: TypeEntry[]) =>
 					l.some((n) => n.name === `${PACKAGE_NAME}.airSignTrigger`),
 				);
-				const viaHttp: TypeEntry[] = await (
-					await n8nFetch(`${instance.url}/types/nodes.json`, {
-						headers: { cookie, 'browser-id': 'e2e' },
-					})
-				).json();
+				const headers = { cookie, 'browser-id': 'e2e' };
+				const res = await n8nFetch(`${instance.url}/types/nodes.json`, { headers });
+				const viaHttp = (await res.json()) as TypeEntry[];
 				const creds: TypeEntry[] = readTypeFile(userFolder, 'credentials');
 				const ours = viaHttp.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
 				assert.equal(nodes.length, viaHttp.length);
@@ -92,9 +87,9 @@ export const liveTrack: ScenarioTrack = {
 						const body = await res.text();
 						assert.equal(res.status, 200, `GET /${icon}`);
 						assert.match(
-							res.headers.get('content-type') ?? '',
+							String(res.headers.get('content-type')),
 							/^image\/svg\+xml/,
-							`content type of /${icon}`,
+							`of /${icon}`,
 						);
 						assert.match(body, /<svg[\s>]/, `/${icon} is not an SVG`);
 						served.push(icon);
@@ -105,16 +100,15 @@ export const liveTrack: ScenarioTrack = {
 
 		if (!scheduler)
 			await check('e2. output schemas served as the editor asks for them', async () => {
-				const installed = installedPackageDir(userFolder);
-				const schemas = outputSchemas(installed);
+				const schemas = outputSchemas(installedPackageDir(userFolder));
 				// Every schema the repository holds (one per operation, one for the trigger) ships.
 				const held = readdirSync(SCHEMA_DIR, { recursive: true }).filter((f) =>
 					String(f).endsWith('.json'),
-				).length;
+				);
 				assert.equal(
 					schemas.length,
-					held,
-					`output schemas in the package (the repository has ${held})`,
+					held.length,
+					`schemas in the package (repository: ${held.length})`,
 				);
 				for (const { url, schema } of schemas) {
 					const res = await n8nFetch(`${instance.url}${url}`);
@@ -122,10 +116,7 @@ export const liveTrack: ScenarioTrack = {
 					assert.deepEqual(await res.json(), schema, `GET ${url}`);
 				}
 				const trigger = schemas.find((s) => s.file === 'v1.0.0.json');
-				assert.ok(
-					trigger && trigger.schema.properties!.recipient.properties!.status,
-					'recipient.status',
-				);
+				assert.ok(trigger?.schema.properties!.recipient.properties!.status, 'recipient.status');
 				return `${schemas.length} schemas → 200, as in the package (e.g. ${trigger.url})`;
 			});
 
@@ -139,7 +130,7 @@ export const liveTrack: ScenarioTrack = {
 			async () => {
 				// The first completion lies between the activation poll and the first scheduled one, the
 				// window the scheduler's dropped activation state would lose (see the trigger's origin).
-				const { exec, runData, arrivedS, pollsBefore, next, sessionId } = await deliveredOnce(
+				const { exec, run, arrivedS, pollsBefore, next, sessionId } = await deliveredOnce(
 					{ ...watched, workflow: wf },
 					async () => {
 						const { sessionId } = await sandbox.createSession({
@@ -151,12 +142,9 @@ export const liveTrack: ScenarioTrack = {
 						return sessionId;
 					},
 				);
-				const [delivered] = runData[triggerName][0].data!.main![0]!.map((i) => i.json);
-				assert.equal(delivered.status, 'completed');
+				assert.equal(nodeOutput(run, triggerName)[0].status, 'completed');
 				// the Set node's message
-				const [note] = runData['Compose notification'][0].data!.main![0]!.map(
-					(i) => i.json as { sessionId: string; message: string },
-				);
+				const [note] = nodeOutput(run, 'Compose notification') as Note[];
 				assert.equal(note.sessionId, sessionId);
 				assert.match(
 					note.message,
@@ -214,7 +202,7 @@ export const liveTrack: ScenarioTrack = {
 				// n8n 2.41 answers the switch at once and activates a moment later (2.39: after the
 				// activation poll): deliveredOnce waits for the start that poll sets.
 				await activateWorkflowAsEditor(instance.url, cookie, fetchWf.id);
-				const { exec, runData, arrivedS, next, sessionId } = await deliveredOnce(
+				const { exec, run, arrivedS, next, sessionId } = await deliveredOnce(
 					{ ...watched, workflow: fetchWf, deadline: Date.now() + FETCH_CHECK_TIMEOUT_MS },
 					async () => {
 						const { sessionId } = await sandbox.createSession({
@@ -231,9 +219,7 @@ export const liveTrack: ScenarioTrack = {
 					},
 				);
 				// Get's output, simplified by default: each recipient with their status
-				const fetched = runData['Fetch the session'][0].data!.main![0]!.map(
-					(i) => i.json as FetchedSession,
-				);
+				const fetched = nodeOutput(run, 'Fetch the session') as FetchedSession[];
 				assert.equal(fetched.length, 1, `one fetched session: ${JSON.stringify(fetched)}`);
 				assert.equal(fetched[0].sessionId, sessionId);
 				assert.equal(fetched[0].status, 'completed');
