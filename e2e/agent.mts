@@ -13,7 +13,6 @@ import {
 	outputWorkflow,
 	toolsWorkflow,
 } from './agentChecks.mts';
-import type { N8nInstance, Sandbox } from './agentShared.mts';
 import { MCP_WORKFLOW_ID, checkMcp, mcpCredential, mcpWorkflow } from './agentMcp.mts';
 import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from './lib/agentScripts.mts';
 import { createChecks, printResults } from './lib/checks.mts';
@@ -53,13 +52,13 @@ async function main() {
 		packageTarball(argValue('--tarball')),
 	);
 	const userFolder = makeUserFolder('airsign-e2e-agent-');
-	let sandbox: Sandbox | undefined;
+	let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
 	let fake: FakeOpenAi | undefined;
-	let instance: N8nInstance | undefined;
+	let instance: Awaited<ReturnType<typeof startN8n>> | undefined;
 	try {
-		sandbox = (await step('sandbox started', async () =>
+		sandbox = await step('sandbox started', async () =>
 			startSandboxProcess({ port: await getFreePort() }),
-		)) as Sandbox;
+		);
 		fake = await startFakeOpenAi({ scripts: SCRIPTS, apiKey: FAKE_OPENAI_API_KEY, log });
 		log(`scripted OpenAI-compatible server on ${fake.baseUrl}`);
 		await step('package installed', () => installPackageIntoN8n(userFolder, tarball));
@@ -73,7 +72,7 @@ async function main() {
 			await importWorkflow(userFolder, [tools, example, outputWorkflow(example), mcpWorkflow()]);
 			for (const wf of [tools, example]) await activateWorkflow(userFolder, wf.id);
 		});
-		instance = (await step('n8n start', () => startN8n({ userFolder }))) as N8nInstance;
+		instance = await step('n8n start', () => startN8n({ userFolder }));
 		const { cookie } = await setupOwner(instance.url);
 		// published as a user does, with the editor's switch: no n8n command to wait for
 		await step('2 more workflows published from the editor', async () => {

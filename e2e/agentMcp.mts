@@ -24,7 +24,7 @@ import {
 	sessionIdFromAI,
 	uuid,
 	type AgentCheckContext,
-} from './agentShared.mts';
+} from './agentChecks.mts';
 
 export const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
 const MCP_PATH = 'airsign-mcp-e2e';

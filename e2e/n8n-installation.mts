@@ -57,9 +57,8 @@ export function nodePath(basePath: string = process.env.PATH ?? '', inst = activ
 }
 
 /**
- * Environment for running the cached n8n against `userFolder` (n8n keeps its SQLite database,
- * encryption key and community packages under `$userFolder/.n8n`): local, quiet, no telemetry.
- * What differs between n8n versions comes from the profile (e2e/n8n-profiles.mts).
+ * The cached n8n's environment for `userFolder` (its database, key and packages under `.n8n`):
+ * local, quiet, no telemetry; what differs between versions comes from the profile.
  */
 export function n8nEnv(
 	userFolder: string,
@@ -81,8 +80,7 @@ export function n8nEnv(
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-		// Fixed key: credentials imported by one command decrypt in the next (n8n otherwise
-		// generates one into $N8N_USER_FOLDER/.n8n/config on first start).
+		// fixed: a credential imported by one command decrypts in the next
 		N8N_ENCRYPTION_KEY: 'airsign-e2e-only-not-a-secret',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
@@ -108,10 +106,7 @@ export function n8nEnv(
 	};
 }
 
-/**
- * This environment without the npm settings of a parent `npm run`: they must not leak into n8n
- * (its community-package installer shells out to npm) or into an npm the tiers run.
- */
+/** This environment without a parent `npm run`'s settings: not for n8n's npm, nor the tiers'. */
 function withoutNpmSettings(): NodeJS.ProcessEnv {
 	const env = { ...process.env };
 	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];

@@ -34,14 +34,7 @@ const TOKEN_WORKFLOW = chainWorkflow(
 			name: 'List sessions',
 			type: `${PACKAGE_NAME}.airSign`,
 			typeVersion: 1,
-			parameters: {
-				resource: 'session',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 5,
-				filters: {},
-				options: {},
-			},
+			parameters: { resource: 'session', operation: 'getMany', returnAll: false, limit: 5 },
 			credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
 		},
 	],
@@ -85,6 +78,8 @@ export const headlessTrack: ScenarioTrack = {
 			async () => {
 				const tokenFetches = (reqs: RequestLogEntry[]) =>
 					reqs.filter((r) => r.method === 'POST' && r.path === '/oidc/token');
+				const lines = (reqs: RequestLogEntry[]) =>
+					reqs.map((r) => `${r.method} ${r.path} ${r.status}`);
 				// a–c and g–i ran in six processes on one token: n8n keeps it with the credential.
 				assert.equal(tokenFetches(await sandbox.requests()).length, 1, 'one token for a–c, g–i');
 				// The sandbox's tokens live one hour on its clock: move that clock past it.
@@ -93,8 +88,8 @@ export const headlessTrack: ScenarioTrack = {
 				const expired = await executeWorkflow(userFolder, TOKEN_WORKFLOW.id, { env });
 				assert.ok(expired.ok, `the run after the expiry failed: ${expired.failure}`);
 				assert.ok(nodeOutput(expired.run, 'List sessions').length > 0, 'sessions listed');
-				const reqs: RequestLogEntry[] = await sandbox.requests();
-				const line = reqs.map((r) => `${r.method} ${r.path} ${r.status}`);
+				const reqs = await sandbox.requests();
+				const line = lines(reqs);
 				const fetches = tokenFetches(reqs);
 				assert.equal(fetches.length, 1, `one new token: ${line.join(', ')}`);
 				assert.equal(fetches[0].status, 200);
@@ -106,9 +101,7 @@ export const headlessTrack: ScenarioTrack = {
 				await sandbox.clearRequests();
 				const again = await executeWorkflow(userFolder, TOKEN_WORKFLOW.id, { env });
 				assert.ok(again.ok, `the next run failed: ${again.failure}`);
-				const next = (await sandbox.requests()).map(
-					(r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`,
-				);
+				const next = lines(await sandbox.requests());
 				assert.deepEqual(next, [`GET ${SESSIONS} 200`], 'the renewed token was kept');
 				return `after the expiry: ${line.join(' → ')}; next run: ${next.join(', ')}`;
 			},
