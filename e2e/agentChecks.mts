@@ -160,14 +160,10 @@ export async function askAgent(
 	model: string,
 	message: string[],
 ): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
-	const res = await postToWebhook(
-		`${instance.url}/webhook/${path}`,
-		{
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ message: message.join(' ') }),
-		},
-		{ timeoutMs: RUN_TIMEOUT_MS },
-	);
+	const headers = { 'content-type': 'application/json' };
+	const body = JSON.stringify({ message: message.join(' ') });
+	const url = `${instance.url}/webhook/${path}`;
+	const res = await postToWebhook(url, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
 	const answer = await res.text();
 	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
 	const last = lastExchange(fake, model);

@@ -95,17 +95,12 @@ export async function checkMcp(context: AgentCheckContext): Promise<string> {
 
 	// Waits for the published workflow's endpoint (n8n 2.41 registers it a moment after the start);
 	// a caller without the token is refused before any MCP exchange.
-	const anonymous = await postToWebhook(
-		url.href,
-		{
-			headers: {
-				'content-type': 'application/json',
-				accept: 'application/json, text/event-stream',
-			},
-			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-		},
-		{ timeoutMs: RUN_TIMEOUT_MS },
-	);
+	const headers = {
+		'content-type': 'application/json',
+		accept: 'application/json, text/event-stream',
+	};
+	const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+	const anonymous = await postToWebhook(url.href, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
 	assert.equal(anonymous.status, 403, `without the token: ${await anonymous.text()}`);
 
 	const client = new Client({ name: 'airsign-e2e-mcp-client', version: '1.0.0' });
