@@ -86,11 +86,7 @@ export const liveTrack: ScenarioTrack = {
 						const res = await n8nFetch(`${instance.url}/${icon}`);
 						const body = await res.text();
 						assert.equal(res.status, 200, `GET /${icon}`);
-						assert.match(
-							String(res.headers.get('content-type')),
-							/^image\/svg\+xml/,
-							`of /${icon}`,
-						);
+						assert.match(String(res.headers.get('content-type')), /^image\/svg\+xml/, icon);
 						assert.match(body, /<svg[\s>]/, `/${icon} is not an SVG`);
 						served.push(icon);
 					}
@@ -153,11 +149,9 @@ export const liveTrack: ScenarioTrack = {
 				log(
 					`live: execution ${exec.id} arrived ${arrivedS.toFixed(1)} s after a completion after poll ${pollsBefore}: ${note.message}`,
 				);
-				const dbRows = await queryDb(
-					userFolder,
-					'select id from execution_entity where workflowId = ? order by id',
-					[wf.id],
-				);
+				const db = (select: string, then = '') =>
+					queryDb(userFolder, `${select} where workflowId = ? ${then}`, [wf.id]);
+				const dbRows = await db('select id from execution_entity', 'order by id');
 				assert.deepEqual(
 					dbRows.map((r) => String(r.id)),
 					[exec.id, next.id],
@@ -172,18 +166,10 @@ export const liveTrack: ScenarioTrack = {
 				let where = 'workflow static data';
 				if (scheduler) {
 					// Durable cursors: the node's state is in poller_state, committed by the scheduler.
-					const rows = await queryDb(
-						userFolder,
-						'select nodeId, cursor from poller_state where workflowId = ?',
-						[wf.id],
-					);
+					const rows = await db('select nodeId, cursor from poller_state');
 					log(`live: poller_state: ${JSON.stringify(rows)}`);
 					assert.equal(rows.length, 1, 'one poller_state row: the scheduler ran the polls');
-					assert.match(
-						String(rows[0].cursor),
-						/"cursor":"/,
-						'the trigger state is in poller_state',
-					);
+					assert.match(String(rows[0].cursor), /"cursor":"/, 'the trigger state in poller_state');
 					where = 'poller_state';
 				}
 				const polls = (await listRequests()).length;
