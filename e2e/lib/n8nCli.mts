@@ -171,7 +171,10 @@ export async function executeWorkflow(
 }
 
 /** The items (json only) of a node's first run, first output. */
-export function nodeOutput(run: N8nRun, nodeName: string): Array<Record<string, unknown>> {
+export function nodeOutput(
+	run: Pick<N8nRun, 'data'>,
+	nodeName: string,
+): Array<Record<string, unknown>> {
 	const nodeRuns = run.data.resultData.runData[nodeName];
 	if (!nodeRuns)
 		throw new Error(
