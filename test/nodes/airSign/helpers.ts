@@ -24,7 +24,11 @@ import { sleepModule } from '../../harness/engine';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../../sandbox';
-import { useSandbox } from '../../harness/sandbox';
+import {
+	clientCredential as clientData,
+	tokenCredential as tokenData,
+	useSandbox,
+} from '../../harness/sandbox';
 import { startStub, type StubAnswer, type StubRequest } from '../../harness/fixtures/stubServer';
 
 export interface TestContext {
@@ -49,30 +53,12 @@ export function useAirSign(options: SandboxOptions = {}): TestContext {
 	return ctx;
 }
 
-export async function tokenCredential(
-	ctx: TestContext,
-	accessToken: string,
-	baseUrl = ctx.sandbox.baseUrl,
-) {
-	return await ctx.env.addCredential('airSignApi', {
-		authentication: 'accessToken',
-		accessToken,
-		baseUrl,
-	});
-}
+/** The credential data built by the harness (test/harness/sandbox.ts), added to this test's n8n. */
+export const tokenCredential = (ctx: TestContext, accessToken: string, baseUrl?: string) =>
+	ctx.env.addCredential('airSignApi', tokenData(ctx.sandbox, accessToken, baseUrl));
 
-export async function clientCredential(
-	ctx: TestContext,
-	clientSecret = ctx.sandbox.demo.clientSecret,
-	baseUrl = ctx.sandbox.baseUrl,
-) {
-	return await ctx.env.addCredential('airSignApi', {
-		authentication: 'clientCredentials',
-		clientId: ctx.sandbox.demo.clientId,
-		clientSecret,
-		baseUrl,
-	});
-}
+export const clientCredential = (ctx: TestContext, clientSecret?: string, baseUrl?: string) =>
+	ctx.env.addCredential('airSignApi', clientData(ctx.sandbox, clientSecret, baseUrl));
 
 /** The node as n8n runs it for an AI agent: the same node, its type named "<node>Tool". */
 export function asTool(): AirSign {
