@@ -1,7 +1,6 @@
 // What the trigger delivered, from PostgreSQL: the stream's executions, their trigger items, and
 // which process ran each.
 import { hasEnded, parseFlatted } from '../lib/n8n.mts';
-import { pollUntil } from '../lib/checks.mts';
 import { ctx } from './cluster.mts';
 import { STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
 
@@ -20,6 +19,7 @@ type TriggerItem = { json: DeliveredItem };
 /** Where a stored execution keeps the trigger's items. */
 interface StoredRun {
 	resultData?: {
+		metadata?: Record<string, string>;
 		runData?: Record<string, { data?: { main?: (TriggerItem[] | null)[] } }[]>;
 	};
 	executionData?: {
@@ -55,22 +55,12 @@ async function executionRun(id: number): Promise<StoredRun | undefined> {
 	return row ? (parseFlatted(row.data) as StoredRun) : undefined;
 }
 
-/** The `process` the Execution Data node saved: n8n writes it a moment after the end status. */
-export async function executionProcess(
-	id: number,
-	{ waitMs = 0 }: { waitMs?: number } = {},
-): Promise<string | undefined> {
-	const read = async () =>
-		(
-			await ctx.pg!.query<{ value: string }>(
-				`select value from execution_metadata where "executionId" = $1 and key = 'process'`,
-				[id],
-			)
-		)[0]?.value;
-	return waitMs
-		? pollUntil(read, () => '', { timeoutMs: waitMs, everyMs: 250 }).catch(read)
-		: read();
-}
+/**
+ * The `process` the Execution Data node set, from the run data: n8n saves it with the end status in
+ * one transaction, while its execution_metadata row is a later write whose failure n8n only logs.
+ */
+export const recordedProcess = (run: StoredRun | undefined): string | undefined =>
+	run?.resultData?.metadata?.process;
 
 /**
  * Every execution of the stream workflow with its trigger items: first on the execution stack,
@@ -84,14 +74,16 @@ export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 		d.status = row.status;
 		d.mode = row.mode;
 		d.createdAt = new Date(row.createdAt).getTime();
-		if (d.items === undefined) {
+		const needsProcess = hasEnded(d) && d.process === undefined;
+		if (d.items === undefined || needsProcess) {
 			const run = await executionRun(id);
+			if (needsProcess) d.process = recordedProcess(run);
 			const fromRun = run?.resultData?.runData?.[TRIGGER_NAME]?.[0]?.data?.main?.[0];
 			const fromStack = run?.executionData?.nodeExecutionStack?.find(
 				(e) => e.node?.name === TRIGGER_NAME,
 			)?.data?.main?.[0];
 			const items = fromRun ?? fromStack;
-			if (items)
+			if (items && d.items === undefined)
 				d.items = items.map(({ json: { sessionId, updatedAt, status, name } }) => ({
 					sessionId,
 					updatedAt,
@@ -99,7 +91,6 @@ export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 					name,
 				}));
 		}
-		if (hasEnded(d) && d.process === undefined) d.process = await executionProcess(id);
 		deliveries.set(id, d);
 	}
 	return deliveries;

@@ -1,5 +1,5 @@
 // Checks a–c: the example workflows (lib/examples.mts) run from the editor's REST route on a worker,
-// as the execution's `process` in PostgreSQL and the worker's log say.
+// as the execution's recorded `process` and the worker's log say.
 import assert from 'node:assert/strict';
 import {
 	EXAMPLE_CHECK_NAMES,
@@ -9,7 +9,7 @@ import {
 } from '../lib/examples.mts';
 import { runWorkflowAsEditor, waitForExecutionEnd } from '../lib/n8n.mts';
 import { ctx } from './cluster.mts';
-import { executionProcess } from './deliveries.mts';
+import { recordedProcess } from './deliveries.mts';
 import { check } from './report.mts';
 import { waitFor } from './stream.mts';
 
@@ -29,7 +29,7 @@ export async function runExampleOnWorker(ids: ExampleIds, name: string, ran: Ran
 	const exec = await waitForExecutionEnd(ctx.main!.url, ctx.cookie!, executionId, {
 		timeoutMs: 120_000,
 	});
-	const ranOn = await executionProcess(Number(executionId), { waitMs: 60_000 });
+	const ranOn = recordedProcess(exec.data);
 	ran.push({ name, executionId, process: ranOn, status: exec.status });
 	const error = exec.data?.resultData?.error?.message;
 	const failure = error ?? (exec.status === 'success' ? undefined : `status ${exec.status}`);

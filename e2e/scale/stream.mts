@@ -122,9 +122,7 @@ export async function waitDelivered(stepName: string): Promise<Delivery[]> {
 			await refreshDeliveries();
 			const counts = deliveredCounts();
 			missing = [...expected.keys()].filter((k) => !counts.has(k));
-			open = [...deliveries.values()].filter(
-				(d) => !hasEnded(d) || (d.status === 'success' && d.process === undefined),
-			);
+			open = [...deliveries.values()].filter((d) => !hasEnded(d));
 			return !missing.length && !open.length;
 		},
 		() =>
