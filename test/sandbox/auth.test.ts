@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { useApi } from './helpers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+	blockDocument,
+	createBody,
+	expectError,
+	limits,
+	useApi,
+	type ApiResponse,
+} from './helpers';
 
-const { sandbox, call, get, list, send, upload } = useApi({ now: '2025-06-16T14:00:00.000Z' });
+const api = useApi({ now: '2025-06-16T14:00:00.000Z' });
+const { sandbox, call, get, post, list, send, upload, createSession, fromTemplate } = api;
 
 const CLIENT_CREDENTIALS = 'grant_type=client_credentials';
 /** POST /oidc/token with this form body, and HTTP Basic `id:secret` when given. */
@@ -64,14 +72,12 @@ describe('token endpoint (docs/api.md#token-endpoint): POST /oidc/token, client 
 		expect((await tokenRequest(demoSecret())).body.expires_in).toBe(120);
 	});
 
-	it('tokens expire by the sandbox clock after tokenTtlSeconds → 401 on every endpoint', async () => {
+	it('tokens expire by the sandbox clock after tokenTtlSeconds → 401 (on every endpoint: below)', async () => {
 		const token = await demoToken();
 		sandbox().clock.advance(3600_000 - 1);
 		expect((await list('', token)).status).toBe(200);
 		sandbox().clock.advance(1);
 		expect((await list('', token)).status).toBe(401);
-		expect((await send(sandbox().createSession().sessionId, token)).status).toBe(401);
-		expect((await upload(undefined, token)).status).toBe(401);
 	});
 
 	it('issueToken({ ttlSeconds }) expires too; the ready demo token never does', async () => {
@@ -106,6 +112,59 @@ describe('authentication (docs/api.md#authentication)', () => {
 		expect((await list('', token)).status).toBe(401);
 		expect((await list()).status).toBe(200);
 	});
+});
+
+describe('every endpoint: 401 without a valid token, 403 INSUFFICIENT_SCOPE without its scope', () => {
+	const ann = { name: 'Ann', email: 'ann@example.com' };
+	const SCOPES = ['write:sessions', 'write:files', 'write:templates'];
+	const template = { name: 'T', document: blockDocument(['a']), recipients: [{ key: 'a' }] };
+	let draft: string, pending: string, templateId: string;
+	beforeEach(() => {
+		draft = sandbox().createSession({ recipients: [ann] }).sessionId;
+		pending = sandbox().createSession({ recipients: [ann], status: 'pending' }).sessionId;
+		templateId = sandbox().createTemplate({
+			status: 'active',
+			recipients: [{ key: 'a', ...ann }],
+		}).templateId;
+	});
+	/** What a refused request must leave as it was. */
+	const state = (s = sandbox()) =>
+		JSON.stringify([s.listAllSessions(), s.listAllTemplates(), [...s.files.keys()], s.outbox]);
+	// Each endpoint, the scopes any one of which suffices (none: any valid token), its request.
+	it.each<[string, string[], (token: string | null) => Promise<ApiResponse>]>([
+		['List Sessions', [], (t) => list('', t)],
+		['Get Session', [], (t) => get(`/Session/${draft}`, t)],
+		['Send Session', ['write:sessions'], (t) => send(draft, t)],
+		[
+			'Send Invitation',
+			['write:sessions'],
+			(t) => post(`/Session/${pending}/SendInvitation`, {}, t),
+		],
+		['Upload File', ['write:files', 'write:sessions'], (t) => upload(undefined, t)],
+		['Create Session', ['write:sessions'], (t) => createSession(createBody(), t)],
+		['Create Session From Template', ['write:sessions'], (t) => fromTemplate({ templateId }, t)],
+		['List Templates', [], (t) => get('/Templates', t)],
+		['Get Template', [], (t) => get(`/Template/${templateId}`, t)],
+		['Create Template', ['write:templates'], (t) => post('/Template', template, t)],
+	])(
+		'%s: none, a bogus or an expired token → 401; no %j → 403; with it → 200',
+		async (_, needs, request) => {
+			const before = state();
+			const expired = sandbox().issueToken({ ttlSeconds: 1 });
+			sandbox().clock.advance(1000);
+			const denied = await request(null);
+			expectError(denied, 401, 'UNAUTHORIZED');
+			expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer/);
+			expect(limits(denied)).toMatchObject({ limit: null, remaining: null });
+			for (const token of ['bogus', expired]) expect((await request(token)).status).toBe(401);
+			const others = { scopes: SCOPES.filter((scope) => !needs.includes(scope)) };
+			if (needs.length > 0)
+				expectError(await request(sandbox().issueToken(others)), 403, 'INSUFFICIENT_SCOPE');
+			expect(state()).toBe(before);
+			for (const scopes of needs.length > 0 ? needs.map((scope) => [scope]) : [[]])
+				expect((await request(sandbox().issueToken({ scopes }))).status).toBe(200);
+		},
+	);
 });
 
 describe('org isolation', () => {

@@ -127,22 +127,14 @@ describe('Send Session (docs/api.md#send-session)', () => {
 		}
 	});
 
-	// Each refused, the draft unchanged.
+	// Each refused, the draft unchanged (tokens and scopes: auth.test.ts).
 	it.each([
-		['missing token → 401', (id: string) => send(id, null), 401, 'UNAUTHORIZED'],
-		['invalid token → 401', (id: string) => send(id, 'garbage'), 401],
 		['unknown session → 404 NOT_FOUND', () => send(randomUUID()), 404, 'NOT_FOUND'],
 		['a sessionId that is not a UUID → 404 NOT_FOUND', () => send('not-a-uuid'), 404],
 		[
 			"another organisation's session → 404",
 			(id: string) => send(id, sandbox().other.accessToken),
 			404,
-		],
-		[
-			'scopes: Send Session needs write:sessions → 403 INSUFFICIENT_SCOPE with write:files only',
-			(id: string) => send(id, sandbox().issueToken({ scopes: ['write:files'] })),
-			403,
-			'INSUFFICIENT_SCOPE',
 		],
 	] as const)('%s', async (_title, request, status, code?: string) => {
 		const draft = sandbox().createSession();

@@ -24,13 +24,9 @@ const templateBody = (extra: Record<string, unknown> = {}) => ({
 	],
 	...extra,
 });
-/** Create Template with `templateBody(extra)`, by default with a write:templates token. */
-const create = (extra?: Record<string, unknown>, token?: string) =>
-	api.post(
-		'/Template',
-		templateBody(extra),
-		token ?? sandbox().issueToken({ scopes: ['write:templates'] }),
-	);
+/** Create Template with `templateBody(extra)`, with a write:templates token. */
+const create = (extra?: Record<string, unknown>) =>
+	api.post('/Template', templateBody(extra), sandbox().issueToken({ scopes: ['write:templates'] }));
 const TIMES = { createdAt: '2025-06-16T14:22:00.000Z', updatedAt: '2025-06-16T14:22:00.000Z' };
 const role = (name: string, email: string, signingOrder: number) =>
 	shown({ recipientId: 'default', name, email, signingOrder });
@@ -170,8 +166,7 @@ describe('Create Template (docs/api.md#create-template)', () => {
 		expect((await create({ document: long })).body.code).toBe('TITLE_TOO_LONG');
 	});
 
-	it('scope write:templates; expiry defaults use the "Session Expiry" plan feature', async () => {
-		expect((await create({}, sandbox().demo.accessToken)).body.code).toBe('INSUFFICIENT_SCOPE');
+	it('expiry defaults use the "Session Expiry" plan feature (scope: auth.test.ts)', async () => {
 		sandbox().setPlanFeatures(sandbox().demo.orgId, []);
 		const res = await create({ expiryDays: 30 });
 		expectError(res, 403, 'PLAN_FEATURE_UNAVAILABLE');

@@ -97,29 +97,14 @@ describe('Upload File (docs/api.md#upload-file)', () => {
 		expect((await raw(body, 'application/json; charset=utf-8')).status).toBe(200);
 	});
 
-	it('a missing token → 401, whatever the body', async () => {
+	// Tokens and scopes on every endpoint: auth.test.ts.
+	it('a missing or invalid token → 401 before the body is read, whatever it is, oversized too', async () => {
 		const res = await upload('a.pdf', 'not base64!', null);
 		expectError(res, 401, 'UNAUTHORIZED');
 		expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-	});
-
-	it('an invalid token → 401, even for an oversized body', async () => {
 		sandbox().config.maxFileBytes = 10;
 		expect((await upload('a.pdf', pdfBase64(1000), 'not-a-token')).status).toBe(401);
 		expect(sandbox().files.size).toBe(0);
-	});
-
-	it.each(['write:files', 'write:sessions'])(
-		'scopes: %s alone suffices for Upload File',
-		async (scope) => {
-			const token = sandbox().issueToken({ scopes: [scope] });
-			expect((await upload('a', pdfBase64(), token)).status).toBe(200);
-		},
-	);
-
-	it('scopes: neither write:files nor write:sessions → 403 INSUFFICIENT_SCOPE', async () => {
-		const token = sandbox().issueToken({ scopes: ['write:templates'] });
-		expectError(await upload('a', pdfBase64(), token), 403, 'INSUFFICIENT_SCOPE');
 	});
 
 	it('error bodies: { code, message } JSON', async () => {
