@@ -9,13 +9,19 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
 	captureOutput,
 	clientCredential,
+	fromTemplateParams,
+	locator,
 	pdf,
 	recordSleeps,
 	runAirSign,
 	serialise,
 	type TestContext,
+	uploadParams,
 	useAirSign,
 } from '../nodes/airSign/helpers';
+import { ann, blockDoc, jsonMode } from '../nodes/airSign/createSessionParams';
+import { offerTemplateParams } from '../nodes/airSign/offerTemplate';
+import type { CreateTemplateInput } from '../../sandbox';
 import { NODE_OPERATIONS } from '../nodes/airSign/nodeOperations';
 import { answerFault } from './answers';
 import { announce, checkProperty, count } from './budget';
@@ -26,7 +32,6 @@ beforeAll(() => announce('answers'));
 
 /** The default "Max Wait on Rate Limit" (60 s): no wait may be longer, none negative. */
 const MAX_WAIT_MS = 60_000;
-const recipients = [{ name: 'Ann', email: 'ann@example.com' }];
 
 /** What one operation needs beyond its resource and operation: its parameters, the sandbox's data. */
 interface Invocation {
@@ -34,50 +39,26 @@ interface Invocation {
 	input?: () => HarnessInputItem[];
 }
 
-const blockDocument = {
-	format: 'blocks',
-	title: 'Agreement',
-	blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'Ann' }],
-};
-
 // By the node's operations (read from its description below): a new operation fails the property
 // until it has an entry.
 const sessionId = (c: TestContext, status?: 'pending') => ({
-	sessionId: c.sandbox.createSession({ recipients, ...(status && { status }) }).sessionId,
+	sessionId: c.sandbox.createSession({ recipients: [ann], ...(status && { status }) }).sessionId,
 });
-const offer = (c: TestContext) =>
-	c.sandbox.createTemplate({ name: 'Offer', status: 'active' }).templateId;
+const offer = (c: TestContext, recipients?: CreateTemplateInput['recipients']) =>
+	c.sandbox.createTemplate({ name: 'Offer', status: 'active', recipients }).templateId;
 const invocations: Record<string, Invocation> = {
 	'session.get': { params: (c) => sessionId(c) },
 	'session.send': { params: (c) => sessionId(c) },
 	'session.sendInvitation': { params: (c) => sessionId(c, 'pending') },
 	'session.getMany': {
 		params: (c) => {
-			for (let i = 0; i < 3; i++) c.sandbox.createSession({ name: `S${i}`, recipients });
+			for (let i = 0; i < 3; i++) c.sandbox.createSession({ name: `S${i}`, recipients: [ann] });
 			return { returnAll: true };
 		},
 	},
-	'session.create': {
-		params: () => ({
-			documentMode: 'json',
-			name: 'Agreement',
-			documents: JSON.stringify(blockDocument),
-			recipientsJson: JSON.stringify([{ key: 'a', ...recipients[0] }]),
-		}),
-	},
+	'session.create': { params: () => jsonMode(blockDoc(['a']), [{ key: 'a', ...ann }]) },
 	'session.createFromTemplate': {
-		params: (c) => ({
-			templateId: {
-				__rl: true,
-				mode: 'id',
-				value: c.sandbox.createTemplate({
-					name: 'Offer',
-					status: 'active',
-					recipients: [{ key: 'employee', name: 'Employee', email: 'emp@example.com' }],
-				}).templateId,
-			},
-			fields: { mappingMode: 'defineBelow', value: {} },
-		}),
+		params: (c) => fromTemplateParams(locator(offer(c, [{ key: 'employee', ...ann }])), {}),
 	},
 	'template.get': { params: (c) => ({ templateId: offer(c) }) },
 	'template.getMany': {
@@ -86,15 +67,9 @@ const invocations: Record<string, Invocation> = {
 			return { returnAll: true };
 		},
 	},
-	'template.create': {
-		params: () => ({
-			name: 'Offer',
-			document: JSON.stringify(blockDocument),
-			recipients: { recipient: [{ key: 'a' }] },
-		}),
-	},
+	'template.create': { params: () => offerTemplateParams() },
 	'file.upload': {
-		params: () => ({ binaryPropertyName: 'data' }),
+		params: () => uploadParams(),
 		input: () => [binaryItem(pdf(2048), { fileName: 'a.pdf', mimeType: 'application/pdf' })],
 	},
 };

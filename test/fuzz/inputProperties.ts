@@ -10,7 +10,14 @@ import { useAirSign } from '../nodes/airSign/helpers';
 import { NODE_OPERATIONS, type NodeOperation } from '../nodes/airSign/nodeOperations';
 import { announce, checkProperty } from './budget';
 import { casePlan, judgeCase, runCase, type OperationUnderTest } from './inputCases';
-import { createJson, createSimple, createTemplate } from './operations/documents';
+import {
+	createFromTemplate,
+	createJson,
+	createSimple,
+	createTemplate,
+	getManyTemplates,
+	getTemplateOperations,
+} from './operations/documents';
 import {
 	getManySessions,
 	getSessionOperations,
@@ -18,11 +25,6 @@ import {
 	sendInvitationById,
 	sendOperations,
 } from './operations/sessions';
-import {
-	createFromTemplate,
-	getManyTemplates,
-	getTemplateOperations,
-} from './operations/templates';
 import { upload } from './operations/upload';
 
 // An operation given several ways is one property; one with two forms of input is two.

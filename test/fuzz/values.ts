@@ -50,9 +50,16 @@ export const shortText = (max: number) =>
 		.map((text) => text.replace(/[\r\n]/g, ' '))
 		.filter((text) => text.trim() !== '' && [...text].length <= max && clean(text));
 
-/** Text of exactly `length` code points, of emoji or letters (long values). */
-export const textOfLength = (length: number) =>
-	fc.constantFrom('a', 'é', '😀', '中').map((unit) => unit.repeat(length));
+/** Text of `min` to `max` code points, of emoji or letters (long values). */
+export const textOfLength = (min: number, max = min) =>
+	fc
+		.tuple(fc.constantFrom('a', 'é', '😀', '中'), fc.integer({ min, max }))
+		.map(([unit, length]) => unit.repeat(length));
+/** Text longer than `limit` (by up to `max`). */
+export const overLimit = (limit: number, max = limit * 3) => textOfLength(limit + 1, max);
+/** Blank, or a value of one of `arbitraries`. */
+export const orBlank = (...arbitraries: Array<fc.Arbitrary<unknown>>) =>
+	fc.oneof(fc.constant(''), ...arbitraries);
 
 /** Anything an expression may resolve to. */
 export const junk = (): fc.Arbitrary<unknown> =>
@@ -126,7 +133,7 @@ export const name = () => shortText(LIMITS.name);
 export const badName = () =>
 	fc.oneof(
 		fc.constantFrom('', ' ', '\n\t '),
-		fc.integer({ min: LIMITS.name + 1, max: 400 }).chain((n) => textOfLength(n)),
+		overLimit(LIMITS.name, 400),
 		fc.constant('x'.repeat(10_000)),
 	);
 
@@ -135,8 +142,7 @@ export const fileName = () =>
 		shortText(60),
 		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH }).map((n) => 'f'.repeat(n)),
 		// Counted in code points (docs/api.md#upload-file): 255 emoji are a valid name.
-		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH }).chain((n) => textOfLength(n)),
+		textOfLength(1, MAX_FILE_NAME_LENGTH),
 		fc.integer({ min: 1, max: MAX_FILE_NAME_LENGTH - 4 }).map((n) => `${'n'.repeat(n)}.PDF`),
 	);
-export const badFileName = () =>
-	fc.integer({ min: MAX_FILE_NAME_LENGTH + 1, max: 2_000 }).chain((n) => textOfLength(n));
+export const badFileName = () => overLimit(MAX_FILE_NAME_LENGTH, 2_000);

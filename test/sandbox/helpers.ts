@@ -153,9 +153,6 @@ export const limits = ({ headers }: ApiResponse) => ({
 	retryAfter: headers.get('retry-after'),
 });
 
-export function pdfBase64(totalBytes = 64): string {
-	const header = Buffer.from('%PDF-1.7\n', 'latin1');
-	const bytes = Buffer.alloc(Math.max(totalBytes, header.length), 0x20);
-	header.copy(bytes);
-	return bytes.subarray(0, totalBytes).toString('base64');
-}
+/** A PDF of `totalBytes` bytes ("%PDF-1.7\n", then spaces) as base64. */
+export const pdfBase64 = (totalBytes = 64) =>
+	Buffer.from('%PDF-1.7\n'.padEnd(totalBytes).slice(0, totalBytes)).toString('base64');

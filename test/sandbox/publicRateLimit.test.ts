@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, limits, UNKNOWN_ID, useApi } from './helpers';
+import { createBody, limits, useApi } from './helpers';
 
 const api = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const { sandbox, get, post, list, control, fromTemplate, activeTemplate } = api;
-const RESET = String(Math.ceil(Date.parse('2025-06-16T15:22:00.000Z') / 1000));
 const create = (extra?: Record<string, unknown>) => api.createSession(createBody(extra));
 
-describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, shared, separate from List Sessions)', () => {
-	it('every answer carries X-RateLimit-Limit 600, Remaining and Reset, 200 and 4xx alike', async () => {
-		const ok = await get(`/Session/${sandbox().createSession().sessionId}`);
-		expect(limits(ok)).toMatchObject({ limit: '600', remaining: '599', reset: RESET });
-		const missing = await get(`/Template/${UNKNOWN_ID}`);
-		expect(missing.status).toBe(404);
-		expect(limits(missing).remaining).toBe('598');
-	});
-
+describe('the public API budget (docs/api.md#rate-limits; its headers, 429 and window: rateLimit.test.ts)', () => {
 	it('one budget for every endpoint of the public API; List Sessions keeps its own', async () => {
 		sandbox().config.publicRateLimitPerHour = 3;
 		const { templateId } = activeTemplate();
@@ -29,22 +20,6 @@ describe('the public API budget (docs/api.md#rate-limits; sandbox: 600 an hour, 
 		const listed = await list();
 		expect(listed.status).toBe(200);
 		expect(limits(listed).limit).toBe('60');
-	});
-
-	it('a 429 is not processed and costs nothing; the window resets after the hour', async () => {
-		sandbox().config.publicRateLimitPerHour = 1;
-		await create();
-		expect((await create()).status).toBe(429);
-		expect(sandbox().listAllSessions()).toHaveLength(1);
-		sandbox().clock.advance(3600_000);
-		expect((await create()).status).toBe(200);
-	});
-
-	it('a 401 does not count; the budget is per organisation', async () => {
-		sandbox().config.publicRateLimitPerHour = 1;
-		await get('/Templates', null);
-		expect((await get('/Templates')).status).toBe(200);
-		expect((await get('/Templates', sandbox().other.accessToken)).status).toBe(200);
 	});
 
 	it('the rateLimit fault on a public API path reports the public budget', async () => {

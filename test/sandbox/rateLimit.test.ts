@@ -1,73 +1,93 @@
 import { describe, expect, it } from 'vitest';
-import { limits, useApi } from './helpers';
+import type { SandboxConfig } from '../../sandbox';
+import { createBody, limits, UNKNOWN_ID, useApi, type ApiResponse } from './helpers';
 
 const START = Date.parse('2025-06-16T14:00:00.000Z');
-const { sandbox, list, send, upload } = useApi({ now: START });
+const { sandbox, get, list, send, upload, createSession } = useApi({ now: START });
 const RESET = String(START / 1000 + 3600);
-/** The hour's budget set to `perHour`, then spent. */
-async function spend(perHour: number) {
-	sandbox().config.rateLimitPerHour = perHour;
-	for (let i = 0; i < perHour; i++) await list();
-}
 
-describe('rate limit (docs/api.md#rate-limits): 60 List Sessions requests per hour per organisation', () => {
-	it('headers: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds) on a 200, no Retry-After', async () => {
-		const res = await list();
-		expect(res.status).toBe(200);
-		expect(limits(res)).toEqual({ limit: '60', remaining: '59', reset: RESET, retryAfter: null });
-	});
+type Request = (token?: string | null) => Promise<ApiResponse>;
+const listSessions: Request = (token) => list('', token);
+const publicApi: Request = (token) => createSession(createBody(), token);
+const unknownTemplate = () => get(`/Template/${UNKNOWN_ID}`);
+// The hourly budgets (docs/api.md#rate-limits): List Sessions' own, and the one every other public
+// endpoint shares; each with a request it counts (a token given), and one that fails with a 4xx.
+describe.each<[string, keyof SandboxConfig, number, Request, Request]>([
+	['List Sessions: 60', 'rateLimitPerHour', 60, listSessions, () => list('limit=1000')],
+	['the public API: 600', 'publicRateLimitPerHour', 600, publicApi, unknownTemplate],
+])(
+	'rate limit, %s requests per hour per organisation',
+	(_name, setting, perHour, request, failing) => {
+		/** The hour's budget set to `n`, then spent. */
+		async function spend(n: number) {
+			Object.assign(sandbox().config, { [setting]: n });
+			for (let i = 0; i < n; i++) await request();
+		}
 
-	it('headers: present on a 400 too, and a 400 consumes budget', async () => {
-		await list();
-		const res = await list('limit=1000');
-		expect(res.status).toBe(400);
-		expect(limits(res)).toEqual({ limit: '60', remaining: '58', reset: RESET, retryAfter: null });
-	});
+		it('headers: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds), no Retry-After, on a 200 and a 4xx, which consumes budget', async () => {
+			const answers = [await request(), await failing()];
+			expect(answers.map((res) => res.status)).toEqual([
+				200,
+				setting === 'rateLimitPerHour' ? 400 : 404,
+			]);
+			expect(answers.map(limits)).toEqual(
+				[1, 2].map((spent) => ({
+					limit: String(perHour),
+					remaining: String(perHour - spent),
+					reset: RESET,
+					retryAfter: null,
+				})),
+			);
+		});
 
-	it('the 61st request in the hour → 429 RATE_LIMITED with Retry-After and the rate-limit headers', async () => {
-		for (let i = 0; i < 60; i++) expect((await list('limit=1')).status).toBe(200);
-		sandbox().clock.advance(600_000);
-		const res = await list();
-		expect([res.status, res.body.code]).toEqual([429, 'RATE_LIMITED']);
-		expect(limits(res)).toEqual({ limit: '60', remaining: '0', reset: RESET, retryAfter: '3000' });
-	});
+		it('the request past the budget (List Sessions: its default; the public API: 60) → 429 RATE_LIMITED with Retry-After and the rate-limit headers', async () => {
+			const n = Math.min(perHour, 60);
+			Object.assign(sandbox().config, { [setting]: n });
+			for (let i = 0; i < n; i++) expect((await request()).status).toBe(200);
+			sandbox().clock.advance(600_000);
+			const res = await request();
+			expect([res.status, res.body.code]).toEqual([429, 'RATE_LIMITED']);
+			const headers = { limit: String(n), remaining: '0', reset: RESET, retryAfter: '3000' };
+			expect(limits(res)).toEqual(headers);
+		});
 
-	it('a 429 does not consume budget, and the window resets after an hour by the sandbox clock', async () => {
-		await spend(2);
-		expect((await list()).status).toBe(429);
-		sandbox().clock.advance(3600_000 - 1);
-		expect((await list()).status).toBe(429);
-		sandbox().clock.advance(1);
-		const fresh = await list();
-		expect(fresh.status).toBe(200);
-		expect(limits(fresh)).toMatchObject({ remaining: '1', reset: String(START / 1000 + 7200) });
-	});
+		it('a 429 is not processed and costs nothing; the window resets after an hour by the sandbox clock', async () => {
+			await spend(2);
+			const made = sandbox().listAllSessions().length;
+			expect((await request()).status).toBe(429);
+			expect(sandbox().listAllSessions()).toHaveLength(made);
+			sandbox().clock.advance(3600_000 - 1);
+			expect((await request()).status).toBe(429);
+			sandbox().clock.advance(1);
+			const fresh = await request();
+			expect(fresh.status).toBe(200);
+			expect(limits(fresh)).toMatchObject({ remaining: '1', reset: String(START / 1000 + 7200) });
+		});
 
-	it('Retry-After is whole seconds, rounded up, at least 1', async () => {
-		await spend(1);
-		sandbox().clock.advance(3600_000 - 200);
-		expect(limits(await list()).retryAfter).toBe('1');
-	});
+		it('Retry-After is whole seconds, rounded up, at least 1', async () => {
+			await spend(1);
+			sandbox().clock.advance(3600_000 - 200);
+			expect(limits(await request()).retryAfter).toBe('1');
+		});
 
-	it('the budget is per organisation', async () => {
-		await spend(1);
-		expect((await list()).status).toBe(429);
-		expect((await list('', sandbox().other.accessToken)).status).toBe(200);
-	});
+		it('the budget is per organisation; every token of an organisation shares it', async () => {
+			await spend(1);
+			expect((await request()).status).toBe(429);
+			expect((await request(sandbox().issueToken())).status).toBe(429);
+			expect((await request(sandbox().other.accessToken)).status).toBe(200);
+		});
 
-	it('every token of an organisation shares its budget', async () => {
-		await spend(1);
-		expect((await list('', sandbox().issueToken())).status).toBe(429);
-	});
+		it('a 401 is not counted and carries no rate-limit headers', async () => {
+			Object.assign(sandbox().config, { [setting]: 1 });
+			const denied = await request(null);
+			expect(denied.status).toBe(401);
+			expect(limits(denied).remaining).toBeNull();
+			expect((await request()).status).toBe(200);
+		});
+	},
+);
 
-	it('a 401 is not counted and carries no rate-limit headers', async () => {
-		sandbox().config.rateLimitPerHour = 1;
-		const denied = await list('', null);
-		expect(denied.status).toBe(401);
-		expect(limits(denied).remaining).toBeNull();
-		expect((await list()).status).toBe(200);
-	});
-
+describe('rate limit (docs/api.md#rate-limits): List Sessions', () => {
 	it('rate limits of other operations: none documented, so Upload and Send are not limited and do not use the budget', async () => {
 		sandbox().config.rateLimitPerHour = 1;
 		await upload();
@@ -78,7 +98,8 @@ describe('rate limit (docs/api.md#rate-limits): 60 List Sessions requests per ho
 	});
 
 	it('resetRateLimit() restores the budget', async () => {
-		await spend(1);
+		sandbox().config.rateLimitPerHour = 1;
+		await list();
 		sandbox().resetRateLimit(sandbox().demo.orgId);
 		expect((await list()).status).toBe(200);
 	});

@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import { binaryInput } from '../../harness';
+import { pdf } from '../../nodes/airSign/helpers';
 import { type OperationUnderTest, type Slot } from '../inputCases';
-import { badFileName, fileName, junk } from '../values';
-import { slot } from './common';
+import { badFileName, fileName, junk, orBlank } from '../values';
+import { slot } from './sessions';
 
 /** A file as the previous node made it: what bytes, under which MIME type. */
 export type FileGiven =
@@ -14,26 +15,10 @@ export type FileGiven =
 	| { kind: 'notPdf'; text: string; mimeType?: string }
 	| { kind: 'notBase64'; data: string };
 
-const PDF_HEADER = '%PDF-1.7\n';
 function fileBytes(file: FileGiven): Buffer {
-	switch (file.kind) {
-		case 'pdf': {
-			const bytes = Buffer.alloc(file.size, 0x20);
-			bytes.write(
-				PDF_HEADER.slice(0, Math.max(5, Math.min(file.size, PDF_HEADER.length))),
-				'latin1',
-			);
-			return bytes;
-		}
-		case 'empty':
-			return Buffer.alloc(0);
-		case 'truncatedHeader':
-			return Buffer.from('%PDF-'.slice(0, file.length), 'latin1');
-		case 'notPdf':
-			return Buffer.from(file.text, 'utf8');
-		default:
-			return Buffer.alloc(0);
-	}
+	if (file.kind === 'pdf') return pdf(file.size);
+	if (file.kind === 'truncatedHeader') return Buffer.from('%PDF-'.slice(0, file.length), 'latin1');
+	return file.kind === 'notPdf' ? Buffer.from(file.text, 'utf8') : Buffer.alloc(0);
 }
 
 const mimeTypes = fc.constantFrom(
@@ -97,11 +82,10 @@ const fileSlot: Slot = {
 		// One byte over the limit: refused before the upload.
 		{ arbitrary: fc.constant<FileGiven>({ kind: 'pdf', size: MAX_UPLOAD_BYTES + 1 }), weight: 1 },
 	),
+	// Stored base64 that is not base64 but whose readable part decodes to "%PDF-": n8n decodes it
+	// leniently, so the node sees a PDF header (junk: success or a clear error).
+	junk: fc.constant<FileGiven>({ kind: 'notBase64', data: 'JVBERi0%%%%' }),
 };
-
-// Stored base64 that is not base64 but whose readable part decodes to "%PDF-": n8n decodes it
-// leniently, so the node sees a PDF header (junk: success or a clear error).
-fileSlot.junk = fc.constant<FileGiven>({ kind: 'notBase64', data: 'JVBERi0%%%%' });
 
 export const upload: OperationUnderTest = {
 	name: 'File Upload',
@@ -109,7 +93,7 @@ export const upload: OperationUnderTest = {
 	slots: [
 		fileSlot,
 		slot('fileName', /file name|File Name/, 'fileName', {
-			valid: fc.oneof(fc.constant(''), fileName()),
+			valid: orBlank(fileName()),
 			invalid: badFileName(),
 		}),
 		slot('binaryPropertyName', /binary/i, 'binaryPropertyName', {
