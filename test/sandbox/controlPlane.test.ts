@@ -181,11 +181,14 @@ describe('control plane (/_sandbox)', () => {
 		expect((await setStatus(UNKNOWN_ID, { status: 'x' })).status).toBe(404);
 	});
 
-	it('GET / DELETE /_sandbox/outbox', async () => {
-		await send(sandbox().createSession().sessionId);
-		expect((await control('GET', '/outbox')).body).toHaveLength(1);
-		await control('DELETE', '/outbox');
-		expect(sandbox().outbox).toHaveLength(0);
+	it.each([
+		['outbox', () => send(sandbox().createSession().sessionId), () => sandbox().outbox],
+		['requests', () => list(), () => sandbox().requests],
+	] as const)('GET / DELETE /_sandbox/%s', async (path, add, held) => {
+		await add();
+		expect((await control('GET', `/${path}`)).body).toHaveLength(1);
+		await control('DELETE', `/${path}`);
+		expect(held()).toHaveLength(0);
 	});
 
 	it('GET /_sandbox/files/{fileId}: fileName, sizeBytes and the data as base64', async () => {
@@ -196,13 +199,6 @@ describe('control plane (/_sandbox)', () => {
 			sizeBytes: 40,
 			data,
 		});
-	});
-
-	it('GET / DELETE /_sandbox/requests', async () => {
-		await list();
-		expect((await control('GET', '/requests')).body).toHaveLength(1);
-		await control('DELETE', '/requests');
-		expect(sandbox().requests).toHaveLength(0);
 	});
 
 	it('POST /_sandbox/tokens { orgId, scopes, ttlSeconds }', async () => {

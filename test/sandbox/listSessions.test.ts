@@ -162,18 +162,14 @@ describe('List Sessions (docs/api.md#list-sessions): sorting', () => {
 });
 
 describe('List Sessions (docs/api.md#list-sessions): pagination', () => {
-	it('page size: default limit 50, offset 0', async () => {
-		for (let i = 0; i < 55; i++) sandbox().createSession({ name: `s${i}` });
-		const res = await list();
-		expect(res.body.sessions).toHaveLength(50);
-		expect(res.body.pagination).toEqual({ total: 55, limit: 50, offset: 0, hasMore: true });
-	});
-
-	it('page size: limit 100 is the maximum accepted', async () => {
-		for (let i = 0; i < 105; i++) sandbox().createSession();
-		const res = await list('limit=100');
-		expect(res.body.sessions).toHaveLength(100);
-		expect(res.body.pagination).toMatchObject({ total: 105, limit: 100, hasMore: true });
+	it.each([
+		['default limit 50, offset 0', '', 55, 50],
+		['limit 100 is the maximum accepted', 'limit=100', 105, 100],
+	])('page size: %s', async (_title, query, total, limit) => {
+		for (let i = 0; i < total; i++) sandbox().createSession({ name: `s${i}` });
+		const res = await list(query);
+		expect(res.body.sessions).toHaveLength(limit);
+		expect(res.body.pagination).toEqual({ total, limit, offset: 0, hasMore: true });
 	});
 
 	it('paging: increasing offset by limit while hasMore visits every session once', async () => {
