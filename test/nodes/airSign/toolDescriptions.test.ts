@@ -62,7 +62,7 @@ const nodeTypes = new HarnessNodeTypes()
 	.add(`${PACKAGE_NAME}.airSignTool`, toolType);
 
 /** A saved node (defaults left out), as n8n's Workflow fills in its defaults at every execution. */
-function loadedNode(type: 'airSign' | 'airSignTool', parameters: INodeParameters) {
+function loaded(type: 'airSign' | 'airSignTool', parameters: INodeParameters) {
 	const workflow = new Workflow({
 		nodes: [
 			{
@@ -78,12 +78,12 @@ function loadedNode(type: 'airSign' | 'airSignTool', parameters: INodeParameters
 		active: false,
 		nodeTypes,
 	});
-	return workflow.getNode('AirSign')!;
+	return { workflow, node: workflow.getNode('AirSign')! };
 }
 
 /** What the AI agent hands the model about the tool (n8n-core's createNodeAsTool). */
 function modelReads(parameters: INodeParameters): string {
-	return NodeHelpers.getToolDescriptionForNode(loadedNode('airSignTool', parameters), toolType);
+	return NodeHelpers.getToolDescriptionForNode(loaded('airSignTool', parameters).node, toolType);
 }
 
 const key = ({ resource, operation }: { resource: string; operation: string }) =>
@@ -182,11 +182,11 @@ describe('what the model reads about the tool', () => {
 
 	it('the action node has no Description field: it is the tool’s alone', () => {
 		for (const p of operations)
-			expect(loadedNode('airSign', { ...p }).parameters, key(p)).not.toHaveProperty(
+			expect(loaded('airSign', { ...p }).node.parameters, key(p)).not.toHaveProperty(
 				'toolDescription',
 			);
 		for (const p of operations)
-			expect(loadedNode('airSignTool', { ...p }).parameters.toolDescription, key(p)).toBe(
+			expect(loaded('airSignTool', { ...p }).node.parameters.toolDescription, key(p)).toBe(
 				AGENT_TEXTS[key(p)],
 			);
 	});
@@ -202,37 +202,11 @@ describe('the node as an AI agent tool', () => {
 });
 
 describe('canvas subtitle', () => {
-	const description = new AirSign().description;
-	const operationsOf = (resource: string) =>
-		description.properties
-			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
-			.flatMap((p) => (p.options ?? []).map((o) => (o as { value: string }).value));
-	const resources = (
-		description.properties.find((p) => p.name === 'resource')!.options as Array<{ value: string }>
-	).map((o) => o.value);
-
 	/** The subtitle as n8n's editor evaluates it for a node with these parameters. */
 	function subtitleFor(resource: string, operation: string): string {
-		const nodeTypes = new HarnessNodeTypes().add('n8n-nodes-airsign.airSign', new AirSign());
-		const node = {
-			id: 'a',
-			name: 'AirSign',
-			type: 'n8n-nodes-airsign.airSign',
-			typeVersion: 1,
-			position: [0, 0] as [number, number],
-			parameters: { resource, operation },
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		const parameters = NodeHelpers.getNodeParameters(
-			description.properties,
-			node.parameters,
-			true,
-			false,
-			node,
-			description,
-		);
+		const { workflow, node } = loaded('airSign', { resource, operation });
 		return workflow.expression.getSimpleParameterValue(
-			{ ...node, parameters: parameters! },
+			node,
 			description.subtitle!,
 			'manual',
 			{},
@@ -240,13 +214,11 @@ describe('canvas subtitle', () => {
 	}
 
 	it('every operation of every resource has its own phrase, none the internal values', () => {
-		const phrases = resources.flatMap((resource) =>
-			operationsOf(resource).map((operation) => {
-				const phrase = subtitleFor(resource, operation);
-				expect(phrase, `${resource} → ${operation}`).not.toContain(':');
-				return phrase;
-			}),
-		);
+		const phrases = operations.map(({ resource, operation }) => {
+			const phrase = subtitleFor(resource, operation);
+			expect(phrase, `${resource} → ${operation}`).not.toContain(':');
+			return phrase;
+		});
 		expect(phrases.length).toBeGreaterThanOrEqual(10);
 		expect(new Set(phrases).size).toBe(phrases.length);
 	});
@@ -259,9 +231,8 @@ describe('canvas subtitle', () => {
 	});
 
 	it('is the operation’s action, as in the nodes panel and the name of a new node', () => {
-		for (const p of description.properties.filter((x) => x.name === 'operation'))
-			for (const o of p.options as Array<{ value: string; action: string }>)
-				expect(subtitleFor(p.displayOptions!.show!.resource![0] as string, o.value)).toBe(o.action);
+		for (const { resource, operation, action } of NODE_OPERATIONS)
+			expect(subtitleFor(resource, operation)).toBe(action);
 	});
 
 	it('an operation it does not know (a newer workflow) shows the internal values', () => {

@@ -6,12 +6,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { isCanonicalBase64 } from '../../../nodes/AirSign/actions/file/uploadSource';
-
+import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import {
 	apiRequests,
 	expectError,
 	expectRefused,
 	pdf,
+	recordSleeps,
 	tokenCredential,
 	runAirSign,
 	runOk,
@@ -22,38 +23,11 @@ import {
 } from './helpers';
 
 const ctx = useAirSign();
-const MIB7 = 7 * 1024 * 1024;
 /** Upload of one item: these bytes (a 100-byte PDF unless given), under this name. */
 const uploadOne = (params = uploadParams(), bytes = pdf(100), fileName?: string) =>
 	runAirSign(ctx, params, { input: [binaryItem(bytes, fileName ? { fileName } : {})] });
 
 describe('Upload File', () => {
-	for (const binaryDataMode of ['default', 'filesystem'] as const) {
-		it(`uploads the binary input (${binaryDataMode} mode): output with fileReference, same bytes on the server`, async () => {
-			const bytes = Buffer.concat([pdf(2000), Buffer.from([0, 1, 2, 253, 254, 255])]);
-			const result = await runOk(ctx, uploadParams(), {
-				binaryDataMode,
-				input: [binaryItem(bytes, { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
-			});
-			expect(result.items).toHaveLength(1);
-			const out = result.items[0].json;
-			expect(out).toEqual({
-				fileId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-				fileName: 'contract.pdf',
-				fileType: 'application/pdf',
-				sizeBytes: bytes.length,
-				fileReference: { type: 'uploadedPdf', fileId: out.fileId },
-			});
-			expect(result.items[0].pairedItem).toEqual({ item: 0 });
-			const stored = ctx.sandbox.files.get(out.fileId as string);
-			expect(stored?.bytes.equals(bytes)).toBe(true);
-			expect(stored?.orgId).toBe(ctx.sandbox.demo.orgId);
-			expect(apiRequests(ctx.sandbox)).toEqual([
-				expect.objectContaining({ method: 'POST', path: '/api/v1/File', status: 200 }),
-			]);
-		});
-	}
-
 	it('uses "File Name" when set and appends .pdf; falls back to document.pdf when the binary has no name', async () => {
 		const named = await runAirSign(ctx, uploadParams({ fileName: 'Offer letter' }), {
 			input: [binaryItem(pdf(100), { fileName: 'ignored.pdf', mimeType: 'application/pdf' })],
@@ -98,53 +72,38 @@ describe('Upload File', () => {
 		expect(storedAs(ctx.sandbox, result.items[1], b)).toBe(true);
 	});
 
-	describe('7 MB limit', () => {
-		it('exactly 7 × 1024 × 1024 bytes uploads (sandbox default maxFileBytes)', async () => {
-			const bytes = pdf(MIB7);
-			const result = await runOk(ctx, uploadParams(), {
-				input: [binaryItem(bytes, { fileName: 'big.pdf' })],
-			});
-			expect(result.items[0].json.sizeBytes).toBe(MIB7);
-			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
+	it('7 MB: one byte over is refused locally, naming the property and item, with no request', async () => {
+		const result = await uploadOne(uploadParams(), pdf(MAX_UPLOAD_BYTES + 1), 'big.pdf');
+		expectError(result, /binary property "data".*7 MB/, {
+			type: NodeOperationError,
+			itemIndex: 0,
 		});
-
-		it('one byte over is refused locally, naming the property and item, with no request', async () => {
-			const result = await uploadOne(uploadParams(), pdf(MIB7 + 1), 'big.pdf');
-			expectError(result, /binary property "data".*7 MB/, {
-				type: NodeOperationError,
-				itemIndex: 0,
-			});
-			expect(apiRequests(ctx.sandbox)).toEqual([]);
-		});
-
-		it('with the stricter reading on the server (7,000,000), a 7,100,000-byte PDF passes the local check and the 413 is mapped', async () => {
-			ctx.sandbox.config.maxFileBytes = 7_000_000;
-			const result = await uploadOne(uploadParams(), pdf(7_100_000), 'big.pdf');
-			expect(apiRequests(ctx.sandbox)).toEqual([
-				expect.objectContaining({ path: '/api/v1/File', status: 413 }),
-			]);
-			expectError(result, 'The file is larger than AirSign accepts [FILE_TOO_LARGE]', {
-				type: NodeApiError,
-				description: 'up to 7 MB',
-				httpCode: '413',
-				itemIndex: 0,
-			});
-		});
+		expect(apiRequests(ctx.sandbox)).toEqual([]);
 	});
 
+	it('7 MB, with the stricter reading on the server (7,000,000), a 7,100,000-byte PDF passes the local check and the 413 is mapped', async () => {
+		ctx.sandbox.config.maxFileBytes = 7_000_000;
+		const result = await uploadOne(uploadParams(), pdf(7_100_000), 'big.pdf');
+		expect(apiRequests(ctx.sandbox)).toEqual([
+			expect.objectContaining({ path: '/api/v1/File', status: 413 }),
+		]);
+		expectError(result, 'The file is larger than AirSign accepts [FILE_TOO_LARGE]', {
+			type: NodeApiError,
+			description: 'up to 7 MB',
+			httpCode: '413',
+			itemIndex: 0,
+		});
+	});
 	describe('local refusals (no request sent)', () => {
 		const cases: Array<[string, Buffer, RegExp]> = [
 			['a non-PDF file', Buffer.from('PK\u0003\u0004 this is a docx'), /is not a PDF/],
 			['an empty file', Buffer.alloc(0), /is empty/],
 			['a file that starts with %PDF but lower-case', Buffer.from('%pdf-1.4 nope'), /is not a PDF/],
 		];
-		for (const [label, bytes, message] of cases) {
-			it(`refuses ${label}`, async () => {
-				await expectRefused(ctx, uploadParams(), message, {
-					input: [binaryItem(bytes, { fileName: 'x.pdf' })],
-				});
-			});
-		}
+		it.each(cases)('refuses %s', async (_label, bytes, message) => {
+			const input = [binaryItem(bytes, { fileName: 'x.pdf' })];
+			await expectRefused(ctx, uploadParams(), message, { input });
+		});
 
 		it('refuses a missing binary property and a file name over 255 characters', async () => {
 			const missing = await uploadOne(uploadParams({ binaryPropertyName: 'nope' }));
@@ -231,6 +190,158 @@ describe('Upload File', () => {
 			{ type: NodeApiError, description: 'write:files' },
 		);
 	});
+});
+
+// Upload streams `{"fileName":…,"data":"<base64>"}` of its exact length, in both binary modes.
+describe.each(['default', 'filesystem'] as const)(
+	'Upload File, streamed, binary mode %s',
+	(binaryDataMode) => {
+		it('uploads the binary input: output with fileReference, same bytes on the server', async () => {
+			const bytes = Buffer.concat([pdf(2000), Buffer.from([0, 1, 2, 253, 254, 255])]);
+			const result = await runOk(ctx, uploadParams(), {
+				binaryDataMode,
+				input: [binaryItem(bytes, { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
+			});
+			expect(result.items).toHaveLength(1);
+			const out = result.items[0].json;
+			expect(out).toEqual({
+				fileId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+				fileName: 'contract.pdf',
+				fileType: 'application/pdf',
+				sizeBytes: bytes.length,
+				fileReference: { type: 'uploadedPdf', fileId: out.fileId },
+			});
+			expect(result.items[0].pairedItem).toEqual({ item: 0 });
+			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
+			expect(ctx.sandbox.files.get(out.fileId as string)?.orgId).toBe(ctx.sandbox.demo.orgId);
+			expect(apiRequests(ctx.sandbox)).toEqual([
+				expect.objectContaining({ method: 'POST', path: '/api/v1/File', status: 200 }),
+			]);
+		});
+
+		it('the body is the JSON AirSign expects, of exactly its Content-Length; sizes not a multiple of 3 too', async () => {
+			const stub = await stubAirSign(ctx, () => ({
+				status: 200,
+				body: { fileId: 'f', fileName: 'a.pdf', fileType: 'application/pdf', sizeBytes: 1 },
+			}));
+			const files = [pdf(3 * 65_536 + 1, 0x41), pdf(200_002, 0x42), pdf(9, 0x43)];
+			await runOk(ctx, uploadParams({ fileName: 'a "quoted" name' }), {
+				input: files.map((bytes) => binaryItem(bytes, { fileName: 'x.pdf' })),
+				binaryDataMode,
+			});
+			const bodies = stub.requests.map((r) => ({
+				length: Number(r.headers['content-length']),
+				type: r.headers['content-type'],
+				body: r.body,
+			}));
+			expect(bodies).toHaveLength(3);
+			const sent = new Map(
+				bodies.map(({ body }) => {
+					const parsed = JSON.parse(body) as { fileName: string; data: string };
+					return [parsed.data.length, parsed];
+				}),
+			);
+			for (const bytes of files) {
+				const parsed = sent.get(Math.ceil(bytes.length / 3) * 4)!;
+				expect(parsed.fileName).toBe('a "quoted" name.pdf');
+				expect(Buffer.from(parsed.data, 'base64').equals(bytes)).toBe(true);
+			}
+			for (const { length, type, body } of bodies) {
+				expect(length).toBe(Buffer.byteLength(body));
+				expect(type).toMatch(/^application\/json/);
+			}
+		});
+
+		it('exactly the limit uploads; one byte over, not a PDF, or empty: refused before any request', async () => {
+			const exact = pdf(MAX_UPLOAD_BYTES);
+			const ok = await runOk(ctx, uploadParams(), {
+				input: [binaryItem(exact, { fileName: 'big.pdf' })],
+				binaryDataMode,
+			});
+			expect(ok.items[0].json.sizeBytes).toBe(MAX_UPLOAD_BYTES);
+			expect(storedAs(ctx.sandbox, ok.items[0], exact)).toBe(true);
+			ctx.sandbox.clearRequests();
+			const refusals: Array<[Buffer, RegExp]> = [
+				[pdf(MAX_UPLOAD_BYTES + 1), /is 7\.00 MB; AirSign accepts PDFs up to 7 MB/],
+				[Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(100_000)]), /is not a PDF/],
+				[Buffer.from('%PD'), /is not a PDF/],
+				[Buffer.alloc(0), /is empty/],
+			];
+			for (const [bytes, message] of refusals) {
+				const result = await runAirSign(ctx, uploadParams(), {
+					input: [binaryItem(pdf(100)), binaryItem(bytes, { fileName: 'x.pdf' })],
+					binaryDataMode,
+					continueOnFail: 'continueRegularOutput',
+				});
+				expect(result.items[1].json.error).toMatch(message);
+				expect(result.items[1].pairedItem).toEqual({ item: 1 });
+			}
+			// Only the good first item of each run reached AirSign.
+			expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+		});
+
+		it('a 429 (AirSign documents none for Upload) is waited out and the file sent again whole: one file stored', async () => {
+			const sleeps = recordSleeps();
+			ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/File', retryAfter: 3 });
+			const bytes = pdf(300_001, 0x44);
+			const result = await runOk(ctx, uploadParams(), {
+				input: [binaryItem(bytes, { fileName: 'a.pdf' })],
+				binaryDataMode,
+			});
+			expect(ctx.sandbox.files.size).toBe(1);
+			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
+			expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([429, 200]);
+			expect(sleeps.requested).toEqual([3000]);
+		});
+
+		it('five files at once: every one stored once, output in input order and paired', async () => {
+			const files = Array.from({ length: 5 }, (_, i) => pdf(100_000 + i * 7, 0x30 + i));
+			const result = await runOk(ctx, uploadParams({ options: { itemsAtOnce: 5 } }), {
+				input: files.map((bytes, i) => binaryItem(bytes, { fileName: `f${i}.pdf` })),
+				binaryDataMode,
+			});
+			expect(result.items.map((i) => [i.json.fileName, i.json.sizeBytes, i.pairedItem])).toEqual(
+				files.map((bytes, item) => [`f${item}.pdf`, bytes.length, { item }]),
+			);
+			for (const [i, item] of result.items.entries())
+				expect(storedAs(ctx.sandbox, item, files[i])).toBe(true);
+			expect(ctx.sandbox.files.size).toBe(5);
+		});
+	},
+);
+
+it('a refused file is a NodeOperationError naming the property and the item (filesystem mode)', async () => {
+	const result = await runAirSign(ctx, uploadParams(), {
+		input: [binaryItem(pdf(10)), binaryItem(Buffer.from('GIF89a'), { fileName: 'x.pdf' })],
+		binaryDataMode: 'filesystem',
+	});
+	expectError(result, /binary property "data"/, { type: NodeOperationError, itemIndex: 1 });
+	expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+});
+
+it('stored base64 that is not canonical (line breaks, junk an earlier node left) is decoded as n8n decodes it: AirSign never receives base64 it would refuse (found by fuzzing, in-memory mode)', async () => {
+	const bytes = pdf(1_000, 0x44);
+	const wrapped = (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+	const result = await runOk(ctx, uploadParams(), {
+		input: [
+			{
+				json: {},
+				binary: { data: { data: wrapped, mimeType: 'application/pdf', fileName: 'a.pdf' } },
+			},
+			{
+				json: {},
+				binary: { data: { data: 'JVBERi0%%%%', mimeType: 'application/pdf', fileName: 'b.pdf' } },
+			},
+		],
+		continueOnFail: 'continueRegularOutput',
+	});
+	expect(result.items[0].json.sizeBytes).toBe(bytes.length);
+	expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
+	// "JVBERi0" decodes to the PDF signature and two bytes: a file AirSign takes or refuses as one.
+	expect(result.items[1].json.code).not.toBe('INVALID_BASE64');
+	expect(
+		apiRequests(ctx.sandbox).filter((r) => r.status === 400 && r.path === '/api/v1/File'),
+	).toEqual([]);
 });
 
 describe('upload from memory: is the base64 canonical?', () => {
