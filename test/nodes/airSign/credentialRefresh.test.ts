@@ -141,8 +141,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it('a wrong client secret fails with the credential message, and no API call succeeds', async () => {
 		ctx.cred = await clientCredential(ctx, 'wrong-secret-0123456789');
 		const result = await runAirSign(ctx, getManyParams());
-		expect(result.error).toBeDefined();
-		expect(result.error!.message).toBe(
+		expect(result.error?.message).toBe(
 			'AirSign rejected the client ID or client secret. Check both in the AirSign credential.',
 		);
 		expect(tokenRequests(ctx.sandbox).every((r) => r.status === 401)).toBe(true);

@@ -1,7 +1,12 @@
 import '../../harness';
-import { binaryItem } from '../../harness';
+import { binaryItem, type HarnessInputItem } from '../../harness';
 
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/errors/failure';
@@ -255,18 +260,51 @@ describe('continueOnFail and item indexes', () => {
 // n8n's output table takes its columns from the items' keys: an error item that carries what its
 // input was about reads at a glance next to the successful ones (Send: above).
 describe('Continue On Fail: an error item says which input it was about', () => {
-	it('a session chosen from the list or by URL: the locator value as given', async () => {
-		const url = `https://app.airsign.example/sessions/${SESSION_ID}/edit`;
-		const result = await runAirSign(
-			ctx,
+	const url = `https://app.airsign.example/sessions/${SESSION_ID}/edit`;
+	const gif = binaryItem(Buffer.from('GIF89a'), { fileName: 'scan.gif' });
+	const fromTemplate = { resource: 'session', operation: 'createFromTemplate' };
+	it.each<[string, INodeParameters, IDataObject, HarnessInputItem[]?]>([
+		[
+			'a session chosen from the list or by URL: the locator value as given',
 			{ ...sendParams(''), sessionId: locator(url, 'url') },
-			continueOnFail,
-		);
-		expect(result.items[0].json).toMatchObject({
-			sessionId: url,
-			code: 'NOT_FOUND',
-			httpCode: '404',
-		});
+			{ sessionId: url, code: 'NOT_FOUND', httpCode: '404' },
+		],
+		[
+			'Upload: the binary’s own file name',
+			uploadParams(),
+			{ fileName: 'scan.gif', error: expect.any(String) },
+			[gif],
+		],
+		[
+			'Upload: the file name given',
+			uploadParams({ fileName: 'contract.pdf' }),
+			{ fileName: 'contract.pdf' },
+			[gif],
+		],
+		[
+			'Template → Get: the template ID',
+			{ resource: 'template', operation: 'get', templateId: SESSION_ID },
+			{ templateId: SESSION_ID, httpCode: '404' },
+		],
+		[
+			'Session → Create From Template: the template ID',
+			{ ...fromTemplate, templateId: SESSION_ID, name: 'Offer for Ann' },
+			{ templateId: SESSION_ID, name: 'Offer for Ann', error: expect.any(String) },
+		],
+		[
+			'Send Invitation: the session and the recipient chosen',
+			{
+				resource: 'session',
+				operation: 'sendInvitation',
+				sessionId: SESSION_ID,
+				recipient: 'specific',
+				recipientLocator: locator('ann@example.com', 'email'),
+			},
+			{ sessionId: SESSION_ID, recipientEmail: 'ann@example.com', httpCode: '404' },
+		],
+	])('%s', async (_label, parameters, expected, input) => {
+		const result = await runAirSign(ctx, parameters, { ...continueOnFail, input });
+		expect(result.items[0].json).toMatchObject(expected);
 	});
 
 	it('a local refusal (no request sent) carries the ID as typed and no code', async () => {
@@ -275,54 +313,6 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 			sessionId: '../x',
 			error: expect.stringMatching(/is not a valid AirSign session ID/),
 			description: expect.any(String),
-		});
-	});
-
-	it('Upload: the file name (given, else the binary’s own)', async () => {
-		const gif = binaryItem(Buffer.from('GIF89a'), { fileName: 'scan.gif' });
-		const own = await runAirSign(ctx, uploadParams(), { continueOnFail: true, input: [gif] });
-		expect(own.items[0].json).toMatchObject({ fileName: 'scan.gif', error: expect.any(String) });
-		const named = await runAirSign(ctx, uploadParams({ fileName: 'contract.pdf' }), {
-			continueOnFail: true,
-			input: [gif],
-		});
-		expect(named.items[0].json.fileName).toBe('contract.pdf');
-	});
-
-	it('Template → Get and Session → Create From Template: the template ID', async () => {
-		const getTemplate = { resource: 'template', operation: 'get', templateId: SESSION_ID };
-		const get = await runAirSign(ctx, getTemplate, continueOnFail);
-		expect(get.items[0].json).toMatchObject({ templateId: SESSION_ID, httpCode: '404' });
-
-		const fromTemplate = { resource: 'session', operation: 'createFromTemplate' };
-		const create = await runAirSign(
-			ctx,
-			{ ...fromTemplate, templateId: SESSION_ID, name: 'Offer for Ann' },
-			continueOnFail,
-		);
-		expect(create.items[0].json).toMatchObject({
-			templateId: SESSION_ID,
-			name: 'Offer for Ann',
-			error: expect.any(String),
-		});
-	});
-
-	it('Send Invitation: the session and the recipient chosen', async () => {
-		const result = await runAirSign(
-			ctx,
-			{
-				resource: 'session',
-				operation: 'sendInvitation',
-				sessionId: SESSION_ID,
-				recipient: 'specific',
-				recipientLocator: locator('ann@example.com', 'email'),
-			},
-			continueOnFail,
-		);
-		expect(result.items[0].json).toMatchObject({
-			sessionId: SESSION_ID,
-			recipientEmail: 'ann@example.com',
-			httpCode: '404',
 		});
 	});
 

@@ -29,6 +29,8 @@ const ctx = useAirSign();
 const ann = { name: 'Ann', email: 'ann@example.com' };
 const employee = { key: 'employee', name: 'Employee', email: 'emp@example.com' };
 const FORBIDDEN = /TypeError|undefined|\[object Object\]/;
+const activeOffer = () =>
+	ctx.sandbox.createTemplate({ name: 'Offer', status: 'active', recipients: [employee] });
 const firstFive = (extra: object) => getManyParams({ returnAll: false, limit: 5, ...extra });
 /** A template whose only variable is `variable`, required: its locator. */
 const oneVariable = (
@@ -198,18 +200,11 @@ describe('fuzz findings: refused before any request, never "[object Object]" or 
 
 describe('fuzz findings: text parameters given as numbers', () => {
 	it('Create From Template: a Name given as a number is its text (it was a TypeError)', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [employee],
-		});
-		const result = await runOk(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: locator(template.templateId),
-			name: '={{ 2025 }}',
-			fields: { mappingMode: 'defineBelow', value: {} },
-		});
+		const templateId = locator(activeOffer().templateId);
+		const result = await runOk(
+			ctx,
+			fromTemplateParams(templateId, {}, [], { name: '={{ 2025 }}' }),
+		);
 		expect(result.items[0].json.name).toBe('2025');
 	});
 
@@ -250,19 +245,10 @@ describe('fuzz findings: answers', () => {
 
 	/** Create From Template with no saved fields, its Get Template answer edited by `edits`. */
 	async function createFromMangledTemplate(edits: Array<{ path: string[]; value: unknown }>) {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Offer',
-			status: 'active',
-			recipients: [employee],
-		});
-		const templatePath = `/api/v1/Template/${template.templateId}`;
+		const { templateId } = activeOffer();
+		const templatePath = `/api/v1/Template/${templateId}`;
 		ctx.sandbox.injectFault({ kind: 'mangle', path: templatePath, answer: { edits } });
-		const result = await runAirSign(ctx, {
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: locator(template.templateId),
-			fields: { mappingMode: 'defineBelow', value: {} },
-		});
+		const result = await runAirSign(ctx, fromTemplateParams(locator(templateId), {}));
 		return { result, templatePath };
 	}
 

@@ -189,6 +189,10 @@ describe("Send Invitation: 'Send To' and 'Recipient', as n8n resolves a node's p
 });
 
 describe("Send Invitation: 'Recipient' From List", () => {
+	/** The list the editor offers once this session is chosen (filtered when given). */
+	const offeredFor = (sessionId: unknown, filter?: string) =>
+		listSearch(ctx, 'searchRecipients', { filter, parameters: { sessionId } as INodeParameters });
+
 	it("offers the chosen session's recipients who can be reminded, with their email and status in words, filtered by name or email: one Get Session each time", async () => {
 		const session = ctx.sandbox.createSession({
 			status: 'pending',
@@ -198,9 +202,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 		const [ann, bob, cy] = signed.recipients;
 		expect([ann.status, bob.status, cy.status]).toEqual(['completed', 'sent', 'notSent']);
 		for (const given of [locator(session.sessionId), session.sessionId]) {
-			const result = await listSearch(ctx, 'searchRecipients', {
-				parameters: { sessionId: given },
-			});
+			const result = await offeredFor(given);
 			// Ann has signed: AirSign would refuse to remind her (RECIPIENT_ALREADY_SIGNED)
 			expect(result).toEqual({
 				results: [
@@ -209,10 +211,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 				],
 			});
 		}
-		const bobs = await listSearch(ctx, 'searchRecipients', {
-			filter: ' BOB ',
-			parameters: { sessionId: locator(session.sessionId) },
-		});
+		const bobs = await offeredFor(locator(session.sessionId), ' BOB ');
 		expect(bobs.results.map((r) => r.value)).toEqual([bob.recipientId]);
 		expect(apiRequests(ctx.sandbox).map((r) => [r.method, r.path])).toEqual(
 			Array(3).fill(['GET', `/api/v1/Session/${session.sessionId}`]),
@@ -222,9 +221,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 	it('every recipient the list offers can be reminded; a session not waiting for signatures offers none', async () => {
 		const pending = ctx.sandbox.createSession({ status: 'pending', recipients });
 		ctx.sandbox.signRecipient(pending.sessionId);
-		const offered = await listSearch(ctx, 'searchRecipients', {
-			parameters: { sessionId: locator(pending.sessionId) },
-		});
+		const offered = await offeredFor(locator(pending.sessionId));
 		expect(offered.results).toHaveLength(1);
 		for (const { value } of offered.results) {
 			const run = await runOk(ctx, specific(pending.sessionId, 'list', String(value)));
@@ -232,9 +229,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 		}
 		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
 			const session = ctx.sandbox.createSession({ status, recipients });
-			const result = await listSearch(ctx, 'searchRecipients', {
-				parameters: { sessionId: locator(session.sessionId) },
-			});
+			const result = await offeredFor(locator(session.sessionId));
 			expect(result, status).toEqual({ results: [] });
 		}
 	});
@@ -242,9 +237,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 	it('a session given By URL is read as the Session field reads it', async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		const url = `https://app.airsign.example/sessions/${session.sessionId}/edit`;
-		const result = await listSearch(ctx, 'searchRecipients', {
-			parameters: { sessionId: locator(url, 'url') },
-		});
+		const result = await offeredFor(locator(url, 'url'));
 		expect(result.results.map((r) => r.value)).toEqual(
 			session.recipients.map((r) => r.recipientId),
 		);
@@ -252,7 +245,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 
 	it('no session chosen yet (or one the editor cannot read): an empty list, no request', async () => {
 		for (const sessionId of [undefined, locator('', 'list'), '={{ $json.id }}', 'nope']) {
-			const result = await listSearch(ctx, 'searchRecipients', { parameters: { sessionId } });
+			const result = await offeredFor(sessionId);
 			expect(result).toEqual({ results: [] });
 		}
 		expect(ctx.sandbox.requests).toEqual([]);

@@ -26,13 +26,25 @@ const people = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
 	{ name: 'Bob Witness', email: 'bob@example.com' },
 ];
-const getSession = (sessionId: string, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'session',
-	operation: 'get',
-	sessionId: id(sessionId),
-	...extra,
-});
-
+/** An operation's parameters on the session or template (`key`) of this ID. */
+const on =
+	(resource: string, operation: string, key: string) =>
+	(value: string, extra: INodeParameters = {}): INodeParameters => ({
+		resource,
+		operation,
+		[key]: id(value),
+		...extra,
+	});
+const getSession = on('session', 'get', 'sessionId');
+const getTemplate = on('template', 'get', 'templateId');
+const fromTemplate = on('session', 'createFromTemplate', 'templateId');
+/** An active template with one role, a fixed signer. */
+const plainTemplate = (sandbox: Sandbox) =>
+	sandbox.createTemplate({
+		name: 'Plain',
+		status: 'active',
+		recipients: [{ key: 'signer', name: 'Signer', email: 'signer@example.com' }],
+	});
 /** A session sent to Ann then Bob; Ann has signed, Bob has not, so it is in progress. */
 function halfSigned(sandbox: Sandbox) {
 	const session = sandbox.createSession({ name: 'Lease', status: 'pending', recipients: people });
@@ -152,18 +164,9 @@ describe('Simplify (the default)', () => {
 			'sent',
 		]);
 
-		const template = ctx.sandbox.createTemplate({
-			name: 'Plain',
-			status: 'active',
-			recipients: [{ key: 'signer', name: 'Signer', email: 'signer@example.com' }],
-		});
-		const [fromTemplate] = await run({
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: id(template.templateId),
-		});
-		expect(Object.keys(fromTemplate)).toEqual(SIMPLE_SESSION_FIELDS);
-		expect(fromTemplate).toMatchObject({
+		const [made] = await run(fromTemplate(plainTemplate(ctx.sandbox).templateId));
+		expect(Object.keys(made)).toEqual(SIMPLE_SESSION_FIELDS);
+		expect(made).toMatchObject({
 			name: 'Plain',
 			draftUrl: expect.stringMatching(/^http/),
 			recipients: [expect.objectContaining({ name: 'Signer', email: 'signer@example.com' })],
@@ -175,11 +178,7 @@ describe('Simplify (the default)', () => {
 		const template = ctx.sandbox.createTemplate(
 			offerTemplate({ name: 'Offer', text: '', variables }),
 		);
-		const [item] = await run({
-			resource: 'template',
-			operation: 'get',
-			templateId: id(template.templateId),
-		});
+		const [item] = await run(getTemplate(template.templateId));
 		expect(Object.keys(item)).toEqual(SIMPLE_TEMPLATE_FIELDS);
 		expect(item).toEqual({
 			templateId: template.templateId,
@@ -295,29 +294,17 @@ describe('Output, as an AI agent’s tool', () => {
 		for (const item of listed) expect(Object.keys(item)).toEqual(['sessionId', 'name']);
 
 		const template = ctx.sandbox.createTemplate({ name: 'Offer', status: 'active' });
-		const [picked] = await runTool({
-			resource: 'template',
-			operation: 'get',
-			templateId: id(template.templateId),
-			output: 'fields',
-			fields: ['variables'],
-		});
+		const [picked] = await runTool(
+			getTemplate(template.templateId, { output: 'fields', fields: ['variables'] }),
+		);
 		expect(picked).toEqual({ templateId: template.templateId, variables: [] });
 	});
 
 	it('Selected Fields on Create From Template, whose own "fields" are its recipients and variables', async () => {
-		const template = ctx.sandbox.createTemplate({
-			name: 'Plain',
-			status: 'active',
-			recipients: [{ key: 'signer', name: 'Signer', email: 'signer@example.com' }],
-		});
-		const [item] = await runTool({
-			resource: 'session',
-			operation: 'createFromTemplate',
-			templateId: id(template.templateId),
-			output: 'fields',
-			outputFields: ['status'],
-		});
+		const template = plainTemplate(ctx.sandbox);
+		const [item] = await runTool(
+			fromTemplate(template.templateId, { output: 'fields', outputFields: ['status'] }),
+		);
 		expect(item).toEqual({ sessionId: expect.any(String), status: 'draft' });
 	});
 

@@ -107,8 +107,7 @@ describe('Upload File', () => {
 
 		it('refuses a missing binary property and a file name over 255 characters', async () => {
 			const missing = await uploadOne(uploadParams({ binaryPropertyName: 'nope' }));
-			expect(missing.error).toBeDefined();
-			expect(missing.error!.message).toMatch(/nope/);
+			expect(missing.error?.message).toMatch(/nope/);
 			const long = await uploadOne(uploadParams({ fileName: 'x'.repeat(256) }));
 			expectError(long, /256 characters/, { type: NodeOperationError });
 			expect(apiRequests(ctx.sandbox)).toEqual([]);

@@ -1,22 +1,253 @@
-/** n8n's UX guidelines a description shows by itself, on every field (docs/n8n-guidelines.md). */
+/** n8n's UX guidelines a description shows by itself (docs/n8n-guidelines.md): fields, names, texts. */
 import '../../harness';
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import type {
 	INode,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyMode,
+	INodePropertyOptions,
+	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
-import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
+import { HarnessNodeTypes, PACKAGE_NAME } from '../../harness/node-types';
+import { declaredAgentText, NODE_OPERATIONS } from './nodeOperations';
+
+const nodeType = new AirSign();
+const description = nodeType.description;
+const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource, operation }));
+
+/**
+ * The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool in n8n's CLI, 1.x and 2.x;
+ * e2e/agent.mts checks it in real n8n): its own "Tool Description" only without toolDescription.
+ */
+function asTool(type: INodeType): INodeType {
+	const own = type.description;
+	let properties = own.properties;
+	if (!properties.some((p) => p.name === 'toolDescription')) {
+		const descriptionType: INodeProperties = {
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			options: [
+				{ name: 'Set Automatically', value: 'auto' },
+				{ name: 'Set Manually', value: 'manual' },
+			],
+			default: 'auto',
+		};
+		const toolDescription: INodeProperties = {
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: own.description,
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		};
+		properties = [descriptionType, toolDescription, ...properties];
+	}
+	const tool: INodeTypeDescription = {
+		...own,
+		name: `${own.name}Tool`,
+		displayName: `${own.displayName} Tool`,
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiTool],
+		properties,
+	};
+	return Object.create(type, { description: { value: tool } }) as INodeType;
+}
+
+const toolType = asTool(nodeType);
+const nodeTypes = new HarnessNodeTypes()
+	.add(`${PACKAGE_NAME}.airSign`, nodeType)
+	.add(`${PACKAGE_NAME}.airSignTool`, toolType);
+
+/** A saved node (defaults left out), as n8n's Workflow fills in its defaults at every execution. */
+function loaded(type: 'airSign' | 'airSignTool', parameters: INodeParameters) {
+	const workflow = new Workflow({
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-000000000001',
+				name: 'AirSign',
+				type: `${PACKAGE_NAME}.${type}`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	return { workflow, node: workflow.getNode('AirSign')! };
+}
+
+/** What the AI agent hands the model about the tool (n8n-core's createNodeAsTool). */
+function modelReads(parameters: INodeParameters): string {
+	return NodeHelpers.getToolDescriptionForNode(loaded('airSignTool', parameters).node, toolType);
+}
+
+const key = ({ resource, operation }: { resource: string; operation: string }) =>
+	`${resource}.${operation}`;
+
+// Each operation's declared text; checked below by what it must say, so a new one needs no entry.
+const AGENT_TEXTS: Record<string, unknown> = Object.fromEntries(
+	NODE_OPERATIONS.map((op) => [op.key, declaredAgentText(op)]),
+);
+
+/** The operations whose agent text must say that they email people; every other must not. */
+const EMAILING = [
+	'session.send',
+	'session.sendInvitation',
+	'session.create',
+	'session.createFromTemplate',
+];
+
+describe('the name n8n gives a node added from the nodes panel', () => {
+	const SHORT_ACTIONS = NODE_OPERATIONS.map((op) => op.action);
+
+	it('the action node: the short action, in n8n casing', () => {
+		expect(operations.map((p) => NodeHelpers.makeNodeName(p, description))).toEqual(SHORT_ACTIONS);
+		// Sentence case, one of a kind, as the nodes panel lists them.
+		for (const action of SHORT_ACTIONS) expect(action).toMatch(/^[A-Z][a-z]*( [a-z]+)+$/);
+		expect(new Set(SHORT_ACTIONS).size).toBe(SHORT_ACTIONS.length);
+		expect(SHORT_ACTIONS).toContain('Send a session');
+		expect(SHORT_ACTIONS).toContain('Send an invitation');
+	});
+
+	it("one name per operation: its action says every word of the Operation list's name", () => {
+		for (const { title, action } of NODE_OPERATIONS) {
+			const operationName = title.split(' ').slice(1); // after the resource
+			const words = action.toLowerCase().split(' ');
+			expect(
+				operationName.filter((w) => !words.includes(w.toLowerCase())),
+				`${title}: "${action}"`,
+			).toEqual([]);
+		}
+	});
+
+	it('the tool: the same, "in AirSign" (n8n adds it to every tool)', () => {
+		expect(operations.map((p) => NodeHelpers.makeNodeName(p, toolType.description))).toEqual(
+			SHORT_ACTIONS.map((a) => `${a} in AirSign`),
+		);
+	});
+});
+
+describe('what the model reads about the tool', () => {
+	it('each operation: its own agent text, filled in at execution (a saved tool node omits it)', () => {
+		expect(Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]))).toEqual(
+			AGENT_TEXTS,
+		);
+		const texts = Object.values(AGENT_TEXTS);
+		for (const text of texts) expect(text).toMatch(/^[A-Z].{40,}[^.]$/);
+		expect(new Set(texts).size).toBe(texts.length);
+		expect(modelReads({ resource: 'session', operation: 'send' })).toBe(
+			'Send a draft AirSign session for signing; emails real people: every recipient gets an invitation, which cannot be undone; costs 1 request of the hourly AirSign budget',
+		);
+	});
+
+	it('a tool node saved with "Set Automatically" (older workflows) reads the same text', () => {
+		for (const p of operations)
+			expect(modelReads({ descriptionType: 'auto', ...p }), key(p)).toBe(AGENT_TEXTS[key(p)]);
+	});
+
+	it('a Description the user wrote is what the model reads', () => {
+		const mine = 'Reminds one signer; only when the user asks for it';
+		expect(
+			modelReads({ resource: 'session', operation: 'sendInvitation', toolDescription: mine }),
+		).toBe(mine);
+		// and an older one, written under "Set Manually"
+		expect(
+			modelReads({
+				descriptionType: 'manual',
+				resource: 'session',
+				operation: 'send',
+				toolDescription: mine,
+			}),
+		).toBe(mine);
+	});
+
+	it('every operation that emails people says so, and each says what it costs', () => {
+		const texts = Object.fromEntries(operations.map((p) => [key(p), modelReads({ ...p })]));
+		for (const [operation, text] of Object.entries(texts))
+			if (EMAILING.includes(operation)) expect(text, operation).toContain('emails real people');
+			else expect(text, operation).not.toContain('email');
+		// Get Many sessions spends the List Sessions budget; every other operation the hourly one.
+		for (const [operation, text] of Object.entries(texts))
+			expect(text).toContain(
+				operation === 'session.getMany'
+					? 'each page of up to 100 costs 1 of the 60 List Sessions requests an hour'
+					: 'costs 1 request of the hourly AirSign budget',
+			);
+	});
+
+	it('the action node has no Description field: it is the tool’s alone', () => {
+		for (const p of operations)
+			expect(loaded('airSign', { ...p }).node.parameters, key(p)).not.toHaveProperty(
+				'toolDescription',
+			);
+		for (const p of operations)
+			expect(loaded('airSignTool', { ...p }).node.parameters.toolDescription, key(p)).toBe(
+				AGENT_TEXTS[key(p)],
+			);
+	});
+});
+
+describe('the node as an AI agent tool', () => {
+	it('the node is usable as a tool; every option says what it does, needs and returns', () => {
+		expect(description.usableAsTool).toBe(true);
+		for (const p of description.properties.filter((x) => x.name === 'operation'))
+			for (const o of p.options as INodePropertyOptions[])
+				expect((o.description ?? '').length).toBeGreaterThan(30);
+	});
+});
+
+describe('canvas subtitle', () => {
+	/** The subtitle as n8n's editor evaluates it for a node with these parameters. */
+	function subtitleFor(resource: string, operation: string): string {
+		const { workflow, node } = loaded('airSign', { resource, operation });
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			description.subtitle!,
+			'manual',
+			{},
+		) as string;
+	}
+
+	it('every operation of every resource has its own phrase, none the internal values', () => {
+		const phrases = operations.map(({ resource, operation }) => {
+			const phrase = subtitleFor(resource, operation);
+			expect(phrase, `${resource} → ${operation}`).not.toContain(':');
+			return phrase;
+		});
+		expect(phrases.length).toBeGreaterThanOrEqual(10);
+		expect(new Set(phrases).size).toBe(phrases.length);
+	});
+
+	it('says the operation in words, evaluated as n8n evaluates it', () => {
+		expect(subtitleFor('session', 'send')).toBe('Send a session');
+		expect(subtitleFor('session', 'getMany')).toBe('Get many sessions');
+		expect(subtitleFor('file', 'upload')).toBe('Upload a file');
+		expect(subtitleFor('template', 'get')).toBe('Get a template');
+	});
+
+	it('is the operation’s action, as in the nodes panel and the name of a new node', () => {
+		for (const { resource, operation, action } of NODE_OPERATIONS)
+			expect(subtitleFor(resource, operation)).toBe(action);
+	});
+
+	it('an operation it does not know (a newer workflow) shows the internal values', () => {
+		expect(subtitleFor('session', 'archive')).toBe('archive: session');
+	});
+});
 
 interface Field {
 	/** Where it is: node › parent › field. */
@@ -41,10 +272,7 @@ function fieldsOf(description: INodeTypeDescription): Field[] {
 	return out;
 }
 
-const fields = [
-	...fieldsOf(new AirSign().description),
-	...fieldsOf(new AirSignTrigger().description),
-];
+const fields = [...fieldsOf(description), ...fieldsOf(new AirSignTrigger().description)];
 
 describe("n8n's UX guidelines, on both nodes' fields", () => {
 	it('an example in a placeholder starts with "e.g."', () => {
@@ -92,7 +320,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 });
 
 describe("n8n's UX guidelines, on Get Many's sorting", () => {
-	const getMany = new AirSign().description.properties.filter(
+	const getMany = description.properties.filter(
 		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
 	);
 	// The fields the editor shows for Get Many of sessions, by n8n-workflow's display rules.
