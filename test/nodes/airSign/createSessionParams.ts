@@ -1,4 +1,4 @@
-/** Create Session's parameters and an uploaded PDF (createSession, simplify, documentedStatuses). */
+/** Create Session's parameters and an uploaded PDF, for the tests of several operations. */
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';

@@ -23,6 +23,7 @@ import {
 	uploadParams,
 	useAirSign,
 } from './helpers';
+import { blockDoc, jsonMode } from './createSessionParams';
 import { offerTemplate, type OfferSpec } from './offerTemplate';
 
 const ctx = useAirSign();
@@ -42,20 +43,6 @@ const oneVariable = (
 	const spec = offerTemplate({ title, text, recipients: [employee], variables });
 	return locator(ctx.sandbox.createTemplate(spec).templateId);
 };
-const blockDoc = {
-	format: 'blocks',
-	title: 'T',
-	blocks: [{ type: 'signatureBlock', recipient: 'a', label: 'A' }],
-};
-const jsonSession = (documents: object, recipients: object[]) => ({
-	resource: 'session',
-	operation: 'create',
-	documentMode: 'json',
-	name: 'S',
-	documents: JSON.stringify(documents),
-	recipientsJson: JSON.stringify(recipients),
-});
-
 /** Name, the node's parameters (and input), the refusal's message: each before any request. */
 type Refusal = [string, (c: TestContext) => INodeParameters, string | RegExp, HarnessInputItem[]?];
 const refusals: Refusal[] = [
@@ -136,10 +123,7 @@ const refusals: Refusal[] = [
 			resource: 'template',
 			operation: 'create',
 			name: 'Offer',
-			document: JSON.stringify({
-				...blockDoc,
-				blocks: [{ ...blockDoc.blocks[0], recipient: 'r1' }],
-			}),
+			document: JSON.stringify(blockDoc(['r1'])),
 			recipients: { recipient: [{ key: 'r1', name: '={{ { role: "x" } }}' }] },
 		}),
 		'\'Recipients\' [0]: \'Role Name\' must be text, not {"role":"x"}',
@@ -161,15 +145,17 @@ const refusals: Refusal[] = [
 	],
 	[
 		'Create Session (Block Documents): a recipient without a key says so without "undefined"',
-		() => jsonSession(blockDoc, [ann]),
+		() => jsonMode(blockDoc(['a']), [ann]),
 		'\'Recipients (JSON)\' [0]: "key" must be letters, digits, "_" or "-", not nothing',
 	],
 	[
 		'Create Session (Block Documents): a block without a type says so without "undefined"',
-		() =>
-			jsonSession({ ...blockDoc, blocks: [{ text: 'x' }, ...blockDoc.blocks] }, [
+		() => {
+			const document = blockDoc(['a']);
+			return jsonMode({ ...document, blocks: [{ text: 'x' }, ...document.blocks] }, [
 				{ key: 'a', ...ann },
-			]),
+			]);
+		},
 		'\'Documents\' [0] block 0: "type" must be heading, paragraph, spacer, pageBreak or signatureBlock, not nothing',
 	],
 	...['={{ [-1723900101] }}', '={{ 8.64e15 }}'].map(

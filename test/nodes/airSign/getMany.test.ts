@@ -213,44 +213,6 @@ describe('Get Many: filters', () => {
 		},
 	);
 
-	describe('every Sort By × Sort Order', () => {
-		const keys = ['createdAt', 'updatedAt', 'completedDate', 'name'] as const;
-		for (const sortBy of keys) {
-			for (const sortOrder of ['asc', 'desc'] as const) {
-				it(`${sortBy} ${sortOrder}`, async () => {
-					// Each key orders the four sessions differently: [name, days of Jan, Feb, Mar].
-					const rows = (
-						[
-							['b', 3, 2, 4],
-							['d', 1, 4, 2],
-							['a', 4, 1, 3],
-							['c', 2, 3, 1],
-						] as const
-					).map(([name, created, updated, completed]) => ({
-						name,
-						createdAt: `2025-01-0${created}T00:00:00Z`,
-						updatedAt: `2025-02-0${updated}T00:00:00Z`,
-						completedDate: `2025-03-0${completed}T00:00:00Z`,
-					}));
-					for (const row of rows) ctx.sandbox.createSession({ ...row, status: 'completed' });
-					// Sort is a collection of its own (docs/n8n-guidelines.md).
-					const result = await runAirSign(
-						ctx,
-						getManyParams({ returnAll: true, sort: { sortBy, sortOrder } }),
-					);
-					// Return All reads by creation time and sorts itself (docs/operations.md#session--get-many).
-					const byCreation = { sortBy: 'createdAt', sortOrder: 'asc' };
-					expect(result.error).toBeUndefined();
-					expect(listed()[0].query).toMatchObject(byCreation);
-					const expected = [...rows]
-						.sort((x, y) => (x[sortBy] < y[sortBy] ? -1 : 1) * (sortOrder === 'asc' ? 1 : -1))
-						.map((r) => r.name);
-					expect(result.items.map((i) => i.json.name)).toEqual(expected);
-				});
-			}
-		}
-	});
-
 	describe('bad input fails before any request, naming the parameter and the item', () => {
 		const cases: Record<string, [INodeParameters, RegExp]> = {
 			'an unknown status': [

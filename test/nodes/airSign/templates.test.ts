@@ -27,10 +27,10 @@ const getParams = (templateId: unknown) => ({
 });
 const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Templates');
 
-function seedTemplates(count: number, status: 'active' | 'draft' = 'active') {
-	for (let i = 0; i < count; i++)
-		ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status });
-}
+const seedTemplates = (count: number, status: 'active' | 'draft' = 'active') =>
+	Array.from({ length: count }, (_, i) =>
+		ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
+	);
 
 describe('Template → Get Many', () => {
 	it('defaults: active templates, Limit 50, one item each as AirSign lists it', async () => {
@@ -66,10 +66,10 @@ describe('Template → Get Many', () => {
 		expect(listed()[0].query.status).toBe('draft');
 	});
 
-	it('Return All over 250: pages of 100 (3 requests); Limit 150: 100 then 50', async () => {
-		seedTemplates(250);
+	it('Return All over 250: every template once, in order, pages of 100 (3 requests); Limit 150: 100 then 50', async () => {
+		const seeded = seedTemplates(250);
 		const all = await runAirSign(ctx, getManyParams({ returnAll: true }));
-		expect(all.items).toHaveLength(250);
+		expect(all.items.map((i) => i.json.templateId)).toEqual(seeded.map((t) => t.templateId));
 		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
 			['100', '0'],
 			['100', '100'],
