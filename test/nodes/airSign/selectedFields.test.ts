@@ -2,21 +2,17 @@
 import '../../harness';
 
 import type { IDataObject } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { resources } from '../../../nodes/AirSign/actions/resources';
 import { shapes, type ShapeName } from '../../../nodes/AirSign/actions/shapes';
-import { startSandbox, type Sandbox } from '../../../sandbox';
 import { actionOutputs } from '../../../scripts/output-schemas';
+import { useSandbox } from '../../harness/sandbox';
 import { NODE_OPERATIONS } from './nodeOperations';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ seedDemoData: true });
 let answers: Record<string, IDataObject[]>;
-beforeAll(async () => {
-	sandbox = await startSandbox({ seedDemoData: true });
-	answers = await actionOutputs(sandbox, 1, { simple: false });
-});
-afterAll(async () => await sandbox.close());
+beforeAll(async () => void (answers = await actionOutputs(sandbox(), 1, { simple: false })));
 
 const pages = resources as Record<string, { operations: Record<string, { output?: ShapeName }> }>;
 
