@@ -104,16 +104,17 @@ describe('Send Session', () => {
 				'Self-sign sessions',
 			],
 		];
-		for (const [code, make, message, description] of cases) {
-			it(`${code}: 400 with a clear message, no invitation`, async () => {
+		it.each(cases)(
+			'%s: 400 with a clear message, no invitation',
+			async (_, make, message, description) => {
 				const result = await runAirSign(ctx, sendParams(make()));
 				const expected = { type: NodeApiError, description, httpCode: '400', itemIndex: 0 };
 				expectError(result, message, expected);
 				expect(result.storedError?.message).toBe(message);
 				expect(ctx.sandbox.outbox).toEqual([]);
 				expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ status: 400 })]);
-			});
-		}
+			},
+		);
 
 		it('sending twice: the second run answers NOT_A_DRAFT', async () => {
 			const draft = ctx.sandbox.createSession({ recipients });
@@ -123,15 +124,13 @@ describe('Send Session', () => {
 			expect(ctx.sandbox.outbox).toHaveLength(2);
 		});
 
-		it('404 for an unknown session', async () => {
-			const result = await runAirSign(ctx, sendParams(UNKNOWN_ID));
-			expectError(result, NOT_FOUND, { type: NodeApiError, httpCode: '404' });
-		});
-
-		it("404 for another organisation's session, which stays a draft", async () => {
+		it("404 for an unknown session and for another organisation's, which stays a draft", async () => {
 			const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, recipients });
-			const result = await runAirSign(ctx, sendParams(theirs.sessionId));
-			expectError(result, NOT_FOUND, { description: 'another AirSign organisation' });
+			for (const id of [UNKNOWN_ID, theirs.sessionId]) {
+				const result = await runAirSign(ctx, sendParams(id));
+				const description = 'another AirSign organisation';
+				expectError(result, NOT_FOUND, { type: NodeApiError, description, httpCode: '404' });
+			}
 			expect(ctx.sandbox.getSession(theirs.sessionId)?.status).toBe('draft');
 			expect(ctx.sandbox.outbox).toEqual([]);
 		});
@@ -171,11 +170,9 @@ describe('Send Session', () => {
 			`${UNKNOWN_ID}?x=1`,
 			`${UNKNOWN_ID}#`,
 		];
-		for (const value of bad) {
-			it(`refuses ${JSON.stringify(value)}`, async () => {
-				await expectRefused(ctx, sendParams(value), /is not a valid AirSign session ID/);
-			});
-		}
+		it.each(bad)('refuses %j', async (value) => {
+			await expectRefused(ctx, sendParams(value), /is not a valid AirSign session ID/);
+		});
 
 		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
 			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(
