@@ -88,8 +88,9 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		for (const sortOrder of ['asc', 'desc'])
 			sorts.push([`${sortBy} ${sortOrder}`, { sortBy, sortOrder }, sortBy, sortOrder]);
 
-	for (const [label, sort, sortBy, sortOrder] of sorts) {
-		it(`${label}: every session once, as it is now, in order; at most ⌈N/100⌉ + 1 requests`, async () => {
+	it.each(sorts)(
+		'%s: every session once, as it is now, in order; at most ⌈N/100⌉ + 1 requests',
+		async (_label, sort, sortBy, sortOrder) => {
 			const existing = seed().map((s) => s.sessionId);
 			changeBetweenPages(existing);
 			const result = await runOk(ctx, getManyParams({ returnAll: true, sort }));
@@ -106,8 +107,8 @@ describe('Session → Get Many, Return All while sessions are updated and create
 			// Return All reads by creation time and sorts itself (docs/operations.md#session--get-many).
 			expect(requests[0].query).toMatchObject({ sortBy: 'createdAt', sortOrder: 'asc' });
 			expect(requests.length).toBeLessThanOrEqual(Math.ceil(out.length / 100) + 1);
-		});
-	}
+		},
+	);
 
 	it('the issue: 250 sessions, 15 updated before each of two later pages, none missing', async () => {
 		const existing = seed().map((s) => s.sessionId);
@@ -198,25 +199,23 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 
 	// Sessions from..to-1 were created at one instant: 20 across the first page's end, then more
 	// than a page of them; AirSign gives equal rows in another order on each request.
-	const ties = [
+	it.each([
 		{ what: 'equal createdAt across a page boundary', from: 90, to: 110 },
 		{ what: 'more than a page created at one instant', from: 50, to: 200 },
-	];
-	for (const { what, from, to } of ties)
-		it(`${what}, in another order on each request: every session once`, async () => {
-			ctx.sandbox.config.tieOrder = 'random';
-			const ids = Array.from({ length: N }, (_, i) =>
-				ctx.sandbox.createSession({
-					name: `Session ${String(i).padStart(3, '0')}`,
-					status: 'completed',
-					createdAt: at(BASE + (i >= from && i < to ? from : i) * 1000),
-				}),
-			).map((s) => s.sessionId);
-			const result = await runOk(ctx, getManyParams({ returnAll: true }));
-			const out = result.items.map((i) => String(i.json.sessionId));
-			expect(out.length).toBe(N);
-			expect([...out].sort()).toEqual([...ids].sort());
-		});
+	])('$what, in another order on each request: every session once', async ({ from, to }) => {
+		ctx.sandbox.config.tieOrder = 'random';
+		const ids = Array.from({ length: N }, (_, i) =>
+			ctx.sandbox.createSession({
+				name: `Session ${String(i).padStart(3, '0')}`,
+				status: 'completed',
+				createdAt: at(BASE + (i >= from && i < to ? from : i) * 1000),
+			}),
+		).map((s) => s.sessionId);
+		const result = await runOk(ctx, getManyParams({ returnAll: true }));
+		const out = result.items.map((i) => String(i.json.sessionId));
+		expect(out.length).toBe(N);
+		expect([...out].sort()).toEqual([...ids].sort());
+	});
 });
 
 // Unchanged, it reads every template once: templates.test.ts.

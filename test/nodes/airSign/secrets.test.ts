@@ -124,35 +124,33 @@ function visible(result: RunNodeResult, logs: string): string {
 }
 
 describe('secrets never appear in output, errors or logs', () => {
-	for (const [name, credential, call, expected, fault] of scenarios) {
-		for (const continueOnFail of [false, true]) {
-			it(`${name}${continueOnFail ? ' (continueOnFail)' : ''}`, async () => {
-				recordSleeps();
-				if (fault) ctx.sandbox.injectFault(fault);
-				const { params, input } = call(ctx);
-				const secrets = await credential(ctx);
-				const capture = captureOutput();
-				let result: RunNodeResult;
-				try {
-					result = await runAirSign(ctx, params, { input, continueOnFail });
-				} finally {
-					capture.restore();
-				}
-				const shown = continueOnFail ? String(result.items[0]?.json.error) : result.error?.message;
-				expect(shown).toMatch(expected);
-				// The token n8n fetched and persisted (client credentials) is a secret too.
-				const stored = (await ctx.env.store.getData(ctx.cred.id)).sessionToken;
-				const all = [...secrets, ...(typeof stored === 'string' && stored ? [stored] : [])];
-				const haystack = visible(result, capture.text());
-				// The log spy really listened: n8n logs every failed node run.
-				if (!continueOnFail) expect(capture.text()).toContain('finished with error');
-				for (const secret of all) {
-					expect(secret.length).toBeGreaterThan(8);
-					expect(haystack).not.toContain(secret);
-				}
-			});
-		}
-	}
+	describe.each([false, true])('continueOnFail %s', (continueOnFail) => {
+		it.each(scenarios)('%s', async (_name, credential, call, expected, fault) => {
+			recordSleeps();
+			if (fault) ctx.sandbox.injectFault(fault);
+			const { params, input } = call(ctx);
+			const secrets = await credential(ctx);
+			const capture = captureOutput();
+			let result: RunNodeResult;
+			try {
+				result = await runAirSign(ctx, params, { input, continueOnFail });
+			} finally {
+				capture.restore();
+			}
+			const shown = continueOnFail ? String(result.items[0]?.json.error) : result.error?.message;
+			expect(shown).toMatch(expected);
+			// The token n8n fetched and persisted (client credentials) is a secret too.
+			const stored = (await ctx.env.store.getData(ctx.cred.id)).sessionToken;
+			const all = [...secrets, ...(typeof stored === 'string' && stored ? [stored] : [])];
+			const haystack = visible(result, capture.text());
+			// The log spy really listened: n8n logs every failed node run.
+			if (!continueOnFail) expect(capture.text()).toContain('finished with error');
+			for (const secret of all) {
+				expect(secret.length).toBeGreaterThan(8);
+				expect(haystack).not.toContain(secret);
+			}
+		});
+	});
 
 	it('the serialiser reaches nested causes (sanity check)', () => {
 		const inner = Object.assign(new Error('inner'), {

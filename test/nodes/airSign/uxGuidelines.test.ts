@@ -29,38 +29,19 @@ const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource,
 
 /**
  * The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool in n8n's CLI, 1.x and 2.x;
- * e2e/agent.mts checks it in real n8n): its own "Tool Description" only without toolDescription.
+ * e2e/agent.mts checks it in real n8n). n8n adds "Tool Description" fields of its own only to a
+ * node without `toolDescription`; this one has it, so they are not modelled here.
  */
 function asTool(type: INodeType): INodeType {
 	const own = type.description;
-	let properties = own.properties;
-	if (!properties.some((p) => p.name === 'toolDescription')) {
-		const descriptionType: INodeProperties = {
-			displayName: 'Tool Description',
-			name: 'descriptionType',
-			type: 'options',
-			options: [
-				{ name: 'Set Automatically', value: 'auto' },
-				{ name: 'Set Manually', value: 'manual' },
-			],
-			default: 'auto',
-		};
-		const toolDescription: INodeProperties = {
-			displayName: 'Description',
-			name: 'toolDescription',
-			type: 'string',
-			default: own.description,
-			displayOptions: { show: { descriptionType: ['manual'] } },
-		};
-		properties = [descriptionType, toolDescription, ...properties];
-	}
+	if (!own.properties.some((p) => p.name === 'toolDescription'))
+		throw new Error('The node declares no toolDescription: n8n would add its own fields');
 	const tool: INodeTypeDescription = {
 		...own,
 		name: `${own.name}Tool`,
 		displayName: `${own.displayName} Tool`,
 		inputs: [],
 		outputs: [NodeConnectionTypes.AiTool],
-		properties,
 	};
 	return Object.create(type, { description: { value: tool } }) as INodeType;
 }
