@@ -50,9 +50,8 @@ describe('Get Many: rate limit (429)', () => {
 		ctx.sandbox.clock.freeze();
 		const now = ctx.sandbox.clock.now();
 		rateLimit(3600);
-		const started = Date.now();
 		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
-		expect(Date.now() - started).toBeLessThan(1000);
+		// "at once" is no sleep requested, not a wall-clock bound a busy machine could break
 		expect(sleeps.requested).toEqual([]);
 		expect(listed()).toHaveLength(1);
 		expect(result.error).toBeDefined();
