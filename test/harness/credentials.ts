@@ -1,6 +1,6 @@
 /**
  * n8n's CLI `CredentialsHelper` (packages/cli/src/credentials-helper.ts) over the harness's
- * credential table (credentialStore.ts), with the same decisions and n8n-workflow calls. Left out:
+ * credential table (environment.ts), with the same decisions and n8n-workflow calls. Left out:
  * overwrites, external secrets, dynamic, AI-gateway and OAuth credentials, policies, function
  * `authenticate`, `extends`.
  */
@@ -8,7 +8,7 @@ import './env-setup';
 
 import { getAdditionalKeys, type Credentials } from 'n8n-core';
 import type {
-	ICredentialDataDecryptedObject,
+	ICredentialDataDecryptedObject as Data,
 	ICredentialsExpressionResolveValues,
 	IExecuteData,
 	IHttpRequestHelper,
@@ -32,7 +32,7 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
+import type { CredentialStore, CredentialTypeRegistry } from './environment';
 import { engineDifferences } from './engine';
 import { singleTypeNodeTypes } from './node-types';
 
@@ -45,7 +45,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
+		credentials: Data,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
 		workflow?: Workflow,
@@ -58,9 +58,21 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			throw new UnexpectedError('The harness knows only generic credential authentication');
 		if (!workflow || !node)
 			throw new UnexpectedError('Workflow and node are required for generic authentication');
+		const resolve = (value: string) =>
+			isExpression(value)
+				? String(
+						workflow.expression.getSimpleParameterValue(
+							node,
+							value,
+							'internal',
+							{ $credentials: credentials },
+							undefined,
+							'',
+						) || '',
+					)
+				: value;
 		requestOptions.headers ??= {};
 		const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
-		const resolve = (value: string) => this.resolveValue(value, credentials, workflow, node);
 		for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 			target[outerKey] ??= {};
 			for (const [key, value] of Object.entries(outerValue as Record<string, string>))
@@ -71,11 +83,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	async preAuthentication(
 		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
+		credentials: Data,
 		typeName: string,
 		node: INode,
 		credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
+	): Promise<Data | undefined> {
 		this.store.counters.preAuthenticationChecks++;
 		const credentialType = this.credentialTypes.getByName(typeName);
 		const expirable = credentialType.properties.find(
@@ -101,30 +113,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (output[expirable] === undefined || !node.credentials) return undefined;
 		const nodeCredentials = node.credentials[credentialType.name];
 		const storedData = await this.store.load(nodeCredentials?.id, credentialType.name).getData();
-		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
-		for (const [key, value] of Object.entries(output as ICredentialDataDecryptedObject)) {
+		const dataToPersist: Data = { ...storedData };
+		for (const [key, value] of Object.entries(output as Data)) {
 			if (key === expirable || !isExpression(storedData[key])) dataToPersist[key] = value;
 		}
 		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
 		return Object.assign(credentials, output);
-	}
-
-	private resolveValue(
-		value: string,
-		$credentials: ICredentialDataDecryptedObject,
-		workflow: Workflow,
-		node: INode,
-	): string {
-		if (!isExpression(value)) return value;
-		const resolved = workflow.expression.getSimpleParameterValue(
-			node,
-			value,
-			'internal',
-			{ $credentials },
-			undefined,
-			'',
-		);
-		return resolved ? resolved.toString() : '';
 	}
 
 	/** No credential type of the harness `extends` another. */
@@ -160,13 +154,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		executeData?: IExecuteData,
 		raw?: boolean,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
-	): Promise<ICredentialDataDecryptedObject> {
+	): Promise<Data> {
 		this.store.counters.getDecrypted++;
-		const decryptedDataOriginal = await this.store.load(nodeCredentials.id, type).getData();
-		if (raw === true) return decryptedDataOriginal;
+		const data = await this.store.load(nodeCredentials.id, type).getData();
+		if (raw === true) return data;
 		return await this.applyDefaultsAndOverwrites(
 			additionalData,
-			decryptedDataOriginal,
+			data,
 			type,
 			mode,
 			executeData,
@@ -174,43 +168,74 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 	}
 
-	/** Defaults of the credential type + expressions in the data (no overwrites in tests). */
+	/**
+	 * Defaults of the credential type, then expressions in the data (no overwrites in tests),
+	 * resolved as the CLI does: in the node's workflow, else in a mock one.
+	 */
 	async applyDefaultsAndOverwrites(
 		additionalData: IWorkflowExecuteAdditionalData,
-		decryptedDataOriginal: ICredentialDataDecryptedObject,
+		original: Data,
 		type: string,
 		mode: WorkflowExecuteMode,
 		executeData?: IExecuteData,
-		expressionResolveValues?: ICredentialsExpressionResolveValues,
-	): Promise<ICredentialDataDecryptedObject> {
-		const decryptedData = NodeHelpers.getNodeParameters(
+		resolveIn?: ICredentialsExpressionResolveValues,
+	): Promise<Data> {
+		const data = NodeHelpers.getNodeParameters(
 			this.getCredentialsProperties(type),
-			{ ...decryptedDataOriginal } as INodeParameters,
+			{ ...original } as INodeParameters,
 			true,
 			false,
 			null,
 			null,
-		) as ICredentialDataDecryptedObject;
+		) as Data;
+		for (const key of ['allowedHttpRequestDomains', 'allowedDomains'] as const)
+			if (data[key] === undefined && original[key] !== undefined) data[key] = original[key];
 
-		for (const key of ['allowedHttpRequestDomains', 'allowedDomains'] as const) {
-			if (decryptedData[key] === undefined && decryptedDataOriginal[key] !== undefined) {
-				decryptedData[key] = decryptedDataOriginal[key];
-			}
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+		if (!resolveIn) {
+			const workflow = new Workflow({
+				nodes: [mockNode],
+				connections: {},
+				active: false,
+				nodeTypes: mockNodeTypes,
+			});
+			return await workflow.expression.withIsolate(
+				async () =>
+					workflow.expression.getComplexParameterValue(
+						mockNode,
+						data as INodeParameters,
+						mode,
+						additionalKeys,
+						undefined,
+						undefined,
+						data,
+					) as Data,
+			);
 		}
-
-		return await resolveCredentialExpressions(
-			decryptedData,
-			additionalData,
-			mode,
-			executeData,
-			expressionResolveValues,
-		);
+		try {
+			return resolveIn.workflow.expression.getParameterValue(
+				data as INodeParameters,
+				resolveIn.runExecutionData,
+				resolveIn.runIndex,
+				resolveIn.itemIndex,
+				resolveIn.node.name,
+				resolveIn.connectionInputData,
+				mode,
+				additionalKeys,
+				executeData,
+				false,
+				data,
+			) as Data;
+		} catch (e) {
+			(e as Error).message += ' [Error resolving credentials]';
+			throw e;
+		}
 	}
 
 	async updateCredentials(
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
-		data: ICredentialDataDecryptedObject,
+		data: Data,
 	): Promise<void> {
 		this.store.counters.updateCredentials++;
 		await this.store.write(nodeCredentials.id!, type, data);
@@ -228,31 +253,24 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 /** The CLI's `restrictToCredentialDomains`: the preAuthentication hook only sees `httpRequest`. */
 function restrictToCredentialDomains(
-	helpers: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
+	{ helpers: { httpRequest } }: IHttpRequestHelper,
+	credentials: Data,
 ): IHttpRequestHelper {
-	if (!engineDifferences.hasCredentialDomainRestriction) {
-		return { helpers: { httpRequest: helpers.helpers.httpRequest } } as IHttpRequestHelper;
-	}
-	return {
-		helpers: {
-			httpRequest: async (requestOptions: IHttpRequestOptions): Promise<unknown> => {
-				const allowedDomains = getCredentialOwnRequestAllowedDomains(credentials);
-				if (allowedDomains === undefined) {
-					return await helpers.helpers.httpRequest(requestOptions);
-				}
-				if (requestOptions.allowedDomains !== undefined) {
-					throw new UserError(
-						'This credential restricts requests to specific domains, which cannot be combined with the domains its authentication step asks for.',
-					);
-				}
-				return await helpers.helpers.httpRequest({ ...requestOptions, allowedDomains });
-			},
-		},
-	} as IHttpRequestHelper;
+	if (!engineDifferences.hasCredentialDomainRestriction) return { helpers: { httpRequest } };
+	const restricted = async (requestOptions: IHttpRequestOptions): Promise<unknown> => {
+		const allowedDomains = getCredentialOwnRequestAllowedDomains(credentials);
+		if (allowedDomains === undefined) return await httpRequest(requestOptions);
+		if (requestOptions.allowedDomains !== undefined) {
+			throw new UserError(
+				'This credential restricts requests to specific domains, which cannot be combined with the domains its authentication step asks for.',
+			);
+		}
+		return await httpRequest({ ...requestOptions, allowedDomains });
+	};
+	return { helpers: { httpRequest: restricted } } as IHttpRequestHelper;
 }
 
-/** The CLI's `createMockNodeTypes`: the node type of the mock workflow. */
+/** The CLI's `createMockNodeTypes` and node: the mock workflow of credential expressions. */
 const mockNodeTypes = singleTypeNodeTypes({
 	description: { properties: [] },
 } as unknown as INodeType);
@@ -264,56 +282,3 @@ const mockNode: INode = {
 	position: [0, 0],
 	parameters: {},
 };
-
-/** Expressions in a credential's data, resolved as the CLI does: with the node's workflow, else a mock one. */
-async function resolveCredentialExpressions(
-	data: ICredentialDataDecryptedObject,
-	additionalData: IWorkflowExecuteAdditionalData,
-	mode: WorkflowExecuteMode,
-	executeData?: IExecuteData,
-	expressionResolveValues?: ICredentialsExpressionResolveValues,
-): Promise<ICredentialDataDecryptedObject> {
-	let decryptedData = data;
-	const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-
-	if (expressionResolveValues) {
-		try {
-			decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
-				decryptedData as INodeParameters,
-				expressionResolveValues.runExecutionData,
-				expressionResolveValues.runIndex,
-				expressionResolveValues.itemIndex,
-				expressionResolveValues.node.name,
-				expressionResolveValues.connectionInputData,
-				mode,
-				additionalKeys,
-				executeData,
-				false,
-				decryptedData,
-			) as ICredentialDataDecryptedObject;
-		} catch (e) {
-			(e as Error).message += ' [Error resolving credentials]';
-			throw e;
-		}
-	} else {
-		const workflow = new Workflow({
-			nodes: [mockNode],
-			connections: {},
-			active: false,
-			nodeTypes: mockNodeTypes,
-		});
-		decryptedData = await workflow.expression.withIsolate(
-			async () =>
-				workflow.expression.getComplexParameterValue(
-					mockNode,
-					decryptedData as INodeParameters,
-					mode,
-					additionalKeys,
-					undefined,
-					undefined,
-					decryptedData,
-				) as ICredentialDataDecryptedObject,
-		);
-	}
-	return decryptedData;
-}

@@ -5,7 +5,7 @@
  */
 import './env-setup';
 
-import { ExecutionLifecycleHooks } from 'n8n-core';
+import { Credentials, ExecutionLifecycleHooks } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -15,14 +15,93 @@ import type {
 	Workflow,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UnexpectedError } from 'n8n-workflow';
+import { UnexpectedError, UserError } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper } from './credentials';
-import { CredentialStore, CredentialTypeRegistry } from './credentialStore';
 import { ensureN8nRuntime } from './n8n-runtime';
 
 /** Reference to a stored credential, as it sits in `node.credentials[type]`. */
 export type CredentialRef = INodeCredentialsDetails & { id: string };
+
+/** Credential types by name (what `getByName` does in n8n's CLI). */
+export class CredentialTypeRegistry extends Map<string, ICredentialType> {
+	add(type: ICredentialType): this {
+		return this.set(type.name, type);
+	}
+
+	getByName(name: string): ICredentialType {
+		const type = this.get(name);
+		if (!type) throw new UnexpectedError(`Unknown credential type "${name}" (register it first)`);
+		return type;
+	}
+}
+
+/**
+ * The credential table of one simulated n8n instance, by id: `data` encrypted with n8n-core's own
+ * `Credentials` class, as in the `credentials_entity` table.
+ */
+export class CredentialStore {
+	private readonly rows = new Map<string, { name: string; type: string; data: string }>();
+	private nextId = 1;
+
+	/**
+	 * Calls of the credentials helper's methods, for assertions ("the token was fetched once"):
+	 * `preAuthentication` counts the type's own (token fetches), `preAuthenticationChecks` the helper's.
+	 */
+	readonly counters = {
+		getDecrypted: 0,
+		preAuthenticationChecks: 0,
+		preAuthentication: 0,
+		updateCredentials: 0,
+		authenticate: 0,
+	};
+
+	/** Saves a credential; returns its reference for `node.credentials`. */
+	async add(type: string, data: ICredentialDataDecryptedObject, ref: Partial<CredentialRef>) {
+		await ensureN8nRuntime();
+		const id = ref.id ?? String(this.nextId++);
+		const name = ref.name ?? `${type} account ${id}`;
+		this.rows.set(id, { name, type, data: '' });
+		await this.write(id, type, structuredClone(data));
+		return { id, name };
+	}
+
+	has(id: string): boolean {
+		return this.rows.has(id);
+	}
+
+	/** Loads as n8n-core `Credentials`, throwing n8n's "not found" error when absent or of another type. */
+	load(id: string | null | undefined, type: string): Credentials {
+		if (!id) throw new UserError(`Credential for type "${type}" has no ID`);
+		const row = this.rows.get(id);
+		if (!row || row.type !== type)
+			throw new UserError(`Credential with ID "${id}" does not exist for type "${type}".`);
+		return new Credentials({ id, name: row.name }, row.type, row.data || undefined);
+	}
+
+	private typeOf(id: string): string {
+		const row = this.rows.get(id);
+		if (!row) throw new UserError(`Credential with ID "${id}" does not exist.`);
+		return row.type;
+	}
+
+	/** Decrypted data as stored (no defaults, no expression resolution). For assertions. */
+	async getData(id: string): Promise<ICredentialDataDecryptedObject> {
+		return await this.load(id, this.typeOf(id)).getData();
+	}
+
+	/** Replaces the row's data. */
+	async write(id: string, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+		const credentials = this.load(id, type);
+		await credentials.setData(data);
+		this.rows.get(id)!.data = credentials.getDataToSave().data!;
+	}
+
+	/** Merges `patch` into the stored data (a test may e.g. plant a stale token). */
+	async patch(id: string, patch: ICredentialDataDecryptedObject): Promise<void> {
+		await this.write(id, this.typeOf(id), { ...(await this.getData(id)), ...patch });
+	}
+}
 
 /** One simulated n8n instance: executions that share it share its credential store, as in n8n. */
 export class TestEnvironment {
@@ -52,7 +131,7 @@ export class TestEnvironment {
 		if (!this.credentialTypes.has(type)) {
 			throw new UnexpectedError(`Credential type "${type}" is not registered in this environment`);
 		}
-		return await this.store.add({ type, data, ...options });
+		return await this.store.add(type, data, options);
 	}
 
 	/**
