@@ -16,7 +16,7 @@ import type {
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { CredentialRef, EntryOptions } from './environment';
-import { buildAdditionalData, environmentOf, isCredentialRef } from './environment';
+import { buildAdditionalData, environmentOf } from './environment';
 import { ensureN8nRuntime } from './n8n-runtime';
 import { singleTypeNodeTypes } from './node-types';
 
@@ -41,9 +41,8 @@ export async function testCredential(
 	await ensureN8nRuntime();
 	const env = environmentOf(options);
 	const credentialType = env.credentialTypes.getByName(options.type);
-	const ref = isCredentialRef(options.credentials, env.store)
-		? { id: options.credentials.id, name: options.credentials.name }
-		: await env.addCredential(options.type, options.credentials);
+	const refs = await env.resolveNodeCredentials({ [options.type]: options.credentials });
+	const ref = refs![options.type];
 
 	const result = (status: 'OK' | 'Error', message: string) => ({
 		status,

@@ -9,9 +9,8 @@ import { Container } from '@n8n/di';
 import * as n8nCore from 'n8n-core';
 import type { INode, INodeExecutionData, IPollFunctions, Workflow } from 'n8n-workflow';
 
-export type EngineName = 'n8n-2' | 'n8n-1';
-
-export const ENGINE: EngineName = process.env.AIRSIGN_TEST_ENGINE === 'n8n-1' ? 'n8n-1' : 'n8n-2';
+export const ENGINE: 'n8n-2' | 'n8n-1' =
+	process.env.AIRSIGN_TEST_ENGINE === 'n8n-1' ? 'n8n-1' : 'n8n-2';
 
 /** `require` as the engine under test resolves it (its own n8n-workflow, @n8n/di, …). */
 export const engineRequire: NodeRequire =
@@ -48,14 +47,6 @@ export const engineDifferences = {
 		ENGINE === 'n8n-2' ? message : /The workflow has issues and cannot be executed/,
 };
 
-interface V1TriggersAndPollers {
-	runPoll(
-		workflow: Workflow,
-		node: INode,
-		pollFunctions: IPollFunctions,
-	): Promise<INodeExecutionData[][] | null>;
-}
-
 /** One tick of a polling trigger as the engine's poll scheduler runs it. */
 export type PollTick = (testingTrigger: boolean) => Promise<void>;
 
@@ -78,7 +69,9 @@ export function createPollTick(
 		);
 	}
 	const { TriggersAndPollers } = engineRequire('./dist/execution-engine/triggers-and-pollers') as {
-		TriggersAndPollers: new () => V1TriggersAndPollers;
+		TriggersAndPollers: new () => {
+			runPoll(...args: [Workflow, INode, IPollFunctions]): Promise<INodeExecutionData[][] | null>;
+		};
 	};
 	return async (testingTrigger) => {
 		try {

@@ -7,9 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export const HARNESS_USER_FOLDER: string = (() => {
-	const existing = process.env.N8N_HARNESS_USER_FOLDER;
-	if (existing) return existing;
+if (!process.env.N8N_HARNESS_USER_FOLDER) {
 	const dir = mkdtempSync(path.join(tmpdir(), 'n8n-harness-'));
 	process.env.N8N_HARNESS_USER_FOLDER = dir;
 	process.on('exit', () => {
@@ -19,8 +17,7 @@ export const HARNESS_USER_FOLDER: string = (() => {
 			// best effort: a failed clean-up must not fail the run
 		}
 	});
-	return dir;
-})();
+}
 
-process.env.N8N_USER_FOLDER = HARNESS_USER_FOLDER;
+process.env.N8N_USER_FOLDER = process.env.N8N_HARNESS_USER_FOLDER;
 process.env.N8N_LOG_LEVEL ??= 'silent';

@@ -157,16 +157,11 @@ export class TestEnvironment {
 	}
 }
 
-export function isCredentialRef(value: unknown, store: CredentialStore): value is CredentialRef {
-	if (typeof value !== 'object' || value === null) return false;
-	const keys = Object.keys(value);
-	const { id, name } = value as { id?: unknown; name?: unknown };
-	return (
-		typeof id === 'string' &&
-		typeof name === 'string' &&
-		keys.every((k) => k === 'id' || k === 'name') &&
-		store.has(id)
-	);
+/** Only an `id` and a `name`, of a stored credential. */
+function isCredentialRef(value: object, store: CredentialStore): value is CredentialRef {
+	const { id, name, ...rest } = value as Record<string, unknown>;
+	const onlyIdAndName = typeof name === 'string' && Object.keys(rest).length === 0;
+	return onlyIdAndName && typeof id === 'string' && store.has(id);
 }
 
 export function createTestEnvironment(

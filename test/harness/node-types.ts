@@ -2,9 +2,6 @@
  * A minimal `INodeTypes` (the CLI's NodeTypes): types by full name (`<package>.<name>`, as n8n
  * names community nodes), versions resolved by n8n-workflow's `NodeHelpers.getVersionedNodeType`.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -16,15 +13,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
+import packageJson from '../../package.json';
 import type { CredentialRef, EntryOptions } from './environment';
 import type { BinaryDataMode } from './n8n-runtime';
 
 /** The package name of this repository, the prefix n8n gives to its node types. */
-export const PACKAGE_NAME: string = (
-	JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
-		name: string;
-	}
-).name;
+export const PACKAGE_NAME: string = packageJson.name;
 
 /** `n8n-nodes-airsign.airSign` for a node whose description name is `airSign`. */
 export function fullNodeTypeName(nodeType: INodeType | IVersionedNodeType): string {

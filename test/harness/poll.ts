@@ -11,7 +11,6 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { createPollTick, type PollTick } from './engine';
-import type { TestEnvironment } from './environment';
 import { buildAdditionalData, environmentOf } from './environment';
 import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
 import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
@@ -44,21 +43,9 @@ export interface PollResult {
 	error?: Error;
 }
 
-export interface PollingHarness {
-	/** One scheduler tick; node errors come back in `error`. */
-	poll(): Promise<PollResult>;
-	/** The workflow's static data and this node's (`getWorkflowStaticData('node')`), live. */
-	readonly staticData: IDataObject;
-	readonly nodeStaticData: IDataObject;
-	/** An n8n restart: static data (or `staticData`) through JSON into a new Workflow and context. */
-	restart(staticData?: IDataObject): void;
-	readonly workflow: Workflow;
-	readonly node: INode;
-	readonly env: TestEnvironment;
-	readonly polls: number;
-}
+export type PollingHarness = ReturnType<typeof createPollingHarness>;
 
-export function createPollingHarness(options: PollingHarnessOptions): PollingHarness {
+export function createPollingHarness(options: PollingHarnessOptions) {
 	const env = environmentOf(options);
 	const mode = options.mode ?? 'trigger';
 
@@ -116,8 +103,9 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 		return createPollTick(workflow, node, pollFunctions);
 	}
 
-	const harness: PollingHarness = {
-		async poll() {
+	return {
+		/** One scheduler tick; node errors come back in `error`. */
+		async poll(): Promise<PollResult> {
 			await ensureN8nRuntime();
 			await setBinaryDataMode(options.binaryDataMode ?? 'default');
 			if (!credentialsResolved) {
@@ -144,28 +132,29 @@ export function createPollingHarness(options: PollingHarnessOptions): PollingHar
 			result.items = result.response?.[0] ?? [];
 			return result;
 		},
-		get staticData() {
+		/** The workflow's static data and this node's (`getWorkflowStaticData('node')`), live. */
+		get staticData(): IDataObject {
 			return workflow.staticData;
 		},
-		get nodeStaticData() {
+		get nodeStaticData(): IDataObject {
 			return workflow.getStaticData('node', workflow.getNode(nodeName)!);
 		},
-		restart(staticData?: IDataObject) {
+		/** An n8n restart: static data (or `staticData`) through JSON into a new Workflow and context. */
+		restart(staticData?: IDataObject): void {
 			const saved = JSON.parse(JSON.stringify(staticData ?? workflow.staticData)) as IDataObject;
 			delete saved.__dataChanged;
 			workflow = newWorkflow(saved);
 			activated = undefined;
 		},
-		get workflow() {
+		get workflow(): Workflow {
 			return workflow;
 		},
-		get node() {
+		get node(): INode {
 			return workflow.getNode(nodeName)!;
 		},
 		env,
-		get polls() {
+		get polls(): number {
 			return polls;
 		},
 	};
-	return harness;
 }

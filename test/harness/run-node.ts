@@ -3,14 +3,12 @@ import './env-setup';
 
 import { WorkflowExecute } from 'n8n-core';
 import type {
-	ExecutionError,
 	NodeApiError,
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
 	INodeType,
 	IRun,
-	IRunData,
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -46,20 +44,7 @@ export type HarnessNodeError = Error &
 		Pick<NodeApiError, 'httpCode' | 'description' | 'context' | 'node' | 'level' | 'messages'>
 	>;
 
-export interface RunNodeResult {
-	/** Items per output of the node (`outputs[1]`: the error output); `items` is `outputs[0] ?? []`. */
-	outputs: INodeExecutionData[][];
-	items: INodeExecutionData[];
-	/** The error object the node threw; undefined when it succeeded or continued on fail. */
-	error?: HarnessNodeError;
-	/** The error as the engine records it in run data (what the execution saves and shows). */
-	storedError?: ExecutionError;
-	runData: IRunData;
-	run: IRun;
-	node: INode;
-	workflow: Workflow;
-	env: TestEnvironment;
-}
+export type RunNodeResult = Awaited<ReturnType<typeof runNode>>;
 
 /** The source node: emits the test's items, binary input through prepareBinaryData. */
 function sourceNodeType(items: HarnessInputItem[]): INodeType {
@@ -99,7 +84,7 @@ const ON_ERROR: Record<string, Partial<INode>> = {
  * Executes an action node as n8n does (Test Input → node): expressions resolved by n8n,
  * credentials through the environment's CredentialsHelper. Node errors come back in `error`.
  */
-export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+export async function runNode(options: RunNodeOptions) {
 	const env = environmentOf(options);
 	let thrown: unknown;
 	const nodeTypes = new HarnessNodeTypes((error) => (thrown = error));
@@ -127,9 +112,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const taskData = runData[node.name]?.[0];
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []);
 	return {
+		/** Items per output of the node (`outputs[1]`: the error output); `items` is `outputs[0]`. */
 		outputs,
 		items: outputs[0] ?? [],
-		error: taskData?.error ? ((thrown as HarnessNodeError) ?? taskData.error) : undefined,
+		/** The error object the node threw; undefined when it succeeded or continued on fail. */
+		error: taskData?.error ? ((thrown ?? taskData.error) as HarnessNodeError) : undefined,
+		/** The error as the engine records it in run data (what the execution saves and shows). */
 		storedError: taskData?.error ?? run.data.resultData.error,
 		runData,
 		run,
