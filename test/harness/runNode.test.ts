@@ -87,15 +87,15 @@ describe('runNode', () => {
 		expect(result.run.status).toBe('error');
 	});
 
-	const okThenFail = [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }];
+	/** One item whose request succeeds, then one whose request fails. */
+	const okThenFail = (continueOnFail: RunNodeOptions['continueOnFail']) => {
+		answers.set('/api/v1/fail', failing);
+		const input = [{ json: { path: '/api/v1/ok' } }, { json: { path: '/api/v1/fail' } }];
+		return run({ parameters: { path: '={{ $json.path }}' }, continueOnFail, input });
+	};
 
 	it('continueOnFail: errors become items, the workflow goes on', async () => {
-		answers.set('/api/v1/fail', failing);
-		const result = await run({
-			parameters: { path: '={{ $json.path }}' },
-			continueOnFail: true,
-			input: okThenFail,
-		});
+		const result = await okThenFail(true);
 		expect(result.error).toBeUndefined();
 		expect(result.node.onError).toBe('continueRegularOutput');
 		expect(result.items).toHaveLength(2);
@@ -109,12 +109,7 @@ describe('runNode', () => {
 	});
 
 	it("continueErrorOutput: failed items go to the node's error output", async () => {
-		answers.set('/api/v1/fail', failing);
-		const result = await run({
-			parameters: { path: '={{ $json.path }}' },
-			continueOnFail: 'continueErrorOutput',
-			input: okThenFail,
-		});
+		const result = await okThenFail('continueErrorOutput');
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0]).toHaveLength(1);
 		expect(result.outputs[1]).toHaveLength(1);

@@ -15,6 +15,7 @@ import { toString } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
+import { homepage } from '../../package.json';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SELF = 'test/scripts/anchors.test.ts';
@@ -67,9 +68,6 @@ describe('citations of the API', () => {
 describe('documentation links of the nodes and the credential', () => {
 	it('each names a heading of the README on the repository page', () => {
 		const NODES = path.join(ROOT, 'nodes/AirSign');
-		const { homepage } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-			homepage: string;
-		};
 		const anchors = headingAnchors('README.md');
 		type Codex = { resources: Record<string, Array<{ url: string }>> };
 		const links = [

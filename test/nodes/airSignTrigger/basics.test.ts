@@ -6,6 +6,7 @@ import type { Sandbox } from '../../../sandbox';
 import {
 	T0,
 	createMany,
+	cursorOf,
 	DAY,
 	demoSessions,
 	drain,
@@ -45,7 +46,7 @@ describe('AirSign Trigger: first activation', () => {
 			limit: '100',
 		});
 		// The cursor is the sandbox's "now" (2030), not the machine's.
-		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(T0);
+		expect(cursorOf(trigger)).toBe(T0);
 
 		sandbox.clock.advance(10_000);
 		const ledger = new Ledger();
@@ -73,7 +74,7 @@ describe('AirSign Trigger: first activation', () => {
 		const trigger = newTrigger(sandbox);
 		const ledger = new Ledger();
 		await pollAndRecord(sandbox, trigger, ledger);
-		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(T0);
+		expect(cursorOf(trigger)).toBeLessThanOrEqual(T0);
 
 		sandbox.createSession({ name: 'Made after activation' });
 		sandbox.clock.advance(5_000);
@@ -293,7 +294,7 @@ describe.each([
 		const trigger = newTrigger(sandbox);
 		const ledger = new Ledger();
 		await pollAndRecord(sandbox, trigger, ledger);
-		expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBe(start);
+		expect(cursorOf(trigger)).toBe(start);
 
 		const a = sandbox.createSession({ name: 'a' });
 		const future = sandbox.createSession({ name: 'future', updatedAt: start + 7 * DAY });
@@ -303,7 +304,7 @@ describe.each([
 			future.sessionId,
 		]);
 		// Never past the server's now (less the settle window), whatever the data says.
-		const cursor = Date.parse(String(trigger.nodeStaticData.cursor));
+		const cursor = cursorOf(trigger);
 		expect(cursor).toBeLessThanOrEqual(sandbox.clock.now());
 		expect(cursor).toBeGreaterThanOrEqual(start);
 

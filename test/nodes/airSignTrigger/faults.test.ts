@@ -8,6 +8,7 @@ import {
 	activated,
 	backlog,
 	backlogNames,
+	cursorOf,
 	demoSessions,
 	drain,
 	expectClean,
@@ -25,9 +26,6 @@ import {
 } from './helpers';
 
 const sandbox = useTriggerSandbox();
-
-const cursorOf = (trigger: { nodeStaticData: Record<string, unknown> }) =>
-	Date.parse(String(trigger.nodeStaticData.cursor));
 
 describe.each([false, true])(
 	'AirSign Trigger, a fault in the middle of a poll (updatedAfterInclusive=%s)',
@@ -350,7 +348,7 @@ describe('fuzz findings: a full page that says it is the last', () => {
 		sandbox.clearFaults();
 		const passed = demoSessions(sandbox).filter(
 			(s) =>
-				Date.parse(s.updatedAt) < Date.parse(String(trigger.nodeStaticData.cursor)) &&
+				Date.parse(s.updatedAt) < cursorOf(trigger) &&
 				!ledger.counts.has(key(s.sessionId, s.updatedAt)),
 		);
 		expect(passed.map((s) => s.name)).toEqual([]);

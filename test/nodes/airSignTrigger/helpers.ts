@@ -16,6 +16,10 @@ import { AirSignTrigger } from '../../../nodes/AirSign/AirSignTrigger.node';
 import { TRIGGER_EVENTS } from '../../../nodes/AirSign/trigger/eventOptions';
 import type { CreateSessionInput, Sandbox, Session, SessionStatus } from '../../../sandbox';
 
+/** The trigger's cursor, in ms. */
+export const cursorOf = (trigger: Pick<PollingHarness, 'nodeStaticData'>) =>
+	Date.parse(String(trigger.nodeStaticData.cursor));
+
 /** A fixed, whole-second instant far from real time, so "server clock" mistakes show. */
 export const T0 = Date.parse('2030-03-04T05:06:07.000Z');
 export const SESSIONS = '/api/v1/Sessions';
@@ -47,23 +51,18 @@ let workflows = 0;
 
 /** One active workflow of the AirSign Trigger alone, with its own id as in n8n. */
 export function newTrigger(sandbox: Sandbox, options: TriggerOptions = {}): PollingHarness {
-	const { events = ['anyChange'], filters = {}, credential, nodeType, ...rest } = options;
+	const { events = ['anyChange'], filters = {}, options: opts = {}, credential, ...rest } = options;
 	return createPollingHarness({
+		...rest,
 		env: createTestEnvironment({ credentialTypes: [new AirSignApi()] }),
-		nodeType: nodeType ?? new AirSignTrigger(),
-		mode: rest.mode,
-		parameters: { events, filters, options: rest.options ?? {} } as INodeParameters,
+		nodeType: rest.nodeType ?? new AirSignTrigger(),
+		parameters: { events, filters, options: opts } as INodeParameters,
 		credentials: { airSignApi: (credential ?? tokenCredential(sandbox)) as never },
-		timezone: rest.timezone,
-		staticData: rest.staticData,
-		pollHooks: rest.pollHooks,
 		workflowId: `airsign-test-wf-${++workflows}`,
 	});
 }
 
-export { listRequests };
-
-export { clientCredential, tokenCredential };
+export { clientCredential, listRequests, tokenCredential };
 
 /** One poll that must not fail. */
 export async function pollOk(trigger: Pick<PollingHarness, 'poll'>): Promise<PollResult> {
@@ -136,7 +135,7 @@ export class Ledger {
 /** Polls, records, and advances the sandbox clock past the trigger's settle window. */
 export async function pollAndRecord(
 	sandbox: Sandbox,
-	trigger: PollingHarness,
+	trigger: Pick<PollingHarness, 'poll'>,
 	ledger: Ledger,
 	advanceMs = 5_000,
 ): Promise<IDataObject[]> {

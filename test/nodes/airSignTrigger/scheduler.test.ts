@@ -6,6 +6,7 @@ import type { PollHooks, PollingHarness } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 import {
 	backlog,
+	cursorOf,
 	backlogNames,
 	demoSessions,
 	holdListSessions,
@@ -13,6 +14,7 @@ import {
 	listRequests,
 	MINUTE,
 	newTrigger,
+	pollAndRecord,
 	pollOk,
 	SESSIONS,
 	useTriggerSandbox,
@@ -31,16 +33,8 @@ function slowListSessions(sandbox: Sandbox, ms: number) {
 const names = (ledger: Ledger) => ledger.items.map((s) => s.name);
 
 /** Polls a minute apart, recorded. */
-async function pollEveryMinute(
-	sandbox: Sandbox,
-	trigger: Pick<PollingHarness, 'poll'>,
-	ledger: Ledger,
-	n: number,
-) {
-	for (let i = 0; i < n; i++) {
-		ledger.record(await trigger.poll());
-		sandbox.clock.advance(MINUTE);
-	}
+async function pollEveryMinute(trigger: Pick<PollingHarness, 'poll'>, ledger: Ledger, n: number) {
+	for (let i = 0; i < n; i++) await pollAndRecord(sandbox, trigger, ledger, MINUTE);
 }
 
 describe.each([true, false])(
@@ -68,7 +62,7 @@ describe.each([true, false])(
 			ledger.record(await pollOk(engine));
 			expect(names(ledger)).toEqual(['signed in between']);
 			sandbox.clock.advance(MINUTE);
-			await pollEveryMinute(sandbox, engine, ledger, 3);
+			await pollEveryMinute(engine, ledger, 3);
 			ledger.expectSound();
 			expect(names(ledger)).toEqual(['signed in between']);
 			expect(engine.nodeState().cursor).toBeDefined();
@@ -87,7 +81,7 @@ describe.each([true, false])(
 			sandbox.clock.advance(MINUTE);
 			sandbox.createSession({ name: 'after both' });
 			sandbox.clock.advance(MINUTE);
-			await pollEveryMinute(sandbox, engine, ledger, 3);
+			await pollEveryMinute(engine, ledger, 3);
 			ledger.expectSound();
 			expect(names(ledger)).toEqual(['during activation', 'after both']);
 		});
@@ -172,7 +166,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			const cut = await pollOk(trigger);
 			ledger.record(cut);
 			expect(cut.items).toHaveLength(100);
-			expect(Date.parse(String(trigger.nodeStaticData.cursor))).toBeLessThanOrEqual(
+			expect(cursorOf(trigger)).toBeLessThanOrEqual(
 				Date.parse(String(cut.items[99].json.updatedAt)),
 			);
 			expect(trigger.nodeStaticData.failedPolls).toBe(0);
@@ -180,7 +174,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			hold.release();
 		}
 		sandbox.clock.advance(MINUTE);
-		await pollEveryMinute(sandbox, trigger, ledger, 5);
+		await pollEveryMinute(trigger, ledger, 5);
 		ledger.expectSound();
 		expect(names(ledger)).toEqual(backlogNames(250));
 	});
@@ -200,10 +194,9 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 			const late = await pollOk(trigger);
 			expect(arrived).toBe(1);
 			expect(late.items).toEqual([]);
-			expect(trigger.nodeStaticData.cursor).toBe(cursor);
-			expect(trigger.nodeStaticData.failedPolls).toBe(1);
+			expect(trigger.nodeStaticData).toMatchObject({ cursor, failedPolls: 1 });
 			sandbox.clock.advance(MINUTE);
-			await pollEveryMinute(sandbox, trigger, ledger, 3);
+			await pollEveryMinute(trigger, ledger, 3);
 			ledger.expectSound();
 			expect(names(ledger)).toEqual(backlogNames(150));
 		} finally {
@@ -217,8 +210,7 @@ describe('AirSign Trigger and the poll time budget (getPollBudgetMs, n8n 2.9+)',
 		try {
 			expect((await pollOk(trigger)).items).toEqual([]);
 			expect(hold.arrivals).toBe(1);
-			expect(trigger.nodeStaticData.cursor).toBe(cursor);
-			expect(trigger.nodeStaticData.failedPolls).toBe(1);
+			expect(trigger.nodeStaticData).toMatchObject({ cursor, failedPolls: 1 });
 		} finally {
 			hold.release();
 		}
