@@ -5,13 +5,47 @@ import {
 	type TestEnvironment,
 } from './index';
 
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { AirSignApi } from '../../credentials/AirSignApi.credentials';
 import { useStub, type StubAnswer } from './fixtures/stubServer';
-import { ProbeTrigger } from './fixtures/ProbeTrigger.node';
+
+/**
+ * The test trigger: counts its polls in static data, asks `{baseUrl}/poll?since=<cursor>` and
+ * emits the answer's `items` (null when none).
+ */
+class ProbeTrigger implements INodeType {
+	description: INodeType['description'] = {
+		displayName: 'Harness Probe Trigger',
+		name: 'harnessProbeTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Test-only polling trigger',
+		defaults: { name: 'Harness Probe Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'airSignApi', required: true }],
+		properties: [{ displayName: 'Tag', name: 'tag', type: 'string', default: '' }],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const state = this.getWorkflowStaticData('node');
+		state.polls = ((state.polls as number) ?? 0) + 1;
+		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('airSignApi');
+		const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'airSignApi', {
+			method: 'GET',
+			url: `${baseUrl}/poll`,
+			qs: { since: state.cursor ?? '', tag: this.getNodeParameter('tag'), mode: this.getMode() },
+			json: true,
+		})) as { items?: IDataObject[]; cursor?: string };
+		if (response.cursor) state.cursor = response.cursor;
+		if (!response.items?.length) return null;
+		return [this.helpers.returnJsonArray(response.items)];
+	}
+}
 
 let env: TestEnvironment;
 /** What the probe trigger's poll is answered. */
