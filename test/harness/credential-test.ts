@@ -7,12 +7,7 @@
 import './env-setup';
 
 import { ExecuteContext, RoutingNode } from 'n8n-core';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	INode,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, INode } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { CredentialRef, EntryOptions } from './environment';
@@ -27,23 +22,17 @@ export interface TestCredentialOptions extends EntryOptions {
 	credentials: CredentialRef | ICredentialDataDecryptedObject;
 }
 
-export interface TestCredentialResult extends INodeCredentialTestResult {
-	/** Ref of the credential that was tested (the store holds any token preAuthentication fetched). */
-	credential: CredentialRef;
-}
-
 const NOOP = 'n8n-nodes-base.noOp';
 
 /** Runs a credential's test the way n8n's credential modal does; returns `{ status, message }`. */
-export async function testCredential(
-	options: TestCredentialOptions,
-): Promise<TestCredentialResult> {
+export async function testCredential(options: TestCredentialOptions) {
 	await ensureN8nRuntime();
 	const env = environmentOf(options);
 	const credentialType = env.credentialTypes.getByName(options.type);
 	const refs = await env.resolveNodeCredentials({ [options.type]: options.credentials });
 	const ref = refs![options.type];
 
+	/** `credential`: the one tested (the store holds any token preAuthentication fetched). */
 	const result = (status: 'OK' | 'Error', message: string) => ({
 		status,
 		message,
