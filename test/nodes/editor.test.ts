@@ -3,9 +3,10 @@
  * - the nodes panel's entry (`generateMergedNodesAndActions`, useActionsGeneration.ts): a trigger
  *   named as an action node plus "Trigger" joins that node's entry and gives it its description
  *   (the UI tier, e2e/ui/nodePanel.mts, reads it in the editor);
- * - the subtitle under each node on the canvas (`getNodeSubtitle`, useNodeHelpers): the node in a
+ * - the trigger's subtitle on the canvas (`getNodeSubtitle`, useNodeHelpers): the node in a
  *   Workflow (which fills in the defaults), `getSimpleParameterValue(node, subtitle, 'internal',
  *   {}, undefined, placeholder)`. The editor shows nothing when that throws; here the error fails.
+ *   The AirSign node's subtitle: airSign/uxGuidelines.test.ts.
  */
 import '../harness';
 
@@ -134,48 +135,5 @@ describe('AirSign Trigger: the canvas subtitle', () => {
 
 	it('no event chosen: says so', () => {
 		expect(canvasSubtitle(trigger, 1, { events: [] })).toBe('No event chosen');
-	});
-});
-
-describe('AirSign: the canvas subtitle', () => {
-	const airSign = new AirSign();
-	const resources = optionsOf(airSign, 'resource').map((o) => String(o.value));
-	// Every operation of every resource, read from the description as the panel offers them.
-	const operations = airSign.description.properties
-		.filter((p) => p.name === 'operation')
-		.flatMap((p) =>
-			(p.displayOptions?.show?.resource ?? []).flatMap((resource) =>
-				(p.options as INodePropertyOptions[]).map((o) => ({
-					resource: String(resource),
-					operation: String(o.value),
-					action: o.action,
-				})),
-			),
-		);
-
-	it('the description has an operation for every resource', () => {
-		expect([...new Set(operations.map((o) => o.resource))].sort()).toEqual([...resources].sort());
-	});
-
-	it.each(operations)(
-		'$resource → $operation: its action, $action',
-		({ resource, operation, action }) => {
-			expect(action).toBeTruthy();
-			expect(canvasSubtitle(airSign, 1, { resource, operation })).toBe(action);
-		},
-	);
-
-	it('a new node (the default resource and operation): its action', () => {
-		const property = (name: string, resource?: string) =>
-			airSign.description.properties.find(
-				(p) =>
-					p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource)),
-			)!;
-		const resource = String(property('resource').default);
-		const operation = String(property('operation', resource).default);
-		const { action } = operations.find(
-			(o) => o.resource === resource && o.operation === operation,
-		)!;
-		expect(canvasSubtitle(airSign, 1, {})).toBe(action);
 	});
 });

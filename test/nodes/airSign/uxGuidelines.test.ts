@@ -192,14 +192,16 @@ describe('the node as an AI agent tool', () => {
 });
 
 describe('canvas subtitle', () => {
-	/** The subtitle as n8n's editor evaluates it for a node with these parameters. */
-	function subtitleFor(resource: string, operation: string): string {
-		const { workflow, node } = loaded('airSign', { resource, operation });
+	/** As editor-ui's getNodeSubtitle evaluates it (its placeholder: PLACEHOLDER_FILLED_AT_EXECUTION_TIME). */
+	function subtitleFor(resource?: string, operation?: string): string {
+		const { workflow, node } = loaded('airSign', resource ? { resource, operation } : {});
 		return workflow.expression.getSimpleParameterValue(
 			node,
 			description.subtitle!,
-			'manual',
+			'internal',
 			{},
+			undefined,
+			'[filled at execution time]',
 		) as string;
 	}
 
@@ -221,8 +223,26 @@ describe('canvas subtitle', () => {
 	});
 
 	it('is the operation’s action, as in the nodes panel and the name of a new node', () => {
-		for (const { resource, operation, action } of NODE_OPERATIONS)
+		for (const { resource, operation, action } of NODE_OPERATIONS) {
+			expect(action, `${resource} → ${operation}`).toBeTruthy();
 			expect(subtitleFor(resource, operation)).toBe(action);
+		}
+	});
+
+	it('every resource has operations; a new node (the defaults) shows its action', () => {
+		const property = (name: string, resource?: string) =>
+			description.properties.find(
+				(p) =>
+					p.name === name && (!resource || p.displayOptions?.show?.resource?.includes(resource)),
+			)!;
+		const resources = (property('resource').options as INodePropertyOptions[]).map((o) => o.value);
+		expect([...new Set(NODE_OPERATIONS.map((o) => o.resource))].sort()).toEqual(resources.sort());
+		const resource = String(property('resource').default);
+		const operation = String(property('operation', resource).default);
+		const { action } = NODE_OPERATIONS.find(
+			(o) => o.resource === resource && o.operation === operation,
+		)!;
+		expect(subtitleFor()).toBe(action);
 	});
 
 	it('an operation it does not know (a newer workflow) shows the internal values', () => {
