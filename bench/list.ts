@@ -1,8 +1,8 @@
 /** 1. Get Many with Return All over N sessions: requests per ⌈N/100⌉ (+1, the catch-up, over one page) and wall time vs a raw fetch loop. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
-import { listCase, timesOf } from './lib/peer-cases';
-import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
+import { listCase, nodeVsRaw } from './lib/peer-cases';
+import { fmtOf, log, rotate, table } from './lib/stats';
 
 export async function benchList(ctx: BenchContext, sizes: number[]): Promise<SectionResult> {
 	const rows: string[][] = [];
@@ -11,16 +11,11 @@ export async function benchList(ctx: BenchContext, sizes: number[]): Promise<Sec
 		const list = await listCase(ctx, undefined, n);
 		// Warm-up first: JIT, n8n's token fetch after the reset, connection set-up.
 		const { node, raw } = await rotate(ctx.runs, { node: list.ours, raw: list.fetch }, true);
-		const [nodeMs, execMs, rawMs] = timesOf(node, raw);
+		const { nodeMs, rawMs, cells } = nodeVsRaw(node, raw);
 		const perFloor = (m: { requests: number }) => m.requests / Math.ceil(n / 100);
 		log(`list N=${n}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
-		rows.push([
-			n.toLocaleString('en-US'),
-			...[node, raw].map((runs) => fmtOf(runs.map(perFloor), 2)),
-			...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms)),
-			fmtOf(ratioOf(nodeMs, rawMs), 2),
-			fmtOf(ratioOf(execMs, rawMs), 2),
-		]);
+		const requests = [node, raw].map((runs) => fmtOf(runs.map(perFloor), 2));
+		rows.push([n.toLocaleString('en-US'), ...requests, ...cells]);
 	}
 	return {
 		title: '1. Get Many, Return All',

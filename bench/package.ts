@@ -1,7 +1,6 @@
 /** 5. Package: sizes of `dist` and of what npm publishes; require times in fresh processes. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import type { BenchContext, SectionResult } from './lib/context';
@@ -18,26 +17,6 @@ const newestMtime = (dirs: string[]) =>
 	Math.max(0, ...dirs.flatMap((dir) => walk(path.join(ROOT, dir))).map((f) => statSync(f).mtimeMs));
 
 type Command = { name: string; script: string };
-
-/** Wall times (ms) of each command, by hyperfine. */
-function withHyperfine(commands: Command[], runs: number, warmup: number): number[][] {
-	const dir = mkdtempSync(path.join(tmpdir(), 'airsign-bench-hf-'));
-	const json = path.join(dir, 'hyperfine.json');
-	try {
-		const args = ['-N', '--warmup', String(warmup), '--runs', String(runs)];
-		args.push('--export-json', json, '--style', 'none');
-		for (const command of commands)
-			args.push('-n', command.name, `${process.execPath} -e "${command.script}"`);
-		const result = spawnSync('hyperfine', args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
-		if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
-		const parsed = JSON.parse(readFileSync(json, 'utf8')) as {
-			results: Array<{ times: number[] }>;
-		};
-		return parsed.results.map((r) => r.times.map((s) => s * 1000));
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
 
 /** Wall times (ms) of each command, by spawns interleaved so drift on a noisy machine hits all alike. */
 function withSpawns(commands: Command[], runs: number, warmup: number): number[][] {
@@ -101,12 +80,7 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 	];
 	const runs = ctx.smoke ? 2 : 20;
 	const warmup = ctx.smoke ? 1 : 3;
-	const hyperfine = spawnSync('hyperfine', ['--version'], { stdio: 'ignore' }).status === 0;
-	if (!hyperfine)
-		log(
-			'hyperfine not found (Debian/Ubuntu: apt-get install -y hyperfine); timing with repeated spawns instead',
-		);
-	const timings = (hyperfine ? withHyperfine : withSpawns)(commands, runs, warmup);
+	const timings = withSpawns(commands, runs, warmup);
 	const baseline = summarize(timings[0]).median;
 	const loadRows = timings.map((ms, i) => [
 		commands[i].name,
@@ -139,7 +113,7 @@ export async function benchPackage(ctx: BenchContext): Promise<SectionResult> {
 		markdown: [
 			table(['dist', 'files', 'bytes'], sizeRows),
 			'',
-			`Fresh \`node -e "require(…)"\` processes from the repository root, ${runs} runs each (${hyperfine ? `hyperfine -N, ${warmup} warm-up runs` : `repeated spawns, interleaved, ${warmup} warm-up rounds; install hyperfine for finer figures: apt-get install -y hyperfine`}):`,
+			`Fresh \`node -e "require(…)"\` processes from the repository root, ${runs} runs each (repeated spawns, interleaved, ${warmup} warm-up rounds):`,
 			'',
 			table(['process', 'wall time (ms)', 'minus baseline `node -e 0` (ms)'], loadRows),
 			'',

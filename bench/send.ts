@@ -1,8 +1,8 @@
 /** 3. Send Session over many items: the node (one workflow, N items) vs a raw loop of POSTs. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
-import { sendDrafts, timesOf } from './lib/peer-cases';
-import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
+import { nodeVsRaw, sendDrafts } from './lib/peer-cases';
+import { fmtOf, log, rotate, table } from './lib/stats';
 
 export async function benchSend(ctx: BenchContext, items: number): Promise<SectionResult> {
 	resetSandbox(ctx);
@@ -16,22 +16,14 @@ export async function benchSend(ctx: BenchContext, items: number): Promise<Secti
 	for (const warm of Object.values(contestants)) await warm();
 	count = items;
 	const { node, raw } = await rotate(ctx.runs, contestants);
-	const [nodeMs, execMs, rawMs] = timesOf(node, raw);
+	const { nodeMs, rawMs, cells } = nodeVsRaw(node, raw, 3);
 	const requests = node.map((m) => m.requests);
 	log(`send ${items} items: node ${fmtOf(nodeMs, 3)} ms/item, raw ${fmtOf(rawMs, 3)} ms/item`);
 	return {
 		title: `3. Send Session, ${items.toLocaleString('en-US')} items`,
 		markdown: table(
 			'items | API requests per item (node) | node, whole workflow (ms/item) | node execute() (ms/item) | raw fetch loop (ms/item) | workflow / raw | execute / raw',
-			[
-				[
-					items.toLocaleString('en-US'),
-					fmtOf(requests, 2),
-					...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms, 3)),
-					fmtOf(ratioOf(nodeMs, rawMs), 2),
-					fmtOf(ratioOf(execMs, rawMs), 2),
-				],
-			],
+			[[items.toLocaleString('en-US'), fmtOf(requests, 2), ...cells]],
 		),
 	};
 }

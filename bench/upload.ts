@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
-import { timesOf, uploadCase } from './lib/peer-cases';
+import { nodeVsRaw, uploadCase } from './lib/peer-cases';
 import { record } from './lib/results';
-import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
+import { fmtOf, log, rotate, table } from './lib/stats';
 import type { ChildInput, ChildResult, Mode } from './upload-child';
 
 export const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
@@ -106,14 +106,8 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 			// Wall time, in this process.
 			const upload = uploadCase(ctx, undefined, () => readFileSync(file));
 			const times = await rotate(ctx.runs, { node: upload.ours, raw: upload.fetch }, true);
-			const [nodeMs, execMs, rawMs] = timesOf(times.node, times.raw);
-			timeRows.push([
-				size.label,
-				size.bytes.toLocaleString('en-US'),
-				...[nodeMs, execMs, rawMs].map((ms) => fmtOf(ms)),
-				fmtOf(ratioOf(nodeMs, rawMs), 2),
-				fmtOf(ratioOf(execMs, rawMs), 2),
-			]);
+			const { nodeMs, rawMs, cells } = nodeVsRaw(times.node, times.raw);
+			timeRows.push([size.label, size.bytes.toLocaleString('en-US'), ...cells]);
 			log(`upload ${size.label}: node ${fmtOf(nodeMs)} ms, raw ${fmtOf(rawMs)} ms`);
 			const base = { operation: 'upload', size: size.key, latencyMs: 0, measure: 'ms' };
 			const unit = 'ms';

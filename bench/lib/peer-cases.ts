@@ -5,6 +5,7 @@ import { countRequests, drafts, sessions } from './context';
 import { binaryItem, runAirSign, runChain, triggerHarness } from './engine';
 import type { PeerEnvironment } from './peer-workflows';
 import { peerListAll, peerPoll, peerSend, peerUpload } from './peer-workflows';
+import { fmtOf, ratioOf } from './stats';
 import { axiosListAll, axiosSend, axiosUpload, rawListAll, rawSend, rawUpload } from './raw';
 
 /** Raw fetch with this many Send requests in flight, measured in the same runs as the rest of Send. */
@@ -24,9 +25,15 @@ export type Contestant = 'ours' | 'peer' | 'fetch' | 'axios';
 export type Case = Record<Contestant, () => Promise<Measured>> &
 	Partial<Record<'oursAtOnce' | 'fetchAtOnce', () => Promise<Measured>>>;
 
-/** Of a node-vs-raw rotation: the node's wall and execute() times, the raw client's wall times. */
-export const timesOf = (node: Measured[], raw: Measured[]) =>
-	[node.map((m) => m.ms), node.map((m) => m.executeMs), raw.map((m) => m.ms)] as const;
+/** Of a node-vs-raw rotation: the node's and the raw client's wall times, and the table's cells (workflow, execute(), raw, both ratios to raw). */
+export function nodeVsRaw(node: Measured[], raw: Measured[], digits = 1) {
+	const nodeMs = node.map((m) => m.ms);
+	const execMs = node.map((m) => m.executeMs);
+	const rawMs = raw.map((m) => m.ms);
+	const times = [nodeMs, execMs, rawMs].map((ms) => fmtOf(ms, digits));
+	const ratios = [nodeMs, execMs].map((ms) => fmtOf(ratioOf(ms, rawMs), 2));
+	return { nodeMs, rawMs, cells: [...times, ...ratios] };
+}
 
 /** Times `work` (which may return the node's execute() time); requests: those the sandbox logged under `prefix`. */
 async function measure(

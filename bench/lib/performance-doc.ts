@@ -24,60 +24,46 @@ function reader(results: Results) {
 	};
 }
 
+/** The memory table's columns (binary data mode/client) and rows (young generation). */
+const MEMORY_COLUMNS =
+	'filesystem/node filesystem/httpRequest default/node default/httpRequest none/raw';
+const YOUNG_GENERATIONS = { semi1: '1 MiB young generation', v8default: "V8's defaults" };
+
 function renderPerformanceDoc(results: Results): string {
 	const value = reader(results);
 	const seconds = (name: string) => value(name, 2, 1000);
 
-	const bulkRows: string[][] = [];
-	for (const latency of [100, 250])
-		for (const items of [100, 1000]) {
+	const bulkRows = [100, 250].flatMap((latency) =>
+		[100, 1000].map((items) => {
 			const base = `send/plain/${items}items/${latency}ms`;
-			bulkRows.push([
-				`${items.toLocaleString('en-US')} Sends at ${latency} ms`,
-				seconds(`${base}/nodeDefault/ms`),
-				seconds(`${base}/nodeCapped/ms`),
-				seconds(`${base}/httpRequest/ms`),
-				value(`${base}/nodeDefault/ratio-to-httpRequest`, 2),
-			]);
-		}
-	const burstBase = 'send/burst/100items/100ms';
-	const burstRows = (
-		[
-			['nodeDefault', `AirSign node, defaults`],
-			['nodeCapped', `AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`],
-			['httpRequest', 'HTTP Request node'],
-		] as const
-	).map(([client, label]) => [
-		label,
-		value(`${burstBase}/${client}/sent`),
-		value(`${burstBase}/${client}/failed`),
-		value(`${burstBase}/${client}/requests`),
-		seconds(`${burstBase}/${client}/ms`),
-	]);
-
-	const memoryRows: string[][] = [];
-	for (const size of ['1MiB', '7MiB'])
-		for (const count of [1, 5])
-			for (const [young, label] of [
-				['semi1', '1 MiB young generation'],
-				['v8default', "V8's defaults"],
-			]) {
-				const cell = (mode: string, client: string) =>
-					value(
-						`upload/${mode}/${size}/0ms/${client}/x${count}/peak-above-idle-per-file-size/${young}`,
-						2,
-					);
-				memoryRows.push([
-					size.replace('MiB', ' MiB'),
-					String(count),
-					label,
-					cell('filesystem', 'node'),
-					cell('filesystem', 'httpRequest'),
-					cell('default', 'node'),
-					cell('default', 'httpRequest'),
-					cell('none', 'raw'),
-				]);
-			}
+			const times = ['nodeDefault', 'nodeCapped', 'httpRequest'].map((c) =>
+				seconds(`${base}/${c}/ms`),
+			);
+			const ratio = value(`${base}/nodeDefault/ratio-to-httpRequest`, 2);
+			return [`${items.toLocaleString('en-US')} Sends at ${latency} ms`, ...times, ratio];
+		}),
+	);
+	const burstRows = Object.entries({
+		nodeDefault: `AirSign node, defaults`,
+		nodeCapped: `AirSign node, Items at Once ${CAPPED_ITEMS_AT_ONCE}`,
+		httpRequest: 'HTTP Request node',
+	}).map(([client, label]) => {
+		const base = `send/burst/100items/100ms/${client}`;
+		const counts = ['sent', 'failed', 'requests'].map((measure) => value(`${base}/${measure}`));
+		return [label, ...counts, seconds(`${base}/ms`)];
+	});
+	const memoryRows = ['1MiB', '7MiB'].flatMap((size) =>
+		[1, 5].flatMap((count) =>
+			Object.entries(YOUNG_GENERATIONS).map(([young, label]) => {
+				const cells = MEMORY_COLUMNS.split(' ').map((column) => {
+					const [mode, client] = column.split('/');
+					const name = `${mode}/${size}/0ms/${client}/x${count}/peak-above-idle-per-file-size`;
+					return value(`upload/${name}/${young}`, 2);
+				});
+				return [size.replace('MiB', ' MiB'), String(count), label, ...cells];
+			}),
+		),
+	);
 
 	const upload100 = 'upload/default/7.00MiB/100ms/node/ratio-to-fetch';
 	return `# Performance
