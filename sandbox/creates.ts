@@ -248,8 +248,7 @@ export function sessionFromTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const body = bodyObject(raw);
 	const templateId = body.templateId as string;
 	if (isBlank(templateId)) throw invalid('templateId', 'templateId is required');
-	const template = isUuid(templateId) ? ctx.templates.findForOrg(templateId, orgId) : undefined;
-	if (!template) throw new ApiProblem(404, 'NOT_FOUND', `No template ${templateId}`);
+	const template = ctx.templates.findForOrg(templateId, orgId);
 	if (template.status !== 'active') {
 		const message = 'The template is a draft: activate it in AirSign first';
 		throw new ApiProblem(400, 'TEMPLATE_NOT_ACTIVE', message, 'templateId');
@@ -384,9 +383,7 @@ export function listTemplates({ ctx, orgId, params }: Call): Reply {
 
 /** docs/api.md#get-template. */
 export function getTemplate({ ctx, orgId, id }: Call): Reply {
-	const template = ctx.templates.findForOrg(id, orgId);
-	if (!template) throw new ApiProblem(404, 'NOT_FOUND', `No template ${id}`);
-	return json(200, ctx.templates.detail(template));
+	return json(200, ctx.templates.detail(ctx.templates.findForOrg(id, orgId)));
 }
 
 /** docs/api.md#create-template, with Create Session's errors; every token used must be declared. */

@@ -1,5 +1,6 @@
 import type { Call } from './context';
-import { ApiProblem, checkTexts, invalid, json, pageParams, paginate, type Reply } from './http';
+import { ApiProblem, checkTexts, invalid, isBlank, json, pageParams, paginate } from './http';
+import type { Reply } from './http';
 import type { SignInput } from './publicTypes';
 import { bodyObject } from './creates';
 import { DAY_MS, type SessionRecord, type Store } from './store';
@@ -199,12 +200,10 @@ function compareByField(
 
 const ACTIVE = new Set(['pending', 'inProgress']);
 const SIGNED = 'completed';
-const isBlank = (value: string | null) => value === null || value.trim() === '';
 
 /** docs/api.md#send-session: the draft → pending transition, its rules checked in their order. */
 export function sendSession({ ctx, orgId, id }: Call): Reply {
 	const session = ctx.store.findForOrg(id, orgId);
-	if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${id}`);
 	const refuse = (code: string, message: string) => new ApiProblem(400, code, message);
 	if (session.status !== 'draft')
 		throw refuse('NOT_A_DRAFT', `The session is ${session.status}; only a draft can be sent`);
@@ -247,7 +246,6 @@ const invite = (store: Store, s: SessionRecord, r: Recipient, at: number, remind
 /** docs/api.md#send-invitation: the invitation again to one recipient; updatedAt does not move. */
 export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply {
 	const session = ctx.store.findForOrg(sessionId, orgId);
-	if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${sessionId}`);
 	const { recipientId, recipientEmail } = bodyObject(body);
 	checkTexts({ recipientId, recipientEmail });
 	if (recipientId !== undefined && recipientEmail !== undefined)
@@ -273,9 +271,7 @@ export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply
 
 /** docs/api.md#get-session: the session with its type and files. */
 export function getSession({ ctx, orgId, id }: Call): Reply {
-	const session = ctx.store.findForOrg(id, orgId);
-	if (!session) throw new ApiProblem(404, 'NOT_FOUND', `No session ${id}`);
-	return json(200, sessionDetail(ctx.store, session));
+	return json(200, sessionDetail(ctx.store, ctx.store.findForOrg(id, orgId)));
 }
 
 /** The recipient named, or the next (by signing order) who has not signed. */

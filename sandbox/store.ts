@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApiProblem } from './http';
 import { formatTimestamp, toMillis, truncateToPrecision, type SandboxClock } from './clock';
 import {
 	SESSION_STATUSES,
@@ -153,9 +154,9 @@ export class Store {
 		return record;
 	}
 
-	/** A session only exists for the organisation that owns it. */
-	findForOrg(sessionId: string, orgId: string): SessionRecord | undefined {
-		return ownedBy(this.sessions, sessionId, orgId);
+	/** A session only exists for the organisation that owns it (404 otherwise). */
+	findForOrg(sessionId: string, orgId: string): SessionRecord {
+		return ownedBy(this.sessions, sessionId, orgId, 'session');
 	}
 
 	sessionsOfOrg(orgId: string): SessionRecord[] {
@@ -175,14 +176,16 @@ export class Store {
 	}
 }
 
-/** The item under `id` (any case) if `orgId` owns it: another organisation's does not exist. */
+/** The item under `id` (any case) if `orgId` owns it, else 404: another organisation's does not exist. */
 export function ownedBy<T extends { orgId: string }>(
 	items: Map<string, T>,
 	id: string,
 	orgId: string,
-) {
+	kind: string,
+): T {
 	const item = items.get(id.toLowerCase());
-	return item?.orgId === orgId ? item : undefined;
+	if (item?.orgId !== orgId) throw new ApiProblem(404, 'NOT_FOUND', `No ${kind} ${id}`);
+	return item;
 }
 
 function assertStatus(status: string): asserts status is SessionStatus {

@@ -75,8 +75,8 @@ export class TemplateStore {
 		return record;
 	}
 
-	findForOrg(templateId: string, orgId: string): TemplateRecord | undefined {
-		return ownedBy(this.templates, templateId, orgId);
+	findForOrg(templateId: string, orgId: string): TemplateRecord {
+		return ownedBy(this.templates, templateId, orgId, 'template');
 	}
 
 	ofOrg(orgId: string): TemplateRecord[] {
