@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyConfig, type SandboxContext } from './context';
+import { bodyObject } from './creates';
 import { ApiProblem, apiError, json, readBody, writeReply, type Reply } from './http';
 import type { CreateTemplateInput, PlanFeature, SignInput, Template } from './publicTypes';
 import { completeSession, signRecipient } from './sessions';
@@ -45,14 +46,11 @@ export async function handleControlPlane(
 	else if (!raw.ok) reply = apiError(413, 'VALIDATION_ERROR', 'Body too large');
 	else {
 		try {
-			const text = raw.body.toString('utf8').trim();
-			const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+			const body = bodyObject(raw.body);
 			const path = url.pathname.slice('/_sandbox'.length);
 			reply = controlRoute(ctx, req.method ?? 'GET', path, body);
 		} catch (error) {
 			if (error instanceof ApiProblem) reply = error.reply();
-			else if (error instanceof SyntaxError)
-				reply = apiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 			else reply = apiError(400, 'VALIDATION_ERROR', (error as Error).message);
 		}
 	}
