@@ -55,12 +55,10 @@ export async function benchBulk(
 			const contestants = Object.fromEntries(clients.map((c) => [c, sendAll(c, count)]));
 			const outcomes: Record<string, SendOutcome[]> = await rotate(runs, contestants);
 			const ms = (client: Client) => (outcomes[client] ?? []).map((o) => o.ms);
-			if (
-				Object.values(outcomes)
-					.flat()
-					.some((o) => o.failed > 0 || o.runFailed)
-			)
-				throw new Error(`some Sends of ${count} failed`);
+			const failed = Object.values(outcomes)
+				.flat()
+				.filter((o) => o.failed > 0 || o.runFailed);
+			if (failed.length > 0) throw new Error(`some Sends of ${count} failed`);
 			const base = { operation: 'send', mode: 'plain', size: `${count}items`, latencyMs };
 			for (const client of clients)
 				record({ ...base, client, measure: 'ms', unit: 'ms' }, ms(client));

@@ -90,9 +90,8 @@ async function rateLimitProbe(
 			const count = (await work()).length;
 			return `${count} of ${n} sessions, ${countRequests(ctx.sandbox, '/api/v1/Sessions')} requests`;
 		} catch (error) {
-			return `the run fails: "${String((error as Error).message)
-				.split('\n')[0]
-				.slice(0, 90)}"`;
+			const [first] = String((error as Error).message).split('\n');
+			return `the run fails: "${first.slice(0, 90)}"`;
 		} finally {
 			ctx.sandbox.clearFaults();
 		}

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { DEMO_TEMPLATE_IDS } from './demo';
 import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 
@@ -8,12 +9,9 @@ export function resolvePort(
 	argv: string[] = process.argv.slice(2),
 	env: NodeJS.ProcessEnv = process.env,
 ): number {
-	let raw: string | undefined;
-	argv.forEach((arg, index) => {
-		if (arg === '--port') raw = argv[index + 1];
-		else if (arg.startsWith('--port=')) raw = arg.slice('--port='.length);
-	});
-	raw ??= env.AIRSIGN_SANDBOX_PORT;
+	const options = { port: { type: 'string' } } as const;
+	const { port: flag } = parseArgs({ args: argv, options, strict: false }).values;
+	const raw = typeof flag === 'string' ? flag : env.AIRSIGN_SANDBOX_PORT;
 	if (raw === undefined || raw === '') return DEFAULT_PORT;
 	const port = Number(raw);
 	if (!Number.isInteger(port) || port < 0 || port > 65535)
