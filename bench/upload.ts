@@ -1,6 +1,4 @@
 /** 2. Upload File: wall time against a raw client, and peak memory above idle per byte in fresh processes (upload-child.ts). */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,24 +39,20 @@ async function child(
 	const childInput: ChildInput = { ...input, baseUrl, token: ctx.raw.token, ...demo };
 	const young = smallYoungGeneration ? ['--max-semi-space-size=1'] : [];
 	const script = path.join(__dirname, 'upload-child.ts');
-	const proc = spawn(process.execPath, ['--expose-gc', ...young, '--import', 'tsx', script], {
+	const args = ['--expose-gc', ...young, '--import', 'tsx', script];
+	// The project's one process runner (plain ESM, imported at run time as run.ts imports the installer).
+	const runner: string = '../e2e/lib/proc.mts';
+	const { runCommand } = (await import(runner)) as {
+		runCommand: (cmd: string, args: string[], o: object) => Promise<{ stdout: string }>;
+	};
+	const { stdout } = await runCommand(process.execPath, args, {
 		cwd: path.join(__dirname, '..'),
 		env: { ...process.env, BENCH_UPLOAD_CHILD: JSON.stringify(childInput) },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		timeout: 120_000,
-		killSignal: 'SIGKILL',
+		label: `upload child (${input.mode})`,
 	});
-	let out = '';
-	let err = '';
-	proc.stdout.on('data', (chunk) => (out += chunk));
-	proc.stderr.on('data', (chunk) => (err += chunk));
-	const [code] = (await once(proc, 'close')) as [number | null];
 	// The sandbox keeps uploaded files: drop them between measurements.
 	ctx.sandbox.files.clear();
-	const line = out.trim().split('\n').pop() ?? '';
-	if (code !== 0 || !line.startsWith('{'))
-		throw new Error(`upload child (${input.mode}) failed with ${code}: ${err.slice(-2000)}`);
-	return JSON.parse(line) as ChildResult;
+	return JSON.parse(stdout.trim().split('\n').pop() ?? '') as ChildResult;
 }
 
 /** Peak resident memory above idle ÷ file size, `runs` fresh processes per mode (interleaved). */
