@@ -55,20 +55,17 @@ export async function benchBulk(
 			const contestants = Object.fromEntries(clients.map((c) => [c, sendAll(c, count)]));
 			const outcomes: Record<string, SendOutcome[]> = await rotate(runs, contestants);
 			const ms = (client: Client) => (outcomes[client] ?? []).map((o) => o.ms);
-			const failed = Object.values(outcomes)
-				.flat()
-				.filter((o) => o.failed > 0 || o.runFailed);
-			if (failed.length > 0) throw new Error(`some Sends of ${count} failed`);
+			const all = Object.values(outcomes).flat();
+			if (all.some((o) => o.failed > 0 || o.runFailed))
+				throw new Error(`some Sends of ${count} failed`);
 			const base = { operation: 'send', mode: 'plain', size: `${count}items`, latencyMs };
 			for (const client of clients)
 				record({ ...base, client, measure: 'ms', unit: 'ms' }, ms(client));
 			const vsPeer = (client: Client) => (peer ? ratioOf(ms(client), ms('httpRequest')) : []);
+			const ratio = { measure: 'ratio-to-httpRequest', unit: 'ratio' };
 			if (peer)
 				for (const client of ['nodeDefault', 'nodeCapped'] as const)
-					record(
-						{ ...base, client, measure: 'ratio-to-httpRequest', unit: 'ratio' },
-						vsPeer(client),
-					);
+					record({ ...base, ...ratio, client }, vsPeer(client));
 			speedRows.push([
 				`${latencyMs} ms`,
 				count.toLocaleString('en-US'),

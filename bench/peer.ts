@@ -44,10 +44,7 @@ function recordCase(operation: string, size: string, latencyMs: number, results:
 	const base = { operation, mode: 'default', size, latencyMs, measure: 'ms', unit: 'ms' };
 	for (const key of Object.keys(results))
 		record({ ...base, client: names[key] ?? key }, msOf(results, key));
-	for (const [to, other] of [
-		['fetch', 'fetch'],
-		['httpRequest', 'peer'],
-	])
+	for (const [to, other] of Object.entries({ fetch: 'fetch', httpRequest: 'peer' }))
 		record(
 			{ ...base, client: 'node', measure: `ratio-to-${to}`, unit: 'ratio' },
 			ratioOf(msOf(results, 'ours'), msOf(results, other)),

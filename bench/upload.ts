@@ -115,22 +115,14 @@ export async function benchUpload(ctx: BenchContext): Promise<SectionResult> {
 					const { perMode, hwmReset } = await peaksPerFile(ctx, modes, input, small);
 					hwmResetEverywhere &&= hwmReset;
 					const young = small ? 'semi-space 1 MiB' : "V8's defaults";
-					memoryRows.push([
-						size.label,
-						String(count),
-						young,
-						...MEMORY_MODES.map((mode) => (perMode.has(mode) ? fmtOf(perMode.get(mode)!, 2) : '–')),
-					]);
+					const cells = MEMORY_MODES.map((m) => (perMode.has(m) ? fmtOf(perMode.get(m)!, 2) : '–'));
+					memoryRows.push([size.label, String(count), young, ...cells]);
+					const measure = `peak-above-idle-per-file-size/${small ? 'semi1' : 'v8default'}`;
 					for (const [mode, values] of perMode) {
-						const [client, binaryMode] = mode.split('-');
+						const [client, binaryMode = 'none'] = mode.split('-');
+						const who = `${client === 'peer' ? 'httpRequest' : client}/x${count}`;
 						record(
-							{
-								...base,
-								mode: binaryMode ?? 'none',
-								client: `${client === 'peer' ? 'httpRequest' : client}/x${count}`,
-								measure: `peak-above-idle-per-file-size/${small ? 'semi1' : 'v8default'}`,
-								unit: 'x file size',
-							},
+							{ ...base, mode: binaryMode, client: who, measure, unit: 'x file size' },
 							values,
 						);
 					}
