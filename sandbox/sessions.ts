@@ -149,6 +149,10 @@ export function listSessions({ ctx, orgId, params }: Call): Reply {
 	const { config } = ctx;
 	const nameNeedle = query.name?.toLowerCase() ?? null;
 	const emailNeedle = query.recipientEmail?.toLowerCase() ?? null;
+	/** `time` after `after` (or at it, when inclusive) and before `before`; a null bound is none. */
+	const within = (time: number, after: number | null, before: number | null, inclusive = false) =>
+		(after === null || time > after || (inclusive && time === after)) &&
+		(before === null || time < before);
 	const matches = ctx.store
 		.sessionsOfOrg(orgId)
 		.filter(
@@ -157,13 +161,8 @@ export function listSessions({ ctx, orgId, params }: Call): Reply {
 				(nameNeedle === null || s.name.toLowerCase().includes(nameNeedle)) &&
 				(emailNeedle === null ||
 					s.recipients.some((r) => r.email?.toLowerCase() === emailNeedle)) &&
-				(query.createdAfter === null || s.createdAt > query.createdAfter) &&
-				(query.createdBefore === null || s.createdAt < query.createdBefore) &&
-				(query.updatedAfter === null ||
-					(config.updatedAfterInclusive
-						? s.updatedAt >= query.updatedAfter
-						: s.updatedAt > query.updatedAfter)) &&
-				(query.updatedBefore === null || s.updatedAt < query.updatedBefore),
+				within(s.createdAt, query.createdAfter, query.createdBefore) &&
+				within(s.updatedAt, query.updatedAfter, query.updatedBefore, config.updatedAfterInclusive),
 		);
 
 	const direction = query.sortOrder === 'asc' ? 1 : -1;

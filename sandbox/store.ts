@@ -111,9 +111,8 @@ export class Store {
 		if (patch.name !== undefined) record.name = patch.name;
 		if (patch.selfSignOnly !== undefined) record.selfSignOnly = patch.selfSignOnly;
 		if (patch.expiryDays !== undefined) record.expiryDays = patch.expiryDays;
-		if (patch.recipients !== undefined) {
+		if (patch.recipients !== undefined)
 			record.recipients = buildRecipients(patch.recipients, defaultRecipientStatus(record.status));
-		}
 		if (patch.files !== undefined) record.files = normaliseFiles(patch.files);
 		if (patch.createdAt !== undefined) record.createdAt = this.stamp(patch.createdAt);
 		record.updatedAt = this.stamp(patch.updatedAt);
