@@ -295,10 +295,7 @@ function parseVariableValues(value: unknown, template: TemplateRecord): Record<s
 			throw invalid(`variableValues.${name}`, `The template has no variable "${name}"`);
 		checkVariableValue(variable, v, `variableValues.${name}`);
 	}
-	const missing = template.variables.filter(
-		(v) =>
-			v.required && (given[v.name] === undefined || given[v.name] === null || given[v.name] === ''),
-	);
+	const missing = template.variables.filter((v) => v.required && (given[v.name] ?? '') === '');
 	if (missing.length > 0) {
 		const names = missing.map((v) => v.name);
 		const message = `Required variables not given: ${names.join(', ')}`;
@@ -392,11 +389,8 @@ export function createTemplate({ ctx, orgId, body: raw }: Call): Reply {
 	const name = checkName(body.name);
 	const document = validateBlockDocument(body.document, 'document');
 	const recipients = parseTemplateRecipients(body.recipients);
-	checkSignatureBlocks(
-		[{ document, field: 'document' }],
-		recipients.map((r) => r.key),
-		'recipients',
-	);
+	const keys = recipients.map((r) => r.key);
+	checkSignatureBlocks([{ document, field: 'document' }], keys, 'recipients');
 	const variables = parseVariables(body.variables);
 	const declared = new Set(variables.map((v) => v.name));
 	const used = tokensOf(document);
