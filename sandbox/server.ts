@@ -186,13 +186,9 @@ async function routeRequest(
 	if (!found) return methodNotAllowed(candidates.map((r) => r.method).join(', '), path);
 
 	const principal = ctx.auth.authenticate(req.headers.authorization);
-	if (!principal) {
-		return {
-			reply: apiError(401, 'UNAUTHORIZED', 'Missing, invalid or expired access token', {
-				headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-			}),
-		};
-	}
+	const headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+	const message = 'Missing, invalid or expired access token';
+	if (!principal) return { reply: apiError(401, 'UNAUTHORIZED', message, { headers }) };
 	const limiter =
 		found.budget && ctx[found.budget === 'list' ? 'rateLimiter' : 'publicRateLimiter'];
 	const budget = limiter?.take(principal.orgId);
@@ -218,9 +214,8 @@ async function endpoint(
 	if (scopes && !scopes.some((scope) => principal.scopes.includes(scope))) {
 		const challenge = `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`;
 		const message = `The access token needs the scope ${scopes.join(' or ')}`;
-		return apiError(403, 'INSUFFICIENT_SCOPE', message, {
-			headers: { 'WWW-Authenticate': challenge },
-		});
+		const headers = { 'WWW-Authenticate': challenge };
+		return apiError(403, 'INSUFFICIENT_SCOPE', message, { headers });
 	}
 	let body: Buffer = Buffer.alloc(0);
 	if (route.budget === 'public') {
