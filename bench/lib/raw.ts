@@ -40,27 +40,16 @@ async function listAll(getPage: (qs: Record<string, string>) => Promise<Sessions
 }
 
 export const rawListAll = (client: RawClient, query: Record<string, string> = {}) =>
-	listAll(
-		async (qs) =>
-			await json<SessionsPage>(
-				await fetch(`${client.baseUrl}/api/v1/Sessions?${new URLSearchParams(qs)}`, {
-					headers: auth(client),
-				}),
-			),
-		query,
-	);
+	listAll(async (qs) => {
+		const url = `${client.baseUrl}/api/v1/Sessions?${new URLSearchParams(qs)}`;
+		return await json<SessionsPage>(await fetch(url, { headers: auth(client) }));
+	}, query);
 
 export const axiosListAll = (client: RawClient, query: Record<string, string> = {}) =>
-	listAll(
-		async (params) =>
-			(
-				await axiosClient.get<SessionsPage>(`${client.baseUrl}/api/v1/Sessions`, {
-					headers: auth(client),
-					params,
-				})
-			).data,
-		query,
-	);
+	listAll(async (params) => {
+		const url = `${client.baseUrl}/api/v1/Sessions`;
+		return (await axiosClient.get<SessionsPage>(url, { headers: auth(client), params })).data;
+	}, query);
 
 export async function rawSend(client: RawClient, sessionId: string): Promise<unknown> {
 	const url = `${client.baseUrl}/api/v1/Session/${sessionId}/Send`;
@@ -110,10 +99,8 @@ export async function axiosUpload(
 	bytes: Buffer,
 ): Promise<UploadAnswer> {
 	const body = Buffer.from(JSON.stringify({ fileName, data: bytes.toString('base64') }));
-	return (
-		await axiosClient.post<UploadAnswer>(`${client.baseUrl}/api/v1/File`, body, {
-			headers: { ...auth(client), 'Content-Type': 'application/json' },
-			maxBodyLength: Infinity,
-		})
-	).data;
+	const headers = { ...auth(client), 'Content-Type': 'application/json' };
+	const url = `${client.baseUrl}/api/v1/File`;
+	return (await axiosClient.post<UploadAnswer>(url, body, { headers, maxBodyLength: Infinity }))
+		.data;
 }
