@@ -84,12 +84,10 @@ function parseListQuery(params: URLSearchParams) {
 			throw invalid(field, `${field} is given more than once${hint}`);
 	}
 	const status = params.get('status');
+	const statusList = `status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`;
 	const statuses = status?.split(',').map((item) => {
 		if (!(SESSION_STATUSES as readonly string[]).includes(item))
-			throw invalid(
-				'status',
-				`status must be a comma-separated list of ${SESSION_STATUSES.join(', ')}`,
-			);
+			throw invalid('status', statusList);
 		return item as SessionStatus;
 	});
 	const recipientEmail = params.get('recipientEmail');
@@ -253,10 +251,7 @@ export function sendInvitation({ ctx, orgId, id: sessionId, body }: Call): Reply
 		const message = `The session is ${session.status}; invitations are sent again only while it is pending or inProgress`;
 		throw new ApiProblem(400, 'SESSION_NOT_ACTIVE', message);
 	}
-	const recipient = pickRecipient(session, {
-		recipientId: recipientId as string | undefined,
-		email: recipientEmail as string | undefined,
-	});
+	const recipient = pickRecipient(session, { recipientId, email: recipientEmail } as SignInput);
 	const sentAt = ctx.store.stamp();
 	invite(ctx.store, session, recipient, sentAt, true);
 	return json(200, {
