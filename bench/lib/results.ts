@@ -20,14 +20,8 @@ export function record(
 	parts: Omit<Figure, 'name' | 'median' | 'min' | 'max' | 'runs'>,
 	values: number[],
 ): void {
-	const name = [
-		parts.operation,
-		parts.mode,
-		parts.size,
-		`${parts.latencyMs}ms`,
-		parts.client,
-		parts.measure,
-	].join('/');
+	const { operation, mode, size, latencyMs, client, measure } = parts;
+	const name = [operation, mode, size, `${latencyMs}ms`, client, measure].join('/');
 	figures.set(name, { name, ...parts, ...summarize(values) });
 }
 
