@@ -1,14 +1,15 @@
-// The example workflows in a real n8n against the sandbox: three tracks side by side in one n8n
+// The example workflows and the agent checks in a real n8n: four tracks side by side in one n8n
 // user folder, each with its own sandbox (e2e/scenarios/; what each checks: e2e/README.md, "Scenarios").
 // --scheduler: check d alone on n8n 2.x's database-backed poll scheduler. Exit 1 on any failure.
 //
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/scenarios.mts [--keep] [--tarball <file.tgz>]
-//        [--tracks headless,live,events] [--scheduler]
+//        [--tracks headless,live,events,agent] [--scheduler]
 import { PROFILE, installN8n } from './install-n8n.mts';
 import { createChecks, printResults } from './lib/checks.mts';
 import { SIGNED_EXAMPLE } from './lib/events.mts';
 import type { ExampleWorkflow } from './lib/examples.mts';
 import { loadExamples, packageTarball } from './lib/fixtures.mts';
+import { agentTrack } from './scenarios/agent.mts';
 import { runScenarios, type ScenarioContext } from './scenarios/common.mts';
 import { eventsTrack } from './scenarios/events.mts';
 import { headlessTrack } from './scenarios/headless.mts';
@@ -19,8 +20,9 @@ const argValue = (name: string) =>
 	process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const tarballArg = argValue('--tarball');
 const scheduler = process.argv.includes('--scheduler');
-const tracks = (argValue('--tracks') ?? (scheduler ? 'live' : 'headless,live,events')).split(',');
-const runs = [liveTrack, headlessTrack, eventsTrack].filter((t) => tracks.includes(t.name));
+const all = [liveTrack, headlessTrack, eventsTrack, agentTrack];
+const tracks = argValue('--tracks')?.split(',') ?? (scheduler ? ['live'] : all.map((t) => t.name));
+const runs = all.filter((t) => tracks.includes(t.name));
 if (runs.length !== tracks.length) throw new Error(`--tracks: one of ${tracks} is unknown`);
 if (scheduler && tracks.some((t) => t !== 'live'))
 	throw new Error('--scheduler runs the live track only (check d)');
@@ -60,6 +62,7 @@ for (const name of [
 	'remind-pending-signers',
 	'completed-fetch-session',
 	SIGNED_EXAMPLE,
+	'contract-assistant',
 ])
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
@@ -98,10 +101,8 @@ console.log(`\n[e2e] scenarios summary (${PROFILE.label}${scheduler ? ', poll sc
 printResults([...results].sort((x, y) => order(x).localeCompare(order(y))));
 console.log(`  total ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 // every check of the tracks run: a, b, c, f, g, h, i (headless); d, and e, e2 and j unless
-// --scheduler (live); k, l, q (events)
-const expected =
-	(tracks.includes('headless') ? 7 : 0) +
-	(tracks.includes('live') ? (scheduler ? 1 : 4) : 0) +
-	(tracks.includes('events') ? 3 : 0);
+// --scheduler (live); k, l, q (events); n, o, p, r, s (agent)
+const checksOf = { headless: 7, live: scheduler ? 1 : 4, events: 3, agent: 5 };
+const expected = runs.reduce((n, t) => n + checksOf[t.name], 0);
 const failed = fatal || results.some((r) => !r.ok) || results.filter((r) => r.ok).length < expected;
 process.exit(failed ? 1 : 0);

@@ -29,8 +29,8 @@ import type { RequestLogEntry } from '../../sandbox/index.ts';
 
 export const SESSIONS = '/api/v1/Sessions';
 
-type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
-type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
+export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
+export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
 
 /** What the entry hands every track: its options, the examples by file name, its log and checks. */
 export type ScenarioContext = Pick<Checks, 'check' | 'step'> & {
@@ -46,19 +46,24 @@ export type ScenarioContext = Pick<Checks, 'check' | 'step'> & {
 /** What every track's body is handed: its own sandbox and the run's n8n user folder. */
 type TrackRun = { sandbox: Sandbox; userFolder: string };
 
+/** What a track of the running n8n imports before the start, and what it stops after n8n. */
+type TrackImports = {
+	credentials: CredentialJson[];
+	workflows: Workflow[];
+	activate?: string[];
+	stop?: () => Promise<void>;
+};
+
 /**
  * A track: its name, its summary line if it fails before its checks, and its body. A track of the
- * running n8n says what it puts into n8n before the start: its credential (whose Base URL names
+ * running n8n says what it puts into n8n before the start: its credentials (its AirSign one names
  * its sandbox), its workflows, and the ones the CLI activates; its body gets n8n and a cookie.
  */
 export type ScenarioTrack = { label: string } & (
 	| { name: 'headless'; run: (ctx: ScenarioContext, t: TrackRun) => Promise<void> }
 	| {
-			name: 'live' | 'events';
-			imports: (
-				ctx: ScenarioContext,
-				sandbox: Sandbox,
-			) => { credential: CredentialJson; workflows: Workflow[]; activate?: string[] };
+			name: 'live' | 'events' | 'agent';
+			imports: (ctx: ScenarioContext, sandbox: Sandbox) => TrackImports | Promise<TrackImports>;
 			run: (
 				ctx: ScenarioContext,
 				t: TrackRun & { instance: N8nInstance; cookie: string },
@@ -85,15 +90,16 @@ export async function runScenarios(
 		),
 	);
 	let instance: N8nInstance | undefined;
+	let imported: Promise<TrackImports[]> = Promise.resolve([]);
 	try {
 		const installed = step('package installed', () => installPackageIntoN8n(userFolder, tarball));
 		const served = tracks.flatMap((t, i) => ('imports' in t ? [{ t, sandbox: sandboxes[i] }] : []));
 		const names = served.map(({ t }) => t.name).join(', ');
-		const imported = (async () => {
+		imported = (async () => {
 			if (!served.length) return [];
 			const [, ...boxes] = await Promise.all([installed, ...served.map((s) => s.sandbox)]);
-			const all = served.map(({ t }, i) => t.imports(ctx, boxes[i]));
-			const credentials = all.map((a) => a.credential);
+			const all = await Promise.all(served.map(({ t }, i) => t.imports(ctx, boxes[i])));
+			const credentials = all.flatMap((a) => a.credentials);
 			await step(`${names}: credentials imported (client credentials → their sandboxes)`, () =>
 				importCredential(userFolder, credentials, { env }),
 			);
@@ -126,6 +132,7 @@ export async function runScenarios(
 		);
 	} finally {
 		if (instance) ctx.log(`n8n stopped (${describeExit(await instance.stop())})`);
+		for (const a of await imported.catch(() => [])) await a.stop?.();
 		for (const s of await Promise.allSettled(sandboxes))
 			if (s.status === 'fulfilled') await s.value.stop();
 		if (ctx.keep) ctx.log(`kept ${userFolder}`);

@@ -20,7 +20,7 @@ export const eventsTrack: ScenarioTrack = {
 	name: 'events',
 	label: 'events track setup (k, l, q)',
 	imports: ({ examples }, sandbox) => ({
-		credential: { ...sandboxCredential(sandbox.url), ...EVENTS_CREDENTIAL },
+		credentials: [{ ...sandboxCredential(sandbox.url), ...EVENTS_CREDENTIAL }],
 		workflows: eventWorkflows(examples),
 	}),
 	async run({ examples, log, check }, { sandbox, userFolder, instance, cookie }) {

@@ -47,7 +47,7 @@ export const liveTrack: ScenarioTrack = {
 	imports: ({ examples, scheduler }, sandbox) => {
 		const wf = examples['notify-on-completed'];
 		return {
-			credential: sandboxCredential(sandbox.url),
+			credentials: [sandboxCredential(sandbox.url)],
 			// check j's workflow too, activated only after check d (in the running n8n)
 			workflows: scheduler ? [wf] : [wf, examples['completed-fetch-session']],
 			activate: [wf.id],

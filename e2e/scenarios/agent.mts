@@ -1,30 +1,55 @@
-// Agent checks n, o, p and s (run by e2e/agent.mts, which says what each proves) and their
-// workflows (a webhook → n8n's AI Agent with AirSign tools and a scripted model); with check r
-// (agentMcp.mts), the context, the AirSign tool nodes and the checks of what a tool hands the model.
+// The agent track of e2e/scenarios.mts: the AirSign node as an AI agent's tool in the running n8n,
+// with a scripted OpenAI-compatible server (lib/fakeOpenAi.mts) and its own sandbox; checks n, o,
+// p, r, s (e2e/README.md, "The agent check", says what each proves). Workflows: agentWorkflows.mts.
 import assert from 'node:assert/strict';
-import type { IConnections } from 'n8n-workflow';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
 	CONTRACT_ASSISTANT_MODEL,
+	FAKE_OPENAI_API_KEY,
 	JANE,
 	OUTPUT_TEST_MODEL,
 	SCRIPTS,
 	TOOLS_TEST_MODEL,
 	items,
-} from './lib/agentScripts.mts';
-import { answerApproval, chatWithContractAssistant } from './lib/contractAssistant.mts';
-import { toolRounds, type Exchange, type FakeOpenAi, type ToolRound } from './lib/fakeOpenAi.mts';
+	openAiCredential,
+} from '../lib/agentScripts.mts';
+import { answerApproval, chatWithContractAssistant } from '../lib/contractAssistant.mts';
 import {
-	SANDBOX_CREDENTIAL_ID,
-	SANDBOX_CREDENTIAL_NAME,
-	type WorkflowNode,
-	type WorkflowWithId,
-} from './lib/fixtures.mts';
-import { PACKAGE_NAME, postToWebhook, restPost, type startN8n } from './lib/n8n.mts';
-import type { startSandboxProcess } from './lib/sandbox.mts';
-import { agentText } from './ui/expected.mts';
+	startFakeOpenAi,
+	toolRounds,
+	type Exchange,
+	type FakeOpenAi,
+	type ToolRound,
+} from '../lib/fakeOpenAi.mts';
+import { sandboxCredential, type WorkflowWithId } from '../lib/fixtures.mts';
+import {
+	activateWorkflowAsEditor,
+	postToWebhook,
+	restPost,
+	waitForExecutions,
+} from '../lib/n8n.mts';
+import { agentText } from '../ui/expected.mts';
+import {
+	AGENT_CREDENTIAL,
+	MCP_PATH,
+	MCP_TOKEN,
+	MCP_WORKFLOW_ID,
+	OUTPUT_WEBHOOK_PATH,
+	OUTPUT_WORKFLOW_ID,
+	SELECTED,
+	TOOLS_WEBHOOK_PATH,
+	agentExample,
+	mcpCredential,
+	mcpWorkflow,
+	outputWorkflow,
+	toolsWorkflow,
+} from './agentWorkflows.mts';
+import type { N8nInstance, Sandbox, ScenarioTrack } from './common.mts';
 
 /** A bound for one agent run (hang detector only: the scripted model answers at once). */
-export const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = 180_000;
 /** What a tool may hand back at most, in characters: a few items, not a page dump. */
 const SMALL = 4_000;
 /** Strings that must never reach a model: credential secrets and tokens. */
@@ -35,99 +60,29 @@ const SECRET_PATTERNS = [
 	/bearer\s/i,
 	/eyJ[\w-]{10,}/,
 ];
+/** n8n's guideline for a simplified answer (a tool's Output Simplified): at most 10 fields. */
+const SIMPLIFIED_MAX_FIELDS = 10;
+const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
 
-/** A parameter the model fills in: n8n's `$fromAI`, as "Let the model define this parameter" writes it. */
-export const fromAI = (key: string, description: string) =>
-	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
-
-/** A Session locator whose ID the model gives. */
-export const sessionIdFromAI = () => ({
-	__rl: true,
-	mode: 'id',
-	value: fromAI('sessionId', 'The sessionId of the session'),
-});
-
-/** Get Many sessions whose name contains what the model gives, at most 10, with `output`. */
-export const getManyByName = (output: Record<string, unknown>) => ({
-	resource: 'session',
-	operation: 'getMany',
-	returnAll: false,
-	limit: 10,
-	filters: { name: fromAI('nameContains', 'Text the session names contain') },
-	...output,
-});
-
-/** An AirSign tool node (`airSignTool`, the sandbox's AirSign credential); ids from `uuid(n)`. */
-export function airSignTool(
-	id: string,
-	name: string,
-	position: [number, number],
-	parameters: Record<string, unknown>,
-): WorkflowNode {
-	return {
-		id,
-		name,
-		type: `${PACKAGE_NAME}.airSignTool`,
-		typeVersion: 1,
-		position,
-		parameters: { ...parameters, options: {} },
-		credentials: { airSignApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME } },
-	};
-}
-
-/** Node ids of one check's workflow: `uuid(block)(n)`. */
-export const uuid = (block: string) => (n: number) =>
-	`d1e2f3a4-0000-4000-${block}-${String(n).padStart(12, '0')}`;
-
-/**
- * A workflow whose `root` (an agent, or the MCP Server Trigger) has `tools` as its ai_tool inputs
- * and `model`, if any, as its ai_languageModel; `main` is any main connections it has besides.
- */
-export function aiWorkflow(
-	head: { id: string; name: string; nodes: WorkflowNode[]; main?: IConnections },
-	root: string,
-	tools: WorkflowNode[],
-	model?: string,
-): WorkflowWithId {
-	const into = (type: 'ai_tool' | 'ai_languageModel') => ({
-		[type]: [[{ node: root, type, index: 0 }]],
-	});
-	return {
-		id: head.id,
-		name: head.name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [...head.nodes, ...tools],
-		connections: {
-			...head.main,
-			...(model && { [model]: into('ai_languageModel') }),
-			...Object.fromEntries(tools.map((t) => [t.name, into('ai_tool')])),
-		},
-	};
-}
-
-export type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
-export type N8nInstance = Awaited<ReturnType<typeof startN8n>>;
-
-/** What each check is handed: what runs, the owner's cookie, the example and the tier's log. */
-export interface AgentCheckContext {
+/** What each check is handed: what runs, the owner's cookie, the example and the track's log. */
+interface AgentCheckContext {
 	sandbox: Sandbox;
 	fake: FakeOpenAi;
 	instance: N8nInstance;
 	cookie: string;
-	/** examples/contract-assistant.json */
+	/** examples/contract-assistant.json, on the track's credential */
 	example: WorkflowWithId;
 	log: (line: string) => void;
 }
 
 /** Clears the sandbox's request log and outbox before a check's run. */
-export async function clearSandbox(sandbox: Sandbox) {
+async function clearSandbox(sandbox: Sandbox) {
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
 }
 
 /** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out, logged. */
-export async function apiRequests({ sandbox, log }: AgentCheckContext): Promise<string[]> {
+async function apiRequests({ sandbox, log }: AgentCheckContext): Promise<string[]> {
 	const api = (await sandbox.requests())
 		.map((r) => `${r.method} ${r.path} ${r.status}`)
 		.filter((r) => !r.startsWith('POST /oidc/token'));
@@ -136,17 +91,20 @@ export async function apiRequests({ sandbox, log }: AgentCheckContext): Promise<
 }
 
 /** The sandbox's outbox as "<to> <sessionId>" lines, sorted. */
-export const mailsSent = async (sandbox: Sandbox): Promise<string[]> =>
+const mailsSent = async (sandbox: Sandbox): Promise<string[]> =>
 	(await sandbox.outbox()).map((m) => `${m.to} ${m.sessionId}`).sort();
 
+const allKnown = (fake: FakeOpenAi) =>
+	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+
 /** The model's last request for `model`; asserts it was asked and nothing unknown came. */
-export function lastExchange(fake: FakeOpenAi, model: string): Exchange {
+function lastExchange(fake: FakeOpenAi, model: string): Exchange {
 	const last = fake
 		.exchanges()
 		.filter((e) => e.model === model)
 		.at(-1);
 	assert.ok(last, 'the model was never asked');
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	allKnown(fake);
 	return last;
 }
 
@@ -154,7 +112,7 @@ export function lastExchange(fake: FakeOpenAi, model: string): Exchange {
  * Posts `message` (its lines joined by spaces) to the webhook at `path` of an agent whose model is
  * `model`: resolves its answer, the model's last request and each tool call with its result.
  */
-export async function askAgent(
+async function askAgent(
 	{ fake, instance, log }: AgentCheckContext,
 	path: string,
 	model: string,
@@ -176,7 +134,7 @@ export async function askAgent(
 }
 
 /** Every tool result of a conversation is small, readable JSON with no secret or stack trace in it. */
-export function assertModelSafe(
+function assertModelSafe(
 	rounds: ToolRound[],
 ): asserts rounds is (ToolRound & { result: string })[] {
 	for (const r of rounds) {
@@ -191,15 +149,11 @@ export function assertModelSafe(
 	}
 }
 
-export const excerpt = (text: string, n = 300): string =>
+const excerpt = (text: string, n = 300): string =>
 	text.length > n ? `${text.slice(0, n)}…` : text;
 
-/** n8n's guideline for a simplified answer (a tool's Output Simplified): at most 10 fields. */
-const SIMPLIFIED_MAX_FIELDS = 10;
-const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
-
 /** Sessions from a tool with Output Simplified: each with its ID, name, status and every recipient, few fields. */
-export function assertSimplifiedSessions(items: Record<string, unknown>[], where: string) {
+function assertSimplifiedSessions(items: Record<string, unknown>[], where: string) {
 	assert.ok(items.length > 0, `${where}: no items`);
 	for (const item of items) {
 		const fields = Object.keys(item);
@@ -216,126 +170,11 @@ export function assertSimplifiedSessions(items: Record<string, unknown>[], where
 }
 
 /** The most fields of any of `items`. */
-export const mostFields = (items: Record<string, unknown>[]) =>
+const mostFields = (items: Record<string, unknown>[]) =>
 	Math.max(...items.map((s) => Object.keys(s).length));
 
-const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
-export const OUTPUT_WORKFLOW_ID = 'AirSignE2eAgent02';
-const OUTPUT_WEBHOOK_PATH = 'airsign-agent-output-e2e';
-const SELECTED = ['name', 'status'];
-
-/**
- * A webhook at `path` → an agent → `tools`, its model the example's OpenAI Chat Model on the Chat
- * Completions API (the example uses the node's default, the Responses API) with script `model`.
- */
-function webhookAgent(
-	example: WorkflowWithId,
-	head: { id: string; name: string; block: string; path: string; model: string },
-	tools: (id: (n: number) => string) => WorkflowNode[],
-): WorkflowWithId {
-	const id = uuid(head.block);
-	const model = structuredClone(example.nodes.find((n) => n.name === 'OpenAI Chat Model')!);
-	model.parameters = {
-		model: { __rl: true, mode: 'id', value: head.model },
-		responsesApiEnabled: false,
-		options: {},
-	};
-	const nodes: WorkflowNode[] = [
-		{
-			id: id(1),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: id(99),
-			parameters: { httpMethod: 'POST', path: head.path, responseMode: 'lastNode', options: {} },
-		},
-		{
-			id: id(2),
-			name: 'Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3,
-			position: [240, 0],
-			parameters: {
-				promptType: 'define',
-				text: '={{ $json.body.message }}',
-				options: { systemMessage: 'You help with contracts in AirSign.' },
-			},
-		},
-		{ ...model, id: id(3), name: 'Model' },
-	];
-	const main = { Webhook: { main: [[{ node: 'Agent', type: 'main' as const, index: 0 }]] } };
-	return aiWorkflow({ ...head, nodes, main }, 'Agent', tools(id), 'Model');
-}
-
-/** Check n's workflow: four AirSign tools, two of them the example's. */
-export const toolsWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(
-		example,
-		{
-			id: 'AirSignE2eAgent01',
-			name: 'e2e: agent with AirSign tools',
-			block: '8000',
-			path: TOOLS_WEBHOOK_PATH,
-			model: TOOLS_TEST_MODEL,
-		},
-		(id) => {
-			const fromExample = (name: string) =>
-				structuredClone(example.nodes.find((n) => n.name === name)!);
-			return [
-				{ ...fromExample('List templates'), id: id(4) },
-				{ ...fromExample('Draft from template'), id: id(5) },
-				// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
-				airSignTool(id(6), 'Session progress', [1200, 240], {
-					descriptionType: 'auto',
-					resource: 'session',
-					operation: 'get',
-					sessionId: sessionIdFromAI(),
-				}),
-				airSignTool(id(7), 'Send invitation', [1400, 240], {
-					resource: 'session',
-					operation: 'sendInvitation',
-					sessionId: sessionIdFromAI(),
-					recipient: 'specific',
-					recipientLocator: {
-						__rl: true,
-						mode: 'email',
-						value: fromAI('recipientEmail', 'The email of the recipient to remind'),
-					},
-				}),
-			];
-		},
-	);
-
-/** Check s's workflow: Find sessions (Output Simplified), Session statuses (Selected Fields), Send. */
-export const outputWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(
-		example,
-		{
-			id: OUTPUT_WORKFLOW_ID,
-			name: 'e2e: agent reading simplified and selected AirSign output',
-			block: '8002',
-			path: OUTPUT_WEBHOOK_PATH,
-			model: OUTPUT_TEST_MODEL,
-		},
-		(id) => [
-			airSignTool(id(4), 'Find sessions', [200, 240], getManyByName({ output: 'simple' })),
-			airSignTool(
-				id(5),
-				'Session statuses',
-				[400, 240],
-				getManyByName({ output: 'fields', fields: SELECTED }),
-			),
-			airSignTool(id(6), 'Send a draft', [600, 240], {
-				resource: 'session',
-				operation: 'send',
-				sessionId: sessionIdFromAI(),
-			}),
-		],
-	);
-
 /** n: list templates, a bad draft corrected, a draft, progress, a reminder. */
-export async function checkTools(context: AgentCheckContext): Promise<string> {
+async function checkTools(context: AgentCheckContext): Promise<string> {
 	const { sandbox, log } = context;
 	// a session waiting for two signatures, whose progress the model reads
 	const pending = await sandbox.createSession({
@@ -353,7 +192,8 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 	]);
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
 
-	// What the agent offered: the four tools, each described by its tool's Description (getToolDescriptionForNode).
+	// The four tools offered, each described by its operation's agent text (the Description's
+	// default), also the three saved with descriptionType 'auto' (Session progress, the example's two).
 	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
 	log(`tools offered to the model:\n${JSON.stringify(offered, null, 2)}`);
 	assert.deepEqual(Object.keys(offered).sort(), [
@@ -362,8 +202,6 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 		'Send_invitation',
 		'Session_progress',
 	]);
-	// Each reads its operation's agent text (the Description's default), not the short action, also
-	// the three saved with descriptionType 'auto' (Session progress, and the example's two).
 	assert.deepEqual(
 		offered,
 		{
@@ -423,7 +261,7 @@ export async function checkTools(context: AgentCheckContext): Promise<string> {
 }
 
 /** o: examples/contract-assistant.json: chat → draft → approval → sent, nobody emailed before. */
-export async function checkContractAssistant(context: AgentCheckContext): Promise<string> {
+async function checkContractAssistant(context: AgentCheckContext): Promise<string> {
 	const { sandbox, fake, instance, cookie, example, log } = context;
 	await clearSandbox(sandbox);
 	const { execution, request, chatReply } = await chatWithContractAssistant({
@@ -470,7 +308,7 @@ export async function checkContractAssistant(context: AgentCheckContext): Promis
 		[`${JANE.employeeEmail} ${request.sessionId}`, `hr@example.com ${request.sessionId}`].sort(),
 		'after the approval, both recipients are invited',
 	);
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	allKnown(fake);
 	return `model: List_templates, Draft_from_template, format_final_json_response (Responses API); execution ${execution.id} waited with draft ${request.sessionId}, nobody emailed; approved → sent, ${mails.length} invitations`;
 }
 
@@ -478,12 +316,7 @@ export async function checkContractAssistant(context: AgentCheckContext): Promis
  * p: what the editor asks when the Model field's list opens (`searchModels` of lmChatOpenAi,
  * through POST /rest/dynamic-node-parameters/resource-locator-results) comes from the server.
  */
-export async function checkModelList({
-	fake,
-	instance,
-	cookie,
-	example,
-}: AgentCheckContext): Promise<string> {
+async function checkModelList({ fake, instance, cookie, example }: AgentCheckContext) {
 	const model = example.nodes.find((n) => n.name === 'OpenAI Chat Model')!;
 	const { data } = await restPost<{ data: { results: { value: string }[] } }>(
 		instance.url,
@@ -500,15 +333,131 @@ export async function checkModelList({
 	);
 	const names = data.results.map((r) => r.value).sort();
 	assert.deepEqual(names, Object.keys(SCRIPTS).sort(), `the list: ${JSON.stringify(data)}`);
-	assert.deepEqual(fake.unknown(), [], 'every request to the model server was known');
+	allKnown(fake);
 	return `the Model list shows ${names.join(', ')} (GET /v1/models)`;
+}
+
+/** A tool result's text over MCP (the trigger answers one text part: the tool's output as JSON). */
+function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
+	const content = result.content as { type: string; text?: string }[];
+	assert.equal(content.length, 1, `one content part: ${excerpt(JSON.stringify(result))}`);
+	assert.equal(content[0].type, 'text');
+	return String(content[0].text);
+}
+
+/** An MCP client of the trigger at `url` over `kind`, with the bearer token. */
+async function mcpClient(kind: 'streamable HTTP' | 'SSE', url: URL): Promise<Client> {
+	const requestInit = { headers: { authorization: `Bearer ${MCP_TOKEN}` } };
+	const client = new Client({ name: `airsign-e2e-mcp-client (${kind})`, version: '1.0.0' });
+	await client.connect(
+		kind === 'SSE'
+			? new SSEClientTransport(url, { requestInit })
+			: new StreamableHTTPClientTransport(url, { requestInit }),
+	);
+	return client;
+}
+
+/**
+ * r: the official MCP client reaches two AirSign tools through a published workflow with n8n's
+ * MCP Server Trigger (version 2: streamable HTTP and SSE on /mcp/<path>), with a bearer token.
+ */
+async function checkMcp(context: AgentCheckContext): Promise<string> {
+	const { sandbox, instance, cookie, log } = context;
+	const name = 'e2e mcp – lease';
+	const pending = await sandbox.createSession({ name: `${name} Acme`, status: 'pending' });
+	const draft = await sandbox.createSession({ name: `${name} Beta`, status: 'draft' });
+	await clearSandbox(sandbox);
+	const url = new URL(`${instance.url}/mcp/${MCP_PATH}`);
+
+	// Waits for the published workflow's endpoint (n8n 2.41 registers it a moment after the start);
+	// a caller without the token is refused before any MCP exchange.
+	const headers = {
+		'content-type': 'application/json',
+		accept: 'application/json, text/event-stream',
+	};
+	const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+	const anonymous = await postToWebhook(url.href, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
+	assert.equal(anonymous.status, 403, `without the token: ${await anonymous.text()}`);
+
+	const client = await mcpClient('streamable HTTP', url);
+	let sent: string;
+	let found: Record<string, unknown>[];
+	try {
+		const { tools } = await client.listTools();
+		log(`MCP tools: ${JSON.stringify(tools.map((t) => [t.name, t.inputSchema.properties]))}`);
+		assert.deepEqual(
+			Object.fromEntries(tools.map((t) => [t.name, t.description])),
+			{
+				Find_sessions: agentText('session', 'getMany'),
+				Send_a_draft: agentText('session', 'send'),
+			},
+			'listTools: the AirSign tools with their operations’ agent texts',
+		);
+
+		const list = await client.callTool({
+			name: 'Find_sessions',
+			arguments: { nameContains: name },
+		});
+		const listText = resultText(list);
+		log(`Find_sessions → ${excerpt(listText, 700)}`);
+		assert.ok(!list.isError, `Find_sessions failed: ${listText}`);
+		found = items(listText) as Record<string, unknown>[];
+		assertSimplifiedSessions(found, 'Find_sessions over MCP');
+		assert.deepEqual(
+			found.map((s) => `${s.sessionId} ${s.status}`).sort(),
+			[`${pending.sessionId} pending`, `${draft.sessionId} draft`].sort(),
+		);
+
+		const send = await client.callTool({
+			name: 'Send_a_draft',
+			arguments: { sessionId: pending.sessionId },
+		});
+		sent = resultText(send);
+		log(`Send_a_draft(pending) → isError ${send.isError}: ${sent}`);
+		// an item with the error in words (n8n sets isError only for its own failures)
+		const [refused] = items(sent) as Record<string, unknown>[];
+		assert.equal(refused?.sessionId, pending.sessionId, 'the error item names the session');
+		assert.equal(refused.code, 'NOT_A_DRAFT');
+		assert.match(String(refused.error), /The session is not a draft, so it cannot be sent/);
+		assert.match(String(refused.description), /Send Invitation/, 'says what to do instead');
+		assertModelSafe([
+			{ name: 'Find_sessions', args: {}, result: listText },
+			{ name: 'Send_a_draft', args: {}, result: sent },
+		]);
+	} finally {
+		await client.close();
+	}
+
+	// The older transport, which MCP clients of 2024 speak: the same tools.
+	const sse = await mcpClient('SSE', url);
+	try {
+		const { tools } = await sse.listTools();
+		assert.deepEqual(tools.map((t) => t.name).sort(), ['Find_sessions', 'Send_a_draft'], 'SSE');
+	} finally {
+		await sse.close();
+	}
+
+	assert.deepEqual(await apiRequests(context), [
+		'GET /api/v1/Sessions 200',
+		`POST /api/v1/Session/${pending.sessionId}/Send 400`,
+	]);
+	assert.deepEqual(await sandbox.outbox(), [], 'nobody was emailed');
+	assert.equal((await sandbox.getSession(pending.sessionId)).status, 'pending');
+	assert.equal((await sandbox.getSession(draft.sessionId)).status, 'draft', 'the draft not sent');
+	// each tool call is an execution of the workflow (listing the tools is not)
+	const executions = await waitForExecutions(instance.url, cookie, (list) => list.length >= 2, {
+		workflowId: MCP_WORKFLOW_ID,
+		timeoutMs: RUN_TIMEOUT_MS,
+	});
+	assert.equal(executions.length, 2, 'one execution per tool call');
+	return `listTools over streamable HTTP and SSE: Find_sessions, Send_a_draft; Get Many → ${found.length} sessions of ≤ ${mostFields(found)} fields; Send of a pending session → "${excerpt(sent, 160)}"; 0 emails`;
 }
 
 /**
  * s: two names, each of a draft and of a pending session; the script looks the first up with Find
  * sessions and the second with Session statuses and sends each draft by the sessionId it read.
  */
-export async function checkOutput(context: AgentCheckContext): Promise<string> {
+async function checkOutput(context: AgentCheckContext): Promise<string> {
 	const { sandbox } = context;
 	const names = ['e2e output – NDA Acme', 'e2e output – NDA Beta'];
 	const drafts = [];
@@ -571,3 +520,58 @@ export async function checkOutput(context: AgentCheckContext): Promise<string> {
 	);
 	return `the model read ${simplifiedItems.length} simplified sessions (≤ ${mostFields(simplifiedItems)} fields, each recipient with their status) and sessionId + ${SELECTED.join(', ')}; sent the 2 drafts by their IDs, the 2 pending twins untouched; 2 invitations`;
 }
+
+const AGENT_CHECKS: [string, (context: AgentCheckContext) => Promise<string>][] = [
+	[
+		'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
+		checkTools,
+	],
+	[
+		'o. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent',
+		checkContractAssistant,
+	],
+	['p. the OpenAI Chat Model’s model list comes from the server', checkModelList],
+	[
+		'r. an MCP client (@modelcontextprotocol/sdk) lists and calls the AirSign tools through the MCP Server Trigger',
+		checkMcp,
+	],
+	[
+		's. an agent reads Output Simplified and Selected Fields and sends the drafts it found',
+		checkOutput,
+	],
+];
+
+const said = (log: (line: string) => void) => (line: string) => log(`agent: ${line}`);
+
+/** The track's scripted model server: one a process, started with the imports (its URL is in a credential). */
+let fake: FakeOpenAi | undefined;
+
+/** The agent track (checks n, o, p, r, s), one after the other on its own sandbox and model server. */
+export const agentTrack: ScenarioTrack = {
+	name: 'agent',
+	label: 'agent track setup (n, o, p, r, s)',
+	async imports({ examples, log }, sandbox) {
+		fake = await startFakeOpenAi({ scripts: SCRIPTS, apiKey: FAKE_OPENAI_API_KEY, log: said(log) });
+		log(`agent: scripted OpenAI-compatible server on ${fake.baseUrl}`);
+		const example = agentExample(examples['contract-assistant']);
+		const tools = toolsWorkflow(example);
+		return {
+			credentials: [
+				{ ...sandboxCredential(sandbox.url), ...AGENT_CREDENTIAL },
+				openAiCredential(fake.baseUrl),
+				mcpCredential,
+			],
+			workflows: [tools, example, outputWorkflow(example), mcpWorkflow()],
+			activate: [tools.id, example.id],
+			stop: () => fake!.close(),
+		};
+	},
+	async run({ examples, log, check }, { sandbox, instance, cookie }) {
+		// published as a user does, with the editor's switch: no n8n command to wait for
+		for (const id of [OUTPUT_WORKFLOW_ID, MCP_WORKFLOW_ID])
+			await activateWorkflowAsEditor(instance.url, cookie, id);
+		const example = agentExample(examples['contract-assistant']);
+		const context = { sandbox, fake: fake!, instance, cookie, example, log: said(log) };
+		for (const [name, run] of AGENT_CHECKS) await check(name, () => run(context));
+	},
+};
