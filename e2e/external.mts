@@ -7,6 +7,7 @@
 //   npx tsx e2e/external.mts run --url <n8n URL> (--email <e> --password <p> [--setup-owner] | --api-key <k>)
 //                              [--sandbox-host <host n8n reaches this machine by>]
 // Every option also comes from the environment (AIRSIGN_E2E_N8N_URL, …: see `values` below).
+import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -248,29 +249,24 @@ async function run() {
 				'2. Create Session + Send through the credential (client credentials)',
 				async () => {
 					const sent = await callWebhook<{ status: string; sessionId: string }>(url, sendPath);
-					if (sent.status !== 'pending') throw new Error(`Send answered ${JSON.stringify(sent)}`);
+					assert.equal(sent.status, 'pending', `Send answered ${JSON.stringify(sent)}`);
 					sessionId = sent.sessionId;
-					const session = await sandbox.getSession(sessionId);
-					if (session.status !== 'pending') throw new Error(`the sandbox has it ${session.status}`);
+					assert.equal((await sandbox.getSession(sessionId)).status, 'pending', 'in the sandbox');
 					const mails = (await sandbox.outbox()).filter((m) => m.to === email);
-					if (mails.length === 0)
-						throw new Error(`no invitation to ${email} in the sandbox outbox`);
+					assert.ok(mails.length > 0, `no invitation to ${email} in the sandbox outbox`);
 					return `session ${sessionId} pending, invitation sent`;
 				},
 			);
 			await check('3. a failure in words: Get Session of an unknown session (404)', async () => {
 				const answer = await callWebhook<{ error: unknown; httpCode: unknown }>(url, errorPath);
-				if (
-					!/^AirSign has no session with this ID \[/.test(String(answer.error)) ||
-					answer.httpCode !== '404'
-				)
-					throw new Error(`the error item is ${JSON.stringify(answer)}`);
+				const item = `the error item is ${JSON.stringify(answer)}`;
+				assert.match(String(answer.error), /^AirSign has no session with this ID \[/, item);
+				assert.equal(answer.httpCode, '404', item);
 				return answer.error;
 			});
 			await check('4. Get Many finds the session by its recipient', async () => {
 				const first = await callWebhook<{ sessionId: string }>(url, listPath);
-				if (first.sessionId !== sessionId)
-					throw new Error(`Get Many answered ${JSON.stringify(first)}`);
+				assert.equal(first.sessionId, sessionId, `Get Many answered ${JSON.stringify(first)}`);
 				return `first item ${first.sessionId}`;
 			});
 		}

@@ -1,7 +1,7 @@
-// Proves the e2e machinery against the real n8n: install (cached) -> build + pack this package ->
-// install it as a community package -> import + execute a workflow of built-in nodes headless ->
-// import an airSignApi credential -> a polling trigger published from the CLI runs on activation
-// -> n8n start + healthz + loaded node types -> stop. `--no-package`: built-in nodes only.
+// Proves the e2e machinery against the real n8n, with built-in nodes: install (cached) -> build +
+// pack + install this package -> import workflows -> execute one headless -> import an airSignApi
+// credential -> a polling trigger published from the CLI runs on activation -> n8n start + healthz
+// + loaded node types -> stop. `--no-package`: built-in nodes only.
 //
 //   npx tsx e2e/smoke.mts [--keep] [--no-package] [--tarball <file.tgz>]  (--tarball: use that pack, no build)
 import assert from 'node:assert/strict';
@@ -40,6 +40,7 @@ const step = <T,>(label: string, fn: () => T | Promise<T>) => timed(label, fn, t
 const report: { package: string; loadedNodes?: string[]; loadedCredentials?: string[] } = {
 	package: withPackage ? 'not installed' : 'not tried (--no-package)',
 };
+const log = (...args: unknown[]) => console.log('[e2e]', ...args);
 
 /** A node or credential type as n8n lists it (the fields printed here). */
 type LoadedType = { name: string; version?: number | number[] };
@@ -73,8 +74,8 @@ const builtinWorkflow = chainWorkflow(
 	nodeId,
 );
 
-// An active polling-trigger workflow (built-in RSS trigger against a local feed whose item is
-// dated tomorrow): published from the CLI before `n8n start`, it must run on activation.
+// A polling trigger (built-in RSS trigger against a local feed whose item is dated tomorrow):
+// published from the CLI before `n8n start`, it must run on activation.
 const future = new Date(Date.now() + 86_400_000).toUTCString();
 const feed = http.createServer((_req, res) => {
 	res.setHeader('content-type', 'application/rss+xml');
@@ -82,15 +83,31 @@ const feed = http.createServer((_req, res) => {
 		`<?xml version="1.0"?><rss version="2.0"><channel><title>e2e</title><link>http://127.0.0.1/</link><description>e2e</description><item><title>probe</title><link>http://127.0.0.1/1</link><guid>1</guid><pubDate>${future}</pubDate></item></channel></rss>`,
 	);
 });
+await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+const pollWf = chainWorkflow(
+	{ id: 'e2eSmokePoll01', name: 'e2e smoke: polling trigger', active: false },
+	[
+		{
+			name: 'RSS Trigger',
+			type: 'n8n-nodes-base.rssFeedReadTrigger',
+			typeVersion: 1,
+			parameters: {
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				feedUrl: `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed`,
+			},
+		},
+	],
+	() => nodeId(3),
+);
 
 async function main() {
 	await step('install n8n (cached after the first run)', () => installN8n());
 	const userFolder = makeUserFolder();
-	console.log(`[e2e] user folder: ${userFolder}`);
+	log(`user folder: ${userFolder}`);
 	let instance: Awaited<ReturnType<typeof startN8n>> | undefined;
 	let cleanupPack: (() => void) | undefined;
 	try {
-		// 1. The package as npm users get it: the files package.json's "n8n" names are in it.
+		// The package as npm users get it: the files package.json's "n8n" names are in it.
 		if (withPackage) {
 			const { tarball, files, cleanup } = await step(
 				tarballArg ? 'the given tarball' : 'npm run build + npm pack',
@@ -100,53 +117,36 @@ async function main() {
 			const dir = await step('install tarball into $N8N_USER_FOLDER/.n8n/nodes', () =>
 				installPackageIntoN8n(userFolder, tarball),
 			);
-			console.log(
-				`[e2e] ${PACKAGE_NAME} installed at ${dir} (${files.length} files in the tarball)`,
-			);
+			log(`${PACKAGE_NAME} installed at ${dir} (${files.length} files in the tarball)`);
 			report.package = 'built, packed, installed';
 		}
 
-		// 2. Headless execution with built-in nodes (the community package loaded too).
-		await step('n8n import:workflow', () => importWorkflow(userFolder, builtinWorkflow));
+		// Headless execution with built-in nodes (the community package loaded too).
+		await step('n8n import:workflow (built-in nodes, polling trigger)', () =>
+			importWorkflow(userFolder, [builtinWorkflow, pollWf]),
+		);
 		const { run } = await step('n8n execute --rawOutput', () =>
 			executeWorkflow(userFolder, builtinWorkflow.id, { expectSuccess: true }),
 		);
 		assert.deepEqual(nodeOutput(run, 'Set'), [{ hello: 'world', answer: 42 }]);
-		console.log('[e2e] execute: Set node produced', JSON.stringify(nodeOutput(run, 'Set')));
+		log('execute: Set node produced', JSON.stringify(nodeOutput(run, 'Set')));
 
-		// 3. Credential import with plain data (encrypted by n8n with N8N_ENCRYPTION_KEY).
+		// Credential import with plain data (encrypted by n8n with N8N_ENCRYPTION_KEY).
 		if (withPackage)
 			await step('n8n import:credentials (airSignApi, plain data)', () =>
 				importCredential(userFolder, sandboxCredential('http://127.0.0.1:9/')),
 			);
-
-		// 4. Activation from the CLI before start.
-		await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
-		const feedUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed`;
-		const pollWf = chainWorkflow(
-			{ id: 'e2eSmokePoll01', name: 'e2e smoke: polling trigger', active: false },
-			[
-				{
-					name: 'RSS Trigger',
-					type: 'n8n-nodes-base.rssFeedReadTrigger',
-					typeVersion: 1,
-					parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, feedUrl },
-				},
-			],
-			() => nodeId(3),
+		await step('n8n publish:workflow (polling trigger)', () =>
+			activateWorkflow(userFolder, pollWf.id),
 		);
-		await step('n8n import:workflow + publish:workflow (polling trigger)', async () => {
-			await importWorkflow(userFolder, pollWf);
-			await activateWorkflow(userFolder, pollWf.id);
-		});
 
-		// 5. The server: healthz, the activated workflow's first poll, loaded node types and icons.
+		// The server: healthz, the activated workflow's first poll, loaded node types.
 		instance = await step('n8n start until /healthz/readiness', () => startN8n({ userFolder }));
 		assert.equal((await n8nFetch(`${instance.url}/healthz`)).status, 200);
 		const nodes = await waitForTypes(userFolder, 'nodes', (list) =>
 			list.some((n) => n.name === 'n8n-nodes-base.set'),
 		);
-		console.log(`[e2e] ${instance.url} healthy; ${nodes.length} node types loaded`);
+		log(`${instance.url} healthy; ${nodes.length} node types loaded`);
 		const { cookie } = await setupOwner(instance.url);
 		const t0 = Date.now();
 		// n8n polls each minute; three minutes only to catch a hang on a busy machine
@@ -169,8 +169,8 @@ async function main() {
 			'select activeVersionId, staticData from workflow_entity where id = ?',
 			[pollWf.id],
 		);
-		console.log(
-			`[e2e] polling workflow ran on activation: execution ${pollExec.id} (${pollExec.mode}, ${pollExec.status}); staticData ${wfRow.staticData}`,
+		log(
+			`polling workflow ran on activation: execution ${pollExec.id} (${pollExec.mode}, ${pollExec.status}); staticData ${wfRow.staticData}`,
 		);
 		if (withPackage) {
 			const res = await n8nFetch(`${instance.url}/types/nodes.json`, {
@@ -179,13 +179,10 @@ async function main() {
 			const ours = ((await res.json()) as LoadedType[]).filter((n) =>
 				n.name.startsWith(`${PACKAGE_NAME}.`),
 			);
-			const creds = readTypeFile<LoadedType[]>(userFolder, 'credentials').filter(
-				(c) => c.name === 'airSignApi',
-			);
-			// the types' icons are check e's (scenarios.mts), asserted there
+			const creds = readTypeFile<LoadedType[]>(userFolder, 'credentials');
+			// the types' icons are check e's (scenarios/live.mts), asserted there
 			report.loadedNodes = ours.map((n) => `${n.name}@${[n.version].flat().join(',')}`);
-			report.loadedCredentials = creds.map((c) => c.name);
-			console.log('[e2e] package types:', report.loadedNodes, report.loadedCredentials);
+			report.loadedCredentials = creds.filter((c) => c.name === 'airSignApi').map((c) => c.name);
 			const related = instance
 				.output()
 				.split('\n')
@@ -203,10 +200,10 @@ async function main() {
 		if (instance) await instance.stop(5_000);
 		feed.close();
 		cleanupPack?.();
-		if (keep) console.log(`[e2e] kept ${userFolder}`);
+		if (keep) log(`kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}
-	console.log('[e2e] SMOKE OK', JSON.stringify({ timings, report }, null, 2));
+	log('SMOKE OK', JSON.stringify({ timings, report }, null, 2));
 }
 
 main().catch((err) => {
