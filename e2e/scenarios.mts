@@ -6,7 +6,6 @@
 //        [--tracks headless,live,events,agent] [--scheduler]
 import { PROFILE, installN8n } from './install-n8n.mts';
 import { createChecks, printResults } from './lib/checks.mts';
-import { SIGNED_EXAMPLE } from './lib/events.mts';
 import type { ExampleWorkflow } from './lib/examples.mts';
 import { loadExamples, packageTarball } from './lib/fixtures.mts';
 import { agentTrack } from './scenarios/agent.mts';
@@ -52,18 +51,7 @@ const examples: Record<string, ExampleWorkflow> = loadExamples();
 for (const workflow of Object.values(examples))
 	for (const node of workflow.nodes)
 		if (node.parameters?.pollTimes) node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
-for (const name of [
-	'upload-pdf',
-	'send-drafts',
-	'send-with-continue-on-fail',
-	'notify-on-completed',
-	'contract-from-template',
-	'upload-and-send-with-cover',
-	'remind-pending-signers',
-	'completed-fetch-session',
-	SIGNED_EXAMPLE,
-	'contract-assistant',
-])
+for (const name of runs.flatMap((t) => t.examples))
 	if (!examples[name]) throw new Error(`examples/${name}.json missing`);
 
 const startEnv = scheduler ? SCHEDULER_ENV : {};

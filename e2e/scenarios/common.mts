@@ -55,11 +55,12 @@ type TrackImports = {
 };
 
 /**
- * A track: its name, its summary line if it fails before its checks, and its body. A track of the
- * running n8n says what it puts into n8n before the start: its credentials (its AirSign one names
- * its sandbox), its workflows, and the ones the CLI activates; its body gets n8n and a cookie.
+ * A track: its name, its summary line if it fails before its checks, the examples it runs (file
+ * names), and its body. A track of the running n8n says what it puts into n8n before the start: its
+ * credentials (its AirSign one names its sandbox), its workflows, and the ones the CLI activates;
+ * its body gets n8n and a cookie.
  */
-export type ScenarioTrack = { label: string } & (
+export type ScenarioTrack = { label: string; examples: string[] } & (
 	| { name: 'headless'; run: (ctx: ScenarioContext, t: TrackRun) => Promise<void> }
 	| {
 			name: 'live' | 'events' | 'agent';

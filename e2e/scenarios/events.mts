@@ -5,6 +5,7 @@ import {
 	EVENTS_CREDENTIAL,
 	EVENTS_TIMEOUT_MS,
 	EVENT_CHECK_NAMES,
+	SIGNED_EXAMPLE,
 	checkLifecycle,
 	checkRecipientSigned,
 	checkSessionCompleted,
@@ -19,6 +20,7 @@ import type { ScenarioTrack } from './common.mts';
 export const eventsTrack: ScenarioTrack = {
 	name: 'events',
 	label: 'events track setup (k, l, q)',
+	examples: ['notify-on-completed', SIGNED_EXAMPLE],
 	imports: ({ examples }, sandbox) => ({
 		credentials: [{ ...sandboxCredential(sandbox.url), ...EVENTS_CREDENTIAL }],
 		workflows: eventWorkflows(examples),

@@ -45,6 +45,14 @@ const TOKEN_WORKFLOW = chainWorkflow(
 export const headlessTrack: ScenarioTrack = {
 	name: 'headless',
 	label: 'headless track setup (a, b, c, f, g, h, i)',
+	examples: [
+		'upload-pdf',
+		'send-drafts',
+		'send-with-continue-on-fail',
+		'contract-from-template',
+		'upload-and-send-with-cover',
+		'remind-pending-signers',
+	],
 	async run({ examples, check, step }, { sandbox, userFolder }) {
 		const filesDir = path.join(userFolder, 'n8n-files');
 		// n8n 2.x: Read/Write Files from Disk may only touch N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files).
@@ -56,14 +64,7 @@ export const headlessTrack: ScenarioTrack = {
 			importCredential(userFolder, sandboxCredential(sandbox.url), { env }),
 		);
 		// the examples run headless, the two that read the PDF pointed at this track's copy
-		const headless = [
-			'upload-pdf',
-			'send-drafts',
-			'send-with-continue-on-fail',
-			'contract-from-template',
-			'upload-and-send-with-cover',
-			'remind-pending-signers',
-		].map((name) => withPdfPath(examples[name], pdfPath));
+		const headless = headlessTrack.examples.map((name) => withPdfPath(examples[name], pdfPath));
 		await step(`headless: ${headless.length} example workflows + a list workflow imported`, () =>
 			importWorkflow(userFolder, [...headless, TOKEN_WORKFLOW], { env }),
 		);

@@ -44,6 +44,7 @@ type TypeEntry = { name: string; icon?: string; iconUrl?: { light: string; dark:
 export const liveTrack: ScenarioTrack = {
 	name: 'live',
 	label: 'live track setup (d, e, j)',
+	examples: ['notify-on-completed', 'completed-fetch-session'],
 	imports: ({ examples, scheduler }, sandbox) => {
 		const wf = examples['notify-on-completed'];
 		return {
