@@ -271,14 +271,12 @@ async function run() {
 			});
 		}
 	} finally {
+		const warn = (e: Error) => console.log(`[external] cleanup: ${e.message}`);
 		for (const id of created.workflows) {
 			await n8n.deactivate(id).catch(() => undefined);
-			await n8n.deleteWorkflow(id).catch((e) => console.log(`[external] cleanup: ${e.message}`));
+			await n8n.deleteWorkflow(id).catch(warn);
 		}
-		if (created.credential)
-			await n8n
-				.deleteCredential(created.credential)
-				.catch((e) => console.log(`[external] cleanup: ${e.message}`));
+		if (created.credential) await n8n.deleteCredential(created.credential).catch(warn);
 		await sandbox.stop();
 	}
 	const failed = results.length < 4 || results.some((r) => !r.ok);

@@ -44,9 +44,21 @@ import type { N8nInstance, Sandbox, ScenarioTrack } from './common.mts';
 
 /** The track's credential, beside the live track's in one n8n: it names the track's sandbox. */
 const AGENT_CREDENTIAL = { id: 'AirSignSandbox03', name: 'AirSign (agent sandbox)' };
-const TOOLS_WEBHOOK_PATH = 'airsign-agent-e2e';
-const OUTPUT_WORKFLOW_ID = 'AirSignE2eAgent02';
-const OUTPUT_WEBHOOK_PATH = 'airsign-agent-output-e2e';
+/** Check n's and check s's agents: their workflow, its webhook's path, their script. */
+const TOOLS_AGENT = {
+	id: 'AirSignE2eAgent01',
+	name: 'e2e: agent with AirSign tools',
+	block: '8000',
+	path: 'airsign-agent-e2e',
+	model: TOOLS_TEST_MODEL,
+};
+const OUTPUT_AGENT = {
+	id: 'AirSignE2eAgent02',
+	name: 'e2e: agent reading simplified and selected AirSign output',
+	block: '8002',
+	path: 'airsign-agent-output-e2e',
+	model: OUTPUT_TEST_MODEL,
+};
 /** Check s's Output Selected Fields. */
 const SELECTED = ['name', 'status'];
 const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
@@ -153,7 +165,7 @@ function agentExample(example: WorkflowWithId): WorkflowWithId {
  */
 function webhookAgent(
 	example: WorkflowWithId,
-	head: { id: string; name: string; block: string; path: string; model: string },
+	head: typeof TOOLS_AGENT,
 	tools: (id: (n: number) => string) => WorkflowNode[],
 ): WorkflowWithId {
 	const id = uuid(head.block);
@@ -193,65 +205,45 @@ function webhookAgent(
 
 /** Check n's workflow: four AirSign tools, two of them the example's. */
 const toolsWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(
-		example,
-		{
-			id: 'AirSignE2eAgent01',
-			name: 'e2e: agent with AirSign tools',
-			block: '8000',
-			path: TOOLS_WEBHOOK_PATH,
-			model: TOOLS_TEST_MODEL,
-		},
-		(id) => {
-			const fromExample = (name: string) =>
-				structuredClone(example.nodes.find((n) => n.name === name)!);
-			return [
-				{ ...fromExample('List templates'), id: id(4) },
-				{ ...fromExample('Draft from template'), id: id(5) },
-				// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
-				airSignTool(id(6), 'Session progress', [1200, 240], {
-					descriptionType: 'auto',
-					resource: 'session',
-					operation: 'get',
-					sessionId: sessionIdFromAI(),
-				}),
-				airSignTool(id(7), 'Send invitation', [1400, 240], {
-					resource: 'session',
-					operation: 'sendInvitation',
-					sessionId: sessionIdFromAI(),
-					recipient: 'specific',
-					recipientLocator: {
-						__rl: true,
-						mode: 'email',
-						value: fromAI('recipientEmail', 'The email of the recipient to remind'),
-					},
-				}),
-			];
-		},
-	);
+	webhookAgent(example, TOOLS_AGENT, (id) => {
+		const fromExample = (name: string) =>
+			structuredClone(example.nodes.find((n) => n.name === name)!);
+		return [
+			{ ...fromExample('List templates'), id: id(4) },
+			{ ...fromExample('Draft from template'), id: id(5) },
+			// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
+			airSignTool(id(6), 'Session progress', [1200, 240], {
+				descriptionType: 'auto',
+				resource: 'session',
+				operation: 'get',
+				sessionId: sessionIdFromAI(),
+			}),
+			airSignTool(id(7), 'Send invitation', [1400, 240], {
+				resource: 'session',
+				operation: 'sendInvitation',
+				sessionId: sessionIdFromAI(),
+				recipient: 'specific',
+				recipientLocator: {
+					__rl: true,
+					mode: 'email',
+					value: fromAI('recipientEmail', 'The email of the recipient to remind'),
+				},
+			}),
+		];
+	});
 
 /** Check s's workflow: Find sessions (Output Simplified), Session statuses (Selected Fields), Send. */
 const outputWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(
-		example,
-		{
-			id: OUTPUT_WORKFLOW_ID,
-			name: 'e2e: agent reading simplified and selected AirSign output',
-			block: '8002',
-			path: OUTPUT_WEBHOOK_PATH,
-			model: OUTPUT_TEST_MODEL,
-		},
-		(id) => [
-			airSignTool(id(4), 'Find sessions', [200, 240], getManyByName({ output: 'simple' })),
-			airSignTool(
-				id(5),
-				'Session statuses',
-				[400, 240],
-				getManyByName({ output: 'fields', fields: SELECTED }),
-			),
-			sendDraft(id(6), [600, 240]),
-		],
-	);
+	webhookAgent(example, OUTPUT_AGENT, (id) => [
+		airSignTool(id(4), 'Find sessions', [200, 240], getManyByName({ output: 'simple' })),
+		airSignTool(
+			id(5),
+			'Session statuses',
+			[400, 240],
+			getManyByName({ output: 'fields', fields: SELECTED }),
+		),
+		sendDraft(id(6), [600, 240]),
+	]);
 
 /** Check r's workflow: the MCP Server Trigger with two AirSign tools. */
 function mcpWorkflow(): WorkflowWithId {
@@ -338,13 +330,12 @@ function lastExchange(fake: FakeOpenAi, model: string): Exchange {
 }
 
 /**
- * Posts `message` (its lines joined by spaces) to the webhook at `path` of an agent whose model is
- * `model`: resolves its answer, the model's last request and each tool call with its result.
+ * Posts `message` (its lines joined by spaces) to the webhook of `agent`: resolves its answer, its
+ * model's last request and each tool call with its result.
  */
 async function askAgent(
 	{ fake, instance, log }: AgentCheckContext,
-	path: string,
-	model: string,
+	{ path, model }: typeof TOOLS_AGENT,
 	message: string[],
 ): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
 	const headers = { 'content-type': 'application/json' };
@@ -415,7 +406,7 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 		],
 	});
 	await clearSandbox(sandbox);
-	const { answer, last, rounds } = await askAgent(context, TOOLS_WEBHOOK_PATH, TOOLS_TEST_MODEL, [
+	const { answer, last, rounds } = await askAgent(context, TOOLS_AGENT, [
 		`Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year),`,
 		`then check session ${pending.sessionId} and remind whoever has not signed.`,
 	]);
@@ -702,7 +693,7 @@ async function checkOutput(context: AgentCheckContext): Promise<string> {
 		);
 	}
 	await clearSandbox(sandbox);
-	const { answer, rounds } = await askAgent(context, OUTPUT_WEBHOOK_PATH, OUTPUT_TEST_MODEL, [
+	const { answer, rounds } = await askAgent(context, OUTPUT_AGENT, [
 		`Send the drafts "${names[0]}" and "${names[1]}".`,
 	]);
 	assert.deepEqual(
@@ -798,7 +789,7 @@ export const agentTrack: ScenarioTrack = {
 	},
 	async run({ examples, log, check }, { sandbox, instance, cookie }) {
 		// published as a user does, with the editor's switch: no n8n command to wait for
-		for (const id of [OUTPUT_WORKFLOW_ID, MCP_WORKFLOW_ID])
+		for (const id of [OUTPUT_AGENT.id, MCP_WORKFLOW_ID])
 			await activateWorkflowAsEditor(instance.url, cookie, id);
 		const example = agentExample(examples['contract-assistant']);
 		const context = { sandbox, fake: fake!, instance, cookie, example, log: said(log) };
