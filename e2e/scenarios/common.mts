@@ -1,31 +1,21 @@
-// Shared by the tracks of e2e/scenarios.mts: what the entry hands each track, the run of the
-// tracks in one n8n user folder with one `n8n start`, and checks d's and j's way through a
-// trigger's deliveries.
-import assert from 'node:assert/strict';
+// Shared by the tracks of e2e/scenarios.mts: what the entry hands each track, and the run of the
+// tracks in one n8n user folder with one `n8n start`.
 import type { Checks } from '../lib/checks.mts';
-import { triggerOf } from '../lib/eventLedger.mts';
 import type { ExampleWorkflow } from '../lib/examples.mts';
 import type { CredentialJson, Workflow } from '../lib/fixtures.mts';
 import {
 	activateWorkflow,
-	getExecution,
 	getFreePort,
 	importCredential,
 	importWorkflow,
 	installPackageIntoN8n,
-	listExecutions,
 	makeUserFolder,
-	nodeOutput,
-	type ExecutionSummary,
 	removeUserFolder,
 	setupOwner,
 	startN8n,
-	waitForExecutions,
-	waitForSavedStart,
 } from '../lib/n8n.mts';
 import { describeExit } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
-import type { RequestLogEntry } from '../../sandbox/index.ts';
 
 export const SESSIONS = '/api/v1/Sessions';
 
@@ -139,65 +129,4 @@ export async function runScenarios(
 		if (ctx.keep) ctx.log(`kept ${userFolder}`);
 		else removeUserFolder(userFolder);
 	}
-}
-
-/** An active trigger's workflow in the running n8n, and the sandbox's log of its requests. */
-export interface WatchedTrigger {
-	listRequests: () => Promise<RequestLogEntry[]>;
-	instance: { url: string };
-	cookie: string;
-	userFolder: string;
-	workflow: ExampleWorkflow;
-	deadline: number;
-}
-
-/**
- * Checks d and j on an active workflow's AirSign Trigger. Once n8n has saved its start (the
- * activation poll delivered nothing), a session `complete()` completes must bring exactly one
- * execution, delivering it alone. No repeat on the next poll: a second session completed then
- * gives that poll (or, if it came first, the one after) an execution to wait for, which must
- * deliver that session alone. Resolves the first execution, with its run, and the next one.
- */
-export async function deliveredOnce(
-	{ listRequests, instance, cookie, userFolder, workflow, deadline }: WatchedTrigger,
-	complete: () => Promise<string>,
-) {
-	const trigger = triggerOf(workflow).name;
-	await waitForSavedStart(userFolder, workflow.id, trigger, { timeoutMs: deadline - Date.now() });
-	const executions = () => listExecutions(instance.url, cookie, { workflowId: workflow.id });
-	assert.equal((await executions()).length, 0, 'the activation poll must deliver nothing');
-	/** Waits for one execution more than `before`, all ended; asserts it delivered `sessionId` alone. */
-	const delivered = async (sessionId: string, before: ExecutionSummary[]) => {
-		const execs = await waitForExecutions(instance.url, cookie, (l) => l.length > before.length, {
-			workflowId: workflow.id,
-			timeoutMs: deadline - Date.now(),
-			intervalMs: 1_000,
-		}).catch(async (error: Error) => {
-			throw new Error(
-				`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
-			);
-		});
-		const [exec, ...earlier] = execs; // newest first
-		assert.deepEqual(
-			earlier.map((e) => e.id),
-			before.map((e) => e.id),
-			`exactly one execution more: ${JSON.stringify(execs.map((e) => e.id))}`,
-		);
-		assert.equal(exec.mode, 'trigger');
-		assert.equal(exec.status, 'success');
-		const run = await getExecution(instance.url, cookie, exec.id);
-		assert.deepEqual(
-			nodeOutput(run, trigger).map((i) => i.sessionId),
-			[sessionId],
-			'the trigger delivered exactly that session',
-		);
-		return { exec, run };
-	};
-	const sessionId = await complete();
-	const completedAt = Date.now();
-	const pollsBefore = (await listRequests()).length;
-	const first = await delivered(sessionId, []);
-	const arrivedS = (Date.now() - completedAt) / 1000;
-	const next = await delivered(await complete(), [first.exec]);
-	return { ...first, sessionId, pollsBefore, arrivedS, next: next.exec };
 }

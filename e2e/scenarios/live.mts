@@ -4,21 +4,28 @@
 // alone, on the database-backed poll scheduler), then j (the completed → fetch example).
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { triggerOf } from '../lib/eventLedger.mts';
+import type { ExampleWorkflow } from '../lib/examples.mts';
 import { sandboxCredential } from '../lib/fixtures.mts';
 import {
 	PACKAGE_NAME,
 	activateWorkflowAsEditor,
 	deactivateWorkflowAsEditor,
+	getExecution,
 	installedPackageDir,
+	listExecutions,
 	n8nFetch,
 	nodeOutput,
 	queryDb,
 	readTypeFile,
+	type ExecutionSummary,
+	waitForExecutions,
+	waitForSavedStart,
 	waitForTypes,
 } from '../lib/n8n.mts';
 import { outputSchemas } from '../lib/outputSchemas.mts';
 import type { RequestLogEntry } from '../../sandbox/index.ts';
-import { SESSIONS, deliveredOnce, type ScenarioTrack } from './common.mts';
+import { SESSIONS, type ScenarioTrack } from './common.mts';
 
 const SCHEMA_DIR = new URL('../../nodes/AirSign/__schema__/', import.meta.url);
 
@@ -40,6 +47,67 @@ type FetchedSession = {
 /** An entry of n8n's type files (types/nodes.json, types/credentials.json): the fields e reads. */
 type TypeEntry = { name: string; icon?: string; iconUrl?: { light: string; dark: string } };
 
+/** An active trigger's workflow in the running n8n, and the sandbox's log of its requests. */
+interface WatchedTrigger {
+	listRequests: () => Promise<RequestLogEntry[]>;
+	instance: { url: string };
+	cookie: string;
+	userFolder: string;
+	workflow: ExampleWorkflow;
+	deadline: number;
+}
+
+/**
+ * Checks d and j on an active workflow's AirSign Trigger. Once n8n has saved its start (the
+ * activation poll delivered nothing), a session `complete()` completes must bring exactly one
+ * execution, delivering it alone. No repeat on the next poll: a second session completed then
+ * gives that poll (or, if it came first, the one after) an execution to wait for, which must
+ * deliver that session alone. Resolves the first execution, with its run, and the next one.
+ */
+async function deliveredOnce(
+	{ listRequests, instance, cookie, userFolder, workflow, deadline }: WatchedTrigger,
+	complete: () => Promise<string>,
+) {
+	const trigger = triggerOf(workflow).name;
+	await waitForSavedStart(userFolder, workflow.id, trigger, { timeoutMs: deadline - Date.now() });
+	const executions = () => listExecutions(instance.url, cookie, { workflowId: workflow.id });
+	assert.equal((await executions()).length, 0, 'the activation poll must deliver nothing');
+	/** Waits for one execution more than `before`, all ended; asserts it delivered `sessionId` alone. */
+	const delivered = async (sessionId: string, before: ExecutionSummary[]) => {
+		const execs = await waitForExecutions(instance.url, cookie, (l) => l.length > before.length, {
+			workflowId: workflow.id,
+			timeoutMs: deadline - Date.now(),
+			intervalMs: 1_000,
+		}).catch(async (error: Error) => {
+			throw new Error(
+				`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
+			);
+		});
+		const [exec, ...earlier] = execs; // newest first
+		assert.deepEqual(
+			earlier.map((e) => e.id),
+			before.map((e) => e.id),
+			`exactly one execution more: ${JSON.stringify(execs.map((e) => e.id))}`,
+		);
+		assert.equal(exec.mode, 'trigger');
+		assert.equal(exec.status, 'success');
+		const run = await getExecution(instance.url, cookie, exec.id);
+		assert.deepEqual(
+			nodeOutput(run, trigger).map((i) => i.sessionId),
+			[sessionId],
+			'the trigger delivered exactly that session',
+		);
+		return { exec, run };
+	};
+	const sessionId = await complete();
+	const completedAt = Date.now();
+	const pollsBefore = (await listRequests()).length;
+	const first = await delivered(sessionId, []);
+	const arrivedS = (Date.now() - completedAt) / 1000;
+	const next = await delivered(await complete(), [first.exec]);
+	return { ...first, sessionId, pollsBefore, arrivedS, next: next.exec };
+}
+
 /** The live track (checks e, e2, d, j; d alone with --scheduler). */
 export const liveTrack: ScenarioTrack = {
 	name: 'live',
@@ -57,7 +125,7 @@ export const liveTrack: ScenarioTrack = {
 	async run({ examples, log, check, scheduler }, { sandbox, userFolder, instance, cookie }) {
 		const deadline = Date.now() + liveTimeoutMs(scheduler);
 		const wf = examples['notify-on-completed'];
-		const triggerName = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.airSignTrigger`)!.name;
+		const triggerName = triggerOf(wf).name;
 
 		if (!scheduler)
 			await check('e. n8n loaded both nodes and the credential, icons served', async () => {
