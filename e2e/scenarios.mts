@@ -6,7 +6,6 @@
 //        [--tracks headless,live,events,agent] [--scheduler]
 import { PROFILE, installN8n } from './install-n8n.mts';
 import { createChecks, printResults } from './lib/checks.mts';
-import type { ExampleWorkflow } from './lib/examples.mts';
 import { loadExamples, packageTarball } from './lib/fixtures.mts';
 import { agentTrack } from './scenarios/agent.mts';
 import { runScenarios, type ScenarioContext } from './scenarios/common.mts';
@@ -47,7 +46,7 @@ const { results, check, step } = createChecks(log);
 
 // The examples poll every few minutes, within AirSign's List Sessions budget; this tier's triggers
 // poll each minute, as n8n's default, to keep its waits short (its sandbox's budget is its own).
-const examples: Record<string, ExampleWorkflow> = loadExamples();
+const examples = loadExamples();
 for (const workflow of Object.values(examples))
 	for (const node of workflow.nodes)
 		if (node.parameters?.pollTimes) node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
