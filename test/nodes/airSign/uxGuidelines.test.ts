@@ -29,7 +29,7 @@ const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource,
 
 /**
  * The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool in n8n's CLI, 1.x and 2.x;
- * e2e/agent.mts checks it in real n8n). n8n adds "Tool Description" fields of its own only to a
+ * e2e/scenarios/agent.mts checks it in real n8n). n8n adds "Tool Description" fields of its own only to a
  * node without `toolDescription`; this one has it, so they are not modelled here.
  */
 function asTool(type: INodeType): INodeType {
