@@ -26,17 +26,11 @@ import * as n8n from '../e2e/lib/n8n.mts';
 import { describeExit, fetchFresh } from '../e2e/lib/proc.mts';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mts';
 import { startFakeOpenAi } from '../e2e/lib/fakeOpenAi.mts';
-import {
-	FAKE_OPENAI_API_KEY,
-	OPENAI_CREDENTIAL_NAME,
-	SCRIPTS,
-	openAiCredential,
-} from '../e2e/lib/agentScripts.mts';
+import { FAKE_OPENAI_API_KEY, SCRIPTS, openAiCredential } from '../e2e/lib/agentScripts.mts';
 import { answerApproval, chatWithContractAssistant } from '../e2e/lib/contractAssistant.mts';
 import {
 	DEV_OWNER,
 	SANDBOX_CREDENTIAL_ID,
-	SANDBOX_CREDENTIAL_NAME,
 	loadExamples,
 	samplePdf,
 	sandboxCredential,
@@ -270,60 +264,51 @@ async function importFixtures(
 	sandboxUrl: string,
 	modelBaseUrl: string,
 ): Promise<ExampleWorkflow[]> {
-	const imports = (state.imports ??= { workflows: {} });
+	const imported = (state.imported ??= {});
 	const dbReady = existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-	const ids = async (table: string): Promise<string[]> =>
-		dbReady
-			? ((await n8n.queryDb(userFolder, `select id from ${table}`)) as Array<{ id: string }>).map(
-					(r) => r.id,
-				)
+	// Each kind in one CLI command: every command boots n8n (seconds to a minute on a busy machine).
+	async function importChanged<T extends { id: string; name: string }>(
+		items: T[],
+		table: string,
+		command: string,
+		importer: (folder: string, todo: T[], opts: { env: typeof FILE_ENV }) => Promise<unknown>,
+		unchanged: string,
+	): Promise<void> {
+		const have = dbReady
+			? ((await n8n.queryDb(userFolder, `select id from ${table}`)) as Array<{ id: string }>)
 			: [];
-	const [haveCreds, haveWorkflows] = await Promise.all([
-		ids('credentials_entity'),
-		ids('workflow_entity'),
-	]);
-
-	const credential = sandboxCredential(sandboxUrl);
-	const credHash = sha256(JSON.stringify(credential));
-	if (!haveCreds.includes(SANDBOX_CREDENTIAL_ID) || imports.credential !== credHash) {
-		await step(
-			`imported credential "${SANDBOX_CREDENTIAL_NAME}" (client credentials demo-client → ${sandboxUrl})`,
-			() => n8n.importCredential(userFolder, credential, { env: FILE_ENV }),
-			{ running: 'n8n import:credentials (n8n loads itself first: seconds to a minute)' },
+		const todo = items.filter(
+			(x) => !have.some((r) => r.id === x.id) || imported[x.id] !== sha256(JSON.stringify(x)),
 		);
-		imports.credential = credHash;
+		if (!todo.length) return void say(unchanged);
+		await step(
+			`n8n ${command}: ${todo.map((x) => `"${x.name}"`).join(', ')}`,
+			() => importer(userFolder, todo, { env: FILE_ENV }),
+			{ running: `n8n ${command} (${todo.length}; n8n loads itself first: seconds to a minute)` },
+		);
+		for (const x of todo) imported[x.id] = sha256(JSON.stringify(x));
 		writeState(state);
-	} else say(`credential "${SANDBOX_CREDENTIAL_NAME}" already imported`);
+	}
 
 	// The AI agent example's model: the scripted OpenAI-compatible server started beside the sandbox.
-	const modelCredential = openAiCredential(modelBaseUrl);
-	const modelHash = sha256(JSON.stringify(modelCredential));
-	if (!haveCreds.includes(modelCredential.id) || imports.modelCredential !== modelHash) {
-		await step(
-			`imported credential "${OPENAI_CREDENTIAL_NAME}" (Base URL ${modelBaseUrl})`,
-			() => n8n.importCredential(userFolder, modelCredential, { env: FILE_ENV }),
-			{ running: 'n8n import:credentials' },
-		);
-		imports.modelCredential = modelHash;
-		writeState(state);
-	} else say(`credential "${OPENAI_CREDENTIAL_NAME}" already imported`);
-
+	const credentials = [sandboxCredential(sandboxUrl), openAiCredential(modelBaseUrl)];
+	await importChanged(
+		credentials,
+		'credentials_entity',
+		'import:credentials',
+		n8n.importCredential,
+		`credential ${credentials.map((c) => `"${c.name}"`).join(', ')} already imported`,
+	);
 	const workflows = Object.values(loadExamples()).map(
 		(wf) => withPdfPath(wf, PDF_PATH) as ExampleWorkflow,
 	);
-	const todo = workflows.filter(
-		(wf) =>
-			!haveWorkflows.includes(wf.id) || imports.workflows[wf.id] !== sha256(JSON.stringify(wf)),
+	await importChanged(
+		workflows,
+		'workflow_entity',
+		'import:workflow',
+		n8n.importWorkflow,
+		`${workflows.length} example workflows already imported`,
 	);
-	if (todo.length) {
-		await step(
-			`imported ${todo.length} example workflow(s): ${todo.map((w) => `"${w.name}"`).join(', ')}`,
-			() => n8n.importWorkflow(userFolder, todo, { env: FILE_ENV }),
-			{ running: `n8n import:workflow (${todo.length} workflows)` },
-		);
-		for (const wf of todo) imports.workflows[wf.id] = sha256(JSON.stringify(wf));
-		writeState(state);
-	} else say(`${workflows.length} example workflows already imported`);
 	return workflows;
 }
 

@@ -31,8 +31,8 @@ export const say = (msg: string): boolean => process.stdout.write(`[dev] ${msg}\
 export interface DevState {
 	/** SHA-256 of the tarball installed into n8n. */
 	packageSha256?: string;
-	/** SHA-256 of what was imported last: each credential, and each workflow by id. */
-	imports?: { credential?: string; modelCredential?: string; workflows: Record<string, string> };
+	/** SHA-256 of what was imported last, by id: each credential and example workflow. */
+	imported?: Record<string, string>;
 	/** The owner account as created by the first start. */
 	owner?: { email: string; password: string };
 }
