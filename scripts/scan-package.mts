@@ -123,20 +123,6 @@ async function scanWithN8nScanner({ filename, packageDir }: Packed): Promise<voi
 /** The two lists of package.json's "n8n" field. */
 type Kind = 'nodes' | 'credentials';
 
-/** What the loader (a child node) writes for each file of package.json's "n8n": its exported classes. */
-interface LoadedFile {
-	kind: Kind;
-	file: string;
-	error?: string; // why require() failed, first line
-	// a node's description or a credential; `error`: why `new` threw
-	classes: Array<{
-		error?: string;
-		name: string;
-		icon: string | Record<string, unknown> | null; // "file:…", "fa:…", "node:…" or one per theme
-		credentials: string[];
-	}>;
-}
-
 async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string) {
 	const contents = section('package contents');
 	/** A file of the package, parsed; undefined, and a problem, if it is not valid JSON. */
@@ -221,82 +207,61 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 				contents.problems.push(`${f}: ${suffixes[kind]}`);
 		}
 
-	// Load them from the extracted package as n8n does: n8n-workflow comes from NODE_PATH.
+	// Loaded by n8n's own loader (n8n-core's PackageDirectoryLoader) in a child: n8n-workflow from NODE_PATH.
 	const loader = `
-		const path = require('node:path');
-		const out = [];
-		for (const [kind, file] of JSON.parse(process.argv[2])) {
-			const entry = { kind, file, classes: [] };
-			try {
-				const mod = require(path.resolve(file));
-				for (const [exportName, C] of Object.entries(mod)) {
-					if (typeof C !== 'function') continue;
-					let inst;
-					try { inst = new C(); } catch (e) { entry.classes.push({ exportName, error: 'new ' + exportName + '(): ' + e.message }); continue; }
-					const d = kind === 'nodes' ? (inst.description ?? inst.baseDescription) : inst;
-					if (!d || typeof d.name !== 'string') continue;
-					entry.classes.push({ exportName, name: d.name, icon: d.icon ?? null,
-						credentials: (d.credentials ?? []).map((c) => c.name) });
-				}
-			} catch (e) { entry.error = e.message.split('\\n')[0]; }
-			out.push(entry);
-		}
-		require('node:fs').writeFileSync(process.argv[1], JSON.stringify(out));`;
-	const present = Object.entries(n8nFiles)
-		.flatMap(([kind, list]) => list.map((f) => [kind, f]))
-		.filter(([, f]) => fileSet.has(path.posix.normalize(f)));
+		const { PackageDirectoryLoader } = require(process.argv[2]);
+		const l = new PackageDirectoryLoader('.');
+		const errors = []; // each file as loadAll() loads it, to report every file that fails
+		for (const [kind, load] of [['nodes', 'loadNodeFromFile'], ['credentials', 'loadCredentialFromFile']])
+			for (const file of l.packageJson.n8n?.[kind] ?? [])
+				try { l[load](file); } catch (e) { errors.push(file + ': ' + e.message + (e.extra ? ' ' + JSON.stringify(e.extra) : '')); }
+		const icon = (d) => d.iconUrl ?? d.icon ?? null;
+		require('node:fs').writeFileSync(process.argv[1], JSON.stringify({ errors,
+			nodes: l.types.nodes.map((d) => ({ name: d.name, icon: icon(d), file: l.known.nodes[d.name].sourcePath,
+				credentials: (d.credentials ?? []).map((c) => c.name) })),
+			credentials: l.types.credentials.map((c) => ({ name: c.name, icon: icon(c) })),
+		}));`;
 	const loadedJson = path.join(tmp, 'loaded.json'); // not stdout: module code may print
-	await run(process.execPath, ['-e', loader, loadedJson, JSON.stringify(present)], {
+	const n8nCore = createRequire(import.meta.url).resolve('n8n-core');
+	await run(process.execPath, ['-e', loader, loadedJson, n8nCore], {
 		cwd: packageDir,
 		env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') },
 	});
-	const loaded = JSON.parse(readFileSync(loadedJson, 'utf8')) as LoadedFile[];
+	type Loaded = { name: string; icon: string | Record<string, string> | null };
+	const loaded = JSON.parse(readFileSync(loadedJson, 'utf8')) as {
+		errors: string[];
+		nodes: Array<Loaded & { file: string; credentials: string[] }>;
+		credentials: Loaded[];
+	};
+	for (const e of loaded.errors)
+		contents.problems.push(`${e} (loaded as n8n loads it, by n8n-core)`);
+	const nodesUsing = loaded.nodes;
+	const credentialNames = new Set(loaded.credentials.map((c) => c.name));
 	const referencedIcons = new Set<string>();
-	const credentialNames = new Set<string>();
-	const nodesUsing: Array<{ file: string; name: string; credentials: string[] }> = [];
-	for (const entry of loaded) {
-		if (entry.error) {
-			contents.problems.push(`${entry.file}: cannot be loaded as n8n loads it: ${entry.error}`);
-			continue;
+	// n8n serves a file: icon as icons/<package>/<its path>; fa:… and node:… icons ship nothing.
+	const iconPrefix = `icons/${pkg.name}/`;
+	for (const c of [...nodesUsing, ...loaded.credentials]) {
+		const icons =
+			c.icon === null ? [] : typeof c.icon === 'string' ? [c.icon] : Object.values(c.icon);
+		if ('file' in c && icons.length === 0)
+			contents.problems.push(`${c.file}: node "${c.name}" has no icon`);
+		for (const icon of icons.filter((i) => i.startsWith(iconPrefix))) {
+			const iconPath = icon.slice(iconPrefix.length);
+			referencedIcons.add(iconPath);
+			if (!fileSet.has(iconPath))
+				contents.problems.push(`"${c.name}" names icon ${iconPath}, which is not in the package`);
 		}
-		for (const c of entry.classes.filter((c) => c.error))
-			contents.problems.push(`${entry.file}: ${c.error}`);
-		const found = entry.classes.filter((c) => !c.error);
-		if (found.length === 0) {
+	}
+	for (const file of new Set(nodesUsing.map((n) => n.file))) {
+		const codexFile = file.replace(/\.js$/, '.json');
+		const names = nodesUsing.filter((n) => n.file === file).map((n) => `${pkg.name}.${n.name}`);
+		const codex = fileSet.has(codexFile) && readJson<{ node: string }>(codexFile);
+		if (!fileSet.has(codexFile))
+			contents.problems.push(`${file}: no codex file ${codexFile} beside it`);
+		else if (codex && !names.includes(codex.node))
 			contents.problems.push(
-				`${entry.file}: exports no ${entry.kind === 'nodes' ? 'node (class with a description)' : 'credential (class with a name)'}`,
+				`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
 			);
-			continue;
-		}
-		const dir = path.posix.dirname(entry.file);
-		for (const c of found) {
-			if (entry.kind === 'credentials') credentialNames.add(c.name);
-			else nodesUsing.push({ file: entry.file, name: c.name, credentials: c.credentials });
-			const icons =
-				c.icon === null ? [] : typeof c.icon === 'string' ? [c.icon] : Object.values(c.icon);
-			if (entry.kind === 'nodes' && icons.length === 0)
-				contents.problems.push(`${entry.file}: node "${c.name}" has no icon`);
-			for (const icon of icons) {
-				if (typeof icon !== 'string' || !icon.startsWith('file:')) continue; // fa:… and node:… icons ship nothing
-				const iconPath = path.posix.normalize(path.posix.join(dir, icon.slice('file:'.length)));
-				referencedIcons.add(iconPath);
-				if (!fileSet.has(iconPath))
-					contents.problems.push(
-						`${entry.file}: "${c.name}" names icon ${icon}, and ${iconPath} is not in the package`,
-					);
-			}
-		}
-		if (entry.kind === 'nodes') {
-			const codexFile = entry.file.replace(/\.js$/, '.json');
-			const names = found.map((c) => `${pkg.name}.${c.name}`);
-			const codex = fileSet.has(codexFile) && readJson<{ node: string }>(codexFile);
-			if (!fileSet.has(codexFile))
-				contents.problems.push(`${entry.file}: no codex file ${codexFile} beside it`);
-			else if (codex && !names.includes(codex.node))
-				contents.problems.push(
-					`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
-				);
-		}
 	}
 	for (const n of nodesUsing)
 		for (const cred of n.credentials)
@@ -326,7 +291,7 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 			contents.problems.push(`${f}: not an object schema with properties (the editor ignores it)`);
 	}
 	contents.notes.push(
-		`loaded ${nodesUsing.map((n) => n.name).join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
+		`loaded ${[...new Set(nodesUsing.map((n) => n.name))].join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
 	);
 }
 
