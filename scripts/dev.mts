@@ -333,7 +333,6 @@ async function ensureOwner(url: string, state: DevState): Promise<string> {
 }
 
 // --smoke (used by `npm run test:e2e`): what `npm run dev` set up works as its banner says.
-
 async function smokeChecks(
 	url: string,
 	cookie: string,
@@ -385,11 +384,7 @@ async function smokeChecks(
 	);
 	await smokeContractAssistant(url, cookie, workflows);
 }
-/**
- * The AI agent example with the scripted demo model: activated (its chat is public), a chat
- * message drafts a contract, the execution waits for approval, the approval sends it; then
- * deactivated again, as it was imported.
- */
+/** The AI agent example on the scripted model: chat → draft → approval → sent; inactive again after. */
 async function smokeContractAssistant(
 	url: string,
 	cookie: string,
@@ -414,9 +409,8 @@ async function smokeContractAssistant(
 		});
 		if (finished.status !== 'success')
 			throw new Error(`"${workflow.name}" ended ${finished.status} after the approval`);
-		const invited = (await procs.sandbox!.outbox()).filter(
-			(m) => m.sessionId === request.sessionId,
-		).length;
+		const outbox = await procs.sandbox!.outbox();
+		const invited = outbox.filter((m) => m.sessionId === request.sessionId).length;
 		if (invited !== 2)
 			throw new Error(`expected 2 invitations for the approved draft, got ${invited}`);
 		say(
