@@ -22,19 +22,14 @@ const run = async (cmd: string, args: string[], options: RunCommandOptions = {})
 	(await runCommand(cmd, args, { cwd: ROOT, timeoutMs: 0, ...options })).stdout;
 
 /** A package.json as published: the fields the scan reads (any of them may be missing or wrong). */
-type DependencyField = 'dependencies' | 'optionalDependencies' | `bundle${'' | 'd'}Dependencies`;
-interface PackageJson
-	extends Partial<Record<'main' | 'module' | 'browser' | 'types' | 'typings' | 'exports', unknown>>,
-		Partial<Record<DependencyField, Record<string, string> | string[]>> {
+type PackageJson = Record<string, unknown> & {
 	name: string;
 	n8n?: { nodes?: string[]; credentials?: string[] };
-	bin?: string | Record<string, string>;
-	man?: string | string[];
 	files?: string[];
 	author?: string | { name?: string; email?: string; url?: string };
 	repository?: string | { url?: string };
 	homepage?: string;
-}
+};
 
 /** The packed package: its tarball's name, the folder it is extracted in, its files (sorted). */
 type Packed = Awaited<ReturnType<typeof pack>>;
@@ -120,9 +115,6 @@ async function scanWithN8nScanner({ filename, packageDir }: Packed): Promise<voi
 }
 
 // The tarball's files by rule, and the nodes and credentials of package.json's "n8n", loaded as n8n loads them.
-/** The two lists of package.json's "n8n" field. */
-type Kind = 'nodes' | 'credentials';
-
 async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: string) {
 	const contents = section('package contents');
 	/** A file of the package, parsed; undefined, and a problem, if it is not valid JSON. */
@@ -195,16 +187,17 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 
 	const n8nFiles = { nodes: pkg.n8n?.nodes ?? [], credentials: pkg.n8n?.credentials ?? [] };
 	if (n8nFiles.nodes.length === 0) contents.problems.push('package.json "n8n.nodes" names no node');
-	const suffixes = {
-		nodes: "a node file's name must end in .node.js (n8n looks for its codex .node.json beside it)",
-		credentials: "a credential file's name must end in .credentials.js",
-	};
-	for (const [kind, list] of Object.entries(n8nFiles) as Array<[Kind, string[]]>)
-		for (const f of list) {
+	for (const [kind, suffix] of [
+		['nodes', '.node.js'],
+		['credentials', '.credentials.js'],
+	] as const)
+		for (const f of n8nFiles[kind]) {
 			if (!fileSet.has(path.posix.normalize(f)))
 				contents.problems.push(`${f}: named in package.json "n8n.${kind}", not in the package`);
-			if (!f.endsWith(kind === 'nodes' ? '.node.js' : '.credentials.js'))
-				contents.problems.push(`${f}: ${suffixes[kind]}`);
+			if (!f.endsWith(suffix))
+				contents.problems.push(
+					`${f}: a ${kind.slice(0, -1)} file's name must end in ${suffix}${kind === 'nodes' ? ' (n8n looks for its codex .node.json beside it)' : ''}`,
+				);
 		}
 
 	// Loaded by n8n's own loader (n8n-core's PackageDirectoryLoader) in a child: n8n-workflow from NODE_PATH.
@@ -344,7 +337,7 @@ function checkManifest({ files, fileSet, pkg }: Packed): void {
 			manifest.problems.push(`"files": "${entry}" matches nothing in the package`);
 	const dependencyFields = ['', 'optional', 'bundle', 'bundled'] as const;
 	for (const field of dependencyFields.map((f) => (f ? `${f}Dependencies` : 'dependencies'))) {
-		const deps = pkg[field as DependencyField] ?? [];
+		const deps = (pkg[field] ?? []) as Record<string, string> | string[];
 		const names = Array.isArray(deps) ? deps : Object.keys(deps);
 		if (names.length)
 			manifest.problems.push(
