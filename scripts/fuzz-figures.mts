@@ -1,10 +1,8 @@
 /**
  * `npm run fuzz 2>&1 | tee fuzz.log; npx tsx scripts/fuzz-figures.mts fuzz.log [--commit <sha>]
- * [--date YYYY-MM-DD]`: the figures of that run written into docs/reliability.md and the README,
- * between their `<!-- fuzz-figures -->` markers, so that no figure is copied by hand. The log holds
- * the n8n 2.x engine's vitest run, then the 1.x engine's; every property prints `[fuzz] passed:
- * "<property>", <n> case(s), seed <s>; tried: <what> <count>, …` (test/fuzz/budget.ts). A log with a
- * failure, or without both runs, is refused: only a green run is recorded.
+ * [--date YYYY-MM-DD]`: a green run's figures (each property's `[fuzz] passed: …` line, from
+ * test/fuzz/budget.ts, on both engines) between the `<!-- fuzz-figures -->` markers of
+ * docs/reliability.md and the README, so that no figure is copied by hand; any other log is refused.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
