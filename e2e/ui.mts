@@ -5,14 +5,31 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
-import { packPackage } from './lib/n8n.mts';
+import { DEV_OWNER } from './lib/fixtures.mts';
+import { getFreePort, makeUserFolder, packPackage, removeUserFolder } from './lib/n8n.mts';
+import { prefixed, startProcess, tsx, waitUntilReady } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
-import { runChecks, type Theme } from './ui/checks.mts';
-import { ensureChromium, launchChromium } from './ui/chromium.mts';
-import { startDevServer } from './ui/devServer.mts';
-import { prefixed, startProcess, tsx } from './lib/proc.mts';
+import { sandboxClient } from './lib/sandbox.mts';
+import { agentTool, agentWorkflowPicture } from './ui/agentTool.mts';
+import { ensureChromium, launchChromium, newContext } from './ui/chromium.mts';
+import { credentialDialog } from './ui/credentialDialog.mts';
+import {
+	THEME_STORAGE_KEY,
+	UI_TIMEOUT_MS,
+	fail,
+	logIn,
+	runSteps,
+	type DevUrls,
+	type Shot,
+	type Step,
+	type Theme,
+} from './ui/editor.mts';
+import { nodePanel } from './ui/nodePanel.mts';
+import { schemaBeforeRun } from './ui/schemaCheck.mts';
+import { sendEveryDraft } from './ui/sendDrafts.mts';
+import { fetchTestEvent, pickTriggerEvent } from './ui/triggerSteps.mts';
 
 const argv = process.argv.slice(2);
 const valueOf = (name: string): string | undefined =>
@@ -100,24 +117,15 @@ async function editorTier(
 ): Promise<boolean> {
 	const dev = attach
 		? { n8nUrl: attach[0], sandboxUrl: attach[1], output: () => '', stop: async () => {} }
-		: await startDevServer({ tarball: devTarball, keep, say });
+		: await startDevServer(devTarball);
 	onDevReady();
 	let browser: Browser | undefined;
 	let failed = false;
 	try {
 		browser = await launchChromium();
 		for (const theme of themes) {
-			const result = await runChecks({
-				browser,
-				theme,
-				dev,
-				say: (msg) => say(`${theme}: ${msg}`),
-				screenshotDir: SCREENSHOT_DIR,
-				failureDir: FAILURE_DIR,
-				only,
-			});
-			failed ||= !result.ok;
-			if (!result.ok) break;
+			failed = !(await runChecks(browser, theme, dev, (msg) => say(`${theme}: ${msg}`)));
+			if (failed) break;
 		}
 	} finally {
 		await browser?.close();
@@ -127,6 +135,113 @@ async function editorTier(
 		process.stderr.write(`[ui] FAILED (n8n's last output:)\n${dev.output().slice(-3000)}\n`);
 	else say(`editor checks passed (${themes.join(' and ')} theme)`);
 	return !failed;
+}
+
+/** The checks in one theme: what a new user does with the AirSign nodes in n8n's editor. */
+async function runChecks(browser: Browser, theme: Theme, dev: DevUrls, say: (msg: string) => void) {
+	const context = await newContext(browser, {
+		viewport: { width: 1440, height: 900 },
+		colorScheme: theme,
+	});
+	await context.addInitScript(
+		([key, value]) => window.localStorage.setItem(key, value),
+		[THEME_STORAGE_KEY, theme],
+	);
+	context.setDefaultTimeout(UI_TIMEOUT_MS);
+	const page = await context.newPage();
+	const sandbox = sandboxClient(dev.sandboxUrl);
+	// animations finished at once: a panel sliding in is pictured as it ends up
+	const shot: Shot = (name) =>
+		page.screenshot({
+			path: path.join(SCREENSHOT_DIR, `${name}-${theme}.png`),
+			animations: 'disabled',
+		});
+
+	const steps: Step[] = [
+		['1. log in with the dev owner account', () => logIn(page, dev.n8nUrl, DEV_OWNER)],
+		['theme applied', () => expectTheme(page, theme)],
+		[
+			'2. the AirSign node from the nodes panel: every operation, its fields, hints and notices',
+			() => nodePanel(page, dev, theme, shot, say),
+		],
+		[
+			'3. the credential dialog: both methods, Test against the sandbox, wrong secret and URL',
+			() => credentialDialog(page, dev, sandbox, shot),
+		],
+		[
+			'4. "AirSign: send every draft" run from the editor: invitations and mapped errors',
+			() => sendEveryDraft(page, dev, sandbox, theme, shot),
+		],
+		["5. the trigger's Fetch Test Event shows a sample session", () => fetchTestEvent(page, dev)],
+		["6. the AirSign tool in an AI Agent's tool list", () => agentTool(page, dev, shot)],
+		[
+			'7. the AI agent example on the canvas (picture)',
+			() => agentWorkflowPicture(page, dev, shot),
+		],
+		[
+			"8. the trigger's events: every event offered, one more picked, shown and saved",
+			() => pickTriggerEvent(page, dev, theme),
+		],
+		[
+			"9. before any run, a node's input shows the fields of the node before it (output schemas)",
+			() => schemaBeforeRun(page, dev, theme),
+		],
+	];
+	// --only: those steps, the login and the theme
+	const chosen = steps.filter(
+		([label]) => !only || /^(1|theme)/.test(label) || only.includes(label.split('.')[0]),
+	);
+	const ok = await runSteps(page, chosen, say, { failurePrefix: path.join(FAILURE_DIR, theme) });
+	await context.close();
+	return ok;
+}
+
+async function expectTheme(page: Page, theme: Theme): Promise<void> {
+	const applied = await page.evaluate(
+		() =>
+			document.body.getAttribute('data-theme') ??
+			document.documentElement.getAttribute('data-theme'),
+	);
+	if (applied !== theme) fail(`the editor shows theme ${applied}, not ${theme}`);
+}
+
+/** Bounds a hung start only: dev's first start installs the package and imports (13–19 s idle). */
+const DEV_START_TIMEOUT_MS = 420_000;
+
+/**
+ * scripts/dev.mts (with `tarball` instead of its own build) on its own temporary user folder and
+ * free ports, so that it never meets a developer's or another tier's; SIGTERM stops it gracefully.
+ */
+async function startDevServer(tarball: string | undefined) {
+	const userFolder = makeUserFolder('airsign-ui-');
+	const ports = new Set<number>();
+	while (ports.size < 3) ports.add(await getFreePort());
+	const [n8nPort, sandboxPort, modelPort] = [...ports].map(String);
+	const server = startProcess(
+		process.execPath,
+		tsx(path.join(REPO_ROOT, 'scripts', 'dev.mts'), [
+			...['--dir', userFolder, '--port', n8nPort, '--sandbox-port', sandboxPort],
+			...['--model-port', modelPort, ...(tarball ? ['--tarball', tarball] : [])],
+		]),
+		{ cwd: REPO_ROOT, env: { ...process.env, AIRSIGN_DEV_SMOKE: '' }, keep: 100_000 },
+	);
+	const stop = async () => {
+		await server.stop(30_000);
+		if (!keep) removeUserFolder(userFolder);
+	};
+	try {
+		const ready = async () => /\[dev\] ready in /.test(server.output());
+		await waitUntilReady('npm run dev', server, ready, { timeoutMs: DEV_START_TIMEOUT_MS });
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	const urls = {
+		n8nUrl: `http://127.0.0.1:${n8nPort}`,
+		sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+	};
+	say(`npm run dev ready: n8n ${urls.n8nUrl}, sandbox ${urls.sandboxUrl}`);
+	return { ...urls, output: server.output, stop };
 }
 
 /**

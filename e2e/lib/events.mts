@@ -1,5 +1,6 @@
 // The events track's scenario (e2e/scenarios/events.mts): three active trigger workflows through
-// three phases of signatures, completions and renames, each waited for in n8n's executions.
+// three phases of signatures, completions and renames, each waited for in n8n's executions; then
+// checks k, l and q on what the three ledgers recorded, per event, per signer and per session.
 import assert from 'node:assert/strict';
 import { activateWorkflowAsEditor, waitForSavedStart } from './n8n.mts';
 import type { ExampleWorkflow, SandboxClient } from './examples.mts';
@@ -12,8 +13,6 @@ import {
 	type SessionEventItem,
 } from './eventLedger.mts';
 import type { SessionStatus } from '../../sandbox/index.ts';
-
-export { checkLifecycle, checkRecipientSigned, checkSessionCompleted } from './eventChecks.mts';
 
 /** What runEventScenario needs: the sandbox, the running n8n (owner cookie), eventWorkflows. */
 interface EventScenarioInput {
@@ -79,11 +78,6 @@ export function eventWorkflows(examples: Record<string, ExampleWorkflow>): Examp
 /** A hang detector from n8n's readiness: three phases of one or two polls, a busy machine. */
 export const EVENTS_TIMEOUT_MS = 540_000;
 
-const person = (name: string) => ({
-	name,
-	email: `${name.split(' ')[0].toLowerCase()}@example.com`,
-});
-
 /** Runs the scenario (the workflows imported, inactive); throws if a phase never completes. */
 export async function runEventScenario({
 	sandbox,
@@ -108,26 +102,23 @@ export async function runEventScenario({
 	// In flight since an hour before the activation, so in the triggers' starting pictures (not
 	// "now": a trigger's start is a whole second, and a session created in it counts as after it).
 	const anHourAgo = Date.parse((await sandbox.state()).now) - 3_600_000;
-	const inFlight = (
-		name: string,
-		status: SessionStatus,
-		recipients: { name: string; email: string }[],
-	): Promise<CreatedSession> =>
-		sandbox.createSession({ name, status, recipients, createdAt: anHourAgo, updatedAt: anHourAgo });
-	const contract = await inFlight('e2e events – three signers', 'pending', [
-		person('Ann Signer'),
-		person('Ben Signer'),
-		person('Cat Signer'),
-	]);
-	const direct = await inFlight('e2e events – completed directly', 'inProgress', [
-		person('Eve Signer'),
-	]);
-	const witness = await inFlight('e2e events – signed after the renames', 'pending', [
-		person('Dan Signer'),
-	]);
-	const toSend = await inFlight('e2e events – draft sent', 'draft', [person('Fay Signer')]);
-	const toCancel = await inFlight('e2e events – cancelled', 'pending', [person('Gus Signer')]);
-	const toExpire = await inFlight('e2e events – expired', 'inProgress', [person('Hal Signer')]);
+	const inFlight = (name: string, status: SessionStatus, signers: string[]) =>
+		sandbox.createSession({
+			name: `e2e events – ${name}`,
+			status,
+			recipients: signers.map((n) => ({
+				name: `${n} Signer`,
+				email: `${n.toLowerCase()}@example.com`,
+			})),
+			createdAt: anHourAgo,
+			updatedAt: anHourAgo,
+		});
+	const contract = await inFlight('three signers', 'pending', ['Ann', 'Ben', 'Cat']);
+	const direct = await inFlight('completed directly', 'inProgress', ['Eve']);
+	const witness = await inFlight('signed after the renames', 'pending', ['Dan']);
+	const toSend = await inFlight('draft sent', 'draft', ['Fay']);
+	const toCancel = await inFlight('cancelled', 'pending', ['Gus']);
+	const toExpire = await inFlight('expired', 'inProgress', ['Hal']);
 	// The editor's switch. n8n up to 2.39 answers after the activation poll; 2.41 answers at once and
 	// activates a moment later, so the wait for each trigger's saved start says both ran.
 	for (const ledger of ledgers)
@@ -198,4 +189,119 @@ export async function runEventScenario({
 		signed,
 		lifecycle,
 	};
+}
+
+const count = (values: string[]) => {
+	const counts = new Map<string, number>();
+	for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+	return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
+};
+
+function assertTriggerExecutions(ledger: ExecutionLedger<SessionEventItem>) {
+	for (const e of ledger.executions()) {
+		assert.equal(e.mode, 'trigger', `execution ${e.id} mode`);
+		assert.equal(e.status, 'success', `execution ${e.id} status`);
+		assert.equal(e.composed.length, e.items.length, `execution ${e.id}: one message per item`);
+	}
+}
+
+/** k. Session Completed: exactly one item per completion, whatever happened to the session after. */
+export function checkSessionCompleted({ sessions, completed }: EventOutcome): string {
+	const { contract, direct, witness } = sessions;
+	assertTriggerExecutions(completed);
+	const items = completed.items();
+	assert.deepEqual(
+		count(items.map((s) => s.sessionId)),
+		count([contract.sessionId, direct.sessionId, witness.sessionId]),
+		`each completed session exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.event, s.status]))}`,
+	);
+	const byId = Object.fromEntries(items.map((s) => [s.sessionId, s]));
+	for (const item of items) {
+		assert.equal(item.event, 'sessionCompleted', `event of ${item.name}`);
+		assert.equal(item.status, 'completed', `status of ${item.name}`);
+	}
+	// The state each trigger last saw: the contract inProgress (phase 1's poll read Ann's signature
+	// before the completion it delivered), the others as in its starting picture.
+	for (const [session, before] of [
+		[contract, 'inProgress'],
+		[direct, 'inProgress'],
+		[witness, 'pending'],
+	] as const) {
+		const item = byId[session.sessionId];
+		assert.equal(item.previousStatus, before, `previousStatus of ${session.name}`);
+		assert.ok(item.previousStatusSeenAt, `previousStatusSeenAt of ${session.name}`);
+	}
+	const messages = completed.executions().flatMap((e) => e.composed);
+	for (const [session, signers] of [
+		[contract, 'Ann Signer, Ben Signer, Cat Signer'],
+		[direct, 'Eve Signer'],
+		[witness, 'Dan Signer'],
+	] as const) {
+		const note = messages.find((m) => m.sessionId === session.sessionId);
+		assert.match(
+			note?.message ?? '',
+			new RegExp(`^Signed: "${session.name}" was completed on .+ by ${signers}\\.$`),
+			`Compose notification for ${session.name}`,
+		);
+	}
+	return `${completed.executions().length} executions, ${items.length} items: each completion once (previous: ${items.map((s) => s.previousStatus).join(', ')}); the renames and the touch brought none`;
+}
+
+/** l. Recipient Status Changed (filtered to signatures): exactly one item per signer. */
+export function checkRecipientSigned({ sessions, signed }: EventOutcome): string {
+	const { contract, witness } = sessions;
+	assertTriggerExecutions(signed);
+	const items = signed.items();
+	const key = (s: RecipientEventItem) => `${s.sessionId}/${s.recipient?.email}`;
+	assert.deepEqual(
+		count(items.map(key)),
+		count([
+			`${contract.sessionId}/ann@example.com`,
+			`${contract.sessionId}/ben@example.com`,
+			`${contract.sessionId}/cat@example.com`,
+			`${witness.sessionId}/dan@example.com`,
+		]),
+		`each signer exactly once, nothing else: ${JSON.stringify(items.map((s) => [s.name, s.recipient?.email, s.recipient?.previousStatus, s.recipient?.status]))}`,
+	);
+	for (const item of items) {
+		const who = item.recipient.email;
+		assert.equal(item.event, 'recipientStatusChanged', `event of ${who}`);
+		assert.equal(item.recipient.status, 'completed', `new status of ${who}`);
+		// as in the starting picture (Ann, Dan) or the listing that brought Ann's signature (Ben, Cat)
+		assert.equal(item.recipient.previousStatus, 'sent', `previous status of ${who}`);
+	}
+	const [annRun] = signed
+		.executions()
+		.filter((e) => e.items.some((s) => s.recipient.email === 'ann@example.com'));
+	assert.equal(annRun.items.length, 1, "Ann's signature came alone (phase 1)");
+	for (const message of signed.executions().flatMap((e) => e.composed)) {
+		assert.equal(message.to, 'sales.owner@example.com');
+		const signer = items.find((s) => s.recipient.email === message.signerEmail);
+		assert.ok(signer, `a message for an unknown signer: ${JSON.stringify(message)}`);
+		assert.equal(message.subject, `${signer.recipient.name} signed "${signer.name}"`);
+	}
+	return `${signed.executions().length} executions (items per execution: ${signed
+		.executions()
+		.map((e) => e.items.length)
+		.join(
+			', ',
+		)}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
+}
+
+/** q. The first interval after activation: each lifecycle event of a session in flight once. */
+export function checkLifecycle({ sessions, lifecycle }: EventOutcome): string {
+	const { toSend, toCancel, toExpire } = sessions;
+	assertTriggerExecutions(lifecycle);
+	const items = lifecycle.items();
+	const line = (s: SessionEventItem) => `${s.name}: ${s.event} (was ${s.previousStatus})`;
+	assert.deepEqual(
+		items.map(line).sort(),
+		[
+			`${toCancel.name}: sessionCancelled (was pending)`,
+			`${toExpire.name}: sessionExpired (was inProgress)`,
+			`${toSend.name}: sessionSent (was draft)`,
+		].sort(),
+		`each event once, nothing else: ${JSON.stringify(items.map(line))}`,
+	);
+	return `${lifecycle.executions().length} executions: ${items.map(line).join('; ')}`;
 }

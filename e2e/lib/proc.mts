@@ -1,7 +1,7 @@
 // The one process runner of the tiers and scripts, on execa. Each child gets a process group and
 // every kill goes to the group: npm and n8n leave their own children running otherwise.
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
-import { execa, type Result, type ResultPromise } from 'execa';
+import { execa, type Options as execaOptions, type Result, type ResultPromise } from 'execa';
 
 // At this process's exit the children still running are killed with their groups, and so is every
 // process below this one (`npm run dev` starts n8n in a group of its own). execa's `cleanup` does
@@ -79,42 +79,29 @@ export const tail = (text: string, max = 4000): string =>
 
 /** How a process ended: its exit code, or the signal that ended it (then `code` is null). */
 export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
-export type Exit = ExitStatus & { ms: number };
+type Exit = ExitStatus & { ms: number };
 export type CommandResult = Exit & { stdout: string; stderr: string };
 
 /**
  * `env` is the whole environment. The output goes to output() (its last `keep` characters) and
- * `onLine`, or to the terminal (`inherit`) or a new file (`log`). `timeoutMs` (0: none) catches a hang.
+ * `onLine`, or to the terminal (`inherit`) or a new file (`log`). `buffer`: stdout and stderr whole
+ * in `process`'s result. `timeoutMs` (0: none) catches a hang.
  */
-export interface StartOptions {
-	cwd?: string;
-	env?: NodeJS.ProcessEnv;
-	uid?: number;
-	gid?: number;
+type StartOptions = Pick<execaOptions, 'cwd' | 'env' | 'uid' | 'gid' | 'input'> & {
 	keep?: number;
 	inherit?: boolean;
 	log?: string;
 	onLine?: (line: string) => void;
-	input?: string | Buffer;
-	/** Keep stdout and stderr whole in `process`'s result. */
 	buffer?: boolean;
 	timeoutMs?: number;
 	graceMs?: number;
-}
+};
 
 /**
  * stop() sends `signal` (default SIGTERM) to the group, SIGKILL after `graceMs`; kill() ends it at
  * once (default SIGKILL: a crash, as far as it can tell). Both resolve how it exited.
  */
-export interface Started {
-	process: ResultPromise;
-	output: () => string;
-	exited: () => Exit | null;
-	exitPromise: Promise<Exit>;
-	timedOut: () => boolean;
-	stop: (graceMs?: number, signal?: NodeJS.Signals) => Promise<Exit>;
-	kill: (signal?: NodeJS.Signals) => Promise<Exit>;
-}
+export type Started = ReturnType<typeof startProcess>;
 
 /** A spawn that failed (no such command, no permission) has neither an exit code nor a signal. */
 const notStarted = (r: Result): boolean =>
@@ -135,7 +122,7 @@ export function startProcess(
 		graceMs = 5_000,
 		...rest
 	}: StartOptions = {},
-): Started {
+) {
 	const t0 = Date.now();
 	// a file's descriptor goes to the child itself: the log is whole once it has exited
 	const fd = log === undefined ? undefined : openSync(log, 'w');
@@ -195,22 +182,18 @@ export function startProcess(
 		exitPromise,
 		timedOut: () => timedOut,
 		stop,
-		kill: async (signal = 'SIGKILL') => {
+		kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
 			if (!exited) signalGroup(child, signal);
 			return await exitPromise;
 		},
 	};
 }
 
-export interface RunCommandOptions
-	extends Pick<StartOptions, 'cwd' | 'env' | 'uid' | 'gid' | 'input' | 'onLine'> {
-	/** Default 120 s; 0: no bound. */
-	timeoutMs?: number;
-	/** A non-zero exit resolves instead of rejecting. */
-	allowFailure?: boolean;
-	/** The command's name in error messages (default: the command line). */
-	label?: string;
-}
+/** `timeoutMs`: default 120 s, 0 none; `allowFailure`: a non-zero exit resolves; `label`: its name. */
+export type RunCommandOptions = Pick<
+	StartOptions,
+	'cwd' | 'env' | 'uid' | 'gid' | 'input' | 'onLine' | 'timeoutMs'
+> & { allowFailure?: boolean; label?: string };
 
 /** Runs a command to its end; rejects on timeout, spawn error or (unless allowFailure) failure. */
 export async function runCommand(
@@ -265,16 +248,15 @@ export async function waitUntilReady(
 	const t0 = Date.now();
 	const withOutput = (what: string) =>
 		`${label} ${what}\n--- output (tail) ---\n${tail(server.output())}`;
-	const probeAlive = async () => {
-		const exited = server.exited();
-		if (exited) throw new Error(withOutput(`exited early (${describeExit(exited)})`));
-		return await probe().catch(() => false);
-	};
-	const notReady = async () => (
-		await server.stop(5_000),
-		withOutput(`not ready within ${timeoutMs} ms`)
+	await pollUntil(
+		async () => {
+			const exited = server.exited();
+			if (exited) throw new Error(withOutput(`exited early (${describeExit(exited)})`));
+			return await probe().catch(() => false);
+		},
+		async () => (await server.stop(5_000), withOutput(`not ready within ${timeoutMs} ms`)),
+		{ timeoutMs, everyMs },
 	);
-	await pollUntil(probeAlive, notReady, { timeoutMs, everyMs });
 	return Date.now() - t0;
 }
 

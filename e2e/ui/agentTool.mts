@@ -1,11 +1,12 @@
-// UI tier step 6: the AirSign tool (from `usableAsTool`) in an AI Agent's tool list, its Description
-// prefilled with the operation's agent text; the picture agent-tool-output.
+// UI tier steps 6 and 7: the AirSign tool (from `usableAsTool`) in an AI Agent's tool list, its
+// Description prefilled with the operation's agent text (picture agent-tool-output); the AI agent
+// example (examples/contract-assistant.json) on the canvas (agent-workflow, for docs/ai-agents.md).
 import type { Page } from 'playwright-core';
 import { chainWorkflow } from '../lib/fixtures.mts';
-import type { Shot } from './checks.mts';
-import type { DevUrls } from './devServer.mts';
 import {
 	byTestId,
+	canvasNode,
+	canvasNodes,
 	chooseOption,
 	closeNode,
 	createWorkflow,
@@ -13,6 +14,8 @@ import {
 	openNodeCreatorFrom,
 	openWorkflow,
 	optionShows,
+	type Shot,
+	type DevUrls,
 } from './editor.mts';
 import { agentText } from './expected.mts';
 
@@ -83,4 +86,20 @@ async function descriptionShows(page: Page, text: string): Promise<void> {
 			.catch(() => '(no field)');
 		fail(`the tool's Description shows "${shown}", not "${text}" (${error.message})`);
 	}
+}
+
+/** Step 7: every node drawn (the chat, the agent with its model, tools and parser, the approval, Send). */
+export async function agentWorkflowPicture(page: Page, dev: DevUrls, shot: Shot): Promise<void> {
+	await openWorkflow(page, dev.n8nUrl, 'AirSignExAgent01');
+	for (const name of [
+		'Contract assistant',
+		'Draft from template',
+		'Wait for approval',
+		'Send the contract',
+	])
+		await canvasNode(page, name).waitFor();
+	const count = await canvasNodes(page).count();
+	if (count !== 10) throw new Error(`the contract assistant shows ${count} nodes, not 10`);
+	// n8n fits a workflow it opens into the view: the picture shows it whole
+	await shot('agent-workflow');
 }

@@ -25,7 +25,6 @@ import {
 } from '../lib/n8n.mts';
 import { routeNpmjsTo, tarballFetched } from '../lib/npmjsRoute.mts';
 import { startRegistry, type Registry } from '../lib/registry.mts';
-import { runCommand } from '../lib/proc.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
 import { launchChromium, newContext } from './chromium.mts';
 import {
@@ -63,21 +62,16 @@ const say = (msg: string) =>
 		`[community ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`,
 	);
 
-/** The same package as `source` with another version: unpacked, version set, packed again. */
-async function repackWithVersion(source: string, version: string) {
+/** The same package as `source` with another version, unpacked into `dir` (npm publishes a folder). */
+function withVersion(source: string, version: string) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-repack-'));
 	execFileSync('tar', ['-xzf', source, '-C', dir]);
 	const manifest = path.join(dir, 'package', 'package.json');
-	const json = JSON.parse(readFileSync(manifest, 'utf8'));
-	json.version = version;
-	writeFileSync(manifest, `${JSON.stringify(json, null, '\t')}\n`);
-	const { stdout } = await runCommand(
-		'npm',
-		['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
-		{ cwd: path.join(dir, 'package'), timeoutMs: 120_000, label: 'npm pack (repacked)' },
+	writeFileSync(
+		manifest,
+		JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), version }),
 	);
-	const { filename } = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
-	return { dir, tarball: path.join(dir, filename) };
+	return { dir, folder: path.dirname(manifest) };
 }
 
 type SandboxProcess = Awaited<ReturnType<typeof startSandboxProcess>>;
@@ -104,9 +98,9 @@ async function main(): Promise<void> {
 		await registry.publish(tarball);
 		const route = await routeNpmjsTo(registry.url);
 		cleanups.push(() => route.stop());
-		const repacked = await repackWithVersion(tarball, next);
+		const repacked = withVersion(tarball, next);
 		cleanups.push(() => rmSync(repacked.dir, { recursive: true, force: true }));
-		say(`registry ${registry.url}: ${PACKAGE_NAME}@${current} published (${next} packed)`);
+		say(`registry ${registry.url}: ${PACKAGE_NAME}@${current} published (${next} ready)`);
 
 		const userFolder = makeUserFolder('airsign-community-');
 		cleanups.push(() => !keep && removeUserFolder(userFolder));
@@ -281,7 +275,7 @@ async function main(): Promise<void> {
 			[
 				`5. ${next} published: n8n offers the update and installs it`,
 				async () => {
-					await registry.publish(repacked.tarball);
+					await registry.publish(repacked.folder);
 					// what the card's Update button stands for: `npm outdated` in n8n's nodes folder
 					const offered = (await listed())?.updateAvailable;
 					if (offered !== next) fail(`n8n offers update ${offered}, not ${next}`);

@@ -1,9 +1,7 @@
 // UI tier step 3: the credential dialog. Both methods tested against the sandbox with Save (which
 // runs the Test); a wrong secret, base URL and token show their own messages. Picture: credential-dialog.
 import type { Locator, Page } from 'playwright-core';
-import type { Sandbox, Shot } from './checks.mts';
-import type { DevUrls } from './devServer.mts';
-import { byTestId, chooseOption } from './editor.mts';
+import { byTestId, chooseOption, type Sandbox, type Shot, type DevUrls } from './editor.mts';
 
 // Each Test makes one List Sessions request: a handful per theme, well within the sandbox's 60 an hour.
 const WRONG_SECRET = 'AirSign rejected the client ID or client secret';

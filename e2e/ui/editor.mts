@@ -6,6 +6,15 @@ import type { Locator, Page } from 'playwright-core';
 import { PROFILE } from '../install-n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type Workflow } from '../lib/fixtures.mts';
 
+export type { SandboxClient as Sandbox } from '../lib/examples.mts';
+export type Theme = 'light' | 'dark';
+/** Prints one line of the tier's progress. */
+export type Say = (msg: string) => void;
+/** Saves the page as <screenshotDir>/<name>-<theme>.png. */
+export type Shot = (name: string) => Promise<Buffer>;
+/** Where the UI checks reach an `npm run dev`: its n8n and its sandbox. */
+export type DevUrls = { n8nUrl: string; sandboxUrl: string };
+
 /** The sandbox's credential in `npm run dev`. */
 export const DEV_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 300_000;

@@ -2,8 +2,6 @@
 // fields, hints and notices and no other's field. Pictures: node-panel-actions, node-panel.
 import type { Page } from 'playwright-core';
 import { chainWorkflow } from '../lib/fixtures.mts';
-import type { Say, Shot, Theme } from './checks.mts';
-import type { DevUrls } from './devServer.mts';
 import {
 	byTestId,
 	canvasNode,
@@ -16,6 +14,10 @@ import {
 	openWorkflow,
 	parameterPanelText,
 	switchIsOn,
+	type Say,
+	type Shot,
+	type Theme,
+	type DevUrls,
 } from './editor.mts';
 import { airSignDescription, expectedPanels } from './expected.mts';
 

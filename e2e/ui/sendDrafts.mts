@@ -1,8 +1,6 @@
 // UI tier step 4: the example "AirSign: send every draft" run from the editor: a row for every
 // draft (invitations sent, mapped errors), the node's themed icon; the picture output-table.
 import type { Locator, Page } from 'playwright-core';
-import type { Sandbox, Shot, Theme } from './checks.mts';
-import type { DevUrls } from './devServer.mts';
 import {
 	byTestId,
 	canvasNode,
@@ -11,6 +9,10 @@ import {
 	openNode,
 	openWorkflow,
 	UI_TIMEOUT_MS,
+	type Sandbox,
+	type Shot,
+	type Theme,
+	type DevUrls,
 } from './editor.mts';
 
 const SEND_DRAFTS_WORKFLOW = 'AirSignExSendDr1';

@@ -1,8 +1,6 @@
 // UI tier steps 5 and 8, the AirSign Trigger in the editor: Fetch Test Event, and its events.
 import type { Page } from 'playwright-core';
 import { chainWorkflow } from '../lib/fixtures.mts';
-import type { Theme } from './checks.mts';
-import type { DevUrls } from './devServer.mts';
 import {
 	DEV_CREDENTIAL,
 	byTestId,
@@ -12,6 +10,8 @@ import {
 	fail,
 	openNode,
 	openWorkflow,
+	type Theme,
+	type DevUrls,
 } from './editor.mts';
 import { triggerEvents } from './expected.mts';
 
