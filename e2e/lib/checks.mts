@@ -23,23 +23,19 @@ export interface Checks {
 
 /** `log` prints one line with the tier's prefix. */
 export function createChecks(log: (line: string) => void): Checks {
-	/** { name, ok, s, detail } per check, in the order they ended. */
-	const results: CheckResult[] = [];
+	const results: CheckResult[] = []; // in the order they ended
 
 	async function check(name: string, fn: () => unknown): Promise<boolean> {
 		const t0 = Date.now();
+		const done = (ok: boolean, detail: unknown) =>
+			results.push({ name, ok, s: (Date.now() - t0) / 1000, detail });
 		try {
 			const detail = await fn();
-			results.push({ name, ok: true, s: (Date.now() - t0) / 1000, detail: detail ?? '' });
+			done(true, detail ?? '');
 			log(`PASS ${name} (${secs(Date.now() - t0)} s) ${detail ?? ''}`);
 			return true;
 		} catch (err) {
-			results.push({
-				name,
-				ok: false,
-				s: (Date.now() - t0) / 1000,
-				detail: String(err.message).split('\n')[0],
-			});
+			done(false, String(err.message).split('\n')[0]);
 			// fetch's "fetch failed" says why only in its cause
 			log(
 				`FAIL ${name}: ${err.stack ?? err}${err.cause ? `\n  cause: ${err.cause.stack ?? err.cause}` : ''}`,

@@ -126,9 +126,8 @@ export async function checkSendDraftsExample({
 		`sent sessions are pending: ${JSON.stringify(okItems)}`,
 	);
 
-	const outbox: OutboxEmail[] = await sandbox.outbox();
 	assert.deepEqual(
-		outbox.map((m) => `${m.sessionId} ${m.to}`).sort(),
+		await outboxLines(sandbox),
 		[
 			`${ada.sessionId} ada@example.com`,
 			`${duo.sessionId} bob@example.com`,

@@ -127,23 +127,16 @@ export function sandboxCredential(
 
 /** Every examples/*.json, by file name (without .json): { 'upload-pdf': workflow, ... }. */
 export function loadExamples(): Record<string, WorkflowWithId> {
-	const out: Record<string, WorkflowWithId> = {};
-	for (const file of readdirSync(EXAMPLES_DIR)
-		.filter((f) => f.endsWith('.json'))
-		.sort()) {
-		out[file.replace(/\.json$/, '')] = JSON.parse(
-			readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'),
-		);
-	}
-	return out;
+	const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json'));
+	const read = (f: string) => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, f), 'utf8'));
+	return Object.fromEntries(files.sort().map((f) => [f.replace(/\.json$/, ''), read(f)]));
 }
 
 /** A copy of a workflow with the upload example's PDF path replaced (any node parameter equal to it). */
 export function withPdfPath<W extends Workflow>(workflow: W, pdfPath: string): W {
 	const copy = structuredClone(workflow);
-	for (const node of copy.nodes) {
+	for (const node of copy.nodes)
 		if (node.parameters?.fileSelector === EXAMPLE_PDF_PATH) node.parameters.fileSelector = pdfPath;
-	}
 	return copy;
 }
 

@@ -1,5 +1,6 @@
 // One-shot n8n commands (import, publish, execute) on the profile's Node, and what `n8n execute`
 // prints.
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -59,10 +60,7 @@ export async function brokerPortEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.Proc
 function writeTempJson(userFolder: string, name: string, data: unknown): string {
 	const dir = path.join(userFolder, 'e2e-input');
 	mkdirSync(dir, { recursive: true });
-	const file = path.join(
-		dir,
-		`${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
-	);
+	const file = path.join(dir, `${name}-${randomUUID()}.json`);
 	writeFileSync(file, JSON.stringify(data, null, 2));
 	return file;
 }

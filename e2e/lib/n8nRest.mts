@@ -28,37 +28,39 @@ export interface Execution extends ExecutionSummary {
 const REST_TIMEOUT_MS = 60_000;
 
 /**
- * A request to n8n, sent again while it answers 503: on a loaded machine its database ping times
- * out and a middleware answers "Database is not ready!" before any handler runs (POSTs included).
+ * A request to n8n, sent again while it answers 503 (or another of `retryOn`) for `retryMs`: on a
+ * loaded machine its database ping times out and a middleware answers "Database is not ready!"
+ * before any handler runs (POSTs included).
  */
 export async function n8nFetch(
 	url: string,
 	init: FetchInit = {},
-	{ timeoutMs = REST_TIMEOUT_MS }: { timeoutMs?: number } = {},
+	{
+		timeoutMs = REST_TIMEOUT_MS,
+		retryOn = [503],
+		retryMs = timeoutMs,
+	}: { timeoutMs?: number; retryOn?: number[]; retryMs?: number } = {},
 ): Promise<Response> {
 	const t0 = Date.now();
 	for (;;) {
 		const res = await fetchFresh(url, { signal: AbortSignal.timeout(timeoutMs), ...init });
-		if (res.status !== 503 || Date.now() - t0 > timeoutMs) return res;
+		if (!retryOn.includes(res.status) || Date.now() - t0 > retryMs) return res;
 		await res.arrayBuffer();
 		await sleep(500);
 	}
 }
 
 /** POSTs to a webhook, again while 404: n8n 2.41 registers webhooks a moment after activation. */
-export async function postToWebhook(
+export const postToWebhook = (
 	url: string,
 	init?: FetchInit,
-	{ timeoutMs = REST_TIMEOUT_MS }: { timeoutMs?: number } = {},
-): Promise<Response> {
-	const deadline = Date.now() + 90_000;
-	for (;;) {
-		const res = await n8nFetch(url, { method: 'POST', ...init }, { timeoutMs });
-		if (res.status !== 404 || Date.now() > deadline) return res;
-		await res.arrayBuffer();
-		await sleep(500);
-	}
-}
+	{ timeoutMs = REST_TIMEOUT_MS } = {},
+) =>
+	n8nFetch(
+		url,
+		{ method: 'POST', ...init },
+		{ timeoutMs, retryOn: [503, 404], retryMs: Math.max(timeoutMs, 90_000) },
+	);
 
 /** POSTs `body` to an auth route; resolves the session cookie for later requests. */
 async function authPost(url: string, route: string, body: object): Promise<string> {

@@ -3,23 +3,13 @@ import { N8N_BIN, NODE_BIN, n8nEnv } from '../n8n-installation.mts';
 import { brokerPortEnv, getFreePort, N8N_COMMAND_TIMEOUT_MS } from './n8nCli.mts';
 import { fetchFresh, startProcess, waitUntilReady, type Started } from './proc.mts';
 
+type ServerOptions = { userFolder: string; env?: NodeJS.ProcessEnv; timeoutMs?: number };
+
 /** `n8n start` on 127.0.0.1:<port> (default: a free one). */
-export async function startN8n({
-	userFolder,
-	port,
-	env = {},
-	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
-}: {
-	userFolder: string;
-	port?: number;
-	env?: NodeJS.ProcessEnv;
-	timeoutMs?: number;
-}) {
+export async function startN8n({ port, ...options }: ServerOptions & { port?: number }) {
 	port ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
-	return await spawnN8nServer('start', {
-		userFolder,
-		timeoutMs,
+	return await spawnN8nServer('start', options, {
 		// Ready = the database is migrated (/healthz/readiness) and the REST API is mounted: n8n 1.x
 		// answers readiness before it mounts its routes (POST /rest/owner/setup: 404 until then).
 		readySteps: [
@@ -28,35 +18,19 @@ export async function startN8n({
 			{ url: `${url}/rest/login`, done: (res) => res.status !== 404 && res.status < 500 },
 		],
 		result: { url, port },
-		env: {
-			N8N_PORT: String(port),
-			N8N_EDITOR_BASE_URL: url,
-			N8N_WEBHOOK_URL: `${url}/`,
-			...env,
-		},
+		env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: url, N8N_WEBHOOK_URL: `${url}/` },
 	});
 }
 
-/** `n8n worker`: `env` has EXECUTIONS_MODE=queue, the database and Redis. */
+/** `n8n worker`: `env` has EXECUTIONS_MODE=queue, the database and Redis; `concurrency`: n8n's default. */
 export async function startN8nWorker({
-	userFolder,
 	healthPort,
 	concurrency,
-	env = {},
-	timeoutMs = N8N_COMMAND_TIMEOUT_MS,
-}: {
-	userFolder: string;
-	healthPort?: number;
-	/** `--concurrency` (default: n8n's). */
-	concurrency?: number;
-	env?: NodeJS.ProcessEnv;
-	timeoutMs?: number;
-}) {
+	...options
+}: ServerOptions & { healthPort?: number; concurrency?: number }) {
 	healthPort ??= await getFreePort();
 	const healthUrl = `http://127.0.0.1:${healthPort}`;
-	return await spawnN8nServer('worker', {
-		userFolder,
-		timeoutMs,
+	return await spawnN8nServer('worker', options, {
 		args: concurrency ? [`--concurrency=${concurrency}`] : [],
 		readySteps: [{ url: `${healthUrl}/healthz/readiness`, done: (res) => res.ok }],
 		result: { healthUrl, healthPort },
@@ -64,7 +38,6 @@ export async function startN8nWorker({
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			...env,
 		},
 	});
 }
@@ -72,20 +45,17 @@ export async function startN8nWorker({
 /** Spawns a long-running n8n command and waits until each of `readySteps` holds, in order. */
 async function spawnN8nServer<R extends object>(
 	command: string,
+	{ userFolder, env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS }: ServerOptions,
 	{
-		userFolder,
-		env,
 		args = [],
 		readySteps,
 		result,
-		timeoutMs,
+		env: commandEnv,
 	}: {
-		userFolder: string;
-		env: NodeJS.ProcessEnv;
 		args?: string[];
 		readySteps: { url: string; done: (res: Response) => boolean }[];
 		result: R;
-		timeoutMs: number;
+		env: NodeJS.ProcessEnv;
 	},
 ): Promise<R & Started & { startMs: number }> {
 	const server = startProcess(NODE_BIN, [N8N_BIN, command, ...args], {
@@ -93,6 +63,7 @@ async function spawnN8nServer<R extends object>(
 		env: n8nEnv(userFolder, {
 			...(await brokerPortEnv(env)),
 			N8N_LOG_LEVEL: 'info',
+			...commandEnv,
 			...env,
 		}),
 		keep: 200_000,

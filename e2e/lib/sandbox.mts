@@ -74,12 +74,13 @@ export function sandboxClient(url: string) {
 		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /_sandbox${p}: ${res.status} ${text.slice(0, 300)}`);
-		const answer: T = text ? JSON.parse(text) : undefined;
-		return answer;
+		return text ? JSON.parse(text) : (undefined as T);
 	};
+	/** A valid access token of the demo organisation: `{ access_token }`. */
+	const token = () => call<{ access_token: string }>('POST', '/tokens', {});
 	/** The demo organisation's sessions via the real API (counts against the hourly budget). */
 	const listSessions = async (query: Record<string, string> = {}): Promise<SessionListItem[]> => {
-		const { access_token } = await call<{ access_token: string }>('POST', '/tokens', {});
+		const { access_token } = await token();
 		const qs = new URLSearchParams({ limit: '100', ...query });
 		const res = await fetchFresh(`${url}/api/v1/Sessions?${qs}`, {
 			headers: { authorization: `Bearer ${access_token}` },
@@ -125,8 +126,7 @@ export function sandboxClient(url: string) {
 		/** The sandbox's clock (timestamps, token expiry, rate limit): set, move on, freeze. */
 		clock: (body: { set?: string | number; advanceMs?: number; frozen?: boolean }) =>
 			call<{ now: string; frozen: boolean }>('POST', '/clock', body),
-		/** A valid access token of the demo organisation: `{ access_token }`. */
-		token: () => call<{ access_token: string }>('POST', '/tokens', {}),
+		token,
 		listSessions,
 	};
 }

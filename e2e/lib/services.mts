@@ -1,6 +1,7 @@
 // PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each on a
 // free loopback port with its data in a temporary folder that stop() (or this process's exit) removes.
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -55,13 +56,8 @@ export async function ensureServerPackages({
 /** PostgreSQL refuses to run as root: then it runs as the `postgres` user the package created. */
 function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?: undefined } {
 	if (process.getuid?.() !== 0) return {};
-	const line = readFileSync('/etc/passwd', 'utf8')
-		.split('\n')
-		.find((l) => l.startsWith('postgres:'));
-	if (!line)
-		throw new Error('running as root, and there is no `postgres` user to run PostgreSQL as');
-	const [, , uid, gid] = line.split(':');
-	return { uid: Number(uid), gid: Number(gid) };
+	const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+	return { uid: id('-u'), gid: id('-g') };
 }
 
 /** `cmd` in the temp folder `dir`, ready once `probe` holds; stop() (or exit) removes `dir`. */

@@ -48,14 +48,8 @@ export function triggerDescription(version?: number): INodeTypeDescription {
 	const { AirSignTrigger }: { AirSignTrigger: new () => INodeType | IVersionedNodeType } = require(
 		path.join(REPO_ROOT, 'dist/nodes/AirSign/AirSignTrigger.node.js'),
 	);
-	const node = new AirSignTrigger();
-	if (!isVersioned(node)) return node.description;
-	return node.nodeVersions[version ?? node.description.defaultVersion ?? node.currentVersion]
-		.description;
+	return NodeHelpers.getVersionedNodeType(new AirSignTrigger(), version).description;
 }
-
-const isVersioned = (node: INodeType | IVersionedNodeType): node is IVersionedNodeType =>
-	'nodeVersions' in node && Boolean(node.nodeVersions);
 
 export interface TriggerEvent {
 	name: string;
