@@ -1,4 +1,4 @@
-// The scripted "models" of the agent tests (e2e/agent.mts) and of `npm run dev`, and the OpenAI
+// The scripted "models" of the agent tests (e2e/scenarios/agent.mts) and of `npm run dev`, and the OpenAI
 // credential for lib/fakeOpenAi.mts. A script answers from the conversation, never from time.
 import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 

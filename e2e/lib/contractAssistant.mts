@@ -1,5 +1,5 @@
 // Drives examples/contract-assistant.json as its users do: a chat message, then the approver's POST
-// to the resume URL (e2e/agent.mts check o, `npm run dev --smoke`).
+// to the resume URL (e2e/scenarios/agent.mts check o, `npm run dev --smoke`).
 import {
 	getExecution,
 	hasEnded,
