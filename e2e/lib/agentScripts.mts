@@ -1,5 +1,6 @@
 // The scripted "models" of the agent tests (e2e/scenarios/agent.mts) and of `npm run dev`, and
-// the OpenAI credential for lib/fakeOpenAi.mts. A script answers from the conversation, never from time.
+// the OpenAI credential for lib/fakeOpenAi.mts. A script answers from the conversation, never
+// from time.
 import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */

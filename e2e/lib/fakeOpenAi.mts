@@ -1,5 +1,6 @@
 // A scripted OpenAI-compatible server (chat/completions, responses, models) for
-// e2e/scenarios/agent.mts and `npm run dev`. Anything else is refused and kept in `unknown()`; a retry gets the same answer.
+// e2e/scenarios/agent.mts and `npm run dev`. Anything else is refused and kept in `unknown()`; a
+// retry gets the same answer.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
