@@ -1,8 +1,8 @@
 // `npm run check` (what .ci/run runs; CONTRIBUTING.md has the whole of it): the build, then one
-// tarball, and beside what the tiers install (e2e/prepare.mts) the unit stage (its tests beside its
-// other checks); once installed, the end-to-end, queue-mode and UI tiers beside the unit stage, each
-// logging to .cache/check/<name>.log, printed whole when it ends. Stops at the first failure (the
-// others stopped), prints each job's time, and fails if the run changed the tree.
+// tarball, and beside what the tiers install (e2e/prepare.mts) the unit stage; once installed, the
+// end-to-end, queue-mode and UI tiers beside the unit stage, each logging to .cache/check/<name>.log,
+// printed whole when it ends. Stops at the first failure (the others stopped), prints each job's
+// time, and fails if the run changed the tree.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -146,18 +146,13 @@ async function main(): Promise<number> {
 	const { tarball } = packed;
 	try {
 		// The unit stage goes on beside the tiers: they start as soon as their installs are there.
-		// Its single-threaded half beside the tests' two processes: no core idles at the start or
-		// at the end, when the tiers are not there yet or done.
-		const unit = [
-			start('unit tests (n8n 2.x, then 1.x engine)', ['npm', 'test']),
-			start(
-				'unit checks (typecheck, lint, scan, bench smoke)',
-				['npm', 'run', 'check:static'],
-				'static.log',
-				benchEnv,
-			),
-		];
-		const unitDone = Promise.all(unit.map((job) => settle(job)));
+		const unit = start(
+			'unit (typecheck, lint, scan, test, bench smoke)',
+			['npm', 'run', 'check:built'],
+			undefined,
+			benchEnv,
+		);
+		const unitDone = settle(unit);
 		await settle(prepare, true);
 		if (firstFailure) {
 			await unitDone;
@@ -184,7 +179,7 @@ async function main(): Promise<number> {
 		const progress = setInterval(
 			() =>
 				say(
-					`${minutes(Date.now() - t0)}: ${[...unit.map((job) => job.name), ...TIERS].map((name) => `${name.split(' (')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
+					`${minutes(Date.now() - t0)}: ${[unit.name, ...TIERS].map((name) => `${name.split(' ')[0]} ${rows.get(name)?.[1] ?? 'waiting'}`).join(', ')}`,
 				),
 			60_000,
 		);
