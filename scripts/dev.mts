@@ -10,6 +10,8 @@
 //     --reset            delete that folder first (a fresh n8n: new database, owner, imports)
 //     --smoke            start everything, check the editor, credential and workflows, then stop
 //                        (env AIRSIGN_DEV_SMOKE=1); used by `npm run test:e2e`
+//     --setup-only       install and import what is missing, then stop before n8n starts (the
+//                        tier's second start: what it reuses)
 //     --tarball FILE     install this packed tarball instead of building and packing
 //     --verbose          n8n logs at level info (default: warn)
 //
@@ -67,6 +69,7 @@ function portOption(name: string, envName: string, fallback: number): number {
 }
 
 const smoke = flag('--smoke') || /^(1|true|yes)$/i.test(process.env.AIRSIGN_DEV_SMOKE ?? '');
+const setupOnly = flag('--setup-only');
 const verbose = flag('--verbose');
 const n8nPort = portOption('--port', 'AIRSIGN_DEV_N8N_PORT', 5678);
 const sandboxPort = portOption('--sandbox-port', 'AIRSIGN_SANDBOX_PORT', 8787);
@@ -165,6 +168,11 @@ async function main() {
 	say(`scripted demo model (OpenAI-compatible) on ${procs.model.baseUrl}`);
 	stage(4);
 	const workflows = await importFixtures(state, procs.sandbox.url, procs.model.baseUrl);
+	if (setupOnly) {
+		await stopAll();
+		say(`set up in ${((Date.now() - t00) / 1000).toFixed(1)} s; --setup-only: n8n not started`);
+		process.exit(0);
+	}
 	stage(5);
 	procs.n8n = await step(
 		`n8n started on http://127.0.0.1:${n8nPort}`,
@@ -178,7 +186,7 @@ async function main() {
 		{ running: 'waiting for n8n to migrate its database and answer (up to 3 min allowed)' },
 	);
 	stage(6);
-	const cookie = await ensureOwner(procs.n8n.url, state);
+	await ensureOwner(procs.n8n.url, state);
 
 	// From here on, n8n's and the sandbox's own output goes to the terminal.
 	const forward = (stream: Readable | null | undefined, prefix: string) =>
@@ -188,10 +196,13 @@ async function main() {
 		});
 
 	if (smoke) {
-		await smokeChecks(procs.n8n.url, cookie, workflows);
+		// with the cookie of every later start's path: the owner exists, so it logs in as recorded
+		await smokeChecks(procs.n8n.url, await ensureOwner(procs.n8n.url, state), workflows);
 		const calls = demoCalls(await procs.sandbox.listSessions({ status: 'pending' }));
 		banner(procs.n8n.url, state, calls, workflows); // what a user would read, from what was set up
 		await smokeDemoCalls(calls);
+		const exit = await procs.n8n.stop();
+		if (exit.code !== 0) throw new Error(`n8n ended ${describeExit(exit)} on SIGTERM, not 0`);
 		await stopAll();
 		say(`SMOKE OK in ${((Date.now() - t00) / 1000).toFixed(1)} s`);
 		process.exit(0);
@@ -323,7 +334,9 @@ async function ensureOwner(url: string, state: DevState): Promise<string> {
 		// Set up on an earlier start: log in with what was recorded then.
 		const creds = state.owner ?? DEV_OWNER;
 		try {
-			return (await n8n.login(url, creds)).cookie;
+			const { cookie } = await n8n.login(url, creds);
+			say(`logged in as ${creds.email}, the owner an earlier start created`);
+			return cookie;
 		} catch {
 			throw new Error(
 				`the n8n owner exists but ${creds.email} cannot log in (${String(err.message).split('\n')[0]}); run with --reset for a fresh n8n`,
@@ -342,6 +355,8 @@ async function smokeChecks(
 	const html = await editor.text();
 	if (editor.status !== 200 || !/<html/i.test(html))
 		throw new Error(`GET ${url}/ answered ${editor.status}, not the editor`);
+	const health = await n8n.n8nFetch(`${url}/healthz`);
+	if (health.status !== 200) throw new Error(`GET ${url}/healthz answered ${health.status}`);
 	// What n8n's REST API answers (`{ data }`), as far as the checks read it.
 	const rest = async <T,>(at: string) => ((await n8n.restGet(url, at, cookie)) as { data: T }).data;
 	const creds = await rest<Array<{ id: string; name: string; type: string }>>('/rest/credentials');
@@ -357,14 +372,14 @@ async function smokeChecks(
 	const types: Array<{ name: string }> = await (
 		await n8n.n8nFetch(`${url}/types/nodes.json`, { headers: { cookie, 'browser-id': 'e2e' } })
 	).json();
-	for (const name of ['airSign', 'airSignTrigger'])
-		if (!types.some((t) => t.name === `${n8n.PACKAGE_NAME}.${name}`))
-			throw new Error(`node type ${n8n.PACKAGE_NAME}.${name} not loaded`);
+	const ours = ['airSign', 'airSignTrigger', 'airSignTool'].map((n) => `${n8n.PACKAGE_NAME}.${n}`);
+	for (const name of [...ours, 'n8n-nodes-base.set'])
+		if (!types.some((t) => t.name === name)) throw new Error(`node type ${name} not loaded`);
 	const state = await procs.sandbox!.state();
 	if (state.demo?.clientId !== 'demo-client')
 		throw new Error('sandbox control plane did not answer as expected');
 	say(
-		`smoke: editor ${url}/ answers 200, credential "${cred.name}" and ${workflows.length} workflows present, both node types loaded, sandbox answers`,
+		`smoke: editor ${url}/ and /healthz answer 200, credential "${cred.name}" and ${workflows.length} workflows present, the package's 3 node types and the built-in ones loaded, sandbox answers`,
 	);
 
 	// What "Execute workflow" in the editor does: a manual run in the server, against the demo data
