@@ -78,51 +78,31 @@ export function ticker(
 }
 
 /**
- * Reads `npm install --loglevel=http`: manifests fetched while npm resolves the tree, then one
- * tarball per package. Every line goes to npm-install.log; each warning is shown once, except the
- * two kinds a newcomer cannot act on, counted and explained in one line.
+ * Reads `npm install --loglevel=http`: every line goes to npm-install.log; its requests make the
+ * progress line; warnings are shown, except deprecations and engine notices deep in n8n's own
+ * dependencies, counted in one line (a newcomer cannot act on them).
  */
 function npmInstallMonitor(inst: N8nInstallation) {
 	const logFile = path.join(inst.cacheDir, 'npm-install.log');
 	writeFileSync(logFile, '');
-	const manifests = new Set<string>();
-	const tarballs = new Set<string>();
-	let deprecated = 0;
-	const badEngine = new Set<string>(); // isolated-vm: explained in the summary
-	let engineBlock: string[] | null = null;
+	const [tarballs, manifests] = [new Set<string>(), new Set<string>()];
+	let notices = 0;
 	const onLine = (line: string): void => {
 		appendFileSync(logFile, line + '\n');
-		// npm logs a tarball twice (cache lookup, then fetch): counted once, by address
-		if (/^npm http /.test(line)) {
-			const url = /(https?:\/\/\S+?)(?:\s|$)/.exec(line)?.[1];
-			if (url) (/\.tgz$/.test(url) ? tarballs : manifests).add(url);
-			return;
-		}
-		if (/^npm warn deprecated /.test(line)) return void deprecated++;
-		// EBADENGINE comes as a block of lines: "Unsupported engine {", package, required, current, "}"
-		if (/^npm warn EBADENGINE /.test(line)) {
-			engineBlock = (engineBlock ?? []).concat(line);
-			if (!/^npm warn EBADENGINE \}/.test(line)) return;
-			const pkg = /package: '([^']+)'/.exec(engineBlock.join('\n'))?.[1] ?? '';
-			if (/^isolated-vm@/.test(pkg)) badEngine.add(pkg);
-			else for (const l of engineBlock) say(l);
-			engineBlock = null;
-			return;
-		}
-		if (/^npm (warn|error) /.test(line)) say(line);
+		// a tarball can be logged twice (cache lookup, then fetch): counted once, by address
+		const url = /^npm http .*?(https?:\/\/\S+)/.exec(line)?.[1];
+		if (url) (url.endsWith('.tgz') ? tarballs : manifests).add(url);
+		else if (/^npm warn (deprecated|EBADENGINE) /.test(line)) notices++;
+		else if (/^npm (warn|error) /.test(line)) say(line);
 	};
 	const status = () =>
 		tarballs.size
 			? `${tarballs.size} of about ${inst.profile.packages} packages downloaded`
 			: `resolving n8n's dependency tree (${manifests.size} package manifests read)`;
 	const summary = () => {
-		if (deprecated)
+		if (notices)
 			say(
-				`npm listed ${deprecated} deprecated packages deep in n8n's own dependencies (n8n's to update, nothing to do here; list in ${logFile})`,
-			);
-		if (badEngine.size)
-			say(
-				`npm warned that ${[...badEngine].join(', ')} asks for a newer Node (EBADENGINE): expected; it is never built here (--ignore-scripts) and this n8n runs without it`,
+				`npm: ${notices} warning lines on deprecated packages or Node engines deep in n8n's own dependencies (such as isolated-vm, never built here): n8n's to update, nothing to do here (${logFile})`,
 			);
 	};
 	return { onLine, status, summary };
