@@ -146,9 +146,6 @@ export function createPollingHarness(options: PollingHarnessOptions) {
 			workflow = newWorkflow(saved);
 			activated = undefined;
 		},
-		get workflow(): Workflow {
-			return workflow;
-		},
 		get node(): INode {
 			return workflow.getNode(nodeName)!;
 		},

@@ -17,8 +17,8 @@ import {
 	useTriggerSandbox,
 	step,
 	withTwo,
+	schedulerTrigger,
 } from './helpers';
-import { schedulerTrigger } from './scheduler';
 
 const sandbox = useTriggerSandbox();
 

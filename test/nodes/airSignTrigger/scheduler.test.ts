@@ -18,8 +18,8 @@ import {
 	pollOk,
 	SESSIONS,
 	useTriggerSandbox,
+	schedulerTrigger,
 } from './helpers';
-import { schedulerTrigger } from './scheduler';
 
 const sandbox = useTriggerSandbox();
 
