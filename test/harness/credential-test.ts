@@ -1,9 +1,6 @@
-/**
- * `testCredential`: the credential modal's Test, as the CLI's CredentialsTester runs it: the type's
- * `test` request as a temp noOp node's `routing.request` in mode 'internal' (preAuthentication
- * recognises that node and always fetches a token), errors mapped as the CLI maps them. Left out:
- * OAuth2, `testedBy`, function tests and `responseSuccessBody` rules (AirSign uses none).
- */
+/** The credential modal's Test as the CLI's CredentialsTester runs it: `test.request` as a temp
+ * noOp node's routing in mode 'internal' (preAuthentication then always fetches a token), errors
+ * mapped as the CLI does. Left out (AirSign uses none): OAuth2, `testedBy`, function/body rules. */
 import './env-setup';
 
 import { ExecuteContext, RoutingNode } from 'n8n-core';

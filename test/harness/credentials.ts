@@ -1,9 +1,6 @@
-/**
- * n8n's CLI `CredentialsHelper` (packages/cli/src/credentials-helper.ts) over the harness's
- * credential table (environment.ts), with the same decisions and n8n-workflow calls. Left out:
- * overwrites, external secrets, dynamic, AI-gateway and OAuth credentials, policies, function
- * `authenticate`, `extends`.
- */
+/** n8n's CLI `CredentialsHelper` over the harness's credential table, the same decisions and calls.
+ * Left out: overwrites, external secrets, dynamic, AI-gateway and OAuth credentials, policies,
+ * function `authenticate`, `extends`. */
 import './env-setup';
 
 import { getAdditionalKeys, type Credentials } from 'n8n-core';

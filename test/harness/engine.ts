@@ -1,8 +1,4 @@
-/**
- * Which n8n engine the tests run on: n8n 2.41.3's (the dev dependencies; see docs/compatibility.md)
- * or, under `npm run test:n8n1`, n8n 1.123.81's (n8n-core 1.122.48 as the alias `n8n-core-v1`,
- * which vitest.n8n1.config.ts points the engine's imports at).
- */
+/** The engine under test: n8n 2.41.3's, or under `npm run test:n8n1` 1.123.81's (`n8n-core-v1`). */
 import { createRequire } from 'node:module';
 
 import { Container } from '@n8n/di';
@@ -26,17 +22,11 @@ export const engineDifferences = {
 	hasSsrfProtection: ENGINE === 'n8n-2',
 	/** n8n 2.x keeps a credential's requests, preAuthentication's too, to its own domains. */
 	hasCredentialDomainRestriction: ENGINE === 'n8n-2',
-	/**
-	 * 401 answers one expired client-credentials token costs. n8n 2.9+ renews on the first
-	 * (`ignoreHttpStatusErrors.except`); older n8n hands it back, and the transport's second
-	 * try, with error statuses not accepted, meets the stale token once more before n8n renews.
-	 */
+	/** 401s one expired client-credentials token costs: n8n 2.9+ renews on the first; older
+	 * n8n's transport retries once with the stale token before n8n renews. */
 	unauthorizedPerRenewal: ENGINE === 'n8n-2' ? 1 : 2,
-	/**
-	 * The credential Test button maps a status to the credential's `responseCode` rule through
-	 * `error.cause.response`. n8n-workflow 1.x's ExecutionBaseError redeclares `cause` as a class
-	 * field, which drops an Error cause, so 1.x shows n8n's generic text for that status instead.
-	 */
+	/** The Test button's `responseCode` rules read `error.cause.response`, which n8n-workflow
+	 * 1.x's ExecutionBaseError drops (a `cause` class field): 1.x shows n8n's generic text. */
 	credentialTestRulesApply: ENGINE === 'n8n-2',
 	missingParameterMessage: (displayName: string): RegExp =>
 		ENGINE === 'n8n-2'
@@ -50,11 +40,8 @@ export const engineDifferences = {
 /** One tick of a polling trigger as the engine's poll scheduler runs it. */
 export type PollTick = (testingTrigger: boolean) => Promise<void>;
 
-/**
- * The code n8n runs on every tick of an active polling trigger: 2.x's `PollTriggerExecutor`; in
- * 1.x the unexported closure in `ActiveWorkflows.activatePolling`, whose few lines are repeated
- * here: run poll(), emit a non-null answer, report a thrown error (rethrow it in a test run).
- */
+/** n8n's tick of an active poll trigger: 2.x's `PollTriggerExecutor`; 1.x's unexported closure
+ * in `ActiveWorkflows.activatePolling`, repeated here. */
 export function createPollTick(
 	workflow: Workflow,
 	node: INode,

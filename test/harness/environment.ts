@@ -1,8 +1,5 @@
-/**
- * A simulated n8n instance for tests: credential types, the credential store and the
- * credentials helper, plus the `additionalData` object n8n-core's execution engine is
- * handed (the CLI builds it in workflow-execute-additional-data.ts `getBase`).
- */
+/** A simulated n8n instance: credential types, store and helper, and the `additionalData` n8n-core
+ * is handed (the CLI's `getBase` in workflow-execute-additional-data.ts). */
 import './env-setup';
 
 import { Credentials, ExecutionLifecycleHooks } from 'n8n-core';
@@ -36,18 +33,13 @@ export class CredentialTypeRegistry extends Map<string, ICredentialType> {
 	}
 }
 
-/**
- * The credential table of one simulated n8n instance, by id: `data` encrypted with n8n-core's own
- * `Credentials` class, as in the `credentials_entity` table.
- */
+/** One instance's `credentials_entity` table, `data` encrypted by n8n-core's `Credentials`. */
 export class CredentialStore {
 	private readonly rows = new Map<string, { name: string; type: string; data: string }>();
 	private nextId = 1;
 
-	/**
-	 * Calls of the credentials helper's methods, for assertions ("the token was fetched once"):
-	 * `preAuthentication` counts the type's own (token fetches), `preAuthenticationChecks` the helper's.
-	 */
+	/** Calls of the helper's methods, for assertions: `preAuthentication` counts the type's own
+	 * (token fetches), `preAuthenticationChecks` the helper's. */
 	readonly counters = {
 		getDecrypted: 0,
 		preAuthenticationChecks: 0,
@@ -134,10 +126,8 @@ export class TestEnvironment {
 		return await this.store.add(type, data, options);
 	}
 
-	/**
-	 * Saves an edit as n8n's credential dialog does: the fields sent replace the saved ones, the
-	 * others keep their value, passwords and the fetched token included (`CredentialsService.unredact`).
-	 */
+	/** An edit as n8n's dialog saves it: the fields sent replace the saved ones, the others (the
+	 * fetched token too) stay (`CredentialsService.unredact`). */
 	async editCredential(id: string, changes: ICredentialDataDecryptedObject): Promise<void> {
 		await this.store.patch(id, changes);
 	}
@@ -185,11 +175,8 @@ let executions = 0;
 
 const BASE_URL = 'http://localhost:5678/';
 
-/**
- * The `additionalData` n8n-core needs: the credentials helper, real `ExecutionLifecycleHooks`, the
- * instance URLs; what needs a server (sub-workflows, task runners) throws if a node reaches it.
- * The hooks get `workflowData`, or the workflow as n8n would have saved it.
- */
+/** n8n-core's `additionalData`: real `ExecutionLifecycleHooks` (given `workflowData`, or the
+ * workflow as saved), the instance URLs; what needs a server (sub-workflows, task runners) throws. */
 export async function buildAdditionalData(options: {
 	env: TestEnvironment;
 	mode: WorkflowExecuteMode;
