@@ -42,15 +42,16 @@ async function otherWorkflowCall(sandbox: Sandbox) {
 	return error;
 }
 
-/** n8n's log lines (level, message) while the test runs. */
+/** n8n's log lines (level, message) until the test ends. */
 function captureLogs() {
 	const lines: Array<{ level: string; message: string }> = [];
-	const spy = vi
-		.spyOn(Logger.prototype as unknown as { log: (...args: unknown[]) => void }, 'log')
-		.mockImplementation((level: unknown, message: unknown) => {
-			lines.push({ level: String(level), message: String(message) });
-		});
-	return { lines, restore: () => spy.mockRestore() };
+	vi.spyOn(
+		Logger.prototype as unknown as { log: (...args: unknown[]) => void },
+		'log',
+	).mockImplementation((level: unknown, message: unknown) => {
+		lines.push({ level: String(level), message: String(message) });
+	});
+	return lines;
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -104,7 +105,6 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 		// The third hour's last stretch, held back for the reserve, comes after its reset.
 		sandbox.clock.set(windowStart + 3 * HOUR + MINUTE);
 		await pollAndRecord(sandbox, trigger, ledger, 0);
-		logs.restore();
 
 		expect(otherCalls).toBe(12);
 		expect(otherErrors).toEqual([]);
@@ -118,10 +118,8 @@ describe('AirSign Trigger keeps the reserve for other workflows (60 requests an 
 
 		// Visible: a debug line for every skipped poll, one warning per window.
 		const waiting = /polls make no request until the budget resets at \d\d:\d\d:\d\d UTC/;
-		const warnings = logs.lines.filter((l) => l.level === 'warn' && waiting.test(l.message));
-		const skipped = logs.lines.filter(
-			(l) => l.level === 'debug' && /\(poll skipped\)$/.test(l.message),
-		);
+		const warnings = logs.filter((l) => l.level === 'warn' && waiting.test(l.message));
+		const skipped = logs.filter((l) => l.level === 'debug' && /\(poll skipped\)$/.test(l.message));
 		expect(warnings).toHaveLength(3);
 		expect(skipped.length).toBeGreaterThanOrEqual(3 * 8);
 		expect(

@@ -244,10 +244,7 @@ describe('AirSign Trigger, large backlog', () => {
 	});
 });
 
-/**
- * The trigger's errors declare their cause too (n8n-workflow 2.41's `failure`, which n8n's poll
- * scheduler is to back off by); on n8n 1.x's engine they come without it, otherwise the same.
- */
+// n8n-workflow 2.41's `failure`, which n8n's poll scheduler is to back off by (1.x has none).
 describe('AirSign Trigger: declared failure causes', () => {
 	const failureOf = (error: unknown) => (error as { failure?: unknown }).failure;
 	const declared = (cause: string) => (ENGINE === 'n8n-2' ? { cause } : undefined);
@@ -283,7 +280,7 @@ describe('AirSign Trigger: declared failure causes', () => {
 
 // What fuzzing the trigger's answers found (test/fuzz/triggerAnswers.test.ts), each a plain example
 // that failed before its fix (docs/reliability.md lists them).
-describe('fuzz findings: List Sessions answers with an unreadable session', () => {
+describe('fuzz findings', () => {
 	it.each([
 		['a sessionId that is not an ID', { path: ['sessions', 0, 'sessionId'], value: [] }],
 		['no sessionId', { path: ['sessions', 0, 'sessionId'], delete: true }],
@@ -291,7 +288,7 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 		['a session that is not an object', { path: ['sessions', 0], value: 42 }],
 		['a null recipient', { path: ['sessions', 0, 'recipients'], value: [null] }],
 	])(
-		'%s: no TypeError, nothing malformed is emitted, the cursor stays, the next poll delivers all',
+		'List Sessions answers with %s: no TypeError, nothing malformed is emitted, the cursor stays, the next poll delivers all',
 		async (_label, edit) => {
 			const trigger = await activated(sandbox);
 			const start = sandbox.clock.now();
@@ -317,10 +314,8 @@ describe('fuzz findings: List Sessions answers with an unreadable session', () =
 			expect([...ledger.counts.keys()]).toContain(key(first.sessionId, first.updatedAt));
 		},
 	);
-});
 
-describe('fuzz findings: rate-limit headers out of range', () => {
-	it('X-RateLimit-Reset in the year 2200: the trigger keeps reading within the hour', async () => {
+	it('rate-limit headers out of range: X-RateLimit-Reset in the year 2200: the trigger keeps reading within the hour', async () => {
 		const trigger = await activated(sandbox);
 		const headers = { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '7258118400' };
 		sandbox.injectFault({ kind: 'mangle', path: SESSIONS, answer: { headers } });
@@ -332,10 +327,8 @@ describe('fuzz findings: rate-limit headers out of range', () => {
 		await drain(sandbox, trigger, ledger);
 		expect(ledger.items.map((s) => s.name)).toEqual(['later']);
 	});
-});
 
-describe('fuzz findings: a full page that says it is the last', () => {
-	it('hasMore false on a full first page of 101 updates: the cursor stays before the 101st, which the next read delivers', async () => {
+	it('a full page that says it is the last: hasMore false on a full first page of 101 updates: the cursor stays before the 101st, which the next read delivers', async () => {
 		const trigger = await activated(sandbox);
 		const start = sandbox.clock.now();
 		for (let i = 0; i <= 100; i++) sandbox.createSession({ name: `u${i}`, updatedAt: start + i });
