@@ -165,46 +165,44 @@ describe('AirSign Trigger: manual mode ("Fetch Test Event")', () => {
 	});
 });
 
-describe('AirSign Trigger: filters', () => {
-	it('sends name and recipientEmail, applies Status to the new state, and delivers only what matches', async () => {
-		const alice = { name: 'Alice', email: 'alice@example.com' };
-		const bob = { name: 'Bob', email: 'bob@example.com' };
-		const yesterday = (name: string, recipients: (typeof bob)[]) =>
-			sandbox.createSession({ name, recipients, createdAt: T0 - DAY });
-		const match = yesterday('Lease contract', [bob, alice]);
-		const wrongName = yesterday('Invoice', [alice]);
-		const wrongEmail = yesterday('Lease contract 2', [bob]);
-		const trigger = newTrigger(sandbox, {
-			filters: {
-				status: ['completed', 'cancelled'],
-				name: ' contract ',
-				recipientEmail: 'Alice@Example.com',
-			},
-		});
-		const ledger = new Ledger();
-		await pollAndRecord(sandbox, trigger, ledger);
-
-		sandbox.updateSession(match.sessionId, { status: 'inProgress' }); // wrong status
-		sandbox.updateSession(wrongName.sessionId, { status: 'completed' });
-		sandbox.updateSession(wrongEmail.sessionId, { status: 'completed' });
-		sandbox.clock.advance(5_000);
-		expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
-
-		sandbox.updateSession(match.sessionId, { status: 'completed' });
-		sandbox.clock.advance(5_000);
-		const items = await pollAndRecord(sandbox, trigger, ledger);
-		expect(items.map((s) => [s.sessionId, s.status])).toEqual([[match.sessionId, 'completed']]);
-
-		const queries = listRequests(sandbox).map((r) => r.query);
-		expect(queries.length).toBeGreaterThan(0);
-		for (const query of queries)
-			expect(query).toMatchObject({ name: 'contract', recipientEmail: 'Alice@Example.com' });
-		// Status is not sent with the updates (only the picture asks for the states in flight).
-		expect(queries.filter((q) => q.sortBy === 'updatedAt').map((q) => q.status)).toEqual(
-			queries.filter((q) => q.sortBy === 'updatedAt').map(() => undefined),
-		);
-		expect(listRequests(sandbox).every((r) => r.status === 200)).toBe(true);
+it('AirSign Trigger: filters: sends name and recipientEmail, applies Status to the new state, and delivers only what matches', async () => {
+	const alice = { name: 'Alice', email: 'alice@example.com' };
+	const bob = { name: 'Bob', email: 'bob@example.com' };
+	const yesterday = (name: string, recipients: (typeof bob)[]) =>
+		sandbox.createSession({ name, recipients, createdAt: T0 - DAY });
+	const match = yesterday('Lease contract', [bob, alice]);
+	const wrongName = yesterday('Invoice', [alice]);
+	const wrongEmail = yesterday('Lease contract 2', [bob]);
+	const trigger = newTrigger(sandbox, {
+		filters: {
+			status: ['completed', 'cancelled'],
+			name: ' contract ',
+			recipientEmail: 'Alice@Example.com',
+		},
 	});
+	const ledger = new Ledger();
+	await pollAndRecord(sandbox, trigger, ledger);
+
+	sandbox.updateSession(match.sessionId, { status: 'inProgress' }); // wrong status
+	sandbox.updateSession(wrongName.sessionId, { status: 'completed' });
+	sandbox.updateSession(wrongEmail.sessionId, { status: 'completed' });
+	sandbox.clock.advance(5_000);
+	expect(await pollAndRecord(sandbox, trigger, ledger)).toEqual([]);
+
+	sandbox.updateSession(match.sessionId, { status: 'completed' });
+	sandbox.clock.advance(5_000);
+	const items = await pollAndRecord(sandbox, trigger, ledger);
+	expect(items.map((s) => [s.sessionId, s.status])).toEqual([[match.sessionId, 'completed']]);
+
+	const queries = listRequests(sandbox).map((r) => r.query);
+	expect(queries.length).toBeGreaterThan(0);
+	for (const query of queries)
+		expect(query).toMatchObject({ name: 'contract', recipientEmail: 'Alice@Example.com' });
+	// Status is not sent with the updates (only the picture asks for the states in flight).
+	expect(queries.filter((q) => q.sortBy === 'updatedAt').map((q) => q.status)).toEqual(
+		queries.filter((q) => q.sortBy === 'updatedAt').map(() => undefined),
+	);
+	expect(listRequests(sandbox).every((r) => r.status === 200)).toBe(true);
 });
 
 describe('AirSign Trigger: items', () => {
@@ -261,27 +259,25 @@ describe('AirSign Trigger: items', () => {
 	});
 });
 
-describe('AirSign Trigger: static data saved only when a poll emits', () => {
-	it('a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
-		const ledger = new Ledger();
-		const n8n = savedTrigger(sandbox);
-		const tick = async () => {
-			ledger.record(await n8n.poll());
-			sandbox.clock.advance(5_000);
-		};
+it('AirSign Trigger: static data saved only when a poll emits: a restart from the last saved copy (activation or emitting poll) loses and repeats nothing', async () => {
+	const ledger = new Ledger();
+	const n8n = savedTrigger(sandbox);
+	const tick = async () => {
+		ledger.record(await n8n.poll());
+		sandbox.clock.advance(5_000);
+	};
+	await tick();
+	for (let round = 0; round < 6; round++) {
+		createMany(sandbox, round % 2 ? 0 : 130);
+		sandbox.clock.advance(3_000);
+		if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: SESSIONS, skip: 1 });
 		await tick();
-		for (let round = 0; round < 6; round++) {
-			createMany(sandbox, round % 2 ? 0 : 130);
-			sandbox.clock.advance(3_000);
-			if (round === 3) sandbox.injectFault({ kind: 'rateLimit', path: SESSIONS, skip: 1 });
-			await tick();
-			await tick();
-			await n8n.restart();
-		}
-		await drain(sandbox, n8n.trigger, ledger);
-		expectClean(sandbox, ledger);
-		expect(ledger.delivered).toBe(390);
-	});
+		await tick();
+		await n8n.restart();
+	}
+	await drain(sandbox, n8n.trigger, ledger);
+	expectClean(sandbox, ledger);
+	expect(ledger.delivered).toBe(390);
 });
 
 describe.each([

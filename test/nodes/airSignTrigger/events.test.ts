@@ -280,33 +280,31 @@ describe('AirSign Trigger events: the starting picture', () => {
 	});
 });
 
-describe('AirSign Trigger events: a starting picture with more sessions created at one instant than a page holds', () => {
-	it.each(['id', 'random'] as const)(
-		'reads them all by offsets within the instant, then moves past it (tie order %s)',
-		async (tieOrder) => {
-			sandbox.config.timestampPrecision = 's';
-			sandbox.config.tieOrder = tieOrder;
-			sandbox.config.rateLimitPerHour = 1_000;
-			const createdAt = sandbox.clock.now() - HOUR;
-			const ids = Array.from(
-				{ length: 230 },
-				(_, i) =>
-					withTwo(sandbox, `tie${i}`, 'pending', { createdAt, updatedAt: createdAt }).sessionId,
-			);
-			for (let i = 0; i < 30; i++)
-				withTwo(sandbox, `later${i}`, 'pending', { createdAt: createdAt + 1_000 });
-			const t = await readyTrigger(sandbox, {
-				events: ['recipientStatusChanged'],
-				filters: { recipientStatus: 'completed' },
-			});
-			expect(t.trigger.nodeStaticData).not.toHaveProperty('picture');
-			for (const id of ids) sandbox.signRecipient(id);
-			sandbox.clock.advance(1_000);
-			const lines: string[] = [];
-			for (let i = 0; i < 3; i++) lines.push(...(await t.poll()));
-			// Every one of the 230 was known: one signer each, none unknown.
-			expect(lines).toHaveLength(230);
-			expect(lines.every((l) => l.endsWith('(was pending)'))).toBe(true);
-		},
-	);
-});
+it.each(['id', 'random'] as const)(
+	'AirSign Trigger events: a starting picture with more sessions created at one instant than a page holds: reads them all by offsets within the instant, then moves past it (tie order %s)',
+	async (tieOrder) => {
+		sandbox.config.timestampPrecision = 's';
+		sandbox.config.tieOrder = tieOrder;
+		sandbox.config.rateLimitPerHour = 1_000;
+		const createdAt = sandbox.clock.now() - HOUR;
+		const ids = Array.from(
+			{ length: 230 },
+			(_, i) =>
+				withTwo(sandbox, `tie${i}`, 'pending', { createdAt, updatedAt: createdAt }).sessionId,
+		);
+		for (let i = 0; i < 30; i++)
+			withTwo(sandbox, `later${i}`, 'pending', { createdAt: createdAt + 1_000 });
+		const t = await readyTrigger(sandbox, {
+			events: ['recipientStatusChanged'],
+			filters: { recipientStatus: 'completed' },
+		});
+		expect(t.trigger.nodeStaticData).not.toHaveProperty('picture');
+		for (const id of ids) sandbox.signRecipient(id);
+		sandbox.clock.advance(1_000);
+		const lines: string[] = [];
+		for (let i = 0; i < 3; i++) lines.push(...(await t.poll()));
+		// Every one of the 230 was known: one signer each, none unknown.
+		expect(lines).toHaveLength(230);
+		expect(lines.every((l) => l.endsWith('(was pending)'))).toBe(true);
+	},
+);

@@ -206,42 +206,40 @@ describe('AirSign Trigger, rate budget', () => {
 	});
 });
 
-describe('AirSign Trigger, large backlog', () => {
-	it('3,000 updates between two polls arrive across polls without loss or repeat; static data holds only the sessions in flight', async () => {
-		sandbox.config.rateLimitPerHour = 100_000;
-		const [trigger, ledger] = [await activated(sandbox), new Ledger()];
-		const existing = Array.from({ length: 500 }, (_, i) =>
-			sandbox.createSession({ name: `e${i}`, createdAt: sandbox.clock.now() - 1e7 + i }),
-		);
-		sandbox.clock.advance(5_000);
-		await drain(sandbox, trigger, ledger);
-		const start = sandbox.clock.now();
-		for (let i = 0; i < 2_500; i++)
-			sandbox.createSession({ name: `n${i}`, updatedAt: start + i * 2, createdAt: start - 1e6 });
-		for (let i = 0; i < 500; i++)
-			sandbox.updateSession(existing[i].sessionId, {
-				status: 'pending',
-				updatedAt: start + i * 10 + 1,
-			});
-		sandbox.clock.advance(10_000);
+it('AirSign Trigger, large backlog: 3,000 updates between two polls arrive across polls without loss or repeat; static data holds only the sessions in flight', async () => {
+	sandbox.config.rateLimitPerHour = 100_000;
+	const [trigger, ledger] = [await activated(sandbox), new Ledger()];
+	const existing = Array.from({ length: 500 }, (_, i) =>
+		sandbox.createSession({ name: `e${i}`, createdAt: sandbox.clock.now() - 1e7 + i }),
+	);
+	sandbox.clock.advance(5_000);
+	await drain(sandbox, trigger, ledger);
+	const start = sandbox.clock.now();
+	for (let i = 0; i < 2_500; i++)
+		sandbox.createSession({ name: `n${i}`, updatedAt: start + i * 2, createdAt: start - 1e6 });
+	for (let i = 0; i < 500; i++)
+		sandbox.updateSession(existing[i].sessionId, {
+			status: 'pending',
+			updatedAt: start + i * 10 + 1,
+		});
+	sandbox.clock.advance(10_000);
 
-		const first = await pollAndRecord(sandbox, trigger, ledger);
-		expect(first.length).toBeGreaterThan(1_500);
-		expect(first.length).toBeLessThan(3_000); // 20 requests per poll at most
-		const polls = await drain(sandbox, trigger, ledger);
-		expect(polls).toBeLessThanOrEqual(3);
-		expectClean(sandbox, ledger);
-		// The 500 existing sessions were history at activation: only their updates count.
-		expect(ledger.delivered).toBe(3_000);
-		const { delivered, known, ...rest } = trigger.nodeStaticData as {
-			delivered: string[];
-			known: Record<string, unknown>;
-		};
-		expect(delivered.length).toBeLessThan(10);
-		// A known state for each session still in flight (all 3,000: drafts and pending), nothing else grows.
-		expect(Object.keys(known)).toHaveLength(3_000);
-		expect(JSON.stringify(rest).length).toBeLessThan(2_000);
-	});
+	const first = await pollAndRecord(sandbox, trigger, ledger);
+	expect(first.length).toBeGreaterThan(1_500);
+	expect(first.length).toBeLessThan(3_000); // 20 requests per poll at most
+	const polls = await drain(sandbox, trigger, ledger);
+	expect(polls).toBeLessThanOrEqual(3);
+	expectClean(sandbox, ledger);
+	// The 500 existing sessions were history at activation: only their updates count.
+	expect(ledger.delivered).toBe(3_000);
+	const { delivered, known, ...rest } = trigger.nodeStaticData as {
+		delivered: string[];
+		known: Record<string, unknown>;
+	};
+	expect(delivered.length).toBeLessThan(10);
+	// A known state for each session still in flight (all 3,000: drafts and pending), nothing else grows.
+	expect(Object.keys(known)).toHaveLength(3_000);
+	expect(JSON.stringify(rest).length).toBeLessThan(2_000);
 });
 
 // n8n-workflow 2.41's `failure`, which n8n's poll scheduler is to back off by (1.x has none).
