@@ -1,7 +1,4 @@
-/**
- * Binary input for `runNode`: its source node turns these into n8n binary data during the run with
- * `this.helpers.prepareBinaryData`, as a Read File node does (in `filesystem` mode: only an id).
- */
+/** Binary input for `runNode`, made n8n binary data by its source node as a Read File node does. */
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 const BINARY_INPUT = Symbol.for('n8n-harness.binaryInput');

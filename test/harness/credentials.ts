@@ -90,7 +90,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const expirable = credentialType.properties.find(
 			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
 		)?.name;
-		// The CLI recognises a credential test by the tester's temp node (see credential-test.ts).
+		// The CLI recognises a credential test by the tester's temp node (`testCredential`, environment.ts).
 		const isTestingCredentials =
 			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
 		if (

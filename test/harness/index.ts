@@ -13,8 +13,8 @@ export { runNode } from './run-node';
 export type { RunNodeOptions, RunNodeResult } from './run-node';
 export { createPollingHarness } from './poll';
 export type { PollHooks, PollingHarness, PollingHarnessOptions, PollResult } from './poll';
-export { testCredential } from './credential-test';
-export { setSsrfProtection } from './n8n-runtime';
+export { testCredential } from './environment';
+export { setSsrfProtection } from './engine';
 
 // n8n-workflow's regex vm has a 250 ms wall-clock watchdog a loaded machine can outlast: a native
 // engine instead, with the same results and no timing.

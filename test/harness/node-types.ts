@@ -1,7 +1,4 @@
-/**
- * A minimal `INodeTypes` (the CLI's NodeTypes): types by full name (`<package>.<name>`, as n8n
- * names community nodes), versions resolved by n8n-workflow's `NodeHelpers.getVersionedNodeType`.
- */
+/** A minimal CLI `NodeTypes`: types by full name (`<package>.<name>`); versions by n8n-workflow. */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -15,7 +12,7 @@ import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
 import packageJson from '../../package.json';
 import type { CredentialRef, EntryOptions } from './environment';
-import type { BinaryDataMode } from './n8n-runtime';
+import type { BinaryDataMode } from './engine';
 
 /** The package name of this repository, the prefix n8n gives to its node types. */
 export const PACKAGE_NAME: string = packageJson.name;

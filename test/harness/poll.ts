@@ -1,7 +1,4 @@
-/**
- * A polling trigger in one simulated active workflow: n8n-core's `PollContext` run each tick by
- * the engine's poll tick (engine.ts); Workflow, static data and context live until `restart()`.
- */
+/** A poll trigger in one simulated active workflow: n8n-core's `PollContext`, run by engine.ts. */
 import './env-setup';
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -10,9 +7,8 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createPollTick, type PollTick } from './engine';
+import { createPollTick, ensureN8nRuntime, setBinaryDataMode, type PollTick } from './engine';
 import { buildAdditionalData, environmentOf } from './environment';
-import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
 import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
 export interface PollingHarnessOptions extends NodeUnderTest {

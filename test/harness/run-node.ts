@@ -18,8 +18,7 @@ import type { HarnessInputItem } from './binary';
 import { materializeItem } from './binary';
 import type { TestEnvironment } from './environment';
 import { buildAdditionalData, environmentOf } from './environment';
-import type { BinaryDataMode } from './n8n-runtime';
-import { ensureN8nRuntime, setBinaryDataMode } from './n8n-runtime';
+import { ensureN8nRuntime, setBinaryDataMode, type BinaryDataMode } from './engine';
 import { HarnessNodeTypes, type NodeUnderTest } from './node-types';
 
 const SOURCE_NODE_NAME = 'Test Input';

@@ -1,17 +1,11 @@
-/**
- * The tests' one sandbox helper: an in-process sandbox per test file, reset before each test, read
- * through the returned function. Sandbox tests, node tests and fuzz tests all start theirs here.
- */
+/** The tests' one sandbox starter: one in-process sandbox per file, reset before each test. */
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 
 export interface UseSandboxOptions extends SandboxOptions {
-	/**
-	 * n8n's clock (`Date` in this process, timers untouched) follows the sandbox's, frozen or moved:
-	 * the trigger decides on its own clock when AirSign's budget window resets, as it must in
-	 * production, and its tests move both clocks together through virtual hours.
-	 */
+	/** n8n's `Date` (not its timers) follows the sandbox's clock: the trigger's budget window is
+	 * read on n8n's clock, and its tests move both through virtual hours. */
 	followClock?: boolean;
 }
 
