@@ -165,10 +165,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 	}
 
-	/**
-	 * Defaults of the credential type, then expressions in the data (no overwrites in tests),
-	 * resolved as the CLI does: in the node's workflow, else in a mock one.
-	 */
+	/** The type's defaults, then expressions resolved as the CLI does (node's workflow or a mock). */
 	async applyDefaultsAndOverwrites(
 		additionalData: IWorkflowExecuteAdditionalData,
 		original: Data,

@@ -75,11 +75,8 @@ export interface SoakOptions {
 	dayChance?: number;
 }
 
-/**
- * Polls through ties, changes while paging, faults, restarts and switches of the sandbox's
- * timestamps and tie order until `done()`, then until two polls in a row are quiet (at most 60).
- * Fails if the end is never quiet; returns the polls, restarts and seconds it took.
- */
+/** Polls through ties, changes while paging, faults, restarts and timestamp switches until
+ * `done()`, then until two polls in a row are quiet (at most 60); returns polls, restarts, seconds. */
 export async function soak(sandbox: Sandbox, o: SoakOptions) {
 	const started = performance.now();
 	const { rand } = o;

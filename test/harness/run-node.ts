@@ -27,10 +27,7 @@ const SOURCE_NODE_TYPE = 'n8n-nodes-harness.testInput';
 export interface RunNodeOptions extends NodeUnderTest {
 	/** What the source node emits. Default: one empty item. */
 	input?: HarnessInputItem[];
-	/**
-	 * `true`/'continueRegularOutput': "On Error: Continue"; 'continueErrorOutput': "Continue (using
-	 * error output)"; 'legacy': the old `continueOnFail: true` flag. Default: stop on error.
-	 */
+	/** "On Error" (ON_ERROR below); 'legacy': the old `continueOnFail: true`. Default: stop. */
 	continueOnFail?: boolean | 'continueRegularOutput' | 'continueErrorOutput' | 'legacy';
 	/** Default 'manual' (the editor's "Execute workflow"). */
 	mode?: WorkflowExecuteMode;
@@ -79,10 +76,7 @@ const ON_ERROR: Record<string, Partial<INode>> = {
 	legacy: { continueOnFail: true },
 };
 
-/**
- * Executes an action node as n8n does (Test Input → node): expressions resolved by n8n,
- * credentials through the environment's CredentialsHelper. Node errors come back in `error`.
- */
+/** Runs an action node as n8n does (Test Input → node); node errors come back in `error`. */
 export async function runNode(options: RunNodeOptions) {
 	const env = environmentOf(options);
 	let thrown: unknown;
@@ -126,10 +120,7 @@ export async function runNode(options: RunNodeOptions) {
 	};
 }
 
-/**
- * Test Input → nodes[0] → … → nodes[n-1] in one `Workflow` run by n8n-core's `WorkflowExecute`:
- * `runNode`'s engine, and the bench's workflows of more than one node (HTTP Request → Split Out).
- */
+/** Test Input → nodes[0] → … in one `Workflow` run by `WorkflowExecute` (runNode, the bench). */
 export async function runWorkflow(options: {
 	env: TestEnvironment;
 	/** Holds every type of `nodes`; the source node's is added here. */

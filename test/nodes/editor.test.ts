@@ -1,12 +1,10 @@
 /**
  * The nodes as n8n's editor shows them, evaluated as editor-ui does (1.x and 2.x):
- * - the nodes panel's entry (`generateMergedNodesAndActions`, useActionsGeneration.ts): a trigger
- *   named as an action node plus "Trigger" joins that node's entry and gives it its description
- *   (the UI tier, e2e/ui/nodePanel.mts, reads it in the editor);
- * - the trigger's subtitle on the canvas (`getNodeSubtitle`, useNodeHelpers): the node in a
- *   Workflow (which fills in the defaults), `getSimpleParameterValue(node, subtitle, 'internal',
- *   {}, undefined, placeholder)`. The editor shows nothing when that throws; here the error fails.
- *   The AirSign node's subtitle: airSign/uxGuidelines.test.ts.
+ * - the nodes panel's entry (`generateMergedNodesAndActions`): a trigger named as an action node
+ *   plus "Trigger" joins that node's entry and gives it its description (the UI tier sees it too);
+ * - the trigger's canvas subtitle (`getNodeSubtitle`): `getSimpleParameterValue` on the node in a
+ *   Workflow; the editor shows nothing when that throws, here it fails. The AirSign node's
+ *   subtitle: airSign/uxGuidelines.test.ts.
  */
 import '../harness';
 

@@ -156,11 +156,8 @@ describe('AirSign Trigger: n8n starts a poll while the previous one is still run
 	});
 });
 
-/**
- * n8n polls an active trigger with one context from activation on, while each `getCredentials`
- * reads the credential as it is saved now: an edit applies from the next poll
- * (docs/credentials.md). The trial sandbox is the file's; the real AirSign is a service of its own.
- */
+// One poll context from activation on, but `getCredentials` reads the credential as saved now: an
+// edit applies from the next poll (docs/credentials.md). The real AirSign is a sandbox of its own.
 describe('AirSign Trigger: the credential edited while the workflow is active', () => {
 	const getReal = useSandbox({ now: T0 });
 

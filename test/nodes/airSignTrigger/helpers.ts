@@ -176,12 +176,11 @@ export const demoSessions = (sandbox: Sandbox) =>
 export const createMany = (sandbox: Sandbox, n: number, input: { createdAt?: number } = {}) =>
 	Array.from({ length: n }, (_, i) => sandbox.createSession({ name: `Session ${i}`, ...input }));
 
-/**
- * A trigger in n8n's default poll engine as n8n saves it: the workflow's static data is written
- * after the activation poll and after each poll that emits, never after a quiet or failed one.
- * `restart()` is an n8n restart: a new Workflow from what was saved, and the package loaded
- * afresh (no module state of an earlier load survives).
- */
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A trigger in n8n's default engine, its static data saved after activation and emitting polls
+ * only; `restart()`: a new Workflow from what was saved, the package loaded afresh. */
 export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	let trigger = newTrigger(sandbox, options);
 	let saved: IDataObject | undefined;
@@ -191,8 +190,7 @@ export function savedTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 		},
 		async poll(): Promise<PollResult> {
 			const result = await trigger.poll();
-			if (saved === undefined || result.emitted)
-				saved = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
+			if (saved === undefined || result.emitted) saved = clone(trigger.staticData);
 			return result;
 		},
 		async restart(): Promise<void> {
@@ -218,10 +216,7 @@ export function line(item: IDataObject): string {
 
 export const linesOf = (result: PollResult) => result.items.map((item) => line(item.json));
 
-/**
- * An hour after the sessions made so far, a trigger (every event by default), activated, with its
- * starting picture read: ready to see changes.
- */
+/** An hour on, a trigger (every event by default) activated and its starting picture read. */
 export async function readyTrigger(sandbox: Sandbox, options: TriggerOptions = {}) {
 	sandbox.clock.advance(HOUR);
 	const trigger = newTrigger(sandbox, { events: [...ALL_EVENTS], ...options });
@@ -258,10 +253,7 @@ export const withTwo = (
 	more: CreateSessionInput = {},
 ) => sandbox.createSession({ name, recipients: two, status, ...more });
 
-/**
- * Holds the `nth` List Sessions request until `release()` (a slow AirSign), the others pass.
- * No timing: `arrived` resolves when it is at the sandbox.
- */
+/** Holds the `nth` List Sessions request until `release()`; `arrived` resolves when it is there. */
 export function holdListSessions(sandbox: Sandbox, nth = 1) {
 	let release!: () => void;
 	const released = new Promise<void>((resolve) => (release = resolve));
@@ -275,9 +267,6 @@ export function holdListSessions(sandbox: Sandbox, nth = 1) {
 	});
 	return hold;
 }
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * n8n 2.39's database-backed poll scheduler (N8N_SCHEDULER_POLL_TRIGGERS_ENABLED; durable cursors:
