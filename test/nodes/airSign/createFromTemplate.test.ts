@@ -9,12 +9,9 @@ import { DEMO_SENDER_PROFILE_ID, type CreateTemplateInput } from '../../../sandb
 import {
 	apiRequests,
 	expectError,
-	expectRefused,
 	fromTemplateParams,
 	locator,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	useAirSign,
 } from './helpers';
 import { mapperFields } from './loadOptions';
@@ -94,7 +91,7 @@ describe('Create From Template: the resource mapper', () => {
 describe('Session → Create From Template', () => {
 	it('creates a draft from the mapped fields: recipients by position, typed variables, timestamps read as UTC', async () => {
 		const { id, fields } = await withFields();
-		const result = await runOk(ctx, params(id, fields, employee, { simple: false }));
+		const result = await ctx.ok(params(id, fields, employee, { simple: false }));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(out.draftUrl).toBe(`${ctx.sandbox.baseUrl}/app/sessions/${out.sessionId}/edit`);
@@ -122,7 +119,7 @@ describe('Session → Create From Template', () => {
 			tagIds: '11111111-2222-4333-8444-555555555555',
 		};
 		const extra = { name: 'Offer – Jane', sendImmediately: true, options };
-		const result = await runOk(ctx, params(id, fields, employee, extra));
+		const result = await ctx.ok(params(id, fields, employee, extra));
 		expect(result.items[0].json).toMatchObject({ name: 'Offer – Jane', status: 'pending' });
 		expect(ctx.sandbox.getSession(result.items[0].json.sessionId as string)).toMatchObject({
 			...options,
@@ -137,8 +134,7 @@ describe('Session → Create From Template', () => {
 		const rows = ['Ann', 'Bob', 'Cy'].map((n, i) => ({
 			json: { name: n, email: `${n.toLowerCase()}@example.com`, salary: 1000 * (i + 1) },
 		}));
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			params(id, fields, {
 				...employee,
 				'recipient:1:name': '={{ $json.name }}',
@@ -179,7 +175,7 @@ describe('Session → Create From Template', () => {
 			],
 		])('%s', async (_label, value, message) => {
 			const { id, fields } = await withFields();
-			await expectRefused(ctx, params(id, fields, value), message);
+			await ctx.refused(params(id, fields, value), message);
 		});
 
 		it('Name over 50 characters; Expiry Days over 730; a tag that is not an ID', async () => {
@@ -189,7 +185,7 @@ describe('Session → Create From Template', () => {
 				[{ options: { expiryDays: 731 } }, "'Expiry Days' must be a whole number from 1 to 730"],
 				[{ options: { tagIds: 'vip' } }, "'Tag IDs' holds something that is not a tag ID: vip"],
 			] as const) {
-				const result = await runAirSign(ctx, params(template.templateId, [], {}, extra));
+				const result = await ctx.run(params(template.templateId, [], {}, extra));
 				expect(result.error!.message).toContain(message);
 			}
 			expect(ctx.sandbox.requests).toEqual([]);
@@ -231,8 +227,7 @@ describe('Session → Create From Template', () => {
 			'its name not given (%s): refused before any request, naming the field and the item',
 			async (_label, value) => {
 				const { id, fields } = await withFields(unnamedRole);
-				const result = await expectRefused(
-					ctx,
+				const result = await ctx.refused(
 					params(id, fields, value),
 					"The template needs 'Recipient 1 Name'",
 				);
@@ -243,7 +238,7 @@ describe('Session → Create From Template', () => {
 		it('its name given: sent with the template’s email, no placeholder', async () => {
 			const { id, fields } = await withFields(unnamedRole);
 			const value = { 'recipient:1:name': 'Wes Witness', ...laterRole };
-			const result = await runOk(ctx, params(id, fields, value));
+			const result = await ctx.ok(params(id, fields, value));
 			const stored = ctx.sandbox.getSession(result.items[0].json.sessionId as string)!;
 			expect(stored.recipients.map((r) => [r.name, r.email])).toEqual([
 				['Wes Witness', 'witness@example.com'],
@@ -253,7 +248,7 @@ describe('Session → Create From Template', () => {
 
 		it('fields loaded at run time (a template from an expression) are checked the same way', async () => {
 			const template = ctx.sandbox.createTemplate(unnamedRole);
-			const result = await runAirSign(ctx, ...fromExpression(template.templateId, laterRole));
+			const result = await ctx.run(...fromExpression(template.templateId, laterRole));
 			const expected = { type: NodeOperationError, itemIndex: 0 };
 			expectError(result, "The template needs 'Recipient 1 Name'", expected);
 			expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET']);
@@ -262,14 +257,14 @@ describe('Session → Create From Template', () => {
 
 	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
 		const template = ctx.sandbox.createTemplate(offerTemplate());
-		await runOk(ctx, ...fromExpression(template.templateId, employee));
+		await ctx.ok(...fromExpression(template.templateId, employee));
 		expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET', 'POST']);
 	});
 
 	describe("AirSign's refusals, in words a builder can act on", () => {
 		it('a draft template: TEMPLATE_NOT_ACTIVE', async () => {
 			const { id, fields } = await withFields(offerTemplate({ status: 'draft' }));
-			const result = await runAirSign(ctx, params(id, fields, employee));
+			const result = await ctx.run(params(id, fields, employee));
 			const message =
 				'The template is a draft, so no session can be made from it [TEMPLATE_NOT_ACTIVE]';
 			expectError(result, message, { type: NodeApiError });
@@ -278,7 +273,7 @@ describe('Session → Create From Template', () => {
 		it('the template changed after its fields were loaded: MISSING_VARIABLES says to refresh', async () => {
 			const { id, fields } = await withFields();
 			const stale = fields.filter((f) => f.id !== 'salary');
-			const result = await runAirSign(ctx, params(id, stale, employee));
+			const result = await ctx.run(params(id, stale, employee));
 			expect(result.error!.message).toBe(
 				'AirSign says required variables of the template are missing [MISSING_VARIABLES]',
 			);
@@ -291,7 +286,7 @@ describe('Session → Create From Template', () => {
 				orgId: ctx.sandbox.other.orgId,
 				status: 'active',
 			});
-			const result = await runAirSign(ctx, params(theirs.templateId, [], {}));
+			const result = await ctx.run(params(theirs.templateId, [], {}));
 			expect(result.error!.message).toBe('AirSign has no template with this ID [NOT_FOUND]');
 		});
 
@@ -299,7 +294,7 @@ describe('Session → Create From Template', () => {
 			const { id, fields } = await withFields();
 			ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, ['Session Expiry']);
 			const options = { senderProfileId: DEMO_SENDER_PROFILE_ID };
-			const result = await runAirSign(ctx, params(id, fields, employee, { options }));
+			const result = await ctx.run(params(id, fields, employee, { options }));
 			expectError(
 				result,
 				'Your AirSign plan does not include Sender Profiles [PLAN_FEATURE_UNAVAILABLE]',
@@ -313,7 +308,7 @@ describe('Session → Create From Template', () => {
 			const sleeps = recordSleeps();
 			const { id, fields } = await withFields();
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/SessionFromTemplate' });
-			const result = await runAirSign(ctx, params(id, fields, employee));
+			const result = await ctx.run(params(id, fields, employee));
 			expect(result.error!.message).toBe(
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the session may exist',
 			);
@@ -327,12 +322,12 @@ describe('Session → Create From Template', () => {
 			const { id, fields } = await withFields();
 			const path = '/api/v1/SessionFromTemplate';
 			ctx.sandbox.injectFault({ kind: 'status', status: 502, path });
-			const failed = await runAirSign(ctx, params(id, fields, employee));
+			const failed = await ctx.run(params(id, fields, employee));
 			expect(failed.error!.message).toContain(
 				'[HTTP 502 INTERNAL]: check AirSign before running again',
 			);
 			ctx.sandbox.injectFault({ kind: 'rateLimit', path, retryAfter: 3 });
-			await runOk(ctx, params(id, fields, employee));
+			await ctx.ok(params(id, fields, employee));
 			expect(sleeps.requested).toEqual([3000]);
 			expect(posts().map((r) => r.status)).toEqual([502, 429, 200]);
 			expect(ctx.sandbox.listAllSessions()).toHaveLength(1);

@@ -8,10 +8,7 @@ import { ann, blockDoc, jsonMode, simple, uploaded } from './createSessionParams
 import {
 	apiRequests,
 	expectError,
-	expectRefused,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	stubAirSign,
 	tokenCredential,
 	useAirSign,
@@ -24,7 +21,7 @@ const upload = (name?: string) => uploaded(ctx.sandbox, name);
 
 describe('Session → Create, Title and Text', () => {
 	it('a draft: paragraphs and a heading from the body, one signature block per recipient; output carries draftUrl', async () => {
-		const result = await runOk(ctx, simple(WHOLE_ANSWER));
+		const result = await ctx.ok(simple(WHOLE_ANSWER));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Service agreement', status: 'draft' });
 		expect(out.draftUrl).toBe(`${ctx.sandbox.baseUrl}/app/sessions/${out.sessionId}/edit`);
@@ -50,8 +47,7 @@ describe('Session → Create, Title and Text', () => {
 	});
 
 	it('Send Immediately, Expiry Days, reminders: pending, invitations out, no draftUrl', async () => {
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			simple({
 				sendImmediately: true,
 				options: { expiryDays: 14, reminderEnabled: true, reminderFrequency: 'weekly' },
@@ -76,7 +72,7 @@ describe('Session → Create, Title and Text', () => {
 			['={{ $json.all.map(u => u.fileReference) }}', ['a.pdf', 'b.pdf', 'c.pdf']],
 		];
 		for (const [attachments, names] of cases) {
-			const result = await runOk(ctx, simple({ attachments, ...WHOLE_ANSWER }), {
+			const result = await ctx.ok(simple({ attachments, ...WHOLE_ANSWER }), {
 				input: [{ json: { upload: a, all: [a, b, c] } }],
 			});
 			const files = result.items[0].json.files as Array<{ fileName: string }>;
@@ -85,8 +81,7 @@ describe('Session → Create, Title and Text', () => {
 	});
 
 	it('three items from expressions, each output paired with its item', async () => {
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			simple({
 				name: '={{ "Contract " + $json.n }}',
 				recipients: {
@@ -150,13 +145,12 @@ describe('Session → Create, Title and Text', () => {
 			],
 		};
 		it.each(Object.entries(cases))('%s', async (_label, [extra, message]) => {
-			await expectRefused(ctx, simple(extra), message);
+			await ctx.refused(simple(extra), message);
 		});
 
 		it('more than 10 files in all', async () => {
 			const ids = Array.from({ length: 10 }, () => upload().fileId).join(',');
-			await expectRefused(
-				ctx,
+			await ctx.refused(
 				simple({ attachments: ids }),
 				'A session holds at most 10 files; this one would hold 11 (1 document(s) and 10 uploaded PDF(s))',
 			);
@@ -166,8 +160,7 @@ describe('Session → Create, Title and Text', () => {
 
 describe('Session → Create, Block Documents (JSON)', () => {
 	it('one document or a list, recipients with keys and signing order', async () => {
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			jsonMode(
 				[blockDoc(['buyer']), blockDoc(['seller'], 'Schedule')],
 				[
@@ -229,7 +222,7 @@ describe('Session → Create, Block Documents (JSON)', () => {
 		async (_label, [documents, recipients, message]) => {
 			const params = jsonMode(documents, recipients);
 			if (documents === '{') params.documents = '{';
-			await expectRefused(ctx, params, message);
+			await ctx.refused(params, message);
 		},
 	);
 });
@@ -238,15 +231,14 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 	it('FILE_NOT_FOUND for a PDF of another organisation', async () => {
 		const theirs = upload();
 		ctx.sandbox.files.get(theirs.fileId)!.orgId = 'org-other';
-		const result = await runAirSign(ctx, simple({ attachments: theirs.fileId }));
+		const result = await ctx.run(simple({ attachments: theirs.fileId }));
 		const message = 'An attached PDF is not an upload of this organisation [FILE_NOT_FOUND]';
 		expectError(result, message, { type: NodeApiError });
 	});
 
 	it('403 for Session Expiry names the feature and the options to remove', async () => {
 		ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, []);
-		const result = await runAirSign(
-			ctx,
+		const result = await ctx.run(
 			simple({ options: { expiryDays: 7, reminderFrequency: 'daily' } }),
 		);
 		expectError(
@@ -260,7 +252,7 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 	describe('a 403 whose body AirSign shapes otherwise (loopback stub)', () => {
 		const against = async (body: unknown, options: INodeParameters) => {
 			await stubAirSign(ctx, () => ({ status: 403, body }));
-			return await runAirSign(ctx, simple({ options }));
+			return await ctx.run(simple({ options }));
 		};
 
 		it('a feature named only in the message is still named', async () => {
@@ -285,14 +277,14 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	it('a 403 for scope when no plan feature is used', async () => {
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
-		const result = await runAirSign(ctx, simple());
+		const result = await ctx.run(simple());
 		expect(result.error!.description).toContain('write:sessions');
 	});
 
 	it('the answer lost after the session was created: one request, "check AirSign … the session may exist"; with Continue On Fail the next item goes on', async () => {
 		const sleeps = recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Session', method: 'POST' });
-		const result = await runAirSign(ctx, simple({ name: '={{ $json.n }}' }), {
+		const result = await ctx.run(simple({ name: '={{ $json.n }}' }), {
 			input: [{ json: { n: 'First' } }, { json: { n: 'Second' } }],
 			continueOnFail: true,
 		});
@@ -314,15 +306,15 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 		const sleeps = recordSleeps();
 		const path = '/api/v1/Session';
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path, method: 'POST' });
-		const failed = await runAirSign(ctx, simple());
+		const failed = await ctx.run(simple());
 		expect(failed.error!.message).toBe(
 			'AirSign could not finish the request [HTTP 500 INTERNAL]: check AirSign before running again: the session may exist',
 		);
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path, method: 'POST', retryAfter: 120 });
-		const tooLong = await runAirSign(ctx, simple({ options: { maxRateLimitWait: 60 } }));
+		const tooLong = await ctx.run(simple({ options: { maxRateLimitWait: 60 } }));
 		expect(tooLong.error!.message).toMatch(/^AirSign's request budget is used up/);
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path, method: 'POST', retryAfter: 5 });
-		await runOk(ctx, simple());
+		await ctx.ok(simple());
 		expect(sleeps.requested).toEqual([5000]);
 		expect(posts().map((r) => r.status)).toEqual([500, 429, 429, 200]);
 	});

@@ -10,12 +10,10 @@ import {
 	pdf,
 	getManyParams,
 	tokenRequests,
-	runAirSign,
 	seedSessions,
 	sendParams,
 	uploadParams,
 	useAirSign,
-	runOk,
 	idItems,
 } from './helpers';
 
@@ -33,7 +31,7 @@ beforeEach(async () => {
 describe('client credentials: tokens renewed during long runs', () => {
 	it('first call fetches a token, persists it, and later executions reuse it while it lives', async () => {
 		for (let i = 0; i < 3; i++) {
-			await runOk(ctx, getManyParams());
+			await ctx.ok(getManyParams());
 			ctx.sandbox.clock.advance(10_000);
 		}
 		expect(tokenRequests(ctx.sandbox)).toHaveLength(1);
@@ -50,7 +48,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		);
 		for (const [i, id] of draftIds.entries()) {
 			const op = i % 2 === 0 ? sendParams(id) : getManyParams();
-			await runOk(ctx, op);
+			await ctx.ok(op);
 			ctx.sandbox.clock.advance(61_000);
 		}
 		expect(tokenRequests(ctx.sandbox)).toHaveLength(10);
@@ -75,7 +73,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		// One item after another (Items at Once 1): the sandbox's clock moves 25 s per request as if
 		// each came after the last; several in flight would each move it as if alone.
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runOk(ctx, oneAtATime, { input: idItems(drafts) });
+		const result = await ctx.ok(oneAtATime, { input: idItems(drafts) });
 		expect(result.items.map((i) => i.json.status)).toEqual(Array(8).fill('pending'));
 		expect(ctx.sandbox.outbox).toHaveLength(8);
 		const fetches = tokenRequests(ctx.sandbox).length;
@@ -91,7 +89,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		ctx.sandbox.onRequest(({ path }) => {
 			if (path === '/api/v1/Sessions') ctx.sandbox.clock.advance(40_000);
 		});
-		const result = await runOk(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.ok(getManyParams({ returnAll: true }));
 		expect(result.items).toHaveLength(400);
 		const listed = apiRequests(ctx.sandbox);
 		// Five pages by keys (100, then 99 new each), then what changed while they were read
@@ -107,10 +105,10 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it.each(['default', 'filesystem'] as const)(
 		'an upload after expiry (binary mode %s) ends in one upload: sent again whole, from a fresh stream, with the new token',
 		async (binaryDataMode) => {
-			expect((await runAirSign(ctx, getManyParams())).error).toBeUndefined();
+			expect((await ctx.run(getManyParams())).error).toBeUndefined();
 			ctx.sandbox.clock.advance(120_000);
 			const bytes = pdf(500_000);
-			const result = await runOk(ctx, uploadParams(), {
+			const result = await ctx.ok(uploadParams(), {
 				input: [binaryItem(bytes, { fileName: 'a.pdf' })],
 				binaryDataMode,
 			});
@@ -131,7 +129,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 
 	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
 		await ctx.env.store.patch(ctx.cred.id, { sessionToken: 'stale-token-from-yesterday' });
-		await runOk(ctx, getManyParams());
+		await ctx.ok(getManyParams());
 		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([...Array(STALE).fill(401), 200]);
 		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe(
 			'stale-token-from-yesterday',
@@ -140,7 +138,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 
 	it('a wrong client secret fails with the credential message, and no API call succeeds', async () => {
 		ctx.cred = await clientCredential(ctx, 'wrong-secret-0123456789');
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expect(result.error?.message).toBe(
 			'AirSign rejected the client ID or client secret. Check both in the AirSign credential.',
 		);

@@ -11,7 +11,6 @@ import {
 	pdf,
 	getManyParams,
 	tokenCredential,
-	runAirSign,
 	sendParams,
 	uploadParams,
 	useAirSign,
@@ -161,7 +160,7 @@ describe.each([
 			// A 401 makes n8n renew the token and try again (n8n 1.x twice): every try gets it.
 			count: status === 401 ? 10 : 1,
 		});
-		const result = await runAirSign(ctx, params, input ? { input } : {});
+		const result = await ctx.run(params, input ? { input } : {});
 		ctx.sandbox.clearFaults();
 
 		expect(result.error, JSON.stringify(result.items)).toBeDefined();

@@ -21,8 +21,6 @@ import {
 	locator,
 	tokenCredential,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	sendParams,
 	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
@@ -40,7 +38,7 @@ const baseUrlError = { type: NodeApiError, description: 'Base URL' };
 let stub: StubServer;
 async function sendAgainstStub(answer: StubAnswer) {
 	stub = await stubAirSign(ctx, () => answer);
-	return await runAirSign(ctx, sendParams(SESSION_ID));
+	return await ctx.run(sendParams(SESSION_ID));
 }
 
 describe('error-body shapes (loopback stub: the sandbox always answers { code, message })', () => {
@@ -104,7 +102,7 @@ describe('error-body shapes (loopback stub: the sandbox always answers { code, m
 	it('Upload maps a 413 without any code (e.g. from a proxy) to the size message', async () => {
 		const raw = '<h1>413 Request Entity Too Large</h1>';
 		await stubAirSign(ctx, () => ({ status: 413, headers: { 'content-type': 'text/html' }, raw }));
-		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		const result = await ctx.run(uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(result.error!.message).toBe('The file is larger than AirSign accepts [HTTP 413]');
 	});
 
@@ -164,7 +162,7 @@ describe('an operation this version does not know (a workflow from a newer one)'
 			['template', 'constructor'],
 			['file', 'toString'],
 		]) {
-			const result = await runAirSign(ctx, { resource, operation });
+			const result = await ctx.run({ resource, operation });
 			expect(result.error?.message).toBe(
 				`The operation "${operation}" of "${resource}" is not supported`,
 			);
@@ -178,7 +176,7 @@ describe('continueOnFail and item indexes', () => {
 		const a = ctx.sandbox.createSession({ recipients });
 		const b = ctx.sandbox.createSession({ recipients, status: 'completed' });
 		const c = ctx.sandbox.createSession({ recipients });
-		const result = await runOk(ctx, sendParams('={{ $json.id }}'), {
+		const result = await ctx.ok(sendParams('={{ $json.id }}'), {
 			continueOnFail: true,
 			input: idItems([a, b, c]),
 		});
@@ -200,7 +198,7 @@ describe('continueOnFail and item indexes', () => {
 
 	it('continueOnFail also covers local refusals (bad session ID) and Get Many input errors', async () => {
 		const a = ctx.sandbox.createSession({ recipients });
-		const send = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+		const send = await ctx.run(sendParams('={{ $json.id }}'), {
 			continueOnFail: true,
 			input: [{ json: { id: '../x' } }, { json: { id: a.sessionId } }],
 		});
@@ -208,7 +206,7 @@ describe('continueOnFail and item indexes', () => {
 		expect(send.items[0].pairedItem).toEqual({ item: 0 });
 		expect(send.items[1].json.status).toBe('pending');
 
-		const list = await runAirSign(ctx, getManyParams({ limit: '={{ $json.limit }}' }), {
+		const list = await ctx.run(getManyParams({ limit: '={{ $json.limit }}' }), {
 			continueOnFail: true,
 			input: [{ json: { limit: 0 } }, { json: { limit: 2 } }],
 		});
@@ -218,7 +216,7 @@ describe('continueOnFail and item indexes', () => {
 
 	it('On Error: Continue (using error output): the error item goes to the error output', async () => {
 		const a = ctx.sandbox.createSession({ recipients });
-		const result = await runOk(ctx, sendParams('={{ $json.id }}'), {
+		const result = await ctx.ok(sendParams('={{ $json.id }}'), {
 			continueOnFail: 'continueErrorOutput',
 			input: [{ json: { id: a.sessionId } }, { json: { id: SESSION_ID } }],
 		});
@@ -229,7 +227,7 @@ describe('continueOnFail and item indexes', () => {
 	});
 
 	it('legacy continueOnFail flag behaves the same', async () => {
-		const result = await runAirSign(ctx, sendParams(SESSION_ID), { continueOnFail: 'legacy' });
+		const result = await ctx.run(sendParams(SESSION_ID), { continueOnFail: 'legacy' });
 		expect(result.items[0].json.error).toBe('AirSign has no session with this ID [NOT_FOUND]');
 	});
 
@@ -240,7 +238,7 @@ describe('continueOnFail and item indexes', () => {
 		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
 		// see pool.test.ts: the error then names the items that ran beside it).
 		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await runAirSign(ctx, oneAtATime, { input: idItems([a, b, c]) });
+		const result = await ctx.run(oneAtATime, { input: idItems([a, b, c]) });
 		expect(result.items).toEqual([]);
 		expectError(result, /\[SELF_SIGN_ONLY\]/, { type: NodeApiError, itemIndex: 1 });
 		expect(result.run.status).toBe('error');
@@ -249,7 +247,7 @@ describe('continueOnFail and item indexes', () => {
 	});
 
 	it('a local error on item 1 carries itemIndex 1 too', async () => {
-		const result = await runAirSign(ctx, uploadParams(), {
+		const result = await ctx.run(uploadParams(), {
 			input: [binaryItem(pdf(100)), binaryItem(Buffer.from('GIF89a'))],
 		});
 		expectError(result, /not a PDF/, { type: NodeOperationError, itemIndex: 1 });
@@ -303,12 +301,12 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 			{ sessionId: SESSION_ID, recipientEmail: 'ann@example.com', httpCode: '404' },
 		],
 	])('%s', async (_label, parameters, expected, input) => {
-		const result = await runAirSign(ctx, parameters, { ...continueOnFail, input });
+		const result = await ctx.run(parameters, { ...continueOnFail, input });
 		expect(result.items[0].json).toMatchObject(expected);
 	});
 
 	it('a local refusal (no request sent) carries the ID as typed and no code', async () => {
-		const result = await runAirSign(ctx, sendParams('../x'), continueOnFail);
+		const result = await ctx.run(sendParams('../x'), continueOnFail);
 		expect(result.items[0].json).toEqual({
 			sessionId: '../x',
 			error: expect.stringMatching(/is not a valid AirSign session ID/),
@@ -318,7 +316,7 @@ describe('Continue On Fail: an error item says which input it was about', () => 
 
 	it('Get Many has no subject: its error item is the error alone', async () => {
 		const params = getManyParams({ returnAll: false, limit: 0 });
-		const result = await runAirSign(ctx, params, continueOnFail);
+		const result = await ctx.run(params, continueOnFail);
 		expect(Object.keys(result.items[0].json)).toEqual(['error']);
 	});
 });
@@ -328,7 +326,7 @@ describe('write operations are not retried; network failures are clear', () => {
 		const sleeps = recordSleeps();
 		const draft = ctx.sandbox.createSession({ recipients });
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
-		const result = await runAirSign(ctx, sendParams(draft.sessionId));
+		const result = await ctx.run(sendParams(draft.sessionId));
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
 		expectError(result, 'AirSign could not finish the request [HTTP 500]', { httpCode: '500' });
@@ -336,7 +334,7 @@ describe('write operations are not retried; network failures are clear', () => {
 
 	it('Upload: a dropped connection is reported after one attempt', async () => {
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/File' });
-		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		const result = await ctx.run(uploadParams(), { input: [binaryItem(pdf(100))] });
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
 	});
@@ -349,7 +347,7 @@ describe('write operations are not retried; network failures are clear', () => {
 			[uploadParams(), [binaryItem(pdf(100))]],
 			[getManyParams(), undefined],
 		] as const) {
-			const result = await runAirSign(ctx, params, { input: input as never });
+			const result = await ctx.run(params, { input: input as never });
 			expectError(result, 'Could not reach AirSign: connection refused', baseUrlError);
 		}
 		// Get Many retried twice (reads are safe to retry).
@@ -359,7 +357,7 @@ describe('write operations are not retried; network failures are clear', () => {
 	it('a network code without words of its own is still said in plain words (HTTPS to a plain HTTP port)', async () => {
 		const plainHttp = ctx.sandbox.baseUrl.replace(/^http:/, 'https:');
 		ctx.cred = await tokenCredential(ctx, 'some-token-1234', plainHttp);
-		const result = await runAirSign(ctx, sendParams(SESSION_ID));
+		const result = await ctx.run(sendParams(SESSION_ID));
 		expectError(result, 'Could not reach AirSign: no connection was made', baseUrlError);
 	});
 });

@@ -15,7 +15,7 @@ import { LIST_SESSIONS_HOURLY_BUDGET } from '../../../nodes/AirSign/helpers/cons
 import { DEFAULT_RESERVE_REQUESTS } from '../../../nodes/AirSign/trigger/poll';
 import { createPollingHarness, createTestEnvironment } from '../../harness';
 import { T0, tokenCredential } from '../airSignTrigger/helpers';
-import { pdf, runOk, useAirSign } from './helpers';
+import { pdf, useAirSign } from './helpers';
 import { HarnessNodeTypes } from '../../harness/node-types';
 import { useSandbox } from '../../harness/sandbox';
 
@@ -47,7 +47,7 @@ function example(file: string): Example {
 /** Runs the example's node of this name as saved; it must succeed. */
 async function runExampleNode(wf: Example, name: string, input: HarnessInputItem[]) {
 	const node = wf.nodes.find((n) => n.name === name)!;
-	return await runOk(ctx, node.parameters, {
+	return await ctx.ok(node.parameters, {
 		nodeTypeVersion: node.typeVersion, // as saved
 		input,
 		continueOnFail: node.onError === 'continueRegularOutput' ? true : undefined,

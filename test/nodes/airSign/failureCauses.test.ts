@@ -44,7 +44,7 @@ function expectCause(
 
 /** Send Session's failure: its HTTP status (when given) and its declared cause. */
 async function sendFails(sessionId: string, cause: string, httpCode?: string) {
-	const result = await runAirSign(ctx, sendParams(sessionId));
+	const result = await ctx.run(sendParams(sessionId));
 	if (httpCode) expect(result.error!.httpCode).toBe(httpCode);
 	expectCause(result, { cause });
 	return result;
@@ -56,7 +56,7 @@ describe('declared failure causes: answers from AirSign', () => {
 		const draft = draftId();
 		ctx.sandbox.injectFault({ kind: 'rateLimit', retryAfter: 3600, path: '/api/v1/Session' });
 		const before = Date.now();
-		const result = await runAirSign(ctx, sendParams(draft));
+		const result = await ctx.run(sendParams(draft));
 		const after = Date.now();
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error!.httpCode).toBe('429');
@@ -83,13 +83,13 @@ describe('declared failure causes: answers from AirSign', () => {
 	it('503 on a read, after its retries → temporarily-unavailable', async () => {
 		recordSleeps(); // the read's back-off, without its real waits
 		ctx.sandbox.injectFault({ kind: 'status', status: 503, count: 3, path: '/api/v1/Sessions' });
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expectCause(result, { cause: 'temporarily-unavailable' });
 	});
 
 	it('a dropped connection → temporarily-unavailable', async () => {
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/File' });
-		const result = await runAirSign(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		const result = await ctx.run(uploadParams(), { input: [binaryItem(pdf(100))] });
 		expectCause(result, { cause: 'temporarily-unavailable' });
 	});
 
@@ -167,7 +167,7 @@ describe('declared failure causes: answers from AirSign', () => {
 		const raw = '<html>Not Found</html>';
 		await stubAirSign(ctx, () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw }));
 		for (const params of [sendParams(SESSION_ID), getManyParams()]) {
-			const result = await runAirSign(ctx, params);
+			const result = await ctx.run(params);
 			expect(result.error!.httpCode).toBe('404');
 			expectCause(result, { cause: 'configuration-invalid' });
 		}
@@ -191,20 +191,20 @@ describe('declared failure causes: refused before any request', () => {
 	});
 
 	it('an item that is not a PDF → configuration-invalid', async () => {
-		const result = await runAirSign(ctx, uploadParams(), {
+		const result = await ctx.run(uploadParams(), {
 			input: [binaryItem(Buffer.from('GIF89a'))],
 		});
 		expectCause(result, { cause: 'configuration-invalid' });
 	});
 
 	it("n8n's own refusal (no binary data under the field named) → configuration-invalid", async () => {
-		const result = await runAirSign(ctx, uploadParams(), { input: [{ json: {} }] });
+		const result = await ctx.run(uploadParams(), { input: [{ json: {} }] });
 		expect(result.error).toBeInstanceOf(NodeOperationError);
 		expectCause(result, { cause: 'configuration-invalid' });
 	});
 
 	it('"Limit" below 1 → configuration-invalid', async () => {
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 0 }));
+		const result = await ctx.run(getManyParams({ returnAll: false, limit: 0 }));
 		expectCause(result, { cause: 'configuration-invalid' });
 	});
 });

@@ -10,13 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 import {
 	apiRequests,
-	expectRefused,
 	fromTemplateParams,
 	getManyParams,
 	locator,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	savedField,
 	sendParams,
 	type TestContext,
@@ -179,7 +176,7 @@ const refusals: Refusal[] = [
 
 describe('fuzz findings: refused before any request, never "[object Object]" or "undefined"', () => {
 	it.each(refusals)('%s', async (_label, params, message, input) => {
-		const result = await expectRefused(ctx, params(ctx), message, input ? { input } : {});
+		const result = await ctx.refused(params(ctx), message, input ? { input } : {});
 		expect(result.error?.message).not.toMatch(FORBIDDEN);
 	});
 });
@@ -187,16 +184,13 @@ describe('fuzz findings: refused before any request, never "[object Object]" or 
 describe('fuzz findings: text parameters given as numbers', () => {
 	it('Create From Template: a Name given as a number is its text (it was a TypeError)', async () => {
 		const templateId = locator(activeOffer().templateId);
-		const result = await runOk(
-			ctx,
-			fromTemplateParams(templateId, {}, [], { name: '={{ 2025 }}' }),
-		);
+		const result = await ctx.ok(fromTemplateParams(templateId, {}, [], { name: '={{ 2025 }}' }));
 		expect(result.items[0].json.name).toBe('2025');
 	});
 
 	it('Upload: a File Name given as a number is its text (it was a TypeError)', async () => {
 		const bytes = Buffer.from('%PDF-1.7\nhello');
-		const result = await runOk(ctx, uploadParams({ fileName: '={{ 42 }}' }), {
+		const result = await ctx.ok(uploadParams({ fileName: '={{ 42 }}' }), {
 			input: [binaryItem(bytes, { fileName: 'a.pdf', mimeType: 'application/pdf' })],
 		});
 		expect(result.items[0].json.fileName).toBe('42.pdf');
@@ -220,10 +214,7 @@ describe('fuzz findings: answers', () => {
 				count: 3,
 				answer: { edits: [{ path: ['templates'], ...edit }] },
 			});
-			const result = await runAirSign(
-				ctx,
-				getManyParams({ resource: 'template', returnAll: true }),
-			);
+			const result = await ctx.run(getManyParams({ resource: 'template', returnAll: true }));
 			expect(result.error?.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 			expect(result.items).toEqual([]);
 		},
@@ -234,7 +225,7 @@ describe('fuzz findings: answers', () => {
 		const { templateId } = activeOffer();
 		const templatePath = `/api/v1/Template/${templateId}`;
 		ctx.sandbox.injectFault({ kind: 'mangle', path: templatePath, answer: { edits } });
-		const result = await runAirSign(ctx, fromTemplateParams(locator(templateId), {}));
+		const result = await ctx.run(fromTemplateParams(locator(templateId), {}));
 		return { result, templatePath };
 	}
 

@@ -8,12 +8,9 @@ import type { SessionStatus } from '../../../sandbox';
 import {
 	apiRequests,
 	getManyParams,
-	runAirSign,
 	seedSessions,
 	useAirSign,
-	runOk,
 	expectError,
-	expectRefused,
 	WHOLE_ANSWER,
 	SESSION_FIELDS,
 } from './helpers';
@@ -29,7 +26,7 @@ describe('Get Many: paging', () => {
 		const catchUp = pages > 1 ? 1 : 0;
 		it(`Return All over ${count} sessions: ${pages + catchUp} request(s) of limit=100`, async () => {
 			const seeded = seedSessions(ctx.sandbox, count);
-			const result = await runOk(ctx, getManyParams({ returnAll: true }));
+			const result = await ctx.ok(getManyParams({ returnAll: true }));
 			expect(result.items).toHaveLength(count);
 			expect(new Set(result.items.map((i) => i.json.sessionId))).toEqual(
 				new Set(seeded.map((s) => s.sessionId)),
@@ -67,7 +64,7 @@ describe('Get Many: paging', () => {
 		['Limit 150 over 120 sessions: stops when hasMore is false', 120, 150, 120, [first, rest]],
 	])('%s', async (_, count, limit, items, requests) => {
 		seedSessions(ctx.sandbox, count);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit }));
+		const result = await ctx.run(getManyParams({ returnAll: false, limit }));
 		expect(new Set(result.items.map((i) => i.json.sessionId)).size).toBe(items);
 		expect(result.items).toHaveLength(items);
 		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual(requests);
@@ -75,7 +72,7 @@ describe('Get Many: paging', () => {
 
 	it('default parameters: Limit 50, sorted by updatedAt desc (the service default), items as List Sessions lists them', async () => {
 		seedSessions(ctx.sandbox, 60);
-		const result = await runAirSign(ctx, getManyParams(WHOLE_ANSWER));
+		const result = await ctx.run(getManyParams(WHOLE_ANSWER));
 		expect(result.items).toHaveLength(50);
 		expect(listed().map((r) => r.query)).toEqual([{ limit: '50', offset: '0' }]);
 		// List Sessions lists a session without its type and files.
@@ -95,7 +92,7 @@ describe('Get Many: paging', () => {
 				ctx.sandbox.updateSession(seeded[0].sessionId, { updatedAt: '2030-01-01T00:00:00Z' });
 			}
 		});
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		const ids = result.items.map((i) => i.json.sessionId);
 		expect(new Set(ids).size).toBe(ids.length);
 	});
@@ -103,7 +100,7 @@ describe('Get Many: paging', () => {
 	it('the organisation sees only its own sessions', async () => {
 		seedSessions(ctx.sandbox, 3);
 		ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, name: 'Theirs' });
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		expect(result.items.map((i) => i.json.name)).not.toContain('Theirs');
 		expect(result.items).toHaveLength(3);
 	});
@@ -120,7 +117,7 @@ describe('Get Many: filters', () => {
 	])('Status %s', async (_label, status, sent) => {
 		for (const state of ['draft', 'completed', 'pending', 'inProgress', 'expired', 'cancelled'])
 			ctx.sandbox.createSession({ status: state as SessionStatus });
-		const result = await runOk(ctx, getManyParams({ returnAll: true, filters: { status } }), {
+		const result = await ctx.ok(getManyParams({ returnAll: true, filters: { status } }), {
 			input: [{ json: { states: 'inProgress, expired' } }],
 		});
 		expect(listed()[0].query.status).toBe(sent);
@@ -137,8 +134,7 @@ describe('Get Many: filters', () => {
 			recipients: [{ name: 'B', email: 'b@x.com' }],
 		});
 		ctx.sandbox.createSession({ name: 'NDA', recipients: [{ name: 'A', email: 'a@x.com' }] });
-		const byName = await runAirSign(
-			ctx,
+		const byName = await ctx.run(
 			getManyParams({ returnAll: true, filters: { name: ' contract ' } }),
 		);
 		expect(byName.items.map((i) => i.json.name).sort()).toEqual([
@@ -147,8 +143,7 @@ describe('Get Many: filters', () => {
 		]);
 		expect(listed()[0].query.name).toBe('contract');
 		ctx.sandbox.clearRequests();
-		const byEmail = await runAirSign(
-			ctx,
+		const byEmail = await ctx.run(
 			getManyParams({ returnAll: true, filters: { recipientEmail: 'a@x.com' } }),
 		);
 		expect(byEmail.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'NDA']);
@@ -157,8 +152,7 @@ describe('Get Many: filters', () => {
 
 	it('created/updated After and Before, ISO strings, sent as UTC ISO', async () => {
 		const s = seedSessions(ctx.sandbox, 10); // created = updated = 2025-01-01T00:00:00Z + i s
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			getManyParams({
 				returnAll: true,
 				filters: {
@@ -182,10 +176,7 @@ describe('Get Many: filters', () => {
 
 	it('a Luxon DateTime from an expression ($now.minus({ hours: 1 }))', async () => {
 		const before = Date.now();
-		await runOk(
-			ctx,
-			getManyParams({ filters: { updatedAfter: '={{ $now.minus({ hours: 1 }) }}' } }),
-		);
+		await ctx.ok(getManyParams({ filters: { updatedAfter: '={{ $now.minus({ hours: 1 }) }}' } }));
 		const after = Date.now();
 		const sent = listed()[0].query.updatedAfter;
 		expect(sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -208,7 +199,7 @@ describe('Get Many: filters', () => {
 	])(
 		'a date without an offset is read in the workflow timezone (Sydney, %s)',
 		async (_, filters, query) => {
-			await runOk(ctx, getManyParams({ filters }), { timezone: 'Australia/Sydney' });
+			await ctx.ok(getManyParams({ filters }), { timezone: 'Australia/Sydney' });
 			expect(listed()[0].query).toMatchObject(query);
 		},
 	);
@@ -254,13 +245,12 @@ describe('Get Many: filters', () => {
 			],
 		};
 		it.each(Object.entries(cases))('%s', async (_label, [params, message]) => {
-			await expectRefused(ctx, getManyParams(params), message);
+			await ctx.refused(getManyParams(params), message);
 		});
 
 		it('on the third of three items: earlier items ran, the error names item 2', async () => {
 			const after = ['2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z', 'soon'];
-			const result = await runAirSign(
-				ctx,
+			const result = await ctx.run(
 				getManyParams({ filters: { createdAfter: '={{ $json.after }}' } }),
 				{ input: after.map((a) => ({ json: { after: a } })) },
 			);

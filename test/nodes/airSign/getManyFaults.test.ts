@@ -7,10 +7,8 @@ import {
 	expectError,
 	getManyParams,
 	recordSleeps,
-	runAirSign,
 	seedSessions,
 	useAirSign,
-	runOk,
 } from './helpers';
 
 const ctx = useAirSign();
@@ -24,7 +22,7 @@ describe('Get Many: rate limit (429)', () => {
 		seedSessions(ctx.sandbox, 3);
 		rateLimit(1);
 		const started = Date.now();
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		const elapsed = Date.now() - started;
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
@@ -40,7 +38,7 @@ describe('Get Many: rate limit (429)', () => {
 	it('a Retry-After within "Max Wait on Rate Limit" is waited out for exactly that long', async () => {
 		const sleeps = recordSleeps();
 		rateLimit(45);
-		await runOk(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }));
+		await ctx.ok(getManyParams({ options: { maxRateLimitWait: 60 } }));
 		expect(sleeps.requested).toEqual([45_000]);
 		expect(listed().map((r) => r.status)).toEqual([429, 200]);
 	});
@@ -50,7 +48,7 @@ describe('Get Many: rate limit (429)', () => {
 		ctx.sandbox.clock.freeze();
 		const now = ctx.sandbox.clock.now();
 		rateLimit(3600);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		// "at once" is no sleep requested, not a wall-clock bound a busy machine could break
 		expect(sleeps.requested).toEqual([]);
 		expect(listed()).toHaveLength(1);
@@ -73,7 +71,7 @@ describe('Get Many: rate limit (429)', () => {
 	it('never waits longer than the workflow\'s execution timeout, whatever "Max Wait" says', async () => {
 		const sleeps = recordSleeps();
 		rateLimit(45);
-		const result = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 60 } }), {
+		const result = await ctx.run(getManyParams({ options: { maxRateLimitWait: 60 } }), {
 			settings: { executionOrder: 'v1', executionTimeout: 30 },
 		});
 		expect(result.error?.message).toMatch(/budget is used up/);
@@ -84,11 +82,11 @@ describe('Get Many: rate limit (429)', () => {
 	it('"Max Wait on Rate Limit" below the Retry-After fails at once; 0 never waits', async () => {
 		const sleeps = recordSleeps();
 		rateLimit(5);
-		const short = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 2 } }));
+		const short = await ctx.run(getManyParams({ options: { maxRateLimitWait: 2 } }));
 		expect(short.error?.message).toMatch(/budget is used up/);
 		expect(short.error?.description).toContain('waits at most 2 s');
 		rateLimit(1);
-		const never = await runAirSign(ctx, getManyParams({ options: { maxRateLimitWait: 0 } }));
+		const never = await ctx.run(getManyParams({ options: { maxRateLimitWait: 0 } }));
 		expect(never.error?.message).toMatch(/budget is used up/);
 		expect(never.error?.description).not.toContain('waits at most');
 		expect(sleeps.requested).toEqual([]);
@@ -99,7 +97,7 @@ describe('Get Many: rate limit (429)', () => {
 		ctx.sandbox.config.rateLimitPerHour = 2;
 		ctx.sandbox.clock.freeze();
 		seedSessions(ctx.sandbox, 250);
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		expect(listed().map((r) => [r.status, r.query.createdAfter !== undefined])).toEqual([
 			[200, false],
 			[200, true],
@@ -117,14 +115,14 @@ describe('Get Many: rate limit (429)', () => {
 		ctx.sandbox.clock.freeze();
 		seedSessions(ctx.sandbox, 150);
 		// Spend the budget, then move to 3 s before the window resets.
-		await runAirSign(ctx, getManyParams({ limit: 1 }));
+		await ctx.run(getManyParams({ limit: 1 }));
 		ctx.sandbox.clock.advance(3600_000 - 3000);
 		ctx.sandbox.clearRequests();
 		// Sleeping moves the sandbox clock by the time asked for.
 		const sleeps = recordSleeps((ms) => {
 			ctx.sandbox.clock.advance(ms);
 		});
-		const result = await runOk(ctx, getManyParams({ limit: 10 }));
+		const result = await ctx.ok(getManyParams({ limit: 10 }));
 		expect(result.items).toHaveLength(10);
 		expect(sleeps.requested).toEqual([3000]);
 		expect(listed().map((r) => r.status)).toEqual([429, 200]);
@@ -135,7 +133,7 @@ describe('Get Many: transient failures are retried twice', () => {
 	it('5xx three times: 3 attempts, back-off 0.5 s then 2 s, then a clear error', async () => {
 		const sleeps = recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Sessions', count: 3 });
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([503, 503, 503]);
 		expect(sleeps.requested).toEqual([500, 2000]);
 		expectError(result, 'AirSign could not finish the request [HTTP 503]', {
@@ -148,7 +146,7 @@ describe('Get Many: transient failures are retried twice', () => {
 		recordSleeps();
 		seedSessions(ctx.sandbox, 2);
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Sessions', count: 2 });
-		const result = await runOk(ctx, getManyParams());
+		const result = await ctx.ok(getManyParams());
 		expect(result.items).toHaveLength(2);
 		expect(listed().map((r) => r.status)).toEqual([500, 500, 200]);
 	});
@@ -156,33 +154,33 @@ describe('Get Many: transient failures are retried twice', () => {
 	it('a malformed (non-JSON) body: retried, then "not JSON"', async () => {
 		recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 3 });
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expect(listed()).toHaveLength(3);
 		expect(result.error!.message).toBe('AirSign answered HTTP 200 with a body that is not JSON');
 		ctx.sandbox.clearRequests();
 		ctx.sandbox.injectFault({ kind: 'malformed', path: '/api/v1/Sessions', count: 1 });
-		await runOk(ctx, getManyParams());
+		await ctx.ok(getManyParams());
 		expect(listed()).toHaveLength(2);
 	});
 
 	it('a dropped connection: retried, then "Could not reach AirSign"', async () => {
 		recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 3 });
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expect(listed().map((r) => r.status)).toEqual([0, 0, 0]);
 		// The network code in words: n8n's NodeApiError would replace a message holding a raw code.
 		const message = 'Could not reach AirSign: connection closed by the server';
 		expectError(result, message, { description: 'Base URL' });
 		ctx.sandbox.clearRequests();
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Sessions', count: 2 });
-		await runOk(ctx, getManyParams());
+		await ctx.ok(getManyParams());
 		expect(listed()).toHaveLength(3);
 	});
 
 	it('a 400 from the service is not retried', async () => {
 		const sleeps = recordSleeps();
 		ctx.sandbox.injectFault({ kind: 'status', status: 400, path: '/api/v1/Sessions' });
-		const result = await runAirSign(ctx, getManyParams());
+		const result = await ctx.run(getManyParams());
 		expect(listed()).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
 		expect(result.error!.message).toBe('AirSign refused the request [HTTP 400 INTERNAL]');

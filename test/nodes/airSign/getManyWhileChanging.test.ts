@@ -5,7 +5,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Session } from '../../../sandbox';
-import { apiRequests, expectError, getManyParams, runAirSign, useAirSign, runOk } from './helpers';
+import { apiRequests, expectError, getManyParams, useAirSign } from './helpers';
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
 const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
@@ -93,7 +93,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		async (_label, sort, sortBy, sortOrder) => {
 			const existing = seed().map((s) => s.sessionId);
 			changeBetweenPages(existing);
-			const result = await runOk(ctx, getManyParams({ returnAll: true, sort }));
+			const result = await ctx.ok(getManyParams({ returnAll: true, sort }));
 			const out = result.items.map((i) => i.json);
 			const ids = out.map((s) => String(s.sessionId));
 			// Nothing twice (a session created during the read at most once), nothing missing.
@@ -119,7 +119,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 				ctx.sandbox.updateSession(existing[request * 50 + j], { touch: true });
 			}
 		});
-		const result = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.run(getManyParams({ returnAll: true }));
 		expect(result.items.map((i) => i.json.sessionId).sort()).toEqual([...existing].sort());
 		expect(requestsTo('/api/v1/Sessions')).toHaveLength(4);
 	});
@@ -130,7 +130,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		);
 		const start = ctx.sandbox.clock.now();
 		const filters = { status: ['completed'], createdAfter: at(BASE + 5000) };
-		const result = await runOk(ctx, getManyParams({ returnAll: true, filters }));
+		const result = await ctx.ok(getManyParams({ returnAll: true, filters }));
 		expect(result.items).toHaveLength(162);
 		const queries = requestsTo('/api/v1/Sessions').map((r) => r.query);
 		// The second page from the first page's newest (its 100th session), 1 ms early.
@@ -151,7 +151,7 @@ describe('Session → Get Many, Return All while sessions are updated and create
 		seed();
 		for (const [, sort] of sorts) {
 			ctx.sandbox.clearRequests();
-			const result = await runAirSign(ctx, getManyParams({ returnAll: false, limit: 150, sort }));
+			const result = await ctx.run(getManyParams({ returnAll: false, limit: 150, sort }));
 			expect(result.items).toHaveLength(150);
 			expect(requestsTo('/api/v1/Sessions').map((r) => r.query)).toEqual([
 				{ limit: '100', offset: '0', ...sort },
@@ -186,8 +186,7 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 				started.add(id);
 			}
 		});
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			getManyParams({ returnAll: true, filters: { status: ['pending'] } }),
 		);
 		const out = result.items.map((i) => String(i.json.sessionId));
@@ -211,7 +210,7 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 				createdAt: at(BASE + (i >= from && i < to ? from : i) * 1000),
 			}),
 		).map((s) => s.sessionId);
-		const result = await runOk(ctx, getManyParams({ returnAll: true }));
+		const result = await ctx.ok(getManyParams({ returnAll: true }));
 		const out = result.items.map((i) => String(i.json.sessionId));
 		expect(out.length).toBe(N);
 		expect([...out].sort()).toEqual([...ids].sort());
@@ -232,7 +231,7 @@ describe('Template → Get Many, Return All while the list changes between pages
 	it('a template leaving the list (activated while drafts are read) fails the item, not one skipped in silence', async () => {
 		const seeded = seedTemplates('draft');
 		beforeSecondPage(() => ctx.sandbox.activateTemplate(seeded[10].templateId));
-		const result = await runAirSign(ctx, params('draft'));
+		const result = await ctx.run(params('draft'));
 		expectError(result, /changed while it was read/, { type: NodeOperationError });
 		expect(requestsTo('/api/v1/Templates')).toHaveLength(3);
 	});
@@ -242,7 +241,7 @@ describe('Template → Get Many, Return All while the list changes between pages
 		beforeSecondPage(() =>
 			ctx.sandbox.createTemplate({ name: 'A new template', status: 'active' }),
 		);
-		const result = await runAirSign(ctx, params('active'));
+		const result = await ctx.run(params('active'));
 		expectError(result, /changed while it was read/, { type: NodeOperationError });
 	});
 });

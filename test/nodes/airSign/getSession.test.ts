@@ -8,13 +8,10 @@ import { engineDifferences } from '../../harness/engine';
 import {
 	apiRequests,
 	expectError,
-	expectRefused,
 	recordSleeps,
 	seedSessions,
-	runAirSign,
 	sendParams,
 	useAirSign,
-	runOk,
 	locator,
 	WHOLE_ANSWER,
 	idItems,
@@ -38,7 +35,7 @@ describe('Session → Get', () => {
 			status: 'pending',
 			recipients: [{ name: 'Ann', email: 'ann@example.com' }],
 		});
-		const result = await runOk(ctx, getParams(locator(session.sessionId), WHOLE_ANSWER));
+		const result = await ctx.ok(getParams(locator(session.sessionId), WHOLE_ANSWER));
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({
 			sessionId: session.sessionId,
@@ -61,35 +58,29 @@ describe('Session → Get', () => {
 			locator(url, 'url'),
 			session.sessionId,
 		]) {
-			const result = await runOk(ctx, getParams(value));
+			const result = await ctx.ok(getParams(value));
 			expect(result.items[0].json.sessionId).toBe(session.sessionId);
 		}
 	});
 
 	it('By URL: a link with no ID, or with several and none after /session(s)/, is refused before any request', async () => {
 		// A literal link without an ID is stopped by n8n itself (the mode's validation)...
-		await expect(
-			runAirSign(ctx, getParams(locator('https://app.example.com/x', 'url'))),
-		).rejects.toThrow(
+		await expect(ctx.run(getParams(locator('https://app.example.com/x', 'url')))).rejects.toThrow(
 			engineDifferences.invalidParameterMessage(/Not a link that holds an AirSign session ID/),
 		);
 		// ...and one from an expression by the node.
-		const none = await runAirSign(
-			ctx,
-			getParams(locator('={{ "https://app.example.com/x" }}', 'url')),
-		);
+		const none = await ctx.run(getParams(locator('={{ "https://app.example.com/x" }}', 'url')));
 		expectError(none, /holds no AirSign session ID/, { type: NodeOperationError });
 		const two = `https://x.example/a/${UNKNOWN_ID}/b/${UNKNOWN_ID.replace('3f', '4f')}`;
-		const several = await runAirSign(ctx, getParams(locator(two, 'url')));
+		const several = await ctx.run(getParams(locator(two, 'url')));
 		expect(several.error!.message).toContain('holds several IDs');
 		const picked = `https://x.example/org/${UNKNOWN_ID.replace('3f', '4f')}/sessions/${UNKNOWN_ID}`;
-		await runAirSign(ctx, getParams(locator(picked, 'url')));
+		await ctx.run(getParams(locator(picked, 'url')));
 		expect(gets().map((r) => r.path)).toEqual([`/api/v1/Session/${UNKNOWN_ID}`]);
 	});
 
 	it('a malformed ID is refused before any request, naming the item', async () => {
-		await expectRefused(
-			ctx,
+		await ctx.refused(
 			getParams('={{ $json.id }}'),
 			'Session ID "../Templates" is not a valid AirSign session ID',
 			{ input: [{ json: { id: '../Templates' } }] },
@@ -99,7 +90,7 @@ describe('Session → Get', () => {
 	it("404 for an unknown session and for another organisation's", async () => {
 		const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId });
 		for (const id of [UNKNOWN_ID, theirs.sessionId]) {
-			const result = await runAirSign(ctx, getParams(locator(id)));
+			const result = await ctx.run(getParams(locator(id)));
 			expectError(result, 'AirSign has no session with this ID [NOT_FOUND]', {
 				type: NodeApiError,
 				description: 'another AirSign organisation',
@@ -110,7 +101,7 @@ describe('Session → Get', () => {
 	it('three items, one missing: with Continue On Fail the missing one becomes an error item, pairing kept', async () => {
 		const a = ctx.sandbox.createSession({ name: 'A' });
 		const b = ctx.sandbox.createSession({ name: 'B' });
-		const result = await runAirSign(ctx, getParams(locator('={{ $json.id }}')), {
+		const result = await ctx.run(getParams(locator('={{ $json.id }}')), {
 			input: idItems([a, { sessionId: UNKNOWN_ID }, b]),
 			continueOnFail: true,
 		});
@@ -126,7 +117,7 @@ describe('Session → Get', () => {
 		const session = ctx.sandbox.createSession();
 		ctx.sandbox.injectFault({ kind: 'status', status: 502, path: '/api/v1/Session/' });
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/Session/' });
-		await runOk(ctx, getParams(locator(session.sessionId)));
+		await ctx.ok(getParams(locator(session.sessionId)));
 		expect(sleeps.requested).toEqual([500, 2000]);
 		expect(gets().map((r) => r.status)).toEqual([502, 0, 200]);
 	});
@@ -135,11 +126,10 @@ describe('Session → Get', () => {
 		const sleeps = recordSleeps();
 		const session = ctx.sandbox.createSession();
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 30 });
-		await runOk(ctx, getParams(locator(session.sessionId)));
+		await ctx.ok(getParams(locator(session.sessionId)));
 		expect(sleeps.requested).toEqual([30_000]);
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 600 });
-		const failed = await runAirSign(
-			ctx,
+		const failed = await ctx.run(
 			getParams(locator(session.sessionId), { options: { maxRateLimitWait: 60 } }),
 		);
 		expect(failed.error!.message).toMatch(
@@ -155,7 +145,7 @@ describe('Session → Get', () => {
 			recipients: [{ name: 'A', email: 'a@example.com' }],
 		});
 		const url = `${ctx.sandbox.baseUrl}/app/sessions/${draft.sessionId}/edit`;
-		const result = await runOk(ctx, sendParams(locator(url, 'url') as never));
+		const result = await ctx.ok(sendParams(locator(url, 'url') as never));
 		expect(result.items[0].json.status).toBe('pending');
 	});
 });

@@ -36,6 +36,16 @@ export interface TestContext {
 	env: TestEnvironment;
 	/** Access-token credential of the demo organisation (ready token, never expires). */
 	cred: CredentialRef;
+	/** Runs the AirSign node once through n8n's WorkflowExecute. */
+	run(parameters: INodeParameters, extra?: Partial<RunNodeOptions>): Promise<RunNodeResult>;
+	/** Runs the node and expects it to succeed. */
+	ok(parameters: INodeParameters, extra?: Partial<RunNodeOptions>): Promise<RunNodeResult>;
+	/** Runs the node and expects its refusal before any request: the message, naming the item. */
+	refused(
+		parameters: INodeParameters,
+		message: string | RegExp,
+		extra?: Partial<RunNodeOptions> & { itemIndex?: number },
+	): Promise<RunNodeResult>;
 }
 
 /** The file's sandbox (no demo data unless asked); per test, a fresh n8n with the demo token. */
@@ -44,6 +54,18 @@ export function useAirSign(options: SandboxOptions = {}): TestContext {
 	const ctx = {
 		get sandbox() {
 			return sandbox();
+		},
+		run: (parameters, extra) => runAirSign(ctx, parameters, extra),
+		async ok(parameters, extra) {
+			const result = await runAirSign(ctx, parameters, extra);
+			expect(result.error, result.error?.message).toBeUndefined();
+			return result;
+		},
+		async refused(parameters, message, { itemIndex = 0, ...extra } = {}) {
+			const result = await runAirSign(ctx, parameters, extra);
+			expectError(result, message, { type: NodeOperationError, itemIndex });
+			expect(ctx.sandbox.requests).toEqual([]);
+			return result;
 		},
 	} as TestContext;
 	beforeEach(async () => {
@@ -82,17 +104,6 @@ export async function runAirSign(
 	});
 }
 
-/** Runs the node and expects it to succeed. */
-export async function runOk(
-	ctx: TestContext,
-	parameters: INodeParameters,
-	extra: Partial<RunNodeOptions> = {},
-): Promise<RunNodeResult> {
-	const result = await runAirSign(ctx, parameters, extra);
-	expect(result.error, result.error?.message).toBeUndefined();
-	return result;
-}
-
 /** Expects the run's error: its message (text or pattern) and the fields given (a part of the description). */
 export function expectError(
 	result: RunNodeResult,
@@ -112,19 +123,6 @@ export function expectError(
 	if (httpCode !== undefined) expect(result.error!.httpCode).toBe(httpCode);
 	if (itemIndex !== undefined) expect(result.error!.context?.itemIndex).toBe(itemIndex);
 	return result.error!;
-}
-
-/** Runs the node and expects its refusal before any request: the message, naming the item. */
-export async function expectRefused(
-	ctx: TestContext,
-	parameters: INodeParameters,
-	message: string | RegExp,
-	{ itemIndex = 0, ...extra }: Partial<RunNodeOptions> & { itemIndex?: number } = {},
-): Promise<RunNodeResult> {
-	const result = await runAirSign(ctx, parameters, extra);
-	expectError(result, message, { type: NodeOperationError, itemIndex });
-	expect(ctx.sandbox.requests).toEqual([]);
-	return result;
 }
 
 /** AirSign's whole answer: Simplify off. */

@@ -9,12 +9,9 @@ import type { Sandbox } from '../../../sandbox';
 import {
 	apiRequests,
 	drafts as draftsIn,
-	expectRefused,
 	recordSleeps,
 	releaseSendsInGroups,
-	runAirSign,
 	useAirSign,
-	runOk,
 	idItems,
 	sendEach as send,
 	sentOf,
@@ -42,7 +39,7 @@ function countInFlight(sandbox: Sandbox) {
 
 /** Runs Send over the drafts: every one sent, the output in item order and paired. */
 async function sendsEveryOne(sessions: Array<{ sessionId: string }>, parameters: INodeParameters) {
-	const result = await runOk(ctx, parameters, { input: idItems(sessions) });
+	const result = await ctx.ok(parameters, { input: idItems(sessions) });
 	expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 		sessions.map((s, item) => [s.sessionId, 'pending', { item }]),
 	);
@@ -78,8 +75,7 @@ describe('Items at Once: engine', () => {
 	it('a 429 with Max Wait on Rate Limit at 0 fails the item as before (nothing waits)', async () => {
 		const sessions = drafts(3);
 		rateLimitSends(2, 1);
-		const result = await runAirSign(
-			ctx,
+		const result = await ctx.run(
 			{ ...send(), options: { maxRateLimitWait: 0 } },
 			{ input: idItems(sessions), continueOnFail: 'continueRegularOutput' },
 		);
@@ -95,7 +91,7 @@ describe('Items at Once: engine', () => {
 		async (itemsAtOnce) => {
 			const sessions = drafts(30);
 			ctx.sandbox.updateSession(sessions[7].sessionId, { status: 'completed' });
-			const result = await runAirSign(ctx, send(itemsAtOnce), { input: idItems(sessions) });
+			const result = await ctx.run(send(itemsAtOnce), { input: idItems(sessions) });
 			expect(result.error?.message).toBe(
 				'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 			);
@@ -119,7 +115,7 @@ describe('Items at Once: engine', () => {
 		ctx.sandbox.updateSession(sessions[0].sessionId, { status: 'completed' });
 		// The three are answered once all three have arrived: they went together.
 		releaseSendsInGroups(ctx.sandbox, [3]);
-		const result = await runAirSign(ctx, send(), { input: idItems(sessions) });
+		const result = await ctx.run(send(), { input: idItems(sessions) });
 		expect(result.error?.message).toContain('[NOT_A_DRAFT]');
 		expect((result.error as NodeOperationError).description).toContain(
 			'the items at index 1, 2 ran beside it before it failed',
@@ -153,7 +149,7 @@ describe('Items at Once: engine', () => {
 	it('Continue On Fail: the failed item stays in its place, saying which session it was', async () => {
 		const [first, second, third] = drafts(3);
 		ctx.sandbox.updateSession(second.sessionId, { status: 'completed' });
-		const result = await runAirSign(ctx, send(3), {
+		const result = await ctx.run(send(3), {
 			input: idItems([first, second, third]),
 			continueOnFail: 'continueRegularOutput',
 		});
@@ -167,7 +163,7 @@ describe('Items at Once: engine', () => {
 	it('without Continue On Fail: no item starts after the failure; the error names the items that ran beside it', async () => {
 		const sessions = drafts(6);
 		ctx.sandbox.updateSession(sessions[1].sessionId, { status: 'completed' });
-		const result = await runAirSign(ctx, send(3), { input: idItems(sessions) });
+		const result = await ctx.run(send(3), { input: idItems(sessions) });
 		expect(result.error?.message).toBe(
 			'The session is not a draft, so it cannot be sent [NOT_A_DRAFT]',
 		);
@@ -206,8 +202,7 @@ describe('Items at Once: engine', () => {
 			retryAfter: 7,
 			skip: 1,
 		});
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			{
 				resource: 'session',
 				operation: 'get',
@@ -231,8 +226,7 @@ describe('Items at Once: engine', () => {
 	it.each([0, MAX_ITEMS_AT_ONCE + 1, 2.5, '={{ "three" }}'])(
 		'%s is refused before any request, naming the option',
 		async (itemsAtOnce) => {
-			await expectRefused(
-				ctx,
+			await ctx.refused(
 				send(itemsAtOnce),
 				new RegExp(`^'Items at Once' must be a whole number from 1 to ${MAX_ITEMS_AT_ONCE};`),
 				{ input: idItems(drafts(1)) },
@@ -275,7 +269,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 		const sessions = drafts(30);
 		const sleeps = recordSleeps();
 		rateLimitSends(3, 5);
-		await runOk(ctx, send(10), { input: idItems(sessions) });
+		await ctx.ok(send(10), { input: idItems(sessions) });
 		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(30);

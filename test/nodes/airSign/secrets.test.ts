@@ -14,7 +14,6 @@ import {
 	getManyParams,
 	tokenCredential,
 	recordSleeps,
-	runAirSign,
 	sendParams,
 	serialise,
 	type TestContext,
@@ -133,7 +132,7 @@ describe('secrets never appear in output, errors or logs', () => {
 			const capture = captureOutput();
 			let result: RunNodeResult;
 			try {
-				result = await runAirSign(ctx, params, { input, continueOnFail });
+				result = await ctx.run(params, { input, continueOnFail });
 			} finally {
 				capture.restore();
 			}

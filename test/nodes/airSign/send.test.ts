@@ -7,12 +7,9 @@ import { engineDifferences } from '../../harness/engine';
 import {
 	apiRequests,
 	tokenCredential,
-	runAirSign,
 	sendParams,
 	useAirSign,
-	runOk,
 	expectError,
-	expectRefused,
 	idItems,
 	UNKNOWN_ID,
 } from './helpers';
@@ -27,7 +24,7 @@ const recipients = [
 describe('Send Session', () => {
 	it('sends a draft: output is the docs/api.md#send-session answer, one invitation per recipient', async () => {
 		const draft = ctx.sandbox.createSession({ name: 'Contract', recipients });
-		const result = await runOk(ctx, sendParams(draft.sessionId));
+		const result = await ctx.ok(sendParams(draft.sessionId));
 		expect(result.items).toHaveLength(1);
 		const out = result.items[0].json;
 		expect(out).toEqual({
@@ -56,7 +53,7 @@ describe('Send Session', () => {
 
 	it('does not refuse an upper-case UUID with spaces around it locally (trimmed, sent as is)', async () => {
 		const draft = ctx.sandbox.createSession({ recipients });
-		const result = await runAirSign(ctx, sendParams(`  ${draft.sessionId.toUpperCase()} `));
+		const result = await ctx.run(sendParams(`  ${draft.sessionId.toUpperCase()} `));
 		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
 		expect(apiRequests(ctx.sandbox)[0].path).toBe(
 			`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`,
@@ -70,7 +67,7 @@ describe('Send Session', () => {
 		const drafts = [0, 1, 2].map((i) =>
 			ctx.sandbox.createSession({ name: `S${i}`, recipients: [recipients[i % 2]] }),
 		);
-		const result = await runOk(ctx, sendParams('={{ $json.id }}'), { input: idItems(drafts) });
+		const result = await ctx.ok(sendParams('={{ $json.id }}'), { input: idItems(drafts) });
 		expect(result.items.map((i) => [i.json.sessionId, i.json.status, i.pairedItem])).toEqual(
 			drafts.map((d, i) => [d.sessionId, 'pending', { item: i }]),
 		);
@@ -107,7 +104,7 @@ describe('Send Session', () => {
 		it.each(cases)(
 			'%s: 400 with a clear message, no invitation',
 			async (_, make, message, description) => {
-				const result = await runAirSign(ctx, sendParams(make()));
+				const result = await ctx.run(sendParams(make()));
 				const expected = { type: NodeApiError, description, httpCode: '400', itemIndex: 0 };
 				expectError(result, message, expected);
 				expect(result.storedError?.message).toBe(message);
@@ -118,8 +115,8 @@ describe('Send Session', () => {
 
 		it('sending twice: the second run answers NOT_A_DRAFT', async () => {
 			const draft = ctx.sandbox.createSession({ recipients });
-			expect((await runAirSign(ctx, sendParams(draft.sessionId))).error).toBeUndefined();
-			const again = await runAirSign(ctx, sendParams(draft.sessionId));
+			expect((await ctx.run(sendParams(draft.sessionId))).error).toBeUndefined();
+			const again = await ctx.run(sendParams(draft.sessionId));
 			expect(again.error?.message).toContain('[NOT_A_DRAFT]');
 			expect(ctx.sandbox.outbox).toHaveLength(2);
 		});
@@ -127,7 +124,7 @@ describe('Send Session', () => {
 		it("404 for an unknown session and for another organisation's, which stays a draft", async () => {
 			const theirs = ctx.sandbox.createSession({ orgId: ctx.sandbox.other.orgId, recipients });
 			for (const id of [UNKNOWN_ID, theirs.sessionId]) {
-				const result = await runAirSign(ctx, sendParams(id));
+				const result = await ctx.run(sendParams(id));
 				const description = 'another AirSign organisation';
 				expectError(result, NOT_FOUND, { type: NodeApiError, description, httpCode: '404' });
 			}
@@ -151,7 +148,7 @@ describe('Send Session', () => {
 		])('%s', async (_label, token, message, expected) => {
 			ctx.cred = await tokenCredential(ctx, token());
 			const draft = ctx.sandbox.createSession({ recipients });
-			expectError(await runAirSign(ctx, sendParams(draft.sessionId)), message, expected);
+			expectError(await ctx.run(sendParams(draft.sessionId)), message, expected);
 			expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('draft');
 		});
 	});
@@ -171,18 +168,18 @@ describe('Send Session', () => {
 			`${UNKNOWN_ID}#`,
 		];
 		it.each(bad)('refuses %j', async (value) => {
-			await expectRefused(ctx, sendParams(value), /is not a valid AirSign session ID/);
+			await ctx.refused(sendParams(value), /is not a valid AirSign session ID/);
 		});
 
 		it('an empty literal Session ID is stopped by n8n itself (required parameter), with no request', async () => {
-			await expect(runAirSign(ctx, sendParams(''))).rejects.toThrow(
+			await expect(ctx.run(sendParams(''))).rejects.toThrow(
 				engineDifferences.missingParameterMessage('Session'),
 			);
 			expect(ctx.sandbox.requests).toEqual([]);
 		});
 
 		it('refuses a non-string id from an expression (number, object), naming the item', async () => {
-			const result = await runAirSign(ctx, sendParams('={{ $json.id }}'), {
+			const result = await ctx.run(sendParams('={{ $json.id }}'), {
 				input: [
 					{ json: { id: ctx.sandbox.createSession({ recipients }).sessionId } },
 					{ json: { id: 42 } },

@@ -12,8 +12,6 @@ import {
 	expectError,
 	locator,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	tokenCredential,
 	UNKNOWN_ID,
 	useAirSign,
@@ -43,7 +41,7 @@ describe('Session → Send Invitation', () => {
 	it('by default reminds the next recipient who has not signed; output is the answer, sentAt in ISO UTC', async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		ctx.sandbox.signRecipient(session.sessionId);
-		const result = await runOk(ctx, params(session.sessionId));
+		const result = await ctx.ok(params(session.sessionId));
 		expect(result.items[0].json).toEqual({
 			success: true,
 			sessionId: session.sessionId,
@@ -55,7 +53,7 @@ describe('Session → Send Invitation', () => {
 	});
 
 	it('checks the session ID before any request', async () => {
-		const badSession = await runAirSign(ctx, params('={{ "x/../y" }}'));
+		const badSession = await ctx.run(params('={{ "x/../y" }}'));
 		expectError(badSession, /is not a valid AirSign session ID/, { type: NodeOperationError });
 		expect(ctx.sandbox.requests).toEqual([]);
 	});
@@ -63,23 +61,20 @@ describe('Session → Send Invitation', () => {
 	describe("AirSign's refusals, in words a builder can act on", () => {
 		it('SESSION_NOT_ACTIVE for a draft (send it with Send instead)', async () => {
 			const draft = ctx.sandbox.createSession({ recipients });
-			const result = await runAirSign(ctx, params(draft.sessionId));
+			const result = await ctx.run(params(draft.sessionId));
 			const description = 'Send a draft with Send';
 			expectError(result, NOT_ACTIVE, { type: NodeApiError, description, httpCode: '400' });
 		});
 
 		it("RECIPIENT_NOT_FOUND and RECIPIENT_ALREADY_SIGNED (pointing to 'Next Who Has Not Signed'), for 'A Specific Recipient'", async () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-			const missing = await runAirSign(
-				ctx,
-				specific(session.sessionId, 'email', 'zoe@example.com'),
-			);
+			const missing = await ctx.run(specific(session.sessionId, 'email', 'zoe@example.com'));
 			expectError(missing, 'The session has no such recipient [RECIPIENT_NOT_FOUND]', {
 				description: "Check 'Recipient'",
 				httpCode: '404',
 			});
 			ctx.sandbox.signRecipient(session.sessionId);
-			const signed = await runAirSign(ctx, specific(session.sessionId, 'email', 'ann@example.com'));
+			const signed = await ctx.run(specific(session.sessionId, 'email', 'ann@example.com'));
 			expectError(signed, /\[RECIPIENT_ALREADY_SIGNED\]/, {
 				description: "Choose 'Next Who Has Not Signed' in 'Send To'",
 			});
@@ -90,11 +85,11 @@ describe('Session → Send Invitation', () => {
 				orgId: ctx.sandbox.other.orgId,
 				status: 'pending',
 			});
-			const result = await runAirSign(ctx, params(theirs.sessionId));
+			const result = await ctx.run(params(theirs.sessionId));
 			expect(result.error!.message).toBe('AirSign has no session with this ID [NOT_FOUND]');
 			ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
 			const mine = ctx.sandbox.createSession({ status: 'pending', recipients });
-			const forbidden = await runAirSign(ctx, params(mine.sessionId));
+			const forbidden = await ctx.run(params(mine.sessionId));
 			expect(forbidden.error!.description).toContain('write:sessions');
 			expect(reminders()).toEqual([]);
 		});
@@ -105,7 +100,7 @@ describe('Session → Send Invitation', () => {
 			const sleeps = recordSleeps();
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Session/' });
-			const result = await runAirSign(ctx, params(session.sessionId));
+			const result = await ctx.run(params(session.sessionId));
 			expectError(
 				result,
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the invitation may have been sent',
@@ -119,7 +114,7 @@ describe('Session → Send Invitation', () => {
 		it('a 5xx: one request, no retry', async () => {
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'status', status: 503, path: '/api/v1/Session/' });
-			const result = await runAirSign(ctx, params(session.sessionId));
+			const result = await ctx.run(params(session.sessionId));
 			expect(result.error!.message).toBe(
 				'AirSign could not finish the request [HTTP 503 INTERNAL]: check AirSign before running again: the invitation may have been sent',
 			);
@@ -130,7 +125,7 @@ describe('Session → Send Invitation', () => {
 			const sleeps = recordSleeps();
 			const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 			ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 2 });
-			await runOk(ctx, params(session.sessionId));
+			await ctx.ok(params(session.sessionId));
 			expect(sleeps.requested).toEqual([2000]);
 			expect(posts().map((r) => r.status)).toEqual([429, 200]);
 			expect(reminders()).toHaveLength(1);
@@ -140,7 +135,7 @@ describe('Session → Send Invitation', () => {
 	it('Continue On Fail with the error output: the failing item goes there, paired', async () => {
 		const ok = ctx.sandbox.createSession({ status: 'pending', recipients });
 		const draft = ctx.sandbox.createSession({ recipients });
-		const result = await runAirSign(ctx, params('={{ $json.id }}'), {
+		const result = await ctx.run(params('={{ $json.id }}'), {
 			input: [{ json: { id: ok.sessionId } }, { json: { id: draft.sessionId } }],
 			continueOnFail: 'continueErrorOutput',
 		});
@@ -224,7 +219,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 		const offered = await offeredFor(locator(pending.sessionId));
 		expect(offered.results).toHaveLength(1);
 		for (const { value } of offered.results) {
-			const run = await runOk(ctx, specific(pending.sessionId, 'list', String(value)));
+			const run = await ctx.ok(specific(pending.sessionId, 'list', String(value)));
 			expect(run.items[0].json).toMatchObject({ recipientId: value });
 		}
 		for (const status of ['draft', 'completed', 'cancelled', 'expired'] as const) {
@@ -256,14 +251,13 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 	it('From List and By ID send the recipientId, By Email the email (AirSign refuses both at once)', async () => {
 		const session = ctx.sandbox.createSession({ status: 'inProgress', recipients });
 		const [ann, bob] = session.recipients;
-		const fromList = await runOk(ctx, specific(session.sessionId, 'list', bob.recipientId));
+		const fromList = await ctx.ok(specific(session.sessionId, 'list', bob.recipientId));
 		expect(fromList.items[0].json).toMatchObject({ recipientId: bob.recipientId });
-		const byId = await runOk(
-			ctx,
+		const byId = await ctx.ok(
 			specific(session.sessionId, 'id', ` ${ann.recipientId.toUpperCase()} `),
 		);
 		expect(byId.items[0].json).toMatchObject({ recipientId: ann.recipientId });
-		const byEmail = await runOk(ctx, specific(session.sessionId, 'email', ' BOB@example.com '));
+		const byEmail = await ctx.ok(specific(session.sessionId, 'email', ' BOB@example.com '));
 		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
 		expect(remindedTo()).toEqual(['bob@example.com', 'ann@example.com', 'bob@example.com']);
 	});
@@ -279,17 +273,13 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 		];
 		for (const [mode, value, message] of cases) {
 			const expression = `={{ ${JSON.stringify(value)} }}`;
-			const result = await runAirSign(ctx, specific(session.sessionId, mode, expression));
+			const result = await ctx.run(specific(session.sessionId, mode, expression));
 			expectError(result, message, { type: NodeOperationError, itemIndex: 0 });
 		}
-		const second = await runAirSign(
-			ctx,
-			specific(session.sessionId, 'email', '={{ $json.email }}'),
-			{
-				input: [{ json: { email: 'bob@' } }, { json: { email: 'ann' } }],
-				continueOnFail: true,
-			},
-		);
+		const second = await ctx.run(specific(session.sessionId, 'email', '={{ $json.email }}'), {
+			input: [{ json: { email: 'bob@' } }, { json: { email: 'ann' } }],
+			continueOnFail: true,
+		});
 		expect(second.items.map((i) => [i.json.error, i.pairedItem])).toEqual([
 			[expect.stringMatching(/Recipient.* "bob@"$/), { item: 0 }],
 			[expect.stringMatching(/Recipient.* "ann"$/), { item: 1 }],
@@ -299,14 +289,14 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 
 	it("an error item names the recipient under AirSign's field for the mode", async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
-		const byId = await runAirSign(ctx, specific(session.sessionId, 'id', UNKNOWN_ID), {
+		const byId = await ctx.run(specific(session.sessionId, 'id', UNKNOWN_ID), {
 			continueOnFail: true,
 		});
 		expect(byId.items[0].json).toMatchObject({
 			sessionId: session.sessionId,
 			recipientId: UNKNOWN_ID,
 		});
-		const byEmail = await runAirSign(ctx, specific(session.sessionId, 'email', 'zoe@example.com'), {
+		const byEmail = await ctx.run(specific(session.sessionId, 'email', 'zoe@example.com'), {
 			continueOnFail: true,
 		});
 		expect(byEmail.items[0].json).toMatchObject({ recipientEmail: 'zoe@example.com' });
@@ -316,13 +306,13 @@ describe("Send Invitation: 'A Specific Recipient'", () => {
 	it("as an agent's tool: the email the model gives reminds that recipient; a bad one is an answer, no request", async () => {
 		const session = ctx.sandbox.createSession({ status: 'pending', recipients });
 		const parameters = specific(session.sessionId, 'email', '={{ $json.email }}');
-		const sent = await runAirSign(ctx, parameters, {
+		const sent = await ctx.run(parameters, {
 			nodeType: asTool(),
 			input: [{ json: { email: 'bob@example.com' } }],
 		});
 		expect(sent.items[0].json).toMatchObject({ recipientEmail: 'bob@example.com' });
 		const before = ctx.sandbox.requests.length;
-		const refused = await runOk(ctx, parameters, {
+		const refused = await ctx.ok(parameters, {
 			nodeType: asTool(),
 			input: [{ json: { email: 'bob' } }],
 		});

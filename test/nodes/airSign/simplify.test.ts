@@ -10,8 +10,6 @@ import {
 	apiRequests,
 	asTool,
 	locator as id,
-	runAirSign,
-	runOk,
 	SESSION_FIELDS,
 	sendParams,
 	tokenCredential,
@@ -75,7 +73,7 @@ const SIMPLE_TEMPLATE_FIELDS = [
 	'editorUrl',
 ];
 const run = async (parameters: INodeParameters, extra = {}) => {
-	const result = await runOk(ctx, parameters, extra);
+	const result = await ctx.ok(parameters, extra);
 	return result.items.map((item) => item.json);
 };
 const runTool = (parameters: INodeParameters) => run(parameters, { nodeType: asTool() });
@@ -221,7 +219,7 @@ describe('Simplify (the default)', () => {
 	});
 
 	it('an error item (Continue On Fail) is never simplified away', async () => {
-		const result = await runAirSign(ctx, getSession('0b0b0b0b-0000-4000-8000-000000000000'), {
+		const result = await ctx.run(getSession('0b0b0b0b-0000-4000-8000-000000000000'), {
 			continueOnFail: true,
 		});
 		expect(result.items).toHaveLength(1);
@@ -305,7 +303,7 @@ describe('Output, as an AI agent’s tool', () => {
 	});
 
 	it('Fields that are not a list fail the call before any request: no session is created', async () => {
-		const result = await runAirSign(ctx, simple({ output: 'fields', fields: '={{ "status" }}' }), {
+		const result = await ctx.run(simple({ output: 'fields', fields: '={{ "status" }}' }), {
 			nodeType: asTool(),
 		});
 		expect(result.items[0].json.error).toMatch(/^'Fields' must be a list of field names/);
@@ -332,7 +330,7 @@ describe('Output, as an AI agent’s tool', () => {
 describe('the node as an AI agent’s tool: a failed call is an answer the model can act on', () => {
 	it('a bad value: an error item naming it, no request, the run goes on', async () => {
 		const before = apiRequests(ctx.sandbox).length;
-		const result = await runOk(ctx, sendParams('session 42'), { nodeType: asTool() });
+		const result = await ctx.ok(sendParams('session 42'), { nodeType: asTool() });
 		expect(result.items.map((i) => i.json)).toEqual([
 			{
 				sessionId: 'session 42',
@@ -344,7 +342,7 @@ describe('the node as an AI agent’s tool: a failed call is an answer the model
 	});
 
 	it('as a plain node the same call still fails the node (Continue On Fail off)', async () => {
-		const result = await runAirSign(ctx, sendParams('session 42'));
+		const result = await ctx.run(sendParams('session 42'));
 		expect(result.error?.message).toMatch(/is not a valid AirSign session ID/);
 	});
 });

@@ -7,11 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
 	apiRequests,
 	expectError,
-	expectRefused,
 	getManyParams as sessionList,
 	recordSleeps,
-	runAirSign,
-	runOk,
 	tokenCredential,
 	useAirSign,
 	WHOLE_ANSWER,
@@ -36,7 +33,7 @@ describe('Template → Get Many', () => {
 	it('defaults: active templates, Limit 50, one item each as AirSign lists it', async () => {
 		seedTemplates(3);
 		seedTemplates(2, 'draft');
-		const result = await runOk(ctx, getManyParams());
+		const result = await ctx.ok(getManyParams());
 		expect(result.items.map((i) => i.json.name)).toEqual([
 			'Template 000',
 			'Template 001',
@@ -61,14 +58,14 @@ describe('Template → Get Many', () => {
 	it('Status Draft', async () => {
 		seedTemplates(1);
 		seedTemplates(2, 'draft');
-		const result = await runAirSign(ctx, getManyParams({ status: 'draft' }));
+		const result = await ctx.run(getManyParams({ status: 'draft' }));
 		expect(result.items).toHaveLength(2);
 		expect(listed()[0].query.status).toBe('draft');
 	});
 
 	it('Return All over 250: every template once, in order, pages of 100 (3 requests); Limit 150: 100 then 50', async () => {
 		const seeded = seedTemplates(250);
-		const all = await runAirSign(ctx, getManyParams({ returnAll: true }));
+		const all = await ctx.run(getManyParams({ returnAll: true }));
 		expect(all.items.map((i) => i.json.templateId)).toEqual(seeded.map((t) => t.templateId));
 		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
 			['100', '0'],
@@ -76,7 +73,7 @@ describe('Template → Get Many', () => {
 			['100', '200'],
 		]);
 		ctx.sandbox.clearRequests();
-		const some = await runAirSign(ctx, getManyParams({ limit: 150 }));
+		const some = await ctx.run(getManyParams({ limit: 150 }));
 		expect(some.items).toHaveLength(150);
 		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
 			['100', '0'],
@@ -88,18 +85,18 @@ describe('Template → Get Many', () => {
 		const sleeps = recordSleeps();
 		seedTemplates(1);
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Templates' });
-		expect((await runAirSign(ctx, getManyParams())).items).toHaveLength(1);
+		expect((await ctx.run(getManyParams())).items).toHaveLength(1);
 		expect(listed().map((r) => r.status)).toEqual([500, 200]);
 		// (A Status AirSign does not know never reaches it: test/nodes/airSign/fuzzFindings.test.ts.)
 		ctx.sandbox.injectFault({ kind: 'status', status: 400, path: '/api/v1/Templates' });
-		const bad = await runAirSign(ctx, getManyParams());
+		const bad = await ctx.run(getManyParams());
 		expectError(bad, /^AirSign refused the request \[HTTP 400/, { type: NodeApiError });
 		expect(listed().map((r) => r.status)).toEqual([500, 200, 400]);
 		expect(sleeps.requested).toEqual([500]);
 	});
 
 	it('a Limit below 1 from an expression is refused before any request', async () => {
-		await expectRefused(ctx, getManyParams({ limit: '={{ 0 }}' }), /'Limit' must be/);
+		await ctx.refused(getManyParams({ limit: '={{ 0 }}' }), /'Limit' must be/);
 	});
 });
 
@@ -111,7 +108,7 @@ describe('Template → Get', () => {
 			recipients: [{ key: 'employee', name: 'Employee' }],
 			variables: [{ name: 'startDate', displayName: 'Start date', type: 'date' }],
 		});
-		const result = await runOk(ctx, {
+		const result = await ctx.ok({
 			...getParams({ __rl: true, mode: 'list', value: template.templateId }),
 			...WHOLE_ANSWER,
 		});
@@ -126,10 +123,10 @@ describe('Template → Get', () => {
 
 	it("404 for an unknown or another organisation's template; a malformed ID is refused before any request", async () => {
 		const theirs = ctx.sandbox.createTemplate({ orgId: ctx.sandbox.other.orgId });
-		const result = await runAirSign(ctx, getParams(theirs.templateId));
+		const result = await ctx.run(getParams(theirs.templateId));
 		expect(result.error!.message).toBe('AirSign has no template with this ID [NOT_FOUND]');
 		ctx.sandbox.clearRequests();
-		const bad = await runAirSign(ctx, getParams('={{ "Templates?x" }}'));
+		const bad = await ctx.run(getParams('={{ "Templates?x" }}'));
 		expect(bad.error!.message).toBe('Template ID "Templates?x" is not a valid AirSign template ID');
 		expect(ctx.sandbox.requests).toEqual([]);
 	});
@@ -137,7 +134,7 @@ describe('Template → Get', () => {
 	it('By URL: the editorUrl of a created template', async () => {
 		const template = ctx.sandbox.createTemplate();
 		const url = `${ctx.sandbox.baseUrl}/app/templates/${template.templateId}/edit`;
-		const result = await runAirSign(ctx, getParams({ __rl: true, mode: 'url', value: url }));
+		const result = await ctx.run(getParams({ __rl: true, mode: 'url', value: url }));
 		expect(result.items[0].json.templateId).toBe(template.templateId);
 	});
 });
@@ -150,7 +147,7 @@ const withTemplatesScope = async () => {
 describe('Template → Create', () => {
 	it('a draft with its roles and variables; the output carries editorUrl', async () => {
 		await withTemplatesScope();
-		const result = await runOk(ctx, params(WHOLE_ANSWER));
+		const result = await ctx.ok(params(WHOLE_ANSWER));
 		const out = result.items[0].json;
 		expect(out).toMatchObject({ name: 'Offer letter', status: 'draft' });
 		expect(out.editorUrl).toBe(`${ctx.sandbox.baseUrl}/app/templates/${out.templateId}/edit`);
@@ -170,7 +167,7 @@ describe('Template → Create', () => {
 
 	it('Activate: sessions can be made from it at once', async () => {
 		await withTemplatesScope();
-		const result = await runAirSign(ctx, params({ activate: true }));
+		const result = await ctx.run(params({ activate: true }));
 		expect(result.items[0].json.status).toBe('active');
 	});
 
@@ -212,12 +209,12 @@ describe('Template → Create', () => {
 			'Name over 50': [{ name: 'n'.repeat(51) }, /'Name' must be 1 to 50 characters long/],
 		};
 		it.each(Object.entries(cases))('%s', async (_label, [extra, message]) => {
-			await expectRefused(ctx, params(extra), message);
+			await ctx.refused(params(extra), message);
 		});
 	});
 
 	it('403 without the scope write:templates names it', async () => {
-		const result = await runAirSign(ctx, params());
+		const result = await ctx.run(params());
 		expectError(result, /./, { type: NodeApiError, description: 'write:templates' });
 		expect(ctx.sandbox.listAllTemplates()).toEqual([]);
 	});
@@ -225,7 +222,7 @@ describe('Template → Create', () => {
 	it('403 for Session Expiry defaults names the feature', async () => {
 		await withTemplatesScope();
 		ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, []);
-		const result = await runAirSign(ctx, params({ options: { expiryDays: 30 } }));
+		const result = await ctx.run(params({ options: { expiryDays: 30 } }));
 		expectError(
 			result,
 			'Your AirSign plan does not include Session Expiry [PLAN_FEATURE_UNAVAILABLE]',
@@ -235,7 +232,7 @@ describe('Template → Create', () => {
 	it('the answer lost after AirSign created it: not retried, "the template may exist"', async () => {
 		await withTemplatesScope();
 		ctx.sandbox.injectFault({ kind: 'dropAfter', path: '/api/v1/Template', method: 'POST' });
-		const result = await runAirSign(ctx, params());
+		const result = await ctx.run(params());
 		expect(result.error!.message).toBe(
 			'No answer from AirSign (connection closed by the server): check AirSign before running again: the template may exist',
 		);

@@ -10,12 +10,9 @@ import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import {
 	apiRequests,
 	expectError,
-	expectRefused,
 	pdf,
 	recordSleeps,
 	tokenCredential,
-	runAirSign,
-	runOk,
 	uploadParams,
 	useAirSign,
 	stubAirSign,
@@ -25,15 +22,15 @@ import {
 const ctx = useAirSign();
 /** Upload of one item: these bytes (a 100-byte PDF unless given), under this name. */
 const uploadOne = (params = uploadParams(), bytes = pdf(100), fileName?: string) =>
-	runAirSign(ctx, params, { input: [binaryItem(bytes, fileName ? { fileName } : {})] });
+	ctx.run(params, { input: [binaryItem(bytes, fileName ? { fileName } : {})] });
 
 describe('Upload File', () => {
 	it('uses "File Name" when set and appends .pdf; falls back to document.pdf when the binary has no name', async () => {
-		const named = await runAirSign(ctx, uploadParams({ fileName: 'Offer letter' }), {
+		const named = await ctx.run(uploadParams({ fileName: 'Offer letter' }), {
 			input: [binaryItem(pdf(100), { fileName: 'ignored.pdf', mimeType: 'application/pdf' })],
 		});
 		expect(named.items[0].json.fileName).toBe('Offer letter.pdf');
-		const unnamed = await runOk(ctx, uploadParams(), {
+		const unnamed = await ctx.ok(uploadParams(), {
 			input: [
 				{
 					json: {},
@@ -47,8 +44,7 @@ describe('Upload File', () => {
 	it('reads the binary property named in the parameter, per item through an expression', async () => {
 		const a = pdf(300, 0x61);
 		const b = pdf(400, 0x62);
-		const result = await runOk(
-			ctx,
+		const result = await ctx.ok(
 			uploadParams({ binaryPropertyName: '={{ $json.prop }}', fileName: '={{ $json.name }}' }),
 			{
 				input: [
@@ -102,7 +98,7 @@ describe('Upload File', () => {
 		];
 		it.each(cases)('refuses %s', async (_label, bytes, message) => {
 			const input = [binaryItem(bytes, { fileName: 'x.pdf' })];
-			await expectRefused(ctx, uploadParams(), message, { input });
+			await ctx.refused(uploadParams(), message, { input });
 		});
 
 		it('refuses a missing binary property and a file name over 255 characters', async () => {
@@ -115,7 +111,7 @@ describe('Upload File', () => {
 
 		it('a file name of 252–255 characters without .pdf is sent as it is (the service appends .pdf)', async () => {
 			const name = 'n'.repeat(253);
-			const result = await runOk(ctx, uploadParams({ fileName: name }), {
+			const result = await ctx.ok(uploadParams({ fileName: name }), {
 				input: [binaryItem(pdf(100))],
 			});
 			expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
@@ -128,7 +124,7 @@ describe('Upload File', () => {
 		it('200 and 255 emoji are taken (".pdf" appended); 256 are refused as 256 characters', async () => {
 			for (const n of [200, 255]) {
 				const name = '😀'.repeat(n);
-				const result = await runOk(ctx, uploadParams({ fileName: name }), {
+				const result = await ctx.ok(uploadParams({ fileName: name }), {
 					input: [binaryItem(pdf(100))],
 				});
 				expect(result.items[0].json.fileName).toBe(`${name}.pdf`);
@@ -180,7 +176,7 @@ describe('Upload File', () => {
 
 	it('scopes: write:files alone suffices; a token with neither write scope gets the 403 message', async () => {
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:files'] }));
-		await runOk(ctx, uploadParams(), { input: [binaryItem(pdf(100))] });
+		await ctx.ok(uploadParams(), { input: [binaryItem(pdf(100))] });
 		ctx.cred = await tokenCredential(ctx, ctx.sandbox.issueToken({ scopes: ['write:templates'] }));
 		const refused = await uploadOne();
 		expectError(
@@ -197,7 +193,7 @@ describe.each(['default', 'filesystem'] as const)(
 	(binaryDataMode) => {
 		it('uploads the binary input: output with fileReference, same bytes on the server', async () => {
 			const bytes = Buffer.concat([pdf(2000), Buffer.from([0, 1, 2, 253, 254, 255])]);
-			const result = await runOk(ctx, uploadParams(), {
+			const result = await ctx.ok(uploadParams(), {
 				binaryDataMode,
 				input: [binaryItem(bytes, { fileName: 'contract.pdf', mimeType: 'application/pdf' })],
 			});
@@ -224,7 +220,7 @@ describe.each(['default', 'filesystem'] as const)(
 				body: { fileId: 'f', fileName: 'a.pdf', fileType: 'application/pdf', sizeBytes: 1 },
 			}));
 			const files = [pdf(3 * 65_536 + 1, 0x41), pdf(200_002, 0x42), pdf(9, 0x43)];
-			await runOk(ctx, uploadParams({ fileName: 'a "quoted" name' }), {
+			await ctx.ok(uploadParams({ fileName: 'a "quoted" name' }), {
 				input: files.map((bytes) => binaryItem(bytes, { fileName: 'x.pdf' })),
 				binaryDataMode,
 			});
@@ -253,7 +249,7 @@ describe.each(['default', 'filesystem'] as const)(
 
 		it('exactly the limit uploads; one byte over, not a PDF, or empty: refused before any request', async () => {
 			const exact = pdf(MAX_UPLOAD_BYTES);
-			const ok = await runOk(ctx, uploadParams(), {
+			const ok = await ctx.ok(uploadParams(), {
 				input: [binaryItem(exact, { fileName: 'big.pdf' })],
 				binaryDataMode,
 			});
@@ -267,7 +263,7 @@ describe.each(['default', 'filesystem'] as const)(
 				[Buffer.alloc(0), /is empty/],
 			];
 			for (const [bytes, message] of refusals) {
-				const result = await runAirSign(ctx, uploadParams(), {
+				const result = await ctx.run(uploadParams(), {
 					input: [binaryItem(pdf(100)), binaryItem(bytes, { fileName: 'x.pdf' })],
 					binaryDataMode,
 					continueOnFail: 'continueRegularOutput',
@@ -283,7 +279,7 @@ describe.each(['default', 'filesystem'] as const)(
 			const sleeps = recordSleeps();
 			ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/File', retryAfter: 3 });
 			const bytes = pdf(300_001, 0x44);
-			const result = await runOk(ctx, uploadParams(), {
+			const result = await ctx.ok(uploadParams(), {
 				input: [binaryItem(bytes, { fileName: 'a.pdf' })],
 				binaryDataMode,
 			});
@@ -295,7 +291,7 @@ describe.each(['default', 'filesystem'] as const)(
 
 		it('five files at once: every one stored once, output in input order and paired', async () => {
 			const files = Array.from({ length: 5 }, (_, i) => pdf(100_000 + i * 7, 0x30 + i));
-			const result = await runOk(ctx, uploadParams({ options: { itemsAtOnce: 5 } }), {
+			const result = await ctx.ok(uploadParams({ options: { itemsAtOnce: 5 } }), {
 				input: files.map((bytes, i) => binaryItem(bytes, { fileName: `f${i}.pdf` })),
 				binaryDataMode,
 			});
@@ -310,7 +306,7 @@ describe.each(['default', 'filesystem'] as const)(
 );
 
 it('a refused file is a NodeOperationError naming the property and the item (filesystem mode)', async () => {
-	const result = await runAirSign(ctx, uploadParams(), {
+	const result = await ctx.run(uploadParams(), {
 		input: [binaryItem(pdf(10)), binaryItem(Buffer.from('GIF89a'), { fileName: 'x.pdf' })],
 		binaryDataMode: 'filesystem',
 	});
@@ -321,7 +317,7 @@ it('a refused file is a NodeOperationError naming the property and the item (fil
 it('stored base64 that is not canonical (line breaks, junk an earlier node left) is decoded as n8n decodes it: AirSign never receives base64 it would refuse (found by fuzzing, in-memory mode)', async () => {
 	const bytes = pdf(1_000, 0x44);
 	const wrapped = (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
-	const result = await runOk(ctx, uploadParams(), {
+	const result = await ctx.ok(uploadParams(), {
 		input: [
 			{
 				json: {},
