@@ -6,19 +6,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DEMO_SENDER_PROFILE_ID, type CreateTemplateInput } from '../../../sandbox';
-import {
-	apiRequests,
-	expectError,
-	fromTemplateParams,
-	locator,
-	recordSleeps,
-	useAirSign,
-} from './helpers';
+import { expectError, fromTemplateParams, locator, recordSleeps, useAirSign } from './helpers';
 import { mapperFields } from './loadOptions';
 import { offerTemplate } from './offerTemplate';
 
 const ctx = useAirSign();
-const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
+const posts = () => ctx.apiRequests().filter((r) => r.method === 'POST');
 const params = (id: string, schema: object[], value: object, extra: INodeParameters = {}) =>
 	fromTemplateParams(locator(id, 'list'), { ...value }, schema, extra);
 /** What the editor asks when the builder opens "Recipients and Variables". */
@@ -69,7 +62,7 @@ describe('Create From Template: the resource mapper', () => {
 			['salary', 'Salary (number)', 'number', true, null],
 			['note', 'Note (text)', 'string', false, 'Welcome'],
 		]);
-		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+		expect(ctx.apiRequests().map((r) => r.path)).toEqual([
 			`/api/v1/Template/${template.templateId}`,
 		]);
 	});
@@ -251,14 +244,14 @@ describe('Session → Create From Template', () => {
 			const result = await ctx.run(...fromExpression(template.templateId, laterRole));
 			const expected = { type: NodeOperationError, itemIndex: 0 };
 			expectError(result, "The template needs 'Recipient 1 Name'", expected);
-			expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET']);
+			expect(ctx.apiRequests().map((r) => r.method)).toEqual(['GET']);
 		});
 	});
 
 	it('no saved fields (a template from an expression): Get Template first, then the same checks', async () => {
 		const template = ctx.sandbox.createTemplate(offerTemplate());
 		await ctx.ok(...fromExpression(template.templateId, employee));
-		expect(apiRequests(ctx.sandbox).map((r) => r.method)).toEqual(['GET', 'POST']);
+		expect(ctx.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST']);
 	});
 
 	describe("AirSign's refusals, in words a builder can act on", () => {

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 
 import { ann, blockDoc, jsonMode, simple, uploaded } from './createSessionParams';
 import {
-	apiRequests,
 	expectError,
 	recordSleeps,
 	stubAirSign,
@@ -16,7 +15,7 @@ import {
 } from './helpers';
 
 const ctx = useAirSign();
-const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
+const posts = () => ctx.apiRequests().filter((r) => r.method === 'POST');
 const upload = (name?: string) => uploaded(ctx.sandbox, name);
 
 describe('Session → Create, Title and Text', () => {

@@ -1,11 +1,9 @@
-import '../../harness';
 import { binaryItem } from '../../harness';
 import { engineDifferences } from '../../harness/engine';
 
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import {
-	apiRequests,
 	clientCredential,
 	pdf,
 	getManyParams,
@@ -38,7 +36,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		expect(ctx.env.store.counters.preAuthentication).toBe(1);
 		expect(ctx.env.store.counters.updateCredentials).toBe(1);
 		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).toEqual(expect.any(String));
-		expect(apiRequests(ctx.sandbox).every((r) => r.status === 200)).toBe(true);
+		expect(ctx.apiRequests().every((r) => r.status === 200)).toBe(true);
 	});
 
 	it('ten executions, each after the last token expired: every call succeeds, one new token each time', async () => {
@@ -55,7 +53,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		expect(ctx.env.store.counters.preAuthentication).toBe(10);
 		// Each stale token costs its 401s (one on n8n 2.9+), answered by n8n's refresh-and-retry;
 		// never a failed item.
-		const api = apiRequests(ctx.sandbox);
+		const api = ctx.apiRequests();
 		expect(api.filter((r) => r.status === 401)).toHaveLength(9 * STALE);
 		expect(api.filter((r) => r.status === 200)).toHaveLength(10);
 		for (const [i, r] of api.entries()) {
@@ -79,9 +77,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		const fetches = tokenRequests(ctx.sandbox).length;
 		expect(fetches).toBeGreaterThanOrEqual(3);
 		expect(ctx.env.store.counters.preAuthentication).toBe(fetches);
-		expect(apiRequests(ctx.sandbox).filter((r) => r.status === 401)).toHaveLength(
-			(fetches - 1) * STALE,
-		);
+		expect(ctx.apiRequests().filter((r) => r.status === 401)).toHaveLength((fetches - 1) * STALE);
 	});
 
 	it('Return All over 400 sessions with the token expiring between pages', async () => {
@@ -91,7 +87,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 		});
 		const result = await ctx.ok(getManyParams({ returnAll: true }));
 		expect(result.items).toHaveLength(400);
-		const listed = apiRequests(ctx.sandbox);
+		const listed = ctx.apiRequests();
 		// Five pages by keys (100, then 99 new each), then what changed while they were read
 		// (docs/operations.md#session--get-many).
 		const answered = listed.filter((r) => r.status === 200);
@@ -118,7 +114,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 			).toBe(true);
 			// The body is read afresh when n8n repeats the request after renewing the token (a
 			// Blob-shaped body, not a stream, which n8n never sends twice).
-			expect(apiRequests(ctx.sandbox).map((r) => [r.path, r.status])).toEqual([
+			expect(ctx.apiRequests().map((r) => [r.path, r.status])).toEqual([
 				['/api/v1/Sessions', 200],
 				...Array(STALE).fill(['/api/v1/File', 401]),
 				['/api/v1/File', 200],
@@ -130,7 +126,7 @@ describe('client credentials: tokens renewed during long runs', () => {
 	it('a revoked stored token (sandbox reset) is replaced the same way', async () => {
 		await ctx.env.store.patch(ctx.cred.id, { sessionToken: 'stale-token-from-yesterday' });
 		await ctx.ok(getManyParams());
-		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([...Array(STALE).fill(401), 200]);
+		expect(ctx.apiRequests().map((r) => r.status)).toEqual([...Array(STALE).fill(401), 200]);
 		expect((await ctx.env.store.getData(ctx.cred.id)).sessionToken).not.toBe(
 			'stale-token-from-yesterday',
 		);
@@ -143,6 +139,6 @@ describe('client credentials: tokens renewed during long runs', () => {
 			'AirSign rejected the client ID or client secret. Check both in the AirSign credential.',
 		);
 		expect(tokenRequests(ctx.sandbox).every((r) => r.status === 401)).toBe(true);
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		expect(ctx.apiRequests()).toEqual([]);
 	});
 });

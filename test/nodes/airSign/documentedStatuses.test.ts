@@ -1,4 +1,3 @@
-import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';

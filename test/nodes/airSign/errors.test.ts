@@ -1,4 +1,3 @@
-import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import {
@@ -12,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { readServiceErrorCode, readServiceMessage } from '../../../nodes/AirSign/errors/failure';
 import type { StubAnswer } from '../../harness/fixtures/stubServer';
 import {
-	apiRequests,
 	closedPort,
 	expectError,
 	pdf,
@@ -167,7 +165,7 @@ describe('an operation this version does not know (a workflow from a newer one)'
 				`The operation "${operation}" of "${resource}" is not supported`,
 			);
 		}
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		expect(ctx.apiRequests()).toEqual([]);
 	});
 });
 
@@ -242,7 +240,7 @@ describe('continueOnFail and item indexes', () => {
 		expect(result.items).toEqual([]);
 		expectError(result, /\[SELF_SIGN_ONLY\]/, { type: NodeApiError, itemIndex: 1 });
 		expect(result.run.status).toBe('error');
-		expect(apiRequests(ctx.sandbox)).toHaveLength(2);
+		expect(ctx.apiRequests()).toHaveLength(2);
 		expect(ctx.sandbox.getSession(c.sessionId)?.status).toBe('draft');
 	});
 
@@ -251,7 +249,7 @@ describe('continueOnFail and item indexes', () => {
 			input: [binaryItem(pdf(100)), binaryItem(Buffer.from('GIF89a'))],
 		});
 		expectError(result, /not a PDF/, { type: NodeOperationError, itemIndex: 1 });
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.apiRequests()).toHaveLength(1);
 	});
 });
 
@@ -327,7 +325,7 @@ describe('write operations are not retried; network failures are clear', () => {
 		const draft = ctx.sandbox.createSession({ recipients });
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Session' });
 		const result = await ctx.run(sendParams(draft.sessionId));
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.apiRequests()).toHaveLength(1);
 		expect(sleeps.requested).toEqual([]);
 		expectError(result, 'AirSign could not finish the request [HTTP 500]', { httpCode: '500' });
 	});
@@ -335,7 +333,7 @@ describe('write operations are not retried; network failures are clear', () => {
 	it('Upload: a dropped connection is reported after one attempt', async () => {
 		ctx.sandbox.injectFault({ kind: 'drop', path: '/api/v1/File' });
 		const result = await ctx.run(uploadParams(), { input: [binaryItem(pdf(100))] });
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.apiRequests()).toHaveLength(1);
 		expect(result.error!.message).toBe('Could not reach AirSign: connection closed by the server');
 	});
 

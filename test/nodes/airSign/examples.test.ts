@@ -1,5 +1,4 @@
 /** examples/*.json node by node, each fed what the node before gives, against the demo data. */
-import '../../harness';
 import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import { readdirSync, readFileSync } from 'node:fs';

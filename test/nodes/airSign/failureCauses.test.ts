@@ -1,4 +1,3 @@
-import '../../harness';
 import { binaryItem } from '../../harness';
 import { ENGINE } from '../../harness/engine';
 

@@ -1,15 +1,10 @@
-/**
- * Regression tests for what the fuzzing (test/fuzz) found: each a plain example that failed
- * before its fix. docs/reliability.md lists them.
- */
-import '../../harness';
+/** Fuzz findings (test/fuzz): plain examples that failed before their fix (docs/reliability.md). */
+import { binaryItem, type HarnessInputItem } from '../../harness';
 
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { binaryItem, type HarnessInputItem } from '../../harness';
 import {
-	apiRequests,
 	fromTemplateParams,
 	getManyParams,
 	locator,
@@ -238,7 +233,7 @@ describe('fuzz findings: answers', () => {
 		expect(result.error?.message).toBe(
 			"The template needs 'Recipient 1 Name', 'Recipient 1 Email'",
 		);
-		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([templatePath]);
+		expect(ctx.apiRequests().map((r) => r.path)).toEqual([templatePath]);
 	});
 
 	it('Create From Template: a variable without a name is no field (no "undefined" in a message)', async () => {
@@ -248,7 +243,7 @@ describe('fuzz findings: answers', () => {
 		// A nameless variable cannot be given a value: AirSign says if the template needs it.
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ name: 'Offer', status: 'draft' });
-		expect(apiRequests(ctx.sandbox).map((r) => r.path)).toEqual([
+		expect(ctx.apiRequests().map((r) => r.path)).toEqual([
 			templatePath,
 			'/api/v1/SessionFromTemplate',
 		]);

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { SessionStatus } from '../../../sandbox';
 
 import {
-	apiRequests,
 	getManyParams,
 	seedSessions,
 	useAirSign,
@@ -16,7 +15,7 @@ import {
 } from './helpers';
 
 const ctx = useAirSign();
-const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
+const listed = () => ctx.apiRequests().filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: paging', () => {
 	for (const count of [0, 1, 99, 100, 101, 250]) {

@@ -2,20 +2,13 @@ import '../../harness';
 
 import { describe, expect, it } from 'vitest';
 
-import {
-	apiRequests,
-	expectError,
-	getManyParams,
-	recordSleeps,
-	seedSessions,
-	useAirSign,
-} from './helpers';
+import { expectError, getManyParams, recordSleeps, seedSessions, useAirSign } from './helpers';
 
 const ctx = useAirSign();
 /** List Sessions answers 429 once, with this Retry-After. */
 const rateLimit = (retryAfter: number) =>
 	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Sessions', retryAfter });
-const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Sessions');
+const listed = () => ctx.apiRequests().filter((r) => r.path === '/api/v1/Sessions');
 
 describe('Get Many: rate limit (429)', () => {
 	it('a short Retry-After (1 s) is waited out, then the call succeeds', async () => {

@@ -5,10 +5,10 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Session } from '../../../sandbox';
-import { apiRequests, expectError, getManyParams, useAirSign } from './helpers';
+import { expectError, getManyParams, useAirSign } from './helpers';
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
-const requestsTo = (path: string) => apiRequests(ctx.sandbox).filter((r) => r.path === path);
+const requestsTo = (path: string) => ctx.apiRequests().filter((r) => r.path === path);
 /** Calls `change(n)` as the n-th request to `path` (from 1) arrives, before it is answered. */
 const onRequestTo = (path: string, change: (n: number) => unknown) => {
 	let n = 0;

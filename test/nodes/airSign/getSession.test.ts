@@ -1,12 +1,10 @@
 import '../../harness';
 
-import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
 import {
-	apiRequests,
 	expectError,
 	recordSleeps,
 	seedSessions,
@@ -16,17 +14,13 @@ import {
 	WHOLE_ANSWER,
 	idItems,
 	UNKNOWN_ID,
+	onId,
 } from './helpers';
 import { listSearch } from './loadOptions';
 
 const ctx = useAirSign();
-const getParams = (sessionId: INodeParameters[string], extra: INodeParameters = {}) => ({
-	resource: 'session',
-	operation: 'get',
-	sessionId,
-	...extra,
-});
-const gets = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'GET');
+const getParams = onId('session', 'get');
+const gets = () => ctx.apiRequests().filter((r) => r.method === 'GET');
 
 describe('Session → Get', () => {
 	it('returns the session in full: recipients with their status, files, timestamps in ISO UTC', async () => {
@@ -165,7 +159,7 @@ describe('Session locator: From List', () => {
 			'NDA – Acme (pending)',
 		]);
 		expect(result.paginationToken).toBeUndefined();
-		expect(apiRequests(ctx.sandbox).map((r) => r.query)).toEqual([
+		expect(ctx.apiRequests().map((r) => r.query)).toEqual([
 			{ name: 'nda', sortBy: 'updatedAt', sortOrder: 'desc', limit: '100', offset: '0' },
 		]);
 	});
@@ -186,7 +180,7 @@ describe('Session locator: From List', () => {
 		});
 		expect(second.results).toHaveLength(30);
 		expect(second.paginationToken).toBeUndefined();
-		expect(apiRequests(ctx.sandbox)).toHaveLength(2);
+		expect(ctx.apiRequests()).toHaveLength(2);
 	});
 
 	it('a used-up budget fails at once, saying that By ID needs no request', async () => {
@@ -194,7 +188,7 @@ describe('Session locator: From List', () => {
 		const error = await listSearch(ctx, 'searchSessions').catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).description).toContain("Choose 'By ID'");
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.apiRequests()).toHaveLength(1);
 	});
 });
 
@@ -212,7 +206,7 @@ describe('Template locator: From List', () => {
 				value: ctx.sandbox.listAllTemplates().find((t) => t.name === 'Offer letter')!.templateId,
 			},
 		]);
-		expect(apiRequests(ctx.sandbox).map((r) => r.query)).toEqual([
+		expect(ctx.apiRequests().map((r) => r.query)).toEqual([
 			{ status: 'active', limit: '100', offset: '0' },
 			{ status: 'active', limit: '100', offset: '0' },
 		]);
@@ -225,6 +219,6 @@ describe('Template locator: From List', () => {
 		expect(found.results.map((r) => r.name)).toEqual(
 			Array.from({ length: 10 }, (_, i) => `T14${i}`),
 		);
-		expect(apiRequests(ctx.sandbox).map((r) => r.query.offset)).toEqual(['0', '100']);
+		expect(ctx.apiRequests().map((r) => r.query.offset)).toEqual(['0', '100']);
 	});
 });

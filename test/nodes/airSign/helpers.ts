@@ -1,5 +1,4 @@
 /** The AirSign action node's engine tests: a sandbox per file, a fresh n8n per test, helpers. */
-import '../../harness';
 import {
 	createTestEnvironment,
 	runNode,
@@ -40,6 +39,8 @@ export interface TestContext {
 	run(parameters: INodeParameters, extra?: Partial<RunNodeOptions>): Promise<RunNodeResult>;
 	/** Runs the node and expects it to succeed. */
 	ok(parameters: INodeParameters, extra?: Partial<RunNodeOptions>): Promise<RunNodeResult>;
+	/** Requests to the API (not the token endpoint). */
+	apiRequests(): RequestLogEntry[];
 	/** Runs the node and expects its refusal before any request: the message, naming the item. */
 	refused(
 		parameters: INodeParameters,
@@ -56,6 +57,7 @@ export function useAirSign(options: SandboxOptions = {}): TestContext {
 			return sandbox();
 		},
 		run: (parameters, extra) => runAirSign(ctx, parameters, extra),
+		apiRequests: () => apiRequests(ctx.sandbox),
 		async ok(parameters, extra) {
 			const result = await runAirSign(ctx, parameters, extra);
 			expect(result.error, result.error?.message).toBeUndefined();
@@ -186,11 +188,16 @@ export const uploadParams = (extra: INodeParameters = {}): INodeParameters => ({
 	binaryPropertyName: 'data',
 	...extra,
 });
-export const sendParams = (sessionId: string): INodeParameters => ({
-	resource: 'session',
-	operation: 'send',
-	sessionId,
-});
+/** An operation's parameters naming its session or template (`key`) by this value. */
+export const onId =
+	(resource: string, operation: string, key = `${resource}Id`) =>
+	(id: INodeParameters[string], extra: INodeParameters = {}): INodeParameters => ({
+		resource,
+		operation,
+		[key]: id,
+		...extra,
+	});
+export const sendParams = (sessionId: string) => onId('session', 'send')(sessionId);
 /** Send over the input items' `id`, with Items at Once when given. */
 export const sendEach = (itemsAtOnce?: number | string): INodeParameters => ({
 	...sendParams('={{ $json.id }}'),

@@ -1,5 +1,4 @@
 /** The editor's calls into `methods` as n8n's DynamicNodeParametersService makes them. */
-import '../../harness';
 import { buildAdditionalData } from '../../harness';
 
 import { LoadOptionsContext } from 'n8n-core';

@@ -7,7 +7,6 @@ import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../../nodes/AirSign/helpers/co
 import { NotRun, RequestPool } from '../../../nodes/AirSign/transport/pool';
 import type { Sandbox } from '../../../sandbox';
 import {
-	apiRequests,
 	drafts as draftsIn,
 	recordSleeps,
 	releaseSendsInGroups,
@@ -19,7 +18,7 @@ import {
 
 const ctx = useAirSign();
 const drafts = (count: number) => draftsIn(ctx.sandbox, count);
-/** Sends refused with this Retry-After: `count` of them, after the first `skip`. */
+/** Session requests refused with this Retry-After: `count` of them, after the first `skip`. */
 const rateLimitSends = (retryAfter: number, skip: number, count?: number) =>
 	ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter, skip, count });
 
@@ -52,7 +51,7 @@ describe('Items at Once: engine', () => {
 			const sessions = drafts(60);
 			const seen = countInFlight(ctx.sandbox);
 			await sendsEveryOne(sessions, send(itemsAtOnce));
-			expect(apiRequests(ctx.sandbox)).toHaveLength(60);
+			expect(ctx.apiRequests()).toHaveLength(60);
 			const ceiling = itemsAtOnce ?? MAX_ITEMS_AT_ONCE;
 			expect(seen.most).toBeLessThanOrEqual(ceiling);
 			if (ceiling === 1) expect(seen.most).toBe(1);
@@ -64,7 +63,7 @@ describe('Items at Once: engine', () => {
 		const sleeps = recordSleeps();
 		rateLimitSends(2, 12, 3);
 		await sendsEveryOne(sessions, send());
-		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
+		const statuses = ctx.apiRequests().map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(3);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(40);
 		expect(ctx.sandbox.outbox).toHaveLength(40);
@@ -106,7 +105,7 @@ describe('Items at Once: engine', () => {
 					`the items at index ${sentAfter.join(', ')} ran beside it before it failed`,
 				);
 			if (itemsAtOnce === 1) expect(sentAfter).toEqual([]);
-			const sendRequests = apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'));
+			const sendRequests = ctx.apiRequests().filter((r) => r.path.endsWith('/Send'));
 			expect(sendRequests).toHaveLength(8 + sentAfter.length);
 		},
 	);
@@ -120,7 +119,7 @@ describe('Items at Once: engine', () => {
 		expect((result.error as NodeOperationError).description).toContain(
 			'the items at index 1, 2 ran beside it before it failed',
 		);
-		expect(apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'))).toHaveLength(3);
+		expect(ctx.apiRequests().filter((r) => r.path.endsWith('/Send'))).toHaveLength(3);
 	});
 	it('three at once: the first three requests go out together, before any answer, then three at a time; the output keeps input order and pairing', async () => {
 		const sessions = drafts(7);
@@ -133,16 +132,14 @@ describe('Items at Once: engine', () => {
 		const sessions = drafts(FIRST_WAVE + 50);
 		releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE, 50]);
 		await sendsEveryOne(sessions, send());
-		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(
-			new Array(FIRST_WAVE + 50).fill(200),
-		);
+		expect(ctx.apiRequests().map((r) => r.status)).toEqual(new Array(FIRST_WAVE + 50).fill(200));
 	});
 
 	it('1,000 Sends with the defaults: half go before any answer, the rest once one has come; every item sent once, in order', async () => {
 		const sessions = drafts(1000);
 		releaseSendsInGroups(ctx.sandbox, [500]);
 		await sendsEveryOne(sessions, send());
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1000);
+		expect(ctx.apiRequests()).toHaveLength(1000);
 		expect(ctx.sandbox.outbox).toHaveLength(1000);
 	});
 
@@ -175,7 +172,7 @@ describe('Items at Once: engine', () => {
 		expect((result.error as NodeOperationError).description).toContain(
 			`the items at index ${sentAfter.join(', ')} ran beside it before it failed`,
 		);
-		const sendRequests = apiRequests(ctx.sandbox).filter((r) => r.path.endsWith('/Send'));
+		const sendRequests = ctx.apiRequests().filter((r) => r.path.endsWith('/Send'));
 		expect(sendRequests).toHaveLength(2 + sentAfter.length);
 	});
 
@@ -183,11 +180,9 @@ describe('Items at Once: engine', () => {
 		let pauseSet!: () => void;
 		const paused = new Promise<void>((resolve) => (pauseSet = resolve));
 		const sleeps = recordSleeps(() => pauseSet());
+		const recipients = [{ name: 'Ann', email: 'a@x.com' }];
 		const sessions = Array.from({ length: 6 }, () =>
-			ctx.sandbox.createSession({
-				status: 'pending',
-				recipients: [{ name: 'Ann', email: 'a@x.com' }],
-			}),
+			ctx.sandbox.createSession({ status: 'pending', recipients }),
 		);
 		// Three go together: the second meets a 429 (faults answer before hooks), the third is held
 		// until the pause is on, and items 3 to 5 start during it.
@@ -196,29 +191,17 @@ describe('Items at Once: engine', () => {
 			if (!path.startsWith('/api/v1/Session/')) return;
 			if (++arrivals === 2) await paused;
 		});
-		ctx.sandbox.injectFault({
-			kind: 'rateLimit',
-			path: '/api/v1/Session/',
-			retryAfter: 7,
-			skip: 1,
-		});
-		const result = await ctx.ok(
-			{
-				resource: 'session',
-				operation: 'get',
-				sessionId: '={{ $json.id }}',
-				options: { itemsAtOnce: 3 },
-			},
-			{ input: idItems(sessions) },
-		);
+		rateLimitSends(7, 1);
+		// Get over the items' `id`, three at once.
+		const result = await ctx.ok({ ...send(3), operation: 'get' }, { input: idItems(sessions) });
 		expect(result.items.map((i) => [i.json.sessionId, i.pairedItem])).toEqual(
 			sessions.map((s, item) => [s.sessionId, { item }]),
 		);
 		// Three at once, so the first answer and the 429 may be logged in either order.
-		expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual(
+		expect(ctx.apiRequests().map((r) => r.status)).toEqual(
 			expect.arrayContaining([429, 200, 200, 200, 200, 200, 200]),
 		);
-		expect(apiRequests(ctx.sandbox)).toHaveLength(7);
+		expect(ctx.apiRequests()).toHaveLength(7);
 		// One pause for the whole execution: the 429's own item and the later ones waited in it.
 		expect(sleeps.requested).toEqual([7000]);
 	});
@@ -250,7 +233,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 			releaseSendsInGroups(ctx.sandbox, [FIRST_WAVE]);
 			await sendsEveryOne(sessions, send());
 			expect(ctx.sandbox.outbox).toHaveLength(100);
-			const requests = apiRequests(ctx.sandbox);
+			const requests = ctx.apiRequests();
 			const start = Math.min(...requests.map((r) => r.atMs));
 			const wave = requests.filter((r) => r.atMs === start).map((r) => r.status);
 			const later = requests.filter((r) => r.atMs > start).map((r) => r.status);
@@ -270,7 +253,7 @@ describe('Items at Once: a pool bounded by what AirSign says is left', () => {
 		const sleeps = recordSleeps();
 		rateLimitSends(3, 5);
 		await ctx.ok(send(10), { input: idItems(sessions) });
-		const statuses = apiRequests(ctx.sandbox).map((r) => r.status);
+		const statuses = ctx.apiRequests().map((r) => r.status);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(30);
 		expect(sleeps.requested).toEqual([3000]);

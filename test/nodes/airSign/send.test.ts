@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 
 import { engineDifferences } from '../../harness/engine';
 import {
-	apiRequests,
 	tokenCredential,
 	sendParams,
 	useAirSign,
@@ -42,7 +41,7 @@ describe('Send Session', () => {
 			['bob@example.com', draft.sessionId],
 		]);
 		expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('pending');
-		expect(apiRequests(ctx.sandbox)).toEqual([
+		expect(ctx.apiRequests()).toEqual([
 			expect.objectContaining({
 				method: 'POST',
 				path: `/api/v1/Session/${draft.sessionId}/Send`,
@@ -54,10 +53,8 @@ describe('Send Session', () => {
 	it('does not refuse an upper-case UUID with spaces around it locally (trimmed, sent as is)', async () => {
 		const draft = ctx.sandbox.createSession({ recipients });
 		const result = await ctx.run(sendParams(`  ${draft.sessionId.toUpperCase()} `));
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
-		expect(apiRequests(ctx.sandbox)[0].path).toBe(
-			`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`,
-		);
+		expect(ctx.apiRequests()).toHaveLength(1);
+		expect(ctx.apiRequests()[0].path).toBe(`/api/v1/Session/${draft.sessionId.toUpperCase()}/Send`);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.sessionId)).toEqual([draft.sessionId]);
 		expect(ctx.sandbox.getSession(draft.sessionId)?.status).toBe('pending');
@@ -109,7 +106,7 @@ describe('Send Session', () => {
 				expectError(result, message, expected);
 				expect(result.storedError?.message).toBe(message);
 				expect(ctx.sandbox.outbox).toEqual([]);
-				expect(apiRequests(ctx.sandbox)).toEqual([expect.objectContaining({ status: 400 })]);
+				expect(ctx.apiRequests()).toEqual([expect.objectContaining({ status: 400 })]);
 			},
 		);
 
@@ -190,7 +187,7 @@ describe('Send Session', () => {
 				itemIndex: 1,
 			});
 			// Item 0 was sent before item 1 failed; nothing was sent for item 1.
-			expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+			expect(ctx.apiRequests()).toHaveLength(1);
 		});
 	});
 });

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
 import {
-	apiRequests,
 	asTool,
 	expectError,
 	locator,
@@ -15,6 +14,7 @@ import {
 	tokenCredential,
 	UNKNOWN_ID,
 	useAirSign,
+	onId,
 } from './helpers';
 import { listSearch } from './loadOptions';
 
@@ -23,15 +23,11 @@ const recipients = [
 	{ name: 'Ann', email: 'ann@example.com' },
 	{ name: 'Bob', email: 'bob@example.com' },
 ];
-const params = (sessionId: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'session',
-	operation: 'sendInvitation',
-	sessionId: locator(sessionId),
-	...extra,
-});
+const params = (sessionId: string, extra: INodeParameters = {}) =>
+	onId('session', 'sendInvitation')(locator(sessionId), extra);
 const specific = (sessionId: string, mode: string, value: string) =>
 	params(sessionId, { recipient: 'specific', recipientLocator: locator(value, mode) });
-const posts = () => apiRequests(ctx.sandbox).filter((r) => r.method === 'POST');
+const posts = () => ctx.apiRequests().filter((r) => r.method === 'POST');
 const reminders = () => ctx.sandbox.outbox.filter((m) => m.reminder);
 const remindedTo = () => reminders().map((m) => m.to);
 const NOT_ACTIVE =
@@ -208,7 +204,7 @@ describe("Send Invitation: 'Recipient' From List", () => {
 		}
 		const bobs = await offeredFor(locator(session.sessionId), ' BOB ');
 		expect(bobs.results.map((r) => r.value)).toEqual([bob.recipientId]);
-		expect(apiRequests(ctx.sandbox).map((r) => [r.method, r.path])).toEqual(
+		expect(ctx.apiRequests().map((r) => [r.method, r.path])).toEqual(
 			Array(3).fill(['GET', `/api/v1/Session/${session.sessionId}`]),
 		);
 	});

@@ -7,13 +7,13 @@ import type { Sandbox } from '../../../sandbox';
 import { simple } from './createSessionParams';
 import { offerTemplate, offerTemplateParams } from './offerTemplate';
 import {
-	apiRequests,
 	asTool,
 	locator as id,
 	SESSION_FIELDS,
 	sendParams,
 	tokenCredential,
 	useAirSign,
+	onId,
 } from './helpers';
 
 // Simplify (on by default): a session or a template in at most 10 fields, each AirSign's own, the
@@ -24,17 +24,13 @@ const people = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
 	{ name: 'Bob Witness', email: 'bob@example.com' },
 ];
-/** An operation's parameters on the session or template (`key`) of this ID. */
+/** An operation's parameters on the session or template of this ID, given By ID. */
 const on =
-	(resource: string, operation: string, key: string) =>
-	(value: string, extra: INodeParameters = {}): INodeParameters => ({
-		resource,
-		operation,
-		[key]: id(value),
-		...extra,
-	});
-const getSession = on('session', 'get', 'sessionId');
-const getTemplate = on('template', 'get', 'templateId');
+	(resource: string, operation: string, key?: string) =>
+	(value: string, extra: INodeParameters = {}) =>
+		onId(resource, operation, key)(id(value), extra);
+const getSession = on('session', 'get');
+const getTemplate = on('template', 'get');
 const fromTemplate = on('session', 'createFromTemplate', 'templateId');
 /** An active template with one role, a fixed signer. */
 const plainTemplate = (sandbox: Sandbox) =>
@@ -72,10 +68,8 @@ const SIMPLE_TEMPLATE_FIELDS = [
 	'updatedAt',
 	'editorUrl',
 ];
-const run = async (parameters: INodeParameters, extra = {}) => {
-	const result = await ctx.ok(parameters, extra);
-	return result.items.map((item) => item.json);
-};
+const run = async (parameters: INodeParameters, extra = {}) =>
+	(await ctx.ok(parameters, extra)).items.map((item) => item.json);
 const runTool = (parameters: INodeParameters) => run(parameters, { nodeType: asTool() });
 /** A recipient as the simplified session keeps it. */
 const RECIPIENT_KEYS = ['recipientId', 'name', 'email', 'status', 'signingOrder'] as const;
@@ -307,7 +301,7 @@ describe('Output, as an AI agent’s tool', () => {
 			nodeType: asTool(),
 		});
 		expect(result.items[0].json.error).toMatch(/^'Fields' must be a list of field names/);
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		expect(ctx.apiRequests()).toEqual([]);
 	});
 
 	it('a failed call stays an error item the model can act on, whatever the Output', async () => {
@@ -329,7 +323,7 @@ describe('Output, as an AI agent’s tool', () => {
 
 describe('the node as an AI agent’s tool: a failed call is an answer the model can act on', () => {
 	it('a bad value: an error item naming it, no request, the run goes on', async () => {
-		const before = apiRequests(ctx.sandbox).length;
+		const before = ctx.apiRequests().length;
 		const result = await ctx.ok(sendParams('session 42'), { nodeType: asTool() });
 		expect(result.items.map((i) => i.json)).toEqual([
 			{
@@ -338,7 +332,7 @@ describe('the node as an AI agent’s tool: a failed call is an answer the model
 				description: expect.any(String),
 			},
 		]);
-		expect(apiRequests(ctx.sandbox).length).toBe(before);
+		expect(ctx.apiRequests().length).toBe(before);
 	});
 
 	it('as a plain node the same call still fails the node (Continue On Fail off)', async () => {

@@ -5,24 +5,21 @@ import { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
-	apiRequests,
 	expectError,
 	getManyParams as sessionList,
 	recordSleeps,
 	tokenCredential,
 	useAirSign,
 	WHOLE_ANSWER,
+	locator,
+	onId,
 } from './helpers';
 import { offerDocument as document, offerTemplateParams as params } from './offerTemplate';
 
 const ctx = useAirSign();
 const getManyParams = (extra = {}) => sessionList({ resource: 'template', ...extra });
-const getParams = (templateId: unknown) => ({
-	resource: 'template',
-	operation: 'get',
-	templateId: templateId as string,
-});
-const listed = () => apiRequests(ctx.sandbox).filter((r) => r.path === '/api/v1/Templates');
+const getParams = onId('template', 'get');
+const listed = () => ctx.apiRequests().filter((r) => r.path === '/api/v1/Templates');
 
 const seedTemplates = (count: number, status: 'active' | 'draft' = 'active') =>
 	Array.from({ length: count }, (_, i) =>
@@ -108,10 +105,7 @@ describe('Template → Get', () => {
 			recipients: [{ key: 'employee', name: 'Employee' }],
 			variables: [{ name: 'startDate', displayName: 'Start date', type: 'date' }],
 		});
-		const result = await ctx.ok({
-			...getParams({ __rl: true, mode: 'list', value: template.templateId }),
-			...WHOLE_ANSWER,
-		});
+		const result = await ctx.ok(getParams(locator(template.templateId, 'list'), WHOLE_ANSWER));
 		expect(result.items[0].json).toMatchObject({
 			templateId: template.templateId,
 			name: 'Offer',
@@ -134,7 +128,7 @@ describe('Template → Get', () => {
 	it('By URL: the editorUrl of a created template', async () => {
 		const template = ctx.sandbox.createTemplate();
 		const url = `${ctx.sandbox.baseUrl}/app/templates/${template.templateId}/edit`;
-		const result = await ctx.run(getParams({ __rl: true, mode: 'url', value: url }));
+		const result = await ctx.run(getParams(locator(url, 'url')));
 		expect(result.items[0].json.templateId).toBe(template.templateId);
 	});
 });
@@ -237,6 +231,6 @@ describe('Template → Create', () => {
 			'No answer from AirSign (connection closed by the server): check AirSign before running again: the template may exist',
 		);
 		expect(ctx.sandbox.listAllTemplates()).toHaveLength(1);
-		expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+		expect(ctx.apiRequests()).toHaveLength(1);
 	});
 });

@@ -1,4 +1,3 @@
-import '../../harness';
 import { binaryItem } from '../../harness';
 
 import fc from 'fast-check';
@@ -8,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { isCanonicalBase64 } from '../../../nodes/AirSign/actions/file/uploadSource';
 import { MAX_UPLOAD_BYTES } from '../../../nodes/AirSign/helpers/constants';
 import {
-	apiRequests,
 	expectError,
 	pdf,
 	recordSleeps,
@@ -74,13 +72,13 @@ describe('Upload File', () => {
 			type: NodeOperationError,
 			itemIndex: 0,
 		});
-		expect(apiRequests(ctx.sandbox)).toEqual([]);
+		expect(ctx.apiRequests()).toEqual([]);
 	});
 
 	it('7 MB, with the stricter reading on the server (7,000,000), a 7,100,000-byte PDF passes the local check and the 413 is mapped', async () => {
 		ctx.sandbox.config.maxFileBytes = 7_000_000;
 		const result = await uploadOne(uploadParams(), pdf(7_100_000), 'big.pdf');
-		expect(apiRequests(ctx.sandbox)).toEqual([
+		expect(ctx.apiRequests()).toEqual([
 			expect.objectContaining({ path: '/api/v1/File', status: 413 }),
 		]);
 		expectError(result, 'The file is larger than AirSign accepts [FILE_TOO_LARGE]', {
@@ -106,7 +104,7 @@ describe('Upload File', () => {
 			expect(missing.error?.message).toMatch(/nope/);
 			const long = await uploadOne(uploadParams({ fileName: 'x'.repeat(256) }));
 			expectError(long, /256 characters/, { type: NodeOperationError });
-			expect(apiRequests(ctx.sandbox)).toEqual([]);
+			expect(ctx.apiRequests()).toEqual([]);
 		});
 
 		it('a file name of 252–255 characters without .pdf is sent as it is (the service appends .pdf)', async () => {
@@ -133,7 +131,7 @@ describe('Upload File', () => {
 			const long = await uploadOne(uploadParams({ fileName: '😀'.repeat(256) }));
 			const message = 'The file name is 256 characters long; AirSign accepts at most 255';
 			expectError(long, message, { type: NodeOperationError, itemIndex: 0 });
-			expect(apiRequests(ctx.sandbox)).toEqual([]);
+			expect(ctx.apiRequests()).toEqual([]);
 		});
 
 		it('the node appends ".pdf" itself while the name stays within 255 characters', async () => {
@@ -209,7 +207,7 @@ describe.each(['default', 'filesystem'] as const)(
 			expect(result.items[0].pairedItem).toEqual({ item: 0 });
 			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
 			expect(ctx.sandbox.files.get(out.fileId as string)?.orgId).toBe(ctx.sandbox.demo.orgId);
-			expect(apiRequests(ctx.sandbox)).toEqual([
+			expect(ctx.apiRequests()).toEqual([
 				expect.objectContaining({ method: 'POST', path: '/api/v1/File', status: 200 }),
 			]);
 		});
@@ -272,7 +270,7 @@ describe.each(['default', 'filesystem'] as const)(
 				expect(result.items[1].pairedItem).toEqual({ item: 1 });
 			}
 			// Only the good first item of each run reached AirSign.
-			expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+			expect(ctx.apiRequests().map((r) => r.status)).toEqual([200, 200, 200, 200]);
 		});
 
 		it('a 429 (AirSign documents none for Upload) is waited out and the file sent again whole: one file stored', async () => {
@@ -285,7 +283,7 @@ describe.each(['default', 'filesystem'] as const)(
 			});
 			expect(ctx.sandbox.files.size).toBe(1);
 			expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
-			expect(apiRequests(ctx.sandbox).map((r) => r.status)).toEqual([429, 200]);
+			expect(ctx.apiRequests().map((r) => r.status)).toEqual([429, 200]);
 			expect(sleeps.requested).toEqual([3000]);
 		});
 
@@ -311,7 +309,7 @@ it('a refused file is a NodeOperationError naming the property and the item (fil
 		binaryDataMode: 'filesystem',
 	});
 	expectError(result, /binary property "data"/, { type: NodeOperationError, itemIndex: 1 });
-	expect(apiRequests(ctx.sandbox)).toHaveLength(1);
+	expect(ctx.apiRequests()).toHaveLength(1);
 });
 
 it('stored base64 that is not canonical (line breaks, junk an earlier node left) is decoded as n8n decodes it: AirSign never receives base64 it would refuse (found by fuzzing, in-memory mode)', async () => {
@@ -334,9 +332,9 @@ it('stored base64 that is not canonical (line breaks, junk an earlier node left)
 	expect(storedAs(ctx.sandbox, result.items[0], bytes)).toBe(true);
 	// "JVBERi0" decodes to the PDF signature and two bytes: a file AirSign takes or refuses as one.
 	expect(result.items[1].json.code).not.toBe('INVALID_BASE64');
-	expect(
-		apiRequests(ctx.sandbox).filter((r) => r.status === 400 && r.path === '/api/v1/File'),
-	).toEqual([]);
+	expect(ctx.apiRequests().filter((r) => r.status === 400 && r.path === '/api/v1/File')).toEqual(
+		[],
+	);
 });
 
 describe('upload from memory: is the base64 canonical?', () => {

@@ -180,9 +180,7 @@ describe('what the model reads about the tool', () => {
 				AGENT_TEXTS[key(p)],
 			);
 	});
-});
 
-describe('the node as an AI agent tool', () => {
 	it('the node is usable as a tool; every option says what it does, needs and returns', () => {
 		expect(description.usableAsTool).toBe(true);
 		for (const p of description.properties.filter((x) => x.name === 'operation'))
@@ -275,8 +273,8 @@ function fieldsOf(description: INodeTypeDescription): Field[] {
 
 const fields = [...fieldsOf(description), ...fieldsOf(new AirSignTrigger().description)];
 
-describe("n8n's UX guidelines, on both nodes' fields", () => {
-	it('an example in a placeholder starts with "e.g."', () => {
+describe("n8n's UX guidelines", () => {
+	it('on both nodes\' fields: an example in a placeholder starts with "e.g."', () => {
 		// Not examples: a collection's placeholder (its button) and a From List search prompt.
 		const examples = [
 			...fields
@@ -293,7 +291,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 		expect(examples.filter(({ placeholder }) => !placeholder.startsWith('e.g. '))).toEqual([]);
 	});
 
-	it("an email field offers the guidelines' example address", () => {
+	it("on both nodes' fields: an email field offers the guidelines' example address", () => {
 		const emails = fields.filter(
 			({ field }) => /email/i.test(field.name) && field.type === 'string',
 		);
@@ -301,7 +299,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 		for (const { field } of emails) expect(field.placeholder).toBe('e.g. nathan@example.com');
 	});
 
-	it('a boolean is described starting with "Whether"', () => {
+	it('on both nodes\' fields: a boolean is described starting with "Whether"', () => {
 		const booleans = fields.filter(({ field }) => field.type === 'boolean');
 		expect(booleans.length).toBeGreaterThan(0);
 		expect(
@@ -309,7 +307,7 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 		).toEqual([]);
 	});
 
-	it('a resource locator offers From List first and starts there', () => {
+	it("on both nodes' fields: a resource locator offers From List first and starts there", () => {
 		const locators = fields.filter(({ field }) => field.type === 'resourceLocator');
 		expect(locators.length).toBeGreaterThan(0);
 		for (const { field } of locators) {
@@ -318,24 +316,21 @@ describe("n8n's UX guidelines, on both nodes' fields", () => {
 			expect(field.default).toMatchObject({ mode: 'list' });
 		}
 	});
-});
 
-describe("n8n's UX guidelines, on Get Many's sorting", () => {
-	const getMany = description.properties.filter(
-		(field) => field.displayOptions?.show?.operation?.includes('getMany') ?? false,
-	);
 	// The fields the editor shows for Get Many of sessions, by n8n-workflow's display rules.
-	const shown = getMany.filter((field) =>
-		NodeHelpers.displayParameter(
-			{ resource: 'session', operation: 'getMany' },
-			field,
-			{ typeVersion: 1 } as INode,
-			null,
-		),
+	const shown = description.properties.filter(
+		(field) =>
+			field.displayOptions?.show?.operation?.includes('getMany') &&
+			NodeHelpers.displayParameter(
+				{ resource: 'session', operation: 'getMany' },
+				field,
+				{ typeVersion: 1 } as INode,
+				null,
+			),
 	);
 	const names = (fields: INodeProperties[] | undefined) => (fields ?? []).map((f) => f.name);
 
-	it('sorts in a collection of its own, below Options', () => {
+	it("on Get Many's sorting: sorts in a collection of its own, below Options", () => {
 		const at = (name: string) => shown.findIndex((field) => field.name === name);
 		expect(at('sort')).toBeGreaterThan(at('options'));
 		expect(at('options')).toBeGreaterThan(-1);
@@ -344,18 +339,14 @@ describe("n8n's UX guidelines, on Get Many's sorting", () => {
 		expect(names(sort.options as INodeProperties[])).toEqual(['sortBy', 'sortOrder']);
 		expect(names(shown[at('options')].options as INodeProperties[])).not.toContain('sortBy');
 	});
-});
 
-describe("n8n's UX guidelines, on the credential", () => {
-	it('every secret is a password field', () => {
+	it('on the credential: every secret is a password field', () => {
 		const properties = new AirSignApi().properties;
 		const secrets = ['clientSecret', 'accessToken', 'sessionToken'];
 		for (const name of secrets)
 			expect(properties.find((p) => p.name === name)?.typeOptions?.password, name).toBe(true);
 	});
-});
 
-describe("n8n's UX guidelines, in the copy of the nodes and the credential", () => {
 	const ROOT = path.resolve(__dirname, '../../..');
 	const sources = ['nodes', 'credentials'].flatMap((dir) =>
 		(readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
@@ -367,7 +358,7 @@ describe("n8n's UX guidelines, in the copy of the nodes and the credential", () 
 	const WORD = String.raw`(?:${FIRST}|\d+|\(JSON\)|of|on|at|for|and|to|by|with|the|a)`;
 	const LABEL = new RegExp(String.raw`"${FIRST}(?: ${WORD})*"`, 'g');
 
-	it('a parameter or option name is written in single quotes', () => {
+	it('in the copy of the nodes and the credential: a parameter or option name is written in single quotes', () => {
 		expect(sources.length).toBeGreaterThan(50);
 		const found = sources.flatMap((file) =>
 			readFileSync(path.join(ROOT, file), 'utf8')
