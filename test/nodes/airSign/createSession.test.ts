@@ -289,7 +289,6 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 		});
 		expect(result.items.map((i) => [i.json.name, i.json.error, i.pairedItem])).toEqual([
 			[
-				// The error item names the session it was about.
 				'First',
 				'No answer from AirSign (connection closed by the server): check AirSign before running again: the session may exist',
 				{ item: 0 },

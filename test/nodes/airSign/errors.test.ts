@@ -19,6 +19,7 @@ import {
 	locator,
 	tokenCredential,
 	recordSleeps,
+	sendEach,
 	sendParams,
 	UNKNOWN_ID as SESSION_ID,
 	uploadParams,
@@ -153,20 +154,18 @@ describe('readServiceErrorCode / readServiceMessage (unit)', () => {
 	});
 });
 
-describe('an operation this version does not know (a workflow from a newer one)', () => {
-	it('is refused by name, before any request', async () => {
-		for (const [resource, operation] of [
-			['session', 'archive'],
-			['template', 'constructor'],
-			['file', 'toString'],
-		]) {
-			const result = await ctx.run({ resource, operation });
-			expect(result.error?.message).toBe(
-				`The operation "${operation}" of "${resource}" is not supported`,
-			);
-		}
-		expect(ctx.apiRequests()).toEqual([]);
-	});
+it('an operation this version does not know (a workflow from a newer one) is refused by name, before any request', async () => {
+	for (const [resource, operation] of [
+		['session', 'archive'],
+		['template', 'constructor'],
+		['file', 'toString'],
+	]) {
+		const result = await ctx.run({ resource, operation });
+		expect(result.error?.message).toBe(
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
+	}
+	expect(ctx.apiRequests()).toEqual([]);
 });
 
 describe('continueOnFail and item indexes', () => {
@@ -235,8 +234,7 @@ describe('continueOnFail and item indexes', () => {
 		const c = ctx.sandbox.createSession({ recipients });
 		// Items at Once 1: strictly one after another, so item 2 never starts (at other settings
 		// see pool.test.ts: the error then names the items that ran beside it).
-		const oneAtATime = { ...sendParams('={{ $json.id }}'), options: { itemsAtOnce: 1 } };
-		const result = await ctx.run(oneAtATime, { input: idItems([a, b, c]) });
+		const result = await ctx.run(sendEach(1), { input: idItems([a, b, c]) });
 		expect(result.items).toEqual([]);
 		expectError(result, /\[SELF_SIGN_ONLY\]/, { type: NodeApiError, itemIndex: 1 });
 		expect(result.run.status).toBe('error');

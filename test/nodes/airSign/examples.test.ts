@@ -38,10 +38,8 @@ const ALL = readdirSync(EXAMPLES)
 	.filter((f) => f.endsWith('.json'))
 	.map((f) => f.replace(/\.json$/, ''));
 
-function example(file: string): Example {
-	const text = readFileSync(path.join(EXAMPLES, `${file}.json`), 'utf8');
-	return JSON.parse(text) as Example;
-}
+const example = (file: string) =>
+	JSON.parse(readFileSync(path.join(EXAMPLES, `${file}.json`), 'utf8')) as Example;
 
 /** Runs the example's node of this name as saved; it must succeed. */
 async function runExampleNode(wf: Example, name: string, input: HarnessInputItem[]) {

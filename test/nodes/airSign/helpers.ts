@@ -266,10 +266,8 @@ export const seedSessions = (
 		return sandbox.createSession({ name, createdAt: at, updatedAt: at });
 	});
 
-/**
- * Everything that could be printed: n8n's logger at every level (the spy sits on
- * Logger.prototype.log, which every scoped logger goes through), console, stdout and stderr.
- */
+/** Everything printed: n8n's logger (every scoped one goes through Logger.prototype.log),
+ * console, stdout and stderr. */
 export function captureOutput() {
 	const chunks: string[] = [];
 	const record = (...args: unknown[]) => {
@@ -328,10 +326,8 @@ export async function stubAirSign(
 	return stub;
 }
 
-/**
- * Every wait n8n-workflow's `sleep` is asked for; `onSleep` decides what really happens (default
- * 5 ms), so back-offs are asserted without real sleeps. Restored when the test ends.
- */
+/** Every wait asked of n8n-workflow's `sleep`, which waits what `onSleep` says (default 5 ms)
+ * instead: back-offs asserted without real sleeps. Restored when the test ends. */
 export function recordSleeps(onSleep: (ms: number) => number | void = () => 5) {
 	const requested: number[] = [];
 	const source = sleepModule();

@@ -186,7 +186,6 @@ describe('Send Session', () => {
 				type: NodeOperationError,
 				itemIndex: 1,
 			});
-			// Item 0 was sent before item 1 failed; nothing was sent for item 1.
 			expect(ctx.apiRequests()).toHaveLength(1);
 		});
 	});

@@ -117,7 +117,6 @@ describe('Simplify (the default)', () => {
 			expiryDate: raw.expiryDate === null ? null : new Date(raw.expiryDate).toISOString(),
 			draftUrl: null,
 		});
-		// Simplify off: AirSign's whole answer.
 		const [whole] = await run(getSession(session.sessionId, { simple: false }));
 		expect(Object.keys(whole)).toEqual(SESSION_FIELDS);
 		expect(whole.recipients).toHaveLength(2);

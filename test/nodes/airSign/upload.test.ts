@@ -269,7 +269,6 @@ describe.each(['default', 'filesystem'] as const)(
 				expect(result.items[1].json.error).toMatch(message);
 				expect(result.items[1].pairedItem).toEqual({ item: 1 });
 			}
-			// Only the good first item of each run reached AirSign.
 			expect(ctx.apiRequests().map((r) => r.status)).toEqual([200, 200, 200, 200]);
 		});
 

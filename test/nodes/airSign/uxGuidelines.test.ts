@@ -27,11 +27,8 @@ const nodeType = new AirSign();
 const description = nodeType.description;
 const operations = NODE_OPERATIONS.map(({ resource, operation }) => ({ resource, operation }));
 
-/**
- * The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool in n8n's CLI, 1.x and 2.x;
- * e2e/scenarios/agent.mts checks it in real n8n). n8n adds "Tool Description" fields of its own only to a
- * node without `toolDescription`; this one has it, so they are not modelled here.
- */
+/** The tool n8n makes of a `usableAsTool` node (convertNodeToAiTool; e2e/scenarios/agent.mts in
+ * real n8n), without the fields n8n adds only to a node that has no `toolDescription`. */
 function asTool(type: INodeType): INodeType {
 	const own = type.description;
 	if (!own.properties.some((p) => p.name === 'toolDescription'))
