@@ -237,14 +237,10 @@ describe("Session → Create: AirSign's refusals and lost answers", () => {
 
 	it('403 for Session Expiry names the feature and the options to remove', async () => {
 		ctx.sandbox.setPlanFeatures(ctx.sandbox.demo.orgId, []);
-		const result = await ctx.run(
-			simple({ options: { expiryDays: 7, reminderFrequency: 'daily' } }),
-		);
-		expectError(
-			result,
-			'Your AirSign plan does not include Session Expiry [PLAN_FEATURE_UNAVAILABLE]',
-			{ description: "Remove 'Expiry Days', 'Reminder Frequency'" },
-		);
+		const options = { expiryDays: 7, reminderFrequency: 'daily' };
+		const result = await ctx.run(simple({ options }));
+		const message = 'Your AirSign plan does not include Session Expiry [PLAN_FEATURE_UNAVAILABLE]';
+		expectError(result, message, { description: "Remove 'Expiry Days', 'Reminder Frequency'" });
 		expect(ctx.sandbox.listAllSessions()).toEqual([]);
 	});
 

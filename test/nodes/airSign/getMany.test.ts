@@ -124,29 +124,20 @@ describe('Get Many: filters', () => {
 	});
 
 	it('Name Contains and Recipient Email', async () => {
-		ctx.sandbox.createSession({
-			name: 'Employment contract',
-			recipients: [{ name: 'A', email: 'a@x.com' }],
-		});
-		ctx.sandbox.createSession({
-			name: 'Lease CONTRACT',
-			recipients: [{ name: 'B', email: 'b@x.com' }],
-		});
-		ctx.sandbox.createSession({ name: 'NDA', recipients: [{ name: 'A', email: 'a@x.com' }] });
-		const byName = await ctx.run(
-			getManyParams({ returnAll: true, filters: { name: ' contract ' } }),
-		);
-		expect(byName.items.map((i) => i.json.name).sort()).toEqual([
-			'Employment contract',
-			'Lease CONTRACT',
-		]);
-		expect(listed()[0].query.name).toBe('contract');
-		ctx.sandbox.clearRequests();
-		const byEmail = await ctx.run(
-			getManyParams({ returnAll: true, filters: { recipientEmail: 'a@x.com' } }),
-		);
-		expect(byEmail.items.map((i) => i.json.name).sort()).toEqual(['Employment contract', 'NDA']);
-		expect(listed()[0].query.recipientEmail).toBe('a@x.com');
+		const [a, b] = ['a@x.com', 'b@x.com'].map((email) => [{ name: 'Signer', email }]);
+		ctx.sandbox.createSession({ name: 'Employment contract', recipients: a });
+		ctx.sandbox.createSession({ name: 'Lease CONTRACT', recipients: b });
+		ctx.sandbox.createSession({ name: 'NDA', recipients: a });
+		const byEmail = { recipientEmail: 'a@x.com' };
+		for (const [filters, names, sent] of [
+			[{ name: ' contract ' }, ['Employment contract', 'Lease CONTRACT'], { name: 'contract' }],
+			[byEmail, ['Employment contract', 'NDA'], byEmail],
+		]) {
+			ctx.sandbox.clearRequests();
+			const result = await ctx.run(getManyParams({ returnAll: true, filters }));
+			expect(result.items.map((i) => i.json.name).sort()).toEqual(names);
+			expect(listed()[0].query).toMatchObject(sent);
+		}
 	});
 
 	it('created/updated After and Before, ISO strings, sent as UTC ISO', async () => {

@@ -5,7 +5,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Session } from '../../../sandbox';
-import { expectError, getManyParams, useAirSign } from './helpers';
+import { expectError, getManyParams, seedTemplates, useAirSign } from './helpers';
 
 const ctx = useAirSign({ now: '2026-01-01T00:00:00.000Z' });
 const requestsTo = (path: string) => ctx.apiRequests().filter((r) => r.path === path);
@@ -221,15 +221,11 @@ describe('Session → Get Many, Return All by keys: sessions that stop matching,
 describe('Template → Get Many, Return All while the list changes between pages', () => {
 	const params = (status: string) =>
 		getManyParams({ resource: 'template', returnAll: true, status });
-	const seedTemplates = (status: 'active' | 'draft') =>
-		Array.from({ length: N }, (_, i) =>
-			ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
-		);
 	const beforeSecondPage = (change: () => void) =>
 		onRequestTo('/api/v1/Templates', (n) => n === 2 && change());
 
 	it('a template leaving the list (activated while drafts are read) fails the item, not one skipped in silence', async () => {
-		const seeded = seedTemplates('draft');
+		const seeded = seedTemplates(ctx.sandbox, N, 'draft');
 		beforeSecondPage(() => ctx.sandbox.activateTemplate(seeded[10].templateId));
 		const result = await ctx.run(params('draft'));
 		expectError(result, /changed while it was read/, { type: NodeOperationError });
@@ -237,7 +233,7 @@ describe('Template → Get Many, Return All while the list changes between pages
 	});
 
 	it("a template added onto a page already read fails the item too (a shift AirSign's order does not explain)", async () => {
-		seedTemplates('active');
+		seedTemplates(ctx.sandbox, N, 'active');
 		beforeSecondPage(() =>
 			ctx.sandbox.createTemplate({ name: 'A new template', status: 'active' }),
 		);

@@ -123,9 +123,8 @@ describe('Session → Get', () => {
 		await ctx.ok(getParams(locator(session.sessionId)));
 		expect(sleeps.requested).toEqual([30_000]);
 		ctx.sandbox.injectFault({ kind: 'rateLimit', path: '/api/v1/Session/', retryAfter: 600 });
-		const failed = await ctx.run(
-			getParams(locator(session.sessionId), { options: { maxRateLimitWait: 60 } }),
-		);
+		const options = { maxRateLimitWait: 60 };
+		const failed = await ctx.run(getParams(locator(session.sessionId), { options }));
 		expect(failed.error!.message).toMatch(
 			/^AirSign's request budget is used up\. It resets at \d\d:\d\d:\d\d UTC \(in 10 min\)/,
 		);

@@ -22,7 +22,7 @@ import { beforeEach, expect, onTestFinished, vi } from 'vitest';
 import { sleepModule } from '../../harness/engine';
 import { AirSignApi } from '../../../credentials/AirSignApi.credentials';
 import { AirSign } from '../../../nodes/AirSign/AirSign.node';
-import type { RequestLogEntry, Sandbox, SandboxOptions } from '../../../sandbox';
+import type { RequestLogEntry, Sandbox, SandboxOptions, TemplateStatus } from '../../../sandbox';
 import {
 	clientCredential as clientData,
 	tokenCredential as tokenData,
@@ -254,17 +254,19 @@ export function pdf(size: number, fill = 0x20): Buffer {
 	return bytes;
 }
 
-/** Creates `count` sessions in the demo organisation, one second apart. */
-export const seedSessions = (
-	sandbox: Sandbox,
-	count: number,
-	start = Date.parse('2025-01-01T00:00:00Z'),
-) =>
+/** Creates `count` sessions in the demo organisation, one second apart from 2025-01-01. */
+export const seedSessions = (sandbox: Sandbox, count: number) =>
 	Array.from({ length: count }, (_, i) => {
-		const at = new Date(start + i * 1000).toISOString();
+		const at = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString();
 		const name = `Session ${String(i).padStart(3, '0')}`;
 		return sandbox.createSession({ name, createdAt: at, updatedAt: at });
 	});
+
+/** `count` templates in the demo organisation, "Template 000" on. */
+export const seedTemplates = (sandbox: Sandbox, count: number, status: TemplateStatus = 'active') =>
+	Array.from({ length: count }, (_, i) =>
+		sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
+	);
 
 /** Everything printed: n8n's logger (every scoped one goes through Logger.prototype.log),
  * console, stdout and stderr. */

@@ -13,6 +13,7 @@ import {
 	WHOLE_ANSWER,
 	locator,
 	onId,
+	seedTemplates,
 } from './helpers';
 import { offerDocument as document, offerTemplateParams as params } from './offerTemplate';
 
@@ -21,15 +22,10 @@ const getManyParams = (extra = {}) => sessionList({ resource: 'template', ...ext
 const getParams = onId('template', 'get');
 const listed = () => ctx.apiRequests().filter((r) => r.path === '/api/v1/Templates');
 
-const seedTemplates = (count: number, status: 'active' | 'draft' = 'active') =>
-	Array.from({ length: count }, (_, i) =>
-		ctx.sandbox.createTemplate({ name: `Template ${String(i).padStart(3, '0')}`, status }),
-	);
-
 describe('Template → Get Many', () => {
 	it('defaults: active templates, Limit 50, one item each as AirSign lists it', async () => {
-		seedTemplates(3);
-		seedTemplates(2, 'draft');
+		seedTemplates(ctx.sandbox, 3);
+		seedTemplates(ctx.sandbox, 2, 'draft');
 		const result = await ctx.ok(getManyParams());
 		expect(result.items.map((i) => i.json.name)).toEqual([
 			'Template 000',
@@ -53,15 +49,15 @@ describe('Template → Get Many', () => {
 	});
 
 	it('Status Draft', async () => {
-		seedTemplates(1);
-		seedTemplates(2, 'draft');
+		seedTemplates(ctx.sandbox, 1);
+		seedTemplates(ctx.sandbox, 2, 'draft');
 		const result = await ctx.run(getManyParams({ status: 'draft' }));
 		expect(result.items).toHaveLength(2);
 		expect(listed()[0].query.status).toBe('draft');
 	});
 
 	it('Return All over 250: every template once, in order, pages of 100 (3 requests); Limit 150: 100 then 50', async () => {
-		const seeded = seedTemplates(250);
+		const seeded = seedTemplates(ctx.sandbox, 250);
 		const all = await ctx.run(getManyParams({ returnAll: true }));
 		expect(all.items.map((i) => i.json.templateId)).toEqual(seeded.map((t) => t.templateId));
 		expect(listed().map((r) => [r.query.limit, r.query.offset])).toEqual([
@@ -80,7 +76,7 @@ describe('Template → Get Many', () => {
 
 	it('a read: a 5xx is retried; a 400 is not', async () => {
 		const sleeps = recordSleeps();
-		seedTemplates(1);
+		seedTemplates(ctx.sandbox, 1);
 		ctx.sandbox.injectFault({ kind: 'status', status: 500, path: '/api/v1/Templates' });
 		expect((await ctx.run(getManyParams())).items).toHaveLength(1);
 		expect(listed().map((r) => r.status)).toEqual([500, 200]);
