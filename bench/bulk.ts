@@ -7,8 +7,7 @@ import { isN8nInstalled } from './lib/n8n-nodes-base';
 import type { SendClient, SendOutcome } from './lib/peer-cases';
 import { CAPPED_ITEMS_AT_ONCE, sendDrafts } from './lib/peer-cases';
 import { peerEnvironment } from './lib/peer-workflows';
-import { record } from './lib/results';
-import { fmtOf, log, ratioOf, rotate, table } from './lib/stats';
+import { fmtOf, log, ratioOf, record, rotate, table } from './lib/stats';
 
 export interface BulkSizes {
 	latenciesMs: number[];

@@ -7,9 +7,10 @@ import * as cases from './lib/peer-cases';
 import type { Case, Contestant, Measured } from './lib/peer-cases';
 import * as wf from './lib/peer-workflows';
 import type { PeerEnvironment } from './lib/peer-workflows';
-import { record, recordedFigure } from './lib/results';
 import { fmt, fmtOf, log, ratioOf, rotate, summarize, table } from './lib/stats';
-import { MAX_UPLOAD_BYTES, pdf } from './upload';
+import { record, recordedFigure } from './lib/stats';
+import { pdf } from './upload';
+import { MAX_UPLOAD_BYTES } from '../nodes/AirSign/helpers/constants';
 
 export const PEER_SIZES = {
 	latenciesMs: [0, 100, 250],

@@ -4,24 +4,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { MAX_UPLOAD_BYTES } from '../nodes/AirSign/helpers/constants';
 import type { BenchContext, SectionResult } from './lib/context';
 import { resetSandbox } from './lib/context';
 import { isN8nInstalled } from './lib/n8n-nodes-base';
 import { nodeVsRaw, uploadCase } from './lib/peer-cases';
-import { record } from './lib/results';
-import { fmtOf, log, rotate, table } from './lib/stats';
+import { fmtOf, log, record, rotate, table } from './lib/stats';
 import type { ChildInput, ChildResult, Mode } from './upload-child';
 
-export const MAX_UPLOAD_BYTES = 7 * 1024 * 1024;
-
 /** Clients of the memory table, in its column order. */
-const MEMORY_MODES: Mode[] = [
-	'raw',
-	'node-filesystem',
-	'node-default',
-	'peer-filesystem',
-	'peer-default',
-];
+const MEMORY_MODES = 'raw node-filesystem node-default peer-filesystem peer-default'.split(
+	' ',
+) as Mode[];
 
 export function pdf(size: number): Buffer {
 	const head = Buffer.from('%PDF-1.7\n');

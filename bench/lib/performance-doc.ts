@@ -4,8 +4,7 @@ import path from 'node:path';
 
 import { FIRST_WAVE, MAX_ITEMS_AT_ONCE } from '../../nodes/AirSign/helpers/constants';
 import { CAPPED_ITEMS_AT_ONCE, UPLOAD_RUNS_FACTOR } from './peer-cases';
-import type { Figure } from './results';
-import { table } from './stats';
+import { table, type Figure } from './stats';
 
 export interface Results {
 	date: string;

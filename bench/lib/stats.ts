@@ -1,4 +1,4 @@
-/** Small statistics and formatting helpers for the benches (no dependencies). */
+/** Small statistics, the recorded figures and formatting helpers for the benches (no dependencies). */
 
 export interface Summary {
 	median: number;
@@ -64,3 +64,32 @@ export function table(head: string[] | string, rows: string[][]): string {
 export function log(message: string): void {
 	process.stderr.write(`[bench] ${message}\n`);
 }
+
+/** Every printed figure, kept by name for bench/results.json: docs read figures, not copies. */
+export interface Figure extends Summary {
+	/** `operation/mode/size/latency/client[/at once]/measure`, e.g. `upload/filesystem/7MiB/0ms/node/x1/peak-per-file-semi1`. */
+	name: string;
+	operation: string;
+	/** n8n's binary data mode, or the scenario (`plain`, `burst`). */
+	mode: string;
+	size: string;
+	latencyMs: number;
+	client: string;
+	measure: string;
+	unit: string;
+}
+
+const figures = new Map<string, Figure>();
+
+export function record(
+	parts: Omit<Figure, 'name' | 'median' | 'min' | 'max' | 'runs'>,
+	values: number[],
+): void {
+	const { operation, mode, size, latencyMs, client, measure } = parts;
+	const name = [operation, mode, size, `${latencyMs}ms`, client, measure].join('/');
+	figures.set(name, { name, ...parts, ...summarize(values) });
+}
+
+export const recordedFigure = (name: string): Figure | undefined => figures.get(name);
+
+export const recordedFigures = (): Figure[] => [...figures.values()];
