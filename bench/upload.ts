@@ -13,9 +13,13 @@ import { fmtOf, log, record, rotate, table } from './lib/stats';
 import type { ChildInput, ChildResult, Mode } from './upload-child';
 
 /** Clients of the memory table, in its column order. */
-const MEMORY_MODES = 'raw node-filesystem node-default peer-filesystem peer-default'.split(
-	' ',
-) as Mode[];
+const MEMORY_MODES: Mode[] = [
+	'raw',
+	'node-filesystem',
+	'node-default',
+	'peer-filesystem',
+	'peer-default',
+];
 
 export function pdf(size: number): Buffer {
 	const head = Buffer.from('%PDF-1.7\n');
