@@ -18,11 +18,10 @@ import { createEngine } from './lib/engine';
 import { ANALYSIS } from './lib/notes';
 import { log, recordedFigures, type Figure } from './lib/stats';
 import { benchBulk, BULK_SIZES, BULK_SMOKE_SIZES } from './bulk';
-import { benchList } from './list';
+import { benchList, benchSend } from './nodeVsRaw';
 import { writePerformanceDocs } from './lib/performance-doc';
 import { benchPackage } from './package';
 import { benchPeer, PEER_SIZES, PEER_SMOKE_SIZES } from './peer';
-import { benchSend } from './send';
 import { benchTrigger } from './trigger';
 import { benchUpload } from './upload';
 

@@ -8,7 +8,6 @@ import path from 'node:path';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { binaryItem } from '../test/harness/binary';
-import { createTestEnvironment } from '../test/harness/environment';
 import { createPollingHarness } from '../test/harness/poll';
 import { runNode } from '../test/harness/run-node';
 import { AirSignApi } from '../credentials/AirSignApi.credentials';
@@ -65,6 +64,11 @@ export function schemaOf(values: unknown[]): JsonSchema {
 	return toSchema(shape);
 }
 
+/** An AirSign credential's data with its type: runNode and the poll harness store it on the fly. */
+const airSignCredential = (accessToken: string, baseUrl: string) => ({
+	credentialTypes: [new AirSignApi()],
+	credentials: { airSignApi: { authentication: 'accessToken', accessToken, baseUrl } },
+});
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
 const PEOPLE = [
 	{ name: 'Ann Signer', email: 'ann@example.com' },
@@ -77,23 +81,16 @@ export async function actionOutputs(
 	version: number,
 	extra: INodeParameters = {},
 ): Promise<Record<string, IDataObject[]>> {
-	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
-	const accessToken = sandbox.issueToken({ scopes: 'write:sessions write:files write:templates' });
-	const { baseUrl } = sandbox;
-	const cred = await env.addCredential('airSignApi', {
-		authentication: 'accessToken',
-		accessToken,
-		baseUrl,
-	});
+	const scopes = 'write:sessions write:files write:templates';
+	const credential = airSignCredential(sandbox.issueToken({ scopes }), sandbox.baseUrl);
 	const run = async (
 		parameters: INodeParameters,
 		input?: Parameters<typeof runNode>[0]['input'],
 	) => {
 		const result = await runNode({
-			env,
+			...credential,
 			nodeType: new AirSign(),
 			nodeTypeVersion: version,
-			credentials: { airSignApi: cred },
 			parameters: { ...parameters, ...extra },
 			input,
 		});
@@ -167,20 +164,11 @@ export async function actionOutputs(
 
 /** The trigger's items, every event: activated, then each kind of change between two polls (clock moved by hand). */
 async function triggerOutputs(sandbox: Sandbox, version: number): Promise<IDataObject[]> {
-	const { baseUrl, demo } = sandbox;
-	const env = createTestEnvironment({ credentialTypes: [new AirSignApi()] });
 	const trigger = createPollingHarness({
-		env,
+		...airSignCredential(sandbox.demo.accessToken, sandbox.baseUrl),
 		nodeType: new AirSignTrigger(),
 		nodeTypeVersion: version,
 		parameters: { events: [...TRIGGER_EVENTS] },
-		credentials: {
-			airSignApi: {
-				authentication: 'accessToken',
-				accessToken: demo.accessToken,
-				baseUrl,
-			} as never,
-		},
 		workflowId: `output-schemas-v${version}`,
 	});
 	const items: IDataObject[] = [];
