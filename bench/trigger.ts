@@ -1,4 +1,4 @@
-/** 4. AirSign Trigger: requests per idle poll, and a burst of N updates against a raw loop reading the same. */
+/** 4. AirSign Trigger: requests per idle poll, a burst of N updates against a raw loop reading the same, and its static data with N sessions in flight. */
 import type { BenchContext, SectionResult } from './lib/context';
 import { countRequests, resetSandbox } from './lib/context';
 import { triggerHarness } from './lib/engine';
@@ -82,9 +82,78 @@ async function burst(ctx: BenchContext, n: number): Promise<string[]> {
 	];
 }
 
+/** The static data with `size` sessions in flight (two signers each), after the starting picture and a poll that emits. */
+async function staticData(ctx: BenchContext, size: number, runs: number): Promise<string[]> {
+	resetSandbox(ctx);
+	const { sandbox } = ctx;
+	sandbox.clock.freeze();
+	const recipients = ['Ann', 'Bob'].map((name) => ({
+		name: `${name} Signer`,
+		email: `${name.toLowerCase()}@example.com`,
+	}));
+	const statuses = ['draft', 'pending', 'inProgress'] as const;
+	const ids = Array.from({ length: size }, (_, i) => {
+		const createdAt = sandbox.clock.now() - 3_600_000 + i;
+		const status = statuses[i % 3];
+		return sandbox.createSession({ name: `In flight ${i}`, status, recipients, createdAt })
+			.sessionId;
+	});
+	sandbox.clock.advance(60_000);
+	const trigger = triggerHarness(ctx.engine, {
+		events: ['sessionCompleted', 'recipientStatusChanged'],
+	});
+	const poll = async () => {
+		sandbox.clearRequests();
+		const result = await trigger.poll();
+		if (result.error) throw result.error;
+		return result;
+	};
+	await poll(); // activation
+	let pictureRequests = 0;
+	for (let guard = 0; guard < 200; guard++) {
+		pictureRequests += sandbox.requests.filter((r) => r.query.sortBy === 'createdAt').length;
+		if (!trigger.nodeStaticData.picture) break;
+		sandbox.clock.advance(60_000);
+		await poll();
+	}
+	sandbox.clock.advance(60_000);
+	// Ten sent sessions (not drafts: every third is one) get a signature.
+	for (const id of ids.filter((_, i) => i % 3 !== 0).slice(0, 10)) sandbox.signRecipient(id);
+	sandbox.clock.advance(5_000);
+	const emitted = (await poll()).items.length;
+	if (emitted !== 10) throw new Error(`expected 10 recipient items, got ${emitted}`);
+	const text = JSON.stringify(trigger.nodeStaticData);
+	const bytes = Buffer.byteLength(text);
+	/** Median (min–max) of `runs` timings of `work`, 3 decimals. */
+	const costOf = (work: () => unknown) =>
+		fmtOf(
+			Array.from({ length: runs }, () => timedSync(work)),
+			3,
+		);
+	return [
+		size.toLocaleString('en-US'),
+		`${bytes.toLocaleString('en-US')} B (${(bytes / 1024).toFixed(1)} KiB)`,
+		(bytes / size).toFixed(1),
+		String(pictureRequests),
+		costOf(() => JSON.stringify(trigger.nodeStaticData)),
+		costOf(() => JSON.parse(text)),
+	];
+}
+
+function timedSync(work: () => unknown): number {
+	const start = performance.now();
+	work();
+	return performance.now() - start;
+}
+
 export async function benchTrigger(ctx: BenchContext, sizes: number[]): Promise<SectionResult> {
 	const rows = await idle(ctx);
-	for (const n of sizes) rows.push(await burst(ctx, n));
+	const memoryRows: string[][] = [];
+	const runs = ctx.smoke ? 3 : 41;
+	for (const n of sizes) {
+		rows.push(await burst(ctx, n));
+		memoryRows.push(await staticData(ctx, n, runs));
+	}
 	return {
 		title: '4. AirSign Trigger',
 		markdown: [
@@ -94,6 +163,13 @@ export async function benchTrigger(ctx: BenchContext, sizes: number[]): Promise<
 			),
 			'',
 			'Idle poll: one scheduler tick of an active workflow with nothing new (n8n-core `PollContext` + `PollTriggerExecutor`); raw: one `GET /Sessions?updatedAfter=…`. Burst: N sessions updated after the trigger\'s "Start From", distinct timestamps; the trigger is polled until a poll delivers nothing (that last, idle poll is not counted); every update must arrive exactly once. Raw: offset paging over the same `updatedAfter` query.',
+			'',
+			`The static data n8n stores for the trigger (Session Completed and Recipient Status Changed) with N sessions in flight, two signers each, after the starting picture (read in the "picture requests") and a poll that emits ten signatures; its \`JSON.stringify\` and \`JSON.parse\`, median (min–max) of ${runs} runs each (docs/trigger.md):`,
+			'',
+			table(
+				'sessions in flight | static data | bytes per session | picture requests | stringify ms | parse ms',
+				memoryRows,
+			),
 		].join('\n'),
 	};
 }
