@@ -34,13 +34,7 @@ export function parseRun(text: string) {
 		seed: Number(match[4]),
 		// what its cases tried: "what count, …"
 		tried: Object.fromEntries(
-			match[5]
-				.split(', ')
-				.filter(Boolean)
-				.map((part) => [
-					part.slice(0, part.lastIndexOf(' ')),
-					Number(part.slice(part.lastIndexOf(' ') + 1)),
-				]),
+			[...match[5].matchAll(/([^,]+) (\d+)(?:, |$)/g)].map(([, what, n]) => [what, Number(n)]),
 		) as Record<string, number>,
 	}));
 	const filesSummary = (/Test Files\s+(.*)/.exec(text)?.[1] ?? '').trim();
