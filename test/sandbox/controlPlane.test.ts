@@ -261,7 +261,7 @@ describe('CLI (npm run sandbox)', () => {
 		expect(() => resolvePort(['--port', 'x'], {})).toThrow();
 	});
 
-	it('startDemoSandbox seeds a dozen demo sessions in every state and prints the credentials', async () => {
+	it('startDemoSandbox seeds a dozen demo sessions in every state, a few active templates and a draft, and prints the credentials', async () => {
 		const demo = await startDemoSandbox({ port: 0 });
 		try {
 			const res = await listOn(demo, 'limit=100');
@@ -269,6 +269,10 @@ describe('CLI (npm run sandbox)', () => {
 			expect(new Set(statuses(res.body.sessions))).toEqual(
 				new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']),
 			);
+			const templates = (query = '') => call(demo, 'GET', `/api/v1/Templates${query}`);
+			const active = (await templates()).body.templates.map((t: { name: string }) => t.name);
+			expect(active).toEqual(['Contractor agreement', 'Employment contract', 'Mutual NDA']);
+			expect((await templates('?status=draft')).body.templates).toHaveLength(1);
 			const text = describeDemo(demo);
 			const { baseUrl, demo: org } = demo;
 			for (const part of [baseUrl, org.accessToken, org.clientId, org.clientSecret, 'curl'])

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../sandbox';
-import { blockDocument, call, expectError, shown, UNKNOWN_ID, useApi } from './helpers';
+import { blockDocument, expectError, shown, UNKNOWN_ID, useApi } from './helpers';
 
 const api = useApi({ now: '2025-06-16T14:22:00.000Z' });
 const { sandbox, get, control, activeTemplate } = api;
@@ -186,20 +185,5 @@ describe('templates through the control plane', () => {
 			updatedAt: '2025-06-16T14:22:01.000Z',
 		});
 		expect(names(await listTemplates())).toEqual(['Via control plane']);
-	});
-
-	it('demo data: a few active templates and a draft for the demo organisation', async () => {
-		const s = await startSandbox({ seedDemoData: true });
-		try {
-			expect(names(await call(s, 'GET', '/api/v1/Templates'))).toEqual([
-				'Contractor agreement',
-				'Employment contract',
-				'Mutual NDA',
-			]);
-			const drafts = await call(s, 'GET', '/api/v1/Templates?status=draft');
-			expect(drafts.body.templates).toHaveLength(1);
-		} finally {
-			await s.close();
-		}
 	});
 });
