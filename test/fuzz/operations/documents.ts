@@ -272,6 +272,8 @@ export const getTemplateOperations: OperationUnderTest[] = (['id', 'url', 'list'
 );
 
 const SENDER = DEMO_SENDER_PROFILE_ID;
+/** A field the template requires: text, not blank. */
+const requiredText = { valid: shortText(40), invalid: fc.constantFrom('', null) };
 
 export const createFromTemplate: OperationUnderTest = {
 	name: 'Session Create From Template',
@@ -294,10 +296,7 @@ export const createFromTemplate: OperationUnderTest = {
 			valid: orBlank(name()),
 			invalid: overLimit(LIMITS.name, 300),
 		}),
-		slot('employeeName', /Employee Name/, 'fields.value.recipient:1:name', {
-			valid: shortText(40),
-			invalid: fc.constantFrom('', null),
-		}),
+		slot('employeeName', /Employee Name/, 'fields.value.recipient:1:name', requiredText),
 		slot('employeeEmail', /Employee Email/, 'fields.value.recipient:1:email', {
 			valid: email(),
 			invalid: fc.oneof(
@@ -305,10 +304,7 @@ export const createFromTemplate: OperationUnderTest = {
 				fc.constantFrom('', null),
 			),
 		}),
-		slot('company', /company/, 'fields.value.company', {
-			valid: shortText(40),
-			invalid: fc.constantFrom('', null),
-		}),
+		slot('company', /company/, 'fields.value.company', requiredText),
 		slot('amount', /amount/, 'fields.value.amount', {
 			valid: orBlank(
 				fc.integer(),
