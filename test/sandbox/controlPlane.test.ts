@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../sandbox';
 import { describeDemo, resolvePort, startDemoSandbox } from '../../sandbox/cli';
 import { call, list as listOn, pdfBase64, UNKNOWN_ID, useApi } from './helpers';
@@ -33,12 +33,9 @@ describe('clock', () => {
 
 	it('the `now` option starts the clock frozen at that instant', async () => {
 		const s = await startSandbox({ now: '2030-01-01T00:00:00.000Z' });
-		try {
-			expect(s.clock.frozen).toBe(true);
-			expect(new Date(s.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
-		} finally {
-			await s.close();
-		}
+		onTestFinished(() => s.close());
+		expect(s.clock.frozen).toBe(true);
+		expect(new Date(s.clock.now()).toISOString()).toBe('2030-01-01T00:00:00.000Z');
 	});
 
 	it('POST /_sandbox/clock { set, advanceMs, frozen }', async () => {
@@ -263,22 +260,19 @@ describe('CLI (npm run sandbox)', () => {
 
 	it('startDemoSandbox seeds a dozen demo sessions in every state, a few active templates and a draft, and prints the credentials', async () => {
 		const demo = await startDemoSandbox({ port: 0 });
-		try {
-			const res = await listOn(demo, 'limit=100');
-			expect(res.body.pagination.total).toBe(12);
-			expect(new Set(statuses(res.body.sessions))).toEqual(
-				new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']),
-			);
-			const templates = (query = '') => call(demo, 'GET', `/api/v1/Templates${query}`);
-			const active = (await templates()).body.templates.map((t: { name: string }) => t.name);
-			expect(active).toEqual(['Contractor agreement', 'Employment contract', 'Mutual NDA']);
-			expect((await templates('?status=draft')).body.templates).toHaveLength(1);
-			const text = describeDemo(demo);
-			const { baseUrl, demo: org } = demo;
-			for (const part of [baseUrl, org.accessToken, org.clientId, org.clientSecret, 'curl'])
-				expect(text).toContain(part);
-		} finally {
-			await demo.close();
-		}
+		onTestFinished(() => demo.close());
+		const res = await listOn(demo, 'limit=100');
+		expect(res.body.pagination.total).toBe(12);
+		expect(new Set(statuses(res.body.sessions))).toEqual(
+			new Set(['draft', 'pending', 'inProgress', 'completed', 'cancelled', 'expired']),
+		);
+		const templates = (query = '') => call(demo, 'GET', `/api/v1/Templates${query}`);
+		const active = (await templates()).body.templates.map((t: { name: string }) => t.name);
+		expect(active).toEqual(['Contractor agreement', 'Employment contract', 'Mutual NDA']);
+		expect((await templates('?status=draft')).body.templates).toHaveLength(1);
+		const text = describeDemo(demo);
+		const { baseUrl, demo: org } = demo;
+		for (const part of [baseUrl, org.accessToken, org.clientId, org.clientSecret, 'curl'])
+			expect(text).toContain(part);
 	});
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { limits, useApi } from './helpers';
 
 const { sandbox, call, list, send, control } = useApi();
@@ -54,12 +54,9 @@ describe('faults (README, Faults)', () => {
 			.spyOn(globalThis, 'setTimeout')
 			.mockImplementation(((run: Callback, ms?: number, ...args: unknown[]) =>
 				setTimeout(() => (seen.push(`timer ${ms}`), run(...args)), ms)) as typeof setTimeout);
-		try {
-			expect((await list()).status).toBe(200);
-			seen.push('answered');
-		} finally {
-			timers.mockRestore();
-		}
+		onTestFinished(() => timers.mockRestore());
+		expect((await list()).status).toBe(200);
+		seen.push('answered');
 		const delay = seen.filter((event) => event === 'timer 150' || event === 'answered');
 		expect(delay).toEqual(['timer 150', 'answered']);
 	});
