@@ -4,7 +4,7 @@ import { binaryItem, type HarnessInputItem, type RunNodeResult } from '../harnes
 
 import fc from 'fast-check';
 import { NodeApiError, NodeOperationError, type INodeParameters } from 'n8n-workflow';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import {
 	captureOutput,
@@ -86,17 +86,13 @@ function visible(result: RunNodeResult, logs: string): string {
 	].join('\n');
 }
 
-let restoreSleep: (() => void) | undefined;
-afterEach(() => restoreSleep?.());
-
 describe('answers, fuzzed: an action fails with a clear error or passes the answer through; nothing secret shows', () => {
 	it('every operation of the node has its invocation', () => {
 		expect(Object.keys(invocations).sort()).toEqual(NODE_OPERATIONS.map((op) => op.key).sort());
 	});
 
 	it('every operation, every kind of answer', async () => {
-		const sleeps = recordSleeps(() => 0);
-		restoreSleep = sleeps.restore;
+		const sleeps = recordSleeps(() => 0); // restored when the test ends
 		const cases = fc.record({
 			invocation: fc.constantFrom(...NODE_OPERATIONS),
 			fault: answerFault('/api/v1/'),
