@@ -127,43 +127,35 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 		}
 	};
 	const DIST = /^dist\/(nodes|credentials)\//;
-	const allowed: Array<{ re: RegExp; what: string }> = [
-		{ re: /^(package\.json|README\.md|LICENSE\.md)$/, what: 'package files' },
-		{
-			re: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.js$/,
-			what: 'compiled nodes, credentials and their helpers',
-		},
-		{ re: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.(svg|png)$/, what: 'icons' },
-		{ re: /^dist\/nodes\/(?:[^/]+\/)*[^/]+\.node\.json$/, what: 'codex files' },
+	const allowed = Object.entries({
+		'package files': /^(package\.json|README\.md|LICENSE\.md)$/,
+		'compiled nodes, credentials and their helpers':
+			/^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.js$/,
+		icons: /^dist\/(nodes|credentials)\/(?:[^/]+\/)*[^/]+\.(svg|png)$/,
+		'codex files': /^dist\/nodes\/(?:[^/]+\/)*[^/]+\.node\.json$/,
 		// n8n serves them to the editor from beside the node's file (scripts/output-schemas.ts)
-		{
-			re: /^dist\/nodes\/(?:[^/]+\/)*__schema__\/(?:[^/]+\/)*[^/]+\.json$/,
-			what: 'output schemas',
-		},
-	];
-	const reasons: Array<{ re: RegExp; why: string }> = [
-		{
-			re: /\.d\.ts$/,
-			why: 'type declarations, which n8n does not read; package.json "files" keeps them out with "!dist/**/*.d.ts"',
-		},
-		{
-			re: /\.map$/,
-			why: 'source maps, which point at .ts sources that the package does not hold; package.json "files" keeps them out with "!dist/**/*.map"',
-		},
-		{ re: /\.ts$/, why: 'TypeScript sources' },
-		{ re: /(^|[/.])(test|tests|spec|__tests__|__mocks__|fixtures?)([/.]|$)/i, why: 'tests' },
-	];
-	const counts = new Map(allowed.map((a) => [a.what, 0]));
+		'output schemas': /^dist\/nodes\/(?:[^/]+\/)*__schema__\/(?:[^/]+\/)*[^/]+\.json$/,
+	});
+	// Why a file is out of place (an allowed kind but one of these, package files aside).
+	const reasons = Object.entries({
+		'type declarations, which n8n does not read; package.json "files" keeps them out with "!dist/**/*.d.ts"':
+			/\.d\.ts$/,
+		'source maps, which point at .ts sources that the package does not hold; package.json "files" keeps them out with "!dist/**/*.map"':
+			/\.map$/,
+		'TypeScript sources': /\.ts$/,
+		tests: /(^|[/.])(test|tests|spec|__tests__|__mocks__|fixtures?)([/.]|$)/i,
+	});
+	const counts = new Map(allowed.map(([what]) => [what, 0]));
 	const unexpected = new Map<string, string[]>(); // reason → files
 	const kept: string[] = [];
 	for (const f of files) {
-		const rule = allowed.find((a) => a.re.test(f));
-		const reason = reasons.find((r) => r.re.test(f));
-		if (!rule || (reason && rule.what !== 'package files')) {
-			const why = reason?.why ?? 'matches none of the allowed kinds of file';
+		const [what] = allowed.find(([, re]) => re.test(f)) ?? [];
+		const [reason] = reasons.find(([, re]) => re.test(f)) ?? [];
+		if (!what || (reason && what !== 'package files')) {
+			const why = reason ?? 'matches none of the allowed kinds of file';
 			unexpected.set(why, [...(unexpected.get(why) ?? []), f]);
 		} else {
-			counts.set(rule.what, counts.get(rule.what)! + 1); // counts holds every rule's `what`
+			counts.set(what, counts.get(what)! + 1); // counts holds every rule's `what`
 			kept.push(f);
 		}
 	}
