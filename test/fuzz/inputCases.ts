@@ -97,8 +97,6 @@ export function casePlan(op: OperationUnderTest): fc.Arbitrary<CasePlan> {
 	});
 }
 
-const LINK = (id: string) => `https://app.airsign.example/app/sessions/${id}/edit?ref=n8n`;
-
 function resolve(value: unknown, fixtures: Fixtures, itemIndex: number): unknown {
 	if (Array.isArray(value)) return value.map((entry) => resolve(entry, fixtures, itemIndex));
 	if (value === null || typeof value !== 'object') return value;
@@ -109,7 +107,7 @@ function resolve(value: unknown, fixtures: Fixtures, itemIndex: number): unknown
 		const id = list[itemIndex % list.length];
 		if (form === 'upper') return id.toUpperCase();
 		if (form === 'spaced') return `  ${id}\n`;
-		if (form === 'url') return LINK(id);
+		if (form === 'url') return `https://app.airsign.example/app/sessions/${id}/edit?ref=n8n`;
 		return id;
 	}
 	return Object.fromEntries(
@@ -120,13 +118,6 @@ function resolve(value: unknown, fixtures: Fixtures, itemIndex: number): unknown
 export interface CaseOutcome {
 	result: RunNodeResult;
 	requests: RequestLogEntry[];
-}
-
-/** Requests the sandbox received, as GET /_sandbox/requests reports them (over the socket). */
-async function sandboxRequests(sandbox: Sandbox): Promise<RequestLogEntry[]> {
-	const response = await fetch(`${sandbox.baseUrl}/_sandbox/requests`);
-	const all = (await response.json()) as RequestLogEntry[];
-	return all.filter((r) => r.path.startsWith('/api/v1'));
 }
 
 export async function runCase(
@@ -165,7 +156,12 @@ export async function runCase(
 		input,
 		continueOnFail: plan.continueOnFail,
 	});
-	return { result, requests: await sandboxRequests(ctx.sandbox) };
+	// The API requests the sandbox received, as GET /_sandbox/requests reports them (over the socket).
+	const logged = await fetch(`${ctx.sandbox.baseUrl}/_sandbox/requests`);
+	const requests = ((await logged.json()) as RequestLogEntry[]).filter((r) =>
+		r.path.startsWith('/api/v1'),
+	);
+	return { result, requests };
 }
 
 /** The item properties: see docs/reliability.md. */

@@ -10,7 +10,6 @@ import {
 	REMINDER_FREQUENCIES,
 	SESSION_STATUSES,
 } from '../../../nodes/AirSign/helpers/constants';
-import type { Sandbox } from '../../../sandbox';
 import { drafts } from '../../nodes/airSign/helpers';
 import { ref, type OperationUnderTest, type Slot } from '../inputCases';
 import {
@@ -136,18 +135,15 @@ const byLocatorMode = (operation: string, title: string, slots: Slot[] = []) =>
 export const sendOperations = byLocatorMode('send', 'Send');
 export const getSessionOperations = byLocatorMode('get', 'Get', [maxWaitSlot]);
 
-const pendingSessions = (sandbox: Sandbox, n: number) =>
-	Array.from({ length: n }, (_, i) =>
-		sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
-	);
-
 /** Send Invitation to a pending session's recipient, given as `recipient`. */
 const invitation = (name: string, recipient: Slot): OperationUnderTest => ({
 	name: `Session Send Invitation${name}`,
 	params: { resource: 'session', operation: 'sendInvitation', recipient: 'specific' },
 	slots: [idSlot('sessionId', 'pending', 'id'), recipient],
 	setup: (sandbox, n) => {
-		const sessions = pendingSessions(sandbox, n);
+		const sessions = Array.from({ length: n }, (_, i) =>
+			sandbox.createSession({ name: `Pending ${i}`, recipients, status: 'pending' }),
+		);
 		return {
 			pending: sessions.map((s) => s.sessionId),
 			recipient: sessions.map((s) => s.recipients[0].recipientId),
