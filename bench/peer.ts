@@ -94,7 +94,7 @@ async function rateLimitProbe(
 			ctx.sandbox.clearFaults();
 		}
 	};
-	const parameters = { resource: 'session', operation: 'getMany', returnAll: true };
+	const parameters = cases.RETURN_ALL;
 	return [
 		[
 			'AirSign node (Return All)',
@@ -180,11 +180,7 @@ export async function benchPeer(
 	}
 
 	const workflows = [
-		[
-			'Return All',
-			wf.peerListAll(peer),
-			{ resource: 'session', operation: 'getMany', returnAll: true },
-		],
+		['Return All', wf.peerListAll(peer), cases.RETURN_ALL],
 		['Send', wf.peerSend(peer), { resource: 'session', operation: 'send', sessionId: '' }],
 		['Upload', wf.peerUpload(peer), { resource: 'file', operation: 'upload' }],
 		['Poll for changes', wf.peerPoll(peer, ''), { event: '' }],

@@ -12,6 +12,8 @@ import { axiosListAll, axiosSend, axiosUpload, rawListAll, rawSend, rawUpload } 
 export const SEND_AT_ONCE = 5;
 /** The AirSign node with Items at Once set (the default before issue 50), beside its defaults. */
 export const CAPPED_ITEMS_AT_ONCE = 100;
+/** Get Many with Return All, the AirSign node's parameters. */
+export const RETURN_ALL = { resource: 'session', operation: 'getMany', returnAll: true };
 /** Upload times move with V8's garbage collection: uploads get this many times the runs. */
 export const UPLOAD_RUNS_FACTOR = 4;
 
@@ -71,10 +73,9 @@ export async function listCase(
 		if (sessions.length !== n)
 			throw new Error(`${who}: Return All gave ${sessions.length} of ${n} sessions`);
 	};
-	const parameters = { resource: 'session', operation: 'getMany', returnAll: true };
 	const run = (work: () => Promise<unknown>) => () => measure(ctx, '/api/v1/Sessions', work);
 	return {
-		ours: run(() => node(ctx, { parameters }, expect('AirSign node'))),
+		ours: run(() => node(ctx, { parameters: RETURN_ALL }, expect('AirSign node'))),
 		peer: run(async () =>
 			expect('HTTP Request')(await runChain(ctx.engine.env, peerListAll(peer!).chain)),
 		),
