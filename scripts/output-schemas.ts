@@ -24,44 +24,26 @@ export interface JsonSchema {
 	properties?: Record<string, JsonSchema>;
 	items?: JsonSchema;
 }
-interface Shape {
-	types: string[]; // in the order first seen
-	properties: Map<string, Shape>;
-	items?: Shape;
-}
-const newShape = (): Shape => ({ types: [], properties: new Map() });
-
-function add(shape: Shape, value: unknown): void {
-	const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-	if (!shape.types.includes(type)) shape.types.push(type);
-	if (type === 'object')
-		for (const [key, v] of Object.entries(value as object)) {
-			if (!shape.properties.has(key)) shape.properties.set(key, newShape());
-			add(shape.properties.get(key)!, v);
-		}
-	if (type === 'array') for (const v of value as unknown[]) add((shape.items ??= newShape()), v);
-}
-
-function toSchema(shape: Shape): JsonSchema {
-	// null last: n8n's schema view shows the first type of a list
-	const types = [
-		...shape.types.filter((t) => t !== 'null'),
-		...shape.types.filter((t) => t === 'null'),
-	];
-	const schema: JsonSchema = { type: types.length === 1 ? types[0] : types };
-	if (shape.properties.size)
-		schema.properties = Object.fromEntries(
-			[...shape.properties].map(([key, s]) => [key, toSchema(s)]),
-		);
-	if (shape.items) schema.items = toSchema(shape.items);
-	return schema;
-}
-
 /** The JSON Schema every one of `values` fits: types and fields are the union of what was seen. */
 export function schemaOf(values: unknown[]): JsonSchema {
-	const shape = newShape();
-	for (const value of values) add(shape, value);
-	return toSchema(shape);
+	const types: string[] = []; // in the order first seen
+	const properties = new Map<string, unknown[]>();
+	const items: unknown[] = [];
+	for (const value of values) {
+		const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+		if (!types.includes(type)) types.push(type);
+		if (type === 'object')
+			for (const [key, v] of Object.entries(value as object))
+				properties.set(key, [...(properties.get(key) ?? []), v]);
+		if (type === 'array') items.push(...(value as unknown[]));
+	}
+	// null last (a stable sort): n8n's schema view shows the first type of a list
+	types.sort((a, b) => Number(a === 'null') - Number(b === 'null'));
+	const schema: JsonSchema = { type: types.length === 1 ? types[0] : types };
+	if (properties.size)
+		schema.properties = Object.fromEntries([...properties].map(([k, v]) => [k, schemaOf(v)]));
+	if (items.length) schema.items = schemaOf(items);
+	return schema;
 }
 
 /** An AirSign credential's data with its type: runNode and the poll harness store it on the fly. */
