@@ -1,18 +1,14 @@
 // `npm run lint:cloud-support`: fails unless n8n's own `n8n-node cloud-support` says the package is
 // eligible for n8n Cloud verification: `n8n.strict: true`, and eslint.config.mjs exactly n8n's
 // default, so the project's other folders are kept apart by what `npm run lint` hands to ESLint.
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../e2e/lib/proc.mts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-// The package exports only ./eslint (dist/configs/eslint.js): its folder is three levels up.
-const cliDir = path.resolve(path.dirname(require.resolve('@n8n/node-cli/eslint')), '..', '..');
-const cli = path.join(cliDir, 'bin', 'n8n-node.mjs');
+const cli = path.join(ROOT, 'node_modules', '.bin', 'n8n-node'); // @n8n/node-cli's command
 
-const { code, stdout, stderr } = await runCommand(process.execPath, [cli, 'cloud-support'], {
+const { code, stdout, stderr } = await runCommand(cli, ['cloud-support'], {
 	cwd: ROOT,
 	env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
 	allowFailure: true,
