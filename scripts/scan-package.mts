@@ -220,14 +220,12 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 	};
 	for (const e of loaded.errors)
 		contents.problems.push(`${e} (loaded as n8n loads it, by n8n-core)`);
-	const nodesUsing = loaded.nodes;
 	const credentialNames = new Set(loaded.credentials.map((c) => c.name));
 	const referencedIcons = new Set<string>();
 	// n8n serves a file: icon as icons/<package>/<its path>; fa:… and node:… icons ship nothing.
 	const iconPrefix = `icons/${pkg.name}/`;
-	for (const c of [...nodesUsing, ...loaded.credentials]) {
-		const icons =
-			c.icon === null ? [] : typeof c.icon === 'string' ? [c.icon] : Object.values(c.icon);
+	for (const c of [...loaded.nodes, ...loaded.credentials]) {
+		const icons = typeof c.icon === 'string' ? [c.icon] : Object.values(c.icon ?? {});
 		if ('file' in c && icons.length === 0)
 			contents.problems.push(`${c.file}: node "${c.name}" has no icon`);
 		for (const icon of icons.filter((i) => i.startsWith(iconPrefix))) {
@@ -237,9 +235,9 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 				contents.problems.push(`"${c.name}" names icon ${iconPath}, which is not in the package`);
 		}
 	}
-	for (const file of new Set(nodesUsing.map((n) => n.file))) {
+	for (const file of new Set(loaded.nodes.map((n) => n.file))) {
 		const codexFile = file.replace(/\.js$/, '.json');
-		const names = nodesUsing.filter((n) => n.file === file).map((n) => `${pkg.name}.${n.name}`);
+		const names = loaded.nodes.filter((n) => n.file === file).map((n) => `${pkg.name}.${n.name}`);
 		const codex = fileSet.has(codexFile) && readJson<{ node: string }>(codexFile);
 		if (!fileSet.has(codexFile))
 			contents.problems.push(`${file}: no codex file ${codexFile} beside it`);
@@ -248,7 +246,7 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 				`${codexFile}: "node" is ${JSON.stringify(codex.node)}, expected ${names.join(' or ')}`,
 			);
 	}
-	for (const n of nodesUsing)
+	for (const n of loaded.nodes)
 		for (const cred of n.credentials)
 			if (!credentialNames.has(cred))
 				contents.problems.push(
@@ -276,7 +274,7 @@ async function checkContents({ packageDir, files, fileSet, pkg }: Packed, tmp: s
 			contents.problems.push(`${f}: not an object schema with properties (the editor ignores it)`);
 	}
 	contents.notes.push(
-		`loaded ${[...new Set(nodesUsing.map((n) => n.name))].join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
+		`loaded ${[...new Set(loaded.nodes.map((n) => n.name))].join(', ')} and credential ${[...credentialNames].join(', ')}; ${referencedIcons.size} icons named, all present`,
 	);
 }
 
