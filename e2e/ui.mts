@@ -13,14 +13,14 @@ import { prefixed, startProcess, tsx, waitUntilReady } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
 import { sandboxClient } from './lib/sandbox.mts';
 import { agentTool, agentWorkflowPicture } from './ui/agentTool.mts';
-import { ensureChromium, launchChromium, newContext } from './ui/chromium.mts';
+import { ensureChromium, launchChromium } from './ui/chromium.mts';
 import { credentialDialog } from './ui/credentialDialog.mts';
 import {
-	THEME_STORAGE_KEY,
-	UI_TIMEOUT_MS,
 	fail,
 	logIn,
+	newPage,
 	runSteps,
+	stopwatch,
 	type DevUrls,
 	type Shot,
 	type Step,
@@ -65,11 +65,7 @@ const SCREENSHOT_DIR = writeImages
 	: mkdtempSync(path.join(os.tmpdir(), 'airsign-ui-'));
 if (!writeImages && !keep)
 	process.on('exit', () => rmSync(SCREENSHOT_DIR, { recursive: true, force: true }));
-export const FAILURE_DIR = path.join(REPO_ROOT, '.cache', 'ui-failures');
-
-const t00 = Date.now();
-const say = (msg: string) =>
-	process.stdout.write(`[ui ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
+const say = stopwatch('ui');
 
 async function main() {
 	ensureChromium(say);
@@ -107,7 +103,7 @@ async function main() {
 		community.length &&
 			`Community Nodes on ${community.map((id) => n8nProfiles[id].label).join(' and ')}`,
 	].filter(Boolean);
-	say(`UI tier passed: ${parts.join(', ')} in ${((Date.now() - t00) / 1000).toFixed(0)} s`);
+	say(`UI tier passed: ${parts.join(', ')} in ${say.seconds()} s`);
 }
 
 /** The editor checks against npm run dev on n8n 2.x; `onDevReady()` once dev is up. */
@@ -139,16 +135,7 @@ async function editorTier(
 
 /** The checks in one theme: what a new user does with the AirSign nodes in n8n's editor. */
 async function runChecks(browser: Browser, theme: Theme, dev: DevUrls, say: (msg: string) => void) {
-	const context = await newContext(browser, {
-		viewport: { width: 1440, height: 900 },
-		colorScheme: theme,
-	});
-	await context.addInitScript(
-		([key, value]) => window.localStorage.setItem(key, value),
-		[THEME_STORAGE_KEY, theme],
-	);
-	context.setDefaultTimeout(UI_TIMEOUT_MS);
-	const page = await context.newPage();
+	const page = await newPage(browser, { viewport: { width: 1440, height: 900 }, theme });
 	const sandbox = sandboxClient(dev.sandboxUrl);
 	// animations finished at once: a panel sliding in is pictured as it ends up
 	const shot: Shot = (name) =>
@@ -191,8 +178,8 @@ async function runChecks(browser: Browser, theme: Theme, dev: DevUrls, say: (msg
 	const chosen = steps.filter(
 		([label]) => !only || /^(1|theme)/.test(label) || only.includes(label.split('.')[0]),
 	);
-	const ok = await runSteps(page, chosen, say, { failurePrefix: path.join(FAILURE_DIR, theme) });
-	await context.close();
+	const ok = await runSteps(page, chosen, say, { name: theme });
+	await page.context().close();
 	return ok;
 }
 
@@ -251,7 +238,7 @@ async function startDevServer(tarball: string | undefined) {
 function checkPictures(): boolean {
 	// written by this run (in docs/images/, the others are the pictures of an earlier one)
 	const taken = readdirSync(SCREENSHOT_DIR).filter(
-		(f) => f.endsWith('.png') && statSync(path.join(SCREENSHOT_DIR, f)).mtimeMs >= t00,
+		(f) => f.endsWith('.png') && statSync(path.join(SCREENSHOT_DIR, f)).mtimeMs >= say.t0,
 	);
 	const whole = !only && themes.length === 2 && community.includes('2');
 	if (!whole) return true;

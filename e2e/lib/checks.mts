@@ -5,26 +5,14 @@ export { pollUntil } from './proc.mts';
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
 
 /** One check's outcome: its time in seconds and its detail (what it returned, or the error's first line). */
-export interface CheckResult {
-	name: string;
-	ok: boolean;
-	s: number;
-	detail: unknown;
-}
+type CheckResult = { name: string; ok: boolean; s: number; detail: unknown };
+export type Checks = ReturnType<typeof createChecks>;
 
-/** What createChecks returns: the results so far, and the two ways to run a timed piece of work. */
-export interface Checks {
-	results: CheckResult[];
+/** The results so far (in the order they ended), and two ways to run a timed piece of work. */
+export function createChecks(log: (line: string) => void) {
+	const results: CheckResult[] = [];
+
 	/** Runs a check; resolves whether it passed (never rejects). `fn` may resolve a detail to print. */
-	check: (name: string, fn: () => unknown) => Promise<boolean>;
-	/** Runs a setup step, logs its time and resolves its value (rejects as `fn` does). */
-	step: <T>(label: string, fn: () => T | Promise<T>) => Promise<T>;
-}
-
-/** `log` prints one line with the tier's prefix. */
-export function createChecks(log: (line: string) => void): Checks {
-	const results: CheckResult[] = []; // in the order they ended
-
 	async function check(name: string, fn: () => unknown): Promise<boolean> {
 		const t0 = Date.now();
 		const done = (ok: boolean, detail: unknown) =>
@@ -44,6 +32,7 @@ export function createChecks(log: (line: string) => void): Checks {
 		}
 	}
 
+	/** Runs a setup step, logs its time (`log`: with the tier's prefix) and resolves its value. */
 	async function step<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 		const t0 = Date.now();
 		const value = await fn();

@@ -1,5 +1,5 @@
-// One-shot n8n commands (import, publish, execute) on the profile's Node, and what `n8n execute`
-// prints.
+// n8n's commands on the profile's Node: one-shot ones (import, publish, execute; what `n8n execute`
+// prints), and `n8n start` and `n8n worker` (lib/proc.mts ends them with this process).
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -7,7 +7,16 @@ import path from 'node:path';
 import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
 import type { IRun, IRunExecutionData, ITaskData } from 'n8n-workflow';
 import type { CredentialJson, Workflow } from './fixtures.mts';
-import { describeExit, describeOutput, runCommand, type CommandResult } from './proc.mts';
+import {
+	describeExit,
+	describeOutput,
+	fetchFresh,
+	runCommand,
+	startProcess,
+	waitUntilReady,
+	type CommandResult,
+	type Started,
+} from './proc.mts';
 
 /** A node's runs and the execution data as n8n saves them (what the tiers read of them). */
 export type NodeRun = ITaskData;
@@ -18,7 +27,7 @@ export type N8nRun = Pick<IRun, 'data'> & Partial<Pick<IRun, 'status' | 'mode' |
 type N8nCommandOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number };
 
 /** Only stops a hung command: on a busy 2-core machine `n8n start` took 117 s (5.5 s idle). */
-export const N8N_COMMAND_TIMEOUT_MS = 300_000;
+const N8N_COMMAND_TIMEOUT_MS = 300_000;
 
 /**
  * A one-shot `n8n <args>`. On 2.x on the "legacy" expression engine (the profile's oneShotEnv):
@@ -52,7 +61,7 @@ export async function runN8n(
 }
 
 /** n8n 2.x starts a task broker in every process: each on a free port of its own. */
-export async function brokerPortEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+async function brokerPortEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
 	if (!PROFILE.taskBroker) return {};
 	return { N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort()) };
 }
@@ -192,4 +201,86 @@ export function getFreePort(): Promise<number> {
 			srv.close(() => resolve(port));
 		});
 	});
+}
+
+type ServerOptions = { userFolder: string; env?: NodeJS.ProcessEnv; timeoutMs?: number };
+
+/** `n8n start` on 127.0.0.1:<port> (default: a free one). */
+export async function startN8n({ port, ...options }: ServerOptions & { port?: number }) {
+	port ??= await getFreePort();
+	const url = `http://127.0.0.1:${port}`;
+	return await spawnN8nServer('start', options, {
+		// Ready = the database is migrated (/healthz/readiness) and the REST API is mounted: n8n 1.x
+		// answers readiness before it mounts its routes (POST /rest/owner/setup: 404 until then).
+		readySteps: [
+			{ url: `${url}/healthz/readiness`, done: (res) => res.ok },
+			// 401 (no session) or 200: mounted and the database answers
+			{ url: `${url}/rest/login`, done: (res) => res.status !== 404 && res.status < 500 },
+		],
+		result: { url, port },
+		env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: url, N8N_WEBHOOK_URL: `${url}/` },
+	});
+}
+
+/** `n8n worker`: `env` has EXECUTIONS_MODE=queue, the database and Redis; `concurrency`: n8n's default. */
+export async function startN8nWorker({
+	healthPort,
+	concurrency,
+	...options
+}: ServerOptions & { healthPort?: number; concurrency?: number }) {
+	healthPort ??= await getFreePort();
+	const healthUrl = `http://127.0.0.1:${healthPort}`;
+	return await spawnN8nServer('worker', options, {
+		args: concurrency ? [`--concurrency=${concurrency}`] : [],
+		readySteps: [{ url: `${healthUrl}/healthz/readiness`, done: (res) => res.ok }],
+		result: { healthUrl, healthPort },
+		env: {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		},
+	});
+}
+
+/** Spawns a long-running n8n command and waits until each of `readySteps` holds, in order. */
+async function spawnN8nServer<R extends object>(
+	command: string,
+	{ userFolder, env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS }: ServerOptions,
+	{
+		args = [],
+		readySteps,
+		result,
+		env: commandEnv,
+	}: {
+		args?: string[];
+		readySteps: { url: string; done: (res: Response) => boolean }[];
+		result: R;
+		env: NodeJS.ProcessEnv;
+	},
+): Promise<R & Started & { startMs: number }> {
+	const server = startProcess(NODE_BIN, [N8N_BIN, command, ...args], {
+		cwd: userFolder,
+		env: n8nEnv(userFolder, {
+			...(await brokerPortEnv(env)),
+			N8N_LOG_LEVEL: 'info',
+			...commandEnv,
+			...env,
+		}),
+		keep: 200_000,
+	});
+	const t0 = Date.now();
+	for (const { url: probe, done } of readySteps) {
+		const left = Math.max(0, timeoutMs - (Date.now() - t0));
+		await waitUntilReady(
+			`n8n ${command} (${probe})`,
+			server,
+			async () => {
+				const res = await fetchFresh(probe, { signal: AbortSignal.timeout(5_000) });
+				await res.arrayBuffer();
+				return done(res);
+			},
+			{ timeoutMs: left },
+		);
+	}
+	return { ...result, ...server, startMs: Date.now() - t0 };
 }

@@ -10,30 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand } from './proc.mts';
 
-const NPMJS = 'registry.npmjs.org';
-
-/** A self-signed certificate for `host` (an EC key: quick on a loaded machine). */
-async function makeCertificate(dir: string, host: string): Promise<{ key: string; cert: string }> {
-	const key = path.join(dir, 'key.pem');
-	const cert = path.join(dir, 'cert.pem');
-	await runCommand(
-		'openssl',
-		[
-			...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'],
-			...['-nodes', '-days', '2', '-keyout', key, '-out', cert],
-			...['-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`],
-		],
-		{ timeoutMs: 60_000, label: 'openssl req (certificate for the registry route)' },
-	);
-	return { key, cert };
-}
+const host = 'registry.npmjs.org';
 
 /** One request that went through the route; `status` is the registry's, or `error: …`. */
-export interface RoutedRequest {
-	method: string;
-	path: string;
-	status: number | string | undefined;
-}
+type RoutedRequest = { method: string; path: string; status: number | string | undefined };
 
 export interface NpmjsRoute {
 	proxyUrl: string;
@@ -56,11 +36,8 @@ export function tarballFetched(route: NpmjsRoute, name: string, version: string)
 		);
 }
 
-/** Starts the proxy that routes `host` (default registry.npmjs.org) to `registryUrl`. */
-export async function routeNpmjsTo(
-	registryUrl: string,
-	{ host = NPMJS }: { host?: string } = {},
-): Promise<NpmjsRoute> {
+/** Starts the proxy that routes registry.npmjs.org to `registryUrl`. */
+export async function routeNpmjsTo(registryUrl: string): Promise<NpmjsRoute> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-npmjs-route-'));
 	const target = new URL(registryUrl);
 	const seen: RoutedRequest[] = [];
@@ -68,16 +45,22 @@ export async function routeNpmjsTo(
 	// tunnels leave the HTTP server's bookkeeping: closed by stop() themselves
 	const tunnels = new Set<Duplex>();
 	try {
-		const { key, cert } = await makeCertificate(dir, host);
+		// self-signed, an EC key: quick on a loaded machine
+		const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+		await runCommand(
+			'openssl',
+			[
+				...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'],
+				...['-nodes', '-days', '2', '-keyout', key, '-out', cert],
+				...['-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`],
+			],
+			{ timeoutMs: 60_000, label: 'openssl req (certificate for the registry route)' },
+		);
 		// Never listens: CONNECT tunnels for `host` are handed to it, TLS is ended here.
 		const tls = https.createServer(
 			{ key: readFileSync(key), cert: readFileSync(cert) },
 			(req, res) => {
-				const entry: RoutedRequest = {
-					method: req.method as string,
-					path: req.url as string,
-					status: undefined,
-				};
+				const entry: RoutedRequest = { method: req.method!, path: req.url!, status: undefined };
 				seen.push(entry);
 				// Verdaccio writes tarball URLs from Host and X-Forwarded-Proto: they stay on this route.
 				const upstream = http.request(

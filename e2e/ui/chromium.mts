@@ -2,12 +2,7 @@
 // cannot reach its host from this project's machines).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import {
-	chromium,
-	type Browser,
-	type BrowserContext,
-	type BrowserContextOptions,
-} from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_BIN = process.env.AIRSIGN_UI_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -36,14 +31,4 @@ export async function launchChromium(): Promise<Browser> {
 		// --no-sandbox: Chromium's sandbox needs user namespaces, which root in a container lacks.
 		args: ['--no-sandbox', '--disable-dev-shm-usage'],
 	});
-}
-
-/** A context whose pages define `__name`, which tsx's keepNames puts into `page.evaluate` functions. */
-export async function newContext(
-	browser: Browser,
-	options?: BrowserContextOptions,
-): Promise<BrowserContext> {
-	const context = await browser.newContext(options);
-	await context.addInitScript('window.__name = (fn) => fn;');
-	return context;
 }

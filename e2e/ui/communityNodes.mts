@@ -26,20 +26,21 @@ import {
 import { routeNpmjsTo, tarballFetched } from '../lib/npmjsRoute.mts';
 import { startRegistry, type Registry } from '../lib/registry.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
-import { launchChromium, newContext } from './chromium.mts';
+import { launchChromium } from './chromium.mts';
 import {
 	THEME_STORAGE_KEY,
-	UI_TIMEOUT_MS,
 	byTestId,
 	canvasNode,
 	createWorkflow,
 	fail,
 	MANUAL_TRIGGER,
 	logIn,
+	newPage,
 	openNode,
 	openNodeCreatorFrom,
 	openWorkflow,
 	runSteps,
+	stopwatch,
 	type Step,
 } from './editor.mts';
 import { schemaBeforeRunOnN8n1 } from './schemaCheck.mts';
@@ -50,17 +51,12 @@ const valueOf = (name: string): string | undefined =>
 const tarball = valueOf('--tarball');
 const shotsDir = valueOf('--shots');
 const keep = argv.includes('--keep');
-const FAILURE_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'ui-failures');
 /** Bounds an install, update or uninstall: npm pack + npm install through the local registry. */
 const PACKAGE_CHANGE_TIMEOUT_MS = 300_000;
 const FIND_DRAFTS = 'Find drafts';
 const WORKFLOW_NAME = 'Community install: find drafts';
 
-const t00 = Date.now();
-const say = (msg: string) =>
-	process.stdout.write(
-		`[community ${((Date.now() - t00) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`,
-	);
+const say = stopwatch('community');
 
 /** The same package as `source` with another version, unpacked into `dir` (npm publishes a folder). */
 function withVersion(source: string, version: string) {
@@ -114,9 +110,7 @@ async function main(): Promise<void> {
 		say(`${PROFILE.label} ready on ${url} (${(n8n.startMs / 1000).toFixed(0)} s)`);
 		const { cookie } = await setupOwner(url, DEV_OWNER);
 		browser = await launchChromium();
-		const context = await newContext(browser, { viewport: { width: 1280, height: 800 } });
-		context.setDefaultTimeout(UI_TIMEOUT_MS);
-		const page = await context.newPage();
+		const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
 
 		const settingsUrl = `${url}/settings/community-nodes`;
 		const card = () =>
@@ -350,7 +344,7 @@ async function main(): Promise<void> {
 			},
 		]);
 		const ok = await runSteps(page, steps, say, {
-			failurePrefix: path.join(FAILURE_DIR, `community-n8n${PROFILE.id}`),
+			name: `community-n8n${PROFILE.id}`,
 			details: () => [
 				`n8n's last output:\n${n8n!.output().slice(-3000)}`,
 				`route's requests: ${JSON.stringify(route.requests())}`,
@@ -358,10 +352,7 @@ async function main(): Promise<void> {
 			],
 		});
 		if (!ok) process.exitCode = 1;
-		else
-			say(
-				`community nodes on ${PROFILE.label} passed in ${((Date.now() - t00) / 1000).toFixed(0)} s`,
-			);
+		else say(`community nodes on ${PROFILE.label} passed in ${say.seconds()} s`);
 	} finally {
 		await browser?.close();
 		await n8n?.stop();

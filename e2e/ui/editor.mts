@@ -2,8 +2,8 @@
 // the step runner. Every wait is for something to appear; UI_TIMEOUT_MS only catches a hang.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { PROFILE } from '../install-n8n.mts';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { PROFILE, REPO_ROOT } from '../install-n8n.mts';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type Workflow } from '../lib/fixtures.mts';
 
 export type { SandboxClient as Sandbox } from '../lib/examples.mts';
@@ -20,6 +20,32 @@ export const DEV_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENT
 export const UI_TIMEOUT_MS = Number(process.env.AIRSIGN_UI_TIMEOUT_MS) || 300_000;
 /** Where n8n (1.123.81 and 2.41.3) reads the theme from: the user's choice in Settings → Personal. */
 export const THEME_STORAGE_KEY = 'N8N_THEME';
+const FAILURE_DIR = path.join(REPO_ROOT, '.cache', 'ui-failures');
+
+/** Prints `[tag  N s] msg`, N the seconds since this call (`say.seconds()`). */
+export function stopwatch(tag: string) {
+	const t0 = Date.now();
+	const seconds = () => ((Date.now() - t0) / 1000).toFixed(0);
+	const say = (msg: string) =>
+		void process.stdout.write(`[${tag} ${seconds().padStart(4)} s] ${msg}\n`);
+	return Object.assign(say, { t0, seconds });
+}
+
+/**
+ * A page in a context of its own, `theme` stored as the user's choice. Its pages define `__name`,
+ * which tsx's keepNames puts into `page.evaluate` functions.
+ */
+export async function newPage(
+	browser: Browser,
+	{ theme, ...options }: BrowserContextOptions & { theme?: Theme },
+): Promise<Page> {
+	const context = await browser.newContext({ colorScheme: theme, ...options });
+	await context.addInitScript('window.__name = (fn) => fn;');
+	if (theme)
+		await context.addInitScript(([k, v]) => localStorage.setItem(k, v), [THEME_STORAGE_KEY, theme]);
+	context.setDefaultTimeout(UI_TIMEOUT_MS);
+	return await context.newPage();
+}
 
 /** Fails a check with `message`; an expression, so that `value ?? fail('…')` reads as one. */
 export function fail(message: string): never {
@@ -32,12 +58,15 @@ export const byTestId = (scope: Page | Locator, id: string): Locator =>
 /** A step of a check: "N. what it shows", and what it does. */
 export type Step = [label: string, run: () => unknown];
 
-/** Runs `steps` until one fails (false): a screenshot, the console errors and `details()`. */
+/**
+ * Runs `steps` until one fails (false): a screenshot (.cache/ui-failures/<name>-step-N.png), the
+ * console errors and `details()`.
+ */
 export async function runSteps(
 	page: Page,
 	steps: Step[],
 	say: (msg: string) => void,
-	{ failurePrefix, details = () => [] }: { failurePrefix: string; details?: () => string[] },
+	{ name, details = () => [] }: { name: string; details?: () => string[] },
 ): Promise<boolean> {
 	const errors: string[] = [];
 	page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -48,8 +77,8 @@ export async function runSteps(
 			await run();
 			say(`ok   ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 		} catch (error) {
-			const file = `${failurePrefix}-step-${label.split(/[. ]/)[0]}.png`;
-			mkdirSync(path.dirname(file), { recursive: true });
+			const file = path.join(FAILURE_DIR, `${name}-step-${label.split(/[. ]/)[0]}.png`);
+			mkdirSync(FAILURE_DIR, { recursive: true });
 			await page.screenshot({ path: file, fullPage: true }).catch(() => {});
 			say(`FAIL ${label}: ${error.stack ?? error}`);
 			say(`     screenshot: ${file}; page URL: ${page.url()}`);

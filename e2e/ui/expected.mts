@@ -43,22 +43,13 @@ export function agentText(resource: string, operation: string): string {
 	return field.default;
 }
 
-/** The built trigger's description of `version` (default: its newest). */
-export function triggerDescription(version?: number): INodeTypeDescription {
+/** The events the built trigger's panel offers in `version` (default: its newest). */
+export function triggerEvents(version?: number): Pick<INodePropertyOptions, 'name' | 'value'>[] {
 	const { AirSignTrigger }: { AirSignTrigger: new () => INodeType | IVersionedNodeType } = require(
 		path.join(REPO_ROOT, 'dist/nodes/AirSign/AirSignTrigger.node.js'),
 	);
-	return NodeHelpers.getVersionedNodeType(new AirSignTrigger(), version).description;
-}
-
-export interface TriggerEvent {
-	name: string;
-	value: INodePropertyOptions['value'];
-}
-
-/** The trigger's events as its panel offers them, from the built description. */
-export function triggerEvents(version?: number): TriggerEvent[] {
-	const events = triggerDescription(version).properties.find((p) => p.name === 'events');
+	const { description } = NodeHelpers.getVersionedNodeType(new AirSignTrigger(), version);
+	const events = description.properties.find((p) => p.name === 'events');
 	if (!events) throw new Error('the built AirSign Trigger has no `events` parameter');
 	const options = optionEntries(events);
 	if (!options) throw new Error("the built AirSign Trigger's `events` parameter has no options");
@@ -113,23 +104,9 @@ const optionsOf = (
 		.filter((p) => p.name === name && displayed(values, p, newNode(description)))
 		.flatMap((p) => optionEntries(p) ?? []);
 
-/** One operation's panel with the defaults; `hiddenNames`: the fields of other operations. */
-export interface ExpectedPanel {
-	resource: INodePropertyOptions['value'];
-	resourceName: string;
-	operation: INodePropertyOptions['value'];
-	operationName: string;
-	action: string;
-	labels: string[];
-	notices: string[];
-	hints: string[];
-	names: string[];
-	hiddenNames?: string[];
-}
-
-/** Every resource and operation of the node, each with what its panel shows. */
-export function expectedPanels(description = airSignDescription()): ExpectedPanel[] {
-	const panels: ExpectedPanel[] = [];
+/** Every operation's panel with the defaults: what it shows; `hiddenNames`, the others' fields. */
+export function expectedPanels(description = airSignDescription()) {
+	const panels = [];
 	for (const resource of optionsOf(description, 'resource', {})) {
 		for (const operation of optionsOf(description, 'operation', { resource: resource.value })) {
 			const values = NodeHelpers.getNodeParameters(
@@ -164,7 +141,8 @@ export function expectedPanels(description = airSignDescription()): ExpectedPane
 		}
 	}
 	const allNames = new Set(panels.flatMap((p) => p.names));
-	for (const panel of panels)
-		panel.hiddenNames = [...allNames].filter((n) => !panel.names.includes(n));
-	return panels;
+	return panels.map((p) => ({
+		...p,
+		hiddenNames: [...allNames].filter((n) => !p.names.includes(n)),
+	}));
 }

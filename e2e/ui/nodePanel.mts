@@ -69,7 +69,7 @@ export async function nodePanel(
 			const start = plain(notice).slice(0, 60);
 			if (!plain(text).includes(start)) problems.push(`${where}: "${start}…" not shown`);
 		}
-		for (const name of panel.hiddenNames ?? [])
+		for (const name of panel.hiddenNames)
 			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
 				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
 		if (panel.resource === 'session' && panel.operation === 'send') await shot('node-panel');
