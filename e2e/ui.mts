@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { installN8n, N8N_PROFILES, REPO_ROOT } from './install-n8n.mts';
-import { DEV_OWNER } from './lib/fixtures.mts';
-import { getFreePort, makeUserFolder, packPackage, removeUserFolder } from './lib/n8n.mts';
-import { prefixed, startProcess, tsx, waitUntilReady } from './lib/proc.mts';
+import { DEV_OWNER, packageTarball } from './lib/fixtures.mts';
+import { getFreePort, makeUserFolder } from './lib/n8n.mts';
+import { prefixed, startProcess, startServer, tsx } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
 import { sandboxClient } from './lib/sandbox.mts';
 import { agentTool, agentWorkflowPicture } from './ui/agentTool.mts';
@@ -35,12 +35,9 @@ const argv = process.argv.slice(2);
 const valueOf = (name: string): string | undefined =>
 	argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined;
 const isTheme = (theme: string): theme is Theme => ['light', 'dark'].includes(theme);
-const themeArgs = (valueOf('--themes') ?? 'light,dark').split(',');
-for (const theme of themeArgs)
-	if (!isTheme(theme)) throw new Error(`--themes: unknown theme ${theme}`);
-const themes = themeArgs.filter(isTheme); // every one (checked above): the filter narrows the type
-const tarballArg = valueOf('--tarball');
-const tarball = tarballArg && path.resolve(tarballArg);
+const themes = (valueOf('--themes') ?? 'light,dark')
+	.split(',')
+	.map((theme) => (isTheme(theme) ? theme : fail(`--themes: unknown theme ${theme}`)));
 const keep = argv.includes('--keep');
 const attach = valueOf('--attach')?.split(',');
 const onlyList = valueOf('--only')?.split(',');
@@ -75,9 +72,9 @@ async function main() {
 		if (!installed.skipped)
 			say(`${n8nProfiles[installed.profile].label} installed into ${installed.cacheDir}`);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
-	let packed: string | undefined;
-	if (!tarball && community.length) packed = (await packPackage()).tarball; // one pack for all
-	const theTarball = tarball ?? packed;
+	// one pack for all (without a --tarball, dev alone builds its own)
+	const given = valueOf('--tarball');
+	const packed = given || community.length ? await packageTarball(given) : undefined;
 	// installed here once: two checks installing it at once remove each other's folder mid-install
 	if (community.length) await ensureVerdaccio();
 	let failed = false;
@@ -86,14 +83,14 @@ async function main() {
 	// would only slow each other). The tier then lasts about as long as the editor checks.
 	const communityRuns: Promise<{ ok: boolean }>[] = [];
 	const runCommunity = (id: string) =>
-		community.includes(id) && communityRuns.push(communityCheck(id, theTarball));
+		community.includes(id) && communityRuns.push(communityCheck(id, packed!.tarball));
 	try {
 		runCommunity('1');
-		if (editorChecks) failed = !(await editorTier(theTarball, () => runCommunity('2')));
+		if (editorChecks) failed = !(await editorTier(packed?.tarball, () => runCommunity('2')));
 		else runCommunity('2');
 		for (const result of await Promise.all(communityRuns)) failed ||= !result.ok;
 	} finally {
-		if (packed) rmSync(path.dirname(packed), { recursive: true, force: true });
+		packed?.cleanup();
 		if (!writeImages && keep) say(`pictures kept in ${SCREENSHOT_DIR}`);
 	}
 	if (!failed) failed = !checkPictures();
@@ -204,31 +201,29 @@ async function startDevServer(tarball: string | undefined) {
 	const ports = new Set<number>();
 	while (ports.size < 3) ports.add(await getFreePort());
 	const [n8nPort, sandboxPort, modelPort] = [...ports].map(String);
-	const server = startProcess(
+	const server = await startServer(
+		'npm run dev',
 		process.execPath,
 		tsx(path.join(REPO_ROOT, 'scripts', 'dev.mts'), [
 			...['--dir', userFolder, '--port', n8nPort, '--sandbox-port', sandboxPort],
 			...['--model-port', modelPort, ...(tarball ? ['--tarball', tarball] : [])],
 		]),
-		{ cwd: REPO_ROOT, env: { ...process.env, AIRSIGN_DEV_SMOKE: '' }, keep: 100_000 },
+		{
+			cwd: REPO_ROOT,
+			env: { ...process.env, AIRSIGN_DEV_SMOKE: '' },
+			keep: 100_000,
+			dir: keep ? undefined : userFolder,
+			graceMs: 30_000,
+			probe: async ({ output }) => /\[dev\] ready in /.test(output()),
+			timeoutMs: DEV_START_TIMEOUT_MS,
+		},
 	);
-	const stop = async () => {
-		await server.stop(30_000);
-		if (!keep) removeUserFolder(userFolder);
-	};
-	try {
-		const ready = async () => /\[dev\] ready in /.test(server.output());
-		await waitUntilReady('npm run dev', server, ready, { timeoutMs: DEV_START_TIMEOUT_MS });
-	} catch (error) {
-		await stop();
-		throw error;
-	}
 	const urls = {
 		n8nUrl: `http://127.0.0.1:${n8nPort}`,
 		sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
 	};
 	say(`npm run dev ready: n8n ${urls.n8nUrl}, sandbox ${urls.sandboxUrl}`);
-	return { ...urls, output: server.output, stop };
+	return { ...urls, output: server.output, stop: () => server.stop() };
 }
 
 /**
@@ -255,10 +250,8 @@ function checkPictures(): boolean {
 }
 
 /** ui/communityNodes.mts on profile `id`, in a child (the n8n helpers serve one profile). */
-async function communityCheck(id: string, packageTarball?: string): Promise<{ ok: boolean }> {
-	// main packs one whenever the check runs: the check only narrows the type
-	if (packageTarball === undefined) throw new Error('the Community Nodes check has no tarball');
-	const args = ['--tarball', packageTarball];
+async function communityCheck(id: string, tarball: string): Promise<{ ok: boolean }> {
+	const args = ['--tarball', tarball];
 	if (id === '2') args.push('--shots', SCREENSHOT_DIR);
 	if (keep) args.push('--keep');
 	const file = path.join(import.meta.dirname, 'ui', 'communityNodes.mts');

@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { installedPackageDir, PACKAGE_NAME, waitForTypes } from './n8n.mts';
-import { runCommand } from './proc.mts';
+import { installedPackageDir, PACKAGE_NAME, tarballManifest, waitForTypes } from './n8n.mts';
 import { routeNpmjsTo, tarballFetched, type NpmjsRoute } from './npmjsRoute.mts';
 import { startRegistry } from './registry.mts';
 import type { Postgres } from './services.mts';
@@ -20,17 +19,9 @@ export interface EnvInstallSource {
 	stop: () => Promise<void>;
 }
 
-/** The version in a packed tarball (the tier may be given any tarball). */
-async function tarballVersion(tarball: string): Promise<string> {
-	const { stdout } = await runCommand('tar', ['-xzOf', tarball, 'package/package.json'], {
-		timeoutMs: 60_000,
-	});
-	return JSON.parse(stdout).version;
-}
-
 /** Publishes `tarball` to a new local registry and routes n8n's installer to it. */
 export async function publishForEnvInstall(tarball: string): Promise<EnvInstallSource> {
-	const version = await tarballVersion(tarball);
+	const { version } = tarballManifest(tarball); // the tier may be given any tarball
 	// npm's integrity of the tarball: the main checks the registry's against it before installing
 	const checksum = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
 	const registry = await startRegistry();

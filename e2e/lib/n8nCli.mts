@@ -12,8 +12,7 @@ import {
 	describeOutput,
 	fetchFresh,
 	runCommand,
-	startProcess,
-	waitUntilReady,
+	startServer,
 	type CommandResult,
 	type Started,
 } from './proc.mts';
@@ -242,7 +241,7 @@ export async function startN8nWorker({
 	});
 }
 
-/** Spawns a long-running n8n command and waits until each of `readySteps` holds, in order. */
+/** Starts a long-running n8n command, ready once each of `readySteps` has held, in order. */
 async function spawnN8nServer<R extends object>(
 	command: string,
 	{ userFolder, env = {}, timeoutMs = N8N_COMMAND_TIMEOUT_MS }: ServerOptions,
@@ -258,29 +257,32 @@ async function spawnN8nServer<R extends object>(
 		env: NodeJS.ProcessEnv;
 	},
 ): Promise<R & Started & { startMs: number }> {
-	const server = startProcess(NODE_BIN, [N8N_BIN, command, ...args], {
-		cwd: userFolder,
-		env: n8nEnv(userFolder, {
-			...(await brokerPortEnv(env)),
-			N8N_LOG_LEVEL: 'info',
-			...commandEnv,
-			...env,
-		}),
-		keep: 200_000,
-	});
-	const t0 = Date.now();
-	for (const { url: probe, done } of readySteps) {
-		const left = Math.max(0, timeoutMs - (Date.now() - t0));
-		await waitUntilReady(
-			`n8n ${command} (${probe})`,
-			server,
-			async () => {
-				const res = await fetchFresh(probe, { signal: AbortSignal.timeout(5_000) });
-				await res.arrayBuffer();
-				return done(res);
+	let step = 0;
+	const server = await startServer(
+		`n8n ${command} (${readySteps.map((s) => s.url).join(', then ')})`,
+		NODE_BIN,
+		[N8N_BIN, command, ...args],
+		{
+			cwd: userFolder,
+			env: n8nEnv(userFolder, {
+				...(await brokerPortEnv(env)),
+				N8N_LOG_LEVEL: 'info',
+				...commandEnv,
+				...env,
+			}),
+			keep: 200_000,
+			probe: async () => {
+				for (; step < readySteps.length; step++) {
+					const res = await fetchFresh(readySteps[step].url, {
+						signal: AbortSignal.timeout(5_000),
+					});
+					await res.arrayBuffer();
+					if (!readySteps[step].done(res)) return false;
+				}
+				return true;
 			},
-			{ timeoutMs: left },
-		);
-	}
-	return { ...result, ...server, startMs: Date.now() - t0 };
+			timeoutMs,
+		},
+	);
+	return { ...result, ...server };
 }

@@ -1,5 +1,6 @@
 // The package as npm users get it (`npm run build` + `npm pack`), installed into an n8n user
 // folder; and the temporary user folders themselves.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,10 @@ export async function packPackage({
 	if (!existsSync(tarball)) throw new Error(`npm pack did not produce ${tarball}`);
 	return { tarball, files: info.files.map((f) => f.path) };
 }
+
+/** The package.json inside a packed tarball. */
+export const tarballManifest = (tarball: string): { version: string } =>
+	JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
 
 /** Where n8n keeps this package once installed in `userFolder`, however it was installed. */
 export function installedPackageDir(userFolder: string): string {

@@ -1,6 +1,6 @@
 // The one process runner of the tiers and scripts, on execa. Each child gets a process group and
 // every kill goes to the group: npm and n8n leave their own children running otherwise.
-import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { execa, type Options as execaOptions, type Result, type ResultPromise } from 'execa';
 
 // At this process's exit the children still running are killed with their groups, and so is every
@@ -258,6 +258,47 @@ export async function waitUntilReady(
 		{ timeoutMs, everyMs },
 	);
 	return Date.now() - t0;
+}
+
+/**
+ * A long-running process, ready once `probe(it)` holds; `dir` (its cwd by default) is removed by
+ * stop() or this process's exit. A start that fails is stopped and cleaned up.
+ */
+export async function startServer(
+	label: string,
+	cmd: string,
+	args: readonly string[],
+	{
+		probe,
+		timeoutMs,
+		everyMs,
+		dir,
+		signal = 'SIGTERM',
+		graceMs = 15_000,
+		...options
+	}: Pick<StartOptions, 'cwd' | 'env' | 'uid' | 'gid' | 'keep'> & {
+		probe: (server: Started) => Promise<boolean>;
+		timeoutMs: number;
+		everyMs?: number;
+		dir?: string;
+		signal?: NodeJS.Signals;
+		graceMs?: number;
+	},
+) {
+	const rm = () => dir && rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+	if (dir) process.on('exit', rm);
+	const server = startProcess(cmd, args, { cwd: dir, ...options });
+	const stop = (grace = graceMs, sig = signal) => server.stop(grace, sig).finally(rm);
+	try {
+		const startMs = await waitUntilReady(label, server, () => probe(server), {
+			timeoutMs,
+			everyMs,
+		});
+		return { ...server, startMs, stop };
+	} catch (error) {
+		await stop();
+		throw error;
+	}
 }
 
 /** Polls `probe` until it resolves a truthy value; the bound `timeoutMs` only catches a hang. */

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../n8n-installation.mts';
 import { PACKAGE_NAME, getFreePort } from './n8n.mts';
-import { fetchFresh, runCommand, startProcess, waitUntilReady } from './proc.mts';
+import { fetchFresh, runCommand, startServer } from './proc.mts';
 
 const SOURCE_DIR = path.join(REPO_ROOT, 'e2e', 'registry');
 const INSTALL_DIR = path.join(REPO_ROOT, '.cache', 'verdaccio');
@@ -59,41 +59,32 @@ export async function startRegistry(): Promise<Registry> {
 	const port = await getFreePort();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
 	const url = `http://127.0.0.1:${port}/`;
-	const packageRule = (access: string): string =>
-		`    access: $all\n    publish: $authenticated\n${access}`;
+	const rule = 'access: $all, publish: $authenticated';
 	writeFileSync(
 		path.join(dir, 'config.yaml'),
-		[
-			`storage: ${path.join(dir, 'storage')}`,
-			'auth:',
-			'  htpasswd:',
-			`    file: ${path.join(dir, 'htpasswd')}`,
-			'uplinks:',
-			'  upstream:',
-			`    url: ${await upstreamRegistry()}`,
-			'    timeout: 120s',
-			'packages:',
-			`  '${PACKAGE_NAME}':\n${packageRule('')}`,
-			`  '**':\n${packageRule('    proxy: upstream\n')}`,
-			'web:',
-			'  enable: false',
-			'log: { type: stdout, format: pretty, level: warn }',
-			'',
-		].join('\n'),
+		`storage: ${path.join(dir, 'storage')}
+auth: { htpasswd: { file: ${path.join(dir, 'htpasswd')} } }
+uplinks: { upstream: { url: '${await upstreamRegistry()}', timeout: 120s } }
+packages:
+  '${PACKAGE_NAME}': { ${rule} }
+  '**': { ${rule}, proxy: upstream }
+web: { enable: false }
+log: { type: stdout, format: pretty, level: warn }
+`,
 	);
-	const server = startProcess(
+	const server = await startServer(
+		`registry on ${url}`,
 		process.execPath,
 		[VERDACCIO, '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
-		{ cwd: dir },
+		{
+			dir,
+			probe: async () => (await fetchFresh(`${url}-/ping`)).ok,
+			timeoutMs: 120_000,
+			everyMs: 150,
+		},
 	);
-	const stop = async () => {
-		await server.stop(5_000);
-		rmSync(dir, { recursive: true, force: true });
-	};
-
+	const stop = async () => void (await server.stop(5_000));
 	try {
-		const ping = async () => (await fetchFresh(`${url}-/ping`)).ok;
-		await waitUntilReady(`registry on ${url}`, server, ping, { timeoutMs: 120_000, everyMs: 150 });
 		const res = await fetchFresh(`${url}-/user/org.couchdb.user:${USER.name}`, {
 			method: 'PUT',
 			headers: { 'content-type': 'application/json' },

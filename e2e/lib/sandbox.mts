@@ -14,7 +14,7 @@ import type {
 	UpdateSessionPatch,
 } from '../../sandbox/types.ts';
 import { REPO_ROOT } from '../n8n-installation.mts';
-import { fetchFresh, startProcess, waitUntilReady } from './proc.mts';
+import { fetchFresh, startServer } from './proc.mts';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -41,26 +41,24 @@ export async function startSandboxProcess({
 	timeoutMs?: number;
 }) {
 	if (!existsSync(TSX)) throw new Error(`${TSX} missing: run npm install in the repository first`);
-	const server = startProcess(TSX, ['sandbox/cli.ts', '--port', String(port)], {
-		cwd: REPO_ROOT,
-		env: { ...process.env, AIRSIGN_SANDBOX_PORT: String(port) },
-	});
 	const url = `http://127.0.0.1:${port}`;
 	const probe = async () =>
 		(await fetchFresh(`${url}/_sandbox/state`, { signal: AbortSignal.timeout(1_000) })).ok;
-	const startMs = await waitUntilReady(`sandbox on ${url}`, server, probe, {
-		timeoutMs,
-		everyMs: 150,
-	});
-	return {
-		url,
-		port,
-		process: server.process,
-		startMs,
-		output: server.output,
-		stop: (graceMs = 5_000) => server.stop(graceMs),
-		...sandboxClient(url),
-	};
+	const server = await startServer(
+		`sandbox on ${url}`,
+		TSX,
+		['sandbox/cli.ts', '--port', `${port}`],
+		{
+			cwd: REPO_ROOT,
+			env: { ...process.env, AIRSIGN_SANDBOX_PORT: String(port) },
+			probe,
+			timeoutMs,
+			everyMs: 150,
+		},
+	);
+	const { startMs, output } = server;
+	const stop = (graceMs = 5_000) => server.stop(graceMs);
+	return { url, port, process: server.process, startMs, output, stop, ...sandboxClient(url) };
 }
 
 /** Control-plane calls; each throws on a non-2xx answer. */

@@ -1,14 +1,14 @@
 // PostgreSQL and Redis for the queue-mode tier (e2e/scale.mts), from Debian packages: each on a
 // free loopback port with its data in a temporary folder that stop() (or this process's exit) removes.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
 import { N8N_BIN } from '../n8n-installation.mts';
-import { runCommand, startProcess, waitUntilReady, type ExitStatus } from './proc.mts';
+import { runCommand, startServer, type ExitStatus } from './proc.mts';
 
 const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
@@ -58,43 +58,6 @@ function postgresUser(): { uid: number; gid: number } | { uid?: undefined; gid?:
 	if (process.getuid?.() !== 0) return {};
 	const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
 	return { uid: id('-u'), gid: id('-g') };
-}
-
-/** `cmd` in the temp folder `dir`, ready once `probe` holds; stop() (or exit) removes `dir`. */
-async function startServer(
-	label: string,
-	cmd: string,
-	args: string[],
-	{
-		dir,
-		signal,
-		probe,
-		timeoutMs,
-		user = {},
-	}: {
-		dir: string;
-		signal: NodeJS.Signals;
-		probe: () => Promise<boolean>;
-		timeoutMs: number;
-		user?: { uid?: number; gid?: number };
-	},
-) {
-	const rm = () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-	process.on('exit', rm);
-	const server = startProcess(cmd, args, { cwd: dir, ...user });
-	const stop = async (): Promise<ExitStatus> => {
-		const res = await server.stop(20_000, signal);
-		rm();
-		return res;
-	};
-	try {
-		const startMs = await waitUntilReady(label, server, probe, { timeoutMs, everyMs: 200 });
-		return { startMs, output: server.output, stop };
-	} catch (error) {
-		await server.stop(1_000, 'SIGKILL');
-		rm();
-		throw error;
-	}
 }
 
 type QueryRow = Record<string, unknown>;
@@ -164,7 +127,15 @@ export async function startPostgres({
 		`postgres on 127.0.0.1:${port}`,
 		postgres,
 		['-D', dataDir, '-p', String(port), ...settings.flatMap((setting) => ['-c', setting])],
-		{ dir, signal: 'SIGINT', probe: () => once('select 1'), timeoutMs, user },
+		{
+			dir,
+			signal: 'SIGINT',
+			graceMs: 20_000,
+			probe: () => once('select 1'),
+			timeoutMs,
+			everyMs: 200,
+			...user,
+		},
 	);
 	try {
 		await once('create database n8n');
@@ -230,7 +201,7 @@ export async function startRedis({
 		['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''].concat(
 			'--appendonly no --daemonize no'.split(' '),
 		),
-		{ dir, signal: 'SIGTERM', probe: () => redisPing(port), timeoutMs },
+		{ dir, graceMs: 20_000, probe: () => redisPing(port), timeoutMs, everyMs: 200 },
 	);
 	return {
 		port,

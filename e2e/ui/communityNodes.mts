@@ -21,6 +21,7 @@ import {
 	restPost,
 	setupOwner,
 	startN8n,
+	tarballManifest,
 	waitForExecutions,
 } from '../lib/n8n.mts';
 import { routeNpmjsTo, tarballFetched } from '../lib/npmjsRoute.mts';
@@ -74,9 +75,7 @@ type SandboxProcess = Awaited<ReturnType<typeof startSandboxProcess>>;
 
 async function main(): Promise<void> {
 	if (!tarball) throw new Error('--tarball f.tgz is required (npm pack of the package)');
-	const current: string = JSON.parse(
-		execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
-	).version;
+	const current = tarballManifest(tarball).version;
 	const next = current.replace(/\d+$/, (patch) => String(Number(patch) + 1));
 	const cleanups: (() => unknown)[] = [];
 	let browser: Browser | undefined;
