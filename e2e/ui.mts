@@ -12,9 +12,7 @@ import { getFreePort, makeUserFolder } from './lib/n8n.mts';
 import { prefixed, startProcess, startServer, tsx } from './lib/proc.mts';
 import { ensureVerdaccio } from './lib/registry.mts';
 import { sandboxClient } from './lib/sandbox.mts';
-import { agentTool, agentWorkflowPicture } from './ui/agentTool.mts';
 import { ensureChromium, launchChromium } from './ui/chromium.mts';
-import { credentialDialog } from './ui/credentialDialog.mts';
 import {
 	fail,
 	logIn,
@@ -26,10 +24,9 @@ import {
 	type Step,
 	type Theme,
 } from './ui/editor.mts';
-import { nodePanel } from './ui/nodePanel.mts';
-import { schemaBeforeRun } from './ui/schemaCheck.mts';
-import { sendEveryDraft } from './ui/sendDrafts.mts';
-import { fetchTestEvent, pickTriggerEvent } from './ui/triggerSteps.mts';
+import { agentTool, agentWorkflowPicture, nodePanel } from './ui/nodePanel.mts';
+import { credentialDialog, sendEveryDraft } from './ui/sandboxSteps.mts';
+import { fetchTestEvent, pickTriggerEvent, schemaBeforeRun } from './ui/triggerSteps.mts';
 
 const argv = process.argv.slice(2);
 const valueOf = (name: string): string | undefined =>

@@ -25,7 +25,7 @@ import {
 	waitForExecutions,
 } from '../lib/n8n.mts';
 import { routeNpmjsTo, tarballFetched } from '../lib/npmjsRoute.mts';
-import { startRegistry, type Registry } from '../lib/registry.mts';
+import { startRegistry } from '../lib/registry.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
 import { launchChromium } from './chromium.mts';
 import {
@@ -44,7 +44,7 @@ import {
 	stopwatch,
 	type Step,
 } from './editor.mts';
-import { schemaBeforeRunOnN8n1 } from './schemaCheck.mts';
+import { schemaBeforeRunOnN8n1 } from './triggerSteps.mts';
 
 const argv = process.argv.slice(2);
 const valueOf = (name: string): string | undefined =>
@@ -71,8 +71,6 @@ function withVersion(source: string, version: string) {
 	return { dir, folder: path.dirname(manifest) };
 }
 
-type SandboxProcess = Awaited<ReturnType<typeof startSandboxProcess>>;
-
 async function main(): Promise<void> {
 	if (!tarball) throw new Error('--tarball f.tgz is required (npm pack of the package)');
 	const current = tarballManifest(tarball).version;
@@ -81,15 +79,11 @@ async function main(): Promise<void> {
 	let browser: Browser | undefined;
 	let n8n: Awaited<ReturnType<typeof startN8n>> | undefined;
 	try {
-		const started = await Promise.allSettled([
-			startRegistry(),
-			getFreePort().then((port) => startSandboxProcess({ port })),
-		]);
-		for (const r of started) if (r.status === 'fulfilled') cleanups.push(() => r.value.stop());
-		const [registry, sandbox] = started.map((r) => {
-			if (r.status === 'rejected') throw r.reason;
-			return r.value;
-		}) as [Registry, SandboxProcess];
+		// one after the other: this check takes less time than the editor checks beside it
+		const registry = await startRegistry();
+		cleanups.push(() => registry.stop());
+		const sandbox = await startSandboxProcess({ port: await getFreePort() });
+		cleanups.push(() => sandbox.stop());
 		await registry.publish(tarball);
 		const route = await routeNpmjsTo(registry.url);
 		cleanups.push(() => route.stop());
