@@ -1,14 +1,13 @@
 // The package installed as n8n 2.x installs it from its environment (N8N_COMMUNITY_PACKAGES with
 // N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true), from the local registry (lib/registry.mts) reached as
-// registry.npmjs.org (lib/npmjsRoute.mts). In n8n 2.41.3 only a main reads the variable: it installs
+// registry.npmjs.org (its routeNpmjsTo). In n8n 2.41.3 only a main reads the variable: it installs
 // with npm and records the package in the database; a worker installs at its start what the
 // database lists (N8N_REINSTALL_MISSING_PACKAGES=true), unverified (no checksum is stored).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { installedPackageDir, PACKAGE_NAME, tarballManifest, waitForTypes } from './n8n.mts';
-import { routeNpmjsTo, tarballFetched, type NpmjsRoute } from './npmjsRoute.mts';
-import { startRegistry } from './registry.mts';
+import { routeNpmjsTo, startRegistry, tarballFetched, type NpmjsRoute } from './registry.mts';
 import type { Postgres } from './services.mts';
 
 export interface EnvInstallSource {

@@ -1,5 +1,8 @@
 // A local npm registry (Verdaccio) on loopback in a temporary folder: the packages a tier publishes,
-// every other package passed through to the registry this machine's npm uses.
+// every other package passed through to the registry this machine's npm uses. n8n without an
+// Enterprise licence installs from registry.npmjs.org only: routeNpmjsTo gives its npm and HTTP
+// client an HTTPS proxy (a certificate made for the run) that forwards there to the local registry;
+// nothing else is reachable through it.
 import {
 	copyFileSync,
 	existsSync,
@@ -9,8 +12,12 @@ import {
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { REPO_ROOT } from '../n8n-installation.mts';
 import { PACKAGE_NAME, getFreePort } from './n8n.mts';
 import { fetchFresh, runCommand, startServer } from './proc.mts';
@@ -104,6 +111,138 @@ log: { type: stdout, format: pretty, level: warn }
 		return { url, port, npmrc, publish, output: server.output, stop };
 	} catch (err) {
 		await stop();
+		throw err;
+	}
+}
+
+const host = 'registry.npmjs.org';
+
+/** One request that went through the route; `status` is the registry's, or `error: …`. */
+type RoutedRequest = { method: string; path: string; status: number | string | undefined };
+
+export interface NpmjsRoute {
+	proxyUrl: string;
+	/** npm_config_https_proxy, _cafile, _cache (of its own: no packument of an earlier run) and NODE_EXTRA_CA_CERTS. */
+	env: Record<string, string>;
+	/** The same npm settings as .npmrc lines, for an npm run with a stripped environment. */
+	npmrc: string;
+	requests: () => RoutedRequest[];
+	/** The other hosts asked for. */
+	refused: () => string[];
+	stop: () => Promise<void>;
+}
+
+/** Whether n8n's npm fetched `name@version`'s tarball through the route (304: from its cache). */
+export function tarballFetched(route: NpmjsRoute, name: string, version: string): boolean {
+	return route
+		.requests()
+		.some(
+			(r) => r.path.endsWith(`/${name}-${version}.tgz`) && (r.status === 200 || r.status === 304),
+		);
+}
+
+/** Starts the proxy that routes registry.npmjs.org to `registryUrl`. */
+export async function routeNpmjsTo(registryUrl: string): Promise<NpmjsRoute> {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-npmjs-route-'));
+	const target = new URL(registryUrl);
+	const seen: RoutedRequest[] = [];
+	const refusedHosts: string[] = [];
+	// tunnels leave the HTTP server's bookkeeping: closed by stop() themselves
+	const tunnels = new Set<Duplex>();
+	try {
+		// self-signed, an EC key: quick on a loaded machine
+		const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+		await runCommand(
+			'openssl',
+			[
+				...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'],
+				...['-nodes', '-days', '2', '-keyout', key, '-out', cert],
+				...['-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`],
+			],
+			{ timeoutMs: 60_000, label: 'openssl req (certificate for the registry route)' },
+		);
+		// Never listens: CONNECT tunnels for `host` are handed to it, TLS is ended here.
+		const tls = https.createServer(
+			{ key: readFileSync(key), cert: readFileSync(cert) },
+			(req, res) => {
+				const entry: RoutedRequest = { method: req.method!, path: req.url!, status: undefined };
+				seen.push(entry);
+				// Verdaccio writes tarball URLs from Host and X-Forwarded-Proto: they stay on this route.
+				const upstream = http.request(
+					{
+						hostname: target.hostname,
+						port: target.port,
+						method: req.method,
+						path: req.url,
+						headers: { ...req.headers, host, 'x-forwarded-proto': 'https' },
+					},
+					(up) => {
+						entry.status = up.statusCode;
+						res.writeHead(up.statusCode as number, up.headers);
+						up.pipe(res);
+					},
+				);
+				upstream.on('error', (err) => {
+					entry.status = `error: ${err.message}`;
+					res.destroy(err);
+				});
+				req.pipe(upstream);
+			},
+		);
+		const proxy = http.createServer((req, res) => {
+			refusedHosts.push(`plain ${req.method} ${req.url}`);
+			res.writeHead(403).end('only CONNECT to ' + host);
+		});
+		proxy.on('connect', (req, socket, head) => {
+			// host:port
+			const authority = req.url as string;
+			const [name, port] = authority.split(':');
+			if (name !== host || port !== '443') {
+				refusedHosts.push(authority);
+				socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+				return;
+			}
+			tunnels.add(socket);
+			socket.on('close', () => tunnels.delete(socket));
+			socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+			if (head.length) socket.unshift(head);
+			tls.emit('connection', socket);
+		});
+		await new Promise<void>((resolve, reject) => {
+			proxy.once('error', reject);
+			proxy.listen(0, '127.0.0.1', resolve);
+		});
+		const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		// the certificates trusted so far plus this one (node reads NODE_EXTRA_CA_CERTS at start)
+		const bundle = path.join(dir, 'extra-ca.pem');
+		const inherited = process.env.NODE_EXTRA_CA_CERTS;
+		writeFileSync(
+			bundle,
+			(inherited && existsSync(inherited) ? readFileSync(inherited, 'utf8') + '\n' : '') +
+				readFileSync(cert, 'utf8'),
+		);
+		const stop = async () => {
+			for (const socket of tunnels) socket.destroy();
+			proxy.closeAllConnections();
+			await new Promise<void>((resolve) => proxy.close(() => resolve()));
+			rmSync(dir, { recursive: true, force: true });
+		};
+		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };
+		return {
+			proxyUrl,
+			env: {
+				...Object.fromEntries(Object.entries(npmConfig).map(([k, v]) => [`npm_config_${k}`, v])),
+				NODE_EXTRA_CA_CERTS: bundle,
+			},
+			npmrc: Object.entries(npmConfig)
+				.map(([k, v]) => `${k.replace('_', '-')}=${v}\n`)
+				.join(''),
+			requests: () => seen.map((r) => ({ ...r })),
+			refused: () => [...refusedHosts],
+			stop,
+		};
+	} catch (err) {
+		rmSync(dir, { recursive: true, force: true });
 		throw err;
 	}
 }

@@ -28,7 +28,7 @@ const onPath = (name: string): string | undefined =>
 		.map((dir) => path.join(dir, name))
 		.find((file) => existsSync(file));
 
-/** apt-get installs PostgreSQL, Redis and openssl (lib/npmjsRoute.mts) where missing (as root). */
+/** apt-get installs PostgreSQL, Redis and openssl (lib/registry.mts's route) where missing (as root). */
 export async function ensureServerPackages({
 	log = () => {},
 }: { log?: (msg: string) => void } = {}): Promise<string[]> {

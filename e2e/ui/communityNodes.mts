@@ -1,5 +1,5 @@
 // The UI tier's Community Nodes check on the n8n of AIRSIGN_E2E_N8N (1 or 2): install from a local
-// registry (through lib/npmjsRoute.mts), run, update, uninstall (e2e/README.md, "Community Nodes").
+// registry (through lib/registry.mts's route), run, update, uninstall (e2e/README.md, "Community Nodes").
 //   [AIRSIGN_E2E_N8N=1|2] npx tsx e2e/ui/communityNodes.mts --tarball f.tgz [--shots DIR] [--keep]
 // --shots: the install and update dialogs pictured there. Locators as in n8n's own page objects.
 import { execFileSync } from 'node:child_process';
@@ -24,8 +24,7 @@ import {
 	tarballManifest,
 	waitForExecutions,
 } from '../lib/n8n.mts';
-import { routeNpmjsTo, tarballFetched } from '../lib/npmjsRoute.mts';
-import { startRegistry } from '../lib/registry.mts';
+import { routeNpmjsTo, startRegistry, tarballFetched } from '../lib/registry.mts';
 import { startSandboxProcess } from '../lib/sandbox.mts';
 import { launchChromium } from './chromium.mts';
 import {
