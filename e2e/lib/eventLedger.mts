@@ -20,23 +20,9 @@ export interface RecipientEventItem extends SessionEventItem {
 }
 
 /** An item of the node after the trigger (the examples' Set node composing the message). */
-export interface ComposedMessage {
-	sessionId?: string;
-	message?: string;
-	to?: string;
-	signerEmail?: string;
-	subject?: string;
-}
-
-/** One execution of a ledger's workflow: the trigger's items and the next node's. */
-export interface LedgerExecution<T> {
-	id: string;
-	mode: string;
-	status: string;
-	error?: string;
-	items: T[];
-	composed: ComposedMessage[];
-}
+type ComposedMessage = Partial<
+	Record<'sessionId' | 'message' | 'to' | 'signerEmail' | 'subject', string>
+>;
 
 /** What the executions of one active workflow delivered, as read from n8n so far. */
 export type ExecutionLedger<T extends SessionEventItem> = ReturnType<typeof executionLedger<T>>;
@@ -57,8 +43,18 @@ export function executionLedger<T extends SessionEventItem>({
 	cookie: string;
 	workflow: ExampleWorkflow;
 }) {
-	// execution id → { id, mode, status, items, composed }
-	const seen = new Map<string, LedgerExecution<T>>();
+	// execution id → its mode, status, error, the trigger's items and the next node's
+	const seen = new Map<
+		string,
+		{
+			id: string;
+			mode: string;
+			status: string;
+			error?: string;
+			items: T[];
+			composed: ComposedMessage[];
+		}
+	>();
 	const trigger = triggerOf(workflow).name;
 	const next = nextOf(workflow);
 	return {

@@ -280,12 +280,8 @@ export function checkRecipientSigned({ sessions, signed }: EventOutcome): string
 		assert.ok(signer, `a message for an unknown signer: ${JSON.stringify(message)}`);
 		assert.equal(message.subject, `${signer.recipient.name} signed "${signer.name}"`);
 	}
-	return `${signed.executions().length} executions (items per execution: ${signed
-		.executions()
-		.map((e) => e.items.length)
-		.join(
-			', ',
-		)}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
+	const perRun = signed.executions().map((e) => e.items.length);
+	return `${perRun.length} executions (items per execution: ${perRun.join(', ')}), one item and one message per signer: ${items.map((s) => `${s.recipient.name.split(' ')[0]} ${s.recipient.previousStatus} → ${s.recipient.status}`).join(', ')}`;
 }
 
 /** q. The first interval after activation: each lifecycle event of a session in flight once. */

@@ -70,14 +70,14 @@ export async function checkUploadExample({
 	assert.equal(stored.data, onDisk.toString('base64'), 'sandbox bytes differ from the PDF on disk');
 	// The token came from n8n's preAuthentication (client credentials), not from a pasted token.
 	const reqs: RequestLogEntry[] = await sandbox.requests();
-	assert.ok(
-		reqs.some((r) => r.method === 'POST' && r.path === '/oidc/token' && r.status === 200),
-		'no token fetch in the sandbox log',
-	);
-	assert.ok(
-		reqs.some((r) => r.method === 'POST' && r.path === '/api/v1/File' && r.status === 200),
-		'no 200 upload in the sandbox log',
-	);
+	for (const [route, what] of [
+		['/oidc/token', 'token fetch'],
+		['/api/v1/File', '200 upload'],
+	])
+		assert.ok(
+			reqs.some((r) => r.method === 'POST' && r.path === route && r.status === 200),
+			`no ${what} in the sandbox log`,
+		);
 	return `fileId ${out.fileId}, ${onDisk.length} bytes identical, token via POST /oidc/token`;
 }
 

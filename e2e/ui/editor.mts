@@ -215,14 +215,6 @@ export async function chooseOption(
 	await optionShows(page, name, optionText, scope);
 }
 
-/** Whether the open panel's boolean parameter `name` is switched on (waits for it, bounded). */
-export async function switchIsOn(page: Page, name: string): Promise<boolean> {
-	return await byTestId(byTestId(page, 'ndv'), `parameter-input-${name}`)
-		.locator('[role="switch"], input[type="checkbox"]')
-		.first()
-		.isChecked();
-}
-
 /** Waits (bounded) until the options parameter `name` (open panel, or `scope`) shows `optionText`. */
 export async function optionShows(
 	page: Page,
@@ -234,12 +226,4 @@ export async function optionShows(
 	const args = [await field.elementHandle(), optionText] as const;
 	// the field is an <input>: `'value' in el` only tells the type checker so
 	await page.waitForFunction(([el, expected]) => 'value' in el && el.value === expected, args);
-}
-
-/** The visible text of the open panel's parameters (labels, notices, hints). */
-export async function parameterPanelText(page: Page): Promise<string> {
-	return await byTestId(page, 'ndv')
-		.locator('[data-test-id="node-parameters"], .node-parameters-wrapper')
-		.first()
-		.innerText();
 }

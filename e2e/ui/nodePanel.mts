@@ -17,8 +17,6 @@ import {
 	openNodeCreatorFrom,
 	openWorkflow,
 	optionShows,
-	parameterPanelText,
-	switchIsOn,
 	type Say,
 	type Shot,
 	type Theme,
@@ -60,20 +58,13 @@ export async function nodePanel(
 	for (const panel of panels) {
 		await chooseOption(page, 'resource', panel.resourceName);
 		await chooseOption(page, 'operation', panel.operationName);
-		// the panel re-renders after a change: read it once it shows all it should (or the bound)
-		const expectedTexts = [
-			...panel.labels,
-			...[...panel.notices, ...panel.hints].map((t) => plain(t).slice(0, 60)),
-		];
-		await waitForPanelText(page, expectedTexts).catch(() => {});
-		const text = await parameterPanelText(page);
+		const starts = [...panel.notices, ...panel.hints].map((t) => plain(t).slice(0, 60));
+		const text = await panelText(page, [...panel.labels, ...starts]);
 		const where = `${panel.resourceName} → ${panel.operationName}`;
 		for (const label of panel.labels)
 			if (!text.includes(label)) problems.push(`${where}: field "${label}" not shown`);
-		for (const notice of [...panel.notices, ...panel.hints]) {
-			const start = plain(notice).slice(0, 60);
+		for (const start of starts)
 			if (!plain(text).includes(start)) problems.push(`${where}: "${start}…" not shown`);
-		}
 		for (const name of panel.hiddenNames)
 			if ((await byTestId(ndv, `parameter-input-${name}`).count()) > 0)
 				problems.push(`${where}: field ${name} shown, but it belongs to other operations`);
@@ -81,7 +72,10 @@ export async function nodePanel(
 		if (
 			panel.resource === 'session' &&
 			panel.operation === 'getMany' &&
-			!(await switchIsOn(page, 'simple'))
+			!(await byTestId(ndv, 'parameter-input-simple')
+				.locator('[role="switch"], input[type="checkbox"]')
+				.first()
+				.isChecked())
 		)
 			problems.push(`${where}: Simplify is off, but it is on by default`);
 	}
@@ -90,18 +84,23 @@ export async function nodePanel(
 	await closeNode(page);
 }
 
-async function waitForPanelText(page: Page, texts: string[]): Promise<void> {
-	await page.waitForFunction(
-		(wanted) => {
-			const panel = document.querySelector<HTMLElement>(
-				'[data-test-id="ndv"] [data-test-id="node-parameters"], [data-test-id="ndv"] .node-parameters-wrapper',
-			);
-			const shown = (panel?.innerText ?? '').replace(/\s+/g, ' ');
-			return wanted.every((t) => shown.includes(t));
-		},
-		texts,
-		{ polling: 'raf' },
-	);
+const PARAMETERS =
+	'[data-test-id="ndv"] [data-test-id="node-parameters"], [data-test-id="ndv"] .node-parameters-wrapper';
+
+/** The open panel's parameters' text, read once (re-rendered) it shows all of `wanted`, or at the bound. */
+async function panelText(page: Page, wanted: string[]): Promise<string> {
+	await page
+		.waitForFunction(
+			([selector, wanted]) => {
+				const panel = document.querySelector<HTMLElement>(selector);
+				const shown = (panel?.innerText ?? '').replace(/\s+/g, ' ');
+				return wanted.every((t) => shown.includes(t));
+			},
+			[PARAMETERS, wanted] as const,
+			{ polling: 'raf' },
+		)
+		.catch(() => {});
+	return await page.locator(PARAMETERS).first().innerText();
 }
 
 /** Text as the browser shows it: HTML tags of a notice dropped, whitespace collapsed. */

@@ -20,7 +20,7 @@ import {
 import { triggerEvents } from './expected.mts';
 
 const NOTIFY_WORKFLOW = 'AirSignExNotify1';
-const TRIGGER_VERSION = 1;
+const TRIGGER_VERSION = 1; // as the schema check's nodes (airSign below)
 
 /** Step 5: the example's trigger shows a sample session. */
 export async function fetchTestEvent(page: Page, dev: DevUrls): Promise<void> {
@@ -48,13 +48,12 @@ export async function pickTriggerEvent(page: Page, dev: DevUrls, theme: Theme): 
 	const name = (value: string) =>
 		events.find((e) => e.value === value)?.name ?? fail(`no event ${value}`);
 	const [completed, recipient] = [name('sessionCompleted'), name('recipientStatusChanged')];
-	const trigger = {
-		name: 'AirSign Trigger',
-		type: 'n8n-nodes-airsign.airSignTrigger',
-		typeVersion: TRIGGER_VERSION,
-		parameters: { events: ['sessionCompleted'] },
-		credentials: { airSignApi: DEV_CREDENTIAL },
-	};
+	const trigger = airSign(
+		TRIGGER,
+		'airSignTrigger',
+		{ events: ['sessionCompleted'] },
+		DEV_CREDENTIAL,
+	);
 	const id = await createWorkflow(
 		page,
 		dev.n8nUrl,
@@ -119,8 +118,8 @@ const TRIGGER = 'AirSign Trigger';
 const GET = 'Fetch the session';
 const NEXT = 'Next step';
 /** What the README lists in the trigger's items. */
-export const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
-export const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
+const TRIGGER_PATHS = ['.event', '.previousStatus', '.recipient.status'];
+const GET_PATHS = ['.sessionId', '.status', '.recipients[0].status'];
 
 const airSign = (
 	name: string,
