@@ -78,14 +78,14 @@ async function main() {
 	// The Community Nodes checks run beside the editor checks (each its own n8n, sandbox, registry
 	// and browser): 1.x from the start, 2.x once dev's n8n is up (two n8n 2.x starting at once
 	// would only slow each other). The tier then lasts about as long as the editor checks.
-	const communityRuns: Promise<{ ok: boolean }>[] = [];
+	const communityRuns: Promise<boolean>[] = [];
 	const runCommunity = (id: string) =>
 		community.includes(id) && communityRuns.push(communityCheck(id, packed!.tarball));
 	try {
 		runCommunity('1');
 		if (editorChecks) failed = !(await editorTier(packed?.tarball, () => runCommunity('2')));
 		else runCommunity('2');
-		for (const result of await Promise.all(communityRuns)) failed ||= !result.ok;
+		failed ||= (await Promise.all(communityRuns)).includes(false);
 	} finally {
 		packed?.cleanup();
 		if (!writeImages && keep) say(`pictures kept in ${SCREENSHOT_DIR}`);
@@ -228,12 +228,11 @@ async function startDevServer(tarball: string | undefined) {
  * was taken again, so `npm run screenshots` renews them all.
  */
 function checkPictures(): boolean {
+	if (only || themes.length !== 2 || !community.includes('2')) return true;
 	// written by this run (in docs/images/, the others are the pictures of an earlier one)
 	const taken = readdirSync(SCREENSHOT_DIR).filter(
 		(f) => f.endsWith('.png') && statSync(path.join(SCREENSHOT_DIR, f)).mtimeMs >= say.t0,
 	);
-	const whole = !only && themes.length === 2 && community.includes('2');
-	if (!whole) return true;
 	const missing = readdirSync(IMAGES_DIR).filter((f) => f.endsWith('.png') && !taken.includes(f));
 	if (missing.length)
 		process.stderr.write(
@@ -247,7 +246,7 @@ function checkPictures(): boolean {
 }
 
 /** ui/communityNodes.mts on profile `id`, in a child (the n8n helpers serve one profile). */
-async function communityCheck(id: string, tarball: string): Promise<{ ok: boolean }> {
+async function communityCheck(id: string, tarball: string): Promise<boolean> {
 	const args = ['--tarball', tarball];
 	if (id === '2') args.push('--shots', SCREENSHOT_DIR);
 	if (keep) args.push('--keep');
@@ -261,7 +260,7 @@ async function communityCheck(id: string, tarball: string): Promise<{ ok: boolea
 	say(
 		`Community Nodes on ${n8nProfiles[id].label}: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${(ms / 1000).toFixed(0)} s`,
 	);
-	return { ok: code === 0 };
+	return code === 0;
 }
 
 main().catch((err) => {

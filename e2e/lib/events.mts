@@ -98,6 +98,10 @@ export async function runEventScenario({
 		ledger.items().some((s) => s.sessionId === id);
 	const hasSigner = (id: string, email: string) =>
 		signed.items().some((s) => s.sessionId === id && s.recipient?.email === email);
+	const phase = async (what: string, arrived: () => boolean) => {
+		await waitFor(ledgers, arrived, () => `phase ${what} did not arrive`, deadline);
+		log(`events: phase ${what} arrived`);
+	};
 
 	// In flight since an hour before the activation, so in the triggers' starting pictures (not
 	// "now": a trigger's start is a whole second, and a session created in it counts as after it).
@@ -137,31 +141,25 @@ export async function runEventScenario({
 	await sandbox.patchSession(toSend.sessionId, { status: 'pending' });
 	await sandbox.patchSession(toCancel.sessionId, { status: 'cancelled' });
 	await sandbox.patchSession(toExpire.sessionId, { status: 'expired', expiryDate: null });
-	await waitFor(
-		ledgers,
+	await phase(
+		'1 (Ann signed; a session completed directly)',
 		() =>
 			hasSigner(contract.sessionId, 'ann@example.com') &&
 			hasSession(completed, direct.sessionId) &&
 			[toSend, toCancel, toExpire].every((s) => hasSession(lifecycle, s.sessionId)),
-		() => 'phase 1 (Ann signed, a session completed) did not arrive in both workflows',
-		deadline,
 	);
-	log('events: phase 1 arrived (Ann signed; a session completed directly)');
 
 	// Phase 2: the two other signers back to back: the session goes inProgress → completed.
 	await sandbox.signSession(contract.sessionId, { email: 'ben@example.com' });
 	const done = await sandbox.signSession(contract.sessionId, { email: 'cat@example.com' });
 	assert.equal(done.status, 'completed', 'the third signature completes the session');
-	await waitFor(
-		ledgers,
+	await phase(
+		'2 (Ben and Cat signed; the session completed)',
 		() =>
 			hasSigner(contract.sessionId, 'ben@example.com') &&
 			hasSigner(contract.sessionId, 'cat@example.com') &&
 			hasSession(completed, contract.sessionId),
-		() => 'phase 2 (Ben and Cat signed, the session completed) did not arrive in both workflows',
-		deadline,
 	);
-	log('events: phase 2 arrived (Ben and Cat signed; the session completed)');
 
 	// Phase 3: both completed sessions are renamed and touched, then the third session signed: a
 	// trigger that delivered that has read past the changes (it reads in updatedAt order).
@@ -175,14 +173,11 @@ export async function runEventScenario({
 		'completed',
 		'one signature completes the third session',
 	);
-	await waitFor(
-		ledgers,
+	await phase(
+		'3 (renames, then the third session signed)',
 		() =>
 			hasSigner(witness.sessionId, 'dan@example.com') && hasSession(completed, witness.sessionId),
-		() => 'phase 3 (the renames, then a signature) did not arrive in both workflows',
-		deadline,
 	);
-	log('events: phase 3 arrived (renames, then the third session signed)');
 	return {
 		sessions: { contract, direct, witness, toSend, toCancel, toExpire },
 		completed,

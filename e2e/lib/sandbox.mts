@@ -11,6 +11,7 @@ import type {
 	RequestLogEntry,
 	SandboxConfig,
 	Session,
+	SessionSettings,
 	UpdateSessionPatch,
 } from '../../sandbox/types.ts';
 import { REPO_ROOT } from '../n8n-installation.mts';
@@ -19,17 +20,9 @@ import { fetchFresh, startServer } from './proc.mts';
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
 /** A session as the public API's List Sessions shows it. */
-type SessionListItem = Pick<
+type SessionListItem = Omit<
 	Session,
-	| 'sessionId'
-	| 'name'
-	| 'status'
-	| 'selfSignOnly'
-	| 'createdAt'
-	| 'updatedAt'
-	| 'completedDate'
-	| 'expiryDate'
-	| 'recipients'
+	keyof SessionSettings | 'orgId' | 'sentAt' | 'expiryDays' | 'files'
 >;
 
 /** `tsx sandbox/cli.ts --port <port>`, ready once GET /_sandbox/state answers, and its client. */
