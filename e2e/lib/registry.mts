@@ -49,19 +49,8 @@ export async function ensureVerdaccio(): Promise<void> {
 	writeFileSync(marker, lock);
 }
 
-export interface Registry {
-	url: string;
-	port: number;
-	/** A user config (`npm --userconfig`) pointing npm at the registry with the publisher's token. */
-	npmrc: string;
-	/** A tarball, or a package's folder. */
-	publish: (tarball: string) => Promise<void>;
-	output: () => string;
-	stop: () => Promise<void>;
-}
-
 /** Verdaccio with a publishing user; this package is never looked up upstream. */
-export async function startRegistry(): Promise<Registry> {
+export async function startRegistry() {
 	await ensureVerdaccio();
 	const port = await getFreePort();
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-registry-'));
@@ -102,13 +91,14 @@ log: { type: stdout, format: pretty, level: warn }
 		const npmrc = path.join(dir, 'npmrc');
 		writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
 
+		// a tarball, or a package's folder
 		const publish = async (tarball: string): Promise<void> =>
 			void (await runCommand(
 				NPM,
 				['publish', tarball, '--userconfig', npmrc, '--registry', url, '--ignore-scripts'],
 				{ timeoutMs: 120_000, label: `npm publish ${path.basename(tarball)}` },
 			));
-		return { url, port, npmrc, publish, output: server.output, stop };
+		return { url, publish, output: server.output, stop };
 	} catch (err) {
 		await stop();
 		throw err;
@@ -120,17 +110,7 @@ const host = 'registry.npmjs.org';
 /** One request that went through the route; `status` is the registry's, or `error: …`. */
 type RoutedRequest = { method: string; path: string; status: number | string | undefined };
 
-export interface NpmjsRoute {
-	proxyUrl: string;
-	/** npm_config_https_proxy, _cafile, _cache (of its own: no packument of an earlier run) and NODE_EXTRA_CA_CERTS. */
-	env: Record<string, string>;
-	/** The same npm settings as .npmrc lines, for an npm run with a stripped environment. */
-	npmrc: string;
-	requests: () => RoutedRequest[];
-	/** The other hosts asked for. */
-	refused: () => string[];
-	stop: () => Promise<void>;
-}
+export type NpmjsRoute = Awaited<ReturnType<typeof routeNpmjsTo>>;
 
 /** Whether n8n's npm fetched `name@version`'s tarball through the route (304: from its cache). */
 export function tarballFetched(route: NpmjsRoute, name: string, version: string): boolean {
@@ -142,7 +122,7 @@ export function tarballFetched(route: NpmjsRoute, name: string, version: string)
 }
 
 /** Starts the proxy that routes registry.npmjs.org to `registryUrl`. */
-export async function routeNpmjsTo(registryUrl: string): Promise<NpmjsRoute> {
+export async function routeNpmjsTo(registryUrl: string) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'airsign-npmjs-route-'));
 	const target = new URL(registryUrl);
 	const seen: RoutedRequest[] = [];
@@ -229,16 +209,17 @@ export async function routeNpmjsTo(registryUrl: string): Promise<NpmjsRoute> {
 		};
 		const npmConfig = { https_proxy: proxyUrl, cafile: cert, cache: path.join(dir, 'npm-cache') };
 		return {
-			proxyUrl,
+			// npm_config_https_proxy, _cafile, _cache (of its own: no packument of an earlier run)
 			env: {
 				...Object.fromEntries(Object.entries(npmConfig).map(([k, v]) => [`npm_config_${k}`, v])),
 				NODE_EXTRA_CA_CERTS: bundle,
 			},
+			// the same npm settings as .npmrc lines, for an npm run with a stripped environment
 			npmrc: Object.entries(npmConfig)
 				.map(([k, v]) => `${k.replace('_', '-')}=${v}\n`)
 				.join(''),
 			requests: () => seen.map((r) => ({ ...r })),
-			refused: () => [...refusedHosts],
+			refused: () => [...refusedHosts], // the other hosts asked for
 			stop,
 		};
 	} catch (err) {
