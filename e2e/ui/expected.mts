@@ -5,7 +5,6 @@ import path from 'node:path';
 import type * as N8nWorkflow from 'n8n-workflow';
 import type {
 	INode,
-	INodeCredentialDescription,
 	INodeParameters,
 	INodeProperties,
 	INodePropertyCollection,
@@ -72,14 +71,10 @@ function waitsForDependencies(parameter: INodeProperties, values: INodeParameter
 	if (parameter.type !== 'resourceMapper') return false;
 	const dependsOn = parameter.typeOptions?.loadOptionsDependsOn ?? [];
 	return dependsOn.some((path) => {
-		const value = path.split('.').reduce<unknown>((v, key) => propertyOf(v, key), values);
+		const value = NodeHelpers.getParameterValueByPath(values, path, '');
 		return value === undefined || value === '';
 	});
 }
-
-/** `v?.[key]` of a value of any type. */
-const propertyOf = (v: unknown, key: string): unknown =>
-	v === null || v === undefined ? undefined : (v as Record<string, unknown>)[key];
 
 /** A node as the nodes panel adds it: its default version, for '@version' display rules. */
 const newNode = (description: INodeTypeDescription): INode =>
@@ -89,11 +84,8 @@ const newNode = (description: INodeTypeDescription): INode =>
 	}) as INode;
 
 /** Whether the editor shows `parameter` on a new node that is no agent's tool ('@tool' hidden). */
-const displayed = (
-	values: INodeParameters,
-	parameter: INodeProperties | INodeCredentialDescription | INodePropertyOptions,
-	node: INode,
-): boolean => NodeHelpers.displayParameter(values, parameter, node, null);
+const shown = (values: INodeParameters, p: INodeProperties, description: INodeTypeDescription) =>
+	NodeHelpers.displayParameter(values, p, newNode(description), null);
 
 const optionsOf = (
 	description: INodeTypeDescription,
@@ -101,7 +93,7 @@ const optionsOf = (
 	values: INodeParameters,
 ): INodePropertyOptions[] =>
 	description.properties
-		.filter((p) => p.name === name && displayed(values, p, newNode(description)))
+		.filter((p) => p.name === name && shown(values, p, description))
 		.flatMap((p) => optionEntries(p) ?? []);
 
 /** Every operation's panel with the defaults: what it shows; `hiddenNames`, the others' fields. */
@@ -120,9 +112,7 @@ export function expectedPanels(description = airSignDescription()) {
 			if (!values) throw new Error(`no parameters for ${resource.name} → ${operation.name}`);
 			const visible = description.properties.filter(
 				(p) =>
-					p.type !== 'hidden' &&
-					displayed(values, p, newNode(description)) &&
-					!waitsForDependencies(p, values),
+					p.type !== 'hidden' && shown(values, p, description) && !waitsForDependencies(p, values),
 			);
 			panels.push({
 				resource: resource.value,
