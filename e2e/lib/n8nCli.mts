@@ -65,42 +65,37 @@ async function brokerPortEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv>
 	return { N8N_RUNNERS_BROKER_PORT: env.N8N_RUNNERS_BROKER_PORT ?? String(await getFreePort()) };
 }
 
-function writeTempJson(userFolder: string, name: string, data: unknown): string {
-	const dir = path.join(userFolder, 'e2e-input');
-	mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, `${name}-${randomUUID()}.json`);
-	writeFileSync(file, JSON.stringify(data, null, 2));
-	return file;
-}
-
-/** At log level info; `imported`: it must say "Successfully imported" (else it may fail quietly). */
-async function infoCommand(
-	args: string[],
-	userFolder: string,
-	opts: N8nCommandOptions,
-	imported?: string,
-): Promise<CommandResult> {
-	const result = await runN8n(args, {
+/** At log level info. */
+const infoCommand = (args: string[], userFolder: string, opts: N8nCommandOptions) =>
+	runN8n(args, {
 		userFolder,
 		env: { N8N_LOG_LEVEL: 'info', ...opts.env },
 		timeoutMs: opts.timeoutMs ?? N8N_COMMAND_TIMEOUT_MS,
 	});
-	if (imported && !/Successfully imported \d+/.test(result.stdout + result.stderr))
-		throw new Error(`n8n import:${imported} did not report success\n${describeOutput(result)}`);
-	return result;
+
+/** `n8n import:<kind>` of `items`; it must say "Successfully imported" (else it may fail quietly). */
+async function importJson<T extends { id?: string }>(
+	kind: 'credentials' | 'workflow',
+	userFolder: string,
+	items: T | T[],
+	opts: N8nCommandOptions,
+): Promise<T['id'][]> {
+	const list = [items].flat();
+	const file = path.join(userFolder, 'e2e-input', `${kind}-${randomUUID()}.json`);
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(list, null, 2));
+	const result = await infoCommand([`import:${kind}`, `--input=${file}`], userFolder, opts);
+	if (!/Successfully imported \d+/.test(result.stdout + result.stderr))
+		throw new Error(`n8n import:${kind} did not report success\n${describeOutput(result)}`);
+	return list.map((item) => item.id);
 }
 
 /** A plain `data` n8n encrypts; a string `data` is taken as already encrypted. */
-export async function importCredential(
+export const importCredential = (
 	userFolder: string,
 	credentials: CredentialJson | CredentialJson[],
 	opts: N8nCommandOptions = {},
-): Promise<string[]> {
-	const list = [credentials].flat();
-	const file = writeTempJson(userFolder, 'credentials', list);
-	await infoCommand(['import:credentials', `--input=${file}`], userFolder, opts, 'credentials');
-	return list.map((c) => c.id);
-}
+): Promise<string[]> => importJson('credentials', userFolder, credentials, opts);
 
 /** Each with an `id` (to run it by id), inactive (see activateWorkflow). */
 export async function importWorkflow(
@@ -108,12 +103,9 @@ export async function importWorkflow(
 	workflows: Workflow | Workflow[],
 	opts: N8nCommandOptions = {},
 ): Promise<Array<Workflow['id']>> {
-	const list = [workflows].flat();
-	for (const wf of list)
+	for (const wf of [workflows].flat())
 		if (!wf.id) throw new Error(`importWorkflow: workflow "${wf.name}" has no id`);
-	const file = writeTempJson(userFolder, 'workflows', list);
-	await infoCommand(['import:workflow', `--input=${file}`], userFolder, opts, 'workflow');
-	return list.map((w) => w.id);
+	return importJson('workflow', userFolder, workflows, opts);
 }
 
 /** Marks a workflow active for the next `n8n start` (the profile's activateCommand). */
