@@ -240,8 +240,7 @@ type TypeDescription = { name: string; displayName: string; [field: string]: unk
 /** A type file n8n wrote at its start. */
 export function readTypeFile<T = TypeDescription[]>(userFolder: string, name: TypeFileName): T {
 	const file = path.join(userFolder, '.cache', 'n8n', 'public', 'types', `${name}.json`);
-	const types: T = JSON.parse(readFileSync(file, 'utf8'));
-	return types;
+	return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
 /** Waits until a type file matches `predicate` (written shortly after start). */
@@ -267,7 +266,8 @@ export async function waitForTypes<T = TypeDescription[]>(
 	);
 }
 
-const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
+/** `require` from n8n's installation (its flatted, sqlite3 and pg). */
+export const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
 export function parseFlatted<T = unknown>(text: string): T {
 	const flatted: { parse: (text: string) => T } = cacheRequire('flatted');
@@ -292,8 +292,7 @@ db.all(process.argv[2],JSON.parse(process.argv[3]),(e,r)=>{if(e){console.error(e
 			label: `sqlite: ${sql}`,
 		},
 	);
-	const rows: Row[] = JSON.parse(stdout);
-	return rows;
+	return JSON.parse(stdout) as Row[];
 }
 
 /**

@@ -2,11 +2,11 @@
 // small client for its control plane (/_sandbox, see sandbox/README.md).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { describeState } from '../../sandbox/controlPlane.ts';
 import type { SignInput } from '../../sandbox/publicTypes.ts';
 import type {
 	CreateSessionInput,
 	Fault,
-	OrgCredentials,
 	OutboxEmail,
 	RequestLogEntry,
 	SandboxConfig,
@@ -82,16 +82,7 @@ export function sandboxClient(url: string) {
 		return list.sessions;
 	};
 	return {
-		state: () =>
-			call<{
-				baseUrl: string;
-				demo: OrgCredentials;
-				other: OrgCredentials;
-				config: SandboxConfig;
-				now: string;
-				clockFrozen: boolean;
-				faults: Fault[];
-			}>('GET', '/state'),
+		state: () => call<ReturnType<typeof describeState>>('GET', '/state'),
 		createSession: (input: CreateSessionInput) => call<Session>('POST', '/sessions', input),
 		getSession: (id: string) => call<Session>('GET', `/sessions/${id}`),
 		patchSession: (id: string, patch: UpdateSessionPatch) =>

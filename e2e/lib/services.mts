@@ -2,15 +2,12 @@
 // free loopback port with its data in a temporary folder that stop() (or this process's exit) removes.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pgModule from 'pg';
-import { N8N_BIN } from '../n8n-installation.mts';
+import { cacheRequire } from './n8n.mts';
 import { runCommand, startServer, type ExitStatus } from './proc.mts';
-
-const cacheRequire = createRequire(path.join(N8N_BIN, '..', '..', 'package.json'));
 
 /** The newest `/usr/lib/postgresql/<version>/bin/<name>` (Debian keeps them off PATH). */
 function postgresBin(name: string): string | undefined {
