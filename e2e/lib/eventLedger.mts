@@ -1,6 +1,6 @@
 // What the executions of an active workflow delivered, read from a running n8n: one ledger per
 // workflow of the events track (e2e/lib/events.mts), and the wait for what a phase must cause.
-import { getExecution, hasEnded, listExecutions, type NodeRun } from './n8n.mts';
+import { getExecution, hasEnded, listExecutions } from './n8n.mts';
 import { pollUntil } from './checks.mts';
 import type { ExampleWorkflow } from './examples.mts';
 
@@ -68,7 +68,7 @@ export function executionLedger<T extends SessionEventItem>({
 			})) {
 				if (seen.has(summary.id) || !hasEnded(summary)) continue;
 				const full = await getExecution(instance.url, cookie, summary.id);
-				const run: Record<string, NodeRun[] | undefined> = full.data.resultData.runData;
+				const run = full.data.resultData.runData;
 				const out = (name: string) =>
 					(run[name]?.[0]?.data?.main?.[0] ?? []).map((i): unknown => i.json);
 				seen.set(summary.id, {

@@ -9,7 +9,6 @@ import type { OutboxEmail, RequestLogEntry, Session } from '../../sandbox/index.
 
 export type SandboxClient = ReturnType<typeof sandboxClient>;
 export type ExampleWorkflow = WorkflowWithId;
-export type { NodeRun } from './n8n.mts';
 
 /** Runs examples/<name>.json however the tier does: whether it succeeded, the run, why not. */
 export type RunExample = (name: string) => Promise<{ ok: boolean; run: N8nRun; failure?: string }>;

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
-import type { IRun, IRunExecutionData, ITaskData } from 'n8n-workflow';
+import type { IRun, IRunExecutionData } from 'n8n-workflow';
 import type { CredentialJson, Workflow } from './fixtures.mts';
 import {
 	describeExit,
@@ -17,8 +17,7 @@ import {
 	type Started,
 } from './proc.mts';
 
-/** A node's runs and the execution data as n8n saves them (what the tiers read of them). */
-export type NodeRun = ITaskData;
+/** The execution data as n8n saves it (what the tiers read of it). */
 export type ExecutionData = IRunExecutionData;
 /** What `n8n execute --rawOutput` prints (n8n's IRun). */
 export type N8nRun = Pick<IRun, 'data'> & Partial<Pick<IRun, 'status' | 'mode' | 'finished'>>;
