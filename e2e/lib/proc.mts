@@ -327,18 +327,3 @@ export type FetchInit = Omit<RequestInit, 'headers'> & { headers?: Record<string
 export function fetchFresh(url: string | URL, init: FetchInit = {}): Promise<Response> {
 	return fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } });
 }
-
-export async function timed<T>(
-	label: string,
-	fn: () => T | Promise<T>,
-	timings?: Record<string, number>,
-): Promise<T> {
-	const t0 = Date.now();
-	try {
-		return await fn();
-	} finally {
-		const s = (Date.now() - t0) / 1000;
-		if (timings) timings[label] = s;
-		process.stdout.write(`[e2e] ${label}: ${s.toFixed(1)} s\n`);
-	}
-}
