@@ -14,28 +14,36 @@ import { N8N_PROFILES, PROFILE, installN8n } from './install-n8n.mts';
 import { assertEnvInstall, publishForEnvInstall } from './lib/envInstall.mts';
 import { loadExamples, samplePdf, sandboxCredential, withPdfPath } from './lib/fixtures.mts';
 import {
-	activateWorkflow,
+	activateWorkflowAsEditor,
 	getFreePort,
-	importCredential,
-	importWorkflow,
 	makeUserFolder,
 	packPackage,
+	restPost,
 } from './lib/n8n.mts';
 import { describeExit } from './lib/proc.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
 import { ensureServerPackages, startPostgres, startRedis } from './lib/services.mts';
-import { ctx, startMain, startWorker, TOKEN_TTL_S } from './scale/cluster.mts';
-import type { ExampleIds, RanExample } from './scale/examples.mts';
-import { check, facts, log, printSummary, step } from './scale/report.mts';
+import {
+	check,
+	ctx,
+	facts,
+	log,
+	printSummary,
+	startMain,
+	startWorker,
+	step,
+	TOKEN_TTL_S,
+} from './scale/cluster.mts';
+import { tokenCheck } from './scale/examples.mts';
 import { triggerRequests, waitFor } from './scale/stream.mts';
 import { streamCheck } from './scale/streamCheck.mts';
-import { tokenCheck } from './scale/tokenCheck.mts';
-import { STREAM_WORKFLOW_ID, streamWorkflow, withProcessRecorder } from './scale/workflows.mts';
+import { forCluster, STREAM_WORKFLOW_ID, streamWorkflow } from './scale/workflows.mts';
 
 if (PROFILE.id !== '2')
 	throw new Error(
 		`the queue-mode tier runs ${N8N_PROFILES[2].label} only; unset AIRSIGN_E2E_N8N (it is ${PROFILE.id})`,
 	);
+const EXAMPLES = ['upload-pdf', 'send-drafts', 'send-with-continue-on-fail'];
 const argv = process.argv.slice(2);
 const SHORT = argv.includes('--short');
 const keep = argv.includes('--keep');
@@ -62,7 +70,6 @@ async function main() {
 		tarball = packed.tarball;
 		ctx.packDir = path.dirname(tarball);
 	}
-	const examples = loadExamples();
 	try {
 		ctx.sandbox = await step('sandbox started', async () =>
 			startSandboxProcess({ port: await getFreePort() }),
@@ -81,16 +88,15 @@ async function main() {
 		]);
 		log(`PostgreSQL on 127.0.0.1:${ctx.pg.port}, Redis on 127.0.0.1:${ctx.redis.port}`);
 
-		ctx.folders.main = makeUserFolder('airsign-scale-main-');
-		ctx.folders['worker-1'] = makeUserFolder('airsign-scale-worker1-');
-		ctx.folders['worker-2'] = makeUserFolder('airsign-scale-worker2-');
+		for (const name of ['main', 'worker-1', 'worker-2'])
+			ctx.folders[name] = makeUserFolder(`airsign-scale-${name.replace('-', '')}-`);
 		ctx.folders.files = mkdtempSync(path.join(os.tmpdir(), 'airsign-scale-files-'));
-		const pdfPath = path.join(ctx.folders.files, 'contract.pdf');
-		writeFileSync(pdfPath, samplePdf('AirSign queue-mode contract'));
+		ctx.pdfPath = path.join(ctx.folders.files, 'contract.pdf');
+		writeFileSync(ctx.pdfPath, samplePdf('AirSign queue-mode contract'));
 		ctx.mainPort = await getFreePort();
-		ctx.dbEnv = { ...ctx.pg.env, N8N_RESTRICT_FILE_ACCESS_TO: ctx.folders.files };
 		ctx.clusterEnv = {
-			...ctx.dbEnv,
+			...ctx.pg.env,
+			N8N_RESTRICT_FILE_ACCESS_TO: ctx.folders.files,
 			...ctx.redis.env,
 			EXECUTIONS_MODE: 'queue',
 			// "Execute workflow" from the editor (and REST) runs on a worker too, not in the main.
@@ -102,28 +108,6 @@ async function main() {
 		);
 		// Every process gets the same N8N_COMMUNITY_PACKAGES; only the main acts on it.
 		Object.assign(ctx.clusterEnv, ctx.source.env);
-		const credential = sandboxCredential(ctx.sandbox.url);
-		const exampleWfs = [
-			withProcessRecorder(withPdfPath(examples['upload-pdf'], pdfPath)),
-			withProcessRecorder(examples['send-drafts']),
-			withProcessRecorder(examples['send-with-continue-on-fail']),
-		];
-		const ids: ExampleIds = {
-			'upload-pdf': exampleWfs[0].id,
-			'send-drafts': exampleWfs[1].id,
-			'send-with-continue-on-fail': exampleWfs[2].id,
-		};
-		await step(
-			'credential + 3 examples + stream workflow imported into PostgreSQL, stream published',
-			async () => {
-				await importCredential(ctx.folders.main, credential, { env: ctx.dbEnv });
-				await importWorkflow(ctx.folders.main, [...exampleWfs, streamWorkflow(credential)], {
-					env: ctx.dbEnv,
-				});
-				await activateWorkflow(ctx.folders.main, STREAM_WORKFLOW_ID, { env: ctx.dbEnv });
-			},
-		);
-
 		// The workers install what the main recorded in PostgreSQL: started after it is ready (the
 		// main installs before it serves), they find the record whatever the machine's speed.
 		await step('main (queue mode) started, package installed from N8N_COMMUNITY_PACKAGES', () =>
@@ -145,6 +129,26 @@ async function main() {
 				pg: ctx.pg!,
 			}),
 		);
+		// Made over REST as the editor makes them (no one-shot n8n CLI processes beside the cluster).
+		await step(
+			'credential + 3 examples + stream workflow created over REST, stream published',
+			async () => {
+				const [url, cookie] = [ctx.main!.url, ctx.cookie!];
+				const { name, type, data } = sandboxCredential(ctx.sandbox!.url);
+				const { data: credential } = await restPost<{ data: { id: string; name: string } }>(
+					url,
+					'/rest/credentials',
+					cookie,
+					{ name, type, data },
+				);
+				const workflows = EXAMPLES.map((n) =>
+					forCluster(withPdfPath(loadExamples()[n], ctx.pdfPath!), credential),
+				);
+				for (const wf of [...workflows, streamWorkflow(credential)])
+					await restPost(url, '/rest/workflows', cookie, wf);
+				await activateWorkflowAsEditor(url, cookie, STREAM_WORKFLOW_ID);
+			},
+		);
 		const activation = await waitFor(
 			'the activation poll of the trigger',
 			async () => (await triggerRequests()).find((r) => r.status === 200),
@@ -152,22 +156,11 @@ async function main() {
 		);
 		log(`trigger activated: first List Sessions at ${activation.at}`);
 
-		let examplesRan: RanExample[] | undefined;
 		await check('stream: every update delivered exactly once through restarts', () =>
-			streamCheck({
-				short: SHORT,
-				ids,
-				pdfPath,
-				onExamplesRan: (r) => (examplesRan = r),
-			}),
+			streamCheck(SHORT),
 		);
-		if (examplesRan)
-			facts.push(
-				`examples: ${examplesRan.map((r) => `${r.name} → execution ${r.executionId} ${r.status} on ${r.process}`).join('; ')}`,
-			);
-
 		await check('tokens: renewed after expiry by main and workers, no call failed with 401', () =>
-			tokenCheck({ ids, pdfPath }),
+			tokenCheck(),
 		);
 	} finally {
 		// n8n first: it stops cleanly while PostgreSQL and Redis still answer

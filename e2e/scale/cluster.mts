@@ -1,11 +1,31 @@
-// The queue-mode cluster's shared state and the steps that act on it: starting the main and a
-// worker, moving the sandbox clock past every token, holding a poll.
+// The queue-mode cluster's shared state and the steps that act on it (starting the main and a
+// worker, moving the sandbox clock past every token, holding a poll); the tier's log, timed from its
+// start, and its summary: the checks' PASS/FAIL and facts.
+import { createChecks, printResults } from '../lib/checks.mts';
 import type { EnvInstallSource } from '../lib/envInstall.mts';
 import { login, setupOwner, startN8n, startN8nWorker } from '../lib/n8n.mts';
 import type { startSandboxProcess } from '../lib/sandbox.mts';
 import type { Postgres, Redis } from '../lib/services.mts';
 import type { RequestLogEntry } from '../../sandbox/types.ts';
-import { log, secs } from './report.mts';
+
+const t00 = Date.now();
+export const facts: string[] = [];
+export const secs = (ms: number): string => (ms / 1000).toFixed(1);
+export function log(msg: string): void {
+	process.stdout.write(`[scale +${secs(Date.now() - t00)}s] ${msg}\n`);
+}
+/** Checks record PASS/FAIL with their time and never throw; setup steps are timed and throw. */
+export const { results, check, step } = createChecks(log);
+
+/** Prints the summary; true when the tier failed (`fatal`, a check missing, or one failed). */
+export function printSummary({ short, fatal }: { short: boolean; fatal: unknown }): boolean {
+	console.log(`\n[scale] queue-mode summary${short ? ' (--short)' : ''}`);
+	printResults(results);
+	for (const f of facts) console.log(`  ${f}`);
+	const failed = Boolean(fatal) || results.length < 6 || results.some((r) => !r.ok);
+	console.log(`  ${failed ? 'FAILED' : 'ALL PASSED'} in ${secs(Date.now() - t00)} s`);
+	return failed;
+}
 
 /** Token lifetime in the sandbox: shorter than a poll interval, so tokens expire all the time. */
 export const TOKEN_TTL_S = 45;
@@ -31,8 +51,9 @@ export const ctx: {
 	folders: Record<string, string>;
 	cookie?: string;
 	clusterEnv?: Record<string, string>;
-	dbEnv?: Record<string, string>;
 	mainPort?: number;
+	/** The upload example's PDF, in the folder n8n may read. */
+	pdfPath?: string;
 	/** The folder of the tarball packed for this run (none with --tarball). */
 	packDir?: string;
 	/** The sandbox clock runs this far ahead of real time (expireAllTokens moves it). */

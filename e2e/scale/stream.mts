@@ -1,18 +1,11 @@
-// The stream's ground truth (every state a stream session took) and the waits on the trigger.
+// The stream's ground truth (every state a stream session took), what the trigger delivered (from
+// PostgreSQL: the stream's executions, their trigger items, and which process ran each), and the
+// waits on the trigger.
 import type { SessionStatus } from '../../sandbox/types.ts';
-import { hasEnded } from '../lib/n8n.mts';
 import { pollUntil } from '../lib/checks.mts';
-import { ctx, type SandboxRequest } from './cluster.mts';
-import {
-	deliveredCounts,
-	deliveries,
-	refreshDeliveries,
-	stateKey,
-	type Delivery,
-} from './deliveries.mts';
-import { log, secs } from './report.mts';
-import { MARKER } from './workflows.mts';
-
+import { hasEnded, parseFlatted } from '../lib/n8n.mts';
+import { ctx, log, secs, type SandboxRequest } from './cluster.mts';
+import { MARKER, STREAM_WORKFLOW_ID, TRIGGER_NAME } from './workflows.mts';
 /** Bounds one step's updates' arrival (a poll, a restart, a backlog read over two polls). */
 const DELIVERY_TIMEOUT_MS = 5 * 60_000;
 
@@ -24,39 +17,43 @@ type SandboxSession = { sessionId: string; updatedAt: string; status: string };
  */
 export const expected = new Map<string, SandboxSession & { step: string }>(); // stateKey → state
 export const latest = new Map<string, string>(); // sessionId → stateKey of its newest state
-function recordState(session: SandboxSession, stepName: string): string {
-	const key = stateKey(session.sessionId, session.updatedAt);
-	const { sessionId, updatedAt, status } = session;
-	expected.set(key, { sessionId, updatedAt, status, step: stepName });
-	latest.set(session.sessionId, key);
-	return key;
-}
 
-let sessionCounter = 0;
-export async function createSessions(
+/** `count` changes made `parallel` at a time; each state they give is recorded for `stepName`. */
+async function inBatches(
 	stepName: string,
 	count: number,
-	{ parallel = 1, status = 'inProgress' }: { parallel?: number; status?: SessionStatus } = {},
+	parallel: number,
+	change: (index: number) => Promise<SandboxSession>,
 ): Promise<SandboxSession[]> {
 	const made: SandboxSession[] = [];
 	for (let i = 0; i < count; i += parallel) {
-		const batch = await Promise.all(
-			Array.from({ length: Math.min(parallel, count - i) }, () => {
-				sessionCounter++;
-				return ctx.sandbox!.createSession({
-					name: `${MARKER} ${stepName} #${String(sessionCounter).padStart(3, '0')}`,
-					status,
-					recipients: [{ name: 'Sam Signer', email: `sam${sessionCounter}@example.com` }],
-				});
-			}),
-		);
-		for (const s of batch) {
-			recordState(s, stepName);
-			made.push(s);
+		const size = Math.min(parallel, count - i);
+		for (const { sessionId, updatedAt, status } of await Promise.all(
+			Array.from({ length: size }, (_, j) => change(i + j)),
+		)) {
+			const key = stateKey(sessionId, updatedAt);
+			expected.set(key, { sessionId, updatedAt, status, step: stepName });
+			latest.set(sessionId, key);
+			made.push({ sessionId, updatedAt, status });
 		}
 	}
 	return made;
 }
+
+let sessionCounter = 0;
+export const createSessions = (
+	stepName: string,
+	count: number,
+	{ parallel = 1, status = 'inProgress' }: { parallel?: number; status?: SessionStatus } = {},
+) =>
+	inBatches(stepName, count, parallel, () => {
+		const n = ++sessionCounter;
+		return ctx.sandbox!.createSession({
+			name: `${MARKER} ${stepName} #${String(n).padStart(3, '0')}`,
+			status,
+			recipients: [{ name: 'Sam Signer', email: `sam${n}@example.com` }],
+		});
+	});
 
 /** Sessions whose newest state has been delivered, oldest first. */
 function settledSessions(): string[] {
@@ -73,17 +70,9 @@ export async function patchSessions(
 	const settled = new Set(settledSessions());
 	for (const id of ids)
 		if (!settled.has(id)) throw new Error(`stream bug: ${id} changed before its state arrived`);
-	const out: SandboxSession[] = [];
-	for (let i = 0; i < ids.length; i += parallel) {
-		const batch = await Promise.all(
-			ids.slice(i, i + parallel).map((id, j) => ctx.sandbox!.patchSession(id, patchFor(i + j))),
-		);
-		for (const s of batch) {
-			recordState(s, stepName);
-			out.push(s);
-		}
-	}
-	return out;
+	return inBatches(stepName, ids.length, parallel, (i) =>
+		ctx.sandbox!.patchSession(ids[i], patchFor(i)),
+	);
 }
 
 /** Picks `count` settled sessions, spread over the stream so far, not in `exclude`. */
@@ -158,4 +147,111 @@ export async function waitForAnsweredPoll(sinceMs: number, what: string): Promis
 		async () => (await triggerRequests()).find((r) => r.atMs > sinceMs && r.status === 200),
 		{ timeoutMs: 3 * 60_000, intervalMs: 100 },
 	);
+}
+
+/** A row of n8n's execution_entity (a type: rows need an index signature). */
+type ExecutionRow = {
+	id: number | string;
+	mode: string;
+	status: string;
+	createdAt: Date | string;
+	startedAt: Date | string | null;
+	stoppedAt: Date | string | null;
+};
+
+type TriggerItem = { json: DeliveredItem };
+
+/** Where a stored execution keeps the trigger's items. */
+interface StoredRun {
+	resultData?: {
+		metadata?: Record<string, string>;
+		runData?: Record<string, { data?: { main?: (TriggerItem[] | null)[] } }[]>;
+	};
+	executionData?: {
+		nodeExecutionStack?: { node?: { name: string }; data?: { main?: (TriggerItem[] | null)[] } }[];
+	};
+}
+
+type DeliveredItem = { sessionId: string; updatedAt: string; status: string; name: string };
+
+export interface Delivery {
+	id: number;
+	status: string;
+	mode: string;
+	createdAt: number;
+	/** Who ran it (the Execution Data node's `process`), once it has ended. */
+	process: string | undefined;
+	items: DeliveredItem[] | undefined;
+}
+
+async function executionRows(workflowId: string): Promise<ExecutionRow[]> {
+	return await ctx.pg!.query<ExecutionRow>(
+		`select id, mode, status, "createdAt", "startedAt", "stoppedAt" from execution_entity
+		 where "workflowId" = $1 order by id`,
+		[workflowId],
+	);
+}
+
+async function executionRun(id: number): Promise<StoredRun | undefined> {
+	const [row] = await ctx.pg!.query<{ data: string }>(
+		'select data from execution_data where "executionId" = $1',
+		[id],
+	);
+	return row ? (parseFlatted(row.data) as StoredRun) : undefined;
+}
+
+/**
+ * The `process` the Execution Data node set, from the run data: n8n saves it with the end status in
+ * one transaction, while its execution_metadata row is a later write whose failure n8n only logs.
+ */
+export const recordedProcess = (run: StoredRun | undefined): string | undefined =>
+	run?.resultData?.metadata?.process;
+
+/**
+ * Every execution of the stream workflow with its trigger items: first on the execution stack,
+ * then in the run data.
+ */
+export const deliveries = new Map<number, Delivery>(); // execution id → delivery
+export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
+	for (const row of await executionRows(STREAM_WORKFLOW_ID)) {
+		const id = Number(row.id);
+		const d = deliveries.get(id) ?? ({ id, items: undefined, process: undefined } as Delivery);
+		d.status = row.status;
+		d.mode = row.mode;
+		d.createdAt = new Date(row.createdAt).getTime();
+		const needsProcess = hasEnded(d) && d.process === undefined;
+		if (d.items === undefined || needsProcess) {
+			const run = await executionRun(id);
+			if (needsProcess) d.process = recordedProcess(run);
+			const fromRun = run?.resultData?.runData?.[TRIGGER_NAME]?.[0]?.data?.main?.[0];
+			const fromStack = run?.executionData?.nodeExecutionStack?.find(
+				(e) => e.node?.name === TRIGGER_NAME,
+			)?.data?.main?.[0];
+			const items = fromRun ?? fromStack;
+			if (items && d.items === undefined)
+				d.items = items.map(({ json: { sessionId, updatedAt, status, name } }) => ({
+					sessionId,
+					updatedAt,
+					status,
+					name,
+				}));
+		}
+		deliveries.set(id, d);
+	}
+	return deliveries;
+}
+
+/** One state of a session: its id and the instant of its `updatedAt`. */
+export const stateKey = (sessionId: string, updatedAt: string): string =>
+	`${sessionId}@${Date.parse(updatedAt)}`;
+
+/** How many times each state (stateKey) arrived. */
+export function deliveredCounts(): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const d of deliveries.values())
+		for (const item of d.items ?? []) {
+			const key = stateKey(item.sessionId, item.updatedAt);
+			counts.set(key, (counts.get(key) ?? 0) + 1);
+		}
+	return counts;
 }

@@ -8,12 +8,13 @@ export const MARKER = 'scale-stream';
 export const STREAM_WORKFLOW_ID = 'AirSignScaleStrm1';
 export const TRIGGER_NAME = 'Session updated';
 const RECORDER_NAME = 'Record process';
+type Credential = { id: string; name: string };
 
 /**
  * An Execution Data node after the trigger saves `process` = AIRSIGN_SCALE_PROCESS ("main#1",
  * "worker-2", …) as execution metadata: n8n records no worker in its executions. Items pass through.
  */
-export function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
+function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
 	const wf = structuredClone(workflow);
 	const first = wf.nodes.find(
 		(n) => n.type === 'n8n-nodes-base.manualTrigger' || n.type === `${PACKAGE_NAME}.airSignTrigger`,
@@ -37,8 +38,16 @@ export function withProcessRecorder<W extends WorkflowWithId>(workflow: W): W {
 	return wf;
 }
 
+/** An example as the tier stores it: its process recorded, its AirSign nodes on `credential`. */
+export function forCluster<W extends WorkflowWithId>(workflow: W, credential: Credential): W {
+	const wf = withProcessRecorder(workflow);
+	for (const node of wf.nodes)
+		if (node.credentials?.airSignApi) node.credentials.airSignApi = credential;
+	return wf;
+}
+
 /** The trigger under test: every update of a stream session, one item. */
-export function streamWorkflow(credential: { id: string; name: string }): WorkflowWithId {
+export function streamWorkflow(credential: Credential): WorkflowWithId {
 	const creds = { airSignApi: { id: credential.id, name: credential.name } };
 	return withProcessRecorder({
 		id: STREAM_WORKFLOW_ID,
