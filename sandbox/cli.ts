@@ -66,17 +66,13 @@ async function main(): Promise<void> {
 	console.log(describeDemo(sandbox));
 
 	let stopping = false;
-	const stop = (signal: string) => {
-		if (stopping) return;
-		stopping = true;
-		console.log(`\n${signal}: stopping the sandbox.`);
-		sandbox.close().then(
-			() => process.exit(0),
-			() => process.exit(1),
-		);
-	};
-	process.on('SIGINT', () => stop('SIGINT'));
-	process.on('SIGTERM', () => stop('SIGTERM'));
+	for (const signal of ['SIGINT', 'SIGTERM'])
+		process.on(signal, async () => {
+			if (stopping) return;
+			stopping = true;
+			console.log(`\n${signal}: stopping the sandbox.`);
+			process.exit((await sandbox.close().catch(() => 'failed')) ? 1 : 0);
+		});
 }
 
 if (require.main === module) void main();

@@ -132,19 +132,14 @@ export function applyConfig(config: SandboxConfig, patch: Partial<SandboxConfig>
 /** The demo organisation's one verified sender profile (no endpoint lists them). */
 export const DEMO_SENDER_PROFILE_ID = '5e0d3c2a-9b1f-4c6e-8a7d-2f4b6c8e0a1d';
 
-/** Each organisation's plan (all features until tests take some away), its sender profiles. */
+/** Each organisation's plan (all features until tests take some away); the demo one's profile. */
 export class Organisations {
 	private readonly plans = new Map<string, Set<PlanFeature>>();
-	private readonly senderProfiles = new Map<string, Set<string>>();
 
-	constructor(private readonly demoOrgId: string) {
-		this.reset();
-	}
+	constructor(private readonly demoOrgId: string) {}
 
 	reset(): void {
 		this.plans.clear();
-		this.senderProfiles.clear();
-		this.senderProfiles.set(this.demoOrgId, new Set([DEMO_SENDER_PROFILE_ID]));
 	}
 
 	features(orgId: string): PlanFeature[] {
@@ -171,6 +166,6 @@ export class Organisations {
 	}
 
 	hasSenderProfile(orgId: string, profileId: string): boolean {
-		return this.senderProfiles.get(orgId)?.has(profileId.toLowerCase()) ?? false;
+		return orgId === this.demoOrgId && profileId.toLowerCase() === DEMO_SENDER_PROFILE_ID;
 	}
 }

@@ -18,19 +18,6 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const OK = json(200, { ok: true });
 
-/** What GET /_sandbox/state and the CLI show. */
-export function describeState(ctx: SandboxContext) {
-	return {
-		baseUrl: ctx.baseUrl,
-		demo: ctx.demo,
-		other: ctx.other,
-		config: { ...ctx.config },
-		now: new Date(ctx.clock.now()).toISOString(),
-		clockFrozen: ctx.clock.frozen,
-		faults: ctx.faults.active,
-	};
-}
-
 /** `/_sandbox/*`: test and demo controls. Never faulted, never logged, no auth, loopback callers only. */
 export async function handleControlPlane(
 	ctx: SandboxContext,
@@ -79,7 +66,16 @@ function controlRoute(
 	const template = () => found(api.getTemplate(id), 'template');
 	const ok = (value: unknown) => json(200, value);
 	const routes: Record<string, () => Reply> = {
-		'GET /state': () => json(200, describeState(ctx)),
+		'GET /state': () =>
+			ok({
+				baseUrl: ctx.baseUrl,
+				demo: ctx.demo,
+				other: ctx.other,
+				config: { ...ctx.config },
+				now: new Date(ctx.clock.now()).toISOString(),
+				clockFrozen: ctx.clock.frozen,
+				faults: ctx.faults.active,
+			}),
 		'POST /sessions': () => json(201, api.createSession(body as CreateSessionInput)),
 		'GET /sessions/:id': () => ok(found(api.getSession(id), 'session')),
 		'PATCH /sessions/:id': () => ok(api.updateSession(sessionId(), body)),

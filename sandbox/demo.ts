@@ -1,4 +1,4 @@
-import type { BlockDocument, CreateTemplateInput } from './publicTypes';
+import type { CreateTemplateInput } from './publicTypes';
 import { DAY_MS as D, type Store } from './store';
 import type { TemplateStore } from './templateStore';
 import type { CreateSessionInput } from './types';
@@ -12,54 +12,6 @@ export const DEMO_TEMPLATE_IDS = {
 	contractorAgreement: '9f8e4b3a-6d5c-4e7f-a01b-2c3d4e5f6a7b',
 	leaseRenewalDraft: 'a09f5c4b-7e6d-4f80-b12c-3d4e5f6a7b8c',
 } as const;
-
-const employment: BlockDocument = {
-	format: 'blocks',
-	title: 'Employment Contract',
-	subtitle: '{{{position}}}, starting {{{startDate}}}',
-	blocks: [
-		{ type: 'heading', text: 'Parties' },
-		{
-			type: 'paragraph',
-			text: 'This contract is between Example Pty Ltd (the Employer) and {{{employeeName}}} (the Employee).',
-		},
-		{ type: 'heading', text: 'Position and pay' },
-		{
-			type: 'paragraph',
-			text: 'The Employee is employed as {{{position}}} from {{{startDate}}}, at an annual salary of AUD {{{salary}}}.\nThe first {{{probationMonths}}} months are a probation period.',
-		},
-		{ type: 'spacer', height: 24 },
-		{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
-		{ type: 'signatureBlock', recipient: 'manager', label: 'For the Employer' },
-	],
-};
-
-const nda: BlockDocument = {
-	format: 'blocks',
-	title: 'Mutual Non-Disclosure Agreement',
-	blocks: [
-		{
-			type: 'paragraph',
-			text: 'The parties will share confidential information for this purpose: {{{purpose}}}. This agreement takes effect on {{{effectiveDate}}}.',
-		},
-		{ type: 'paragraph', text: 'Neither party discloses what it receives.', muted: true },
-		{ type: 'signatureBlock', recipient: 'discloser', label: 'Disclosing party' },
-		{ type: 'signatureBlock', recipient: 'receiver', label: 'Receiving party' },
-	],
-};
-
-const contractor: BlockDocument = {
-	format: 'blocks',
-	title: 'Contractor Agreement',
-	blocks: [
-		{
-			type: 'paragraph',
-			text: '{{{contractorName}}} provides services from {{{startDate}}} at AUD {{{hourlyRate}}} an hour.',
-		},
-		{ type: 'paragraph', text: 'Scope: {{{scopeOfWork}}}' },
-		{ type: 'signatureBlock', recipient: 'contractor', label: 'Contractor' },
-	],
-};
 
 /** A few templates for the demo organisation, one for the other (isolation is visible). */
 export function seedDemoTemplates(
@@ -76,7 +28,26 @@ export function seedDemoTemplates(
 		templateId: DEMO_TEMPLATE_IDS.employmentContract,
 		name: 'Employment contract',
 		createdAt: ago(40),
-		document: employment,
+		document: {
+			format: 'blocks',
+			title: 'Employment Contract',
+			subtitle: '{{{position}}}, starting {{{startDate}}}',
+			blocks: [
+				{ type: 'heading', text: 'Parties' },
+				{
+					type: 'paragraph',
+					text: 'This contract is between Example Pty Ltd (the Employer) and {{{employeeName}}} (the Employee).',
+				},
+				{ type: 'heading', text: 'Position and pay' },
+				{
+					type: 'paragraph',
+					text: 'The Employee is employed as {{{position}}} from {{{startDate}}}, at an annual salary of AUD {{{salary}}}.\nThe first {{{probationMonths}}} months are a probation period.',
+				},
+				{ type: 'spacer', height: 24 },
+				{ type: 'signatureBlock', recipient: 'employee', label: 'Employee' },
+				{ type: 'signatureBlock', recipient: 'manager', label: 'For the Employer' },
+			],
+		},
 		recipients: [role('employee', 'Employee'), role('manager', 'HR Manager', 'hr@example.com')],
 		variables: [
 			{ name: 'employeeName', displayName: 'Employee name', description: 'Full legal name' },
@@ -96,7 +67,19 @@ export function seedDemoTemplates(
 		templateId: DEMO_TEMPLATE_IDS.mutualNda,
 		name: 'Mutual NDA',
 		createdAt: ago(30),
-		document: nda,
+		document: {
+			format: 'blocks',
+			title: 'Mutual Non-Disclosure Agreement',
+			blocks: [
+				{
+					type: 'paragraph',
+					text: 'The parties will share confidential information for this purpose: {{{purpose}}}. This agreement takes effect on {{{effectiveDate}}}.',
+				},
+				{ type: 'paragraph', text: 'Neither party discloses what it receives.', muted: true },
+				{ type: 'signatureBlock', recipient: 'discloser', label: 'Disclosing party' },
+				{ type: 'signatureBlock', recipient: 'receiver', label: 'Receiving party' },
+			],
+		},
 		recipients: [role('discloser', 'Discloser'), role('receiver', 'Receiver')],
 		variables: [
 			{ name: 'purpose', displayName: 'Purpose', description: 'Why information is shared' },
@@ -107,7 +90,18 @@ export function seedDemoTemplates(
 		templateId: DEMO_TEMPLATE_IDS.contractorAgreement,
 		name: 'Contractor agreement',
 		createdAt: ago(20),
-		document: contractor,
+		document: {
+			format: 'blocks',
+			title: 'Contractor Agreement',
+			blocks: [
+				{
+					type: 'paragraph',
+					text: '{{{contractorName}}} provides services from {{{startDate}}} at AUD {{{hourlyRate}}} an hour.',
+				},
+				{ type: 'paragraph', text: 'Scope: {{{scopeOfWork}}}' },
+				{ type: 'signatureBlock', recipient: 'contractor', label: 'Contractor' },
+			],
+		},
 		recipients: [role('contractor', 'Contractor')],
 		variables: [
 			{ name: 'contractorName', displayName: 'Contractor name' },

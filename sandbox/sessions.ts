@@ -55,21 +55,6 @@ export function withZonelessTimes<T extends Record<string, unknown>>(answer: T):
 	return copy as T;
 }
 
-/** Send Session result (docs/api.md#send-session): recipients carry only these four fields. */
-export function sendResult(store: Store, s: SessionRecord) {
-	return {
-		sessionId: s.sessionId,
-		status: s.status,
-		sentAt: store.iso(s.sentAt!),
-		recipients: s.recipients.map(({ recipientId, name, email, signingOrder }) => ({
-			recipientId,
-			name,
-			email,
-			signingOrder,
-		})),
-	};
-}
-
 const SORT_FIELDS = ['createdAt', 'updatedAt', 'completedDate', 'name'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
 
@@ -214,7 +199,15 @@ export function sendSession({ ctx, orgId, id }: Call): Reply {
 	if (session.selfSignOnly)
 		throw refuse('SELF_SIGN_ONLY', 'A self-sign only session cannot be sent');
 	markSent(ctx.store, session);
-	return json(200, sendResult(ctx.store, session));
+	// recipients carry only these four fields
+	const recipients = session.recipients.map(({ recipientId, name, email, signingOrder }) => ({
+		recipientId,
+		name,
+		email,
+		signingOrder,
+	}));
+	const { sessionId, status } = session;
+	return json(200, { sessionId, status, sentAt: ctx.store.iso(session.sentAt!), recipients });
 }
 
 /** What sending does: pending, sentAt, expiry counting, one invitation per recipient. */
