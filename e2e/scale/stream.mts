@@ -149,16 +149,7 @@ export async function waitForAnsweredPoll(sinceMs: number, what: string): Promis
 	);
 }
 
-/** A row of n8n's execution_entity (a type: rows need an index signature). */
-type ExecutionRow = {
-	id: number | string;
-	mode: string;
-	status: string;
-	createdAt: Date | string;
-	startedAt: Date | string | null;
-	stoppedAt: Date | string | null;
-};
-
+type DeliveredItem = { sessionId: string; updatedAt: string; status: string; name: string };
 type TriggerItem = { json: DeliveredItem };
 
 /** Where a stored execution keeps the trigger's items. */
@@ -172,8 +163,6 @@ interface StoredRun {
 	};
 }
 
-type DeliveredItem = { sessionId: string; updatedAt: string; status: string; name: string };
-
 export interface Delivery {
 	id: number;
 	status: string;
@@ -184,22 +173,6 @@ export interface Delivery {
 	items: DeliveredItem[] | undefined;
 }
 
-async function executionRows(workflowId: string): Promise<ExecutionRow[]> {
-	return await ctx.pg!.query<ExecutionRow>(
-		`select id, mode, status, "createdAt", "startedAt", "stoppedAt" from execution_entity
-		 where "workflowId" = $1 order by id`,
-		[workflowId],
-	);
-}
-
-async function executionRun(id: number): Promise<StoredRun | undefined> {
-	const [row] = await ctx.pg!.query<{ data: string }>(
-		'select data from execution_data where "executionId" = $1',
-		[id],
-	);
-	return row ? (parseFlatted(row.data) as StoredRun) : undefined;
-}
-
 /**
  * The `process` the Execution Data node set, from the run data: n8n saves it with the end status in
  * one transaction, while its execution_metadata row is a later write whose failure n8n only logs.
@@ -208,12 +181,16 @@ export const recordedProcess = (run: StoredRun | undefined): string | undefined 
 	run?.resultData?.metadata?.process;
 
 /**
- * Every execution of the stream workflow with its trigger items: first on the execution stack,
- * then in the run data.
+ * Every execution of the stream workflow (n8n's execution_entity and execution_data) with its
+ * trigger items: first on the execution stack, then in the run data.
  */
 export const deliveries = new Map<number, Delivery>(); // execution id → delivery
-export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
-	for (const row of await executionRows(STREAM_WORKFLOW_ID)) {
+export async function refreshDeliveries(): Promise<void> {
+	const rows = await ctx.pg!.query<{ id: string; mode: string; status: string; createdAt: Date }>(
+		'select id, mode, status, "createdAt" from execution_entity where "workflowId" = $1 order by id',
+		[STREAM_WORKFLOW_ID],
+	);
+	for (const row of rows) {
 		const id = Number(row.id);
 		const d = deliveries.get(id) ?? ({ id, items: undefined, process: undefined } as Delivery);
 		d.status = row.status;
@@ -221,24 +198,20 @@ export async function refreshDeliveries(): Promise<Map<number, Delivery>> {
 		d.createdAt = new Date(row.createdAt).getTime();
 		const needsProcess = hasEnded(d) && d.process === undefined;
 		if (d.items === undefined || needsProcess) {
-			const run = await executionRun(id);
+			const [stored] = await ctx.pg!.query<{ data: string }>(
+				'select data from execution_data where "executionId" = $1',
+				[id],
+			);
+			const run = stored && parseFlatted<StoredRun>(stored.data);
 			if (needsProcess) d.process = recordedProcess(run);
 			const fromRun = run?.resultData?.runData?.[TRIGGER_NAME]?.[0]?.data?.main?.[0];
 			const fromStack = run?.executionData?.nodeExecutionStack?.find(
 				(e) => e.node?.name === TRIGGER_NAME,
 			)?.data?.main?.[0];
-			const items = fromRun ?? fromStack;
-			if (items && d.items === undefined)
-				d.items = items.map(({ json: { sessionId, updatedAt, status, name } }) => ({
-					sessionId,
-					updatedAt,
-					status,
-					name,
-				}));
+			d.items ??= (fromRun ?? fromStack)?.map((item) => item.json);
 		}
 		deliveries.set(id, d);
 	}
-	return deliveries;
 }
 
 /** One state of a session: its id and the instant of its `updatedAt`. */

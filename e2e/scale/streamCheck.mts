@@ -35,19 +35,11 @@ const stepLog: { name: string; note: string }[] = [];
 /** Set when worker-1 is killed. */
 let workerKill: { name: string; exit: string; survivor?: string } | undefined;
 
-async function stepA(): Promise<string> {
-	const name = 'A';
-	const singles = await createSessions(name, 10);
-	const ties = await createSessions(name, 20, { parallel: 20 });
-	log(`step A: ${singles.length} sessions one by one, ${ties.length} at once (ties)`);
-	return name;
-}
-
 /**
  * A burst larger than a page; the main is killed while its poll waits for the second page. A poll
  * that read part of the burst while it was made may leave one page: then a new burst (3 at most).
  */
-async function stepB(): Promise<string> {
+async function stepB(): Promise<void> {
 	const name = 'B';
 	let made = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -86,11 +78,10 @@ async function stepB(): Promise<string> {
 		name,
 		note: `${made} states; ${victim.name} SIGKILLed mid-poll (it had read a page with more to come); ${beforeKill.length ? `NOTE: ${beforeKill.length} execution(s) created before the kill` : 'its poll emitted nothing'}; delivered after the restart by ${carried.map((d) => `${d.id} (${d.items!.length} items, ${d.process})`).join(', ')}`,
 	});
-	return name;
 }
 
 /** A burst larger than a page; while the poll pages, settled sessions change and new ones appear. */
-async function stepC(): Promise<string> {
+async function stepC(): Promise<void> {
 	const name = 'C';
 	const burstIds = new Set(
 		(await createSessions(name, 120, { parallel: 20 })).map((s) => s.sessionId),
@@ -117,11 +108,10 @@ async function stepC(): Promise<string> {
 		name,
 		note: `${burstIds.size + changed.length + created.length} states; ${changed.length} changes + ${created.length} new sessions ${duringPaging ? 'made while the poll waited for its next page (during paging)' : 'NOT during paging this run'}; delivered by ${carried.map((d) => `${d.id} (${d.items!.length} items, ${d.process})`).join(', ')}`,
 	});
-	return name;
 }
 
 /** Worker-1 killed; updates made, then the main killed before the poll that would read them. */
-async function stepD(workerKilledAt?: number): Promise<string> {
+async function stepD(workerKilledAt?: number): Promise<void> {
 	const name = 'D';
 	const before = (await triggerRequests()).length;
 	const changed = await patchSessions(name, pickSettled(20), (i) =>
@@ -148,11 +138,10 @@ async function stepD(workerKilledAt?: number): Promise<string> {
 			'the restarted main delivered them',
 		);
 	if (workerKilledAt) await checkSurvivorRan(carried, workerKilledAt);
-	return name;
 }
 
 /** Last changes: sessions cancelled, a few new. */
-async function stepE(workerKilledAt?: number): Promise<string> {
+async function stepE(workerKilledAt?: number): Promise<void> {
 	const name = 'E';
 	const changed = await patchSessions(name, pickSettled(10), () => ({ status: 'cancelled' }), {
 		parallel: 10,
@@ -164,7 +153,6 @@ async function stepE(workerKilledAt?: number): Promise<string> {
 		note: `${changed.length + created.length} states; delivered by ${carried.map((d) => `${d.id} (${d.process})`).join(', ')}`,
 	});
 	if (workerKilledAt) await checkSurvivorRan(carried, workerKilledAt);
-	return name;
 }
 
 async function killWorker1(): Promise<number> {
@@ -206,10 +194,12 @@ function streamAccounting() {
 }
 
 export async function streamCheck(short: boolean): Promise<string> {
-	const a = await stepA();
+	const singles = await createSessions('A', 10);
+	const ties = await createSessions('A', 20, { parallel: 20 });
+	log(`step A: ${singles.length} sessions one by one, ${ties.length} at once (ties)`);
 	// the examples run on the workers while step A waits for its poll
 	const examplesDone = examplesPhase();
-	await waitDelivered(a);
+	await waitDelivered('A');
 	stepLog.push({ name: 'A', note: `30 states (10 one by one, 20 at once)` });
 	await examplesDone;
 	await stepB();
