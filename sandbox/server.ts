@@ -192,15 +192,15 @@ async function routeRequest(
 	const limiter =
 		found.budget && ctx[found.budget === 'list' ? 'rateLimiter' : 'publicRateLimiter'];
 	const budget = limiter?.take(principal.orgId);
-	let reply: Reply;
-	if (budget && !budget.allowed) {
-		const what = found.budget === 'list' ? 'List Sessions rate limit' : 'Rate limit';
-		reply = apiError(429, 'RATE_LIMITED', `${what} exceeded`, { headers: budget.headers });
-	} else {
-		reply = await endpoint(ctx, req, url, found, principal);
-	}
-	reply = { ...reply, headers: { ...reply.headers, ...budget?.headers } };
-	return { reply, orgId: principal.orgId };
+	const what = found.budget === 'list' ? 'List Sessions rate limit' : 'Rate limit';
+	const reply =
+		budget && !budget.allowed
+			? apiError(429, 'RATE_LIMITED', `${what} exceeded`, { headers: budget.headers })
+			: await endpoint(ctx, req, url, found, principal);
+	return {
+		reply: { ...reply, headers: { ...reply.headers, ...budget?.headers } },
+		orgId: principal.orgId,
+	};
 }
 
 async function endpoint(
