@@ -47,10 +47,9 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 const DEMO_ORG = { orgId: 'org-demo', clientId: 'demo-client', clientSecret: 'demo-secret' };
 const OTHER_ORG = { orgId: 'org-other', clientId: 'other-client', clientSecret: 'other-secret' };
 
-/** The state of a sandbox as `options` start it; reset() brings it back there. */
+/** The state of a sandbox as `options` start it: reset() makes it, and brings it back there. */
 export function createContext(options: SandboxOptions) {
 	const config: SandboxConfig = { ...DEFAULT_CONFIG };
-	applyConfig(config, options);
 	const clock = createClock(options.now);
 	const auth = new Auth(clock, config);
 	const [demo, other]: OrgCredentials[] = [DEMO_ORG, OTHER_ORG].map((org) => {
@@ -60,11 +59,6 @@ export function createContext(options: SandboxOptions) {
 	const store = new Store(clock, config, demo.orgId);
 	const templates = new TemplateStore(store, demo.orgId);
 	const orgs = new Organisations(demo.orgId);
-	const seed = () => {
-		if (!options.seedDemoData) return;
-		seedDemoData(store, demo.orgId, other.orgId, clock.now());
-		seedDemoTemplates(templates, demo.orgId, other.orgId, clock.now());
-	};
 	const ctx = {
 		baseUrl: '',
 		config,
@@ -95,10 +89,12 @@ export function createContext(options: SandboxOptions) {
 			for (const limiter of [ctx.rateLimiter, ctx.publicRateLimiter, ctx.burstLimiter])
 				limiter.reset();
 			ctx.requests.length = 0;
-			seed();
+			if (!options.seedDemoData) return;
+			seedDemoData(store, demo.orgId, other.orgId, clock.now());
+			seedDemoTemplates(templates, demo.orgId, other.orgId, clock.now());
 		},
 	};
-	seed();
+	ctx.reset();
 	return ctx;
 }
 

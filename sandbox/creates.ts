@@ -120,11 +120,9 @@ function checkedSettings(
 		const completion = 'overrideCompletionEmailRecipients';
 		settings.completionEmailRecipients = checkOneOf(body, completion, COMPLETION_EMAIL_RECIPIENTS);
 		if (body[completion] !== undefined) features.push('Completion Email Recipients');
-	}
-	if (extended && tagIds !== undefined) {
-		if (!Array.isArray(tagIds) || !tagIds.every(isUuid))
+		if (tagIds !== undefined && (!Array.isArray(tagIds) || !tagIds.every(isUuid)))
 			throw invalid('tagIds', 'tagIds must be an array of tag UUIDs');
-		settings.tagIds = tagIds.map((id: string) => id.toLowerCase());
+		settings.tagIds = (tagIds as string[] | undefined)?.map((id) => id.toLowerCase());
 	}
 	ctx.orgs.requireFeatures(orgId, features);
 	if (profile !== undefined && !ctx.orgs.hasSenderProfile(orgId, settings.senderProfileId!))
