@@ -20,7 +20,7 @@ import {
 	packPackage,
 	restPost,
 } from './lib/n8n.mts';
-import { describeExit } from './lib/proc.mts';
+import { describeExit, pollUntil } from './lib/proc.mts';
 import { startSandboxProcess } from './lib/sandbox.mts';
 import { ensureServerPackages, startPostgres, startRedis } from './lib/services.mts';
 import {
@@ -35,7 +35,7 @@ import {
 	TOKEN_TTL_S,
 } from './scale/cluster.mts';
 import { tokenCheck } from './scale/examples.mts';
-import { triggerRequests, waitFor } from './scale/stream.mts';
+import { triggerRequests } from './scale/stream.mts';
 import { streamCheck } from './scale/streamCheck.mts';
 import { forCluster, STREAM_WORKFLOW_ID, streamWorkflow } from './scale/workflows.mts';
 
@@ -149,10 +149,10 @@ async function main() {
 				await activateWorkflowAsEditor(url, cookie, STREAM_WORKFLOW_ID);
 			},
 		);
-		const activation = await waitFor(
-			'the activation poll of the trigger',
+		const activation = await pollUntil(
 			async () => (await triggerRequests()).find((r) => r.status === 200),
-			{ timeoutMs: 120_000 },
+			() => 'the activation poll of the trigger: not within 120 s',
+			{ timeoutMs: 120_000, everyMs: 250 },
 		);
 		log(`trigger activated: first List Sessions at ${activation.at}`);
 

@@ -3,6 +3,7 @@
 // sandbox's request log: tokens renewed after expiry by the main and a worker, every 401 followed by
 // a token fetch and a successful retry.
 import assert from 'node:assert/strict';
+import { pollUntil } from '../lib/checks.mts';
 import { loadExamples } from '../lib/fixtures.mts';
 import {
 	EXAMPLE_CHECK_NAMES,
@@ -23,7 +24,7 @@ import {
 	TOKEN_TTL_S,
 	type SandboxRequest,
 } from './cluster.mts';
-import { recordedProcess, waitFor } from './stream.mts';
+import { recordedProcess } from './stream.mts';
 import { MARKER, STREAM_WORKFLOW_ID } from './workflows.mts';
 interface RanExample {
 	name: string;
@@ -55,10 +56,11 @@ export async function examplesPhase(): Promise<void> {
 		// the worker's log line is written after the execution is saved
 		const worker = ctx.workers[result.process!.split('#')[0]];
 		const line = new RegExp(`Worker finished execution ${ran.at(-1)!.executionId} `);
-		await waitFor(
-			`${result.process}'s log line for execution ${ran.at(-1)!.executionId}`,
+		await pollUntil(
 			() => line.test(worker.output()),
-			{ timeoutMs: 30_000 },
+			() =>
+				`${result.process}'s log line for execution ${ran.at(-1)!.executionId}: not within 30 s`,
+			{ timeoutMs: 30_000, everyMs: 250 },
 		);
 		return result;
 	};

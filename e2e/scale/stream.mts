@@ -90,17 +90,6 @@ export async function triggerRequests(): Promise<SandboxRequest[]> {
 	);
 }
 
-/** pollUntil, failing with `what`. */
-export const waitFor = <T,>(
-	what: string,
-	predicate: () => T | Promise<T>,
-	{ timeoutMs, intervalMs = 250 }: { timeoutMs: number; intervalMs?: number },
-) =>
-	pollUntil(predicate, () => `${what}: not within ${timeoutMs / 1000} s`, {
-		timeoutMs,
-		everyMs: intervalMs,
-	});
-
 /** Waits until every state so far has arrived and every execution ended; returns `stepName`'s. */
 export async function waitDelivered(stepName: string): Promise<Delivery[]> {
 	const t0 = Date.now();
@@ -142,10 +131,10 @@ export function morePagesFollow(request: SandboxRequest): boolean {
 
 /** The first trigger request after `sinceMs` answered 200. */
 export async function waitForAnsweredPoll(sinceMs: number, what: string): Promise<SandboxRequest> {
-	return await waitFor(
-		what,
+	return await pollUntil(
 		async () => (await triggerRequests()).find((r) => r.atMs > sinceMs && r.status === 200),
-		{ timeoutMs: 3 * 60_000, intervalMs: 100 },
+		() => `${what}: not within 180 s`,
+		{ timeoutMs: 3 * 60_000, everyMs: 100 },
 	);
 }
 
