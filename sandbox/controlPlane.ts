@@ -66,16 +66,7 @@ function controlRoute(
 	const template = () => found(api.getTemplate(id), 'template');
 	const ok = (value: unknown) => json(200, value);
 	const routes: Record<string, () => Reply> = {
-		'GET /state': () =>
-			ok({
-				baseUrl: ctx.baseUrl,
-				demo: ctx.demo,
-				other: ctx.other,
-				config: { ...ctx.config },
-				now: new Date(ctx.clock.now()).toISOString(),
-				clockFrozen: ctx.clock.frozen,
-				faults: ctx.faults.active,
-			}),
+		'GET /state': () => ok(describeState(ctx)),
 		'POST /sessions': () => json(201, api.createSession(body as CreateSessionInput)),
 		'GET /sessions/:id': () => ok(found(api.getSession(id), 'session')),
 		'PATCH /sessions/:id': () => ok(api.updateSession(sessionId(), body)),
@@ -131,6 +122,19 @@ function controlRoute(
 }
 
 /** The controls a `Sandbox` offers and the control plane serves: copies out, never the live records. */
+/** GET /_sandbox/state: where the sandbox is, its demo organisations, settings, clock and faults. */
+export function describeState(ctx: SandboxContext) {
+	return {
+		baseUrl: ctx.baseUrl,
+		demo: ctx.demo,
+		other: ctx.other,
+		config: { ...ctx.config },
+		now: new Date(ctx.clock.now()).toISOString(),
+		clockFrozen: ctx.clock.frozen,
+		faults: ctx.faults.active,
+	};
+}
+
 export function sandboxControls(ctx: SandboxContext) {
 	const { auth, demo, store, templates, orgs } = ctx;
 	const snapshot = (record: SessionRecord) => store.snapshot(record);
