@@ -121,7 +121,6 @@ function controlRoute(
 		: apiError(404, 'NOT_FOUND', `No control-plane route ${method} /_sandbox${path}`);
 }
 
-/** The controls a `Sandbox` offers and the control plane serves: copies out, never the live records. */
 /** GET /_sandbox/state: where the sandbox is, its demo organisations, settings, clock and faults. */
 export function describeState(ctx: SandboxContext) {
 	return {
@@ -135,6 +134,7 @@ export function describeState(ctx: SandboxContext) {
 	};
 }
 
+/** The controls a `Sandbox` offers and the control plane serves: copies out, never the live records. */
 export function sandboxControls(ctx: SandboxContext) {
 	const { auth, demo, store, templates, orgs } = ctx;
 	const snapshot = (record: SessionRecord) => store.snapshot(record);
