@@ -1,10 +1,7 @@
-// The agent track of e2e/scenarios.mts: the AirSign node as an AI agent's tool in the running n8n,
-// with a scripted OpenAI-compatible server (lib/fakeOpenAi.mts) and its own sandbox and credential;
-// checks n, o, p, r, s (e2e/README.md, "The agent check", says what each proves) and their
-// workflows: a webhook → n8n's AI Agent with AirSign tools and a scripted model (n, s), the
-// contract assistant example (o, p), n8n's MCP Server Trigger with two tools (r).
+// The agent track of e2e/scenarios.mts, checks n, o, p, r, s (e2e/README.md, "The agent check"): the
+// AirSign tools in n8n's AI Agent (a webhook → agent with a scripted model, lib/fakeOpenAi.mts), the
+// contract assistant example, and n8n's MCP Server Trigger, on the track's own sandbox and credential.
 import assert from 'node:assert/strict';
-import type { IConnections } from 'n8n-workflow';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -44,7 +41,7 @@ import type { N8nInstance, Sandbox, ScenarioTrack } from './common.mts';
 
 /** The track's credential, beside the live track's in one n8n: it names the track's sandbox. */
 const AGENT_CREDENTIAL = { id: 'AirSignSandbox03', name: 'AirSign (agent sandbox)' };
-/** Check n's and check s's agents: their workflow, its webhook's path, their script. */
+/** The track's workflows: id, name, the block of their node ids, webhook path, script. */
 const TOOLS_AGENT = {
 	id: 'AirSignE2eAgent01',
 	name: 'e2e: agent with AirSign tools',
@@ -59,14 +56,12 @@ const OUTPUT_AGENT = {
 	path: 'airsign-agent-output-e2e',
 	model: OUTPUT_TEST_MODEL,
 };
+const MCP = { id: 'AirSignE2eAgent03', name: 'e2e: AirSign tools over MCP', block: '8003' };
+const MCP_PATH = 'airsign-mcp-e2e';
 /** Check s's Output Selected Fields. */
 const SELECTED = ['name', 'status'];
-const MCP_WORKFLOW_ID = 'AirSignE2eAgent03';
-const MCP_PATH = 'airsign-mcp-e2e';
 /** Not a secret: the bearer token the MCP Server Trigger asks of its callers in check r. */
 const MCP_TOKEN = 'airsign-e2e-mcp-token-not-a-secret';
-
-/** The Bearer Auth credential of the trigger (n8n's httpBearerAuth). */
 const mcpCredential: CredentialJson = {
 	id: 'AirSignE2eMcpAuth1',
 	name: 'MCP clients (e2e bearer token)',
@@ -77,77 +72,65 @@ const mcpCredential: CredentialJson = {
 /** A parameter the model fills in: n8n's `$fromAI`, as "Let the model define this parameter" writes it. */
 const fromAI = (key: string, description: string) =>
 	`={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
-
-/** A Session locator whose ID the model gives. */
 const sessionIdFromAI = () => ({
 	__rl: true,
 	mode: 'id',
 	value: fromAI('sessionId', 'The sessionId of the session'),
 });
 
-/** Get Many sessions whose name contains what the model gives, at most 10, with `output`. */
-const getManyByName = (output: Record<string, unknown>) => ({
-	resource: 'session',
-	operation: 'getMany',
-	returnAll: false,
-	limit: 10,
-	filters: { name: fromAI('nameContains', 'Text the session names contain') },
-	...output,
-});
-
 /** An AirSign tool node on the track's credential. */
-function airSignTool(
-	id: string,
-	name: string,
-	position: [number, number],
-	parameters: Record<string, unknown>,
-): WorkflowNode {
-	return {
-		id,
-		name,
-		type: `${PACKAGE_NAME}.airSignTool`,
-		typeVersion: 1,
-		position,
-		parameters: { ...parameters, options: {} },
-		credentials: { airSignApi: AGENT_CREDENTIAL },
-	};
-}
-
-const sendDraft = (id: string, position: [number, number]) =>
-	airSignTool(id, 'Send a draft', position, {
+const airSignTool = (name: string, parameters: Record<string, unknown>): WorkflowNode => ({
+	name,
+	type: `${PACKAGE_NAME}.airSignTool`,
+	typeVersion: 1,
+	parameters: { ...parameters, options: {} },
+	credentials: { airSignApi: AGENT_CREDENTIAL },
+});
+/** Get Many sessions whose name contains what the model gives, at most 10, with `output`. */
+const findSessions = (name: string, output: Record<string, unknown>) =>
+	airSignTool(name, {
+		resource: 'session',
+		operation: 'getMany',
+		returnAll: false,
+		limit: 10,
+		filters: { name: fromAI('nameContains', 'Text the session names contain') },
+		...output,
+	});
+const sendDraft = () =>
+	airSignTool('Send a draft', {
 		resource: 'session',
 		operation: 'send',
 		sessionId: sessionIdFromAI(),
 	});
 
-/** Node ids of one check's workflow: `uuid(block)(n)`. */
+/** Node ids of one workflow: `uuid(block)(n)`. */
 const uuid = (block: string) => (n: number) =>
 	`d1e2f3a4-0000-4000-${block}-${String(n).padStart(12, '0')}`;
 
 /**
- * A workflow whose `root` (an agent, or the MCP Server Trigger) has `tools` as its ai_tool inputs
- * and `model`, if any, as its ai_languageModel; `main` is any main connections it has besides.
+ * `nodes` (ids from `head.block`), each but `root` feeding `root`: through the connection `into`
+ * names for it, else as its ai_tool.
  */
 function aiWorkflow(
-	head: { id: string; name: string; nodes: WorkflowNode[]; main?: IConnections },
+	{ id, name, block }: { id: string; name: string; block: string },
 	root: string,
-	tools: WorkflowNode[],
-	model?: string,
+	nodes: WorkflowNode[],
+	into: Record<string, 'main' | 'ai_languageModel'> = {},
 ): WorkflowWithId {
-	const into = (type: 'ai_tool' | 'ai_languageModel') => ({
-		[type]: [[{ node: root, type, index: 0 }]],
-	});
+	const nodeId = uuid(block);
+	const feeding = nodes.filter((n) => n.name !== root);
 	return {
-		id: head.id,
-		name: head.name,
+		id,
+		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [...head.nodes, ...tools],
-		connections: {
-			...head.main,
-			...(model && { [model]: into('ai_languageModel') }),
-			...Object.fromEntries(tools.map((t) => [t.name, into('ai_tool')])),
-		},
+		nodes: nodes.map((n, i) => ({ position: [220 * i, 240], ...n, id: nodeId(i + 1) })),
+		connections: Object.fromEntries(
+			feeding.map(({ name }) => {
+				const type = into[name] ?? 'ai_tool';
+				return [name, { [type]: [[{ node: root, type, index: 0 }]] }];
+			}),
+		),
 	};
 }
 
@@ -158,116 +141,96 @@ function agentExample(example: WorkflowWithId): WorkflowWithId {
 		if (node.credentials?.airSignApi) node.credentials.airSignApi = AGENT_CREDENTIAL;
 	return copy;
 }
+const exampleNode = (example: WorkflowWithId, name: string) =>
+	example.nodes.find((n) => n.name === name)!;
 
 /**
- * A webhook at `path` → an agent → `tools`, its model the example's OpenAI Chat Model on the Chat
- * Completions API (the example uses the node's default, the Responses API) with script `model`.
+ * A webhook at `agent.path` → an agent → `tools`, its model the example's OpenAI Chat Model on the
+ * Chat Completions API (the example uses the node's default, the Responses API), script `agent.model`.
  */
-function webhookAgent(
+const webhookAgent = (
 	example: WorkflowWithId,
-	head: typeof TOOLS_AGENT,
-	tools: (id: (n: number) => string) => WorkflowNode[],
-): WorkflowWithId {
-	const id = uuid(head.block);
-	const model = structuredClone(example.nodes.find((n) => n.name === 'OpenAI Chat Model')!);
-	model.parameters = {
-		model: { __rl: true, mode: 'id', value: head.model },
-		responsesApiEnabled: false,
-		options: {},
-	};
-	const nodes: WorkflowNode[] = [
-		{
-			id: id(1),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: id(99),
-			parameters: { httpMethod: 'POST', path: head.path, responseMode: 'lastNode', options: {} },
-		},
-		{
-			id: id(2),
-			name: 'Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3,
-			position: [240, 0],
-			parameters: {
-				promptType: 'define',
-				text: '={{ $json.body.message }}',
-				options: { systemMessage: 'You help with contracts in AirSign.' },
-			},
-		},
-		{ ...model, id: id(3), name: 'Model' },
-	];
-	const main = { Webhook: { main: [[{ node: 'Agent', type: 'main' as const, index: 0 }]] } };
-	return aiWorkflow({ ...head, nodes, main }, 'Agent', tools(id), 'Model');
-}
-
-/** Check n's workflow: four AirSign tools, two of them the example's. */
-const toolsWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(example, TOOLS_AGENT, (id) => {
-		const fromExample = (name: string) =>
-			structuredClone(example.nodes.find((n) => n.name === name)!);
-		return [
-			{ ...fromExample('List templates'), id: id(4) },
-			{ ...fromExample('Draft from template'), id: id(5) },
-			// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
-			airSignTool(id(6), 'Session progress', [1200, 240], {
-				descriptionType: 'auto',
-				resource: 'session',
-				operation: 'get',
-				sessionId: sessionIdFromAI(),
-			}),
-			airSignTool(id(7), 'Send invitation', [1400, 240], {
-				resource: 'session',
-				operation: 'sendInvitation',
-				sessionId: sessionIdFromAI(),
-				recipient: 'specific',
-				recipientLocator: {
-					__rl: true,
-					mode: 'email',
-					value: fromAI('recipientEmail', 'The email of the recipient to remind'),
-				},
-			}),
-		];
-	});
-
-/** Check s's workflow: Find sessions (Output Simplified), Session statuses (Selected Fields), Send. */
-const outputWorkflow = (example: WorkflowWithId): WorkflowWithId =>
-	webhookAgent(example, OUTPUT_AGENT, (id) => [
-		airSignTool(id(4), 'Find sessions', [200, 240], getManyByName({ output: 'simple' })),
-		airSignTool(
-			id(5),
-			'Session statuses',
-			[400, 240],
-			getManyByName({ output: 'fields', fields: SELECTED }),
-		),
-		sendDraft(id(6), [600, 240]),
-	]);
-
-/** Check r's workflow: the MCP Server Trigger with two AirSign tools. */
-function mcpWorkflow(): WorkflowWithId {
-	const id = uuid('8003');
-	const trigger = {
-		id: id(1),
-		name: 'MCP Server Trigger',
-		type: '@n8n/n8n-nodes-langchain.mcpTrigger',
-		// version 2: SSE and streamable HTTP both on /mcp/<path> (1.x: SSE on …/sse)
-		typeVersion: 2,
-		position: [0, 0] as [number, number],
-		webhookId: id(99),
-		parameters: { authentication: 'bearerAuth', path: MCP_PATH },
-		credentials: { httpBearerAuth: { id: mcpCredential.id, name: mcpCredential.name } },
-	};
-	return aiWorkflow(
-		{ id: MCP_WORKFLOW_ID, name: 'e2e: AirSign tools over MCP', nodes: [trigger] },
-		trigger.name,
+	agent: typeof TOOLS_AGENT,
+	tools: WorkflowNode[],
+): WorkflowWithId =>
+	aiWorkflow(
+		agent,
+		'Agent',
 		[
-			airSignTool(id(2), 'Find sessions', [-100, 240], getManyByName({ output: 'simple' })),
-			sendDraft(id(3), [100, 240]),
+			{
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: uuid(agent.block)(99),
+				parameters: { httpMethod: 'POST', path: agent.path, responseMode: 'lastNode', options: {} },
+			},
+			{
+				name: 'Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3,
+				parameters: {
+					promptType: 'define',
+					text: '={{ $json.body.message }}',
+					options: { systemMessage: 'You help with contracts in AirSign.' },
+				},
+			},
+			{
+				...exampleNode(example, 'OpenAI Chat Model'),
+				name: 'Model',
+				parameters: {
+					model: { __rl: true, mode: 'id', value: agent.model },
+					responsesApiEnabled: false,
+					options: {},
+				},
+			},
+			...tools,
 		],
+		{ Webhook: 'main', Model: 'ai_languageModel' },
 	);
-}
+
+/** The track's workflows besides the example: check n's, check s's and check r's. */
+const trackWorkflows = (example: WorkflowWithId): WorkflowWithId[] => [
+	webhookAgent(example, TOOLS_AGENT, [
+		exampleNode(example, 'List templates'),
+		exampleNode(example, 'Draft from template'),
+		// saved with n8n's "Set Automatically", as tool nodes were before the node had a Description
+		airSignTool('Session progress', {
+			descriptionType: 'auto',
+			resource: 'session',
+			operation: 'get',
+			sessionId: sessionIdFromAI(),
+		}),
+		airSignTool('Send invitation', {
+			resource: 'session',
+			operation: 'sendInvitation',
+			sessionId: sessionIdFromAI(),
+			recipient: 'specific',
+			recipientLocator: {
+				__rl: true,
+				mode: 'email',
+				value: fromAI('recipientEmail', 'The email of the recipient to remind'),
+			},
+		}),
+	]),
+	webhookAgent(example, OUTPUT_AGENT, [
+		findSessions('Find sessions', { output: 'simple' }),
+		findSessions('Session statuses', { output: 'fields', fields: SELECTED }),
+		sendDraft(),
+	]),
+	aiWorkflow(MCP, 'MCP Server Trigger', [
+		{
+			name: 'MCP Server Trigger',
+			type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+			// version 2: SSE and streamable HTTP both on /mcp/<path> (1.x: SSE on …/sse)
+			typeVersion: 2,
+			webhookId: uuid(MCP.block)(99),
+			parameters: { authentication: 'bearerAuth', path: MCP_PATH },
+			credentials: { httpBearerAuth: { id: mcpCredential.id, name: mcpCredential.name } },
+		},
+		findSessions('Find sessions', { output: 'simple' }),
+		sendDraft(),
+	]),
+];
 
 /** A bound for one agent run (hang detector only: the scripted model answers at once). */
 const RUN_TIMEOUT_MS = 180_000;
@@ -285,18 +248,20 @@ const SECRET_PATTERNS = [
 const SIMPLIFIED_MAX_FIELDS = 10;
 const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
 
-/** What each check is handed: what runs, the owner's cookie, the example and the track's log. */
+/** What each check is handed; `example` is examples/contract-assistant.json on the track's credential. */
 interface AgentCheckContext {
 	sandbox: Sandbox;
 	fake: FakeOpenAi;
 	instance: N8nInstance;
 	cookie: string;
-	/** examples/contract-assistant.json, on the track's credential */
 	example: WorkflowWithId;
 	log: (line: string) => void;
 }
+type Item = Record<string, unknown>;
 
-/** Clears the sandbox's request log and outbox before a check's run. */
+const excerpt = (text: string, n = 300): string =>
+	text.length > n ? `${text.slice(0, n)}…` : text;
+
 async function clearSandbox(sandbox: Sandbox) {
 	await sandbox.clearRequests();
 	await sandbox.clearOutbox();
@@ -329,19 +294,18 @@ function lastExchange(fake: FakeOpenAi, model: string): Exchange {
 	return last;
 }
 
-/**
- * Posts `message` (its lines joined by spaces) to the webhook of `agent`: resolves its answer, its
- * model's last request and each tool call with its result.
- */
+/** Posts `message` to `agent`'s webhook: resolves its answer, its model's last request, its tool calls. */
 async function askAgent(
 	{ fake, instance, log }: AgentCheckContext,
 	{ path, model }: typeof TOOLS_AGENT,
-	message: string[],
+	message: string,
 ): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
-	const headers = { 'content-type': 'application/json' };
-	const body = JSON.stringify({ message: message.join(' ') });
+	const init = {
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ message }),
+	};
 	const url = `${instance.url}/webhook/${path}`;
-	const res = await postToWebhook(url, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
+	const res = await postToWebhook(url, init, { timeoutMs: RUN_TIMEOUT_MS });
 	const answer = await res.text();
 	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
 	const last = lastExchange(fake, model);
@@ -357,9 +321,8 @@ async function askAgent(
 function assertModelSafe(
 	rounds: ToolRound[],
 ): asserts rounds is (ToolRound & { result: string })[] {
-	for (const r of rounds) {
-		const where = `${r.name}(${JSON.stringify(r.args)})`;
-		const { result } = r;
+	for (const { name, args, result } of rounds) {
+		const where = `${name}(${JSON.stringify(args)})`;
 		assert.ok(typeof result === 'string' && result.length > 0, `${where}: no result`);
 		assert.ok(result.length <= SMALL, `${where}: ${result.length} characters`);
 		assert.doesNotThrow(() => JSON.parse(result), `${where}: not JSON`);
@@ -369,11 +332,8 @@ function assertModelSafe(
 	}
 }
 
-const excerpt = (text: string, n = 300): string =>
-	text.length > n ? `${text.slice(0, n)}…` : text;
-
 /** Sessions from a tool with Output Simplified: each with its ID, name, status and every recipient, few fields. */
-function assertSimplifiedSessions(items: Record<string, unknown>[], where: string) {
+function assertSimplifiedSessions(items: Item[], where: string) {
 	assert.ok(items.length > 0, `${where}: no items`);
 	for (const item of items) {
 		const fields = Object.keys(item);
@@ -384,14 +344,12 @@ function assertSimplifiedSessions(items: Record<string, unknown>[], where: strin
 		for (const field of ['sessionId', 'name', 'status'])
 			assert.ok(field in item, `${where}: no ${field} in ${excerpt(JSON.stringify(item))}`);
 		assert.ok(Array.isArray(item.recipients), `${where}: no recipients array`);
-		for (const recipient of item.recipients as Record<string, unknown>[])
+		for (const recipient of item.recipients as Item[])
 			assert.deepEqual(Object.keys(recipient), SIMPLIFIED_RECIPIENT, `${where}: a recipient`);
 	}
 }
 
-/** The most fields of any of `items`. */
-const mostFields = (items: Record<string, unknown>[]) =>
-	Math.max(...items.map((s) => Object.keys(s).length));
+const mostFields = (items: Item[]) => Math.max(...items.map((s) => Object.keys(s).length));
 
 /** n: list templates, a bad draft corrected, a draft, progress, a reminder. */
 async function checkTools(context: AgentCheckContext): Promise<string> {
@@ -406,22 +364,17 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 		],
 	});
 	await clearSandbox(sandbox);
-	const { answer, last, rounds } = await askAgent(context, TOOLS_AGENT, [
-		`Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year),`,
-		`then check session ${pending.sessionId} and remind whoever has not signed.`,
-	]);
+	const { answer, last, rounds } = await askAgent(
+		context,
+		TOOLS_AGENT,
+		`Draft Jane Citizen's employment contract (Product Designer from 2 March 2026, 98000 a year), then check session ${pending.sessionId} and remind whoever has not signed.`,
+	);
 	assert.equal(last.api, 'chat', 'Use Responses API off: Chat Completions');
 
 	// The four tools offered, each described by its operation's agent text (the Description's
 	// default), also the three saved with descriptionType 'auto' (Session progress, the example's two).
 	const offered = Object.fromEntries(last.conversation.tools.map((t) => [t.name, t.description]));
 	log(`tools offered to the model:\n${JSON.stringify(offered, null, 2)}`);
-	assert.deepEqual(Object.keys(offered).sort(), [
-		'Draft_from_template',
-		'List_templates',
-		'Send_invitation',
-		'Session_progress',
-	]);
 	assert.deepEqual(
 		offered,
 		{
@@ -430,7 +383,7 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 			Send_invitation: agentText('session', 'sendInvitation'),
 			Session_progress: agentText('session', 'get'),
 		},
-		'each tool is described by its operation’s agent text',
+		'the four tools, each described by its operation’s agent text',
 	);
 	for (const [name, text] of Object.entries(offered))
 		assert.match(text, /costs 1 request|List Sessions requests/, `${name} says what it costs`);
@@ -448,8 +401,7 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 	assert.match(badDraft.result, /Employee Email/, 'the error names the field');
 	assert.match(badDraft.result, /not an email address/, 'the error says what is wrong');
 	assert.match(badDraft.result, /jane\.citizen at example\.com/, 'the error quotes the value');
-	const drafted = JSON.parse(draft.result);
-	const created = Array.isArray(drafted) ? drafted[0] : drafted;
+	const [created] = items(draft.result);
 	assert.equal(created.status, 'draft');
 	assert.equal(created.name, JANE.sessionName);
 	assert.match(progress.result, /kim@example\.com/);
@@ -464,7 +416,7 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 		`GET /api/v1/Session/${pending.sessionId} 200`,
 		`POST /api/v1/Session/${pending.sessionId}/SendInvitation 200`,
 	]);
-	const session = await sandbox.getSession(created.sessionId);
+	const session = await sandbox.getSession(created.sessionId!);
 	assert.equal(session.status, 'draft', 'the draft was not sent');
 	const [first] = session.recipients;
 	assert.deepEqual(
@@ -484,8 +436,9 @@ async function checkTools(context: AgentCheckContext): Promise<string> {
 async function checkContractAssistant(context: AgentCheckContext): Promise<string> {
 	const { sandbox, fake, instance, cookie, example, log } = context;
 	await clearSandbox(sandbox);
+	const { url } = instance;
 	const { execution, request, chatReply } = await chatWithContractAssistant({
-		url: instance.url,
+		url,
 		cookie,
 		workflow: example,
 		chatInput: `Prepare the employment contract for ${JANE.employeeName} (${JANE.employeeEmail}), ${JANE.position}, starting ${JANE.startDate}, salary ${JANE.salary}.`,
@@ -508,7 +461,7 @@ async function checkContractAssistant(context: AgentCheckContext): Promise<strin
 
 	// The approver says yes.
 	const finished = await answerApproval({
-		url: instance.url,
+		url,
 		cookie,
 		executionId: execution.id,
 		approvalUrl: request.approvalUrl,
@@ -537,7 +490,7 @@ async function checkContractAssistant(context: AgentCheckContext): Promise<strin
  * through POST /rest/dynamic-node-parameters/resource-locator-results) comes from the server.
  */
 async function checkModelList({ fake, instance, cookie, example }: AgentCheckContext) {
-	const model = example.nodes.find((n) => n.name === 'OpenAI Chat Model')!;
+	const model = exampleNode(example, 'OpenAI Chat Model');
 	const { data } = await restPost<{ data: { results: { value: string }[] } }>(
 		instance.url,
 		'/rest/dynamic-node-parameters/resource-locator-results',
@@ -557,14 +510,6 @@ async function checkModelList({ fake, instance, cookie, example }: AgentCheckCon
 	return `the Model list shows ${names.join(', ')} (GET /v1/models)`;
 }
 
-/** A tool result's text over MCP (the trigger answers one text part: the tool's output as JSON). */
-function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
-	const content = result.content as { type: string; text?: string }[];
-	assert.equal(content.length, 1, `one content part: ${excerpt(JSON.stringify(result))}`);
-	assert.equal(content[0].type, 'text');
-	return String(content[0].text);
-}
-
 /** An MCP client of the trigger at `url` over `kind`, with the bearer token. */
 async function mcpClient(kind: 'streamable HTTP' | 'SSE', url: URL): Promise<Client> {
 	const requestInit = { headers: { authorization: `Bearer ${MCP_TOKEN}` } };
@@ -575,6 +520,17 @@ async function mcpClient(kind: 'streamable HTTP' | 'SSE', url: URL): Promise<Cli
 			: new StreamableHTTPClientTransport(url, { requestInit }),
 	);
 	return client;
+}
+
+/** Calls tool `name` over MCP: the one text part the trigger answers (the tool's output as JSON), logged. */
+async function callTool(client: Client, log: AgentCheckContext['log'], name: string, args: Item) {
+	const result = await client.callTool({ name, arguments: args });
+	const content = result.content as { type: string; text?: string }[];
+	assert.equal(content.length, 1, `one content part: ${excerpt(JSON.stringify(result))}`);
+	assert.equal(content[0].type, 'text');
+	const text = String(content[0].text);
+	log(`${name}(${JSON.stringify(args)}) → isError ${result.isError}: ${excerpt(text, 700)}`);
+	return { text, isError: result.isError };
 }
 
 /**
@@ -601,7 +557,7 @@ async function checkMcp(context: AgentCheckContext): Promise<string> {
 
 	const client = await mcpClient('streamable HTTP', url);
 	let sent: string;
-	let found: Record<string, unknown>[];
+	let found: Item[];
 	try {
 		const { tools } = await client.listTools();
 		log(`MCP tools: ${JSON.stringify(tools.map((t) => [t.name, t.inputSchema.properties]))}`);
@@ -614,34 +570,24 @@ async function checkMcp(context: AgentCheckContext): Promise<string> {
 			'listTools: the AirSign tools with their operations’ agent texts',
 		);
 
-		const list = await client.callTool({
-			name: 'Find_sessions',
-			arguments: { nameContains: name },
-		});
-		const listText = resultText(list);
-		log(`Find_sessions → ${excerpt(listText, 700)}`);
-		assert.ok(!list.isError, `Find_sessions failed: ${listText}`);
-		found = items(listText) as Record<string, unknown>[];
+		const list = await callTool(client, log, 'Find_sessions', { nameContains: name });
+		assert.ok(!list.isError, `Find_sessions failed: ${list.text}`);
+		found = items(list.text);
 		assertSimplifiedSessions(found, 'Find_sessions over MCP');
 		assert.deepEqual(
 			found.map((s) => `${s.sessionId} ${s.status}`).sort(),
 			[`${pending.sessionId} pending`, `${draft.sessionId} draft`].sort(),
 		);
 
-		const send = await client.callTool({
-			name: 'Send_a_draft',
-			arguments: { sessionId: pending.sessionId },
-		});
-		sent = resultText(send);
-		log(`Send_a_draft(pending) → isError ${send.isError}: ${sent}`);
+		sent = (await callTool(client, log, 'Send_a_draft', { sessionId: pending.sessionId })).text;
 		// an item with the error in words (n8n sets isError only for its own failures)
-		const [refused] = items(sent) as Record<string, unknown>[];
+		const [refused] = items(sent) as Item[];
 		assert.equal(refused?.sessionId, pending.sessionId, 'the error item names the session');
 		assert.equal(refused.code, 'NOT_A_DRAFT');
 		assert.match(String(refused.error), /The session is not a draft, so it cannot be sent/);
 		assert.match(String(refused.description), /Send Invitation/, 'says what to do instead');
 		assertModelSafe([
-			{ name: 'Find_sessions', args: {}, result: listText },
+			{ name: 'Find_sessions', args: {}, result: list.text },
 			{ name: 'Send_a_draft', args: {}, result: sent },
 		]);
 	} finally {
@@ -666,7 +612,7 @@ async function checkMcp(context: AgentCheckContext): Promise<string> {
 	assert.equal((await sandbox.getSession(draft.sessionId)).status, 'draft', 'the draft not sent');
 	// each tool call is an execution of the workflow (listing the tools is not)
 	const executions = await waitForExecutions(instance.url, cookie, (list) => list.length >= 2, {
-		workflowId: MCP_WORKFLOW_ID,
+		workflowId: MCP.id,
 		timeoutMs: RUN_TIMEOUT_MS,
 	});
 	assert.equal(executions.length, 2, 'one execution per tool call');
@@ -680,32 +626,29 @@ async function checkMcp(context: AgentCheckContext): Promise<string> {
 async function checkOutput(context: AgentCheckContext): Promise<string> {
 	const { sandbox } = context;
 	const names = ['e2e output – NDA Acme', 'e2e output – NDA Beta'];
-	const drafts = [];
 	const pending = [];
-	for (const name of names) {
+	const drafts = [];
+	for (const [i, name] of names.entries()) {
 		pending.push(await sandbox.createSession({ name, status: 'pending' }));
-		drafts.push(
-			await sandbox.createSession({
-				name,
-				status: 'draft',
-				recipients: [{ name: `Signer of ${name}`, email: `${drafts.length + 1}@nda.example.com` }],
-			}),
-		);
+		const recipients = [{ name: `Signer of ${name}`, email: `${i + 1}@nda.example.com` }];
+		drafts.push(await sandbox.createSession({ name, status: 'draft', recipients }));
 	}
 	await clearSandbox(sandbox);
-	const { answer, rounds } = await askAgent(context, OUTPUT_AGENT, [
+	const { answer, rounds } = await askAgent(
+		context,
+		OUTPUT_AGENT,
 		`Send the drafts "${names[0]}" and "${names[1]}".`,
-	]);
+	);
 	assert.deepEqual(
 		rounds.map((r) => r.name),
 		['Find_sessions', 'Send_a_draft', 'Session_statuses', 'Send_a_draft'],
 	);
 	assertModelSafe(rounds);
 	const [simplified, sendFirst, selected, sendSecond] = rounds;
-	const simplifiedItems = items(simplified.result) as Record<string, unknown>[];
+	const simplifiedItems = items(simplified.result);
 	assertSimplifiedSessions(simplifiedItems, 'Find sessions (Output Simplified)');
 	// Output Selected Fields: exactly the record's ID and the fields chosen
-	const selectedItems = items(selected.result) as Record<string, unknown>[];
+	const selectedItems = items(selected.result);
 	assert.ok(selectedItems.length > 0, 'Session statuses (Output Selected Fields): no items');
 	for (const item of selectedItems)
 		assert.deepEqual(
@@ -721,8 +664,7 @@ async function checkOutput(context: AgentCheckContext): Promise<string> {
 	);
 	assert.match(answer, new RegExp(`Sent ${drafts[0].sessionId} and ${drafts[1].sessionId}`));
 
-	const requests = await apiRequests(context);
-	assert.deepEqual(requests, [
+	assert.deepEqual(await apiRequests(context), [
 		'GET /api/v1/Sessions 200',
 		`POST /api/v1/Session/${drafts[0].sessionId}/Send 200`,
 		'GET /api/v1/Sessions 200',
@@ -761,10 +703,8 @@ const AGENT_CHECKS: [string, (context: AgentCheckContext) => Promise<string>][] 
 	],
 ];
 
-const said = (log: (line: string) => void) => (line: string) => log(`agent: ${line}`);
-
-/** The track's scripted model server: one a process, started with the imports (its URL is in a credential). */
-let fake: FakeOpenAi | undefined;
+/** The track's scripted model server (its URL is in a credential) and example, set by its imports. */
+let track: { fake: FakeOpenAi; example: WorkflowWithId } | undefined;
 
 /** The agent track (checks n, o, p, r, s), one after the other on its own sandbox and model server. */
 export const agentTrack: ScenarioTrack = {
@@ -772,27 +712,38 @@ export const agentTrack: ScenarioTrack = {
 	label: 'agent track setup (n, o, p, r, s)',
 	examples: ['contract-assistant'],
 	async imports({ examples, log }, sandbox) {
-		fake = await startFakeOpenAi({ scripts: SCRIPTS, apiKey: FAKE_OPENAI_API_KEY, log: said(log) });
-		log(`agent: scripted OpenAI-compatible server on ${fake.baseUrl}`);
+		const said = (line: string) => log(`agent: ${line}`);
+		const fake = await startFakeOpenAi({
+			scripts: SCRIPTS,
+			apiKey: FAKE_OPENAI_API_KEY,
+			log: said,
+		});
+		said(`scripted OpenAI-compatible server on ${fake.baseUrl}`);
 		const example = agentExample(examples['contract-assistant']);
-		const tools = toolsWorkflow(example);
+		track = { fake, example };
+		const workflows = [example, ...trackWorkflows(example)];
 		return {
 			credentials: [
 				{ ...sandboxCredential(sandbox.url), ...AGENT_CREDENTIAL },
 				openAiCredential(fake.baseUrl),
 				mcpCredential,
 			],
-			workflows: [tools, example, outputWorkflow(example), mcpWorkflow()],
-			activate: [tools.id, example.id],
-			stop: () => fake!.close(),
+			workflows,
+			activate: [TOOLS_AGENT.id, example.id],
+			stop: () => fake.close(),
 		};
 	},
-	async run({ examples, log, check }, { sandbox, instance, cookie }) {
+	async run({ log, check }, { sandbox, instance, cookie }) {
 		// published as a user does, with the editor's switch: no n8n command to wait for
-		for (const id of [OUTPUT_AGENT.id, MCP_WORKFLOW_ID])
+		for (const id of [OUTPUT_AGENT.id, MCP.id])
 			await activateWorkflowAsEditor(instance.url, cookie, id);
-		const example = agentExample(examples['contract-assistant']);
-		const context = { sandbox, fake: fake!, instance, cookie, example, log: said(log) };
+		const context = {
+			...track!,
+			sandbox,
+			instance,
+			cookie,
+			log: (l: string) => log(`agent: ${l}`),
+		};
 		for (const [name, run] of AGENT_CHECKS) await check(name, () => run(context));
 	},
 };
