@@ -1,7 +1,7 @@
 // The scripted "models" of the agent tests (e2e/scenarios/agent.mts) and of `npm run dev`, and
 // the OpenAI credential for lib/fakeOpenAi.mts. A script answers from the conversation, never
 // from time.
-import { toolRounds as rounds, type Conversation, type Script, type Turn } from './fakeOpenAi.mts';
+import type { Conversation, Script, Turn } from './fakeOpenAi.mts';
 
 /** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
 const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
@@ -76,7 +76,7 @@ export const JANE = {
 
 /** Contract assistant: lists templates, drafts Jane's contract (never sends it), formats. */
 function contractAssistantScript(conversation: Conversation): Turn {
-	const done = rounds(conversation);
+	const done = conversation.rounds;
 	const list = done.find((r) => r.name.startsWith('List_templates'));
 	if (!list) return call(conversation, 'List_templates', {});
 	const drafted = done.filter((r) => r.name.startsWith('Draft')).at(-1);
@@ -100,8 +100,7 @@ function contractAssistantScript(conversation: Conversation): Turn {
 
 /** Tools test: templates, a draft (bad email, then fixed), a session's progress, an invitation. */
 function toolsTestScript(conversation: Conversation): Turn {
-	const done = rounds(conversation);
-	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
+	const { rounds: done, user } = conversation;
 	const list = done.find((r) => r.name.startsWith('List_templates'));
 	if (!list) return call(conversation, 'List_templates', {});
 	const templateId = employmentTemplateId(list.result);
@@ -136,8 +135,7 @@ function toolsTestScript(conversation: Conversation): Turn {
 
 /** Output test: each quoted name looked up (Find sessions, Session statuses), its draft sent. */
 function outputTestScript(conversation: Conversation): Turn {
-	const done = rounds(conversation);
-	const user = conversation.messages.find((m) => m.role === 'user')?.content ?? '';
+	const { rounds: done, user } = conversation;
 	const wanted = [...user.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
 	const lookups = ['Find_sessions', 'Session_statuses'];
 	const sends = done.filter((r) => r.name.startsWith('Send'));

@@ -1,17 +1,10 @@
 // A scripted OpenAI-compatible server (chat/completions, responses, models) for
 // e2e/scenarios/agent.mts and `npm run dev`. Anything else is refused and kept in `unknown()`; a
 // retry gets the same answer.
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-/** One message of a conversation, in one shape for both APIs; a call read from a request has an id. */
-export type ToolCall = { id?: string; name: string; args: unknown };
-export type Message = {
-	role: string;
-	content: string;
-	toolCalls?: ToolCall[];
-	toolCallId?: string;
-};
+import { text as readText } from 'node:stream/consumers';
 
 /** A tool the agent offers the model; `parameters` is a JSON schema. */
 export interface Tool {
@@ -20,7 +13,11 @@ export interface Tool {
 	parameters?: { properties?: Record<string, unknown> };
 }
 
-export type Conversation = { model: string; messages: Message[]; tools: Tool[] };
+/** A tool call of the conversation with what the tool handed back (undefined while unanswered). */
+export type ToolRound = { id?: string; name: string; args: unknown; result: string | undefined };
+
+/** What a script reads of a request, in one shape for both APIs: the first user message, the tools, the calls so far. */
+export type Conversation = { model: string; user: string; tools: Tool[]; rounds: ToolRound[] };
 /** What a script answers: tool calls, or a text. */
 export type Turn = { toolCalls?: { name: string; args?: unknown }[]; text?: string };
 
@@ -36,31 +33,30 @@ export interface Exchange {
 
 /** A message's content as the APIs send it: a string, or parts with a text. */
 type Content = string | (string | { text?: string; output?: string })[] | object | null | undefined;
-type FunctionTool = { name: string; description?: string; parameters?: Tool['parameters'] };
+
+/** A Chat Completions message or a Responses API input item: the fields the server reads of either. */
+type Item = {
+	role?: string;
+	content?: Content;
+	// Chat Completions: an assistant's calls, a tool's answer
+	tool_calls?: { id: string; function: { name: string; arguments: unknown } }[];
+	tool_call_id?: string;
+	// Responses: `function_call` and `function_call_output` items
+	type?: string;
+	call_id?: string;
+	name?: string;
+	arguments?: unknown;
+	output?: Content;
+};
 
 /** The fields of a request body the server reads, of either API (parsed JSON, as OpenAI's spec has it). */
 interface RequestBody {
 	model: string;
 	stream?: boolean;
-	// Chat Completions
-	messages?: {
-		role: string;
-		content?: Content;
-		tool_calls?: { id: string; function: { name: string; arguments: unknown } }[];
-		tool_call_id?: string;
-	}[];
+	messages?: Item[];
+	input?: string | Item[];
 	// Chat Completions: { function }; Responses: { type, ...function }
-	tools?: ({ function: FunctionTool } | ({ type: string } & FunctionTool))[];
-	// Responses
-	instructions?: unknown;
-	input?:
-		| string
-		| (
-				| { type: 'function_call'; call_id: string; name: string; arguments: unknown }
-				| { type: 'function_call_output'; call_id: string; output: Content }
-				| { type?: 'message'; role: string; content: Content }
-				| { type: 'reasoning'; role?: undefined }
-		  )[];
+	tools?: ({ function: Tool } | ({ type: string } & Tool))[];
 }
 
 function textOf(content: Content): string {
@@ -79,54 +75,29 @@ function parseArgs(text: unknown): unknown {
 	}
 }
 
-const systemRole = (role: string) => (role === 'developer' ? 'system' : role);
-
-/** The conversation of a Chat Completions request, in the scripts' shape. */
-function fromChatCompletions(body: RequestBody): Conversation {
-	const messages = (body.messages ?? []).map(
-		(m): Message => ({
-			role: systemRole(m.role),
-			content: textOf(m.content),
-			...(m.tool_calls && {
-				toolCalls: m.tool_calls.map((c) => ({
-					id: c.id,
-					name: c.function?.name,
-					args: parseArgs(c.function?.arguments),
-				})),
-			}),
-			...(m.tool_call_id && { toolCallId: m.tool_call_id }),
-		}),
-	);
-	const tools = (body.tools ?? []).map((t) => ('function' in t ? t.function : t));
-	return { model: body.model, messages, tools };
-}
-
-/** The conversation of a Responses API request (`input` items), in the scripts' shape. */
-function fromResponses(body: RequestBody): Conversation {
-	const messages: Message[] = [];
-	if (body.instructions) messages.push({ role: 'system', content: String(body.instructions) });
+/** The conversation of a request of either API, in the scripts' shape. */
+function conversationOf(body: RequestBody): Conversation {
 	const input =
-		typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
-	for (const item of input ?? []) {
-		if (item.type === 'function_call') {
-			const call = { id: item.call_id, name: item.name, args: parseArgs(item.arguments) };
-			const last = messages.at(-1);
-			// consecutive calls of one turn belong to one assistant message
-			if (last?.role === 'assistant' && last.toolCalls && !last.content) last.toolCalls.push(call);
-			else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
-		} else if (item.type === 'function_call_output') {
-			messages.push({ role: 'tool', content: textOf(item.output), toolCallId: item.call_id });
-		} else if (item.role) {
-			messages.push({ role: systemRole(item.role), content: textOf(item.content) });
-		}
-		// other item types (reasoning) carry nothing a script needs
+		typeof body.input === 'string'
+			? [{ role: 'user', content: body.input }]
+			: (body.input ?? body.messages ?? []);
+	let user: string | undefined;
+	const calls: Omit<ToolRound, 'result'>[] = [];
+	const results = new Map<string | undefined, string>();
+	for (const item of input) {
+		if (item.role === 'user') user ??= textOf(item.content);
+		for (const c of item.tool_calls ?? [])
+			calls.push({ id: c.id, name: c.function.name, args: parseArgs(c.function.arguments) });
+		if (item.role === 'tool') results.set(item.tool_call_id, textOf(item.content));
+		if (item.type === 'function_call')
+			calls.push({ id: item.call_id, name: item.name!, args: parseArgs(item.arguments) });
+		if (item.type === 'function_call_output') results.set(item.call_id, textOf(item.output));
 	}
 	const tools = (body.tools ?? []).flatMap((t) =>
-		'type' in t && t.type === 'function'
-			? [{ name: t.name, description: t.description, parameters: t.parameters }]
-			: [],
+		'function' in t ? [t.function] : t.type === 'function' ? [t] : [],
 	);
-	return { model: body.model, messages, tools };
+	const rounds = calls.map((c) => ({ ...c, result: results.get(c.id) }));
+	return { model: body.model, user: user ?? '', tools, rounds };
 }
 
 /** A turn as each API answers it; `n` numbers the ids. */
@@ -153,7 +124,6 @@ function reply(api: Exchange['api'], model: string, turn: Turn, n: number) {
 							tool_calls: calls.map(({ id, ...f }) => ({ id, type: 'function', function: f })),
 						}),
 					},
-					logprobs: null,
 					finish_reason: calls.length ? 'tool_calls' : 'stop',
 				},
 			],
@@ -183,16 +153,7 @@ function reply(api: Exchange['api'], model: string, turn: Turn, n: number) {
 		status: 'completed',
 		model,
 		output,
-		parallel_tool_calls: true,
-		tool_choice: 'auto',
-		tools: [],
-		usage: {
-			input_tokens: 10,
-			input_tokens_details: { cached_tokens: 0 },
-			output_tokens: 10,
-			output_tokens_details: { reasoning_tokens: 0 },
-			total_tokens: 20,
-		},
+		usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20 },
 	};
 }
 
@@ -210,96 +171,68 @@ export async function startFakeOpenAi({
 }) {
 	const exchanges: Exchange[] = [];
 	const unknown: { method: string | undefined; path: string; why: string }[] = [];
-	const server = createServer((req, res) => {
-		let raw = '';
-		req.on('data', (c) => (raw += c));
-		req.on('end', () => {
-			const path = new URL(String(req.url), 'http://x').pathname.replace(/\/+$/, '');
-			const send = (status: number, body: unknown) =>
-				res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-			const refuse = (
-				status: number,
-				why: string,
-				message = why,
-				type = 'invalid_request_error',
-			) => {
-				unknown.push({ method: req.method, path, why });
-				process.stderr.write(
-					`[fake-openai] UNKNOWN REQUEST ${req.method} ${req.url} (${why}): ${raw.slice(0, 500)}\n`,
-				);
-				send(status, { error: { message, type, param: null, code: null } });
-			};
-			if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`)
-				return refuse(401, 'wrong or missing API key', 'Incorrect API key.', 'invalid_api_key');
-			if (req.method === 'GET' && path === '/v1/models') {
-				const model = { object: 'model', created: 1_700_000_000, owned_by: 'airsign-e2e' };
-				const models = Object.keys(scripts).map((id) => ({ id, ...model }));
-				return send(200, { object: 'list', data: models });
-			}
-			const api =
-				req.method !== 'POST'
-					? undefined
-					: ({ '/v1/chat/completions': 'chat', '/v1/responses': 'responses' } as const)[path];
-			if (!api) return refuse(404, `not an endpoint this server knows: ${req.method} ${path}`);
-			let body: RequestBody;
-			try {
-				body = JSON.parse(raw);
-			} catch {
-				return refuse(400, 'body is not JSON');
-			}
-			if (body.stream) return refuse(400, 'streaming requested: this server does not stream');
-			const script = scripts[body.model];
-			if (!script)
-				return refuse(404, `no script for model ${body.model}`, undefined, 'model_not_found');
-			const conversation = api === 'chat' ? fromChatCompletions(body) : fromResponses(body);
-			let turn: Turn;
-			try {
-				turn = script(conversation);
-			} catch (err) {
-				return refuse(500, `the script failed: ${err.message}`, undefined, 'server_error');
-			}
-			const n = exchanges.length + 1;
-			exchanges.push({ api, model: body.model, conversation, turn });
-			const calls = turn.toolCalls?.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ');
-			log(
-				`model ${body.model} (${api}) #${n}: ${calls ?? `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
+	const server = createServer(async (req, res) => {
+		const raw = await readText(req).catch(() => undefined);
+		if (raw === undefined) return; // the client went away
+		const path = new URL(String(req.url), 'http://x').pathname.replace(/\/+$/, '');
+		const send = (status: number, body: unknown) =>
+			res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+		const refuse = (status: number, why: string, message = why, type = 'invalid_request_error') => {
+			unknown.push({ method: req.method, path, why });
+			process.stderr.write(
+				`[fake-openai] UNKNOWN REQUEST ${req.method} ${req.url} (${why}): ${raw.slice(0, 500)}\n`,
 			);
-			send(200, reply(api, body.model, turn, n));
-		});
+			send(status, { error: { message, type, param: null, code: null } });
+		};
+		if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`)
+			return refuse(401, 'wrong or missing API key', 'Incorrect API key.', 'invalid_api_key');
+		if (req.method === 'GET' && path === '/v1/models') {
+			const model = { object: 'model', created: 1_700_000_000, owned_by: 'airsign-e2e' };
+			const models = Object.keys(scripts).map((id) => ({ id, ...model }));
+			return send(200, { object: 'list', data: models });
+		}
+		const api =
+			req.method !== 'POST'
+				? undefined
+				: ({ '/v1/chat/completions': 'chat', '/v1/responses': 'responses' } as const)[path];
+		if (!api) return refuse(404, `not an endpoint this server knows: ${req.method} ${path}`);
+		let body: RequestBody;
+		try {
+			body = JSON.parse(raw);
+		} catch {
+			return refuse(400, 'body is not JSON');
+		}
+		if (body.stream) return refuse(400, 'streaming requested: this server does not stream');
+		const script = scripts[body.model];
+		if (!script)
+			return refuse(404, `no script for model ${body.model}`, undefined, 'model_not_found');
+		const conversation = conversationOf(body);
+		let turn: Turn;
+		try {
+			turn = script(conversation);
+		} catch (err) {
+			return refuse(500, `the script failed: ${err.message}`, undefined, 'server_error');
+		}
+		const n = exchanges.length + 1;
+		exchanges.push({ api, model: body.model, conversation, turn });
+		const calls = turn.toolCalls?.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ');
+		log(
+			`model ${body.model} (${api}) #${n}: ${calls ?? `says ${JSON.stringify(String(turn.text).slice(0, 120))}`}`,
+		);
+		send(200, reply(api, body.model, turn, n));
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, '127.0.0.1', resolve);
-	});
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	server.listen(port, '127.0.0.1');
+	await once(server, 'listening');
 	return {
-		url,
-		baseUrl: `${url}/v1`,
+		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
 		exchanges: () => exchanges,
 		unknown: () => unknown,
 		close: () =>
 			new Promise<void>((resolve) => {
-				server.closeAllConnections?.();
+				server.closeAllConnections();
 				server.close(() => resolve());
 			}),
 	};
 }
 
 export type FakeOpenAi = Awaited<ReturnType<typeof startFakeOpenAi>>;
-
-/** A tool call with what the tool handed back (undefined while unanswered). */
-export interface ToolRound extends ToolCall {
-	result: string | undefined;
-}
-
-/** The tool calls of a conversation, in order, with what each tool handed back. */
-export function toolRounds(conversation: Conversation): ToolRound[] {
-	const results = new Map<string | undefined, string>(
-		conversation.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content]),
-	);
-	return conversation.messages
-		.filter(
-			(m): m is Message & { toolCalls: ToolCall[] } => m.role === 'assistant' && !!m.toolCalls,
-		)
-		.flatMap((m) => m.toolCalls.map((c) => ({ ...c, result: results.get(c.id) })));
-}

@@ -18,7 +18,6 @@ import {
 import { answerApproval, chatWithContractAssistant } from '../lib/contractAssistant.mts';
 import {
 	startFakeOpenAi,
-	toolRounds,
 	type Exchange,
 	type FakeOpenAi,
 	type ToolRound,
@@ -309,7 +308,7 @@ async function askAgent(
 	const answer = await res.text();
 	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
 	const last = lastExchange(fake, model);
-	const rounds = toolRounds(last.conversation);
+	const rounds = last.conversation.rounds;
 	for (const r of rounds)
 		log(
 			`model → ${r.name}(${JSON.stringify(r.args)})\n    tool → ${excerpt(String(r.result), 700)}`,
@@ -451,7 +450,7 @@ async function checkContractAssistant(context: AgentCheckContext): Promise<strin
 	assert.deepEqual(await sandbox.outbox(), [], 'nobody was emailed before the approval');
 	const last = lastExchange(fake, CONTRACT_ASSISTANT_MODEL);
 	assert.equal(last.api, 'responses', 'the model node’s default: the Responses API');
-	const rounds = toolRounds(last.conversation);
+	const rounds = last.conversation.rounds;
 	// the last turn handed the draft to n8n's structured output parser
 	assert.deepEqual(
 		[...rounds.map((r) => r.name), ...last.turn.toolCalls!.map((c) => c.name)],
