@@ -3,20 +3,16 @@
 // from time.
 import type { Conversation, Script, Turn } from './fakeOpenAi.mts';
 
-/** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
-const OPENAI_CREDENTIAL_ID = 'AirSignDemoModel1';
-export const OPENAI_CREDENTIAL_NAME = 'OpenAI (local scripted demo model)';
 /** Not a secret: the scripted server only checks that n8n sends what the credential holds. */
 export const FAKE_OPENAI_API_KEY = 'sk-airsign-local-demo-not-a-secret';
 
-export function openAiCredential(baseUrl: string) {
-	return {
-		id: OPENAI_CREDENTIAL_ID,
-		name: OPENAI_CREDENTIAL_NAME,
-		type: 'openAiApi',
-		data: { apiKey: FAKE_OPENAI_API_KEY, url: baseUrl, header: false },
-	};
-}
+/** The OpenAI credential of the agent workflows (id and name as in examples/contract-assistant.json). */
+export const openAiCredential = (baseUrl: string) => ({
+	id: 'AirSignDemoModel1',
+	name: 'OpenAI (local scripted demo model)',
+	type: 'openAiApi',
+	data: { apiKey: FAKE_OPENAI_API_KEY, url: baseUrl, header: false },
+});
 
 /** The model names the scripts answer to. */
 export const CONTRACT_ASSISTANT_MODEL = 'gpt-4.1-mini';
@@ -37,14 +33,12 @@ type ToolItem = {
 
 /** Items a tool handed back: n8n passes the node's output items' JSON (an array, or one object). */
 export function items(result: string | undefined): ToolItem[] {
-	let parsed: unknown;
 	try {
-		parsed = JSON.parse(String(result)); // String(): what JSON.parse makes of it anyway
+		const parsed = JSON.parse(String(result)); // String(): what JSON.parse makes of it anyway
+		return Array.isArray(parsed) ? parsed : parsed && typeof parsed === 'object' ? [parsed] : [];
 	} catch {
 		return [];
 	}
-	if (Array.isArray(parsed)) return parsed;
-	return parsed && typeof parsed === 'object' ? [parsed] : [];
 }
 
 /** A call of the tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
