@@ -350,7 +350,6 @@ function assertSimplifiedSessions(items: Item[], where: string) {
 
 const mostFields = (items: Item[]) => Math.max(...items.map((s) => Object.keys(s).length));
 
-/** n: list templates, a bad draft corrected, a draft, progress, a reminder. */
 async function checkTools(context: AgentCheckContext): Promise<string> {
 	const { sandbox, log } = context;
 	// a session waiting for two signatures, whose progress the model reads
@@ -484,10 +483,7 @@ async function checkContractAssistant(context: AgentCheckContext): Promise<strin
 	return `model: List_templates, Draft_from_template, format_final_json_response (Responses API); execution ${execution.id} waited with draft ${request.sessionId}, nobody emailed; approved → sent, ${mails.length} invitations`;
 }
 
-/**
- * p: what the editor asks when the Model field's list opens (`searchModels` of lmChatOpenAi,
- * through POST /rest/dynamic-node-parameters/resource-locator-results) comes from the server.
- */
+/** p: the list as the editor asks for it (lmChatOpenAi's `searchModels`, through n8n's REST API). */
 async function checkModelList({ fake, instance, cookie, example }: AgentCheckContext) {
 	const model = exampleNode(example, 'OpenAI Chat Model');
 	const { data } = await restPost<{ data: { results: { value: string }[] } }>(
@@ -532,10 +528,7 @@ async function callTool(client: Client, log: AgentCheckContext['log'], name: str
 	return { text, isError: result.isError };
 }
 
-/**
- * r: the official MCP client reaches two AirSign tools through a published workflow with n8n's
- * MCP Server Trigger (version 2: streamable HTTP and SSE on /mcp/<path>), with a bearer token.
- */
+/** r: through a published workflow's MCP Server Trigger (streamable HTTP and SSE), with a bearer token. */
 async function checkMcp(context: AgentCheckContext): Promise<string> {
 	const { sandbox, instance, cookie, log } = context;
 	const name = 'e2e mcp – lease';
@@ -682,25 +675,17 @@ async function checkOutput(context: AgentCheckContext): Promise<string> {
 	return `the model read ${simplifiedItems.length} simplified sessions (≤ ${mostFields(simplifiedItems)} fields, each recipient with their status) and sessionId + ${SELECTED.join(', ')}; sent the 2 drafts by their IDs, the 2 pending twins untouched; 2 invitations`;
 }
 
-const AGENT_CHECKS: [string, (context: AgentCheckContext) => Promise<string>][] = [
-	[
-		'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder',
+const AGENT_CHECKS: Record<string, (context: AgentCheckContext) => Promise<string>> = {
+	'n. an agent uses the AirSign tools: list templates, a bad draft corrected, a draft, progress, a reminder':
 		checkTools,
-	],
-	[
-		'o. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent',
+	'o. contract assistant (examples/contract-assistant.json): chat → draft → approval → sent':
 		checkContractAssistant,
-	],
-	['p. the OpenAI Chat Model’s model list comes from the server', checkModelList],
-	[
-		'r. an MCP client (@modelcontextprotocol/sdk) lists and calls the AirSign tools through the MCP Server Trigger',
+	'p. the OpenAI Chat Model’s model list comes from the server': checkModelList,
+	'r. an MCP client (@modelcontextprotocol/sdk) lists and calls the AirSign tools through the MCP Server Trigger':
 		checkMcp,
-	],
-	[
-		's. an agent reads Output Simplified and Selected Fields and sends the drafts it found',
+	's. an agent reads Output Simplified and Selected Fields and sends the drafts it found':
 		checkOutput,
-	],
-];
+};
 
 /** The track's scripted model server (its URL is in a credential) and example, set by its imports. */
 let track: { fake: FakeOpenAi; example: WorkflowWithId } | undefined;
@@ -743,6 +728,6 @@ export const agentTrack: ScenarioTrack = {
 			cookie,
 			log: (l: string) => log(`agent: ${l}`),
 		};
-		for (const [name, run] of AGENT_CHECKS) await check(name, () => run(context));
+		for (const [name, run] of Object.entries(AGENT_CHECKS)) await check(name, () => run(context));
 	},
 };
