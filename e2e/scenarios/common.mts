@@ -35,6 +35,8 @@ export type ScenarioContext = Pick<Checks, 'check' | 'step'> & {
 
 /** What every track's body is handed: its own sandbox and the run's n8n user folder. */
 type TrackRun = { sandbox: Sandbox; userFolder: string };
+/** What a track of the running n8n's body is handed besides: n8n and the owner's cookie. */
+export type ServedRun = TrackRun & { instance: N8nInstance; cookie: string };
 
 /** What a track of the running n8n imports before the start, and what it stops after n8n. */
 type TrackImports = {
@@ -55,10 +57,7 @@ export type ScenarioTrack = { label: string; examples: string[] } & (
 	| {
 			name: 'live' | 'events' | 'agent';
 			imports: (ctx: ScenarioContext, sandbox: Sandbox) => TrackImports | Promise<TrackImports>;
-			run: (
-				ctx: ScenarioContext,
-				t: TrackRun & { instance: N8nInstance; cookie: string },
-			) => Promise<void>;
+			run: (ctx: ScenarioContext, t: ServedRun) => Promise<void>;
 	  }
 );
 

@@ -24,8 +24,7 @@ import {
 	waitForTypes,
 } from '../lib/n8n.mts';
 import { outputSchemas } from '../lib/outputSchemas.mts';
-import type { RequestLogEntry } from '../../sandbox/index.ts';
-import { SESSIONS, type ScenarioTrack } from './common.mts';
+import { SESSIONS, type ServedRun, type Sandbox, type ScenarioTrack } from './common.mts';
 
 const SCHEMA_DIR = new URL('../../nodes/AirSign/__schema__/', import.meta.url);
 
@@ -47,15 +46,9 @@ type FetchedSession = {
 /** An entry of n8n's type files (types/nodes.json, types/credentials.json): the fields e reads. */
 type TypeEntry = { name: string; icon?: string; iconUrl?: { light: string; dark: string } };
 
-/** An active trigger's workflow in the running n8n, and the sandbox's log of its requests. */
-interface WatchedTrigger {
-	listRequests: () => Promise<RequestLogEntry[]>;
-	instance: { url: string };
-	cookie: string;
-	userFolder: string;
-	workflow: ExampleWorkflow;
-	deadline: number;
-}
+/** The trigger's List Sessions requests the sandbox saw. */
+const listRequests = async (sandbox: Sandbox) =>
+	(await sandbox.requests()).filter((r) => r.method === 'GET' && r.path === SESSIONS);
 
 /**
  * Checks d and j on an active workflow's AirSign Trigger. Once n8n has saved its start (the
@@ -65,7 +58,9 @@ interface WatchedTrigger {
  * deliver that session alone. Resolves the first execution, with its run, and the next one.
  */
 async function deliveredOnce(
-	{ listRequests, instance, cookie, userFolder, workflow, deadline }: WatchedTrigger,
+	{ sandbox, instance, cookie, userFolder }: ServedRun,
+	workflow: ExampleWorkflow,
+	deadline: number,
 	complete: () => Promise<string>,
 ) {
 	const trigger = triggerOf(workflow).name;
@@ -80,7 +75,7 @@ async function deliveredOnce(
 			intervalMs: 1_000,
 		}).catch(async (error: Error) => {
 			throw new Error(
-				`${error.message}; the sandbox saw ${(await listRequests()).length} List Sessions requests of the trigger`,
+				`${error.message}; the sandbox saw ${(await listRequests(sandbox)).length} List Sessions requests of the trigger`,
 			);
 		});
 		const [exec, ...earlier] = execs; // newest first
@@ -101,7 +96,7 @@ async function deliveredOnce(
 	};
 	const sessionId = await complete();
 	const completedAt = Date.now();
-	const pollsBefore = (await listRequests()).length;
+	const pollsBefore = (await listRequests(sandbox)).length;
 	const first = await delivered(sessionId, []);
 	const arrivedS = (Date.now() - completedAt) / 1000;
 	const next = await delivered(await complete(), [first.exec]);
@@ -122,7 +117,8 @@ export const liveTrack: ScenarioTrack = {
 			activate: [wf.id],
 		};
 	},
-	async run({ examples, log, check, scheduler }, { sandbox, userFolder, instance, cookie }) {
+	async run({ examples, log, check, scheduler }, live) {
+		const { sandbox, userFolder, instance, cookie } = live;
 		const deadline = Date.now() + liveTimeoutMs(scheduler);
 		const wf = examples['notify-on-completed'];
 		const triggerName = triggerOf(wf).name;
@@ -185,18 +181,15 @@ export const liveTrack: ScenarioTrack = {
 				return `${schemas.length} schemas → 200, as in the package (e.g. ${trigger.url})`;
 			});
 
-		const listRequests = async () =>
-			(await sandbox.requests()).filter(
-				(r: RequestLogEntry) => r.method === 'GET' && r.path === SESSIONS,
-			);
-		const watched = { listRequests, instance, cookie, userFolder, deadline };
 		await check(
 			`d. active trigger${scheduler ? ' on the database-backed poll scheduler (durable cursors)' : ''}: one completed session → exactly one execution, no repeat on the next poll`,
 			async () => {
 				// The first completion lies between the activation poll and the first scheduled one, the
 				// window the scheduler's dropped activation state would lose (see the trigger's origin).
 				const { exec, run, arrivedS, pollsBefore, next, sessionId } = await deliveredOnce(
-					{ ...watched, workflow: wf },
+					live,
+					wf,
+					deadline,
 					async () => {
 						const { sessionId } = await sandbox.createSession({
 							name: 'e2e trigger – signed contract',
@@ -218,19 +211,15 @@ export const liveTrack: ScenarioTrack = {
 				log(
 					`live: execution ${exec.id} arrived ${arrivedS.toFixed(1)} s after a completion after poll ${pollsBefore}: ${note.message}`,
 				);
-				const db = (select: string, then = '') =>
-					queryDb(userFolder, `${select} where workflowId = ? ${then}`, [wf.id]);
+				const db = (select: string, then = '', column = 'workflowId') =>
+					queryDb(userFolder, `${select} where ${column} = ? ${then}`, [wf.id]);
 				const dbRows = await db('select id from execution_entity', 'order by id');
 				assert.deepEqual(
 					dbRows.map((r) => String(r.id)),
 					[exec.id, next.id],
 					'SQLite execution_entity',
 				);
-				const [wfRow] = await queryDb(
-					userFolder,
-					'select staticData from workflow_entity where id = ?',
-					[wf.id],
-				);
+				const [wfRow] = await db('select staticData from workflow_entity', '', 'id');
 				log(`live: trigger state in workflow_entity.staticData: ${wfRow.staticData}`);
 				let where = 'workflow static data';
 				if (scheduler) {
@@ -241,7 +230,7 @@ export const liveTrack: ScenarioTrack = {
 					assert.match(String(rows[0].cursor), /"cursor":"/, 'the trigger state in poller_state');
 					where = 'poller_state';
 				}
-				const polls = (await listRequests()).length;
+				const polls = (await listRequests(sandbox)).length;
 				return `execution ${exec.id} (trigger, success) ${arrivedS.toFixed(0)} s after completion (completed after poll ${pollsBefore}); the next delivery, execution ${next.id}, only a second session; ${polls} List Sessions requests in all; state in ${where}`;
 			},
 		);
@@ -258,7 +247,9 @@ export const liveTrack: ScenarioTrack = {
 				// activation poll): deliveredOnce waits for the start that poll sets.
 				await activateWorkflowAsEditor(instance.url, cookie, fetchWf.id);
 				const { exec, run, arrivedS, next, sessionId } = await deliveredOnce(
-					{ ...watched, workflow: fetchWf, deadline: Date.now() + FETCH_CHECK_TIMEOUT_MS },
+					live,
+					fetchWf,
+					Date.now() + FETCH_CHECK_TIMEOUT_MS,
 					async () => {
 						const { sessionId } = await sandbox.createSession({
 							name: 'e2e fetch – signed by two',
