@@ -36,7 +36,7 @@ import {
 	waitForExecutions,
 } from '../lib/n8n.mts';
 import { agentText } from '../ui/expected.mts';
-import type { N8nInstance, Sandbox, ScenarioTrack } from './common.mts';
+import type { Sandbox, ScenarioTrack, ServedRun } from './common.mts';
 
 /** The track's credential, beside the live track's in one n8n: it names the track's sandbox. */
 const AGENT_CREDENTIAL = { id: 'AirSignSandbox03', name: 'AirSign (agent sandbox)' };
@@ -248,14 +248,11 @@ const SIMPLIFIED_MAX_FIELDS = 10;
 const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
 
 /** What each check is handed; `example` is examples/contract-assistant.json on the track's credential. */
-interface AgentCheckContext {
-	sandbox: Sandbox;
+type AgentCheckContext = ServedRun & {
 	fake: FakeOpenAi;
-	instance: N8nInstance;
-	cookie: string;
 	example: WorkflowWithId;
 	log: (line: string) => void;
-}
+};
 type Item = Record<string, unknown>;
 
 const excerpt = (text: string, n = 300): string =>
@@ -717,17 +714,11 @@ export const agentTrack: ScenarioTrack = {
 			stop: () => fake.close(),
 		};
 	},
-	async run({ log, check }, { sandbox, instance, cookie }) {
+	async run({ log, check }, t) {
 		// published as a user does, with the editor's switch: no n8n command to wait for
 		for (const id of [OUTPUT_AGENT.id, MCP.id])
-			await activateWorkflowAsEditor(instance.url, cookie, id);
-		const context = {
-			...track!,
-			sandbox,
-			instance,
-			cookie,
-			log: (l: string) => log(`agent: ${l}`),
-		};
+			await activateWorkflowAsEditor(t.instance.url, t.cookie, id);
+		const context = { ...track!, ...t, log: (line: string) => log(`agent: ${line}`) };
 		for (const [name, run] of Object.entries(AGENT_CHECKS)) await check(name, () => run(context));
 	},
 };
