@@ -11,7 +11,6 @@ import {
 	checkSessionCompleted,
 	eventWorkflows,
 	runEventScenario,
-	type EventOutcome,
 } from '../lib/events.mts';
 import { sandboxCredential } from '../lib/fixtures.mts';
 import type { ScenarioTrack } from './common.mts';
@@ -25,28 +24,13 @@ export const eventsTrack: ScenarioTrack = {
 		credentials: [{ ...sandboxCredential(sandbox.url), ...EVENTS_CREDENTIAL }],
 		workflows: eventWorkflows(examples),
 	}),
-	async run({ examples, log, check }, { sandbox, userFolder, instance, cookie }) {
-		// what the checks judge: the scenario's outcome, or the error that ended it
-		let outcome: (EventOutcome & { error?: undefined }) | { error: Error };
-		try {
-			outcome = await runEventScenario({
-				sandbox,
-				userFolder,
-				instance,
-				cookie,
-				workflows: eventWorkflows(examples),
-				log,
-				deadline: Date.now() + EVENTS_TIMEOUT_MS,
-			});
-		} catch (error) {
-			outcome = { error };
-		}
-		const judged = (fn: (outcome: EventOutcome) => string) => () => {
-			if (outcome.error) throw outcome.error;
-			return fn(outcome);
-		};
-		await check(EVENT_CHECK_NAMES.completed, judged(checkSessionCompleted));
-		await check(EVENT_CHECK_NAMES.signed, judged(checkRecipientSigned));
-		await check(EVENT_CHECK_NAMES.lifecycle, judged(checkLifecycle));
+	async run({ examples, log, check }, t) {
+		const deadline = Date.now() + EVENTS_TIMEOUT_MS;
+		const workflows = eventWorkflows(examples);
+		const outcome = runEventScenario({ ...t, workflows, log, deadline });
+		outcome.catch(() => {}); // judged by each check: a failed scenario fails all three
+		await check(EVENT_CHECK_NAMES.completed, async () => checkSessionCompleted(await outcome));
+		await check(EVENT_CHECK_NAMES.signed, async () => checkRecipientSigned(await outcome));
+		await check(EVENT_CHECK_NAMES.lifecycle, async () => checkLifecycle(await outcome));
 	},
 };
