@@ -236,13 +236,7 @@ const RUN_TIMEOUT_MS = 180_000;
 /** What a tool may hand back at most, in characters: a few items, not a page dump. */
 const SMALL = 4_000;
 /** Strings that must never reach a model: credential secrets and tokens. */
-const SECRET_PATTERNS = [
-	/demo-secret/,
-	/sk-airsign/,
-	/access_token/i,
-	/bearer\s/i,
-	/eyJ[\w-]{10,}/,
-];
+const SECRET_PATTERNS = [/demo-secret|sk-airsign|eyJ[\w-]{10,}/, /access_token|bearer\s/i];
 /** n8n's guideline for a simplified answer (a tool's Output Simplified): at most 10 fields. */
 const SIMPLIFIED_MAX_FIELDS = 10;
 const SIMPLIFIED_RECIPIENT = ['recipientId', 'name', 'email', 'status', 'signingOrder'];
@@ -296,12 +290,10 @@ async function askAgent(
 	{ path, model }: typeof TOOLS_AGENT,
 	message: string,
 ): Promise<{ answer: string; last: Exchange; rounds: ToolRound[] }> {
-	const init = {
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ message }),
-	};
+	const headers = { 'content-type': 'application/json' };
 	const url = `${instance.url}/webhook/${path}`;
-	const res = await postToWebhook(url, init, { timeoutMs: RUN_TIMEOUT_MS });
+	const body = JSON.stringify({ message });
+	const res = await postToWebhook(url, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
 	const answer = await res.text();
 	assert.equal(res.status, 200, `the webhook answered ${res.status}: ${answer.slice(0, 500)}`);
 	const last = lastExchange(fake, model);
@@ -536,10 +528,8 @@ async function checkMcp(context: AgentCheckContext): Promise<string> {
 
 	// Waits for the published workflow's endpoint (n8n 2.41 registers it a moment after the start);
 	// a caller without the token is refused before any MCP exchange.
-	const headers = {
-		'content-type': 'application/json',
-		accept: 'application/json, text/event-stream',
-	};
+	const accept = 'application/json, text/event-stream';
+	const headers = { 'content-type': 'application/json', accept };
 	const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 	const anonymous = await postToWebhook(url.href, { headers, body }, { timeoutMs: RUN_TIMEOUT_MS });
 	assert.equal(anonymous.status, 403, `without the token: ${await anonymous.text()}`);
