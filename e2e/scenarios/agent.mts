@@ -133,13 +133,6 @@ function aiWorkflow(
 	};
 }
 
-/** examples/contract-assistant.json on the track's credential (the live track's is the example's). */
-function agentExample(example: WorkflowWithId): WorkflowWithId {
-	const copy = structuredClone(example);
-	for (const node of copy.nodes)
-		if (node.credentials?.airSignApi) node.credentials.airSignApi = AGENT_CREDENTIAL;
-	return copy;
-}
 const exampleNode = (example: WorkflowWithId, name: string) =>
 	example.nodes.find((n) => n.name === name)!;
 
@@ -690,7 +683,10 @@ export const agentTrack: ScenarioTrack = {
 			log: said,
 		});
 		said(`scripted OpenAI-compatible server on ${fake.baseUrl}`);
-		const example = agentExample(examples['contract-assistant']);
+		// examples/contract-assistant.json on the track's credential (the live track's is the example's)
+		const example = structuredClone(examples['contract-assistant']);
+		for (const { credentials } of example.nodes)
+			if (credentials?.airSignApi) credentials.airSignApi = AGENT_CREDENTIAL;
 		track = { fake, example };
 		const workflows = [example, ...trackWorkflows(example)];
 		return {
