@@ -56,7 +56,8 @@ for (const name of runs.flatMap((t) => t.examples))
 const startEnv = scheduler ? SCHEDULER_ENV : {};
 const ctx: ScenarioContext = { keep, scheduler, startEnv, examples, log, check, step };
 
-async function main() {
+let fatal;
+try {
 	await installN8n();
 	log(`n8n ${PROFILE.n8n}${scheduler ? ` with ${Object.keys(SCHEDULER_ENV).join(', ')}` : ''}`);
 	const { tarball, cleanup } = await step(
@@ -74,11 +75,6 @@ async function main() {
 	} finally {
 		cleanup();
 	}
-}
-
-let fatal;
-try {
-	await main();
 } catch (err) {
 	fatal = err;
 	log(`FAIL setup: ${err.stack ?? err}`);
