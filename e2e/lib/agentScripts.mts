@@ -43,12 +43,10 @@ export function items(result: string | undefined): ToolItem[] {
 
 /** A call of the tool whose name starts with `prefix` (n8n names a tool after its node: spaces → "_"). */
 function call(conversation: Conversation, prefix: string, args: unknown): Turn {
-	const tool = conversation.tools.find((t) => t.name.startsWith(prefix));
-	if (!tool)
-		throw new Error(
-			`no tool named ${prefix}…; the agent offered: ${conversation.tools.map((t) => t.name).join(', ')}`,
-		);
-	return { toolCalls: [{ name: tool.name, args }] };
+	const names = conversation.tools.map((t) => t.name);
+	const name = names.find((n) => n.startsWith(prefix));
+	if (!name) throw new Error(`no tool named ${prefix}…; the agent offered: ${names.join(', ')}`);
+	return { toolCalls: [{ name, args }] };
 }
 
 /** The template "Employment contract" from a List templates result (or any UUID in it). */
@@ -100,12 +98,9 @@ function toolsTestScript(conversation: Conversation): Turn {
 	const templateId = employmentTemplateId(list.result);
 	const drafts = done.filter((r) => r.name.startsWith('Draft'));
 	// 1st draft: an email written the way people say it, not an address
+	const spoken = 'jane.citizen at example.com';
 	if (drafts.length === 0)
-		return call(conversation, 'Draft', {
-			templateId,
-			...JANE,
-			employeeEmail: 'jane.citizen at example.com',
-		});
+		return call(conversation, 'Draft', { templateId, ...JANE, employeeEmail: spoken });
 	const lastDraft = drafts.at(-1)!; // drafts is not empty here
 	if (!items(lastDraft.result)[0]?.sessionId) {
 		if (drafts.length >= 2) return { text: `Drafting failed twice: ${lastDraft.result}` };

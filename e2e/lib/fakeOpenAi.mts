@@ -227,11 +227,10 @@ export async function startFakeOpenAi({
 		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
 		exchanges: () => exchanges,
 		unknown: () => unknown,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
 	};
 }
 
