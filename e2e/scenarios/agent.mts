@@ -245,10 +245,8 @@ type Item = Record<string, unknown>;
 const excerpt = (text: string, n = 300): string =>
 	text.length > n ? `${text.slice(0, n)}…` : text;
 
-async function clearSandbox(sandbox: Sandbox) {
-	await sandbox.clearRequests();
-	await sandbox.clearOutbox();
-}
+const clearSandbox = (sandbox: Sandbox) =>
+	Promise.all([sandbox.clearRequests(), sandbox.clearOutbox()]);
 
 /** The API requests the sandbox answered since it was cleared ("GET /api/v1/Sessions 200"), token fetches left out, logged. */
 async function apiRequests({ sandbox, log }: AgentCheckContext): Promise<string[]> {
