@@ -138,7 +138,9 @@ export function fillTokens(text: string, values: Record<string, unknown>): strin
 
 /** A copy of the document with its tokens filled. */
 export function fillDocument(document: BlockDocument, values: Record<string, unknown>) {
-	const fill = (text: string | undefined) => (text === undefined ? text : fillTokens(text, values));
+	// A subtitle or footer label sent as null is accepted (validateBlockDocument) and stays null.
+	const fill = (text: string | null | undefined) =>
+		text == null ? text : fillTokens(text, values);
 	return {
 		...document,
 		title: fill(document.title)!,

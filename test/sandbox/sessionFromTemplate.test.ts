@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SENDER_PROFILE_ID } from '../../sandbox';
-import { refusedBy, UNKNOWN_ID, useApi } from './helpers';
+import { blockDocument, refusedBy, UNKNOWN_ID, useApi } from './helpers';
 
-const { sandbox, fromTemplate, activeTemplate } = useApi({ now: '2025-07-02T16:19:36.250Z' });
+const { sandbox, post, fromTemplate, activeTemplate } = useApi({ now: '2025-07-02T16:19:36.250Z' });
 const employee = { name: 'Ann Lee', email: 'ann@example.com' };
 const valid = (templateId: string, extra: Record<string, unknown> = {}) => ({
 	templateId,
@@ -54,6 +54,21 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 			sentAt: '2025-07-02 16:19:36',
 		});
 		expect(sandbox().outbox.map((m) => m.to)).toEqual(['hr@example.com']);
+	});
+
+	it('a template created with subtitle and footerLabel null (both optional) fills like one without them', async () => {
+		const document = blockDocument(['hr'], { subtitle: null, footerLabel: null });
+		const body = { name: 'Plain', document, recipients: [HR], activate: true };
+		const created = await post(
+			'/Template',
+			body,
+			sandbox().issueToken({ scopes: ['write:templates'] }),
+		);
+		expect(created.status).toBe(200);
+		const res = await fromTemplate({ templateId: created.body.templateId });
+		expect(res.status).toBe(200);
+		const stored = sandbox().getSession(res.body.sessionId)!;
+		expect(stored.files[0]).toMatchObject({ document: { title: 'Service agreement' } });
 	});
 
 	it("an unknown or another organisation's template → 404; a draft template → TEMPLATE_NOT_ACTIVE", async () => {
