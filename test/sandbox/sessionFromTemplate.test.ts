@@ -68,7 +68,9 @@ describe('Create Session From Template (docs/api.md#create-session-from-template
 		const res = await fromTemplate({ templateId: created.body.templateId });
 		expect(res.status).toBe(200);
 		const stored = sandbox().getSession(res.body.sessionId)!;
-		expect(stored.files[0]).toMatchObject({ document: { title: 'Service agreement' } });
+		expect(stored.files[0]).toMatchObject({
+			document: { title: 'Service agreement', subtitle: null, footerLabel: null },
+		});
 	});
 
 	it("an unknown or another organisation's template → 404; a draft template → TEMPLATE_NOT_ACTIVE", async () => {
