@@ -150,10 +150,21 @@ refused fail, and the workflow stops unless "On Error" is set.
 ## Big files: Upload
 
 Upload reads the PDF from n8n's binary data as a stream and sends it encoded piece by piece: it
-never holds the whole file, nor its base64 text, in memory. In n8n 2 (binary data in the file
-system, or in the database in queue mode) the file is read from there; in n8n 1.x's default
-in-memory mode the node sends the base64 text n8n already holds, as it is. The checks before the
-upload (empty, over 7 MB, not a PDF) read only the file's size and first bytes, and cost no request.
+never holds the whole file, nor its base64 text, in one piece (pieces already sent stay in memory
+only until V8 collects them: the table below). In n8n 2 (binary data in the file system, or in the
+database in queue mode) the file is read from there, 48 KiB at a time; in n8n 1.x's default
+in-memory mode the node sends the base64 text n8n already holds, as it is, 256 KiB at a time. The
+checks before the upload (empty, over 7 MB, not a PDF) read only the file's size and first bytes,
+and cost no request.
+
+Why 256 KiB for text n8n already holds (2026-11-29): each piece is one copy and one socket write,
+and a quarter of the pieces took the node's upload from 1.115 to 1.080 times raw \`node:http\`'s
+time (the two alone, alternating, 40 uploads each, the mean of 8 runs at 100 ms). With V8's
+defaults the memory stayed about the same (7 MiB, one upload: 1.03 → 1.05× the file; five at
+once: 4.38 → 4.43); with a 1 MiB young generation it rose (7 MiB, one upload: 0.88 → 1.29;
+five: 2.4 → 3.5). Pieces of 1 MiB were faster still at 100 ms (1.060) but slower at 0 ms (in the
+peer section, 1.33 and 1.42 times raw against 1.11 and 1.11), and held more with V8's defaults
+(one 7 MiB upload: 1.25).
 
 Peak memory above idle while uploading, as a multiple of one file's size (five at once: all five
 together, still divided by one file's size; one fresh process per figure; "1 MiB young generation" is \`node --max-semi-space-size=1\`, where pieces already sent
@@ -169,8 +180,9 @@ default mode one HTTP Request reads \`{{ $input.item.binary.data.data }}\`.
 Upload time against a raw client (read the file, base64, POST) at 100 ms per request, 7 MiB:
 node ÷ raw = ${value(upload100, 2)}, the median of ${value(upload100, 0, 1, 'runs')} runs. Uploads get ${UPLOAD_RUNS_FACTOR} times the
 runs of the other cases: one takes a fraction of a second, and its time moves with when V8
-collects the garbage the run before it left. Over five runs this ratio moved between 1.03 and 1.13
-from one full bench to the next on the same code (2026-11-28); 60 runs in a row gave 1.07.
+collects the garbage the run before it left. In three full benches in a row on 2026-11-29 (256 KiB
+pieces) it was 1.102, 1.095 and 1.102; with 64 KiB pieces, 1.107 to 1.168 in three full benches
+before.
 `;
 }
 
@@ -191,7 +203,7 @@ function renderReadmePerformance(results: Results): string {
 		'',
 		`- Sends with the node's defaults, against n8n's HTTP Request node, which fires every item at once: 100 Sends ${median('send/plain/100items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× its time at 100 ms of latency and ${median('send/plain/100items/250ms/nodeDefault/ratio-to-httpRequest', 2)}× at 250 ms; 1,000 Sends ${median('send/plain/1000items/100ms/nodeDefault/ratio-to-httpRequest', 2)}× and ${median('send/plain/1000items/250ms/nodeDefault/ratio-to-httpRequest', 2)}×.`,
 		`- Under a burst limit with 429 and Retry-After (100 Sends): the node ${burst('nodeDefault')}; the HTTP Request node ${burst('httpRequest')}.`,
-		`- A 7 MiB upload in n8n 2's filesystem mode: ${upload('x1')}× the file in memory above idle for one upload, ${upload('x5')}× for five at once.`,
+		`- A 7 MiB upload: ${median('upload/default/7.00MiB/100ms/node/ratio-to-fetch', 2)}× the time of a raw \`node:http\` client at 100 ms of latency; in n8n 2's filesystem mode ${upload('x1')}× the file in memory above idle for one upload, ${upload('x5')}× for five at once.`,
 		'',
 		'Every figure, the HTTP Request workflows and what they get wrong: [docs/performance.md](docs/performance.md).',
 		README_PERFORMANCE_END,
