@@ -162,9 +162,9 @@ and a quarter of the pieces took the node's upload from 1.115 to 1.080 times raw
 time (the two alone, alternating, 40 uploads each, the mean of 8 runs at 100 ms). With V8's
 defaults the memory stayed about the same (7 MiB, one upload: 1.03 → 1.05× the file; five at
 once: 4.38 → 4.43); with a 1 MiB young generation it rose (7 MiB, one upload: 0.88 → 1.29;
-five: 2.4 → 3.5). Pieces of 1 MiB were faster still at 100 ms (1.060) but slower at 0 ms (in the
-peer section, 1.33 and 1.42 times raw against 1.11 and 1.11), and held more with V8's defaults
-(one 7 MiB upload: 1.25).
+five: 2.4 → 3.5; 1 MiB, five: 4.8 → 6.3). Pieces of 1 MiB were faster still at 100 ms (1.060) but
+slower at 0 ms (in the peer section, 1.33 and 1.42 times raw against 1.11 and 1.11), and held more
+with V8's defaults (one 7 MiB upload: 1.25).
 
 Peak memory above idle while uploading, as a multiple of one file's size (five at once: all five
 together, still divided by one file's size; one fresh process per figure; "1 MiB young generation" is \`node --max-semi-space-size=1\`, where pieces already sent
