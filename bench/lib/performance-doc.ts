@@ -157,7 +157,7 @@ in-memory mode the node sends the base64 text n8n already holds, as it is, 256 K
 checks before the upload (empty, over 7 MB, not a PDF) read only the file's size and first bytes,
 and cost no request.
 
-Why 256 KiB for text n8n already holds (2026-11-29): each piece is one copy and one socket write,
+Why 256 KiB for text n8n already holds (2026-11-29, a 2-core Intel Xeon): each piece is one copy and one socket write,
 and a quarter of the pieces took the node's upload from 1.115 to 1.080 times raw \`node:http\`'s
 time (the two alone, alternating, 40 uploads each, the mean of 8 runs at 100 ms). With V8's
 defaults the memory stayed about the same (7 MiB, one upload: 1.03 → 1.05× the file; five at
@@ -180,9 +180,10 @@ default mode one HTTP Request reads \`{{ $input.item.binary.data.data }}\`.
 Upload time against a raw client (read the file, base64, POST) at 100 ms per request, 7 MiB:
 node ÷ raw = ${value(upload100, 2)}, the median of ${value(upload100, 0, 1, 'runs')} runs. Uploads get ${UPLOAD_RUNS_FACTOR} times the
 runs of the other cases: one takes a fraction of a second, and its time moves with when V8
-collects the garbage the run before it left. In three full benches in a row on 2026-11-29 (256 KiB
-pieces) it was 1.102, 1.095 and 1.102; with 64 KiB pieces, 1.107 to 1.168 in three full benches
-before.
+collects the garbage the run before it left, and it depends on the machine. On 2026-11-29, with
+256 KiB pieces, three full benches in a row on a 2-core Intel Xeon gave 1.102, 1.095 and 1.102
+(with 64 KiB pieces, 1.107 to 1.168 in three full benches before), and two in a row on a 2-core
+AMD EPYC gave 0.96 and 1.00.
 `;
 }
 
