@@ -2,11 +2,11 @@
 // prints), and `n8n start` and `n8n worker` (lib/proc.mts ends them with this process).
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { N8N_BIN, NODE_BIN, PROFILE, n8nEnv } from '../n8n-installation.mts';
 import type { IRun, IRunExecutionData } from 'n8n-workflow';
 import type { CredentialJson, Workflow } from './fixtures.mts';
+import { getFreePort } from './ports.mts';
 import {
 	describeExit,
 	describeOutput,
@@ -16,6 +16,8 @@ import {
 	type CommandResult,
 	type Started,
 } from './proc.mts';
+
+export { getFreePort };
 
 /** The execution data as n8n saves it (what the tiers read of it). */
 export type ExecutionData = IRunExecutionData;
@@ -178,19 +180,6 @@ export function nodeOutput(
 			`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
 		);
 	return (nodeRuns[0].data?.main?.[0] ?? []).map((i) => i.json);
-}
-
-/** A TCP port free on 127.0.0.1 right now. */
-export function getFreePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as AddressInfo;
-			srv.close(() => resolve(port));
-		});
-	});
 }
 
 type ServerOptions = { userFolder: string; env?: NodeJS.ProcessEnv; timeoutMs?: number };
