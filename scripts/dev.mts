@@ -181,9 +181,11 @@ async function main() {
 				userFolder,
 				port: n8nPort,
 				env: { ...FILE_ENV, N8N_LOG_LEVEL: verbose ? 'info' : 'warn' },
-				timeoutMs: 180_000,
 			}),
-		{ running: 'waiting for n8n to migrate its database and answer (up to 3 min allowed)' },
+		{
+			running:
+				'waiting for n8n to migrate its database and answer (up to 10 min allowed, for a busy machine)',
+		},
 	);
 	stage(6);
 	await ensureOwner(procs.n8n.url, state);
