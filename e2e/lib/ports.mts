@@ -1,9 +1,9 @@
 // Ports for servers this process starts or hands to a child. Not port 0: n8n binds its port only
-// after up to a minute of loading, and the kernel may give a port it handed out (to a bind to port
-// 0, or as the local end of any outgoing connection) to another socket in between; a tier's n8n
-// once exited with "port already in use". So ports come from below the kernel's own range, each
-// reserved by a file in the temporary folder against the other tiers side by side, removed when
-// its process exits (a process killed outright leaves its files: those ports are skipped).
+// once it has loaded (minutes on a busy machine), and the kernel may give a port it handed out (to
+// a bind to port 0, or as the local end of an outgoing connection) to another socket in between;
+// a tier's n8n once exited with "port already in use". So ports come from below the kernel's own
+// range, each reserved by a file in the temporary folder against the other tiers side by side,
+// removed when its process exits (or by the next caller, if a process killed outright left it).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -35,18 +35,40 @@ export async function getFreePort(): Promise<number> {
 	throw new Error(`no free port between ${low} and ${high - 1}`);
 }
 
-/** True if this call reserved `port` for this process; false if any process had it already. */
+/** True if this call reserved `port` for this process; false if a running process has it. */
 export function reservePort(port: number): boolean {
 	mkdirSync(RESERVED, { recursive: true });
 	const file = path.join(RESERVED, String(port));
-	try {
-		writeFileSync(file, String(process.pid), { flag: 'wx' });
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-		throw error;
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			writeFileSync(file, String(process.pid), { flag: 'wx' });
+			mine.add(file);
+			return true;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			if (!ownerGone(file)) return false;
+			// Left by a process killed outright (its exit handler never ran).
+			rmSync(file, { force: true });
+		}
 	}
-	mine.add(file);
-	return true;
+	return false;
+}
+
+function ownerGone(file: string): boolean {
+	let pid: number;
+	try {
+		pid = Number(readFileSync(file, 'utf8'));
+	} catch {
+		return true;
+	}
+	// An empty file is one being written.
+	if (!Number.isInteger(pid) || pid <= 0) return false;
+	try {
+		process.kill(pid, 0);
+		return false;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'ESRCH';
+	}
 }
 
 function release(port: number): void {

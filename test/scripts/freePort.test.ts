@@ -1,7 +1,8 @@
-// e2e/lib/ports.mts: the port of a server that binds it only later (n8n, after up to a minute of
-// loading) must stay free until then, though the tiers run side by side and open connections all
-// the while. A port the kernel hands out itself (bind to port 0, the local end of an outgoing
-// connection) can be taken in between: a tier's n8n once exited with "port already in use".
+// e2e/lib/ports.mts: the port of a server that binds it only later (n8n, once it has loaded:
+// minutes on a busy machine) must stay free until then, though the tiers run side by side and open
+// connections all the while. A port the kernel hands out itself (bind to port 0, the local end of
+// an outgoing connection) can be taken in between: a tier's n8n once exited with "port already in
+// use".
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,6 +42,22 @@ describe.runIf(existsSync(RANGE))('getFreePort', () => {
 		expect(run(reserve).trim()).toBe('false');
 		holder.stdin.end();
 		await once(holder, 'exit');
+		expect(run(reserve).trim()).toBe('true');
+	});
+
+	it('a port whose process was killed outright is given out again', async () => {
+		const holder = spawn(
+			process.execPath,
+			script(`import { getFreePort } from ${PORTS};
+				console.log(await getFreePort());
+				setInterval(() => {}, 1000);`),
+			{ stdio: ['ignore', 'pipe', 'inherit'] },
+		);
+		const [line] = (await once(holder.stdout, 'data')) as [Buffer];
+		const port = Number(line.toString().trim());
+		holder.kill('SIGKILL');
+		await once(holder, 'exit');
+		const reserve = `import { reservePort } from ${PORTS}; console.log(reservePort(${port}));`;
 		expect(run(reserve).trim()).toBe('true');
 	});
 });
