@@ -186,7 +186,10 @@ async function expectTheme(page: Page, theme: Theme): Promise<void> {
 	if (applied !== theme) fail(`the editor shows theme ${applied}, not ${theme}`);
 }
 
-/** Bounds a hung start only: dev's first start installs the package, imports (13–19 s idle), then waits up to 10 min for n8n. */
+/**
+ * Bounds a hung start only: dev's first start installs the package and imports (13–19 s idle), then
+ * waits up to 10 minutes for n8n.
+ */
 const DEV_START_TIMEOUT_MS = 900_000;
 
 /**

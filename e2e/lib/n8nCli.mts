@@ -26,7 +26,10 @@ export type N8nRun = Pick<IRun, 'data'> & Partial<Pick<IRun, 'status' | 'mode' |
 
 type N8nCommandOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number };
 
-/** Only stops a hung command: `n8n start` took 186 s beside npm run check's other tiers on a 2-core machine (5.5 s idle). */
+/**
+ * Only stops a hung command: `n8n start` took 186 s beside npm run check's other tiers on a 2-core
+ * machine (5.5 s idle).
+ */
 const N8N_COMMAND_TIMEOUT_MS = 600_000;
 
 /**
