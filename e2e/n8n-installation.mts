@@ -97,6 +97,9 @@ export function n8nEnv(
 		N8N_LOG_OUTPUT: 'console',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		DB_TYPE: 'sqlite',
+		// n8n pings its database every 2 s and answers 503 (readiness too) after one ping over 5 s:
+		// beside the other tiers on a slow 2-core machine pings did, with n8n and its database fine.
+		DB_PING_INTERVAL_SECONDS: '3600',
 		EXECUTIONS_MODE: 'regular',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
